@@ -1,0 +1,37 @@
+/* buf.h — a growable text buffer, for messages, notation and pictures.
+ *
+ * A pl_buf starts zeroed (`pl_buf b = {0};`) and always holds a
+ * NUL-terminated string once anything was appended. If memory runs out the
+ * buffer keeps what it had and sets `oom`; callers check `oom` where a
+ * truncated text would matter. Not thread-safe (one owner).
+ */
+#ifndef PARLOUR_BUF_H
+#define PARLOUR_BUF_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct pl_buf {
+    char *s;    /* NUL-terminated text, or NULL while empty */
+    size_t len; /* bytes before the NUL */
+    size_t cap; /* bytes allocated */
+    bool oom;   /* an append failed for lack of memory */
+} pl_buf;
+
+/* Appends formatted text (printf rules). */
+void pl_buf_printf(pl_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void pl_buf_vprintf(pl_buf *b, const char *fmt, va_list ap);
+/* Appends `n` bytes / a string. */
+void pl_buf_append(pl_buf *b, const char *s, size_t n);
+void pl_buf_puts(pl_buf *b, const char *s);
+void pl_buf_putc(pl_buf *b, char c);
+/* The text so far ("" when empty); valid until the next append. */
+const char *pl_buf_str(const pl_buf *b);
+/* Empties the buffer, keeping its memory. */
+void pl_buf_clear(pl_buf *b);
+/* Frees the memory; the buffer is empty and reusable afterwards. */
+void pl_buf_free(pl_buf *b);
+
+#endif

@@ -1,0 +1,172 @@
+/* game.h — the one interface between a game's rules and everything else.
+ *
+ * Every game (ur, cbw, tamcuc, karuta) fills one `pl_game` table of function
+ * pointers. The protocol, the terminal, the records, the AI and the benchmarks
+ * use only this table; none of them knows a game's internals.
+ *
+ * Design (see docs/ARCHITECTURE.md):
+ *  - A state is plain data of `state_size` bytes: no pointers to owned memory,
+ *    so a copy is a memcpy (`pl_state_copy`). Search copies instead of undoing
+ *    (measured faster for Ur: docs/benchmarks.md); the match layer undoes by
+ *    replaying its history.
+ *  - An action is a 64-bit code whose meaning belongs to the game. Its text
+ *    form comes from `format_action` / `parse_action` and round-trips.
+ *  - Chance is explicit: in the PL_PHASE_CHANCE phase the "actor" is chance,
+ *    `chance` lists the outcomes with probabilities (or says the set is too
+ *    large to list, and `sample_chance` draws one). Tests choose outcomes with
+ *    `apply` exactly like moves; records keep them.
+ *  - Hidden information: `view` writes exactly what one seat may know;
+ *    `determinize` fills a full state consistent with one seat's view.
+ *  - Several seats may act at once (`actors` returns more than one seat); each
+ *    then applies its own action with `apply(st, seat, a)`.
+ *
+ * Threading: a state belongs to one thread; the tables are immutable and
+ * may be read from any thread.
+ */
+#ifndef PARLOUR_GAME_H
+#define PARLOUR_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "parlour/buf.h"
+#include "parlour/canvas.h"
+#include "parlour/options.h"
+#include "parlour/rng.h"
+
+#define PL_MAX_SEATS 8
+/* Capacity callers should give `legal`: no game lists more actions. */
+#define PL_MAX_ACTIONS 8192
+/* Seat number that stands for chance in histories and records. */
+#define PL_CHANCE (-1)
+
+typedef uint64_t pl_action;
+
+typedef enum pl_phase {
+    PL_PHASE_CHANCE = 0, /* chance acts: roll, draw, deal, reading order */
+    PL_PHASE_MOVE = 1,   /* one or more seats act */
+    PL_PHASE_OVER = 2    /* the game has ended; nobody acts */
+} pl_phase;
+
+/* How the winner is named in `status`. */
+typedef enum pl_winner_kind {
+    PL_WIN_NONE = 0, /* game not over */
+    PL_WIN_SEAT,     /* winner is a seat */
+    PL_WIN_TEAM,     /* winner is a team */
+    PL_WIN_DRAW
+} pl_winner_kind;
+
+typedef struct pl_outcome {
+    int nseats;
+    long score[PL_MAX_SEATS];     /* points per seat, as the game counts them */
+    double utility[PL_MAX_SEATS]; /* for search: 1 win, 0 loss, 0.5 draw or a share */
+    pl_winner_kind kind;
+    int winner; /* seat or team, by kind */
+} pl_outcome;
+
+typedef struct pl_game {
+    const char *id;   /* "ur" */
+    const char *name; /* "The Royal Game of Ur (Skiryuk's rules)" */
+    const char *summary; /* a few lines of rules, for `parlour rules` */
+    const pl_option_def *options; /* game options, NULL-key terminated */
+    size_t state_size;            /* bytes in one state */
+
+    /* Sets up a new game from validated options (`opts` holds every key of
+     * `options` with a value that passed the generic checks) and a seed for
+     * anything the game decides at the start (a deal). Returns 0, or -1 with
+     * a message in `err` when options contradict each other; `st` is then
+     * unspecified. */
+    int (*init)(void *st, const pl_opts *opts, uint64_t seed, pl_buf *err);
+
+    pl_phase (*phase)(const void *st);
+    int (*num_seats)(const void *st);
+    /* Team of a seat; games without teams return the seat. */
+    int (*team_of)(const void *st, int seat);
+    /* Seats that act now (phase MOVE), written to `seats`; returns how many. */
+    int (*actors)(const void *st, int *seats);
+
+    /* Legal actions of `seat` in canonical order. Writes at most `cap`
+     * actions and returns the total count (like snprintf). Phase MOVE only;
+     * returns 0 for a seat that does not act. */
+    int (*legal)(const void *st, int seat, pl_action *out, int cap);
+    /* Chance outcomes with probabilities (phase CHANCE). Returns the count,
+     * or -1 when the set is too large to list (use `sample_chance`). */
+    int (*chance)(const void *st, pl_action *out, double *prob, int cap);
+    /* Draws one chance outcome with the right distribution. */
+    pl_action (*sample_chance)(const void *st, pl_rng *rng);
+    /* Applies a legal action (or chance outcome, seat PL_CHANCE). The caller
+     * guarantees legality (`pl_check`); this function cannot fail. */
+    void (*apply)(void *st, int seat, pl_action a);
+    /* Fills `out` (phase OVER). */
+    void (*outcome)(const void *st, pl_outcome *out);
+
+    /* Notation. `format_action` appends the text of `a` as played by `seat`
+     * (PL_CHANCE for chance) in state `st` (before it is applied). */
+    void (*format_action)(const void *st, int seat, pl_action a, pl_buf *out);
+    /* Parses a text action for `seat` in `st`. Returns 0, or -1 with a
+     * message naming what was expected when the text is not an action of
+     * this game. Parsing does not check legality. */
+    int (*parse_action)(const void *st, int seat, const char *text, pl_action *a, pl_buf *err);
+    /* Optional: why `a` (well formed, not legal) is illegal, in the rules'
+     * words, e.g. "the piece on B5 would land on its own blank piece on B8". */
+    void (*explain_illegal)(const void *st, int seat, pl_action a, pl_buf *out);
+
+    /* Pictures and observations. `draw` draws the position for a person as
+     * `seat` may see it (seat -1: everything) on a canvas: `show` prints it as
+     * text, the terminal in colour. `view` writes the documented
+     * machine-readable observation of `seat`: exactly what it may know. */
+    void (*draw)(const void *st, int seat, pl_canvas *c);
+    void (*view)(const void *st, int seat, pl_buf *out);
+
+    /* Position text: `to_text` writes the whole state on one line;
+     * `from_text` reads it into `st`, which holds a state of the same game
+     * and options (from `init`). Returns 0, or -1 with a message; on failure
+     * `st` is unchanged. */
+    void (*to_text)(const void *st, pl_buf *out);
+    int (*from_text)(void *st, const char *text, pl_buf *err);
+
+    /* Writes into `out` a full state drawn uniformly (as far as the game can)
+     * among those consistent with what `seat` knows in `st`. Games with no
+     * hidden information copy. */
+    void (*determinize)(const void *st, int seat, pl_rng *rng, void *out);
+
+    /* Optional: a heuristic value in [0,1] of `st` for `seat` (chance of
+     * winning), used by simple searches. NULL when the game has none. */
+    double (*evaluate)(const void *st, int seat);
+} pl_game;
+
+/* Copies a state of `g`. Cannot fail. */
+static inline void pl_state_copy(const pl_game *g, void *dst, const void *src)
+{
+    memcpy(dst, src, g->state_size);
+}
+
+/* Checks that `a` is legal for `seat` now: it is an action of an actor in
+ * phase MOVE and appears in `legal`, or a listed chance outcome (seat
+ * PL_CHANCE) in phase CHANCE. Returns 0, or -1 with the reason (and the legal
+ * actions) in `err`. Never changes `st`. Defined in src/core/game.c. */
+int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *err);
+
+/* Parses and checks a text action: 0 with `*a` set, or -1 with a message. */
+int pl_parse_legal(const pl_game *g, const void *st, int seat, const char *text,
+                   pl_action *a, pl_buf *err);
+
+/* Appends the actor's legal actions (or the chance outcomes), space
+ * separated, at most `max` of them then "…". */
+void pl_list_legal(const pl_game *g, const void *st, int seat, int max, pl_buf *out);
+
+/* True when `seat` is one of the seats that act now. */
+bool pl_is_actor(const pl_game *g, const void *st, int seat);
+
+/* The single actor when exactly one seat acts, else -1 (several, chance or over). */
+int pl_sole_actor(const pl_game *g, const void *st);
+
+/* Appends the picture of `draw` as plain text (the protocol's `show`). */
+void pl_show(const pl_game *g, const void *st, int seat, pl_buf *out);
+
+/* Draws a chance outcome: from the listed distribution or `sample_chance`. */
+pl_action pl_draw_chance(const pl_game *g, const void *st, pl_rng *rng);
+
+#endif

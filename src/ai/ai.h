@@ -1,0 +1,23 @@
+/* ai.h — computer players over the game interface only (docs/ai.md).
+ *
+ * A player is named by a spec: "random", "greedy", "expectimax[:depth=N]".
+ * Every player is deterministic for a given seed. Thread-safety: each call
+ * works on its own copies; the state passed in is only read.
+ */
+#ifndef PARLOUR_AI_H
+#define PARLOUR_AI_H
+
+#include "parlour/game.h"
+
+/* Chooses an action for `seat` (an actor, phase MOVE) in `st` with the
+ * player `spec` (NULL or "" for the default). Returns 0 with `*out` set, or
+ * -1 with a message (unknown spec, bad parameter, seat not acting); `st` is
+ * never changed. */
+int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint64_t seed,
+              pl_action *out, pl_buf *err);
+/* Checks a spec without playing: 0, or -1 with a message listing players. */
+int ai_check_spec(const char *spec, pl_buf *err);
+/* Appends the known players and their parameters, one a line. */
+void ai_describe(pl_buf *out);
+
+#endif

@@ -1,0 +1,182 @@
+/* bench.c — `parlour bench GAME`: random games through the game interface,
+ * one thread (so the figures are per core). Each move is drawn uniformly
+ * from the full legal list; chance outcomes come from the game's sampler.
+ * Reports games/s, moves/s (seat actions) and actions/s (moves + chance).
+ * With --copy each action is applied to a fresh copy of the state, the way
+ * a search without undo works, to show what copying costs.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "parlour/alloc.h"
+#include "parlour/match.h"
+#include "parlour/registry.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+typedef struct bench_result {
+    long games, moves, chance;
+    double secs;
+} bench_result;
+
+static int run(const pl_game *g, const pl_match *m, double seconds, long max_games, int copy,
+               bench_result *r)
+{
+    void *st = pl_malloc(g->state_size), *tmp = pl_malloc(g->state_size);
+    pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
+    if (!st || !tmp || !acts) {
+        pl_free(st);
+        pl_free(tmp);
+        pl_free(acts);
+        return -1;
+    }
+    pl_rng rng;
+    pl_rng_seed(&rng, m->seed);
+    memset(r, 0, sizeof *r);
+    double t0 = now(), t = t0;
+    while ((max_games > 0 ? r->games < max_games : t - t0 < seconds)) {
+        for (int k = 0; k < 64 && (max_games <= 0 || r->games < max_games); k++) {
+            pl_state_copy(g, st, m->initial);
+            for (;;) {
+                pl_phase ph = g->phase(st);
+                if (ph == PL_PHASE_OVER)
+                    break;
+                int seat;
+                pl_action a;
+                if (ph == PL_PHASE_CHANCE) {
+                    seat = PL_CHANCE;
+                    a = g->sample_chance(st, &rng);
+                    r->chance++;
+                } else {
+                    int seats[PL_MAX_SEATS];
+                    g->actors(st, seats);
+                    seat = seats[0];
+                    int n = g->legal(st, seat, acts, PL_MAX_ACTIONS);
+                    if (n > PL_MAX_ACTIONS)
+                        n = PL_MAX_ACTIONS;
+                    a = acts[pl_rng_below(&rng, (uint32_t)n)];
+                    r->moves++;
+                }
+                if (copy) {
+                    pl_state_copy(g, tmp, st);
+                    g->apply(tmp, seat, a);
+                    pl_state_copy(g, st, tmp);
+                } else {
+                    g->apply(st, seat, a);
+                }
+            }
+            r->games++;
+        }
+        t = now();
+    }
+    r->secs = t - t0;
+    pl_free(st);
+    pl_free(tmp);
+    pl_free(acts);
+    return 0;
+}
+
+static void report(const char *label, const bench_result *r)
+{
+    printf("%-28s %9ld games %8.3f s  %12.0f games/s  %12.0f moves/s  %12.0f actions/s\n", label,
+           r->games, r->secs, r->games / r->secs, r->moves / r->secs,
+           (r->moves + r->chance) / r->secs);
+}
+
+int cli_bench(int argc, char **argv)
+{
+    static const struct option lo[] = {{"seconds", required_argument, 0, 's'},
+                                       {"games", required_argument, 0, 'g'},
+                                       {"copy", no_argument, 0, 'c'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {0, 0, 0, 0}};
+    double seconds = 3;
+    long games = 0;
+    int copy = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "s:g:ch", lo, NULL)) != -1) {
+        switch (c) {
+        case 's': seconds = atof(optarg); break;
+        case 'g': games = atol(optarg); break;
+        case 'c': copy = 1; break;
+        case 'h':
+            puts("usage: parlour bench GAME [KEY=VALUE ...] [--seconds S] [--games N] [--copy]\n"
+                 "Plays random games on one thread and prints games/s, moves/s (seat actions)\n"
+                 "and actions/s (moves and chance outcomes). Without options it also measures\n"
+                 "the copy-per-action mode and the game's other rule sets where it has them.\n"
+                 "  --seconds S  run each measurement S seconds (default 3)\n"
+                 "  --games N    play exactly N games instead\n"
+                 "  --copy       apply each action to a copy of the state (as a search would)");
+            return 0;
+        default: return 2;
+        }
+    }
+    if (optind >= argc) {
+        fputs("parlour bench: which game? (parlour list)\n", stderr);
+        return 2;
+    }
+    const pl_game *g = pl_game_find(argv[optind]);
+    if (!g) {
+        fprintf(stderr, "parlour bench: unknown game '%s'\n", argv[optind]);
+        return 2;
+    }
+    int nopt = argc - optind - 1;
+    char **opt = argv + optind + 1;
+    bool seeded = false;
+    for (int i = 0; i < nopt; i++)
+        seeded = seeded || !strncmp(opt[i], "seed=", 5);
+    char *words[64];
+    int nw = 0;
+    for (int i = 0; i < nopt && nw < 62; i++)
+        words[nw++] = opt[i];
+    char seedw[] = "seed=1";
+    if (!seeded)
+        words[nw++] = seedw;
+    /* The default runs: the given options; for ur without options, Finkel too. */
+    const char *extra_sets[2][2] = {{NULL, NULL}, {"rules=finkel", NULL}};
+    int nsets = (!strcmp(g->id, "ur") && nopt == 0) ? 2 : 1;
+    for (int set = 0; set < nsets; set++) {
+        char *w2[64];
+        int n2 = 0;
+        for (int i = 0; i < nw; i++)
+            w2[n2++] = words[i];
+        if (extra_sets[set][0])
+            w2[n2++] = (char *)extra_sets[set][0];
+        pl_buf err = {0};
+        pl_match *m = pl_match_new(g, n2, w2, &err);
+        if (!m) {
+            fprintf(stderr, "parlour bench: %s\n", pl_buf_str(&err));
+            pl_buf_free(&err);
+            return 2;
+        }
+        pl_buf label = {0};
+        pl_buf_printf(&label, "%s %s", g->id, extra_sets[set][0] ? extra_sets[set][0] : "");
+        for (int i = 0; i < nopt; i++)
+            pl_buf_printf(&label, "%s ", opt[i]);
+        int modes = (copy || nopt || games) ? 1 : 2;
+        for (int mode = 0; mode < modes; mode++) {
+            int cp = copy || mode == 1;
+            bench_result r;
+            if (run(g, m, seconds, games, cp, &r) < 0) {
+                fputs("parlour bench: out of memory\n", stderr);
+                return 1;
+            }
+            pl_buf l2 = {0};
+            pl_buf_printf(&l2, "%s%s", pl_buf_str(&label), cp ? "(copy)" : "");
+            report(pl_buf_str(&l2), &r);
+            pl_buf_free(&l2);
+        }
+        pl_buf_free(&label);
+        pl_match_free(m);
+    }
+    return 0;
+}

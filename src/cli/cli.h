@@ -1,0 +1,12 @@
+/* cli.h — the `parlour` program's subcommands (one file each in src/cli/). */
+#ifndef CLI_H
+#define CLI_H
+
+int cli_list(int argc, char **argv);
+int cli_rules(int argc, char **argv);
+int cli_engine(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+int cli_play(int argc, char **argv);
+int cli_replay(int argc, char **argv);
+
+#endif

@@ -1,0 +1,168 @@
+/* game.c — generic helpers over the game interface (game.h): legality
+ * checks with explanations, listing legal actions, drawing chance. */
+#include "parlour/game.h"
+
+#include <stdlib.h>
+
+#include "parlour/alloc.h"
+
+bool pl_is_actor(const pl_game *g, const void *st, int seat)
+{
+    if (g->phase(st) != PL_PHASE_MOVE)
+        return false;
+    int seats[PL_MAX_SEATS];
+    int n = g->actors(st, seats);
+    for (int i = 0; i < n; i++)
+        if (seats[i] == seat)
+            return true;
+    return false;
+}
+
+int pl_sole_actor(const pl_game *g, const void *st)
+{
+    if (g->phase(st) != PL_PHASE_MOVE)
+        return -1;
+    int seats[PL_MAX_SEATS];
+    return g->actors(st, seats) == 1 ? seats[0] : -1;
+}
+
+void pl_list_legal(const pl_game *g, const void *st, int seat, int max, pl_buf *out)
+{
+    pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
+    if (!acts) {
+        out->oom = true;
+        return;
+    }
+    int n;
+    if (g->phase(st) == PL_PHASE_CHANCE) {
+        double p[64];
+        n = g->chance(st, acts, p, 64);
+        seat = PL_CHANCE;
+        if (n < 0) {
+            pl_buf_puts(out, "random");
+            pl_free(acts);
+            return;
+        }
+    } else {
+        n = g->legal(st, seat, acts, PL_MAX_ACTIONS);
+    }
+    if (n > PL_MAX_ACTIONS)
+        n = PL_MAX_ACTIONS;
+    for (int i = 0; i < n; i++) {
+        if (i == max) {
+            pl_buf_printf(out, " … (%d in all)", n);
+            break;
+        }
+        if (i)
+            pl_buf_putc(out, ' ');
+        g->format_action(st, seat, acts[i], out);
+    }
+    if (n == 0)
+        pl_buf_puts(out, "none");
+    pl_free(acts);
+}
+
+int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *err)
+{
+    pl_phase ph = g->phase(st);
+    if (ph == PL_PHASE_OVER) {
+        pl_buf_puts(err, "the game is over");
+        return -1;
+    }
+    if (ph == PL_PHASE_CHANCE) {
+        if (seat != PL_CHANCE) {
+            pl_buf_puts(err, "chance acts now (a roll, draw or deal): play a chance outcome or use random; outcomes: ");
+            pl_list_legal(g, st, PL_CHANCE, 40, err);
+            return -1;
+        }
+        pl_action acts[64];
+        double p[64];
+        int n = g->chance(st, acts, p, 64);
+        if (n < 0)
+            return 0; /* too many to list: parse_action validated it */
+        for (int i = 0; i < n && i < 64; i++)
+            if (acts[i] == a && p[i] > 0)
+                return 0;
+        pl_buf_puts(err, "not a possible chance outcome now; outcomes: ");
+        pl_list_legal(g, st, PL_CHANCE, 40, err);
+        return -1;
+    }
+    if (seat == PL_CHANCE) {
+        pl_buf_puts(err, "not a chance phase");
+        return -1;
+    }
+    if (!pl_is_actor(g, st, seat)) {
+        int seats[PL_MAX_SEATS];
+        int n = g->actors(st, seats);
+        pl_buf_printf(err, "seat %d does not act now; ", seat);
+        pl_buf_puts(err, n > 1 ? "seats acting:" : "seat acting:");
+        for (int i = 0; i < n; i++)
+            pl_buf_printf(err, " %d", seats[i]);
+        return -1;
+    }
+    pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
+    if (!acts) {
+        pl_buf_puts(err, "out of memory");
+        return -1;
+    }
+    int n = g->legal(st, seat, acts, PL_MAX_ACTIONS);
+    if (n > PL_MAX_ACTIONS)
+        n = PL_MAX_ACTIONS;
+    for (int i = 0; i < n; i++)
+        if (acts[i] == a) {
+            pl_free(acts);
+            return 0;
+        }
+    pl_free(acts);
+    pl_buf_puts(err, "illegal move ");
+    g->format_action(st, seat, a, err);
+    if (g->explain_illegal) {
+        pl_buf_puts(err, ": ");
+        g->explain_illegal(st, seat, a, err);
+    }
+    pl_buf_puts(err, "; legal: ");
+    pl_list_legal(g, st, seat, 40, err);
+    return -1;
+}
+
+int pl_parse_legal(const pl_game *g, const void *st, int seat, const char *text,
+                   pl_action *a, pl_buf *err)
+{
+    pl_buf e = {0};
+    if (g->parse_action(st, seat, text, a, &e) < 0) {
+        pl_buf_printf(err, "bad action '%s': %s", text, pl_buf_str(&e));
+        pl_buf_free(&e);
+        return -1;
+    }
+    pl_buf_free(&e);
+    return pl_check(g, st, seat, *a, err);
+}
+
+pl_action pl_draw_chance(const pl_game *g, const void *st, pl_rng *rng)
+{
+    pl_action acts[64];
+    double p[64];
+    int n = g->chance(st, acts, p, 64);
+    if (n < 0 || n > 64)
+        return g->sample_chance(st, rng);
+    double u = pl_rng_double(rng), acc = 0;
+    for (int i = 0; i < n; i++) {
+        acc += p[i];
+        if (u < acc)
+            return acts[i];
+    }
+    for (int i = n - 1; i >= 0; i--)
+        if (p[i] > 0)
+            return acts[i];
+    return acts[0];
+}
+
+void pl_show(const pl_game *g, const void *st, int seat, pl_buf *out)
+{
+    pl_canvas c = {0};
+    g->draw(st, seat, &c);
+    if (c.oom)
+        out->oom = true;
+    pl_canvas_to_text(&c, out);
+    pl_canvas_free(&c);
+}

@@ -1,0 +1,80 @@
+/* ur.h — the Royal Game of Ur, Skiryuk's rules (and Finkel's for checking):
+ * the state layout, shared by the rules (ur.c), the notation and pictures
+ * (ur_text.c) and the tests. Everything else uses `ur_game` (game.h).
+ *
+ * Board squares are numbered 0..19 (UR_A1 ...). A stack holds up to 4
+ * pieces, bottom first, 2 bits each: bit 0 the owner (0 Light, 1 Dark),
+ * bit 1 marked. A piece's path index follows from its square, its owner and
+ * its side (marked <=> index >= 14), so it is never stored.
+ * Threading: pure functions over caller-owned states.
+ */
+#ifndef UR_H
+#define UR_H
+
+#include <stdint.h>
+
+#include "parlour/game.h"
+
+enum {
+    UR_A1, UR_A2, UR_A3, UR_A4, UR_A7, UR_A8,
+    UR_B1, UR_B2, UR_B3, UR_B4, UR_B5, UR_B6, UR_B7, UR_B8,
+    UR_C1, UR_C2, UR_C3, UR_C4, UR_C7, UR_C8,
+    UR_NSQ
+};
+
+enum ur_phase { UR_PH_FIRST, UR_PH_ROLL, UR_PH_MOVE, UR_PH_OVER };
+enum ur_kind { UR_PLAIN, UR_ROSETTE, UR_LANE_EYES, UR_B7_EYES, UR_SAFE, UR_FINISH, UR_CONVERSION };
+
+/* Action codes. */
+#define UR_ACT_PASS 1u
+#define UR_ACT_ENTER 2u
+#define UR_ACT_MOVE 0x100u   /* | square << 2 | depth from the top (0 = top) */
+#define UR_ACT_ROLL 0x1000u  /* | roll */
+#define UR_ACT_FIRST 0x2000u /* | seat */
+
+typedef struct ur_state {
+    /* options */
+    uint8_t finkel;   /* rules=finkel */
+    uint8_t pieces;   /* 1..7 */
+    uint8_t d4;       /* dice=d4 */
+    uint8_t start;    /* 0 random, 1 light, 2 dark */
+    uint8_t loop;     /* 0 own-first, 1 opponent-first */
+    uint8_t stackany; /* stack=any */
+    /* position */
+    uint8_t phase; /* enum ur_phase */
+    uint8_t turn;  /* 0 Light, 1 Dark */
+    uint8_t roll;  /* the roll to play (phase MOVE) */
+    uint8_t opening; /* the next roll is the starter's forced 1 (UR-R3) */
+    uint8_t reserve[2], off[2];
+    uint8_t h[UR_NSQ];  /* stack heights */
+    uint8_t pc[UR_NSQ]; /* pieces, 2 bits each, bottom first */
+} ur_state;
+
+extern const pl_game ur_game;
+
+/* Tables (ur.c). */
+extern const char *const ur_sq_name[UR_NSQ];
+/* Kind of a square under the state's rules. */
+int ur_sq_kind(const ur_state *s, int sq);
+/* Square of path index `idx` (1..last) for `player`. */
+int ur_path_sq(const ur_state *s, int player, int idx);
+/* Path index of a piece of `player` with side `marked` on `sq` (0 if none). */
+int ur_path_idx(const ur_state *s, int player, int sq, int marked);
+/* Index of "borne off" (24 Skiryuk, 15 Finkel). */
+int ur_off_idx(const ur_state *s);
+/* The square named by `name` ("B7", case-insensitive), or -1. */
+int ur_sq_parse(const char *name);
+/* Why piece movement `a` (enter or move) is illegal for the player to move,
+ * or NULL if it is legal. Writes into `out`. */
+int ur_why_illegal(const ur_state *s, pl_action a, pl_buf *out);
+
+/* Notation, views and pictures (ur_text.c), wired into ur_game. */
+void ur_format_action(const void *st, int seat, pl_action a, pl_buf *out);
+int ur_parse_action(const void *st, int seat, const char *text, pl_action *a, pl_buf *err);
+void ur_explain_illegal(const void *st, int seat, pl_action a, pl_buf *out);
+void ur_draw(const void *st, int seat, pl_canvas *c);
+void ur_view(const void *st, int seat, pl_buf *out);
+void ur_to_text(const void *st, pl_buf *out);
+int ur_from_text(void *st, const char *text, pl_buf *err);
+
+#endif

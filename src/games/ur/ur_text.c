@@ -1,0 +1,370 @@
+/* ur_text.c — Ur notation (docs/notation-ur.md), position text, the `view`
+ * observation and the picture. Nothing here is on the hot path. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ur.h"
+
+#include "parlour/alloc.h"
+
+static const char piece_ch[] = "ldLD"; /* owner | marked << 1 */
+static const char *const side_name[2] = {"Light", "Dark"};
+
+int ur_sq_parse(const char *n)
+{
+    if (!n[0] || !n[1] || n[2])
+        return -1;
+    char r = (char)toupper((unsigned char)n[0]);
+    for (int i = 0; i < UR_NSQ; i++)
+        if (ur_sq_name[i][0] == r && ur_sq_name[i][1] == n[1])
+            return i;
+    return -1;
+}
+
+void ur_format_action(const void *st, int seat, pl_action a, pl_buf *out)
+{
+    const ur_state *s = st;
+    (void)seat;
+    if (a & UR_ACT_FIRST)
+        pl_buf_printf(out, "first %s", (a & 1) ? "dark" : "light");
+    else if (a & UR_ACT_ROLL)
+        pl_buf_printf(out, "roll %d", (int)(a & 7));
+    else if (a == UR_ACT_PASS)
+        pl_buf_puts(out, "pass");
+    else if (a == UR_ACT_ENTER)
+        pl_buf_puts(out, "enter");
+    else if ((a & ~(pl_action)0xff) == UR_ACT_MOVE && ((a >> 2) & 31) < UR_NSQ) {
+        pl_buf_puts(out, ur_sq_name[(a >> 2) & 31]);
+        if (s->stackany && (a & 3))
+            pl_buf_printf(out, ":%d", (int)(a & 3) + 1);
+    } else
+        pl_buf_printf(out, "?%llx", (unsigned long long)a);
+}
+
+int ur_parse_action(const void *st, int seat, const char *t, pl_action *a, pl_buf *err)
+{
+    const ur_state *s = st;
+    (void)s;
+    if (seat == PL_CHANCE) {
+        if (!strncmp(t, "roll ", 5) && t[5] >= '0' && t[5] <= '4' && !t[6]) {
+            *a = UR_ACT_ROLL | (pl_action)(t[5] - '0');
+            return 0;
+        }
+        if (!strcmp(t, "first light") || !strcmp(t, "first dark")) {
+            *a = UR_ACT_FIRST | (pl_action)(t[6] == 'd');
+            return 0;
+        }
+        pl_buf_puts(err, "expected a chance outcome: roll N (N 0-4) or first light|dark");
+        return -1;
+    }
+    if (!strcmp(t, "pass")) {
+        *a = UR_ACT_PASS;
+        return 0;
+    }
+    if (!strcmp(t, "enter")) {
+        *a = UR_ACT_ENTER;
+        return 0;
+    }
+    char sq[3] = {0};
+    int depth = 0;
+    size_t n = strlen(t);
+    if (n == 2 || (n == 4 && t[2] == ':' && t[3] >= '1' && t[3] <= '4')) {
+        sq[0] = t[0];
+        sq[1] = t[1];
+        depth = n == 4 ? t[3] - '1' : 0;
+        int q = ur_sq_parse(sq);
+        if (q >= 0) {
+            *a = UR_ACT_MOVE | (pl_action)(q << 2) | (pl_action)depth;
+            return 0;
+        }
+    }
+    pl_buf_puts(err, "expected enter, pass, or the square of the piece to move (A1-A4 A7 A8 B1-B8 "
+                     "C1-C4 C7 C8, with stack=any SQ:K for the K-th piece from the top)");
+    return -1;
+}
+
+void ur_explain_illegal(const void *st, int seat, pl_action a, pl_buf *out)
+{
+    (void)seat;
+    ur_why_illegal(st, a, out);
+}
+
+static void stack_text(const ur_state *s, int sq, char *out)
+{
+    int h = s->h[sq];
+    for (int lv = 0; lv < h; lv++)
+        out[lv] = piece_ch[(s->pc[sq] >> (2 * lv)) & 3];
+    out[h] = '\0';
+}
+
+static const char *phase_word(const ur_state *s)
+{
+    switch (s->phase) {
+    case UR_PH_FIRST: return "first";
+    case UR_PH_ROLL: return s->opening ? "opening" : "roll";
+    case UR_PH_MOVE: return "move";
+    default: return "over";
+    }
+}
+
+void ur_to_text(const void *st, pl_buf *out)
+{
+    const ur_state *s = st;
+    pl_buf_puts(out, "board=");
+    int any = 0;
+    for (int sq = 0; sq < UR_NSQ; sq++) {
+        if (!s->h[sq])
+            continue;
+        char t[5];
+        stack_text(s, sq, t);
+        pl_buf_printf(out, "%s%s:%s", any++ ? "," : "", ur_sq_name[sq], t);
+    }
+    if (!any)
+        pl_buf_putc(out, '-');
+    pl_buf_printf(out, " turn=%s phase=%s roll=%d reserve=%d/%d off=%d/%d",
+                  s->turn ? "dark" : "light", phase_word(s), s->phase == UR_PH_MOVE ? s->roll : 0,
+                  s->reserve[0], s->reserve[1], s->off[0], s->off[1]);
+}
+
+static int fail(pl_buf *err, const char *msg, const char *item)
+{
+    pl_buf_printf(err, "bad position: %s%s%s", msg, item ? " " : "", item ? item : "");
+    return -1;
+}
+
+/* Checks that `sq` may hold the stack `t` (bottom first) under `s`'s rules. */
+static int check_stack(const ur_state *s, int sq, const char *t, pl_buf *err)
+{
+    int h = (int)strlen(t), kind = ur_sq_kind(s, sq);
+    int cap = s->finkel ? 1 : (kind == UR_SAFE || kind == UR_LANE_EYES || kind == UR_B7_EYES) ? 4 : 1;
+    if (h < 1 || h > cap) {
+        pl_buf_printf(err, "bad position: %s holds at most %d piece%s", ur_sq_name[sq], cap, cap > 1 ? "s" : "");
+        return -1;
+    }
+    for (int i = 0; i < h; i++) {
+        const char *c = strchr(piece_ch, t[i]);
+        if (!c || !t[i]) {
+            pl_buf_printf(err, "bad position: piece '%c' on %s: use l L (Light blank, marked) d D (Dark)",
+                          t[i], ur_sq_name[sq]);
+            return -1;
+        }
+        int q = (int)(c - piece_ch);
+        if (s->finkel && (q & 2)) {
+            pl_buf_printf(err, "bad position: no marked pieces in Finkel's rules (%s)", ur_sq_name[sq]);
+            return -1;
+        }
+        if (!ur_path_idx(s, q & 1, sq, (q >> 1) & 1)) {
+            pl_buf_printf(err, "bad position: a %s %s piece cannot stand on %s", side_name[q & 1],
+                          (q & 2) ? "marked" : "blank", ur_sq_name[sq]);
+            return -1;
+        }
+        if (kind == UR_B7_EYES && (t[i] == 'l' || t[i] == 'L') != (t[0] == 'l' || t[0] == 'L')) {
+            pl_buf_printf(err, "bad position: the depot %s holds one player's pieces", ur_sq_name[sq]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int ur_from_text(void *st, const char *text, pl_buf *err)
+{
+    ur_state n;
+    memcpy(&n, st, sizeof n);
+    memset(n.h, 0, sizeof n.h);
+    memset(n.pc, 0, sizeof n.pc);
+    char *copy = pl_strdup(text);
+    if (!copy)
+        return fail(err, "out of memory", NULL);
+    int seen = 0, rc = -1, roll = 0, onboard[2] = {0, 0};
+    char *save = NULL;
+    for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(w, '=');
+        if (!eq) {
+            fail(err, "expected KEY=VALUE, got", w);
+            goto done;
+        }
+        *eq = '\0';
+        char *v = eq + 1;
+        if (!strcmp(w, "board")) {
+            seen |= 1;
+            if (!strcmp(v, "-"))
+                continue;
+            char *s2 = NULL;
+            for (char *it = strtok_r(v, ",", &s2); it; it = strtok_r(NULL, ",", &s2)) {
+                char *colon = strchr(it, ':');
+                if (!colon) {
+                    fail(err, "expected SQUARE:PIECES, got", it);
+                    goto done;
+                }
+                *colon = '\0';
+                int sq = ur_sq_parse(it);
+                if (sq < 0 || n.h[sq]) {
+                    fail(err, sq < 0 ? "unknown square" : "square given twice:", it);
+                    goto done;
+                }
+                if (check_stack(&n, sq, colon + 1, err) < 0)
+                    goto done;
+                for (const char *c = colon + 1; *c; c++) {
+                    int q = (int)(strchr(piece_ch, *c) - piece_ch);
+                    n.pc[sq] |= (uint8_t)(q << (2 * n.h[sq]));
+                    n.h[sq]++;
+                    onboard[q & 1]++;
+                }
+            }
+        } else if (!strcmp(w, "turn")) {
+            seen |= 2;
+            if (strcmp(v, "light") && strcmp(v, "dark")) {
+                fail(err, "turn must be light or dark, got", v);
+                goto done;
+            }
+            n.turn = v[0] == 'd';
+        } else if (!strcmp(w, "phase")) {
+            seen |= 4;
+            static const char *const ph[] = {"first", "roll", "opening", "move", "over"};
+            int k = 0;
+            while (k < 5 && strcmp(v, ph[k]))
+                k++;
+            if (k == 5) {
+                fail(err, "phase must be first, roll, opening, move or over, got", v);
+                goto done;
+            }
+            n.opening = k == 2;
+            n.phase = k == 0 ? UR_PH_FIRST : k <= 2 ? UR_PH_ROLL : k == 3 ? UR_PH_MOVE : UR_PH_OVER;
+        } else if (!strcmp(w, "roll")) {
+            seen |= 8;
+            if (strlen(v) != 1 || v[0] < '0' || v[0] > '4') {
+                fail(err, "roll must be 0-4, got", v);
+                goto done;
+            }
+            roll = v[0] - '0';
+        } else if (!strcmp(w, "reserve") || !strcmp(w, "off")) {
+            int a, b;
+            char extra;
+            if (sscanf(v, "%d/%d%c", &a, &b, &extra) != 2 || a < 0 || b < 0 || a > 7 || b > 7) {
+                fail(err, "expected N/N (Light/Dark), got", v);
+                goto done;
+            }
+            uint8_t *dst = w[0] == 'r' ? n.reserve : n.off;
+            seen |= w[0] == 'r' ? 16 : 32;
+            dst[0] = (uint8_t)a;
+            dst[1] = (uint8_t)b;
+        } else {
+            fail(err, "unknown key (board turn phase roll reserve off):", w);
+            goto done;
+        }
+    }
+    if (seen != 63) {
+        fail(err, "needs board, turn, phase, roll, reserve and off", NULL);
+        goto done;
+    }
+    for (int p = 0; p < 2; p++)
+        if (n.reserve[p] + n.off[p] + onboard[p] != n.pieces) {
+            pl_buf_printf(err, "bad position: %s has %d pieces, the game has %d", side_name[p],
+                          n.reserve[p] + n.off[p] + onboard[p], n.pieces);
+            goto done;
+        }
+    n.roll = (uint8_t)(n.phase == UR_PH_MOVE ? roll : 0);
+    if (n.phase == UR_PH_MOVE && roll == 0 && !n.finkel) {
+        fail(err, "a roll of 0 exists only in Finkel's rules", NULL);
+        goto done;
+    }
+    if (n.phase == UR_PH_FIRST && (onboard[0] || onboard[1] || n.off[0] || n.off[1])) {
+        fail(err, "phase first is only at the start", NULL);
+        goto done;
+    }
+    bool won = n.off[0] == n.pieces || n.off[1] == n.pieces;
+    if (won != (n.phase == UR_PH_OVER) || (n.off[0] == n.pieces && n.off[1] == n.pieces)) {
+        fail(err, "phase over exactly when one side has borne off every piece", NULL);
+        goto done;
+    }
+    if (n.phase == UR_PH_OVER)
+        n.turn = n.off[1] == n.pieces; /* the winner moved last */
+    memcpy(st, &n, sizeof n);
+    rc = 0;
+done:
+    pl_free(copy);
+    return rc;
+}
+
+void ur_view(const void *st, int seat, pl_buf *out)
+{
+    const ur_state *s = st;
+    pl_buf_printf(out, "game ur\nseat %d\nrules %s\nphase %s\nturn %d\nroll %d\n", seat,
+                  s->finkel ? "finkel" : "skiryuk", phase_word(s), s->turn,
+                  s->phase == UR_PH_MOVE ? s->roll : 0);
+    pl_buf_printf(out, "reserve %d %d\noff %d %d\n", s->reserve[0], s->reserve[1], s->off[0], s->off[1]);
+    for (int sq = 0; sq < UR_NSQ; sq++) {
+        if (!s->h[sq])
+            continue;
+        char t[5];
+        stack_text(s, sq, t);
+        pl_buf_printf(out, "square %s %s\n", ur_sq_name[sq], t);
+    }
+    pl_buf_puts(out, "position ");
+    ur_to_text(s, out);
+    pl_buf_putc(out, '\n');
+}
+
+static const char *mark_of(const ur_state *s, int sq)
+{
+    switch (ur_sq_kind(s, sq)) {
+    case UR_ROSETTE: return "*";
+    case UR_LANE_EYES:
+    case UR_B7_EYES: return "o";
+    case UR_SAFE: return "+";
+    case UR_FINISH: return "F";
+    case UR_CONVERSION: return "~";
+    default: return ".";
+    }
+}
+
+void ur_draw(const void *st, int seat, pl_canvas *c)
+{
+    const ur_state *s = st;
+    (void)seat;
+    pl_canvas_printf(c, 0, 0, PL_ST_TITLE, "The Royal Game of Ur - %s",
+                     s->finkel ? "Finkel's rules" : "Skiryuk's rules");
+    for (int col = 1; col <= 8; col++)
+        pl_canvas_printf(c, 1, 3 + (col - 1) * 7, PL_ST_DIM, "   %d", col);
+    static const char rows[3] = {'A', 'B', 'C'};
+    for (int r = 0; r < 3; r++) {
+        pl_canvas_printf(c, 2 + r, 0, PL_ST_DIM, "%c", rows[r]);
+        for (int col = 1; col <= 8; col++) {
+            char name[3] = {rows[r], (char)('0' + col), 0};
+            int sq = ur_sq_parse(name);
+            int x = 3 + (col - 1) * 7;
+            if (sq < 0)
+                continue;
+            pl_canvas_put(c, 2 + r, x, PL_ST_DIM, "[");
+            pl_canvas_put(c, 2 + r, x + 1, PL_ST_MARK, mark_of(s, sq));
+            for (int lv = 0; lv < s->h[sq]; lv++) {
+                int q = (s->pc[sq] >> (2 * lv)) & 3;
+                char t[2] = {piece_ch[q], 0};
+                pl_canvas_put(c, 2 + r, x + 2 + lv, (q & 1) ? PL_ST_BLACK : PL_ST_RED, t);
+            }
+            pl_canvas_put(c, 2 + r, x + 6, PL_ST_DIM, "]");
+        }
+    }
+    pl_canvas_printf(c, 6, 0, PL_ST_RED, "Light (l blank, L marked): reserve %d, borne off %d of %d",
+                     s->reserve[0], s->off[0], s->pieces);
+    pl_canvas_printf(c, 7, 0, PL_ST_BLACK, "Dark  (d blank, D marked): reserve %d, borne off %d of %d",
+                     s->reserve[1], s->off[1], s->pieces);
+    const char *who = side_name[s->turn];
+    switch (s->phase) {
+    case UR_PH_FIRST:
+        pl_canvas_put(c, 8, 0, PL_ST_NORMAL, "The starting player is drawn (first light / first dark)");
+        break;
+    case UR_PH_ROLL:
+        pl_canvas_printf(c, 8, 0, PL_ST_NORMAL, "%s to roll%s", who, s->opening ? " (the opening 1)" : "");
+        break;
+    case UR_PH_MOVE:
+        pl_canvas_printf(c, 8, 0, PL_ST_HILITE, "%s to move, roll %d", who, s->roll);
+        break;
+    default:
+        pl_canvas_printf(c, 8, 0, PL_ST_HILITE, "%s wins %d-%d", side_name[s->off[1] == s->pieces],
+                         s->off[s->off[1] == s->pieces], s->off[s->off[1] != s->pieces]);
+    }
+    pl_canvas_put(c, 9, 0, PL_ST_DIM, "Marks: * rosette  o eyes  + safe  F finish  ~ conversion  . plain");
+}

@@ -1,0 +1,29 @@
+/* helpers.h — shared test helpers: build matches and play text actions. */
+#ifndef TEST_HELPERS_H
+#define TEST_HELPERS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "parlour/match.h"
+#include "parlour/registry.h"
+
+/* New match of `game` with options in one string ("pieces=3 seed=1"); fails the test on error. */
+pl_match *th_new(const char *game, const char *opts);
+/* Plays space-separated... one action text (seat -1: whoever acts); fails the test on error. */
+void th_play(pl_match *m, const char *text);
+/* Plays several actions separated by ';'. */
+void th_script(pl_match *m, const char *script);
+/* Returns 0 if `text` is legal now (and plays it), -1 (state unchanged) with message in err. */
+int th_try(pl_match *m, const char *text, pl_buf *err);
+/* The legal actions (or chance outcomes) now, space-separated, into a static buffer. */
+const char *th_legal(pl_match *m);
+/* Sets the position from text; fails the test on error. */
+void th_position(pl_match *m, const char *text);
+/* The position text now (static buffer). */
+const char *th_pos(pl_match *m);
+
+#endif
