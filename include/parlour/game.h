@@ -39,6 +39,8 @@
 #define PL_MAX_SEATS 8
 /* Capacity callers should give `legal`: no game lists more actions. */
 #define PL_MAX_ACTIONS 8192
+/* Capacity callers should give `chance`: no game lists more outcomes. */
+#define PL_MAX_CHANCE 256
 /* Seat number that stands for chance in histories and records. */
 #define PL_CHANCE (-1)
 
@@ -66,12 +68,16 @@ typedef struct pl_outcome {
     int winner; /* seat or team, by kind */
 } pl_outcome;
 
+/* pl_game.flags */
+#define PL_GAME_HIDDEN 1u /* seats hold information others must not see */
+
 typedef struct pl_game {
     const char *id;   /* "ur" */
     const char *name; /* "The Royal Game of Ur (Skiryuk's rules)" */
     const char *summary; /* a few lines of rules, for `parlour rules` */
     const pl_option_def *options; /* game options, NULL-key terminated */
     size_t state_size;            /* bytes in one state */
+    unsigned flags;               /* PL_GAME_* */
 
     /* Sets up a new game from validated options (`opts` holds every key of
      * `options` with a value that passed the generic checks) and a seed for
@@ -109,6 +115,11 @@ typedef struct pl_game {
      * message naming what was expected when the text is not an action of
      * this game. Parsing does not check legality. */
     int (*parse_action)(const void *st, int seat, const char *text, pl_action *a, pl_buf *err);
+    /* Optional (NULL when every action is public): appends the text of `a`,
+     * played by `seat` in `st`, as seat `viewer` may see it (viewer -1:
+     * everything), e.g. "lay 2" for face-down cards of another seat. Used for
+     * histories and records shown to one seat. */
+    void (*format_action_for)(const void *st, int seat, pl_action a, int viewer, pl_buf *out);
     /* Optional: why `a` (well formed, not legal) is illegal, in the rules'
      * words, e.g. "the piece on B5 would land on its own blank piece on B8". */
     void (*explain_illegal)(const void *st, int seat, pl_action a, pl_buf *out);

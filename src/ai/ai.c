@@ -47,10 +47,10 @@ static double value(search *x, const void *st, int depth)
         return leaf(x, st);
     double v;
     if (ph == PL_PHASE_CHANCE) {
-        pl_action acts[64];
-        double p[64];
-        int n = g->chance(st, acts, p, 64);
-        if (n < 0 || n > 64) { /* sample a few outcomes */
+        pl_action acts[PL_MAX_CHANCE];
+        double p[PL_MAX_CHANCE];
+        int n = g->chance(st, acts, p, PL_MAX_CHANCE);
+        if (n < 0 || n > PL_MAX_CHANCE) { /* sample a few outcomes */
             v = 0;
             for (int i = 0; i < 8; i++) {
                 pl_state_copy(g, child, st);

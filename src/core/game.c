@@ -35,8 +35,8 @@ void pl_list_legal(const pl_game *g, const void *st, int seat, int max, pl_buf *
     }
     int n;
     if (g->phase(st) == PL_PHASE_CHANCE) {
-        double p[64];
-        n = g->chance(st, acts, p, 64);
+        double p[PL_MAX_CHANCE];
+        n = g->chance(st, acts, p, PL_MAX_CHANCE);
         seat = PL_CHANCE;
         if (n < 0) {
             pl_buf_puts(out, "random");
@@ -75,12 +75,12 @@ int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *er
             pl_list_legal(g, st, PL_CHANCE, 40, err);
             return -1;
         }
-        pl_action acts[64];
-        double p[64];
-        int n = g->chance(st, acts, p, 64);
+        pl_action acts[PL_MAX_CHANCE];
+        double p[PL_MAX_CHANCE];
+        int n = g->chance(st, acts, p, PL_MAX_CHANCE);
         if (n < 0)
             return 0; /* too many to list: parse_action validated it */
-        for (int i = 0; i < n && i < 64; i++)
+        for (int i = 0; i < n && i < PL_MAX_CHANCE; i++)
             if (acts[i] == a && p[i] > 0)
                 return 0;
         pl_buf_puts(err, "not a possible chance outcome now; outcomes: ");
@@ -140,10 +140,10 @@ int pl_parse_legal(const pl_game *g, const void *st, int seat, const char *text,
 
 pl_action pl_draw_chance(const pl_game *g, const void *st, pl_rng *rng)
 {
-    pl_action acts[64];
-    double p[64];
-    int n = g->chance(st, acts, p, 64);
-    if (n < 0 || n > 64)
+    pl_action acts[PL_MAX_CHANCE];
+    double p[PL_MAX_CHANCE];
+    int n = g->chance(st, acts, p, PL_MAX_CHANCE);
+    if (n < 0 || n > PL_MAX_CHANCE)
         return g->sample_chance(st, rng);
     double u = pl_rng_double(rng), acc = 0;
     for (int i = 0; i < n; i++) {

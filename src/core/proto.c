@@ -96,9 +96,9 @@ static int cmd_legal(pl_proto *p, int argc, char **argv, pl_buf *res)
     if (ph == PL_PHASE_OVER)
         return 0;
     if (ph == PL_PHASE_CHANCE) {
-        pl_action acts[64];
-        double prob[64];
-        int n = g->chance(st, acts, prob, 64);
+        pl_action acts[PL_MAX_CHANCE];
+        double prob[PL_MAX_CHANCE];
+        int n = g->chance(st, acts, prob, PL_MAX_CHANCE);
         if (n < 0) {
             pl_buf_puts(res, "random");
             return 0;
