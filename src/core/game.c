@@ -100,20 +100,27 @@ int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *er
             pl_buf_printf(err, " %d", seats[i]);
         return -1;
     }
-    pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
-    if (!acts) {
-        pl_buf_puts(err, "out of memory");
-        return -1;
-    }
-    int n = g->legal(st, seat, acts, PL_MAX_ACTIONS);
-    if (n > PL_MAX_ACTIONS)
-        n = PL_MAX_ACTIONS;
-    for (int i = 0; i < n; i++)
-        if (acts[i] == a) {
-            pl_free(acts);
-            return 0;
+    /* Most positions have few actions: try a stack buffer first. */
+    pl_action small[256];
+    int n = g->legal(st, seat, small, 256);
+    pl_action *acts = small;
+    if (n > 256) {
+        acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
+        if (!acts) {
+            pl_buf_puts(err, "out of memory");
+            return -1;
         }
-    pl_free(acts);
+        n = g->legal(st, seat, acts, PL_MAX_ACTIONS);
+        if (n > PL_MAX_ACTIONS)
+            n = PL_MAX_ACTIONS;
+    }
+    bool found = false;
+    for (int i = 0; i < n && !found; i++)
+        found = acts[i] == a;
+    if (acts != small)
+        pl_free(acts);
+    if (found)
+        return 0;
     pl_buf_puts(err, "illegal move ");
     g->format_action(st, seat, a, err);
     if (g->explain_illegal) {

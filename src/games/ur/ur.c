@@ -304,6 +304,7 @@ static void ur_apply(void *st, int seat, pl_action a)
     }
     int p = s->turn, v = variant(s), r = s->roll, off = ur_off_idx(s);
     int j;
+    s->roll = 0; /* the roll is used up whatever happens */
     if (a == UR_ACT_PASS) {
         s->turn ^= 1;
         s->phase = UR_PH_ROLL;
@@ -367,9 +368,12 @@ static int ur_init(void *st, const pl_opts *o, uint64_t seed, pl_buf *err)
     s->loop = (uint8_t)pl_opts_choice(o, "loop");
     s->stackany = pl_opts_choice(o, "stack") == 1;
     if (s->finkel) {
+        /* Finkel's game has none of these: only their defaults are accepted
+         * (records list every option, defaults included). */
         static const char *const na[] = {"dice", "start", "loop", "stack"};
+        static const char *const def[] = {"3lots", "random", "own-first", "top"};
         for (int i = 0; i < 4; i++)
-            if (pl_opts_given(o, na[i])) {
+            if (strcmp(pl_opts_get(o, na[i]), def[i]) != 0) {
                 pl_buf_printf(err, "option %s does not apply with rules=finkel (Finkel: 4 binary dice, "
                                    "Light starts, one path, one piece a square)", na[i]);
                 return -1;

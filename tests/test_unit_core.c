@@ -1,0 +1,230 @@
+/* test_unit_core.c — options, RNG, buffers, canvas, records and the
+ * protocol framing, through their public functions. */
+#include <stdio.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "parlour/alloc.h"
+#include "parlour/canvas.h"
+#include "parlour/proto.h"
+#include "parlour/record.h"
+
+static void test_options_validation(void **s)
+{
+    (void)s;
+    const pl_game *g = pl_game_find("ur");
+    pl_opts o;
+    pl_buf err = {0};
+    char *w1[] = {"colour=red"};
+    assert_int_equal(pl_opts_parse(&o, g->options, 1, w1, &err), -1);
+    assert_string_equal(pl_buf_str(&err),
+                        "unknown option 'colour'; allowed: rules, pieces, dice, start, loop, stack, seed");
+    pl_buf_clear(&err);
+    char *w2[] = {"dice=d6"};
+    assert_int_equal(pl_opts_parse(&o, g->options, 1, w2, &err), -1);
+    assert_string_equal(pl_buf_str(&err), "bad value 'd6' for dice: allowed one of 3lots|d4");
+    pl_buf_clear(&err);
+    char *w3[] = {"pieces=x"};
+    assert_int_equal(pl_opts_parse(&o, g->options, 1, w3, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "an integer from 1 to 7"));
+    pl_buf_clear(&err);
+    char *w4[] = {"pieces=3", "pieces=4"};
+    assert_int_equal(pl_opts_parse(&o, g->options, 2, w4, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "twice"));
+    pl_buf_clear(&err);
+    char *w5[] = {"seed=-1"};
+    assert_int_equal(pl_opts_parse(&o, g->options, 1, w5, &err), -1);
+    pl_buf_clear(&err);
+    char *w6[] = {"noequals"};
+    assert_int_equal(pl_opts_parse(&o, g->options, 1, w6, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "KEY=VALUE"));
+    pl_buf_clear(&err);
+    char *ok[] = {"pieces=3", "seed=77"};
+    assert_int_equal(pl_opts_parse(&o, g->options, 2, ok, &err), 0);
+    assert_int_equal(pl_opts_int(&o, "pieces"), 3);
+    assert_string_equal(pl_opts_get(&o, "dice"), "3lots");
+    assert_true(pl_opts_given(&o, "pieces"));
+    assert_false(pl_opts_given(&o, "dice"));
+    assert_int_equal((int)o.seed, 77);
+    pl_opts_free(&o);
+    pl_opts_free(&o); /* freeing twice is a no-op */
+    pl_buf_free(&err);
+}
+
+static void test_rng_reproducible_and_unbiased(void **s)
+{
+    (void)s;
+    pl_rng a, b;
+    pl_rng_seed(&a, 123);
+    pl_rng_seed(&b, 123);
+    for (int i = 0; i < 1000; i++)
+        assert_true(pl_rng_next(&a) == pl_rng_next(&b));
+    long c[3] = {0};
+    for (int i = 0; i < 30000; i++)
+        c[pl_rng_below(&a, 3)]++;
+    for (int i = 0; i < 3; i++)
+        assert_true(c[i] > 9500 && c[i] < 10500);
+    for (int i = 0; i < 1000; i++) {
+        double d = pl_rng_double(&a);
+        assert_true(d >= 0 && d < 1);
+    }
+}
+
+static void test_buf_and_canvas(void **s)
+{
+    (void)s;
+    pl_buf b = {0};
+    assert_string_equal(pl_buf_str(&b), "");
+    for (int i = 0; i < 1000; i++)
+        pl_buf_printf(&b, "%d,", i);
+    assert_int_equal(b.len, strlen(b.s));
+    pl_buf_clear(&b);
+    pl_canvas c = {0};
+    int x = pl_canvas_put(&c, 0, 2, PL_ST_RED, "將x");
+    assert_int_equal(x, 5); /* a wide character takes two columns */
+    pl_canvas_put(&c, 1, 0, PL_ST_NORMAL, "ok");
+    pl_canvas_to_text(&c, &b);
+    assert_string_equal(pl_buf_str(&b), "  將x\nok\n");
+    assert_int_equal(pl_text_width("tướng"), 5);
+    pl_canvas_free(&c);
+    pl_buf_free(&b);
+}
+
+static void test_alloc_failure_is_reported(void **s)
+{
+    (void)s;
+    /* Every allocation point of pl_match_new fails cleanly (no leak under ASan). */
+    const pl_game *g = pl_game_find("ur");
+    char *w[] = {"seed=1"};
+    for (long n = 0; n < 20; n++) {
+        pl_buf err = {0};
+        pl_alloc_fail_after(n);
+        pl_match *m = pl_match_new(g, 1, w, &err);
+        pl_alloc_fail_after(-1);
+        if (m) {
+            pl_match_free(m);
+            pl_buf_free(&err);
+            return; /* enough allocations succeeded */
+        }
+        pl_buf_free(&err);
+    }
+    fail_msg("pl_match_new never succeeded");
+}
+
+static void expect_record_error(const char *json, const char *want)
+{
+    pl_buf err = {0};
+    pl_match *m = pl_record_read(json, &err);
+    if (m)
+        fail_msg("record accepted: %s", json);
+    if (!strstr(pl_buf_str(&err), want))
+        fail_msg("record error '%s' lacks '%s'", pl_buf_str(&err), want);
+    pl_buf_free(&err);
+}
+
+static void test_record_rejects_bad_records(void **s)
+{
+    (void)s;
+    pl_match *m = th_new("ur", "seed=5 start=light");
+    th_script(m, "roll 1; enter; roll 3; enter");
+    pl_buf rec = {0};
+    assert_int_equal(pl_record_write(m, &rec), 0);
+    const char *good = pl_buf_str(&rec);
+    pl_buf e = {0};
+    pl_match *back = pl_record_read(good, &e);
+    assert_non_null(back);
+    assert_memory_equal(back->state, m->state, m->game->state_size);
+    pl_match_free(back);
+    /* Truncated. */
+    char trunc[4096];
+    snprintf(trunc, sizeof trunc, "%.*s", (int)(rec.len / 2), good);
+    expect_record_error(trunc, "bad JSON");
+    /* Wrong game, future version, unknown option. */
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", good);
+    char *p = strstr(buf, "\"game\":\"ur\"");
+    assert_non_null(p);
+    memcpy(p, "\"game\":\"xx\"", 11);
+    expect_record_error(buf, "unknown game 'xx'");
+    snprintf(buf, sizeof buf, "%s", good);
+    p = strstr(buf, "\"version\":1");
+    memcpy(p, "\"version\":9", 11);
+    expect_record_error(buf, "version 9 is not supported");
+    /* An illegal action in the middle is named by number and text. */
+    snprintf(buf, sizeof buf, "%s", good);
+    p = strstr(buf, "{\"action\":\"roll 3\"");
+    assert_non_null(p);
+    memcpy(p, "{\"action\":\"roll 7\"", 18);
+    expect_record_error(buf, "action 3 (chance roll 7)");
+    snprintf(buf, sizeof buf, "%s", good);
+    p = strstr(buf, "{\"action\":\"enter\",\"seat\":1}");
+    assert_non_null(p);
+    memcpy(p, "{\"action\":\"enter\",\"seat\":0}", 27);
+    expect_record_error(buf, "action 4 (seat 0 enter)");
+    /* Out of order: an action after the game would have it chance's turn. */
+    expect_record_error("{\"format\":\"parlour-record\",\"version\":1,\"game\":\"ur\",\"options\":{},"
+                        "\"seed\":1,\"seats\":[],\"actions\":[{\"seat\":0,\"action\":\"enter\"}]}",
+                        "action 1 (seat 0 enter)");
+    expect_record_error("{\"format\":\"parlour-record\",\"version\":1,\"game\":\"ur\",\"options\":"
+                        "{\"pieces\":\"9\"},\"seed\":1,\"seats\":[],\"actions\":[]}",
+                        "bad value '9' for pieces");
+    expect_record_error("[1,2]", "expected keys");
+    expect_record_error("{\"format\":\"parlour-record\",\"version\":1,\"game\":\"ur\",\"options\":{},"
+                        "\"seed\":1,\"seats\":[],\"actions\":[],\"extra\":1}",
+                        "record:");
+    pl_buf_free(&e);
+    pl_buf_free(&rec);
+    pl_match_free(m);
+}
+
+static const char *ask(pl_proto *p, const char *line)
+{
+    static char out[8192];
+    pl_buf b = {0};
+    pl_proto_line(p, line, strlen(line), &b);
+    snprintf(out, sizeof out, "%s", pl_buf_str(&b));
+    pl_buf_free(&b);
+    return out;
+}
+
+static void test_protocol_framing(void **s)
+{
+    (void)s;
+    pl_proto *p = pl_proto_new();
+    assert_string_equal(ask(p, "protocol_version"), "= 1\n\n");
+    assert_string_equal(ask(p, "12 protocol_version"), "=12 1\n\n");
+    assert_string_equal(ask(p, "# a comment"), "");
+    assert_string_equal(ask(p, ""), "");
+    assert_string_equal(ask(p, "7 frobnicate"), "?7 unknown command 'frobnicate'; commands: protocol_version "
+                                                 "name version list_games list_options new options status legal "
+                                                 "play random undo history show view record load genmove "
+                                                 "position quit\n\n");
+    assert_non_null(strstr(ask(p, "status"), "? no game"));
+    assert_string_equal(ask(p, "new ur seed=1 start=light"), "= \n\n");
+    assert_string_equal(ask(p, "3 play roll 1"), "=3 \n\n");
+    assert_string_equal(ask(p, "legal"), "= enter\n\n");
+    /* Invalid UTF-8 and NUL bytes are errors, not crashes. */
+    assert_string_equal(ask(p, "play \xff\xfe"), "? the request is not valid UTF-8\n\n");
+    pl_buf b = {0};
+    pl_proto_line(p, "play\0enter", 10, &b);
+    assert_string_equal(pl_buf_str(&b), "? the request holds a NUL byte\n\n");
+    pl_buf_free(&b);
+    assert_string_equal(ask(p, "undo"), "= \n\n");
+    assert_string_equal(ask(p, "undo"), "? nothing to undo: the game is at its start\n\n");
+    assert_int_equal(pl_proto_line(p, "quit", 4, &b), 1);
+    pl_buf_free(&b);
+    pl_proto_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_options_validation),
+        cmocka_unit_test(test_rng_reproducible_and_unbiased),
+        cmocka_unit_test(test_buf_and_canvas),
+        cmocka_unit_test(test_alloc_failure_is_reported),
+        cmocka_unit_test(test_record_rejects_bad_records),
+        cmocka_unit_test(test_protocol_framing),
+    };
+    return cmocka_run_group_tests_name("unit_core", tests, NULL, NULL);
+}
