@@ -152,7 +152,7 @@ static void test_UR_R7_forward_only_jumping_over(void **s)
 {
     (void)s;
     pl_match *m = pos("pieces=2", "board=A3:l,A4:l turn=light phase=move roll=2 reserve=0/2 off=0/0");
-    expect_legal(m, "A4 A3"); /* only forward moves, in path order */
+    expect_legal(m, "A3 A4"); /* only forward moves (listed in board order) */
     th_play(m, "A4");
     expect_pos(m, "board=A2:l,A3:l turn=dark phase=roll roll=0 reserve=0/2 off=0/0");
     pl_match_free(m);

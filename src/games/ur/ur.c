@@ -37,6 +37,8 @@ static uint8_t path_tab[NV][2][25];          /* [v][player][idx] -> square */
 static uint8_t idx_tab[NV][2][UR_NSQ][2];    /* [v][player][square][marked] -> idx */
 static uint8_t kind_tab[2][UR_NSQ];          /* [finkel][square] */
 static uint8_t order_tab[NV][2][UR_NSQ + 1]; /* squares of a path in path order, 0xff-ended */
+static const uint8_t popcount3[8] = {4, 1, 1, 2, 1, 2, 2, 3}; /* three lots: none marked = 4 */
+static const uint8_t popcount4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 
 static int swap_row(int sq)
 {
@@ -84,7 +86,7 @@ static inline int top_piece(const ur_state *s, int sq) { return piece_at(s, sq, 
 
 /* Landing test for a piece of `p` arriving at path index `j` (< off).
  * Returns 0 blocked, 1 free, 2 capture. `why` (may be NULL) gets a reason. */
-static int can_land(const ur_state *s, int p, int j, pl_buf *why)
+static inline __attribute__((always_inline)) int can_land(const ur_state *s, int p, int j, pl_buf *why)
 {
     int v = variant(s);
     int sq = path_tab[v][p][j];
@@ -161,37 +163,72 @@ static inline int piece_idx(const ur_state *s, int sq, int level)
     return idx_tab[variant(s)][s->turn][sq][(q >> 1) & 1];
 }
 
+/* Bit of square sq in the masks. */
+#define SQBIT(sq) (1u << (sq))
+
+static inline void refresh_sq(ur_state *s, int sq)
+{
+    uint32_t b = SQBIT(sq);
+    s->top[0] &= ~b;
+    s->top[1] &= ~b;
+    s->has[0] &= ~b;
+    s->has[1] &= ~b;
+    int h = s->h[sq];
+    if (!h)
+        return;
+    s->top[(s->pc[sq] >> (2 * (h - 1))) & 1] |= b;
+    for (int lv = 0; lv < h; lv++)
+        s->has[(s->pc[sq] >> (2 * lv)) & 1] |= b;
+}
+
+void ur_refresh_masks(ur_state *s)
+{
+    for (int sq = 0; sq < UR_NSQ; sq++)
+        refresh_sq(s, sq);
+}
+
+/* Legal moves in canonical order: enter, then the squares in board order
+ * (A1..A8, B1..B8, C1..C8), within a stack (stack=any) from the top down.
+ * Visits only the squares holding the mover's pieces (the masks). */
 static int ur_legal(const void *st, int seat, pl_action *out, int cap)
 {
     const ur_state *s = st;
     if (s->phase != UR_PH_MOVE || seat != s->turn)
         return 0;
     int p = s->turn, r = s->roll, off = ur_off_idx(s), n = 0;
+    uint8_t (*idx)[2] = idx_tab[variant(s)][p];
     if (r > 0) {
         if (s->reserve[p] && can_land(s, p, r, NULL)) {
             if (n < cap) out[n] = UR_ACT_ENTER;
             n++;
         }
-        const uint8_t *order = order_tab[variant(s)][p];
-        for (int k = 0; order[k] != 0xff; k++) {
-            int sq = order[k], h = s->h[sq];
-            if (!h)
-                continue;
-            int lowest = s->stackany ? 0 : h - 1;
-            int seen = 0; /* kinds of own pieces already listed in this stack */
-            for (int lv = h - 1; lv >= lowest; lv--) {
-                int q = piece_at(s, sq, lv);
-                if (seen & (1 << q))
-                    continue;
-                seen |= 1 << q;
-                int i = piece_idx(s, sq, lv);
-                if (i < 0)
-                    continue;
-                int j = i + r;
+        if (!s->stackany) {
+            for (uint32_t m = s->top[p]; m; m &= m - 1) {
+                int sq = __builtin_ctz(m);
+                int q = (s->pc[sq] >> (2 * (s->h[sq] - 1))) & 3;
+                int j = idx[sq][q >> 1] + r;
                 if (j > off || (j < off && !can_land(s, p, j, NULL)))
                     continue;
-                if (n < cap) out[n] = UR_ACT_MOVE | (pl_action)(sq << 2) | (pl_action)(h - 1 - lv);
+                if (n < cap) out[n] = UR_ACT_MOVE | (pl_action)(sq << 2);
                 n++;
+            }
+        } else {
+            for (uint32_t m = s->has[p]; m; m &= m - 1) {
+                int sq = __builtin_ctz(m), h = s->h[sq];
+                int seen = 0; /* kinds of pieces already met in this stack, from the top */
+                for (int lv = h - 1; lv >= 0; lv--) {
+                    int q = piece_at(s, sq, lv);
+                    if (seen & (1 << q))
+                        continue;
+                    seen |= 1 << q;
+                    if ((q & 1) != p)
+                        continue;
+                    int j = idx[sq][q >> 1] + r;
+                    if (j > off || (j < off && !can_land(s, p, j, NULL)))
+                        continue;
+                    if (n < cap) out[n] = UR_ACT_MOVE | (pl_action)(sq << 2) | (pl_action)(h - 1 - lv);
+                    n++;
+                }
             }
         }
     }
@@ -318,6 +355,7 @@ static void ur_apply(void *st, int seat, pl_action a)
         int q = piece_at(s, sq, lv);
         j = idx_tab[v][p][sq][(q >> 1) & 1] + r;
         take_piece(s, sq, lv);
+        refresh_sq(s, sq);
     }
     if (j == off) {
         if (++s->off[p] == s->pieces) {
@@ -338,6 +376,7 @@ static void ur_apply(void *st, int seat, pl_action a)
         s->reserve[p ^ 1]++;
     }
     push_piece(s, tsq, p | (tm << 1));
+    refresh_sq(s, tsq);
     s->phase = UR_PH_ROLL;
     if (kind_tab[s->finkel][tsq] != UR_ROSETTE)
         s->turn ^= 1;
@@ -453,11 +492,10 @@ static pl_action ur_sample_chance(const void *st, pl_rng *rng)
     if (s->opening)
         return UR_ACT_ROLL | 1;
     if (s->finkel)
-        return UR_ACT_ROLL | (pl_action)__builtin_popcountll(x >> 60);
+        return UR_ACT_ROLL | (pl_action)popcount4[x >> 60];
     if (s->d4)
         return UR_ACT_ROLL | (pl_action)(1 + (x >> 62));
-    int marked = __builtin_popcountll(x >> 61);
-    return UR_ACT_ROLL | (pl_action)(marked ? marked : 4);
+    return UR_ACT_ROLL | (pl_action)popcount3[x >> 61];
 }
 
 static void ur_outcome(const void *st, pl_outcome *o)

@@ -33,6 +33,10 @@ enum ur_kind { UR_PLAIN, UR_ROSETTE, UR_LANE_EYES, UR_B7_EYES, UR_SAFE, UR_FINIS
 #define UR_ACT_FIRST 0x2000u /* | seat */
 
 typedef struct ur_state {
+    /* derived from h/pc, kept up to date for fast move generation
+     * (ur_refresh_masks): bit sq set when the top piece of sq is the
+     * player's / when the player has any piece on sq */
+    uint32_t top[2], has[2];
     /* options */
     uint8_t finkel;   /* rules=finkel */
     uint8_t pieces;   /* 1..7 */
@@ -51,6 +55,9 @@ typedef struct ur_state {
 } ur_state;
 
 extern const pl_game ur_game;
+
+/* Recomputes the derived masks `top` and `has` from the stacks. */
+void ur_refresh_masks(ur_state *s);
 
 /* Tables (ur.c). */
 extern const char *const ur_sq_name[UR_NSQ];

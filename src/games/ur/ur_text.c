@@ -281,6 +281,7 @@ int ur_from_text(void *st, const char *text, pl_buf *err)
     }
     if (n.phase == UR_PH_OVER)
         n.turn = n.off[1] == n.pieces; /* the winner moved last */
+    ur_refresh_masks(&n);
     memcpy(st, &n, sizeof n);
     rc = 0;
 done:
