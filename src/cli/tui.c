@@ -40,6 +40,17 @@ static void tui_colors(void)
     init_pair(PL_ST_TITLE, COLOR_MAGENTA, -1);
 }
 
+/* Starts ncurses in wide-character mode with our colours. */
+static void tui_start(void)
+{
+    setlocale(LC_ALL, "");
+    initscr();
+    cbreak();
+    noecho();
+    keypad(stdscr, TRUE);
+    tui_colors();
+}
+
 static attr_t style_attr(int st)
 {
     attr_t a = has_colors() && st > 0 ? COLOR_PAIR(st) : 0;
@@ -443,12 +454,7 @@ int cli_play(int argc, char **argv)
         seat_label(seats, i, who, sizeof who);
         pl_match_set_player(m, i, who);
     }
-    setlocale(LC_ALL, "");
-    initscr();
-    cbreak();
-    noecho();
-    keypad(stdscr, TRUE);
-    tui_colors();
+    tui_start();
     play_loop(m, seats, save);
     endwin();
     pl_buf st = {0};
@@ -467,6 +473,29 @@ static void state_at(const pl_match *m, int k, void *st)
     pl_state_copy(m->game, st, m->initial);
     for (int i = 0; i < k; i++)
         m->game->apply(st, m->hist[i].seat, m->hist[i].a);
+}
+
+/* Appends "start" or "after K: seat S ACTION" / "after K: chance ACTION". */
+static void describe_action(const pl_match *m, int k, pl_buf *out)
+{
+    if (k == 0) {
+        pl_buf_puts(out, "start");
+        return;
+    }
+    const pl_move *mv = &m->hist[k - 1];
+    pl_buf_printf(out, "after %d: ", k);
+    if (mv->seat == PL_CHANCE)
+        pl_buf_puts(out, "chance ");
+    else
+        pl_buf_printf(out, "seat %d ", mv->seat);
+    void *prev = pl_malloc(m->game->state_size);
+    if (!prev) {
+        out->oom = true;
+        return;
+    }
+    state_at(m, k - 1, prev);
+    m->game->format_action(prev, mv->seat, mv->a, out);
+    pl_free(prev);
 }
 
 int cli_replay(int argc, char **argv)
@@ -509,20 +538,7 @@ int cli_replay(int argc, char **argv)
         for (int k = 0; k <= m->nhist; k++) {
             state_at(m, k, st);
             pl_buf b = {0};
-            if (k > 0) {
-                void *prev = pl_malloc(g->state_size);
-                if (prev) {
-                    state_at(m, k - 1, prev);
-                    pl_buf_printf(&b, "after %d: %s%s", k, m->hist[k - 1].seat == PL_CHANCE ? "chance" : "seat ", "");
-                    if (m->hist[k - 1].seat != PL_CHANCE)
-                        pl_buf_printf(&b, "%d", m->hist[k - 1].seat);
-                    pl_buf_putc(&b, ' ');
-                    g->format_action(prev, m->hist[k - 1].seat, m->hist[k - 1].a, &b);
-                    pl_free(prev);
-                }
-            } else {
-                pl_buf_puts(&b, "start");
-            }
+            describe_action(m, k, &b);
             printf("== %s\n", pl_buf_str(&b));
             pl_buf_clear(&b);
             pl_show(g, st, -1, &b);
@@ -533,12 +549,7 @@ int cli_replay(int argc, char **argv)
         pl_match_free(m);
         return 0;
     }
-    setlocale(LC_ALL, "");
-    initscr();
-    cbreak();
-    noecho();
-    keypad(stdscr, TRUE);
-    tui_colors();
+    tui_start();
     int k = m->nhist;
     for (;;) {
         state_at(m, k, st);
@@ -548,20 +559,10 @@ int cli_replay(int argc, char **argv)
         int y = put_canvas(&cv, 0, 1) + 1;
         pl_canvas_free(&cv);
         mvprintw(y++, 1, "Action %d of %d.  right/n next, left/p back, home/end, q quit", k, m->nhist);
-        if (k > 0) {
-            pl_buf b = {0};
-            void *prev = pl_malloc(g->state_size);
-            if (prev) {
-                state_at(m, k - 1, prev);
-                g->format_action(prev, m->hist[k - 1].seat, m->hist[k - 1].a, &b);
-                pl_free(prev);
-            }
-            if (m->hist[k - 1].seat == PL_CHANCE)
-                mvprintw(y++, 1, "Last: chance %s", pl_buf_str(&b));
-            else
-                mvprintw(y++, 1, "Last: seat %d %s", m->hist[k - 1].seat, pl_buf_str(&b));
-            pl_buf_free(&b);
-        }
+        pl_buf b = {0};
+        describe_action(m, k, &b);
+        mvprintw(y++, 1, "%s", pl_buf_str(&b));
+        pl_buf_free(&b);
         refresh();
         int ch = getch();
         if (ch == 'q' || ch == ERR)
