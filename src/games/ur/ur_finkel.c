@@ -1,0 +1,501 @@
+/* ur_finkel.c — exact solver for Finkel's rules (ur_finkel.h).
+ *
+ * Light's path by index: 1-4 private (A4 A3 A2 A1), 5-12 the shared middle
+ * row (B1..B8), 13-14 private (A8 A7), 15 off. Rosettes at 4, 8 and 14; the
+ * central rosette (8, B4) is safe. A state is (a, b, pl, ml, pd, md): pieces
+ * borne off by light and dark, light's private squares (bits 0-3 = idx 1-4,
+ * bit 4 = idx 13, bit 5 = idx 14), light's middle-row squares (bit k = B(k+1)),
+ * and the same for dark. Reserves are what is left.
+ *
+ * Work per sweep: every state of the layer pair, each roll, each piece
+ * (at most 8 sources): a few table look-ups per successor, no allocation.
+ */
+#include "ur_finkel.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+#include "parlour/alloc.h"
+
+#define NMID 6561 /* 3^8 middle-row configurations */
+#define NONE UINT64_MAX
+#define MAGIC "PLURFNK1"
+
+struct urf_table {
+    int n;
+    uint64_t count;
+    uint64_t base[7][7][NMID]; /* global offset of a middle-row configuration in layer (a,b) */
+    _Atomic double *v;
+};
+
+static uint16_t tern[256];             /* ternary value of a mask: sum of 3^k over its bits */
+static uint8_t mid_l[NMID], mid_d[NMID]; /* the masks of a ternary configuration */
+static uint8_t rank6[64], unrank6[64];
+static const uint8_t cum6[7] = {1, 7, 22, 42, 57, 63, 64}; /* masks of 6 bits with popcount <= k */
+static uint8_t pc8[256];
+/* Progress (sum of path indices) of a private mask / a middle-row mask;
+ * sweeps visit states from the most progress down, so that successors
+ * reached by ordinary moves are already fresh (only captures and passes
+ * point back). */
+static uint8_t prog6[64], prog8[256];
+static uint8_t prog_mid[NMID];
+#define QMAX 74   /* largest progress of both private masks */
+#define PMAX 142  /* largest progress of a state */
+/* For each pair of caps (kl, kd): the (rl, rd) pairs ordered by private
+ * progress q, with the start of each q. */
+static uint16_t pair_list[7][7][4096];
+static uint16_t pair_start[7][7][QMAX + 2];
+static const double prob[5] = {1 / 16.0, 4 / 16.0, 6 / 16.0, 4 / 16.0, 1 / 16.0};
+
+__attribute__((constructor)) static void urf_tables(void)
+{
+    for (int m = 0; m < 256; m++) {
+        int t = 0, p = 1;
+        pc8[m] = (uint8_t)__builtin_popcount((unsigned)m);
+        for (int k = 0; k < 8; k++, p *= 3)
+            if (m & (1 << k))
+                t += p;
+        tern[m] = (uint16_t)t;
+    }
+    for (int c = 0; c < NMID; c++) {
+        int x = c, l = 0, d = 0;
+        for (int k = 0; k < 8; k++, x /= 3) {
+            if (x % 3 == 1)
+                l |= 1 << k;
+            else if (x % 3 == 2)
+                d |= 1 << k;
+        }
+        mid_l[c] = (uint8_t)l;
+        mid_d[c] = (uint8_t)d;
+    }
+    for (int m = 0; m < 256; m++) {
+        int pr = 0;
+        for (int k = 0; k < 8; k++)
+            if (m & (1 << k))
+                pr += 5 + k;
+        prog8[m] = (uint8_t)pr;
+        if (m < 64) {
+            pr = 0;
+            for (int k = 0; k < 6; k++)
+                if (m & (1 << k))
+                    pr += k < 4 ? k + 1 : k + 9;
+            prog6[m] = (uint8_t)pr;
+        }
+    }
+    for (int c = 0; c < NMID; c++)
+        prog_mid[c] = (uint8_t)(prog8[mid_l[c]] + prog8[mid_d[c]]);
+    int r = 0;
+    for (int pc = 0; pc <= 6; pc++)
+        for (int m = 0; m < 64; m++)
+            if (pc8[m] == pc) {
+                rank6[m] = (uint8_t)r;
+                unrank6[r++] = (uint8_t)m;
+            }
+    for (int kl = 0; kl <= 6; kl++)
+        for (int kd = 0; kd <= 6; kd++) {
+            int n = 0;
+            for (int q = 0; q <= QMAX; q++) {
+                pair_start[kl][kd][q] = (uint16_t)n;
+                for (int rl = 0; rl < cum6[kl]; rl++)
+                    for (int rd = 0; rd < cum6[kd]; rd++)
+                        if (prog6[unrank6[rl]] + prog6[unrank6[rd]] == q)
+                            pair_list[kl][kd][n++] = (uint16_t)(rl << 6 | rd);
+            }
+            pair_start[kl][kd][QMAX + 1] = (uint16_t)n;
+        }
+}
+
+static inline int cap6(int k) { return k > 6 ? 6 : k; }
+
+/* Index of a state; the layer (a, b) must be non-terminal. */
+static inline uint64_t sidx(const urf_table *t, int a, int b, unsigned pl, unsigned ml, unsigned pd, unsigned md)
+{
+    int kd = cap6(t->n - b - pc8[md]);
+    return t->base[a][b][tern[ml] + 2 * tern[md]] + (uint64_t)rank6[pl] * cum6[kd] + rank6[pd];
+}
+
+static inline double V(const urf_table *t, int a, int b, unsigned pl, unsigned ml, unsigned pd, unsigned md)
+{
+    return atomic_load_explicit(&t->v[sidx(t, a, b, pl, ml, pd, md)], memory_order_relaxed);
+}
+
+/* Value of light moving its piece from index i (0 = reserve) by r, or -1 if blocked. */
+static inline double try_move(const urf_table *t, int a, int b, unsigned pl, unsigned ml, unsigned pd,
+                              unsigned md, int i, int r)
+{
+    int j = i + r;
+    if (j > 15)
+        return -1;
+    if (i >= 1 && i <= 4)
+        pl &= ~(1u << (i - 1));
+    else if (i >= 5 && i <= 12)
+        ml &= ~(1u << (i - 5));
+    else if (i == 13)
+        pl &= ~16u;
+    else if (i == 14)
+        pl &= ~32u;
+    if (j == 15) {
+        if (a + 1 == t->n)
+            return 1.0;
+        return 1.0 - V(t, b, a + 1, pd, md, pl, ml);
+    }
+    if (j <= 4) {
+        unsigned bit = 1u << (j - 1);
+        if (pl & bit)
+            return -1;
+        pl |= bit;
+    } else if (j <= 12) {
+        unsigned bit = 1u << (j - 5);
+        if (ml & bit)
+            return -1;
+        if (md & bit) {
+            if (j == 8)
+                return -1; /* the central rosette is safe */
+            md &= ~bit;    /* capture: back to dark's reserve */
+        }
+        ml |= bit;
+    } else {
+        unsigned bit = j == 13 ? 16u : 32u;
+        if (pl & bit)
+            return -1;
+        pl |= bit;
+    }
+    if (j == 4 || j == 8 || j == 14)
+        return V(t, a, b, pl, ml, pd, md); /* rosette: light again */
+    return 1.0 - V(t, b, a, pd, md, pl, ml);
+}
+
+/* The Bellman update of one light-to-move state. */
+static double update(const urf_table *t, int a, int b, unsigned pl, unsigned ml, unsigned pd, unsigned md)
+{
+    int src[8], ns = 0;
+    if (t->n - a - pc8[pl] - pc8[ml] > 0)
+        src[ns++] = 0;
+    for (int k = 0; k < 4; k++)
+        if (pl & (1u << k))
+            src[ns++] = k + 1;
+    for (int k = 0; k < 8; k++)
+        if (ml & (1u << k))
+            src[ns++] = k + 5;
+    if (pl & 16u)
+        src[ns++] = 13;
+    if (pl & 32u)
+        src[ns++] = 14;
+    double pass = -1, total = 0;
+    for (int r = 0; r <= 4; r++) {
+        double best = -1;
+        for (int s = 0; r > 0 && s < ns; s++) {
+            double x = try_move(t, a, b, pl, ml, pd, md, src[s], r);
+            if (x > best)
+                best = x;
+        }
+        if (best < 0) {
+            if (pass < 0)
+                pass = 1.0 - V(t, b, a, pd, md, pl, ml);
+            best = pass;
+        }
+        total += prob[r] * best;
+    }
+    return total;
+}
+
+urf_table *urf_new(int pieces)
+{
+    if (pieces < 1 || pieces > 7)
+        return NULL;
+    urf_table *t = pl_calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->n = pieces;
+    uint64_t off = 0;
+    for (int a = 0; a < 7; a++)
+        for (int b = 0; b < 7; b++)
+            for (int c = 0; c < NMID; c++) {
+                int kl = pieces - a - pc8[mid_l[c]], kd = pieces - b - pc8[mid_d[c]];
+                if (a >= pieces || b >= pieces || kl < 0 || kd < 0) {
+                    t->base[a][b][c] = NONE;
+                    continue;
+                }
+                t->base[a][b][c] = off;
+                off += (uint64_t)cum6[cap6(kl)] * cum6[cap6(kd)];
+            }
+    t->count = off;
+    t->v = pl_malloc(sizeof *t->v * (size_t)off);
+    if (!t->v) {
+        pl_free(t);
+        return NULL;
+    }
+    for (uint64_t i = 0; i < off; i++)
+        atomic_init(&t->v[i], 0.5);
+    return t;
+}
+
+void urf_free(urf_table *t)
+{
+    if (!t)
+        return;
+    pl_free(t->v);
+    pl_free(t);
+}
+
+uint64_t urf_count(const urf_table *t) { return t->count; }
+int urf_pieces(const urf_table *t) { return t->n; }
+
+typedef struct sweep_job {
+    urf_table *t;
+    int layers[2][2], nlayers;
+    int threads;
+    uint32_t *order; /* layer << 25 | middle configuration << 12 | rl << 6 | rd */
+    uint64_t norder;
+    double delta[16];    /* per thread */
+    uint64_t states[16]; /* per thread */
+} sweep_job;
+
+typedef struct worker {
+    sweep_job *job;
+    int id;
+} worker;
+
+#define CHUNK 1024
+
+static void *sweep_worker(void *arg)
+{
+    worker *w = arg;
+    sweep_job *j = w->job;
+    urf_table *t = j->t;
+    double delta = 0;
+    uint64_t states = 0;
+    /* The pair's states from the most progress down, in chunks dealt
+     * round-robin to the threads. */
+    for (uint64_t c0 = (uint64_t)w->id * CHUNK; c0 < j->norder; c0 += (uint64_t)j->threads * CHUNK) {
+        uint64_t c1 = c0 + CHUNK < j->norder ? c0 + CHUNK : j->norder;
+        for (uint64_t k = c0; k < c1; k++) {
+            uint32_t e = j->order[k];
+            int layer = (int)(e >> 25), m = (int)((e >> 12) & 8191), rl = (int)((e >> 6) & 63), rd = (int)(e & 63);
+            int a = j->layers[layer][0], b = j->layers[layer][1];
+            unsigned ml = mid_l[m], md = mid_d[m];
+            int nd = cum6[cap6(t->n - b - pc8[md])];
+            uint64_t i = t->base[a][b][m] + (uint64_t)rl * nd + rd;
+            double x = update(t, a, b, unrank6[rl], ml, unrank6[rd], md);
+            double old = atomic_load_explicit(&t->v[i], memory_order_relaxed);
+            double d = x > old ? x - old : old - x;
+            if (d > delta)
+                delta = d;
+            atomic_store_explicit(&t->v[i], x, memory_order_relaxed);
+            states++;
+        }
+    }
+    j->delta[w->id] = delta;
+    j->states[w->id] = states;
+    return NULL;
+}
+
+/* Orders the states of the job's layers by progress, most first (counting
+ * sort). Returns 0, or -1 when memory runs out. */
+static int build_order(sweep_job *j)
+{
+    urf_table *t = j->t;
+    uint64_t count[PMAX + 2] = {0};
+    for (int l = 0; l < j->nlayers; l++) {
+        int a = j->layers[l][0], b = j->layers[l][1];
+        for (int m = 0; m < NMID; m++) {
+            if (t->base[a][b][m] == NONE)
+                continue;
+            int kl = cap6(t->n - a - pc8[mid_l[m]]), kd = cap6(t->n - b - pc8[mid_d[m]]);
+            for (int q = 0; q <= QMAX; q++)
+                count[prog_mid[m] + q] += pair_start[kl][kd][q + 1] - pair_start[kl][kd][q];
+        }
+    }
+    uint64_t start[PMAX + 2], n = 0;
+    for (int P = PMAX; P >= 0; P--) {
+        start[P] = n;
+        n += count[P];
+    }
+    j->norder = n;
+    j->order = pl_malloc(sizeof *j->order * (n ? n : 1));
+    if (!j->order)
+        return -1;
+    for (int l = 0; l < j->nlayers; l++) {
+        int a = j->layers[l][0], b = j->layers[l][1];
+        for (int m = 0; m < NMID; m++) {
+            if (t->base[a][b][m] == NONE)
+                continue;
+            int kl = cap6(t->n - a - pc8[mid_l[m]]), kd = cap6(t->n - b - pc8[mid_d[m]]);
+            const uint16_t *list = pair_list[kl][kd];
+            for (int q = 0; q <= QMAX; q++)
+                for (int k = pair_start[kl][kd][q]; k < pair_start[kl][kd][q + 1]; k++)
+                    j->order[start[prog_mid[m] + q]++] = (uint32_t)l << 25 | (uint32_t)m << 12 | list[k];
+        }
+    }
+    return 0;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+long urf_solve(urf_table *t, double tol, int threads, FILE *progress)
+{
+    if (threads < 1)
+        threads = 1;
+    if (threads > 16)
+        threads = 16;
+    int n = t->n;
+    long sweeps = 0;
+    double t0 = now(), last = t0;
+    uint64_t done = 0;
+    for (int s = 2 * n - 2; s >= 0; s--) {
+        for (int a = n - 1; a >= 0; a--) {
+            int b = s - a;
+            if (b < 0 || b >= n || a < b)
+                continue;
+            sweep_job job;
+            memset(&job, 0, sizeof job);
+            job.t = t;
+            job.layers[0][0] = a;
+            job.layers[0][1] = b;
+            job.layers[1][0] = b;
+            job.layers[1][1] = a;
+            job.nlayers = a == b ? 1 : 2;
+            if (build_order(&job) < 0) {
+                if (progress)
+                    fputs("out of memory\n", progress);
+                return -1;
+            }
+            for (int sw = 1;; sw++) {
+                job.threads = threads;
+                pthread_t tid[16];
+                worker ws[16];
+                for (int k = 0; k < threads; k++) {
+                    ws[k].job = &job;
+                    ws[k].id = k;
+                    if (k > 0 && pthread_create(&tid[k], NULL, sweep_worker, &ws[k]) != 0)
+                        ws[k].id = -1;
+                }
+                sweep_worker(&ws[0]);
+                double delta = job.delta[0];
+                uint64_t states = job.states[0];
+                for (int k = 1; k < threads; k++) {
+                    if (ws[k].id < 0)
+                        continue;
+                    pthread_join(tid[k], NULL);
+                    if (job.delta[k] > delta)
+                        delta = job.delta[k];
+                    states += job.states[k];
+                }
+                sweeps++;
+                done += states;
+                double tn = now();
+                if (progress && (tn - last >= 1.0 || delta <= tol)) {
+                    fprintf(progress, "layer %d/%d sweep %d residual %.3g  %.1f M states/s  %.0f s\n", a,
+                            b, sw, delta, done / (tn - t0) / 1e6, tn - t0);
+                    fflush(progress);
+                    last = tn;
+                }
+                if (delta <= tol || states == 0)
+                    break;
+            }
+            pl_free(job.order);
+        }
+    }
+    return sweeps;
+}
+
+/* Masks of a Finkel ur_state: returns light's view (pl, ml) and dark's. */
+static void state_masks(const ur_state *s, unsigned *pl, unsigned *ml, unsigned *pd, unsigned *md)
+{
+    unsigned p[2] = {0, 0}, m[2] = {0, 0};
+    for (int sq = 0; sq < UR_NSQ; sq++) {
+        if (!s->h[sq])
+            continue;
+        int owner = s->pc[sq] & 1;
+        int i = ur_path_idx(s, owner, sq, 0);
+        if (i >= 1 && i <= 4)
+            p[owner] |= 1u << (i - 1);
+        else if (i >= 5 && i <= 12)
+            m[owner] |= 1u << (i - 5);
+        else if (i == 13)
+            p[owner] |= 16u;
+        else if (i == 14)
+            p[owner] |= 32u;
+    }
+    *pl = p[0];
+    *ml = m[0];
+    *pd = p[1];
+    *md = m[1];
+}
+
+double urf_value(const urf_table *t, const ur_state *s, int seat)
+{
+    if (!s->finkel || s->pieces != t->n)
+        return -1;
+    double light;
+    if (s->phase == UR_PH_OVER) {
+        light = s->off[0] == s->pieces ? 1.0 : 0.0;
+    } else if (s->phase == UR_PH_ROLL) {
+        unsigned pl, ml, pd, md;
+        state_masks(s, &pl, &ml, &pd, &md);
+        if (s->turn == 0)
+            light = V(t, s->off[0], s->off[1], pl, ml, pd, md);
+        else
+            light = 1.0 - V(t, s->off[1], s->off[0], pd, md, pl, ml);
+    } else {
+        return -1;
+    }
+    return seat == 0 ? light : 1.0 - light;
+}
+
+int urf_save(const urf_table *t, const char *path, pl_buf *err)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        pl_buf_printf(err, "cannot write %s", path);
+        return -1;
+    }
+    int32_t hdr[2] = {t->n, 0};
+    int ok = fwrite(MAGIC, 1, 8, f) == 8 && fwrite(hdr, sizeof hdr, 1, f) == 1 &&
+             fwrite(&t->count, sizeof t->count, 1, f) == 1 &&
+             fwrite((const void *)t->v, sizeof(double), (size_t)t->count, f) == (size_t)t->count;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok)
+        pl_buf_printf(err, "error writing %s", path);
+    return ok ? 0 : -1;
+}
+
+urf_table *urf_load(const char *path, pl_buf *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        pl_buf_printf(err, "cannot open %s", path);
+        return NULL;
+    }
+    char magic[8];
+    int32_t hdr[2];
+    uint64_t count;
+    urf_table *t = NULL;
+    if (fread(magic, 1, 8, f) != 8 || memcmp(magic, MAGIC, 8) != 0 || fread(hdr, sizeof hdr, 1, f) != 1 ||
+        fread(&count, sizeof count, 1, f) != 1) {
+        pl_buf_printf(err, "%s is not a Finkel table (parlour solve ur rules=finkel)", path);
+        goto done;
+    }
+    t = urf_new(hdr[0]);
+    if (!t || t->count != count) {
+        pl_buf_printf(err, "%s: %s", path, t ? "state count does not match its piece count" : "out of memory");
+        urf_free(t);
+        t = NULL;
+        goto done;
+    }
+    if (fread((void *)t->v, sizeof(double), (size_t)count, f) != (size_t)count) {
+        pl_buf_printf(err, "%s: truncated", path);
+        urf_free(t);
+        t = NULL;
+    }
+done:
+    fclose(f);
+    return t;
+}
