@@ -448,6 +448,13 @@ int cbw_from_text(void *st, const char *text, pl_buf *err)
                 goto done;
             }
             pl_buf_free(&e);
+            for (int t = 0; t < 2; t++)
+                for (uint64_t m = n->prisoners[t]; m; m &= m - 1)
+                    if (cbw_colour(__builtin_ctzll(m)) == t) {
+                        pl_buf_printf(err, "bad position: %s captures only %s cards", team_name[t],
+                                      team_word[!t]);
+                        goto done;
+                    }
         } else if (!strcmp(w, "history")) {
             if (!strcmp(v, "-"))
                 continue;
