@@ -425,14 +425,6 @@ static void test_CBW_R16_free_cells_and_freed_cells(void **state)
     assert_int_equal(cbw_nprisoners(m, 0), 1);
     assert_int_equal(cbw_at(m, 1, 0), -1);
     pl_match_free(m);
-    /* A freed cell that is a legal placement. */
-    m = cbw_new("w=5 h=3");
-    th_position(m, "turn=0 hands=QH/KS/-/- table=10D@1,1;7H@0,0;9S@1,0;8H@2,0");
-    th_play(m, "QH@1,2"); /* captures 9S at 1,0 (CBW-R18) */
-    th_script(m, "pass; pass; pass");
-    th_position(m, "turn=1 span=0..2,0..2 hands=-/KS/-/- table=QH@1,2;10D@1,1;7H@0,0;8H@2,0 prisoners=9S/-");
-    CBW_LEGAL(m, "KS@1,0");
-    pl_match_free(m);
 }
 
 /* ---- groups, liberties, capture ---- */
