@@ -385,19 +385,18 @@ int cbw_legal_slow(const cbw_state *s, int seat, pl_action *out, int cap)
     if (s->phase != CBW_PH_MOVE || seat != s->turn)
         return 0;
     int n = 0;
-    for (int y = CBW_MAXDIM - 1; y >= -(CBW_MAXDIM - 1); y--)
-        for (int x = -(CBW_MAXDIM - 1); x <= CBW_MAXDIM - 1; x++)
-            for (int k = 0; k < CBW_NCARDS; k++) {
-                if (!((s->hand[seat] >> k) & 1))
-                    continue;
-                pl_buf why = {0};
-                int bad = cbw_why_illegal(s, seat, cbw_place(k, x, y), &why);
-                pl_buf_free(&why);
-                if (bad)
+    pl_buf why = {0};
+    for (int y = s->h - 1; y >= -(s->h - 1); y--)
+        for (int x = -(s->w - 1); x <= s->w - 1; x++)
+            for (uint64_t m = s->hand[seat]; m; m &= m - 1) {
+                int k = __builtin_ctzll(m);
+                pl_buf_clear(&why);
+                if (cbw_why_illegal(s, seat, cbw_place(k, x, y), &why))
                     continue;
                 if (n < cap) out[n] = cbw_place(k, x, y);
                 n++;
             }
+    pl_buf_free(&why);
     if (n < cap) out[n] = CBW_ACT_PASS;
     return n + 1;
 }
@@ -638,6 +637,9 @@ int cbw_check(const cbw_state *s, pl_buf *err)
         pl_buf_puts(err, "table mask and cells disagree");
         return -1;
     }
+    uint8_t map1[CBW_NCARDS], map2[CBW_NCARDS];
+    memset(map1, 0xff, sizeof map1);
+    memset(map2, 0xff, sizeof map2);
     for (uint64_t m = s->table; m; m &= m - 1) {
         int a = __builtin_ctzll(m);
         if (t.plib[t.root[a]] == 0) {
@@ -651,12 +653,14 @@ int cbw_check(const cbw_state *s, pl_buf *err)
                           cbw_cell_y(s->pos[a]));
             return -1;
         }
-        for (uint64_t m2 = s->table; m2; m2 &= m2 - 1) {
-            int b = __builtin_ctzll(m2);
-            if ((s->root[a] == s->root[b]) != (t.root[a] == t.root[b])) {
-                pl_buf_puts(err, "stale groups");
-                return -1;
-            }
+        /* The partitions agree when root -> root is a bijection. */
+        if (map1[ra] == 0xff)
+            map1[ra] = (uint8_t)ta;
+        if (map2[ta] == 0xff)
+            map2[ta] = (uint8_t)ra;
+        if (map1[ra] != ta || map2[ta] != ra) {
+            pl_buf_puts(err, "stale groups");
+            return -1;
         }
     }
     return 0;
@@ -668,7 +672,10 @@ static const pl_option_def cbw_options[] = {
     {"players", PL_OPT_ENUM, "4", "4|6|2", 0, 0,
      "4 or 6 seats in two teams; 2 = four seats, each person playing both seats of a team (CBW-R1)"},
     {"deck", PL_OPT_ENUM, "36", "36|52", 0, 0, "36 cards (6-A) or 52 cards (2-A) (CBW-R3)"},
-    {"w", PL_OPT_INT, "9", NULL, 1, 16, "Rectangle width in cards; default 9 with 36 cards, 12 with 52 (CBW-R7)"},
+    /* A string, so that "auto" (9 or 12 by the deck) survives records, which
+     * give every option back as if the user had set it. */
+    {"w", PL_OPT_STRING, "auto", NULL, 0, 0,
+     "Rectangle width in cards, 1-16; auto = 9 with 36 cards, 12 with 52 (CBW-R7)"},
     {"h", PL_OPT_INT, "4", NULL, 1, 16, "Rectangle height in cards; default 4 (CBW-R7)"},
     {"first", PL_OPT_ENUM, "random", "random|red|black", 0, 0,
      "which team opens; random is the chance action first red|black (CBW-R2)"},
@@ -685,10 +692,19 @@ static int cbw_init(void *st, const pl_opts *o, uint64_t seed, pl_buf *err)
     s->players = players[pl_opts_choice(o, "players")];
     s->nseats = s->players == 6 ? 6 : 4;
     s->deck = pl_opts_choice(o, "deck") == 1 ? 52 : 36;
-    s->w = (uint8_t)pl_opts_int(o, "w");
     s->h = (uint8_t)pl_opts_int(o, "h");
-    if (s->deck == 52 && !pl_opts_given(o, "w"))
-        s->w = 12;
+    const char *w = pl_opts_get(o, "w");
+    if (!w || !strcmp(w, "auto")) {
+        s->w = s->deck == 52 ? 12 : 9;
+    } else {
+        char *end;
+        long v = strtol(w, &end, 10);
+        if (end == w || *end || v < 1 || v > CBW_MAXDIM) {
+            pl_buf_printf(err, "bad value w=%s: the width is auto (9 with 36 cards, 12 with 52) or 1-16", w);
+            return -1;
+        }
+        s->w = (uint8_t)v;
+    }
     s->first_opt = (uint8_t)pl_opts_choice(o, "first");
     s->dealt = deck_cards(s->deck);
     const char *deal = pl_opts_get(o, "deal");
