@@ -775,7 +775,8 @@ void cbw_draw(const void *st, int seat, pl_canvas *c)
         cbw_card_text(h->card, 1, &b);
         pl_canvas_printf(c, row, 0, PL_ST_DIM, "Last card: %s at %d,%d", pl_buf_str(&b), h->x, h->y);
         if (s->cap1 || s->cap2)
-            pl_canvas_printf(c, row, 30, PL_ST_DIM, "captured %d + %d of its own", s->cap1, s->cap2);
+            pl_canvas_printf(c, row, 30, PL_ST_DIM, s->cap2 ? "captured %d, lost %d of its own" : "captured %d",
+                             s->cap1, s->cap2);
         row++;
         pl_buf_free(&b);
     }
