@@ -301,6 +301,60 @@ static bool sim_ok(const cbw_state *s, int seat, int k, int x, int y)
     return t.cap1 > 0 || ((t.table >> k) & 1);
 }
 
+/* Is q a liberty once a card is on p and the inside band is r? */
+static inline bool lib_after(const cbw_state *s, int q, int p, const int r[4])
+{
+    if (s->cell[q] != 0 || q == p)
+        return false;
+    int x = cbw_cell_x(q), y = cbw_cell_y(q);
+    return x >= r[0] && x <= r[1] && y >= r[2] && y <= r[3];
+}
+
+/* Does the group of root `g` keep a liberty? */
+static bool group_lives(const cbw_state *s, int g, int p, const int r[4])
+{
+    int c = g;
+    do {
+        int q = s->pos[c];
+        for (int d = 0; d < 4; d++)
+            if (lib_after(s, q + dirs[d], p, r))
+                return true;
+        c = s->next[c];
+    } while (c != g);
+    return false;
+}
+
+/* CBW-R19 for a cell whose placement fixes an axis, without applying it:
+ * any enemy group left without liberty is captured (legal); else the new
+ * card's group (it and its own neighbours' groups) needs a liberty. */
+static bool fix_ok(const cbw_state *s, int col, int x, int y)
+{
+    int p = cbw_cell(x, y), r[4];
+    if (!s->started) {
+        inside_of(s, x, x, y, y, r);
+    } else {
+        inside_of(s, x < s->x0 ? x : s->x0, x > s->x1 ? x : s->x1, y < s->y0 ? y : s->y0,
+                  y > s->y1 ? y : s->y1, r);
+    }
+    uint64_t seen = 0;
+    for (uint64_t m = s->table & colour_cards[!col]; m; m &= m - 1) {
+        int g = s->root[__builtin_ctzll(m)];
+        if ((seen >> g) & 1)
+            continue;
+        seen |= 1ull << g;
+        if (!group_lives(s, g, p, r))
+            return true;
+    }
+    for (int d = 0; d < 4; d++) {
+        int v = s->cell[p + dirs[d]];
+        if (lib_after(s, p + dirs[d], p, r))
+            return true;
+        if (v != 0 && v != CBW_OUT && cbw_colour(v - 1) == col && group_lives(s, s->root[v - 1], p, r))
+            return true;
+    }
+    return false;
+}
+
 /* CBW-R19 in O(1) for a cell whose placement fixes no axis. */
 static inline bool fast_ok(const cbw_state *s, int col, int p)
 {
@@ -327,7 +381,7 @@ static int cbw_legal(const void *st, int seat, pl_action *out, int cap)
     uint64_t hand = s->hand[seat];
     if (hand && !s->started) {
         uint64_t m = hand & first_ok;
-        if (m && (!fixes(s, 0, 0) || sim_ok(s, seat, __builtin_ctzll(m), 0, 0)))
+        if (m && (!fixes(s, 0, 0) || fix_ok(s, col, 0, 0)))
             for (; m; m &= m - 1) {
                 if (n < cap) out[n] = cbw_place(__builtin_ctzll(m), 0, 0);
                 n++;
@@ -341,7 +395,10 @@ static int cbw_legal(const void *st, int seat, pl_action *out, int cap)
             if (ya < s->y0 - 1) ya = s->y0 - 1;
             if (yb > s->y1 + 1) yb = s->y1 + 1;
         }
+        /* A cell fixes an axis when it widens a span one short of W (H). */
+        bool fxw = s->x1 - s->x0 + 2 == s->w, fyh = s->y1 - s->y0 + 2 == s->h;
         for (int y = yb; y >= ya; y--) {
+            bool fy = fyh && (y < s->y0 || y > s->y1);
             for (int x = xa; x <= xb; x++) {
                 int p = cbw_cell(x, y);
                 if (s->cell[p])
@@ -367,7 +424,7 @@ static int cbw_legal(const void *st, int seat, pl_action *out, int cap)
                     m &= above[minopp]; /* CBW-R15 */
                 if (!m)
                     continue;
-                if (fixes(s, x, y) ? !sim_ok(s, seat, __builtin_ctzll(m), x, y) : !fast_ok(s, col, p))
+                if ((fy || (fxw && (x < s->x0 || x > s->x1))) ? !fix_ok(s, col, x, y) : !fast_ok(s, col, p))
                     continue; /* CBW-R19 */
                 for (; m; m &= m - 1) {
                     if (n < cap) out[n] = cbw_place(__builtin_ctzll(m), x, y);
