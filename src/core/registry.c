@@ -5,9 +5,11 @@
 #include <string.h>
 
 extern const pl_game ur_game;
+extern const pl_game cbw_game;
 
 static const pl_game *const games[] = {
     &ur_game,
+    &cbw_game,
 };
 
 const pl_game *const *pl_games(int *n)

@@ -1,0 +1,972 @@
+/* cbw.c — rules of City Behind Walls (SKIM-4), CBW-R1..R26: options, the
+ * own-colour deal, legal placements, captures, passes, scoring.
+ *
+ * Hot path: cbw_legal and cbw_apply. No allocation, no I/O. A placement that
+ * does not fix an axis of the Rectangle changes liberties only next to the
+ * new card (the cells that leave the "inside" band are then never next to a
+ * card: see cbw_apply), so groups and pseudo-liberties are updated in place
+ * and a candidate cell is judged from its four neighbours in O(1). A move
+ * that fixes an axis (at most two a game) or captures rebuilds groups and
+ * liberties from the cells; a candidate that would fix an axis is judged by
+ * applying it to a copy.
+ */
+#include "cbw.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const int dirs[4] = {1, -1, CBW_STRIDE, -CBW_STRIDE};
+
+static uint64_t suit_cards[4];   /* every card of a suit */
+static uint64_t colour_cards[2]; /* every card of a colour (team) */
+static uint64_t above[13];       /* every card of rank > r */
+static uint64_t first_ok;        /* ranks 2..10 (CBW-R11) */
+static uint64_t suits_cards[16]; /* union of suit_cards for a 4-bit suit set */
+
+__attribute__((constructor)) static void cbw_tables(void)
+{
+    for (int c = 0; c < CBW_NCARDS; c++) {
+        uint64_t b = 1ull << c;
+        suit_cards[cbw_suit(c)] |= b;
+        colour_cards[cbw_colour(c)] |= b;
+        for (int r = 0; r < cbw_rank(c); r++)
+            above[r] |= b;
+        if (cbw_rank(c) <= 8)
+            first_ok |= b;
+    }
+    for (int m = 0; m < 16; m++)
+        for (int su = 0; su < 4; su++)
+            if (m & (1 << su))
+                suits_cards[m] |= suit_cards[su];
+}
+
+int cbw_low_rank(const cbw_state *s) { return s->deck == 36 ? 4 : 0; }
+
+static uint64_t deck_cards(int deck)
+{
+    uint64_t m = 0;
+    for (int c = 0; c < CBW_NCARDS; c++)
+        if (deck == 52 || cbw_rank(c) >= 4)
+            m |= 1ull << c;
+    return m;
+}
+
+/* ---- the Rectangle ---- */
+
+/* Inside rectangle of a span (CBW-R10): cells whose addition keeps it W x H. */
+static void inside_of(const cbw_state *s, int x0, int x1, int y0, int y1, int r[4])
+{
+    r[0] = x1 - s->w + 1;
+    r[1] = x0 + s->w - 1;
+    r[2] = y1 - s->h + 1;
+    r[3] = y0 + s->h - 1;
+}
+
+void cbw_set_inside(cbw_state *s)
+{
+    int r[4];
+    if (s->started) {
+        inside_of(s, s->x0, s->x1, s->y0, s->y1, r);
+    } else {
+        r[0] = -(s->w - 1), r[1] = s->w - 1, r[2] = -(s->h - 1), r[3] = s->h - 1;
+    }
+    s->ix0 = (int8_t)r[0], s->ix1 = (int8_t)r[1], s->iy0 = (int8_t)r[2], s->iy1 = (int8_t)r[3];
+    for (int p = 0; p < CBW_NCELL; p++) {
+        int x = cbw_cell_x(p), y = cbw_cell_y(p);
+        bool in = x >= r[0] && x <= r[1] && y >= r[2] && y <= r[3];
+        if (s->cell[p] == 0 || s->cell[p] == CBW_OUT)
+            s->cell[p] = in ? 0 : CBW_OUT;
+    }
+}
+
+/* Marks the free cells of [x0,x1] x [y0,y1] as outside. */
+static void mark_out(cbw_state *s, int x0, int x1, int y0, int y1)
+{
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++)
+            s->cell[cbw_cell(x, y)] = CBW_OUT;
+}
+
+/* ---- groups and pseudo-liberties ---- */
+
+static inline void lib_add(cbw_state *s, int r, int q)
+{
+    s->plib[r]++;
+    s->lsum[r] += (uint32_t)q;
+    s->lsq[r] += (uint32_t)(q * q);
+}
+
+static inline void lib_sub(cbw_state *s, int r, int q)
+{
+    s->plib[r]--;
+    s->lsum[r] -= (uint32_t)q;
+    s->lsq[r] -= (uint32_t)(q * q);
+}
+
+/* True when every liberty of root `r` is the cell `p` (p is one of them). */
+static inline bool only_lib(const cbw_state *s, int r, int p)
+{
+    uint64_t n = s->plib[r];
+    return n > 0 && s->lsum[r] == n * (uint64_t)p && s->lsq[r] == n * (uint64_t)p * (uint64_t)p;
+}
+
+void cbw_rebuild(cbw_state *s)
+{
+    uint64_t left = s->table;
+    uint8_t stack[CBW_NCARDS];
+    while (left) {
+        int k = __builtin_ctzll(left), n = 0, col = cbw_colour(k);
+        left &= left - 1;
+        stack[n++] = (uint8_t)k;
+        s->plib[k] = 0, s->lsum[k] = 0, s->lsq[k] = 0;
+        for (int i = 0; i < n; i++) {
+            int c = stack[i], p = s->pos[c];
+            s->root[c] = (uint8_t)k;
+            for (int d = 0; d < 4; d++) {
+                int q = p + dirs[d], v = s->cell[q];
+                if (v == 0) {
+                    lib_add(s, k, q);
+                } else if (v != CBW_OUT) {
+                    int c2 = v - 1;
+                    if (((left >> c2) & 1) && cbw_colour(c2) == col) {
+                        left &= ~(1ull << c2);
+                        stack[n++] = (uint8_t)c2;
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < n; i++)
+            s->next[stack[i]] = stack[(i + 1) % n];
+        s->gsize[k] = (uint8_t)n;
+    }
+}
+
+static void merge(cbw_state *s, int a, int b)
+{
+    if (s->gsize[a] < s->gsize[b]) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    int c = b;
+    do {
+        s->root[c] = (uint8_t)a;
+        c = s->next[c];
+    } while (c != b);
+    uint8_t t = s->next[a];
+    s->next[a] = s->next[b];
+    s->next[b] = t;
+    s->gsize[a] = (uint8_t)(s->gsize[a] + s->gsize[b]);
+    s->plib[a] = (uint16_t)(s->plib[a] + s->plib[b]);
+    s->lsum[a] += s->lsum[b];
+    s->lsq[a] += s->lsq[b];
+}
+
+/* Puts card `k` on cell `p` and updates groups and liberties in place
+ * (valid when the inside rectangle did not change next to any card). */
+static void put_card(cbw_state *s, int k, int p)
+{
+    int col = cbw_colour(k);
+    s->cell[p] = (uint8_t)(k + 1);
+    s->pos[k] = (uint16_t)p;
+    s->table |= 1ull << k;
+    s->root[k] = (uint8_t)k;
+    s->next[k] = (uint8_t)k;
+    s->gsize[k] = 1;
+    s->plib[k] = 0, s->lsum[k] = 0, s->lsq[k] = 0;
+    for (int d = 0; d < 4; d++)
+        if (s->cell[p + dirs[d]] == 0)
+            lib_add(s, k, p + dirs[d]);
+    for (int d = 0; d < 4; d++) {
+        int v = s->cell[p + dirs[d]];
+        if (v == 0 || v == CBW_OUT)
+            continue;
+        int r = s->root[v - 1];
+        lib_sub(s, r, p);
+        if (cbw_colour(v - 1) == col && r != s->root[k])
+            merge(s, s->root[k], r);
+    }
+}
+
+/* Removes the group of root `r` to `team`'s prisoners; returns its size. */
+static int capture(cbw_state *s, int r, int team)
+{
+    int n = 0, c = r;
+    do {
+        int nx = s->next[c];
+        s->cell[s->pos[c]] = 0;
+        s->table &= ~(1ull << c);
+        s->prisoners[team] |= 1ull << c;
+        n++;
+        c = nx;
+    } while (c != r);
+    return n;
+}
+
+/* Captures every group of colour `col` without liberty, for `team`. */
+static int capture_all(cbw_state *s, int col, int team)
+{
+    int n = 0;
+    uint64_t m = s->table & colour_cards[col];
+    while (m) {
+        int c = __builtin_ctzll(m);
+        m &= m - 1;
+        if (((s->table >> c) & 1) && s->plib[s->root[c]] == 0)
+            n += capture(s, s->root[c], team);
+    }
+    return n;
+}
+
+/* Places card `k` of `seat` at (x, y) with every consequence (CBW-R8, R9,
+ * R18): span, fixed edges, inside band, groups, captures in order. */
+static void apply_place(cbw_state *s, int seat, int k, int x, int y)
+{
+    int p = cbw_cell(x, y), team = cbw_team(seat), col = cbw_colour(k);
+    int fixed_before = cbw_fixed_x(s) | cbw_fixed_y(s) << 1;
+    if (!s->started) {
+        s->started = 1;
+        s->x0 = s->x1 = (int8_t)x;
+        s->y0 = s->y1 = (int8_t)y;
+    } else {
+        if (x < s->x0) s->x0 = (int8_t)x;
+        if (x > s->x1) s->x1 = (int8_t)x;
+        if (y < s->y0) s->y0 = (int8_t)y;
+        if (y > s->y1) s->y1 = (int8_t)y;
+    }
+    int r[4];
+    inside_of(s, s->x0, s->x1, s->y0, s->y1, r);
+    /* The band only shrinks. Unless an axis gets fixed, the cells leaving it
+     * lie more than one column (row) beyond the span: next to no card. */
+    if (r[0] > s->ix0) mark_out(s, s->ix0, r[0] - 1, s->iy0, s->iy1);
+    if (r[1] < s->ix1) mark_out(s, r[1] + 1, s->ix1, s->iy0, s->iy1);
+    if (r[2] > s->iy0) mark_out(s, r[0], r[1], s->iy0, r[2] - 1);
+    if (r[3] < s->iy1) mark_out(s, r[0], r[1], r[3] + 1, s->iy1);
+    s->ix0 = (int8_t)r[0], s->ix1 = (int8_t)r[1], s->iy0 = (int8_t)r[2], s->iy1 = (int8_t)r[3];
+    bool fixing = (cbw_fixed_x(s) | cbw_fixed_y(s) << 1) != fixed_before;
+
+    s->hand[seat] &= ~(1ull << k);
+    if (s->nhist < CBW_NCARDS) {
+        cbw_hist *h = &s->hist[s->nhist++];
+        h->passes = s->passes, h->card = (uint8_t)k, h->x = (int8_t)x, h->y = (int8_t)y;
+    }
+    s->passes = 0;
+    put_card(s, k, p);
+    s->cap1 = s->cap2 = 0;
+    if (fixing) {
+        /* Liberties beyond the new edges are gone: anywhere on the table. */
+        cbw_rebuild(s);
+        s->cap1 = (uint8_t)capture_all(s, !col, team);
+        if (s->cap1)
+            cbw_rebuild(s);
+        s->cap2 = (uint8_t)capture_all(s, col, !team);
+        if (s->cap2)
+            cbw_rebuild(s);
+    } else {
+        /* Only the groups next to the new card lost a liberty. */
+        for (int d = 0; d < 4; d++) {
+            int v = s->cell[p + dirs[d]];
+            if (v != 0 && v != CBW_OUT && cbw_colour(v - 1) != col && s->plib[s->root[v - 1]] == 0)
+                s->cap1 = (uint8_t)(s->cap1 + capture(s, s->root[v - 1], team));
+        }
+        if (s->cap1)
+            cbw_rebuild(s);
+        else if (s->plib[s->root[k]] == 0) { /* only in a suicide: never legal */
+            s->cap2 = (uint8_t)capture(s, s->root[k], !team);
+            cbw_rebuild(s);
+        }
+    }
+}
+
+/* ---- legality ---- */
+
+/* Would placing a card of `seat`'s colour at (x, y) fix an axis? */
+static inline bool fixes(const cbw_state *s, int x, int y)
+{
+    if (!s->started)
+        return s->w == 1 || s->h == 1;
+    int wx = (x > s->x1 ? x : s->x1) - (x < s->x0 ? x : s->x0) + 1;
+    int wy = (y > s->y1 ? y : s->y1) - (y < s->y0 ? y : s->y0) + 1;
+    return (wx == s->w && s->x1 - s->x0 + 1 < s->w) || (wy == s->h && s->y1 - s->y0 + 1 < s->h);
+}
+
+/* CBW-R19 by simulation: placing `k` at (x, y) leaves the new card's group
+ * a liberty after step 1, or step 1 captures something. */
+static bool sim_ok(const cbw_state *s, int seat, int k, int x, int y)
+{
+    cbw_state t;
+    memcpy(&t, s, sizeof t);
+    apply_place(&t, seat, k, x, y);
+    return t.cap1 > 0 || ((t.table >> k) & 1);
+}
+
+/* Is q a liberty once a card is on p and the inside band is r? */
+static inline bool lib_after(const cbw_state *s, int q, int p, const int r[4])
+{
+    if (s->cell[q] != 0 || q == p)
+        return false;
+    int x = cbw_cell_x(q), y = cbw_cell_y(q);
+    return x >= r[0] && x <= r[1] && y >= r[2] && y <= r[3];
+}
+
+/* Does the group of root `g` keep a liberty? */
+static bool group_lives(const cbw_state *s, int g, int p, const int r[4])
+{
+    int c = g;
+    do {
+        int q = s->pos[c];
+        for (int d = 0; d < 4; d++)
+            if (lib_after(s, q + dirs[d], p, r))
+                return true;
+        c = s->next[c];
+    } while (c != g);
+    return false;
+}
+
+/* CBW-R19 for a cell whose placement fixes an axis, without applying it:
+ * any enemy group left without liberty is captured (legal); else the new
+ * card's group (it and its own neighbours' groups) needs a liberty. */
+static bool fix_ok(const cbw_state *s, int col, int x, int y)
+{
+    int p = cbw_cell(x, y), r[4];
+    if (!s->started) {
+        inside_of(s, x, x, y, y, r);
+    } else {
+        inside_of(s, x < s->x0 ? x : s->x0, x > s->x1 ? x : s->x1, y < s->y0 ? y : s->y0,
+                  y > s->y1 ? y : s->y1, r);
+    }
+    uint64_t seen = 0;
+    for (uint64_t m = s->table & colour_cards[!col]; m; m &= m - 1) {
+        int g = s->root[__builtin_ctzll(m)];
+        if ((seen >> g) & 1)
+            continue;
+        seen |= 1ull << g;
+        if (!group_lives(s, g, p, r))
+            return true;
+    }
+    for (int d = 0; d < 4; d++) {
+        int v = s->cell[p + dirs[d]];
+        if (lib_after(s, p + dirs[d], p, r))
+            return true;
+        if (v != 0 && v != CBW_OUT && cbw_colour(v - 1) == col && group_lives(s, s->root[v - 1], p, r))
+            return true;
+    }
+    return false;
+}
+
+/* CBW-R19 in O(1) for a cell whose placement fixes no axis. */
+static inline bool fast_ok(const cbw_state *s, int col, int p)
+{
+    for (int d = 0; d < 4; d++) {
+        int v = s->cell[p + dirs[d]];
+        if (v == 0)
+            return true; /* a free neighbour inside: a liberty */
+        if (v == CBW_OUT)
+            continue;
+        int r = s->root[v - 1];
+        bool only = only_lib(s, r, p);
+        if (cbw_colour(v - 1) == col ? !only : only)
+            return true; /* own group keeps a liberty, or an enemy group is captured */
+    }
+    return false;
+}
+
+static int cbw_legal(const void *st, int seat, pl_action *out, int cap)
+{
+    const cbw_state *s = st;
+    if (s->phase != CBW_PH_MOVE || seat != s->turn)
+        return 0;
+    int n = 0, col = cbw_team(seat);
+    uint64_t hand = s->hand[seat];
+    if (hand && !s->started) {
+        uint64_t m = hand & first_ok;
+        if (m && (!fixes(s, 0, 0) || fix_ok(s, col, 0, 0)))
+            for (; m; m &= m - 1) {
+                if (n < cap) out[n] = cbw_place(__builtin_ctzll(m), 0, 0);
+                n++;
+            }
+    } else if (hand) {
+        int xa = s->ix0, xb = s->ix1, ya = s->iy0, yb = s->iy1;
+        bool empty = s->table == 0;
+        if (!empty) {
+            if (xa < s->x0 - 1) xa = s->x0 - 1;
+            if (xb > s->x1 + 1) xb = s->x1 + 1;
+            if (ya < s->y0 - 1) ya = s->y0 - 1;
+            if (yb > s->y1 + 1) yb = s->y1 + 1;
+        }
+        /* A cell fixes an axis when it widens a span one short of W (H). */
+        bool fxw = s->x1 - s->x0 + 2 == s->w, fyh = s->y1 - s->y0 + 2 == s->h;
+        for (int y = yb; y >= ya; y--) {
+            bool fy = fyh && (y < s->y0 || y > s->y1);
+            for (int x = xa; x <= xb; x++) {
+                int p = cbw_cell(x, y);
+                if (s->cell[p])
+                    continue;
+                unsigned suits = 0, any = 0;
+                int own = 0, minopp = 13;
+                for (int d = 0; d < 4; d++) {
+                    int v = s->cell[p + dirs[d]];
+                    if (v == 0 || v == CBW_OUT)
+                        continue;
+                    int c = v - 1;
+                    any = 1;
+                    suits |= 1u << cbw_suit(c);
+                    if (cbw_colour(c) == col)
+                        own = 1;
+                    else if (cbw_rank(c) < minopp)
+                        minopp = cbw_rank(c);
+                }
+                if (!any && !empty)
+                    continue; /* CBW-R12 */
+                uint64_t m = hand & ~suits_cards[suits]; /* CBW-R14 */
+                if (!own && minopp < 13)
+                    m &= above[minopp]; /* CBW-R15 */
+                if (!m)
+                    continue;
+                if ((fy || (fxw && (x < s->x0 || x > s->x1))) ? !fix_ok(s, col, x, y) : !fast_ok(s, col, p))
+                    continue; /* CBW-R19 */
+                for (; m; m &= m - 1) {
+                    if (n < cap) out[n] = cbw_place(__builtin_ctzll(m), x, y);
+                    n++;
+                }
+            }
+        }
+    }
+    if (n < cap) out[n] = CBW_ACT_PASS;
+    return n + 1;
+}
+
+int cbw_legal_slow(const cbw_state *s, int seat, pl_action *out, int cap)
+{
+    if (s->phase != CBW_PH_MOVE || seat != s->turn)
+        return 0;
+    int n = 0;
+    pl_buf why = {0};
+    for (int y = s->h - 1; y >= -(s->h - 1); y--)
+        for (int x = -(s->w - 1); x <= s->w - 1; x++)
+            for (uint64_t m = s->hand[seat]; m; m &= m - 1) {
+                int k = __builtin_ctzll(m);
+                pl_buf_clear(&why);
+                if (cbw_why_illegal(s, seat, cbw_place(k, x, y), &why))
+                    continue;
+                if (n < cap) out[n] = cbw_place(k, x, y);
+                n++;
+            }
+    pl_buf_free(&why);
+    if (n < cap) out[n] = CBW_ACT_PASS;
+    return n + 1;
+}
+
+static void card_name(int k, pl_buf *out) { cbw_card_text(k, 1, out); }
+
+int cbw_why_illegal(const cbw_state *s, int seat, pl_action a, pl_buf *out)
+{
+    if (a == CBW_ACT_PASS)
+        return 0;
+    if (!(a & CBW_ACT_PLACE) || (a & CBW_ACT_FIRST)) {
+        pl_buf_puts(out, "not a placement");
+        return 1;
+    }
+    int k = cbw_act_card(a), x = cbw_act_x(a), y = cbw_act_y(a), col = cbw_colour(k);
+    char at[16];
+    snprintf(at, sizeof at, "%d,%d", x, y);
+    if (k >= CBW_NCARDS || !((s->dealt >> k) & 1)) {
+        pl_buf_puts(out, "no such card in this deck (CBW-R3)");
+        return 1;
+    }
+    if (!((s->hand[seat] >> k) & 1)) {
+        pl_buf_puts(out, "you do not hold ");
+        cbw_card_text(k, 0, out);
+        if (col != cbw_team(seat))
+            pl_buf_printf(out, " (seat %d plays the %s cards, CBW-R4)", seat,
+                          cbw_team(seat) ? "black" : "red");
+        return 1;
+    }
+    if (!s->started) {
+        int bad = 0;
+        if (x != 0 || y != 0) {
+            pl_buf_puts(out, "First card (CBW-R11): the first card of the game is played at 0,0");
+            bad = 1;
+        }
+        if (cbw_rank(k) > 8) {
+            pl_buf_printf(out, "%sFirst card (CBW-R11): the first card must be of rank %s-10, not ",
+                          bad ? "; " : "", s->deck == 36 ? "6" : "2");
+            card_name(k, out);
+            bad = 1;
+        }
+        if (bad)
+            return 1;
+        if (fixes(s, 0, 0) && !sim_ok(s, seat, k, 0, 0)) {
+            pl_buf_puts(out, "no suicide (CBW-R19): in a 1-cell-wide Rectangle the card would have no liberty");
+            return 1;
+        }
+        return 0;
+    }
+    if (x < -(s->w - 1) || x > s->w - 1 || y < -(s->h - 1) || y > s->h - 1 ||
+        x < s->ix0 || x > s->ix1 || y < s->iy0 || y > s->iy1) {
+        int wx = (x > s->x1 ? x : s->x1) - (x < s->x0 ? x : s->x0) + 1;
+        int wy = (y > s->y1 ? y : s->y1) - (y < s->y0 ? y : s->y0) + 1;
+        pl_buf_printf(out, "Rectangle (CBW-R13): a card at %s would make the span %d wide and %d high; "
+                           "the Rectangle is %d x %d",
+                      at, wx, wy, s->w, s->h);
+        if (cbw_fixed_x(s) && (x < s->x0 || x > s->x1))
+            pl_buf_printf(out, " (its left and right edges are fixed at x=%d and x=%d)", s->x0, s->x1);
+        if (cbw_fixed_y(s) && (y < s->y0 || y > s->y1))
+            pl_buf_printf(out, " (its bottom and top edges are fixed at y=%d and y=%d)", s->y0, s->y1);
+        return 1;
+    }
+    int p = cbw_cell(x, y);
+    if (s->cell[p]) {
+        pl_buf_printf(out, "Free cell (CBW-R16): %s already holds ", at);
+        card_name(s->cell[p] - 1, out);
+        return 1;
+    }
+    int nb[4], nn = 0;
+    for (int d = 0; d < 4; d++) {
+        int v = s->cell[p + dirs[d]];
+        if (v != 0 && v != CBW_OUT)
+            nb[nn++] = v - 1;
+    }
+    if (nn == 0 && s->table) {
+        pl_buf_printf(out, "Continuity (CBW-R12): no card lies next to %s", at);
+        return 1;
+    }
+    int bad = 0;
+    for (int i = 0; i < nn; i++)
+        if (cbw_suit(nb[i]) == cbw_suit(k)) {
+            pl_buf_puts(out, "Diversity (CBW-R14): ");
+            card_name(k, out);
+            pl_buf_puts(out, " would touch ");
+            card_name(nb[i], out);
+            bad = 1;
+            break;
+        }
+    int own = 0, higher = 0, opp = 0;
+    for (int i = 0; i < nn; i++) {
+        if (cbw_colour(nb[i]) == col)
+            own = 1;
+        else {
+            opp = 1;
+            higher |= cbw_rank(k) > cbw_rank(nb[i]);
+        }
+    }
+    if (!own && opp && !higher) {
+        pl_buf_printf(out, "%sSeniority (CBW-R15): ", bad ? "; " : "");
+        card_name(k, out);
+        pl_buf_puts(out, " must be higher than one of its neighbours");
+        for (int i = 0, j = 0; i < nn; i++)
+            if (cbw_colour(nb[i]) != col) {
+                pl_buf_puts(out, j++ ? ", " : " ");
+                card_name(nb[i], out);
+            }
+        pl_buf_puts(out, " - it is not, and no neighbour is of its own colour");
+        bad = 1;
+    }
+    if (bad)
+        return 1;
+    if (!sim_ok(s, seat, k, x, y)) {
+        pl_buf_puts(out, "no suicide (CBW-R19): ");
+        card_name(k, out);
+        pl_buf_printf(out, " at %s would leave its group without a liberty and capture nothing", at);
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- scoring ---- */
+
+void cbw_castles(const cbw_state *s, int castles[2])
+{
+    castles[0] = castles[1] = 0;
+    if (!s->started)
+        return;
+    uint8_t seen[CBW_NCELL];
+    uint16_t stack[CBW_NCELL];
+    memset(seen, 0, sizeof seen);
+    for (int y = s->iy0; y <= s->iy1; y++)
+        for (int x = s->ix0; x <= s->ix1; x++) {
+            int p0 = cbw_cell(x, y);
+            if (s->cell[p0] || seen[p0])
+                continue;
+            int n = 0, size = 0;
+            unsigned cols = 0;
+            bool leaks = false;
+            stack[n++] = (uint16_t)p0;
+            seen[p0] = 1;
+            while (n) {
+                int p = stack[--n], px = cbw_cell_x(p), py = cbw_cell_y(p);
+                size++;
+                if (px < s->x0 || px > s->x1 || py < s->y0 || py > s->y1)
+                    leaks = true; /* CBW-R24 decision: not walled in */
+                for (int d = 0; d < 4; d++) {
+                    int q = p + dirs[d], v = s->cell[q];
+                    if (v == 0) {
+                        if (!seen[q]) {
+                            seen[q] = 1;
+                            stack[n++] = (uint16_t)q;
+                        }
+                    } else if (v != CBW_OUT) {
+                        cols |= 1u << cbw_colour(v - 1);
+                    }
+                }
+            }
+            if (!leaks && (cols == 1 || cols == 2))
+                castles[cols - 1] += size;
+        }
+}
+
+void cbw_score(const cbw_state *s, int score[2])
+{
+    cbw_castles(s, score);
+    for (int t = 0; t < 2; t++)
+        score[t] += __builtin_popcountll(s->prisoners[t]);
+}
+
+/* ---- invariants, for tests ---- */
+
+int cbw_check(const cbw_state *s, pl_buf *err)
+{
+    cbw_state t;
+    memcpy(&t, s, sizeof t);
+    cbw_rebuild(&t);
+    uint64_t all = s->table | s->prisoners[0] | s->prisoners[1];
+    int total = __builtin_popcountll(s->table) + __builtin_popcountll(s->prisoners[0]) +
+                __builtin_popcountll(s->prisoners[1]);
+    for (int i = 0; i < s->nseats; i++) {
+        if (s->hand[i] & ~colour_cards[cbw_team(i)]) {
+            pl_buf_printf(err, "seat %d holds a card of the other colour", i);
+            return -1;
+        }
+        all |= s->hand[i];
+        total += __builtin_popcountll(s->hand[i]);
+    }
+    if (all != s->dealt || total != __builtin_popcountll(s->dealt)) {
+        pl_buf_puts(err, "cards not conserved: hands + table + prisoners != deck");
+        return -1;
+    }
+    if (s->started) {
+        if (s->x1 - s->x0 + 1 > s->w || s->y1 - s->y0 + 1 > s->h || s->x0 > 0 || s->x1 < 0 ||
+            s->y0 > 0 || s->y1 < 0) {
+            pl_buf_puts(err, "span beyond W x H or not holding 0,0");
+            return -1;
+        }
+        int r[4];
+        inside_of(s, s->x0, s->x1, s->y0, s->y1, r);
+        if (r[0] != s->ix0 || r[1] != s->ix1 || r[2] != s->iy0 || r[3] != s->iy1) {
+            pl_buf_puts(err, "inside rectangle out of date");
+            return -1;
+        }
+    }
+    int ncells = 0;
+    for (int p = 0; p < CBW_NCELL; p++) {
+        int x = cbw_cell_x(p), y = cbw_cell_y(p), v = s->cell[p];
+        bool in = x >= s->ix0 && x <= s->ix1 && y >= s->iy0 && y <= s->iy1;
+        if (v != CBW_OUT && !in) {
+            pl_buf_printf(err, "cell %d,%d outside the Rectangle is not marked out", x, y);
+            return -1;
+        }
+        if (v == CBW_OUT && in) {
+            pl_buf_printf(err, "cell %d,%d inside the Rectangle is marked out", x, y);
+            return -1;
+        }
+        if (v == 0 || v == CBW_OUT)
+            continue;
+        ncells++;
+        int k = v - 1;
+        if (!((s->table >> k) & 1) || s->pos[k] != p) {
+            pl_buf_printf(err, "cell %d,%d and the table disagree", x, y);
+            return -1;
+        }
+        if (x < s->x0 || x > s->x1 || y < s->y0 || y > s->y1) {
+            pl_buf_printf(err, "card at %d,%d outside the span", x, y);
+            return -1;
+        }
+        for (int d = 0; d < 4; d++) {
+            int w = s->cell[p + dirs[d]];
+            if (w != 0 && w != CBW_OUT && cbw_suit(w - 1) == cbw_suit(k)) {
+                pl_buf_printf(err, "equal suits side by side at %d,%d (CBW-R14)", x, y);
+                return -1;
+            }
+        }
+    }
+    if (ncells != __builtin_popcountll(s->table)) {
+        pl_buf_puts(err, "table mask and cells disagree");
+        return -1;
+    }
+    uint8_t map1[CBW_NCARDS], map2[CBW_NCARDS];
+    memset(map1, 0xff, sizeof map1);
+    memset(map2, 0xff, sizeof map2);
+    for (uint64_t m = s->table; m; m &= m - 1) {
+        int a = __builtin_ctzll(m);
+        if (t.plib[t.root[a]] == 0) {
+            pl_buf_printf(err, "a group without liberty at %d,%d (CBW-R18)", cbw_cell_x(s->pos[a]),
+                          cbw_cell_y(s->pos[a]));
+            return -1;
+        }
+        int ra = s->root[a], ta = t.root[a];
+        if (s->plib[ra] != t.plib[ta] || s->lsum[ra] != t.lsum[ta] || s->lsq[ra] != t.lsq[ta]) {
+            pl_buf_printf(err, "stale liberties of the group at %d,%d", cbw_cell_x(s->pos[a]),
+                          cbw_cell_y(s->pos[a]));
+            return -1;
+        }
+        /* The partitions agree when root -> root is a bijection. */
+        if (map1[ra] == 0xff)
+            map1[ra] = (uint8_t)ta;
+        if (map2[ta] == 0xff)
+            map2[ta] = (uint8_t)ra;
+        if (map1[ra] != ta || map2[ta] != ra) {
+            pl_buf_puts(err, "stale groups");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- the pl_game table ---- */
+
+static const pl_option_def cbw_options[] = {
+    {"players", PL_OPT_ENUM, "4", "4|6|2", 0, 0,
+     "4 or 6 seats in two teams; 2 = four seats, each person playing both seats of a team (CBW-R1)"},
+    {"deck", PL_OPT_ENUM, "36", "36|52", 0, 0, "36 cards (6-A) or 52 cards (2-A) (CBW-R3)"},
+    /* A string, so that "auto" (9 or 12 by the deck) survives records, which
+     * give every option back as if the user had set it. */
+    {"w", PL_OPT_STRING, "auto", NULL, 0, 0,
+     "Rectangle width in cards, 1-16; auto = 9 with 36 cards, 12 with 52 (CBW-R7)"},
+    {"h", PL_OPT_INT, "4", NULL, 1, 16, "Rectangle height in cards; default 4 (CBW-R7)"},
+    {"first", PL_OPT_ENUM, "random", "random|red|black", 0, 0,
+     "which team opens; random is the chance action first red|black (CBW-R2)"},
+    {"deal", PL_OPT_STRING, "", NULL, 0, 0,
+     "the hands instead of a shuffle: H0/H1/... one per seat, cards comma-separated (CBW-R4)"},
+    {NULL, 0, NULL, NULL, 0, 0, NULL},
+};
+
+static int cbw_init(void *st, const pl_opts *o, uint64_t seed, pl_buf *err)
+{
+    cbw_state *s = st;
+    memset(s, 0, sizeof *s);
+    static const uint8_t players[3] = {4, 6, 2};
+    s->players = players[pl_opts_choice(o, "players")];
+    s->nseats = s->players == 6 ? 6 : 4;
+    s->deck = pl_opts_choice(o, "deck") == 1 ? 52 : 36;
+    s->h = (uint8_t)pl_opts_int(o, "h");
+    const char *w = pl_opts_get(o, "w");
+    if (!w || !strcmp(w, "auto")) {
+        s->w = s->deck == 52 ? 12 : 9;
+    } else {
+        char *end;
+        long v = strtol(w, &end, 10);
+        if (end == w || *end || v < 1 || v > CBW_MAXDIM) {
+            pl_buf_printf(err, "bad value w=%s: the width is auto (9 with 36 cards, 12 with 52) or 1-16", w);
+            return -1;
+        }
+        s->w = (uint8_t)v;
+    }
+    s->first_opt = (uint8_t)pl_opts_choice(o, "first");
+    s->dealt = deck_cards(s->deck);
+    const char *deal = pl_opts_get(o, "deal");
+    if (deal && *deal) {
+        if (cbw_deal_parse(s, deal, s->hand, err) < 0)
+            return -1;
+    } else {
+        pl_rng r;
+        pl_rng_seed(&r, seed);
+        for (int t = 0; t < 2; t++) {
+            uint8_t cards[26];
+            int n = 0;
+            for (uint64_t m = s->dealt & colour_cards[t]; m; m &= m - 1)
+                cards[n++] = (uint8_t)__builtin_ctzll(m);
+            for (int i = n - 1; i > 0; i--) {
+                int j = (int)pl_rng_below(&r, (uint32_t)(i + 1));
+                uint8_t c = cards[i];
+                cards[i] = cards[j];
+                cards[j] = c;
+            }
+            int nt = s->nseats / 2;
+            for (int i = 0; i < n; i++)
+                s->hand[t + 2 * (i % nt)] |= 1ull << cards[i];
+        }
+    }
+    memset(s->cell, CBW_OUT, sizeof s->cell);
+    for (int y = -(s->h - 1); y <= s->h - 1; y++)
+        for (int x = -(s->w - 1); x <= s->w - 1; x++)
+            s->cell[cbw_cell(x, y)] = 0;
+    cbw_set_inside(s);
+    if (s->first_opt == 0) {
+        s->phase = CBW_PH_FIRST;
+        s->opener = 0xff;
+    } else {
+        s->phase = CBW_PH_MOVE;
+        s->opener = (uint8_t)(s->first_opt - 1);
+        s->turn = s->opener;
+    }
+    return 0;
+}
+
+static pl_phase cbw_phase(const void *st)
+{
+    const cbw_state *s = st;
+    return s->phase == CBW_PH_OVER ? PL_PHASE_OVER : s->phase == CBW_PH_MOVE ? PL_PHASE_MOVE : PL_PHASE_CHANCE;
+}
+
+static int cbw_num_seats(const void *st) { return ((const cbw_state *)st)->nseats; }
+static int cbw_team_of(const void *st, int seat) { (void)st; return cbw_team(seat); }
+
+static int cbw_actors(const void *st, int *seats)
+{
+    const cbw_state *s = st;
+    if (s->phase != CBW_PH_MOVE)
+        return 0;
+    seats[0] = s->turn;
+    return 1;
+}
+
+static int cbw_chance(const void *st, pl_action *out, double *prob, int cap)
+{
+    const cbw_state *s = st;
+    if (s->phase != CBW_PH_FIRST)
+        return 0;
+    int n = 0;
+    for (int t = 0; t < 2 && n < cap; t++, n++) {
+        out[n] = CBW_ACT_FIRST | (pl_action)t;
+        prob[n] = 0.5;
+    }
+    return n;
+}
+
+static pl_action cbw_sample_chance(const void *st, pl_rng *rng)
+{
+    (void)st;
+    return CBW_ACT_FIRST | (pl_rng_next(rng) >> 63);
+}
+
+static void cbw_apply(void *st, int seat, pl_action a)
+{
+    cbw_state *s = st;
+    if (a & CBW_ACT_FIRST) {
+        s->opener = (uint8_t)(a & 1);
+        s->turn = s->opener;
+        s->phase = CBW_PH_MOVE;
+        return;
+    }
+    if (a == CBW_ACT_PASS) {
+        if (++s->passes >= s->nseats) /* CBW-R22 */
+            s->phase = CBW_PH_OVER;
+    } else {
+        apply_place(s, seat, cbw_act_card(a), cbw_act_x(a), cbw_act_y(a));
+    }
+    if (s->phase != CBW_PH_OVER)
+        s->turn = (uint8_t)((s->turn + 1) % s->nseats);
+}
+
+static void cbw_outcome(const void *st, pl_outcome *o)
+{
+    const cbw_state *s = st;
+    memset(o, 0, sizeof *o);
+    int sc[2];
+    cbw_score(s, sc);
+    o->nseats = s->nseats;
+    for (int i = 0; i < s->nseats; i++)
+        o->score[i] = sc[cbw_team(i)];
+    if (s->phase != CBW_PH_OVER) {
+        o->kind = PL_WIN_NONE;
+        return;
+    }
+    if (sc[0] == sc[1]) {
+        o->kind = PL_WIN_DRAW;
+        for (int i = 0; i < s->nseats; i++)
+            o->utility[i] = 0.5;
+        return;
+    }
+    int w = sc[1] > sc[0];
+    o->kind = PL_WIN_TEAM;
+    o->winner = w;
+    for (int i = 0; i < s->nseats; i++)
+        o->utility[i] = cbw_team(i) == w ? 1.0 : 0.0;
+}
+
+/* Re-deals the cards `seat` cannot see: for each team, the cards held by
+ * the team's seats other than `seat` (and its partner with players=2, who is
+ * the same person) are shuffled and dealt back with the same hand sizes. */
+static void cbw_determinize(const void *st, int seat, pl_rng *rng, void *out)
+{
+    const cbw_state *s = st;
+    cbw_state *d = out;
+    memcpy(d, s, sizeof *d);
+    if (seat < 0 || seat >= s->nseats)
+        return;
+    for (int t = 0; t < 2; t++) {
+        if (s->players == 2 && t == cbw_team(seat))
+            continue;
+        uint8_t cards[26];
+        int n = 0, seats[3], ns = 0;
+        for (int i = t; i < s->nseats; i += 2) {
+            if (i == seat)
+                continue;
+            seats[ns++] = i;
+            for (uint64_t m = s->hand[i]; m; m &= m - 1)
+                cards[n++] = (uint8_t)__builtin_ctzll(m);
+        }
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)pl_rng_below(rng, (uint32_t)(i + 1));
+            uint8_t c = cards[i];
+            cards[i] = cards[j];
+            cards[j] = c;
+        }
+        int k = 0;
+        for (int i = 0; i < ns; i++) {
+            int size = __builtin_popcountll(s->hand[seats[i]]);
+            d->hand[seats[i]] = 0;
+            for (int j = 0; j < size; j++)
+                d->hand[seats[i]] |= 1ull << cards[k++];
+        }
+    }
+}
+
+/* Score difference now (castles as if the game ended, prisoners), squashed. */
+static double cbw_evaluate(const void *st, int seat)
+{
+    const cbw_state *s = st;
+    int sc[2], t = cbw_team(seat);
+    cbw_score(s, sc);
+    if (s->phase == CBW_PH_OVER)
+        return sc[t] > sc[!t] ? 1.0 : sc[t] < sc[!t] ? 0.0 : 0.5;
+    return 1.0 / (1.0 + exp(-(sc[t] - sc[!t]) / 4.0));
+}
+
+const pl_game cbw_game = {
+    .id = "cbw",
+    .name = "City Behind Walls (SKIM-4, Igor Katanugin)",
+    .summary =
+        "Two teams, Red and Black, each dealt the cards of its own colour, lay cards face up\n"
+        "on a grid inside a W x H Rectangle (9 x 4 by default) whose edges become fixed only\n"
+        "when the cards reach across it. Each card must touch a card on the table, never a\n"
+        "card of its own suit, and, unless it touches a card of its own colour, be higher\n"
+        "than one of the other colour's cards it touches. As in Go, a group of one colour\n"
+        "with no free cell inside the Rectangle next to it is captured; fixing an edge can\n"
+        "capture far away. Passing is always allowed; the game ends when every seat has\n"
+        "passed in succession. Each team scores its prisoners plus the free cells walled in\n"
+        "by its cards alone (its castles); the higher total wins.",
+    .options = cbw_options,
+    .state_size = sizeof(cbw_state),
+    .flags = PL_GAME_HIDDEN,
+    .init = cbw_init,
+    .phase = cbw_phase,
+    .num_seats = cbw_num_seats,
+    .team_of = cbw_team_of,
+    .actors = cbw_actors,
+    .legal = cbw_legal,
+    .chance = cbw_chance,
+    .sample_chance = cbw_sample_chance,
+    .apply = cbw_apply,
+    .outcome = cbw_outcome,
+    .format_action = cbw_format_action,
+    .parse_action = cbw_parse_action,
+    .explain_illegal = cbw_explain_illegal,
+    .draw = cbw_draw,
+    .view = cbw_view,
+    .to_text = cbw_to_text,
+    .from_text = cbw_from_text,
+    .determinize = cbw_determinize,
+    .evaluate = cbw_evaluate,
+};

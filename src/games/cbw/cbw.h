@@ -1,0 +1,146 @@
+/* cbw.h — City Behind Walls (SKIM-4, ../shared/rules/city-behind-walls.md):
+ * the state layout, shared by the rules (cbw.c), the notation, views and
+ * pictures (cbw_text.c) and the tests. Everything else uses `cbw_game`.
+ *
+ * Cards are numbered 0..51: suit * 13 + rank, suits S H D C (0..3), ranks
+ * 2..A as 0..12. A hand or any set of cards is a 64-bit mask of those bits.
+ * Red suits (team 0) are H and D, black suits (team 1) S and C.
+ *
+ * The table is a fixed frame of CBW_STRIDE x CBW_STRIDE cells centred on the
+ * first card (0,0): every card ever placed lies within W-1 columns and H-1
+ * rows of it (rule notes), so coordinates never need re-centring. Each cell
+ * holds 0 (free and inside the Rectangle, CBW-R10/R16), CBW_OUT (outside the
+ * Rectangle, or beyond the frame: the sentinels) or 1 + the card on it. The
+ * "inside" cells always form the rectangle [ix0,ix1] x [iy0,iy1].
+ *
+ * Groups (CBW-R17) are kept incrementally as circular lists of cards with a
+ * root card, and each root holds pseudo-liberties: the number of (card, free
+ * neighbour) pairs, with the sum and the sum of squares of the neighbours'
+ * cell indices, so that "no liberty" (count 0) and "the only liberty is p"
+ * (every pair names p) are exact O(1) tests.
+ * Threading: pure functions over caller-owned states.
+ */
+#ifndef CBW_H
+#define CBW_H
+
+#include <stdint.h>
+
+#include "parlour/game.h"
+
+#define CBW_MAXDIM 16            /* W and H at most 16 (CBW-R7) */
+#define CBW_OFF 16               /* coordinate offset: x = -16..16 maps to 0..32 */
+#define CBW_STRIDE 33            /* frame with sentinels: 2*15+1 cells + 2 */
+#define CBW_NCELL (CBW_STRIDE * CBW_STRIDE)
+#define CBW_OUT 0xFF             /* cell value: outside the Rectangle or the frame */
+#define CBW_MAXSEATS 6
+#define CBW_NCARDS 52
+
+enum { CBW_SPADES, CBW_HEARTS, CBW_DIAMONDS, CBW_CLUBS };
+enum { CBW_RED, CBW_BLACK }; /* teams = colours */
+enum cbw_phase { CBW_PH_FIRST, CBW_PH_MOVE, CBW_PH_OVER };
+
+/* Action codes. A placement holds the card (bits 0-5), x + 32 (bits 6-11)
+ * and y + 32 (bits 12-17). */
+#define CBW_ACT_PLACE (1u << 20)
+#define CBW_ACT_PASS (1u << 21)
+#define CBW_ACT_FIRST (1u << 22) /* | team */
+
+static inline pl_action cbw_place(int card, int x, int y)
+{
+    return CBW_ACT_PLACE | (pl_action)card | (pl_action)(x + 32) << 6 | (pl_action)(y + 32) << 12;
+}
+static inline int cbw_act_card(pl_action a) { return (int)(a & 63); }
+static inline int cbw_act_x(pl_action a) { return (int)((a >> 6) & 63) - 32; }
+static inline int cbw_act_y(pl_action a) { return (int)((a >> 12) & 63) - 32; }
+static inline int cbw_suit(int card) { return card / 13; }
+static inline int cbw_rank(int card) { return card % 13; } /* 0 = 2 ... 12 = A */
+static inline int cbw_colour(int card) { int s = card / 13; return s == CBW_SPADES || s == CBW_CLUBS; }
+static inline int cbw_cell(int x, int y) { return (y + CBW_OFF) * CBW_STRIDE + x + CBW_OFF; }
+static inline int cbw_cell_x(int p) { return p % CBW_STRIDE - CBW_OFF; }
+static inline int cbw_cell_y(int p) { return p / CBW_STRIDE - CBW_OFF; }
+
+/* One placement of the history, with the passes just before it. */
+typedef struct cbw_hist {
+    uint8_t passes, card;
+    int8_t x, y;
+} cbw_hist;
+
+typedef struct cbw_state {
+    /* options */
+    uint8_t players; /* 2, 4 or 6 (option) */
+    uint8_t nseats;  /* 4 or 6 */
+    uint8_t deck;    /* 36 or 52 */
+    uint8_t w, h;
+    uint8_t first_opt; /* 0 random, 1 red, 2 black */
+    /* position */
+    uint8_t phase;   /* enum cbw_phase */
+    uint8_t turn;    /* seat to move */
+    uint8_t passes;  /* consecutive passes just made */
+    uint8_t started; /* a card has been placed (the span exists) */
+    uint8_t opener;  /* team that opened (0xff while undrawn) */
+    uint8_t nhist;
+    int8_t x0, x1, y0, y1;     /* span, when started (CBW-R8) */
+    int8_t ix0, ix1, iy0, iy1; /* inside rectangle (CBW-R10) */
+    uint8_t cap1, cap2;        /* cards captured by steps 1 and 2 of the last move */
+    uint64_t hand[CBW_MAXSEATS];
+    uint64_t prisoners[2]; /* cards captured BY each team */
+    uint64_t table;        /* cards on the table */
+    uint64_t dealt;        /* cards of the game (hands + table + prisoners at the start) */
+    uint16_t pos[CBW_NCARDS];  /* cell of a card on the table */
+    uint8_t root[CBW_NCARDS];  /* group root card */
+    uint8_t next[CBW_NCARDS];  /* next card of the group (circular) */
+    uint8_t gsize[CBW_NCARDS]; /* per root: cards in the group */
+    uint16_t plib[CBW_NCARDS]; /* per root: pseudo-liberties */
+    uint32_t lsum[CBW_NCARDS]; /* per root: sum of liberty cell indices */
+    uint32_t lsq[CBW_NCARDS];  /* per root: sum of their squares */
+    cbw_hist hist[CBW_NCARDS];
+    uint8_t cell[CBW_NCELL];
+} cbw_state;
+
+extern const pl_game cbw_game;
+
+/* Team (= colour) of a seat: even seats Red, odd seats Black (CBW-R1). */
+static inline int cbw_team(int seat) { return seat & 1; }
+/* True when the axis is fixed (CBW-R9): the span has reached W (or H). */
+static inline int cbw_fixed_x(const cbw_state *s) { return s->started && s->x1 - s->x0 + 1 == s->w; }
+static inline int cbw_fixed_y(const cbw_state *s) { return s->started && s->y1 - s->y0 + 1 == s->h; }
+
+/* Rules helpers (cbw.c). */
+/* Lowest rank of the deck: 0 (the 2) with 52 cards, 4 (the 6) with 36. */
+int cbw_low_rank(const cbw_state *s);
+/* Why placement `a` by `seat` is illegal, in the rules' words, appended to
+ * `out` (every rule it breaks, "; "-separated); returns 0 when it is legal. */
+int cbw_why_illegal(const cbw_state *s, int seat, pl_action a, pl_buf *out);
+/* Castles per team at this moment (CBW-R23, R24), as if the game ended now. */
+void cbw_castles(const cbw_state *s, int castles[2]);
+/* Team totals (castles + prisoners, CBW-R26), as if the game ended now. */
+void cbw_score(const cbw_state *s, int score[2]);
+/* Recomputes groups and liberties from the cells (after captures, fixing,
+ * or a position read from text). */
+void cbw_rebuild(cbw_state *s);
+/* Recomputes the inside rectangle from the span and marks cells (used when
+ * reading positions). */
+void cbw_set_inside(cbw_state *s);
+/* Checks the incremental data against a recomputation from scratch and the
+ * table's invariants; returns 0, or -1 with what is wrong in `err` (tests). */
+int cbw_check(const cbw_state *s, pl_buf *err);
+/* Legal placements computed the slow way (every cell, every card, a copy
+ * applied for each), for cross-checking `legal` in tests. Same order. */
+int cbw_legal_slow(const cbw_state *s, int seat, pl_action *out, int cap);
+
+/* Notation, views and pictures (cbw_text.c). */
+/* Appends the card's text ("QS", "10H"); `symbol` uses ♠♥♦♣ instead. */
+void cbw_card_text(int card, int symbol, pl_buf *out);
+/* Parses a card at `*t` ("QS", "10h", "Q♠"), advancing `*t`; -1 if none. */
+int cbw_card_parse(const char **t);
+/* Parses a deal option "H0/H1/..." into hands; 0, or -1 with a message. */
+int cbw_deal_parse(const cbw_state *s, const char *text, uint64_t *hands, pl_buf *err);
+void cbw_format_action(const void *st, int seat, pl_action a, pl_buf *out);
+int cbw_parse_action(const void *st, int seat, const char *text, pl_action *a, pl_buf *err);
+void cbw_explain_illegal(const void *st, int seat, pl_action a, pl_buf *out);
+void cbw_draw(const void *st, int seat, pl_canvas *c);
+void cbw_view(const void *st, int seat, pl_buf *out);
+void cbw_to_text(const void *st, pl_buf *out);
+int cbw_from_text(void *st, const char *text, pl_buf *err);
+
+#endif

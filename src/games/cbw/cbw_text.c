@@ -1,0 +1,783 @@
+/* cbw_text.c — City Behind Walls notation (docs/notation-cbw.md): cards,
+ * actions, the deal option, the one-line position text, the `view`
+ * observation of a seat and the picture. Nothing here is on the hot path. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cbw.h"
+
+#include "parlour/alloc.h"
+
+static const char *const rank_txt[13] = {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"};
+static const char suit_txt[4] = {'S', 'H', 'D', 'C'};
+static const char *const suit_sym[4] = {"♠", "♥", "♦", "♣"};
+static const char *const team_name[2] = {"Red", "Black"};
+static const char *const team_word[2] = {"red", "black"};
+
+void cbw_card_text(int card, int symbol, pl_buf *out)
+{
+    if (card < 0 || card >= CBW_NCARDS) {
+        pl_buf_puts(out, "??");
+        return;
+    }
+    pl_buf_puts(out, rank_txt[cbw_rank(card)]);
+    if (symbol)
+        pl_buf_puts(out, suit_sym[cbw_suit(card)]);
+    else
+        pl_buf_putc(out, suit_txt[cbw_suit(card)]);
+}
+
+int cbw_card_parse(const char **tp)
+{
+    const char *t = *tp;
+    int r;
+    if (t[0] == '1' && t[1] == '0') {
+        r = 8;
+        t += 2;
+    } else if (*t >= '2' && *t <= '9') {
+        r = *t - '2';
+        t++;
+    } else {
+        const char *ranks = "TJQKA";
+        const char *f = *t ? strchr(ranks, toupper((unsigned char)*t)) : NULL;
+        if (!f)
+            return -1;
+        r = 8 + (int)(f - ranks);
+        t++;
+    }
+    int su = -1;
+    const char *f = *t ? strchr("SHDC", toupper((unsigned char)*t)) : NULL;
+    if (f) {
+        su = (int)(f - "SHDC");
+        t++;
+    } else {
+        for (int i = 0; i < 4; i++)
+            if (!strncmp(t, suit_sym[i], strlen(suit_sym[i]))) {
+                su = i;
+                t += strlen(suit_sym[i]);
+                break;
+            }
+    }
+    if (su < 0)
+        return -1;
+    *tp = t;
+    return su * 13 + r;
+}
+
+/* Parses a list of cards separated by `sep` ("-" or "" for none) ending at
+ * NUL; ORs them into *mask. Returns 0, or -1 with a message. */
+static int parse_cards(const char *t, char sep, uint64_t *mask, uint64_t *seen, pl_buf *err)
+{
+    if (!strcmp(t, "-") || !*t)
+        return 0;
+    for (;;) {
+        const char *start = t;
+        int k = cbw_card_parse(&t);
+        if (k < 0 || (*t && *t != sep)) {
+            pl_buf_printf(err, "bad card at '%.12s' (cards are 2-10 J Q K A then S H D C, e.g. QS 10H)", start);
+            return -1;
+        }
+        if ((*seen >> k) & 1) {
+            pl_buf_puts(err, "card ");
+            cbw_card_text(k, 0, err);
+            pl_buf_puts(err, " appears twice");
+            return -1;
+        }
+        *seen |= 1ull << k;
+        *mask |= 1ull << k;
+        if (!*t)
+            return 0;
+        t++;
+    }
+}
+
+int cbw_deal_parse(const cbw_state *s, const char *text, uint64_t *hands, pl_buf *err)
+{
+    char *copy = pl_strdup(text);
+    if (!copy) {
+        pl_buf_puts(err, "out of memory");
+        return -1;
+    }
+    uint64_t h[CBW_MAXSEATS] = {0}, seen = 0;
+    int n = 0, rc = -1;
+    /* strtok would merge empty hands: split by hand. */
+    char *p = copy;
+    for (;;) {
+        char *slash = strchr(p, '/');
+        if (slash)
+            *slash = '\0';
+        if (n >= s->nseats) {
+            pl_buf_printf(err, "deal: %d seats, so %d hands separated by '/'", s->nseats, s->nseats);
+            goto done;
+        }
+        pl_buf e = {0};
+        if (parse_cards(p, ',', &h[n], &seen, &e) < 0) {
+            pl_buf_printf(err, "deal, hand of seat %d: %s", n, pl_buf_str(&e));
+            pl_buf_free(&e);
+            goto done;
+        }
+        pl_buf_free(&e);
+        n++;
+        if (!slash)
+            break;
+        p = slash + 1;
+    }
+    if (n != s->nseats) {
+        pl_buf_printf(err, "deal: %d hands given, the game has %d seats (one hand per seat, '/'-separated)",
+                      n, s->nseats);
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        int t = cbw_team(i);
+        for (uint64_t m = h[i]; m; m &= m - 1) {
+            int k = __builtin_ctzll(m);
+            if (!((s->dealt >> k) & 1)) {
+                pl_buf_puts(err, "deal: ");
+                cbw_card_text(k, 0, err);
+                pl_buf_printf(err, " is not in the %d-card deck", s->deck);
+                goto done;
+            }
+            if (cbw_colour(k) != t) {
+                pl_buf_printf(err, "deal: seat %d is %s and is dealt only %s cards (CBW-R4), not ", i,
+                              team_name[t], team_word[t]);
+                cbw_card_text(k, 0, err);
+                goto done;
+            }
+        }
+    }
+    int nt = s->nseats / 2, per = s->deck / 2;
+    for (int i = 0; i < n; i++) {
+        int want = per / nt + (i / 2 < per % nt);
+        if (__builtin_popcountll(h[i]) != want) {
+            pl_buf_printf(err, "deal: seat %d holds %d cards, the own-colour deal gives it %d (CBW-R4)", i,
+                          __builtin_popcountll(h[i]), want);
+            goto done;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        hands[i] = h[i];
+    rc = 0;
+done:
+    pl_free(copy);
+    return rc;
+}
+
+void cbw_format_action(const void *st, int seat, pl_action a, pl_buf *out)
+{
+    (void)st;
+    (void)seat;
+    if (a & CBW_ACT_FIRST)
+        pl_buf_printf(out, "first %s", team_word[a & 1]);
+    else if (a == CBW_ACT_PASS)
+        pl_buf_puts(out, "pass");
+    else if (a & CBW_ACT_PLACE) {
+        cbw_card_text(cbw_act_card(a), 0, out);
+        pl_buf_printf(out, "@%d,%d", cbw_act_x(a), cbw_act_y(a));
+    } else
+        pl_buf_printf(out, "?%llx", (unsigned long long)a);
+}
+
+/* Parses "CARD@X,Y" at t (whole string). */
+static int parse_place(const char *t, pl_action *a)
+{
+    int k = cbw_card_parse(&t);
+    if (k < 0 || *t != '@')
+        return -1;
+    t++;
+    char *end;
+    long x = strtol(t, &end, 10);
+    if (end == t || *end != ',')
+        return -1;
+    t = end + 1;
+    long y = strtol(t, &end, 10);
+    if (end == t || *end || x < -31 || x > 31 || y < -31 || y > 31)
+        return -1;
+    *a = cbw_place(k, (int)x, (int)y);
+    return 0;
+}
+
+int cbw_parse_action(const void *st, int seat, const char *t, pl_action *a, pl_buf *err)
+{
+    (void)st;
+    if (seat == PL_CHANCE) {
+        if (!strcmp(t, "first red") || !strcmp(t, "first black")) {
+            *a = CBW_ACT_FIRST | (pl_action)(t[6] == 'b');
+            return 0;
+        }
+        pl_buf_puts(err, "expected a chance outcome: first red or first black");
+        return -1;
+    }
+    if (!strcmp(t, "pass")) {
+        *a = CBW_ACT_PASS;
+        return 0;
+    }
+    if (parse_place(t, a) == 0)
+        return 0;
+    pl_buf_puts(err, "expected pass or CARD@X,Y: a card (2-10 J Q K A, then S H D C) and the cell, "
+                     "e.g. QS@-1,2 or 10H@0,0");
+    return -1;
+}
+
+void cbw_explain_illegal(const void *st, int seat, pl_action a, pl_buf *out)
+{
+    const cbw_state *s = st;
+    if (seat < 0 || seat >= s->nseats) {
+        pl_buf_puts(out, "no such seat");
+        return;
+    }
+    if (!cbw_why_illegal(s, seat, a, out))
+        pl_buf_puts(out, "it is legal");
+}
+
+/* ---- position text ---- */
+
+static void cards_text(uint64_t m, char sep, pl_buf *out)
+{
+    if (!m) {
+        pl_buf_putc(out, '-');
+        return;
+    }
+    for (int i = 0; m; m &= m - 1, i++) {
+        if (i)
+            pl_buf_putc(out, sep);
+        cbw_card_text(__builtin_ctzll(m), 0, out);
+    }
+}
+
+static const char *const phase_word[3] = {"first", "move", "over"};
+
+/* Table cards in picture order: top row first, left to right. */
+static int table_order(const cbw_state *s, int *cards)
+{
+    int n = 0;
+    for (int y = CBW_MAXDIM - 1; y >= -(CBW_MAXDIM - 1); y--)
+        for (int x = -(CBW_MAXDIM - 1); x <= CBW_MAXDIM - 1; x++) {
+            int v = s->cell[cbw_cell(x, y)];
+            if (v && v != CBW_OUT)
+                cards[n++] = v - 1;
+        }
+    return n;
+}
+
+void cbw_to_text(const void *st, pl_buf *out)
+{
+    const cbw_state *s = st;
+    pl_buf_printf(out, "phase=%s turn=%d opener=%s passes=%d span=", phase_word[s->phase], s->turn,
+                  s->opener < 2 ? team_word[s->opener] : "-", s->passes);
+    if (s->started)
+        pl_buf_printf(out, "%d..%d,%d..%d", s->x0, s->x1, s->y0, s->y1);
+    else
+        pl_buf_putc(out, '-');
+    pl_buf_puts(out, " hands=");
+    for (int i = 0; i < s->nseats; i++) {
+        if (i)
+            pl_buf_putc(out, '/');
+        cards_text(s->hand[i], ',', out);
+    }
+    pl_buf_puts(out, " table=");
+    int cards[CBW_NCARDS], n = table_order(s, cards);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            pl_buf_putc(out, ';');
+        cbw_card_text(cards[i], 0, out);
+        pl_buf_printf(out, "@%d,%d", cbw_cell_x(s->pos[cards[i]]), cbw_cell_y(s->pos[cards[i]]));
+    }
+    if (!n)
+        pl_buf_putc(out, '-');
+    pl_buf_puts(out, " prisoners=");
+    cards_text(s->prisoners[0], ',', out);
+    pl_buf_putc(out, '/');
+    cards_text(s->prisoners[1], ',', out);
+    pl_buf_puts(out, " history=");
+    for (int i = 0; i < s->nhist; i++) {
+        if (i)
+            pl_buf_putc(out, ';');
+        for (int j = 0; j < s->hist[i].passes; j++)
+            pl_buf_puts(out, "p;");
+        cbw_card_text(s->hist[i].card, 0, out);
+        pl_buf_printf(out, "@%d,%d", s->hist[i].x, s->hist[i].y);
+    }
+    if (!s->nhist)
+        pl_buf_putc(out, '-');
+}
+
+static int bad(pl_buf *err, const char *msg, const char *item)
+{
+    pl_buf_printf(err, "bad position: %s%s%s", msg, item ? " " : "", item ? item : "");
+    return -1;
+}
+
+int cbw_from_text(void *st, const char *text, pl_buf *err)
+{
+    cbw_state *s = st;
+    cbw_state *n = pl_malloc(sizeof *n);
+    char *copy = pl_strdup(text);
+    int rc = -1;
+    if (!n || !copy) {
+        pl_buf_puts(err, "out of memory");
+        goto done;
+    }
+    /* Keep the options; clear the position. */
+    memset(n, 0, sizeof *n);
+    n->players = s->players, n->nseats = s->nseats, n->deck = s->deck;
+    n->w = s->w, n->h = s->h, n->first_opt = s->first_opt;
+    n->phase = CBW_PH_MOVE;
+    n->opener = 0;
+    int turn = -1, span_given = 0, sx0 = 0, sx1 = 0, sy0 = 0, sy1 = 0;
+    uint64_t seen = 0;
+    int tx[CBW_NCARDS], ty[CBW_NCARDS], tk[CBW_NCARDS], nt = 0;
+    char *save = NULL;
+    for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(w, '=');
+        if (!eq) {
+            bad(err, "expected KEY=VALUE, got", w);
+            goto done;
+        }
+        *eq = '\0';
+        char *v = eq + 1;
+        if (!strcmp(w, "phase")) {
+            int k = 0;
+            while (k < 3 && strcmp(v, phase_word[k]))
+                k++;
+            if (k == 3) {
+                bad(err, "phase is first, move or over, not", v);
+                goto done;
+            }
+            n->phase = (uint8_t)k;
+        } else if (!strcmp(w, "turn")) {
+            char *end;
+            turn = (int)strtol(v, &end, 10);
+            if (end == v || *end || turn < 0 || turn >= s->nseats) {
+                bad(err, "turn is a seat number, not", v);
+                goto done;
+            }
+        } else if (!strcmp(w, "opener")) {
+            if (!strcmp(v, "red") || !strcmp(v, "black"))
+                n->opener = v[0] == 'b';
+            else if (!strcmp(v, "-"))
+                n->opener = 0xff;
+            else {
+                bad(err, "opener is red, black or -, not", v);
+                goto done;
+            }
+        } else if (!strcmp(w, "passes")) {
+            char *end;
+            long p = strtol(v, &end, 10);
+            if (end == v || *end || p < 0 || p > s->nseats) {
+                bad(err, "passes is 0 to the number of seats, not", v);
+                goto done;
+            }
+            n->passes = (uint8_t)p;
+        } else if (!strcmp(w, "span")) {
+            if (strcmp(v, "-")) {
+                if (sscanf(v, "%d..%d,%d..%d", &sx0, &sx1, &sy0, &sy1) != 4) {
+                    bad(err, "span is X0..X1,Y0..Y1 or -, not", v);
+                    goto done;
+                }
+                span_given = 1;
+            } else {
+                span_given = 2;
+            }
+        } else if (!strcmp(w, "hands")) {
+            char *p = v;
+            int i = 0;
+            for (;;) {
+                char *slash = strchr(p, '/');
+                if (slash)
+                    *slash = '\0';
+                if (i >= s->nseats) {
+                    bad(err, "more hands than seats", NULL);
+                    goto done;
+                }
+                pl_buf e = {0};
+                int r = parse_cards(p, ',', &n->hand[i], &seen, &e);
+                if (r < 0) {
+                    bad(err, pl_buf_str(&e), NULL);
+                    pl_buf_free(&e);
+                    goto done;
+                }
+                pl_buf_free(&e);
+                for (uint64_t m = n->hand[i]; m; m &= m - 1)
+                    if (cbw_colour(__builtin_ctzll(m)) != cbw_team(i)) {
+                        pl_buf_printf(err, "bad position: seat %d (%s) holds a %s card", i,
+                                      team_name[cbw_team(i)], team_word[!cbw_team(i)]);
+                        goto done;
+                    }
+                i++;
+                if (!slash)
+                    break;
+                p = slash + 1;
+            }
+            if (i != s->nseats) {
+                bad(err, "one hand per seat in hands=H0/H1/...", NULL);
+                goto done;
+            }
+        } else if (!strcmp(w, "table")) {
+            if (!strcmp(v, "-"))
+                continue;
+            char *s2 = NULL;
+            for (char *it = strtok_r(v, ";", &s2); it; it = strtok_r(NULL, ";", &s2)) {
+                pl_action a;
+                if (parse_place(it, &a) < 0) {
+                    bad(err, "table entries are CARD@X,Y separated by ';', not", it);
+                    goto done;
+                }
+                int k = cbw_act_card(a);
+                if ((seen >> k) & 1) {
+                    bad(err, "a card appears twice:", it);
+                    goto done;
+                }
+                seen |= 1ull << k;
+                tk[nt] = k, tx[nt] = cbw_act_x(a), ty[nt] = cbw_act_y(a);
+                nt++;
+            }
+        } else if (!strcmp(w, "prisoners")) {
+            char *slash = strchr(v, '/');
+            if (!slash) {
+                bad(err, "prisoners=R/B: the cards captured by Red, then by Black", NULL);
+                goto done;
+            }
+            *slash = '\0';
+            pl_buf e = {0};
+            if (parse_cards(v, ',', &n->prisoners[0], &seen, &e) < 0 ||
+                parse_cards(slash + 1, ',', &n->prisoners[1], &seen, &e) < 0) {
+                bad(err, pl_buf_str(&e), NULL);
+                pl_buf_free(&e);
+                goto done;
+            }
+            pl_buf_free(&e);
+            for (int t = 0; t < 2; t++)
+                for (uint64_t m = n->prisoners[t]; m; m &= m - 1)
+                    if (cbw_colour(__builtin_ctzll(m)) == t) {
+                        pl_buf_printf(err, "bad position: %s captures only %s cards", team_name[t],
+                                      team_word[!t]);
+                        goto done;
+                    }
+        } else if (!strcmp(w, "history")) {
+            if (!strcmp(v, "-"))
+                continue;
+            int passes = 0;
+            char *s2 = NULL;
+            for (char *it = strtok_r(v, ";", &s2); it; it = strtok_r(NULL, ";", &s2)) {
+                pl_action a;
+                if (!strcmp(it, "p")) {
+                    if (++passes >= s->nseats) {
+                        bad(err, "history: too many passes in a row", NULL);
+                        goto done;
+                    }
+                    continue;
+                }
+                if (parse_place(it, &a) < 0 || n->nhist >= CBW_NCARDS) {
+                    bad(err, "history entries are p (a pass) or CARD@X,Y, not", it);
+                    goto done;
+                }
+                cbw_hist *h = &n->hist[n->nhist++];
+                h->passes = (uint8_t)passes, h->card = (uint8_t)cbw_act_card(a);
+                h->x = (int8_t)cbw_act_x(a), h->y = (int8_t)cbw_act_y(a);
+                passes = 0;
+            }
+        } else {
+            bad(err, "unknown key (phase turn opener passes span hands table prisoners history):", w);
+            goto done;
+        }
+    }
+    for (int k = 0; k < CBW_NCARDS; k++)
+        if (((seen >> k) & 1) && cbw_rank(k) < cbw_low_rank(s)) {
+            pl_buf_puts(err, "bad position: ");
+            cbw_card_text(k, 0, err);
+            pl_buf_printf(err, " is not in the %d-card deck", s->deck);
+            goto done;
+        }
+    if (span_given == 1) {
+        n->started = 1;
+        n->x0 = (int8_t)sx0, n->x1 = (int8_t)sx1, n->y0 = (int8_t)sy0, n->y1 = (int8_t)sy1;
+    } else if (nt > 0 && span_given == 0) {
+        n->started = 1; /* the bounding box of the table and 0,0 */
+        for (int i = 0; i < nt; i++) {
+            sx0 = tx[i] < sx0 ? tx[i] : sx0, sx1 = tx[i] > sx1 ? tx[i] : sx1;
+            sy0 = ty[i] < sy0 ? ty[i] : sy0, sy1 = ty[i] > sy1 ? ty[i] : sy1;
+        }
+        n->x0 = (int8_t)sx0, n->x1 = (int8_t)sx1, n->y0 = (int8_t)sy0, n->y1 = (int8_t)sy1;
+    } else if (nt > 0) {
+        bad(err, "cards on the table need a span", NULL);
+        goto done;
+    }
+    if (n->started && (sx0 > 0 || sx1 < 0 || sy0 > 0 || sy1 < 0 || sx1 - sx0 + 1 > s->w ||
+                       sy1 - sy0 + 1 > s->h)) {
+        pl_buf_printf(err, "bad position: the span must hold 0,0 and fit the %d x %d Rectangle", s->w, s->h);
+        goto done;
+    }
+    memset(n->cell, CBW_OUT, sizeof n->cell);
+    for (int y = -(s->h - 1); y <= s->h - 1; y++)
+        for (int x = -(s->w - 1); x <= s->w - 1; x++)
+            n->cell[cbw_cell(x, y)] = 0;
+    for (int i = 0; i < nt; i++) {
+        if (tx[i] < n->x0 || tx[i] > n->x1 || ty[i] < n->y0 || ty[i] > n->y1) {
+            pl_buf_printf(err, "bad position: a card at %d,%d lies outside the span", tx[i], ty[i]);
+            goto done;
+        }
+        int p = cbw_cell(tx[i], ty[i]);
+        if (n->cell[p]) {
+            pl_buf_printf(err, "bad position: two cards at %d,%d", tx[i], ty[i]);
+            goto done;
+        }
+        n->cell[p] = (uint8_t)(tk[i] + 1);
+        n->pos[tk[i]] = (uint16_t)p;
+        n->table |= 1ull << tk[i];
+    }
+    cbw_set_inside(n);
+    cbw_rebuild(n);
+    n->dealt = seen;
+    if (turn < 0)
+        turn = n->opener < 2 ? n->opener : 0;
+    n->turn = (uint8_t)turn;
+    if (n->phase == CBW_PH_FIRST && (n->started || n->nhist)) {
+        bad(err, "phase first is only before the first card", NULL);
+        goto done;
+    }
+    if (n->phase == CBW_PH_FIRST)
+        n->opener = 0xff;
+    else if (n->opener > 1) {
+        bad(err, "opener=red|black once the first team is known", NULL);
+        goto done;
+    }
+    if ((n->passes == n->nseats) != (n->phase == CBW_PH_OVER)) {
+        bad(err, "phase over exactly when every seat has passed in succession (passes = seats)", NULL);
+        goto done;
+    }
+    pl_buf e = {0};
+    if (cbw_check(n, &e) < 0) {
+        bad(err, pl_buf_str(&e), NULL);
+        pl_buf_free(&e);
+        goto done;
+    }
+    pl_buf_free(&e);
+    memcpy(s, n, sizeof *n);
+    rc = 0;
+done:
+    pl_free(n);
+    pl_free(copy);
+    return rc;
+}
+
+/* ---- the view of one seat ---- */
+
+static void history_text(const cbw_state *s, pl_buf *out)
+{
+    if (s->opener > 1)
+        return;
+    int seat = s->opener;
+    for (int i = 0; i < s->nhist; i++) {
+        for (int j = 0; j < s->hist[i].passes; j++) {
+            pl_buf_printf(out, " %d:pass", seat);
+            seat = (seat + 1) % s->nseats;
+        }
+        pl_buf_printf(out, " %d:", seat);
+        cbw_card_text(s->hist[i].card, 0, out);
+        pl_buf_printf(out, "@%d,%d", s->hist[i].x, s->hist[i].y);
+        seat = (seat + 1) % s->nseats;
+    }
+    for (int j = 0; j < s->passes; j++) {
+        pl_buf_printf(out, " %d:pass", seat);
+        seat = (seat + 1) % s->nseats;
+    }
+}
+
+static void card_list(uint64_t m, pl_buf *out)
+{
+    for (; m; m &= m - 1) {
+        pl_buf_putc(out, ' ');
+        cbw_card_text(__builtin_ctzll(m), 0, out);
+    }
+}
+
+void cbw_view(const void *st, int seat, pl_buf *out)
+{
+    const cbw_state *s = st;
+    int t = cbw_team(seat);
+    pl_buf_printf(out, "game cbw\nseat %d\nteam %s\nplayers %d\nseats %d\ndeck %d\nrectangle %d %d\n", seat,
+                  team_word[t], s->players, s->nseats, s->deck, s->w, s->h);
+    pl_buf_printf(out, "phase %s\nturn %d\nopener %s\npasses %d\n", phase_word[s->phase], s->turn,
+                  s->opener < 2 ? team_word[s->opener] : "-", s->passes);
+    if (s->started)
+        pl_buf_printf(out, "span %d %d %d %d\n", s->x0, s->x1, s->y0, s->y1);
+    else
+        pl_buf_puts(out, "span -\n");
+    if (cbw_fixed_x(s))
+        pl_buf_printf(out, "fixed-x %d %d\n", s->x0, s->x1);
+    else
+        pl_buf_puts(out, "fixed-x open\n");
+    if (cbw_fixed_y(s))
+        pl_buf_printf(out, "fixed-y %d %d\n", s->y0, s->y1);
+    else
+        pl_buf_puts(out, "fixed-y open\n");
+    pl_buf_printf(out, "inside %d %d %d %d\n", s->ix0, s->ix1, s->iy0, s->iy1);
+    pl_buf_puts(out, "hand");
+    card_list(s->hand[seat], out);
+    pl_buf_putc(out, '\n');
+    if (s->players == 2) { /* the same person holds both seats of a team */
+        pl_buf_printf(out, "partner-hand %d", (seat + 2) % s->nseats);
+        card_list(s->hand[(seat + 2) % s->nseats], out);
+        pl_buf_putc(out, '\n');
+    }
+    pl_buf_puts(out, "hand-sizes");
+    for (int i = 0; i < s->nseats; i++)
+        pl_buf_printf(out, " %d", __builtin_popcountll(s->hand[i]));
+    pl_buf_puts(out, "\ntable");
+    int cards[CBW_NCARDS], n = table_order(s, cards);
+    for (int i = 0; i < n; i++) {
+        pl_buf_putc(out, ' ');
+        cbw_card_text(cards[i], 0, out);
+        pl_buf_printf(out, "@%d,%d", cbw_cell_x(s->pos[cards[i]]), cbw_cell_y(s->pos[cards[i]]));
+    }
+    pl_buf_puts(out, "\nprisoners-red");
+    card_list(s->prisoners[0], out);
+    pl_buf_puts(out, "\nprisoners-black");
+    card_list(s->prisoners[1], out);
+    int c[2], sc[2];
+    cbw_castles(s, c);
+    cbw_score(s, sc);
+    pl_buf_printf(out, "\ncastles %d %d\nscore %d %d\nhistory", c[0], c[1], sc[0], sc[1]);
+    if (s->opener < 2)
+        pl_buf_printf(out, " first:%s", team_word[s->opener]);
+    history_text(s, out);
+    pl_buf_putc(out, '\n');
+}
+
+/* ---- the picture ---- */
+
+static void put_card(pl_canvas *c, int row, int col, int k)
+{
+    pl_buf b = {0};
+    cbw_card_text(k, 1, &b);
+    int w = pl_text_width(pl_buf_str(&b));
+    pl_canvas_put(c, row, col + 3 - w, cbw_colour(k) ? PL_ST_BLACK : PL_ST_RED, pl_buf_str(&b));
+    pl_buf_free(&b);
+}
+
+static void put_cards(pl_canvas *c, int row, int col, uint64_t m)
+{
+    for (; m; m &= m - 1) {
+        pl_buf b = {0};
+        int k = __builtin_ctzll(m);
+        cbw_card_text(k, 1, &b);
+        col = pl_canvas_put(c, row, col, cbw_colour(k) ? PL_ST_BLACK : PL_ST_RED, pl_buf_str(&b)) + 1;
+        pl_buf_free(&b);
+    }
+}
+
+void cbw_draw(const void *st, int seat, pl_canvas *c)
+{
+    const cbw_state *s = st;
+    int row = 0;
+    pl_canvas_printf(c, row++, 0, PL_ST_TITLE, "City Behind Walls - %d x %d Rectangle, %d cards, %d seats%s",
+                     s->w, s->h, s->deck, s->nseats, s->players == 2 ? " (2 players)" : "");
+    row++;
+    int fx = cbw_fixed_x(s), fy = cbw_fixed_y(s);
+    int ncol = s->ix1 - s->ix0 + 1, nrow = s->iy1 - s->iy0 + 1;
+    int left = 4; /* border column */
+    /* x labels */
+    for (int j = 0; j < ncol; j++)
+        pl_canvas_printf(c, row, left + 1 + 4 * j, PL_ST_DIM, "%3d", s->ix0 + j);
+    row++;
+    int top = row;
+    const char *hl = fy ? "═" : "┄", *vl = fx ? "║" : "┆";
+    pl_style hs = fy ? PL_ST_MARK : PL_ST_DIM, vs = fx ? PL_ST_MARK : PL_ST_DIM;
+    int right = left + 1 + 4 * ncol;
+    for (int col = left; col <= right; col++) {
+        const char *ch = hl;
+        if (col == left || col == right)
+            ch = fx && fy ? (col == left ? "╔" : "╗") : "+";
+        pl_canvas_put(c, top, col, col == left || col == right ? (fx && fy ? PL_ST_MARK : PL_ST_DIM) : hs, ch);
+        const char *cb = ch;
+        if (col == left || col == right)
+            cb = fx && fy ? (col == left ? "╚" : "╝") : "+";
+        pl_canvas_put(c, top + nrow + 1, col, col == left || col == right ? (fx && fy ? PL_ST_MARK : PL_ST_DIM) : hs,
+                      cb);
+    }
+    for (int i = 0; i < nrow; i++) {
+        int y = s->iy1 - i, r = top + 1 + i;
+        pl_canvas_printf(c, r, 0, PL_ST_DIM, "%3d", y);
+        pl_canvas_put(c, r, left, vs, vl);
+        pl_canvas_put(c, r, right, vs, vl);
+        for (int j = 0; j < ncol; j++) {
+            int x = s->ix0 + j, v = s->cell[cbw_cell(x, y)];
+            int col = left + 1 + 4 * j;
+            if (v && v != CBW_OUT) {
+                put_card(c, r, col, v - 1);
+            } else {
+                bool in_span = s->started && x >= s->x0 && x <= s->x1 && y >= s->y0 && y <= s->y1;
+                pl_canvas_put(c, r, col + 2, in_span ? PL_ST_NORMAL : PL_ST_DIM, "·");
+            }
+        }
+    }
+    row = top + nrow + 2;
+    /* Edges. */
+    int wx = s->started ? s->x1 - s->x0 + 1 : 0, wy = s->started ? s->y1 - s->y0 + 1 : 0;
+    if (fx)
+        pl_canvas_printf(c, row++, 0, PL_ST_MARK, "Left and right edges fixed at x = %d and %d", s->x0, s->x1);
+    else
+        pl_canvas_printf(c, row++, 0, PL_ST_DIM, "Left and right edges open: the cards span %d of %d columns",
+                         wx, s->w);
+    if (fy)
+        pl_canvas_printf(c, row++, 0, PL_ST_MARK, "Bottom and top edges fixed at y = %d and %d", s->y0, s->y1);
+    else
+        pl_canvas_printf(c, row++, 0, PL_ST_DIM, "Bottom and top edges open: the cards span %d of %d rows", wy,
+                         s->h);
+    /* Teams, prisoners, score. */
+    int cs[2], sc[2];
+    cbw_castles(s, cs);
+    cbw_score(s, sc);
+    for (int t = 0; t < 2; t++) {
+        int col = pl_canvas_printf(c, row, 0, t ? PL_ST_BLACK : PL_ST_RED, "%-5s", team_name[t]);
+        col = pl_canvas_printf(c, row, col, PL_ST_NORMAL, " score %d (castles %d + prisoners %d)", sc[t], cs[t],
+                               __builtin_popcountll(s->prisoners[t]));
+        if (s->prisoners[t]) {
+            col = pl_canvas_put(c, row, col, PL_ST_NORMAL, ": ");
+            put_cards(c, row, col, s->prisoners[t]);
+        }
+        row++;
+    }
+    /* Hands. */
+    for (int i = 0; i < s->nseats; i++) {
+        int col = pl_canvas_printf(c, row, 0, cbw_team(i) ? PL_ST_BLACK : PL_ST_RED, "Seat %d", i);
+        col = pl_canvas_printf(c, row, col, PL_ST_NORMAL, " (%s)%s: ", team_name[cbw_team(i)],
+                               i == s->turn && s->phase == CBW_PH_MOVE ? " *" : "");
+        bool visible = seat < 0 || i == seat || (s->players == 2 && seat >= 0 && cbw_team(i) == cbw_team(seat));
+        int nh = __builtin_popcountll(s->hand[i]);
+        if (visible && nh)
+            put_cards(c, row, col, s->hand[i]);
+        else
+            pl_canvas_printf(c, row, col, PL_ST_DIM, "%d card%s", nh, nh == 1 ? "" : "s");
+        row++;
+    }
+    /* Status. */
+    if (s->phase == CBW_PH_FIRST) {
+        pl_canvas_put(c, row++, 0, PL_ST_HILITE, "The first team is drawn (first red / first black)");
+    } else if (s->phase == CBW_PH_MOVE) {
+        pl_canvas_printf(c, row++, 0, PL_ST_HILITE, "Seat %d (%s) to play%s", s->turn, team_name[cbw_team(s->turn)],
+                         s->started ? "" : s->deck == 36 ? ": the first card, 6 to 10, at 0,0"
+                                                           : ": the first card, 2 to 10, at 0,0");
+        if (s->passes)
+            pl_canvas_printf(c, row++, 0, PL_ST_DIM, "%d pass%s in a row; %d end the game", s->passes,
+                             s->passes == 1 ? "" : "es", s->nseats);
+    } else if (sc[0] == sc[1]) {
+        pl_canvas_printf(c, row++, 0, PL_ST_HILITE, "Game over: a draw, %d-%d", sc[0], sc[1]);
+    } else {
+        int w = sc[1] > sc[0];
+        pl_canvas_printf(c, row++, 0, PL_ST_HILITE, "Game over: %s wins %d-%d", team_name[w], sc[w], sc[!w]);
+    }
+    if (s->nhist && s->passes < s->nseats) {
+        const cbw_hist *h = &s->hist[s->nhist - 1];
+        pl_buf b = {0};
+        cbw_card_text(h->card, 1, &b);
+        pl_canvas_printf(c, row, 0, PL_ST_DIM, "Last card: %s at %d,%d", pl_buf_str(&b), h->x, h->y);
+        if (s->cap1 || s->cap2)
+            pl_canvas_printf(c, row, 30, PL_ST_DIM, s->cap2 ? "captured %d, lost %d of its own" : "captured %d",
+                             s->cap1, s->cap2);
+        row++;
+        pl_buf_free(&b);
+    }
+}
