@@ -407,7 +407,6 @@ static void start_deal(tc_state *s)
     memset(s->decl_log, 0, sizeof s->decl_log);
     memset(s->neg, 0, sizeof s->neg);
     memset(s->tlay, 0, sizeof s->tlay);
-    memset(s->pv_lay, 0, sizeof s->pv_lay);
     memset(s->dscore, 0, sizeof s->dscore);
     s->xdone = 0;
     s->dround = s->dstep = s->dctr = s->dx = s->dcstep = 0;
@@ -420,8 +419,7 @@ static void start_deal(tc_state *s)
     s->tricks = 0;
     s->last_winner = -1;
     s->tlead = 0;
-    s->pv_valid = s->pv_leader = s->pv_n = s->pv_winner = s->pv_rev = 0;
-    s->pv_lead = 0;
+    /* the previous trick (pv_*) stays on view until the next one ends */
     s->ended_by_autowin = 0;
     s->phase = TC_PH_DEAL;
 }
