@@ -1188,6 +1188,27 @@ static int neg_ok(const tc_state *s, int t, tc_cards dealt)
     return 1;
 }
 
+static tc_cards kind_max(tc_cards a, tc_cards b) { return a - tc_min(a, b) + b; }
+
+/* Candidate face-down leads of `n` cards drawable from `avail` (TC-R2,
+ * TC-R5.3's forced Four, the trick's ban). Returns how many. */
+static int lead_candidates(const tc_state *s, tc_cards avail, tc_cards *out)
+{
+    pl_action leads[64];
+    int nl, nc = 0;
+    if (s->textra) {
+        for (int col = 1; col >= 0; col--)
+            if (NIB(avail, col) >= 4)
+                out[nc++] = 4 * ONE(col);
+        return nc;
+    }
+    nl = gen_leads(s, avail, s->tban, 0, leads, 64);
+    for (int i = 0; i < nl && i < 64; i++)
+        if (tc_size(TC_CARDS(leads[i])) == s->tn)
+            out[nc++] = TC_CARDS(leads[i]);
+    return nc;
+}
+
 static void tc_determinize(const void *st, int seat, pl_rng *rng, void *out)
 {
     const tc_state *s = st;
@@ -1198,8 +1219,13 @@ static void tc_determinize(const void *st, int seat, pl_rng *rng, void *out)
         return;
     if (s->np == 2 && s->open2 == TC_OPEN_CURRENT)
         return; /* the view shows the opponent's hand: nothing is unknown */
-    int np = s->np;
+    int np = s->np, trick = s->phase == TC_PH_LAY || s->phase == TC_PH_REVEAL;
     int after_exch = s->phase != TC_PH_EXCH;
+    int down_leader = trick && !s->tshown && s->tleader != seat ? s->tleader : -1;
+    /* A declarer about to lead his extra Four holds it in his hand. */
+    tc_cards in_hand[TC_MAXP] = {0};
+    if (s->phase == TC_PH_LEAD && s->textra && s->tleader != seat)
+        in_hand[s->tleader] = 4 * ONE((s->declared[s->tleader] >> 3 & 1) ? TC_RS : TC_BS);
     /* Hidden pools of the other seats, and what `seat` knows is in them. */
     tc_cards pool_all = 0, lower[TC_MAXP] = {0};
     int psize[TC_MAXP] = {0};
@@ -1215,67 +1241,74 @@ static void tc_determinize(const void *st, int seat, pl_rng *rng, void *out)
                 known = s->passed[seat]; /* what `seat` gave him (TC-R4.4) */
             if (s->declared[t]) {
                 int z = s->declared[t] & 7, red = s->declared[t] >> 3 & 1;
-                tc_cards decl = (tc_cards)z * ONE(red ? TC_RS : TC_BS);
-                known = known - tc_min(known, decl) + decl; /* per-kind maximum */
+                known = kind_max(known, (tc_cards)z * ONE(red ? TC_RS : TC_BS));
             }
             lower[t] = tc_sub0(known, s->shown[t]);
         }
     }
-    for (int attempt = 0; attempt < 200; attempt++) {
+    /* Strict first; then without the "nodeclare" constraints; last without
+     * the known cards (a sample that always exists). */
+    for (int attempt = 0; attempt < 240; attempt++) {
+        int relax = attempt < 160 ? 0 : attempt < 239 ? 1 : 2;
         memcpy(d, s, sizeof *s);
-        tc_cards rest = pool_all, pools[TC_MAXP] = {0};
+        tc_cards need[TC_MAXP] = {0}, lead = 0;
         for (int t = 0; t < np; t++)
+            if (t != seat)
+                need[t] = kind_max(relax < 2 ? lower[t] : 0, in_hand[t]);
+        if (down_leader >= 0) {
+            tc_cards avail = pool_all, cand[64];
+            for (int t = 0; t < np; t++)
+                if (t != seat && t != down_leader)
+                    avail = tc_sub0(avail, need[t]);
+            int nc = lead_candidates(s, avail, cand);
+            if (!nc)
+                continue; /* cannot happen with relax 2: the true lead is a candidate */
+            lead = cand[pl_rng_below(rng, (uint32_t)nc)];
+            need[down_leader] = kind_max(need[down_leader], lead);
+            if (tc_size(need[down_leader]) > psize[down_leader])
+                continue;
+        }
+        tc_cards rest = pool_all, pools[TC_MAXP] = {0};
+        int ok = 1;
+        for (int t = 0; t < np && ok; t++)
             if (t != seat) {
-                pools[t] = lower[t];
-                rest -= lower[t];
+                if (!tc_subset(need[t], rest))
+                    ok = 0;
+                else {
+                    pools[t] = need[t];
+                    rest -= need[t];
+                }
             }
+        if (!ok)
+            continue;
         for (int t = 0; t < np; t++)
             if (t != seat)
                 pools[t] += draw_from(&rest, psize[t] - tc_size(pools[t]), rng);
-        int ok = 1;
         for (int t = 0; t < np && ok; t++) {
             if (t == seat)
                 continue;
             tc_cards pool = pools[t];
-            /* Unrevealed discards first: what is left was the hand before
-             * this trick's face-down cards were laid. */
-            d->sec[t] = draw_from(&pool, tc_size(s->sec[t]), rng);
-            if ((s->phase == TC_PH_LAY || s->phase == TC_PH_REVEAL) && t == s->tleader && !s->tshown) {
-                /* a face-down lead must be a legal lead from that hand */
-                pl_action leads[64];
-                tc_state tmp;
-                memcpy(&tmp, s, sizeof tmp);
-                tmp.phase = TC_PH_LEAD;
-                tmp.hand[t] = pool;
-                int nl = legal_leads(&tmp, leads, 64), cand[64], nc = 0;
-                for (int i = 0; i < nl && i < 64; i++)
-                    if (tc_size(TC_CARDS(leads[i])) == s->tn)
-                        cand[nc++] = i;
-                if (!nc) {
-                    ok = 0;
-                    break;
-                }
-                tc_cards lead = TC_CARDS(leads[cand[pl_rng_below(rng, (uint32_t)nc)]]);
+            if (t == down_leader) {
                 pool -= lead;
                 d->tlead = lead;
-            } else if ((s->phase == TC_PH_LAY || s->phase == TC_PH_REVEAL) && t != s->tleader &&
-                       s->tlay[t] && !(s->trev >> t & 1)) {
+            } else if (trick && t != s->tleader && s->tlay[t] && !(s->trev >> t & 1)) {
                 d->tlay[t] = draw_from(&pool, s->tn, rng);
             }
             if (s->phase == TC_PH_EXCH && (s->xdone >> t & 1))
                 d->passed[t] = draw_from(&pool, s->night_k, rng);
-            d->hand[t] = pool;
+            pool -= in_hand[t];
+            d->sec[t] = draw_from(&pool, tc_size(s->sec[t]), rng);
+            d->hand[t] = pool + in_hand[t];
             if (after_exch) {
                 d->dealt[t] = d->hand[t] + d->sec[t] + d->shown[t] + facedown_of(d, t);
-                if (!neg_ok(s, t, d->dealt[t]))
+                if (relax == 0 && !neg_ok(s, t, d->dealt[t]))
                     ok = 0;
             }
         }
         if (ok)
             return;
     }
-    /* No consistent sample found in 200 tries (a rare constraint): keep the
-     * last one. */
+    memcpy(d, s, sizeof *s); /* unreachable: the last attempt always succeeds */
 }
 
 /* A quick estimate for simple searches: the share of won cards, and the
