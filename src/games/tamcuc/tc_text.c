@@ -32,16 +32,20 @@ static void card_text(int k, pl_buf *out)
 
 void tc_cards_text(tc_cards x, const char *sep, pl_buf *out)
 {
-    int first = 1;
+    char buf[TC_NPHYS * 8];
+    size_t n = 0, sl = strlen(sep);
     for (int k = TC_NKIND - 1; k >= 0; k--)
-        for (int c = NIB(x, k); c > 0; c--) {
-            if (!first)
-                pl_buf_puts(out, sep);
-            first = 0;
-            card_text(k, out);
+        for (int c = NIB(x, k); c > 0 && n + sl + 2 < sizeof buf; c--) {
+            if (n) {
+                memcpy(buf + n, sep, sl);
+                n += sl;
+            }
+            buf[n++] = (k & 1) ? 'r' : 'b';
+            buf[n++] = tc_rank_ch[k >> 1];
         }
-    if (first)
-        pl_buf_putc(out, '-');
+    if (!n)
+        buf[n++] = '-';
+    pl_buf_append(out, buf, n);
 }
 
 int tc_parse_card(const char *t, int *kind)
