@@ -230,11 +230,14 @@ static void check_step(pl_match *m, pl_rng *r, tc_state *tmp, int step, int game
     else
         assert_true(all == s->deck);
     int v = (int)pl_rng_below(r, (uint32_t)s->np);
-    /* no leak: hidden cards of others shuffled, same view */
-    perturb(s, v, r, tmp);
-    check_same_view(g, s, tmp, v, 0, "perturbed");
-    if ((step + game) % 32 == 0)
-        check_same_view(g, s, tmp, v, 1, "perturbed");
+    /* no leak: hidden cards of others shuffled, same view (every other
+     * step, alternating with determinize, to keep the sanitizer run short) */
+    if (!(step & 1) || s->phase == TC_PH_OVER) {
+        perturb(s, v, r, tmp);
+        check_same_view(g, s, tmp, v, 0, "perturbed");
+        if ((step + game) % 32 == 0)
+            check_same_view(g, s, tmp, v, 1, "perturbed");
+    }
     /* determinize: same view, conserved, playable */
     if (s->phase != TC_PH_OVER && (step & 3) == 1) {
         g->determinize(s, v, r, tmp);
@@ -288,7 +291,7 @@ static void test_properties_random_deals(void **st)
                 pl_action a = acts[pl_rng_below(&r, (uint32_t)n)];
                 /* the per-viewer text of a move never depends on hidden cards */
                 int v = (int)pl_rng_below(&r, (uint32_t)s->np);
-                if (v != seat) {
+                if (v != seat && (step & 1)) {
                     perturb(s, v, &r, tmp);
                     pl_buf_clear(&t1);
                     pl_buf_clear(&t2);
@@ -319,7 +322,8 @@ static void test_properties_random_deals(void **st)
         for (int v = 0; v < s->np; v++) {
             perturb(s, v, &r, tmp);
             check_same_view(m->game, s, tmp, v, 0, "over");
-            check_same_view(m->game, s, tmp, v, 1, "over");
+            if (v == i % s->np)
+                check_same_view(m->game, s, tmp, v, 1, "over");
         }
         check_text_roundtrip(m, scratch);
         check_record(m);
