@@ -38,6 +38,11 @@ static const tc_cards triple_set[4] = {
 
 static inline int lowest_kind(tc_cards x) { return __builtin_ctzll(x) >> 2; }
 
+#define LOW_BITS 0x11111111111111ull /* bit 0 of each of the 14 nibbles */
+/* Bit 0 of each nibble whose count is at least 1 / at least 2 (counts <= 5). */
+static inline uint64_t kinds_ge1(tc_cards h) { return (h | h >> 1 | h >> 2) & LOW_BITS; }
+static inline uint64_t kinds_ge2(tc_cards h) { return (h >> 1 | h >> 2) & LOW_BITS; }
+
 int tc_set_strength(tc_cards x, int n)
 {
     if (!x)
@@ -89,12 +94,16 @@ static int gen_leads(const tc_state *s, tc_cards h, int ban, int r9, pl_action *
     int n = 0, hsz = tc_size(h);
     tc_cards banned = ban ? s->banned : 0;
 #define LEAD_OK(x) (!((x) & banned) && !(r9 && tc_size(x) == hsz && NIB(x, TC_BG)))
-    for (int k = TC_NKIND - 1; k >= 0; k--)
-        if (NIB(h, k) && LEAD_OK(ONE(k)))
-            PUSH(TC_MK(TC_A_LEAD, ONE(k)));
-    for (int k = TC_NKIND - 1; k >= 0; k--)
-        if (NIB(h, k) >= 2 && LEAD_OK(2 * ONE(k)))
-            PUSH(TC_MK(TC_A_LEAD, 2 * ONE(k)));
+    for (uint64_t m = kinds_ge1(h); m; m &= ~((uint64_t)1 << (63 - __builtin_clzll(m)))) {
+        tc_cards x = (tc_cards)1 << (63 - __builtin_clzll(m));
+        if (LEAD_OK(x))
+            PUSH(TC_MK(TC_A_LEAD, x));
+    }
+    for (uint64_t m = kinds_ge2(h); m; m &= ~((uint64_t)1 << (63 - __builtin_clzll(m)))) {
+        tc_cards x = (tc_cards)2 << (63 - __builtin_clzll(m));
+        if (LEAD_OK(x))
+            PUSH(TC_MK(TC_A_LEAD, x));
+    }
     for (int i = 0; i < 4; i++)
         if (tc_subset(triple_set[i], h) && LEAD_OK(triple_set[i]))
             PUSH(TC_MK(TC_A_LEAD, triple_set[i]));
@@ -157,10 +166,10 @@ static void lay_rec(lay_gen *g, int i, int rem, tc_cards acc)
 static int gen_multisets(tc_cards h, int size, unsigned tag, pl_action *out, int cap)
 {
     int n = 0;
-    if (size == 1) {
-        for (int k = TC_NKIND - 1; k >= 0; k--)
-            if (NIB(h, k))
-                PUSH(TC_MK(tag, ONE(k)));
+    if (size == 1) { /* the common case: one action per kind held */
+        pl_action t = (pl_action)tag << 60;
+        for (uint64_t m = kinds_ge1(h); m; m &= ~((uint64_t)1 << (63 - __builtin_clzll(m))))
+            PUSH(t | ((tc_cards)1 << (63 - __builtin_clzll(m))));
         return n;
     }
     lay_gen g;
