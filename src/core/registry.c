@@ -6,10 +6,12 @@
 
 extern const pl_game ur_game;
 extern const pl_game cbw_game;
+extern const pl_game tc_game;
 
 static const pl_game *const games[] = {
     &ur_game,
     &cbw_game,
+    &tc_game,
 };
 
 const pl_game *const *pl_games(int *n)

@@ -1,0 +1,988 @@
+/* tc_text.c — Tam Cúc notation (docs/notation-tamcuc.md): cards and actions,
+ * their per-viewer forms, the `view` observation, the picture, and the
+ * one-line position text. Nothing here is on the hot path.
+ *
+ * Secrecy: every function here that takes a viewer seat prints another
+ * seat's face-down cards only as a count (TC-R6.5, information model).
+ */
+#include <ctype.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tc.h"
+
+#include "parlour/alloc.h"
+
+#define ONE TC_ONE
+#define NIB TC_NIB
+
+static const char *const rank_cjk[7] = {"卒", "馬", "砲", "車", "象", "士", "將"};
+static const char *const rank_vi[7] = {"tốt", "mã", "pháo", "xe", "tượng", "sĩ", "tướng"};
+static const char *const phase_name[] = {"count", "dealer", "deal", "exchange", "declare",
+                                         "lead", "lay", "reveal", "over"};
+static const uint8_t full_copies_t[TC_NKIND] = {5, 5, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1};
+
+static void card_text(int k, pl_buf *out)
+{
+    pl_buf_putc(out, (k & 1) ? 'r' : 'b');
+    pl_buf_putc(out, tc_rank_ch[k >> 1]);
+}
+
+void tc_cards_text(tc_cards x, const char *sep, pl_buf *out)
+{
+    char buf[TC_NPHYS * 8];
+    size_t n = 0, sl = strlen(sep);
+    for (int k = TC_NKIND - 1; k >= 0; k--)
+        for (int c = NIB(x, k); c > 0 && n + sl + 2 < sizeof buf; c--) {
+            if (n) {
+                memcpy(buf + n, sep, sl);
+                n += sl;
+            }
+            buf[n++] = (k & 1) ? 'r' : 'b';
+            buf[n++] = tc_rank_ch[k >> 1];
+        }
+    if (!n)
+        buf[n++] = '-';
+    pl_buf_append(out, buf, n);
+}
+
+int tc_parse_card(const char *t, int *kind)
+{
+    if (!t[0] || !t[1] || t[2])
+        return -1;
+    int red;
+    char c = (char)tolower((unsigned char)t[0]);
+    if (c == 'r')
+        red = 1;
+    else if (c == 'b')
+        red = 0;
+    else
+        return -1;
+    char r = (char)toupper((unsigned char)t[1]);
+    for (int i = 0; i < 7; i++)
+        if (tc_rank_ch[i] == r) {
+            *kind = 2 * i + red;
+            return 0;
+        }
+    return -1;
+}
+
+int tc_parse_cards(const char *t, tc_cards *x, int *n, pl_buf *err)
+{
+    *x = 0;
+    *n = 0;
+    if (!strcmp(t, "-"))
+        return 0;
+    char tok[8];
+    const char *p = t;
+    while (*p) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        if (!*p)
+            break;
+        size_t len = 0;
+        while (p[len] && p[len] != ' ' && p[len] != ',')
+            len++;
+        int k;
+        if (len >= sizeof tok) {
+            pl_buf_printf(err, "bad card '%.*s': a card is r or b then G A E C N H S (rC, bS)", (int)len, p);
+            return -1;
+        }
+        memcpy(tok, p, len);
+        tok[len] = '\0';
+        if (tc_parse_card(tok, &k) < 0) {
+            pl_buf_printf(err, "bad card '%s': a card is r or b then G A E C N H S (rC, bS)", tok);
+            return -1;
+        }
+        if (NIB(*x, k) >= full_copies_t[k]) {
+            pl_buf_printf(err, "too many %s: the deck has %d", tok, full_copies_t[k]);
+            return -1;
+        }
+        *x += ONE(k);
+        (*n)++;
+        p += len;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- actions */
+
+static void format_chance(const tc_state *s, pl_action a, int viewer, pl_buf *out)
+{
+    switch (s->phase) {
+    case TC_PH_COUNT:
+        pl_buf_printf(out, "count %d", (int)(a & 3));
+        for (int i = 0; i < s->np; i++) {
+            pl_buf_putc(out, ' ');
+            card_text((int)(a >> (4 + 4 * i) & 15) % TC_NKIND, out);
+        }
+        return;
+    case TC_PH_DEALER: pl_buf_printf(out, "dealer %d", (int)a); return;
+    case TC_PH_DEAL: {
+        tc_cards h[TC_MAXP], removed;
+        tc_decode_deal(s, a, h, &removed);
+        pl_buf_puts(out, "deal ");
+        for (int p = 0; p < s->np; p++) {
+            if (p)
+                pl_buf_putc(out, '/');
+            if (viewer < 0 || viewer == p)
+                tc_cards_text(h[p], ",", out);
+            else
+                pl_buf_putc(out, '?');
+        }
+        return;
+    }
+    default: pl_buf_printf(out, "?%llx", (unsigned long long)a); return;
+    }
+}
+
+static void format_any(const tc_state *s, int seat, pl_action a, int viewer, pl_buf *out)
+{
+    if (seat == PL_CHANCE) {
+        format_chance(s, a, viewer, out);
+        return;
+    }
+    int mine = viewer < 0 || viewer == seat;
+    tc_cards x = TC_CARDS(a);
+    switch (TC_TAG(a)) {
+    case TC_A_LEAD:
+    case TC_A_LAY:
+    case TC_A_PASS:
+        pl_buf_puts(out, TC_TAG(a) == TC_A_LEAD ? "lead " : TC_TAG(a) == TC_A_LAY ? "lay " : "pass ");
+        if (mine)
+            tc_cards_text(x, " ", out);
+        else
+            pl_buf_printf(out, "%d", tc_size(x)); /* face down: only how many */
+        return;
+    case TC_A_REVEAL: pl_buf_puts(out, "reveal"); return;
+    case TC_A_HIDE: pl_buf_puts(out, "hide"); return;
+    case TC_A_DECL: pl_buf_puts(out, x == 5 ? "declare five" : "declare four"); return;
+    case TC_A_NODECL: pl_buf_puts(out, "nodeclare"); return;
+    default: pl_buf_printf(out, "?%llx", (unsigned long long)a); return;
+    }
+}
+
+void tc_format_action(const void *st, int seat, pl_action a, pl_buf *out)
+{
+    format_any(st, seat, a, -1, out);
+}
+
+void tc_format_action_for(const void *st, int seat, pl_action a, int viewer, pl_buf *out)
+{
+    format_any(st, seat, a, viewer, out);
+}
+
+static int parse_chance(const tc_state *s, const char *t, pl_action *a, pl_buf *err)
+{
+    switch (s->phase) {
+    case TC_PH_DEALER: {
+        int d;
+        char extra;
+        if (sscanf(t, "dealer %d%c", &d, &extra) == 1 && d >= 0 && d < s->np) {
+            *a = (pl_action)d;
+            return 0;
+        }
+        pl_buf_printf(err, "expected dealer SEAT (0-%d)", s->np - 1);
+        return -1;
+    }
+    case TC_PH_COUNT: {
+        char buf[128];
+        snprintf(buf, sizeof buf, "%s", t);
+        char *save = NULL, *w = strtok_r(buf, " ", &save);
+        uint64_t code = 0;
+        int ok = w && !strcmp(w, "count");
+        w = ok ? strtok_r(NULL, " ", &save) : NULL;
+        if (ok && w && strlen(w) == 1 && w[0] >= '0' && w[0] < '0' + s->np)
+            code = (uint64_t)(w[0] - '0');
+        else
+            ok = 0;
+        for (int i = 0; ok && i < s->np; i++) {
+            int k;
+            w = strtok_r(NULL, " ", &save);
+            if (!w || tc_parse_card(w, &k) < 0)
+                ok = 0;
+            else
+                code |= (uint64_t)k << (4 + 4 * i);
+        }
+        if (ok && strtok_r(NULL, " ", &save))
+            ok = 0;
+        if (!ok) {
+            pl_buf_printf(err, "expected count PROV CARD×%d: the provisional dealer (0-%d), then the card "
+                               "given to each player from his right (TC-R4.1)", s->np, s->np - 1);
+            return -1;
+        }
+        if (tc_check_count(s, code, err) < 0)
+            return -1;
+        *a = code;
+        return 0;
+    }
+    case TC_PH_DEAL: {
+        if (strncmp(t, "deal ", 5) != 0) {
+            pl_buf_puts(err, "expected deal H0/H1/... (each hand a comma-separated list of cards)");
+            return -1;
+        }
+        tc_cards h[TC_MAXP] = {0};
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", t + 5);
+        int p = 0;
+        char *save = NULL;
+        for (char *w = strtok_r(buf, "/", &save); w; w = strtok_r(NULL, "/", &save), p++) {
+            int n;
+            if (p >= s->np || tc_parse_cards(w, &h[p], &n, err) < 0) {
+                if (p >= s->np)
+                    pl_buf_printf(err, "a deal has %d hands", s->np);
+                return -1;
+            }
+            if (n != s->hs) {
+                pl_buf_printf(err, "seat %d gets %d cards, each hand holds %d (TC-R3)", p, n, s->hs);
+                return -1;
+            }
+        }
+        if (p != s->np) {
+            pl_buf_printf(err, "a deal has %d hands, separated by /", s->np);
+            return -1;
+        }
+        uint64_t code = tc_encode_deal(s, h);
+        if (tc_check_deal(s, code, err) < 0)
+            return -1;
+        *a = code;
+        return 0;
+    }
+    default: pl_buf_puts(err, "no chance outcome now"); return -1;
+    }
+}
+
+int tc_parse_action(const void *st, int seat, const char *t, pl_action *a, pl_buf *err)
+{
+    const tc_state *s = st;
+    if (seat == PL_CHANCE)
+        return parse_chance(s, t, a, err);
+    if (!strcmp(t, "reveal")) {
+        *a = TC_MK(TC_A_REVEAL, 0);
+        return 0;
+    }
+    if (!strcmp(t, "hide")) {
+        *a = TC_MK(TC_A_HIDE, 0);
+        return 0;
+    }
+    if (!strcmp(t, "nodeclare")) {
+        *a = TC_MK(TC_A_NODECL, 0);
+        return 0;
+    }
+    if (!strcmp(t, "declare four") || !strcmp(t, "declare five")) {
+        *a = TC_MK(TC_A_DECL, t[8] == 'f' && t[9] == 'i' ? 5 : 4);
+        return 0;
+    }
+    static const char *const verbs[3] = {"lead ", "lay ", "pass "};
+    static const unsigned tags[3] = {TC_A_LEAD, TC_A_LAY, TC_A_PASS};
+    for (int i = 0; i < 3; i++) {
+        size_t l = strlen(verbs[i]);
+        if (!strncmp(t, verbs[i], l)) {
+            tc_cards x;
+            int n;
+            if (tc_parse_cards(t + l, &x, &n, err) < 0)
+                return -1;
+            if (n == 0) {
+                pl_buf_printf(err, "%sneeds cards (rG bS ...)", verbs[i]);
+                return -1;
+            }
+            *a = TC_MK(tags[i], x);
+            return 0;
+        }
+    }
+    pl_buf_puts(err, "expected lead CARDS, lay CARDS, reveal, hide, declare four|five, nodeclare or pass "
+                     "CARDS (a card: r/b then G A E C N H S, e.g. lead rC rC)");
+    return -1;
+}
+
+void tc_explain_illegal(const void *st, int seat, pl_action a, pl_buf *out)
+{
+    tc_why_illegal(st, seat, a, out);
+}
+
+/* ---------------------------------------------------------------- view */
+
+/* What seat `seat` may know of seat `opp`'s cards in a two-player game
+ * (TC-R3.3), or -1 when nothing is shown. */
+static int opponent_cards(const tc_state *s, int seat, tc_cards *x)
+{
+    if (s->np != 2 || seat < 0 || s->phase < TC_PH_DECL)
+        return -1;
+    int opp = 1 - seat;
+    if (s->open2 == TC_OPEN_INITIAL) {
+        *x = tc_sub0(s->dealt[opp], s->shown[opp]);
+        return 0;
+    }
+    if (s->open2 == TC_OPEN_CURRENT) {
+        *x = s->hand[opp];
+        return 0;
+    }
+    return -1;
+}
+
+static void seats_line(const char *key, const int16_t *v, int np, pl_buf *out)
+{
+    pl_buf_puts(out, key);
+    for (int p = 0; p < np; p++)
+        pl_buf_printf(out, " %d", v[p]);
+    pl_buf_putc(out, '\n');
+}
+
+void tc_view(const void *st, int seat, pl_buf *out)
+{
+    const tc_state *s = st;
+    int np = s->np, all = seat < 0;
+    pl_buf_printf(out, "game tamcuc\nseat %d\nplayers %d\nphase %s\n", seat, np, phase_name[s->phase]);
+    pl_buf_printf(out, "deal %d\ndealer %d\n", s->deals_done + (s->phase == TC_PH_OVER ? 0 : 1), s->dealer);
+    int seats[TC_MAXP], na = s->phase == TC_PH_OVER ? 0 : tc_actors(s, seats);
+    pl_buf_puts(out, "actors");
+    for (int i = 0; i < na; i++)
+        pl_buf_printf(out, " %d", seats[i]);
+    if (!na)
+        pl_buf_puts(out, " -");
+    pl_buf_putc(out, '\n');
+    if (s->count_prov >= 0) {
+        pl_buf_printf(out, "counting %d", s->count_prov);
+        for (int i = 0; i < np; i++) {
+            pl_buf_putc(out, ' ');
+            card_text(s->count_card[i], out);
+        }
+        pl_buf_printf(out, " steps %d\n", s->count_steps);
+    }
+    if (!all) {
+        pl_buf_puts(out, "hand ");
+        tc_cards_text(s->hand[seat], " ", out);
+        pl_buf_putc(out, '\n');
+    }
+    pl_buf_puts(out, "sizes");
+    for (int p = 0; p < np; p++)
+        pl_buf_printf(out, " %d", tc_size(s->hand[p]));
+    pl_buf_putc(out, '\n');
+    for (int p = 0; p < np; p++)
+        if (all) {
+            pl_buf_printf(out, "hand%d ", p);
+            tc_cards_text(s->hand[p], " ", out);
+            pl_buf_putc(out, '\n');
+        }
+    /* night exchange */
+    if (s->night_k && s->phase >= TC_PH_EXCH) {
+        if (s->phase == TC_PH_EXCH) {
+            pl_buf_puts(out, "exchanged");
+            for (int p = 0; p < np; p++)
+                if (s->xdone >> p & 1)
+                    pl_buf_printf(out, " %d", p);
+            pl_buf_putc(out, '\n');
+        }
+        for (int p = 0; p < np; p++) {
+            if (!all && p != seat)
+                continue;
+            if (s->phase == TC_PH_EXCH && !(s->xdone >> p & 1))
+                continue;
+            pl_buf_printf(out, "passed %d ", p);
+            tc_cards_text(s->passed[p], " ", out);
+            pl_buf_putc(out, '\n');
+            if (s->phase != TC_PH_EXCH) {
+                int from = (p + np - 1) % np;
+                pl_buf_printf(out, "received %d ", p);
+                tc_cards_text(s->passed[from], " ", out);
+                pl_buf_putc(out, '\n');
+            }
+        }
+    }
+    /* declarations */
+    for (int i = 0; i < s->ndecl; i++) {
+        int e = s->decl_log[i];
+        pl_buf_printf(out, "declared %d %s %s%s\n", e & 3, (e >> 2 & 7) == 5 ? "five" : "four",
+                      (e >> 5 & 1) ? "red" : "black", (e >> 6 & 1) ? " counter" : "");
+    }
+    if (s->phase == TC_PH_DECL)
+        pl_buf_printf(out, "asking %s %d%s\n", s->dround == 5 ? "five" : "four", tc_decl_seat(s),
+                      s->dctr ? " counter" : "");
+    /* the trick */
+    if (s->phase == TC_PH_LEAD || s->phase == TC_PH_LAY || s->phase == TC_PH_REVEAL) {
+        pl_buf_printf(out, "trick %d %s%s\n", s->tleader, s->textra ? "extra" : "ordinary",
+                      (s->phase == TC_PH_LEAD ? tc_ban_applies(s) : s->tban) ? " ban" : "");
+    }
+    if (s->phase == TC_PH_LAY || s->phase == TC_PH_REVEAL) {
+        int L = s->tleader;
+        pl_buf_printf(out, "lead %d ", L);
+        if (s->tshown) {
+            pl_buf_puts(out, "up ");
+            tc_cards_text(s->tlead, " ", out);
+        } else {
+            pl_buf_printf(out, "down %d", s->tn);
+            if (all || seat == L) {
+                pl_buf_putc(out, ' ');
+                tc_cards_text(s->tlead, " ", out);
+            }
+        }
+        pl_buf_putc(out, '\n');
+        for (int i = 1; i < np; i++) {
+            int f = (L + i) % np;
+            int laid = s->phase == TC_PH_REVEAL || i < s->tstep;
+            pl_buf_printf(out, "lay %d ", f);
+            if (!laid) {
+                pl_buf_puts(out, "waiting\n");
+                continue;
+            }
+            if (s->trev >> f & 1) {
+                pl_buf_puts(out, "revealed ");
+                tc_cards_text(s->tlay[f], " ", out);
+            } else {
+                pl_buf_printf(out, "%s %d", (s->thid >> f & 1) ? "hidden" : "down", s->tn);
+                if (all || seat == f) {
+                    pl_buf_putc(out, ' ');
+                    tc_cards_text(s->tlay[f], " ", out);
+                }
+            }
+            pl_buf_putc(out, '\n');
+        }
+    }
+    if (s->pv_valid) {
+        pl_buf_printf(out, "last %d %d winner %d lead ", s->pv_leader, s->pv_n, s->pv_winner);
+        tc_cards_text(s->pv_lead, ",", out);
+        for (int i = 1; i < np; i++) {
+            int f = (s->pv_leader + i) % np;
+            if (s->pv_rev >> f & 1) {
+                pl_buf_printf(out, " %d:", f);
+                tc_cards_text(s->pv_lay[f], ",", out);
+            } else {
+                pl_buf_printf(out, " %d:hidden", f);
+            }
+        }
+        pl_buf_putc(out, '\n');
+    }
+    for (int p = 0; p < np; p++) {
+        pl_buf_printf(out, "won %d %d ", p, tc_size(s->won[p]));
+        tc_cards_text(s->won[p], " ", out);
+        pl_buf_putc(out, '\n');
+    }
+    for (int p = 0; p < np; p++) {
+        pl_buf_printf(out, "discard %d public %d ", p, tc_size(s->pub[p]));
+        if (s->pubdisc_off && !all)
+            pl_buf_putc(out, '-');
+        else
+            tc_cards_text(s->pub[p], " ", out);
+        pl_buf_printf(out, " secret %d", tc_size(s->sec[p]));
+        if (all || p == seat) {
+            pl_buf_putc(out, ' ');
+            tc_cards_text(s->sec[p], " ", out);
+        }
+        pl_buf_putc(out, '\n');
+    }
+    tc_cards opp;
+    if (opponent_cards(s, seat, &opp) == 0) {
+        pl_buf_printf(out, "opponent %s ", s->open2 == TC_OPEN_INITIAL ? "may-hold" : "holds");
+        tc_cards_text(opp, " ", out);
+        pl_buf_putc(out, '\n');
+    }
+    seats_line("dealscore", s->phase == TC_PH_OVER || s->phase <= TC_PH_DEAL ? s->last_score : s->dscore, np, out);
+    seats_line("score", s->total, np, out);
+    if (s->phase == TC_PH_OVER) {
+        int best = s->total[0], nb = 0, w = 0;
+        for (int p = 0; p < np; p++)
+            if (s->total[p] > best)
+                best = s->total[p];
+        for (int p = 0; p < np; p++)
+            if (s->total[p] == best) {
+                nb++;
+                w = p;
+            }
+        if (nb == 1)
+            pl_buf_printf(out, "winner %d\n", w);
+        else
+            pl_buf_puts(out, "winner draw\n");
+    }
+}
+
+/* ---------------------------------------------------------------- picture */
+
+/* Draws card `k` at (row, col): "rG 將 tướng"; returns the next column. */
+static int draw_card(pl_canvas *c, int row, int col, int k)
+{
+    char t[32];
+    snprintf(t, sizeof t, "%c%c %s %s", (k & 1) ? 'r' : 'b', tc_rank_ch[k >> 1], rank_cjk[k >> 1],
+             rank_vi[k >> 1]);
+    int e = pl_canvas_put(c, row, col, (k & 1) ? PL_ST_RED : PL_ST_BLACK, t);
+    return e + 2;
+}
+
+/* Draws a multiset of cards, wrapping after `per_row` cards; returns the
+ * number of rows used (at least 1). */
+static int draw_cards(pl_canvas *c, int row, int col, tc_cards x, int per_row)
+{
+    int n = 0, r = 0, x0 = col;
+    if (!x) {
+        pl_canvas_put(c, row, col, PL_ST_DIM, "-");
+        return 1;
+    }
+    for (int k = TC_NKIND - 1; k >= 0; k--)
+        for (int i = NIB(x, k); i > 0; i--) {
+            if (n && n % per_row == 0) {
+                r++;
+                col = x0;
+            }
+            col = draw_card(c, row + r, col, k);
+            n++;
+        }
+    return r + 1;
+}
+
+static int draw_backs(pl_canvas *c, int row, int col, int n)
+{
+    for (int i = 0; i < n; i++)
+        col = pl_canvas_put(c, row, col, PL_ST_DIM, "[▒▒] ");
+    return col;
+}
+
+static const char *ban_name(int b)
+{
+    static const char *const names[] = {"none", "G A", "G A E", "G A E bS"};
+    return names[b];
+}
+
+void tc_draw(const void *st, int seat, pl_canvas *c)
+{
+    const tc_state *s = st;
+    int np = s->np, all = seat < 0, row = 0;
+    pl_canvas_printf(c, row++, 0, PL_ST_TITLE, "Tam Cúc — %d players, deal %d, dealer seat %d%s", np,
+                     s->deals_done + (s->phase == TC_PH_OVER ? 0 : 1), s->dealer,
+                     all ? "" : "");
+    pl_canvas_printf(c, row++, 0, PL_ST_DIM, "rules: four/five=%s, first-trick ban %s, big leads %s, kết %s, overtake %s",
+                     s->soldier == TC_SS_SEIZE ? "seize" : s->soldier == TC_SS_AUTOWIN ? "autowin" : "none",
+                     ban_name(s->ban), s->big_leads ? "on" : "off", s->ket ? "on" : "off",
+                     s->overtake ? "on" : "off");
+    if (s->count_prov >= 0) {
+        int col = pl_canvas_printf(c, row, 0, PL_ST_NORMAL, "Counting (from seat %d's right):", s->count_prov);
+        for (int i = 0; i < np; i++) {
+            pl_canvas_printf(c, row, col + 1, PL_ST_NORMAL, "%d:", (s->count_prov + 1 + i) % np);
+            col = draw_card(c, row, col + 3, s->count_card[i]);
+        }
+        row++;
+    }
+    row++;
+    for (int p = 0; p < np; p++) {
+        int col = pl_canvas_printf(c, row, 0, p == seat ? PL_ST_HILITE : PL_ST_NORMAL, "Seat %d%s%s", p,
+                                   p == seat ? " (you)" : "", p == s->dealer ? " [dealer]" : "");
+        col = pl_canvas_printf(c, row, col < 22 ? 22 : col + 1, PL_ST_NORMAL, "score %+d  this deal %+d  ",
+                               s->total[p], s->phase == TC_PH_OVER ? s->last_score[p] : s->dscore[p]);
+        pl_canvas_printf(c, row, col, PL_ST_NORMAL, "hand %d", tc_size(s->hand[p]));
+        row++;
+        if (all || p == seat) {
+            pl_canvas_put(c, row, 2, PL_ST_NORMAL, "hand:");
+            row += draw_cards(c, row, 9, s->hand[p], 8);
+        } else if (s->hand[p]) {
+            pl_canvas_put(c, row, 2, PL_ST_NORMAL, "hand:");
+            draw_backs(c, row, 9, tc_size(s->hand[p]));
+            row++;
+        }
+        if (s->np == 2 && !all && p != seat) {
+            tc_cards opp;
+            if (opponent_cards(s, seat, &opp) == 0) {
+                pl_canvas_put(c, row, 2, PL_ST_DIM, s->open2 == TC_OPEN_INITIAL ? "may hold:" : "holds:");
+                row += draw_cards(c, row, 12, opp, 8);
+            }
+        }
+        if (s->won[p]) {
+            pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "won %d:", tc_size(s->won[p]));
+            row += draw_cards(c, row, 11, s->won[p], 8);
+        }
+        if (s->pub[p] || s->sec[p]) {
+            int col2 = pl_canvas_printf(c, row, 2, PL_ST_DIM, "discards:");
+            if (s->pub[p] && !(s->pubdisc_off && !all)) {
+                draw_cards(c, row, col2 + 1, s->pub[p], 8);
+                row++;
+                col2 = 12;
+            }
+            if (s->sec[p]) {
+                if (all || p == seat) {
+                    pl_canvas_put(c, row, col2 + 1, PL_ST_DIM, "face down:");
+                    row += draw_cards(c, row, col2 + 12, s->sec[p], 8);
+                } else {
+                    col2 = pl_canvas_put(c, row, col2 + 1, PL_ST_DIM, "face down:");
+                    draw_backs(c, row, col2 + 1, tc_size(s->sec[p]));
+                    row++;
+                }
+            }
+        }
+    }
+    row++;
+    /* the table */
+    if (s->phase == TC_PH_LAY || s->phase == TC_PH_REVEAL) {
+        int L = s->tleader;
+        pl_canvas_printf(c, row++, 0, PL_ST_TITLE, "On the table: %s trick led by seat %d, %d card%s%s",
+                         s->textra ? "extra Four" : "the", L, s->tn, s->tn > 1 ? "s" : "",
+                         s->tban ? " (first-trick ban)" : "");
+        int col = pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "seat %d lead:", L);
+        if (s->tshown || all || seat == L)
+            draw_cards(c, row, col + 1, s->tlead, 8);
+        else
+            draw_backs(c, row, col + 1, s->tn);
+        if (!s->tshown && (all || seat == L))
+            pl_canvas_put(c, row + 1, col + 1, PL_ST_DIM, "(face down)");
+        row += (!s->tshown && (all || seat == L)) ? 2 : 1;
+        for (int i = 1; i < np; i++) {
+            int f = (L + i) % np;
+            int laid = s->phase == TC_PH_REVEAL || i < s->tstep;
+            col = pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "seat %d:", f);
+            if (!laid)
+                pl_canvas_put(c, row, col + 1, PL_ST_DIM, "to lay");
+            else if (s->trev >> f & 1)
+                col = draw_cards(c, row, col + 1, s->tlay[f], 8), (void)col;
+            else if (all || seat == f) {
+                int e = draw_cards(c, row, col + 1, s->tlay[f], 8);
+                (void)e;
+                pl_canvas_put(c, row + 1, col + 1, PL_ST_DIM, (s->thid >> f & 1) ? "(hidden)" : "(face down)");
+                row++;
+            } else {
+                col = draw_backs(c, row, col + 1, s->tn);
+                if (s->thid >> f & 1)
+                    pl_canvas_put(c, row, col, PL_ST_DIM, "hidden");
+            }
+            row++;
+        }
+        row++;
+    } else if (s->pv_valid) {
+        pl_canvas_printf(c, row++, 0, PL_ST_TITLE, "Last trick: led by seat %d, %d card%s, won by seat %d",
+                         s->pv_leader, s->pv_n, s->pv_n > 1 ? "s" : "", s->pv_winner);
+        int col = pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "seat %d lead:", s->pv_leader);
+        draw_cards(c, row++, col + 1, s->pv_lead, 8);
+        for (int i = 1; i < np; i++) {
+            int f = (s->pv_leader + i) % np;
+            col = pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "seat %d:", f);
+            if (s->pv_rev >> f & 1)
+                draw_cards(c, row, col + 1, s->pv_lay[f], 8);
+            else
+                pl_canvas_put(c, row, col + 1, PL_ST_DIM, "hidden");
+            row++;
+        }
+        row++;
+    }
+    for (int i = 0; i < s->ndecl; i++) {
+        int e = s->decl_log[i];
+        pl_canvas_printf(c, row++, 0, PL_ST_HILITE, "Seat %d declared %s (%s)%s", e & 3,
+                         (e >> 2 & 7) == 5 ? "Five Soldiers" : "Four Soldiers", (e >> 5 & 1) ? "red" : "black",
+                         (e >> 6 & 1) ? ", countering" : "");
+    }
+    int seats[TC_MAXP], na = s->phase == TC_PH_OVER ? 0 : tc_actors(s, seats);
+    switch (s->phase) {
+    case TC_PH_COUNT: pl_canvas_put(c, row, 0, PL_ST_NORMAL, "The first dealer is found by counting (chance)"); break;
+    case TC_PH_DEALER: pl_canvas_put(c, row, 0, PL_ST_NORMAL, "The first dealer is drawn (chance)"); break;
+    case TC_PH_DEAL: pl_canvas_printf(c, row, 0, PL_ST_NORMAL, "Seat %d deals (chance)", s->dealer); break;
+    case TC_PH_EXCH: {
+        int col = pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Night exchange: pass %d card%s to the next seat; waiting for",
+                                   s->night_k, s->night_k > 1 ? "s" : "");
+        for (int i = 0; i < na; i++)
+            col = pl_canvas_printf(c, row, col, PL_ST_HILITE, " %d", seats[i]);
+        break;
+    }
+    case TC_PH_DECL:
+        pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Seat %d: declare %s Soldiers%s? (declare %s / nodeclare)",
+                         tc_decl_seat(s), s->dround == 5 ? "Five" : "Four", s->dctr ? " in red, to counter" : "",
+                         s->dround == 5 ? "five" : "four");
+        break;
+    case TC_PH_LEAD:
+        pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Seat %d leads%s%s", s->tleader,
+                         s->textra ? " the declared Four" : "",
+                         tc_ban_applies(s) ? " (first trick: banned cards cannot be led)" : "");
+        break;
+    case TC_PH_LAY:
+        pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Seat %d lays %d card%s face down", seats[0], s->tn,
+                         s->tn > 1 ? "s" : "");
+        break;
+    case TC_PH_REVEAL:
+        pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Seat %d: reveal or hide", seats[0]);
+        break;
+    default: {
+        pl_outcome o;
+        tc_game.outcome(s, &o);
+        if (o.kind == PL_WIN_SEAT)
+            pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Over: seat %d wins with %+ld", o.winner, o.score[o.winner]);
+        else
+            pl_canvas_put(c, row, 0, PL_ST_HILITE, "Over: a draw");
+    }
+    }
+}
+
+/* ---------------------------------------------------------------- position */
+
+enum { F_U8, F_I8, F_I16, F_U16, F_CARDS, F_U64 };
+typedef struct field {
+    const char *key;
+    size_t off;
+    uint8_t type, perseat, count;
+} field;
+#define FLD(k, m, t, ps, c) {k, offsetof(tc_state, m), t, ps, c}
+
+static const field fields[] = {
+    FLD("dealer", dealer, F_U8, 0, 1),
+    FLD("deals", deals_done, F_U16, 0, 1),
+    FLD("total", total, F_I16, 1, 0),
+    FLD("last", last_score, F_I16, 1, 0),
+    FLD("countprov", count_prov, F_I8, 0, 1),
+    FLD("countcards", count_card, F_U8, 1, 0),
+    FLD("countsteps", count_steps, F_U8, 0, 1),
+    FLD("hand", hand, F_CARDS, 1, 0),
+    FLD("dealt", dealt, F_CARDS, 1, 0),
+    FLD("won", won, F_CARDS, 1, 0),
+    FLD("pub", pub, F_CARDS, 1, 0),
+    FLD("sec", sec, F_CARDS, 1, 0),
+    FLD("shown", shown, F_CARDS, 1, 0),
+    FLD("passed", passed, F_CARDS, 1, 0),
+    FLD("xdone", xdone, F_U8, 0, 1),
+    FLD("dround", dround, F_U8, 0, 1),
+    FLD("dstep", dstep, F_U8, 0, 1),
+    FLD("dctr", dctr, F_U8, 0, 1),
+    FLD("dx", dx, F_U8, 0, 1),
+    FLD("dcstep", dcstep, F_U8, 0, 1),
+    FLD("declared", declared, F_U8, 1, 0),
+    FLD("ndecl", ndecl, F_U8, 0, 1),
+    FLD("decllog", decl_log, F_U8, 0, TC_MAXDECL),
+    FLD("anyseize", any_seize, F_U8, 0, 1),
+    FLD("seizer", seizer, F_I8, 0, 1),
+    FLD("extrawinner", extra_winner, F_I8, 0, 1),
+    FLD("neg", neg, F_U8, 1, 0),
+    FLD("negdirty", negdirty, F_U8, 0, 1),
+    FLD("tleader", tleader, F_U8, 0, 1),
+    FLD("tn", tn, F_U8, 0, 1),
+    FLD("tstep", tstep, F_U8, 0, 1),
+    FLD("textra", textra, F_U8, 0, 1),
+    FLD("tban", tban, F_U8, 0, 1),
+    FLD("trev", trev, F_U8, 0, 1),
+    FLD("thid", thid, F_U8, 0, 1),
+    FLD("tshown", tshown, F_U8, 0, 1),
+    FLD("tricks", tricks, F_U8, 0, 1),
+    FLD("lastwinner", last_winner, F_I8, 0, 1),
+    FLD("tlead", tlead, F_CARDS, 0, 1),
+    FLD("tlay", tlay, F_CARDS, 1, 0),
+    FLD("pvvalid", pv_valid, F_U8, 0, 1),
+    FLD("pvleader", pv_leader, F_U8, 0, 1),
+    FLD("pvn", pv_n, F_U8, 0, 1),
+    FLD("pvwinner", pv_winner, F_U8, 0, 1),
+    FLD("pvrev", pv_rev, F_U8, 0, 1),
+    FLD("pvlead", pv_lead, F_CARDS, 0, 1),
+    FLD("pvlay", pv_lay, F_CARDS, 1, 0),
+    FLD("dscore", dscore, F_I16, 1, 0),
+    FLD("autowin", ended_by_autowin, F_U8, 0, 1),
+};
+#define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
+
+void tc_to_text(const void *st, pl_buf *out)
+{
+    const tc_state *s = st;
+    pl_buf_printf(out, "phase=%s", phase_name[s->phase]);
+    for (int i = 0; i < NFIELDS; i++) {
+        const field *f = &fields[i];
+        const unsigned char *base = (const unsigned char *)s + f->off;
+        int n = f->perseat ? s->np : f->count;
+        pl_buf_printf(out, " %s=", f->key);
+        for (int j = 0; j < n; j++) {
+            if (j)
+                pl_buf_putc(out, f->type == F_CARDS ? '/' : ',');
+            switch (f->type) {
+            case F_U8: pl_buf_printf(out, "%u", ((const uint8_t *)base)[j]); break;
+            case F_I8: pl_buf_printf(out, "%d", ((const int8_t *)base)[j]); break;
+            case F_I16: {
+                int16_t v;
+                memcpy(&v, base + 2 * j, 2);
+                pl_buf_printf(out, "%d", v);
+                break;
+            }
+            case F_U16: {
+                uint16_t v;
+                memcpy(&v, base + 2 * j, 2);
+                pl_buf_printf(out, "%u", v);
+                break;
+            }
+            case F_CARDS: {
+                tc_cards v;
+                memcpy(&v, base + 8 * j, 8);
+                tc_cards_text(v, ",", out);
+                break;
+            }
+            default: break;
+            }
+        }
+    }
+}
+
+static int bad(pl_buf *err, const char *msg, const char *item)
+{
+    pl_buf_printf(err, "bad position: %s%s%s", msg, item ? " " : "", item ? item : "");
+    return -1;
+}
+
+/* Reads one field's value list into `n`. */
+static int read_field(tc_state *n, const field *f, char *v, pl_buf *err)
+{
+    unsigned char *base = (unsigned char *)n + f->off;
+    int cnt = f->perseat ? n->np : f->count, j = 0;
+    char sepc[2] = {f->type == F_CARDS ? '/' : ',', 0};
+    char *save = NULL;
+    for (char *w = strtok_r(v, sepc, &save); w; w = strtok_r(NULL, sepc, &save), j++) {
+        if (j >= cnt)
+            return bad(err, "too many values for", f->key);
+        if (f->type == F_CARDS) {
+            tc_cards x;
+            int c;
+            pl_buf e = {0};
+            if (tc_parse_cards(w, &x, &c, &e) < 0) {
+                pl_buf_printf(err, "bad position: %s: %s", f->key, pl_buf_str(&e));
+                pl_buf_free(&e);
+                return -1;
+            }
+            pl_buf_free(&e);
+            memcpy(base + 8 * j, &x, 8);
+            continue;
+        }
+        char *end;
+        long x = strtol(w, &end, 10);
+        if (*end || end == w)
+            return bad(err, "expected a number in", f->key);
+        switch (f->type) {
+        case F_U8:
+            if (x < 0 || x > 255)
+                return bad(err, "value out of range in", f->key);
+            base[j] = (uint8_t)x;
+            break;
+        case F_I8:
+            if (x < -128 || x > 127)
+                return bad(err, "value out of range in", f->key);
+            ((int8_t *)base)[j] = (int8_t)x;
+            break;
+        case F_I16: {
+            if (x < -32768 || x > 32767)
+                return bad(err, "value out of range in", f->key);
+            int16_t v16 = (int16_t)x;
+            memcpy(base + 2 * j, &v16, 2);
+            break;
+        }
+        case F_U16: {
+            if (x < 0 || x > 65535)
+                return bad(err, "value out of range in", f->key);
+            uint16_t v16 = (uint16_t)x;
+            memcpy(base + 2 * j, &v16, 2);
+            break;
+        }
+        default: break;
+        }
+    }
+    if (j != cnt)
+        return bad(err, "too few values for", f->key);
+    return 0;
+}
+
+/* Cards are conserved: everything in play is somewhere exactly once. */
+static int check_position(const tc_state *n, pl_buf *err)
+{
+    int np = n->np;
+    if (n->dealer >= np || n->tleader >= np || n->dx >= np || n->pv_leader >= np || n->pv_winner >= np)
+        return bad(err, "a seat number is out of range", NULL);
+    if (n->seizer >= np || n->extra_winner >= np || n->last_winner >= np || n->count_prov >= np)
+        return bad(err, "a seat number is out of range", NULL);
+    if (n->tn > 5 || n->tstep >= np + 1 || n->ndecl > TC_MAXDECL || n->dstep > np || n->dcstep > np)
+        return bad(err, "a trick or declaration counter is out of range", NULL);
+    if (n->xdone >= (1u << np) || n->trev >= (1u << np) || n->thid >= (1u << np))
+        return bad(err, "a seat mask is out of range", NULL);
+    for (int i = 0; i < np; i++)
+        if (n->count_card[i] >= TC_NKIND)
+            return bad(err, "bad counting card", NULL);
+    tc_cards sum = 0;
+    int in_trick = n->phase == TC_PH_LAY || n->phase == TC_PH_REVEAL;
+    for (int p = 0; p < np; p++) {
+        sum += n->hand[p] + n->won[p] + n->pub[p] + n->sec[p];
+        if (in_trick)
+            sum += n->tlay[p];
+        if (n->phase == TC_PH_EXCH && (n->xdone >> p & 1))
+            sum += n->passed[p];
+        if ((sum & TC_GUARD) != 0)
+            return bad(err, "more cards than the deck holds", NULL);
+    }
+    if (in_trick)
+        sum += n->tlead;
+    if ((sum & TC_GUARD) != 0)
+        return bad(err, "more cards than the deck holds", NULL);
+    int before_deal = n->phase <= TC_PH_DEAL;
+    if (before_deal ? sum != 0 : sum != n->deck)
+        return bad(err, before_deal ? "no cards are out before the deal" : "the cards do not make up the deck in play", NULL);
+    if (!before_deal && n->phase != TC_PH_OVER) {
+        int h0 = -1;
+        for (int p = 0; p < np; p++) {
+            int h = tc_size(n->hand[p]);
+            if (in_trick)
+                h += p == n->tleader ? n->tn : tc_size(n->tlay[p]);
+            if (n->phase == TC_PH_EXCH && (n->xdone >> p & 1))
+                h += n->night_k;
+            if (h0 >= 0 && h != h0)
+                return bad(err, "hands are not of equal size (TC-R6.6)", NULL);
+            h0 = h;
+        }
+    }
+    return 0;
+}
+
+int tc_from_text(void *st, const char *text, pl_buf *err)
+{
+    tc_state n;
+    memcpy(&n, st, sizeof n);
+    char *copy = pl_strdup(text);
+    if (!copy)
+        return bad(err, "out of memory", NULL);
+    int rc = -1, seen_phase = 0;
+    unsigned char seen[NFIELDS];
+    memset(seen, 0, sizeof seen);
+    char *save = NULL;
+    for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(w, '=');
+        if (!eq) {
+            bad(err, "expected KEY=VALUE, got", w);
+            goto done;
+        }
+        *eq = '\0';
+        char *v = eq + 1;
+        if (!strcmp(w, "phase")) {
+            int k = 0;
+            while (k <= TC_PH_OVER && strcmp(v, phase_name[k]))
+                k++;
+            if (k > TC_PH_OVER) {
+                bad(err, "unknown phase", v);
+                goto done;
+            }
+            n.phase = (uint8_t)k;
+            seen_phase = 1;
+            continue;
+        }
+        int i = 0;
+        while (i < NFIELDS && strcmp(fields[i].key, w))
+            i++;
+        if (i == NFIELDS) {
+            bad(err, "unknown key", w);
+            goto done;
+        }
+        if (seen[i]) {
+            bad(err, "key given twice:", w);
+            goto done;
+        }
+        seen[i] = 1;
+        if (read_field(&n, &fields[i], v, err) < 0)
+            goto done;
+    }
+    if (!seen_phase) {
+        bad(err, "needs phase=", NULL);
+        goto done;
+    }
+    for (int i = 0; i < NFIELDS; i++)
+        if (!seen[i]) {
+            bad(err, "missing key", fields[i].key);
+            goto done;
+        }
+    if (check_position(&n, err) < 0)
+        goto done;
+    memcpy(st, &n, sizeof n);
+    rc = 0;
+done:
+    pl_free(copy);
+    return rc;
+}
