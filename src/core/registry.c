@@ -5,9 +5,11 @@
 #include <string.h>
 
 extern const pl_game ur_game;
+extern const pl_game kar_game;
 
 static const pl_game *const games[] = {
     &ur_game,
+    &kar_game,
 };
 
 const pl_game *const *pl_games(int *n)
