@@ -61,7 +61,9 @@ const kar_poem *kar_poem_get(int number);
 /* Appends the first `n` code points of poem `number`'s sound key as UTF-8. */
 void kar_key_text(int number, int n, pl_buf *out);
 /* Appends the Hepburn romaji of a hiragana string (utf8) to `out`: digraphs,
- * っ gemination, ん before a vowel written n', ou/oo → ō and uu → ū. */
+ * っ gemination, ん before a vowel or y written n'. Long vowels are written as
+ * spelled (ou, oo), without macrons: the readings carry no word boundaries,
+ * so the particle の before お (yamadori no o) cannot be told from a long vowel. */
 void kar_romaji(const char *hiragana, pl_buf *out);
 
 /* One kana of a reading timeline. */

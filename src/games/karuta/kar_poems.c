@@ -201,7 +201,6 @@ void kar_romaji(const char *hira, pl_buf *out)
             pl_buf_putc(out, syl[0] == 'c' ? 't' : syl[0]);
             gem = false;
         }
-        size_t l = strlen(syl);
         if (c == 0x3093) { /* ん: n' before a vowel or y */
             pl_buf_putc(out, 'n');
             if (i + 1 < n && cps[i + 1] >= 0x3041 && cps[i + 1] <= 0x3093) {
@@ -209,16 +208,6 @@ void kar_romaji(const char *hira, pl_buf *out)
                 if (strchr("aiueoy", nx[0]) && nx[0])
                     pl_buf_putc(out, '\'');
             }
-            continue;
-        }
-        /* long vowels: o + う/お → ō, u + う → ū */
-        char last = syl[l - 1];
-        if (i + 1 < n && ((last == 'o' && (cps[i + 1] == 0x3046 || cps[i + 1] == 0x304A)) ||
-                          (last == 'u' && cps[i + 1] == 0x3046))) {
-            syl[l - 1] = '\0';
-            pl_buf_puts(out, syl);
-            pl_buf_puts(out, last == 'o' ? "ō" : "ū");
-            i++;
             continue;
         }
         pl_buf_puts(out, syl);
