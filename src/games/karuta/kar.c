@@ -845,7 +845,7 @@ static void kar_apply(void *st, int seat, pl_action a)
         s->nread++;
         s->cur = (uint8_t)c;
         s->nseq = 0;
-        if (s->variant == KAR_UTA && s->loc[c] == KAR_LOC_OUT) { /* KA-U11: a void reading */
+        if (s->variant == KAR_UTA && (s->loc[c] == KAR_LOC_OUT || s->loc[c] == KAR_LOC_DEAD)) { /* KA-U11: void */
             j->void_reading = 1;
             next_reading(s);
             return;
