@@ -192,7 +192,8 @@ static const pl_option_def kar_options[] = {
      0, 0, "uta: a wrong non-owner answer receives 1 card from the owner (KA-U6)"},
     {"cards", PL_OPT_ENUM, "100", "100|50", 0, 0, "chirashi: cards on the field (KA-S1)"},
     {"foul", PL_OPT_ENUM, "pot", "pot|none", 0, 0, "chirashi: a foul puts one taken card in the pot (KA-S3)"},
-    {"players", PL_OPT_INT, "2", NULL, 1, 8, "chirashi: 1-8 players (1: practice, KA-S5); kyogi 2, uta 4"},
+    {"players", PL_OPT_INT, "0", NULL, 0, 8,
+     "0: the variant's own (kyogi 2, uta 4, chirashi 2); chirashi takes 1-8 (1: practice, KA-S5)"},
     {"send", PL_OPT_ENUM, "manual", "manual|auto",
      0, 0, "kyogi: the sender chooses each card (send N) or the engine sends his lowest"},
     {"place", PL_OPT_ENUM, "auto", "auto|manual",
@@ -297,11 +298,11 @@ static int kar_init(void *st, const pl_opts *o, uint64_t seed, pl_buf *err)
     s->pool_auto = pl_opts_choice(o, "pool") == 1;
     int players = (int)pl_opts_int(o, "players");
     static const int fixed[3] = {2, 4, 0};
-    if (fixed[s->variant] && pl_opts_given(o, "players") && players != fixed[s->variant]) {
+    if (fixed[s->variant] && players && players != fixed[s->variant]) {
         pl_buf_printf(err, "variant=%s is played by %d players", s->variant ? "uta" : "kyogi", fixed[s->variant]);
         return -1;
     }
-    s->nseats = (uint8_t)(fixed[s->variant] ? fixed[s->variant] : players);
+    s->nseats = (uint8_t)(fixed[s->variant] ? fixed[s->variant] : players ? players : 2);
     s->winner = -1;
     s->last.taker = s->last.sender = s->last.receiver = -1;
     kar_kim_init(&s->kim);
