@@ -480,7 +480,7 @@ static void test_canonical_legal_and_interface(void **st)
     th_play(m, "read 4");
     pl_action acts[64];
     int n = m->game->legal(m->state, 0, acts, 64);
-    assert_int_equal(n, 1 + 2 * 6); /* none + two times for each card on the field */
+    assert_int_equal(n, 1 + 2 * 6 + 5); /* none, two times for each card, a wrong touch then 4 */
     pl_buf err = {0};
     char t[32];
     snprintf(t, sizeof t, "touch 4@%d", KS(m)->last.decide_ms);

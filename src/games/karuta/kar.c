@@ -570,6 +570,15 @@ static int kar_legal(const void *st, int seat, pl_action *out, int cap)
                 t.ms = (uint16_t)(t0 + late > KAR_MS_MAX ? KAR_MS_MAX : t0 + late);
                 EMIT(kar_touch_action(&t, 1));
             }
+        if (s->variant == KAR_KYOGI) /* pairs: a wrong touch, then the card or the other side */
+            for (int c = 1; c <= KAR_NPOEMS; c++) {
+                if (!touchable(s, c) || c == s->cur)
+                    continue;
+                int x = touchable(s, s->cur) ? s->cur : lowest_of(s, 1 - s->loc[c], 0);
+                kar_touch t[2] = {{(uint8_t)c, (uint16_t)canon_ms(s, c)}, {(uint8_t)x, (uint16_t)canon_ms(s, x)}};
+                if (x)
+                    EMIT(kar_touch_action(t, 2));
+            }
         break;
     case KAR_ST_SEND:
         if (seat != s->last.sender)
@@ -601,6 +610,7 @@ static void end_game(kar_state *s, int winner)
     s->winner = (int8_t)winner;
     s->stage = KAR_ST_OVER;
     s->pending = 0;
+    s->cur = 0;
 }
 
 /* Fewest cards (kyōgi, uta) or most cards (chirashi) wins; a tie is a draw. */
