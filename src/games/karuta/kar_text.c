@@ -48,7 +48,7 @@ static bool number(const char **p, long lo, long hi, long *v)
     char *e;
     *v = strtol(*p, &e, 10);
     *p = e;
-    return *v >= lo && *v <= hi && e - *p < 8;
+    return *v >= lo && *v <= hi;
 }
 
 int kar_parse_action(const void *st, int seat, const char *t, pl_action *a, pl_buf *err)
