@@ -20,7 +20,8 @@ static void usage(FILE *f)
           "  play GAME         play in the terminal (humans and AI seats)\n"
           "  engine            the text protocol on stdin/stdout (docs/protocol.md)\n"
           "  replay RECORD     step through a saved game\n"
-          "  bench GAME        random-game throughput (docs/benchmarks.md)\n\n"
+          "  bench GAME        random-game throughput (docs/benchmarks.md)\n"
+          "  karuta kimariji   the kimariji of the hundred poems (study aid)\n\n"
           "Each command takes --help.\n",
           f);
 }
@@ -109,7 +110,8 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } cmds[] = {{"list", cli_list},   {"rules", cli_rules},   {"engine", cli_engine},
-                {"bench", cli_bench}, {"play", cli_play},     {"replay", cli_replay}};
+                {"bench", cli_bench}, {"play", cli_play},     {"replay", cli_replay},
+                {"karuta", cli_karuta}};
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);
         return 0;

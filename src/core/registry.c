@@ -7,11 +7,13 @@
 extern const pl_game ur_game;
 extern const pl_game cbw_game;
 extern const pl_game tc_game;
+extern const pl_game kar_game;
 
 static const pl_game *const games[] = {
     &ur_game,
     &cbw_game,
     &tc_game,
+    &kar_game,
 };
 
 const pl_game *const *pl_games(int *n)

@@ -1,0 +1,228 @@
+/* kar.h — Karuta with the Ogura Hyakunin Isshu: the poems (kar_poems.c), the
+ * kimariji (kar_kimariji.c), the rules of kyōgi karuta, uta-karuta and
+ * chirashi-dori (kar.c) and their notation, views and pictures (kar_text.c).
+ * Everything else uses `kar_game` (game.h); tests and the CLI also use the
+ * functions below. Rules: ../shared/rules/karuta.md; notation:
+ * docs/notation-karuta.md.
+ *
+ * The state is plain fixed-size data: poem texts are static const and are
+ * referenced by number (1..100). Threading: the poem table is built once at
+ * program start (a constructor) and is read-only afterwards; states belong to
+ * one thread.
+ */
+#ifndef KAR_H
+#define KAR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "parlour/game.h"
+#include "parlour/match.h"
+
+#define KAR_NPOEMS 100
+#define KAR_KEYMAX 24   /* code points kept of a sound key (upper half) */
+#define KAR_DEPTH 6     /* longest kimariji (KA-K2: 6 kana) */
+#define KAR_NODES 640   /* trie nodes for prefixes of length 1..KAR_DEPTH */
+#define KAR_ZONES 4     /* kyōgi: 2 territories; uta: 4 hands; chirashi: 1 field */
+#define KAR_TL_MAX 40   /* kana in one half of a competition reading */
+#define KAR_ROWS 3
+#define KAR_SLOTS 17
+#define KAR_MAXTOUCH 3  /* touches in one `touch` action */
+#define KAR_MS_MAX 16383 /* largest touch time (14 bits) */
+
+/* ---- The poems (kar_poems.c) ------------------------------------------ */
+
+typedef struct kar_poem {
+    int number;                /* 1..100 */
+    const char *poet;          /* author_kanji */
+    const char *poet_kana;     /* author_hiragana */
+    const char *text;          /* the five verses in kanji-kana, space separated */
+    const char *kana;          /* historical kana, space separated */
+    const char *reading;       /* modern reading (verse_*_hiragana_yomi), space separated */
+    const char *kyogi_kami;    /* competition reading of the upper half, holds ー ｰ included */
+    const char *kyogi_shimo;   /* competition reading of the lower half */
+    const char *card;          /* the card text (torifuda_1..3), space separated */
+    const char *romaji;        /* Hepburn, generated from `reading` */
+    const char *kimariji_data; /* the data's kimariji_kami_yomi (for checks only) */
+    uint32_t key[KAR_KEYMAX];  /* sound key (KA-K1): upper-half modern reading, おう→おお */
+    int keylen;
+    int kim;                   /* static kimariji length (KA-K2), computed */
+    /* the competition reading as a kana timeline, per half (0 upper, 1 lower):
+     * kana i starts at unit tl_start[h][i] of tl_total[h] units */
+    int tl_n[2], tl_total[2];
+    uint16_t tl_start[2][KAR_TL_MAX];
+    char tl_kana[2][KAR_TL_MAX][4];
+} kar_poem;
+
+/* Poem `number` (1..100), or NULL when out of range. The table is built from
+ * the CSV compiled into the program; it cannot fail at run time (a broken
+ * data file aborts at start-up with a message). */
+const kar_poem *kar_poem_get(int number);
+/* Appends the first `n` code points of poem `number`'s sound key as UTF-8. */
+void kar_key_text(int number, int n, pl_buf *out);
+/* Appends the Hepburn romaji of a hiragana string (utf8) to `out`: digraphs,
+ * っ gemination, ん before a vowel or y written n'. Long vowels are written as
+ * spelled (ou, oo), without macrons: the readings carry no word boundaries,
+ * so the particle の before お (yamadori no o) cannot be told from a long vowel. */
+void kar_romaji(const char *hiragana, pl_buf *out);
+
+/* One kana of a reading timeline. */
+typedef struct kar_kana {
+    char kana[4];  /* UTF-8, NUL-terminated */
+    int start_ms;  /* from the first kana of the upper half */
+    int end_ms;    /* start of the next kana (holds included) */
+} kar_kana;
+
+/* The reading of poem `number` as kana with start times: the upper half spread
+ * over `upper_ms` (a kana = 1 unit, a short hold ｰ = 1, a long hold ー = 2);
+ * with `whole`, the lower half follows over `lower_ms`. Writes at most `cap`
+ * entries and returns how many there are (0 for a bad number). */
+int kar_timeline(int number, int upper_ms, int lower_ms, bool whole, kar_kana *out, int cap);
+/* Start (ms) of the `k`-th kana (1-based) of poem `number`'s upper half read
+ * over `upper_ms`; k past the end gives the end of the reading. */
+int kar_kana_start(int number, int upper_ms, int k);
+
+/* ---- Kimariji (kar_kimariji.c) ----------------------------------------- */
+
+/* Static kimariji length of poem `number` (KA-K2); 0 for a bad number. */
+int kar_kim_static(int number);
+
+/* Dynamic and territory kimariji (KA-K3, KA-K4) over a trie of the sound
+ * keys: each node counts the unread poems below it, in all and per zone
+ * (a territory, a hand or the field). Reading a poem or moving a card costs
+ * KAR_DEPTH counter updates. Plain data: copy with memcpy. */
+typedef struct kar_kim {
+    uint8_t unread[KAR_NPOEMS + 1];
+    int8_t zone[KAR_NPOEMS + 1];    /* -1: in no zone (dead, pool, out) */
+    uint8_t cnt[KAR_NODES];
+    uint8_t z[KAR_ZONES][KAR_NODES];
+} kar_kim;
+
+/* All 100 unread, none in a zone. */
+void kar_kim_init(kar_kim *k);
+/* Moves `number` to `zone` (-1: none). */
+void kar_kim_set_zone(kar_kim *k, int number, int zone);
+/* Marks `number` read (no-op when already read). */
+void kar_kim_read(kar_kim *k, int number);
+/* Dynamic kimariji of `number` (KA-K3): the shortest prefix of its key that
+ * no other unread poem's key starts with (the poem itself counts as a
+ * candidate even if read, as at the moment it is being read). 1..6. */
+int kar_kim_dynamic(const kar_kim *k, int number);
+/* Territory kimariji of `number` (KA-K4): the shortest prefix at which every
+ * unread poem sharing it (the poem itself included) lies in the poem's zone.
+ * 0 when the poem is in no zone. Never longer than the dynamic kimariji. */
+int kar_kim_territory(const kar_kim *k, int number);
+
+/* ---- The game (kar.c) ---------------------------------------------------- */
+
+enum kar_variant { KAR_KYOGI, KAR_UTA, KAR_CHIRASHI };
+enum kar_stage { KAR_ST_READ, KAR_ST_POOL, KAR_ST_TOUCH, KAR_ST_SEND, KAR_ST_PLACE, KAR_ST_OVER };
+
+/* Where a card is (kar_state.loc). Zones 0..7 are a seat's territory (kyōgi)
+ * or hand (uta); the others: */
+#define KAR_LOC_DEAD 0x40  /* karafuda (kyōgi), not on the field (chirashi cards=50) */
+#define KAR_LOC_FIELD 0x41 /* chirashi: on the shared field */
+#define KAR_LOC_POOL 0x42  /* uta: the pool (yakufuda) */
+#define KAR_LOC_OUT 0x43   /* left play: taken, answered, discarded, or read untouched */
+
+/* Action codes (docs/notation-karuta.md). Bit 63 set: a touch list of up to
+ * three touches, touch i in bits 21i..21i+20 as card (7 bits, 0 = unused)
+ * | ms << 7 (14 bits), sorted by time then card, unused ones last.
+ * Otherwise the kind is in bits 56..59 and the card in bits 0..6. */
+#define KAR_A_TOUCH (1ull << 63)
+#define KAR_A_NONE (1ull << 56)
+#define KAR_A_READ (2ull << 56)  /* | card */
+#define KAR_A_SEND (3ull << 56)  /* | card */
+#define KAR_A_PLACE (4ull << 56) /* | card | row << 8 | slot << 16 (row 1..3, slot 1..17) */
+#define KAR_A_PASS (5ull << 56)  /* forgo the rest of a send right (KA-R11) */
+#define KAR_A_POOL (6ull << 56)  /* | card: uta, the card put in the pool (KA-U2) */
+#define KAR_KIND(a) ((a) & KAR_A_TOUCH ? KAR_A_TOUCH : (a) & (0xfull << 56))
+
+typedef struct kar_touch {
+    uint8_t card;
+    uint16_t ms;
+} kar_touch;
+
+/* Packs `n` touches (sorted here) into an action; n in 1..3. */
+pl_action kar_touch_action(const kar_touch *t, int n);
+/* Unpacks a touch action; returns the number of touches. */
+int kar_touch_list(pl_action a, kar_touch *t);
+
+/* The judgement of one reading (KA-R16): what was read, how far it had to be
+ * heard, every response with its times, who took it, the fouls, the sends. */
+typedef struct kar_judgement {
+    uint8_t card;          /* 0: no reading yet */
+    uint8_t where;         /* card's location when read (kar_state.loc) */
+    uint8_t kim;           /* dynamic kimariji length at that moment (KA-K3) */
+    uint8_t terr;          /* territory kimariji length (KA-K4), 0 none */
+    uint16_t decide_ms;    /* start of the kimariji's last kana */
+    uint16_t terr_ms;      /* start of the territory kimariji's last kana */
+    uint8_t answered;      /* bit per seat: response given */
+    uint8_t void_reading;  /* uta: the card was out of play */
+    pl_action resp[PL_MAX_SEATS];
+    int8_t taker;          /* seat, -1 nobody */
+    uint16_t take_ms;
+    uint8_t fouls[PL_MAX_SEATS];
+    int8_t sender, receiver; /* -1: no send */
+    uint8_t owed, sent;
+    uint8_t sent_cards[50];
+    uint8_t moved;         /* uta/chirashi: cards given, dumped, discarded or potted */
+} kar_judgement;
+
+typedef struct kar_state {
+    /* options */
+    uint8_t variant, nseats, send_auto, place_auto, pool_auto, cards, foul_pot, wrong_receive1;
+    uint16_t tie_ms, upper_ms, lower_ms, yoin_ms, pause_ms, memo_s, owner_ms;
+    /* position */
+    uint8_t stage;            /* enum kar_stage */
+    uint8_t pending;          /* bit per seat still to act (touch, pool) */
+    uint8_t cur;              /* the card being read (0 none) */
+    uint8_t nread;            /* readings so far */
+    uint8_t loc[KAR_NPOEMS + 1];
+    uint8_t row[KAR_NPOEMS + 1], slot[KAR_NPOEMS + 1]; /* kyōgi: 1-based, 0 none */
+    uint8_t grid[2][KAR_ROWS][KAR_SLOTS];              /* kyōgi: card or 0 */
+    uint8_t count[PL_MAX_SEATS]; /* cards in territory / hand (kyōgi, uta), taken (chirashi) */
+    uint8_t seq[PL_MAX_SEATS];   /* order in which seats answered this reading */
+    uint8_t nseq;
+    uint8_t pot;                 /* chirashi: cards in the foul pot */
+    uint8_t place_card;          /* card waiting for `place` */
+    int8_t winner;               /* -1 none / draw */
+    uint8_t taken_by[KAR_NPOEMS + 1]; /* seat + 1 who took each card, 0 nobody */
+    uint16_t take_ms[KAR_NPOEMS + 1]; /* its take time */
+    kar_kim kim;
+    kar_judgement last;          /* the current or last reading */
+} kar_state;
+
+extern const pl_game kar_game;
+
+/* Why `a` is not a valid action of `seat` now (well formed or not), or 0 when
+ * it is valid. Unlike `legal`, which lists a canonical set of touches, this
+ * accepts any well-formed touch list (the game's real rule). Appends the
+ * reason to `why` (may be NULL). Never changes `st`. */
+int kar_why_invalid(const kar_state *s, int seat, pl_action a, pl_buf *why);
+/* Label of a territory slot ("A05": rows A-C for seat 0, D-F for seat 1,
+ * A/D nearest their owner), written to `out` (8 bytes). */
+void kar_slot_label(int terr, int row, int slot, char *out);
+/* Seat (kyōgi territory, uta hand) holding `card`, or -1. */
+int kar_owner(const kar_state *s, int card);
+/* Checks the layout row rule (KA-R2) for territory `t`: every row holds a
+ * card in its left half (slots 1-8) and one in its right half (10-17).
+ * Returns true when it holds. */
+bool kar_row_rule(const kar_state *s, int t);
+
+/* ---- Text (kar_text.c) -------------------------------------------------- */
+
+void kar_format_action(const void *st, int seat, pl_action a, pl_buf *out);
+int kar_parse_action(const void *st, int seat, const char *text, pl_action *a, pl_buf *err);
+void kar_explain_illegal(const void *st, int seat, pl_action a, pl_buf *out);
+void kar_draw(const void *st, int seat, pl_canvas *c);
+void kar_view(const void *st, int seat, pl_buf *out);
+void kar_to_text(const void *st, pl_buf *out);
+int kar_from_text(void *st, const char *text, pl_buf *err);
+/* Appends the judgement `j` in one line of plain words (KA-R16). */
+void kar_judgement_text(const kar_state *s, const kar_judgement *j, pl_buf *out);
+/* Replays match `m` (a karuta match) and appends one judgement line per
+ * reading: the per-reading log (KA-R16). */
+void kar_reading_log(const pl_match *m, pl_buf *out);
+
+#endif

@@ -1,0 +1,505 @@
+/* kar_text.c — karuta notation (docs/notation-karuta.md), the `view`
+ * observation, the picture, the position text and the per-reading log of
+ * judgements (KA-R16). Nothing here is on the hot path. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+#include "kar.h"
+
+#include "parlour/alloc.h"
+
+static const char *const variant_name[3] = {"kyogi", "uta", "chirashi"};
+static const char *const stage_name[6] = {"read", "pool", "touch", "send", "place", "over"};
+
+void kar_format_action(const void *st, int seat, pl_action a, pl_buf *out)
+{
+    (void)st;
+    (void)seat;
+    unsigned c = (unsigned)(a & 0x7f);
+    switch (KAR_KIND(a)) {
+    case KAR_A_TOUCH: {
+        kar_touch t[KAR_MAXTOUCH];
+        int n = kar_touch_list(a, t);
+        pl_buf_puts(out, "touch");
+        for (int i = 0; i < n; i++)
+            pl_buf_printf(out, " %d@%d", t[i].card, t[i].ms);
+        return;
+    }
+    case KAR_A_NONE: pl_buf_puts(out, "none"); return;
+    case KAR_A_READ: pl_buf_printf(out, "read %u", c); return;
+    case KAR_A_SEND: pl_buf_printf(out, "send %u", c); return;
+    case KAR_A_PASS: pl_buf_puts(out, "pass"); return;
+    case KAR_A_POOL: pl_buf_printf(out, "pool %u", c); return;
+    case KAR_A_PLACE:
+        pl_buf_printf(out, "place %u@%u,%u", c, (unsigned)((a >> 8) & 0xff), (unsigned)((a >> 16) & 0xff));
+        return;
+    default: pl_buf_printf(out, "?%llx", (unsigned long long)a);
+    }
+}
+
+/* Reads a whole decimal number in [lo, hi] at *p; advances *p. */
+static bool number(const char **p, long lo, long hi, long *v)
+{
+    if (!isdigit((unsigned char)**p))
+        return false;
+    char *e;
+    *v = strtol(*p, &e, 10);
+    *p = e;
+    return *v >= lo && *v <= hi;
+}
+
+int kar_parse_action(const void *st, int seat, const char *t, pl_action *a, pl_buf *err)
+{
+    (void)st;
+    long n, r, k;
+    const char *p;
+    if (seat == PL_CHANCE) {
+        p = t + 5;
+        if (!strncmp(t, "read ", 5) && number(&p, 1, KAR_NPOEMS, &n) && !*p) {
+            *a = KAR_A_READ | (pl_action)n;
+            return 0;
+        }
+        pl_buf_puts(err, "expected a chance outcome: read N (N a poem number 1-100)");
+        return -1;
+    }
+    if (!strcmp(t, "none")) {
+        *a = KAR_A_NONE;
+        return 0;
+    }
+    if (!strcmp(t, "pass")) {
+        *a = KAR_A_PASS;
+        return 0;
+    }
+    if (!strncmp(t, "send ", 5) || !strncmp(t, "pool ", 5)) {
+        p = t + 5;
+        if (number(&p, 1, KAR_NPOEMS, &n) && !*p) {
+            *a = (t[0] == 's' ? KAR_A_SEND : KAR_A_POOL) | (pl_action)n;
+            return 0;
+        }
+    } else if (!strncmp(t, "place ", 6)) {
+        p = t + 6;
+        if (number(&p, 1, KAR_NPOEMS, &n) && *p++ == '@' && number(&p, 1, KAR_ROWS, &r) && *p++ == ',' &&
+            number(&p, 1, KAR_SLOTS, &k) && !*p) {
+            *a = KAR_A_PLACE | (pl_action)n | (pl_action)r << 8 | (pl_action)k << 16;
+            return 0;
+        }
+    } else if (!strncmp(t, "touch ", 6)) {
+        kar_touch tt[KAR_MAXTOUCH];
+        int m = 0;
+        p = t + 6;
+        for (;;) {
+            while (*p == ' ')
+                p++;
+            if (!*p)
+                break;
+            long ms;
+            if (m == KAR_MAXTOUCH) {
+                pl_buf_printf(err, "at most %d touches in one response", KAR_MAXTOUCH);
+                return -1;
+            }
+            if (!number(&p, 1, KAR_NPOEMS, &n) || *p++ != '@' || !number(&p, 0, KAR_MS_MAX, &ms) ||
+                (*p && *p != ' ')) {
+                pl_buf_printf(err, "expected touch N@MS [N@MS ...] (N 1-100, MS 0-%d ms from the first kana)",
+                              KAR_MS_MAX);
+                return -1;
+            }
+            tt[m].card = (uint8_t)n;
+            tt[m].ms = (uint16_t)ms;
+            m++;
+        }
+        if (m > 0) {
+            *a = kar_touch_action(tt, m);
+            return 0;
+        }
+    }
+    pl_buf_printf(err, "expected touch N@MS [N@MS ...] (up to %d), none, send N, pass, place N@ROW,SLOT or pool N",
+                  KAR_MAXTOUCH);
+    return -1;
+}
+
+void kar_explain_illegal(const void *st, int seat, pl_action a, pl_buf *out)
+{
+    const kar_state *s = st;
+    if (kar_why_invalid(s, seat, a, out))
+        return;
+    /* Valid by the rules but not in the canonical list: see the report. */
+    pl_buf_puts(out, "valid by the rules (KA-R6), but this build accepts only the canonical touches "
+                     "listed by legal until the interface can check actions outside legal "
+                     "(docs/notation-karuta.md, \"Touches and legal\")");
+}
+
+/* ---- judgement text ----------------------------------------------------- */
+
+static void where_text(int loc, pl_buf *out)
+{
+    if (loc < PL_MAX_SEATS)
+        pl_buf_printf(out, "%d", loc);
+    else
+        pl_buf_puts(out, loc == KAR_LOC_DEAD ? "dead" : loc == KAR_LOC_FIELD ? "field" : loc == KAR_LOC_POOL ? "pool" : "out");
+}
+
+/* One line, machine-readable: the `judgement` line of `view`. */
+static void judgement_line(const kar_state *s, const kar_judgement *j, pl_buf *out)
+{
+    pl_buf_printf(out, "card %d where ", j->card);
+    where_text(j->where, out);
+    pl_buf_printf(out, " kimariji %d ", j->kim);
+    kar_key_text(j->card, j->kim, out);
+    pl_buf_printf(out, " decide_ms %d territory %d decide_terr_ms %d", j->decide_ms, j->terr, j->terr_ms);
+    if (j->void_reading) {
+        pl_buf_puts(out, " void");
+        return;
+    }
+    for (int p = 0; p < s->nseats; p++) {
+        pl_buf_printf(out, " | %d ", p);
+        if (j->answered & (1u << p))
+            kar_format_action(s, p, j->resp[p], out);
+        else
+            pl_buf_puts(out, "-");
+    }
+    pl_buf_puts(out, " | taker ");
+    if (j->taker >= 0)
+        pl_buf_printf(out, "%d take_ms %d", j->taker, j->take_ms);
+    else
+        pl_buf_puts(out, "none");
+    pl_buf_puts(out, " fouls");
+    for (int p = 0; p < s->nseats; p++)
+        pl_buf_printf(out, " %d", j->fouls[p]);
+    if (j->sender >= 0) {
+        pl_buf_printf(out, " send %d>%d owed %d sent", j->sender, j->receiver, j->owed);
+        for (int i = 0; i < j->sent; i++)
+            pl_buf_printf(out, " %d", j->sent_cards[i]);
+        if (!j->sent)
+            pl_buf_puts(out, " -");
+    }
+    if (j->moved)
+        pl_buf_printf(out, " moved %d", j->moved);
+}
+
+void kar_judgement_text(const kar_state *s, const kar_judgement *j, pl_buf *out)
+{
+    if (!j->card) {
+        pl_buf_puts(out, "no reading yet");
+        return;
+    }
+    pl_buf_printf(out, "Poem %d (", j->card);
+    if (j->where < PL_MAX_SEATS)
+        pl_buf_printf(out, "%s %d", s->variant == KAR_UTA ? "hand of" : "territory of", j->where);
+    else
+        where_text(j->where, out);
+    pl_buf_printf(out, "), kimariji %d kana \"", j->kim);
+    kar_key_text(j->card, j->kim, out);
+    pl_buf_printf(out, "\" from %d ms", j->decide_ms);
+    if (j->terr) {
+        pl_buf_printf(out, ", territory kimariji %d \"", j->terr);
+        kar_key_text(j->card, j->terr, out);
+        pl_buf_printf(out, "\" from %d ms", j->terr_ms);
+    }
+    pl_buf_puts(out, ". ");
+    if (j->void_reading) {
+        pl_buf_puts(out, "The card was out of play: a void reading.");
+        return;
+    }
+    for (int p = 0; p < s->nseats; p++) {
+        pl_buf_printf(out, "Seat %d: ", p);
+        if (j->answered & (1u << p))
+            kar_format_action(s, p, j->resp[p], out);
+        else
+            pl_buf_puts(out, "(waiting)");
+        pl_buf_puts(out, j->fouls[p] ? (s->variant == KAR_KYOGI && j->fouls[p] == 2 ? " (2 fouls)" : " (foul)") : "");
+        pl_buf_puts(out, "; ");
+    }
+    if (j->taker >= 0)
+        pl_buf_printf(out, "seat %d took it at %d ms.", j->taker, j->take_ms);
+    else
+        pl_buf_puts(out, "nobody took it.");
+    if (j->sender >= 0) {
+        pl_buf_printf(out, " Seat %d owes seat %d %d card%s", j->sender, j->receiver, j->owed, j->owed == 1 ? "" : "s");
+        if (j->sent) {
+            pl_buf_puts(out, " and sent");
+            for (int i = 0; i < j->sent; i++)
+                pl_buf_printf(out, " %d", j->sent_cards[i]);
+        }
+        pl_buf_putc(out, '.');
+    }
+    if (j->moved)
+        pl_buf_printf(out, " %d card%s moved by the bonus rules.", j->moved, j->moved == 1 ? "" : "s");
+}
+
+/* ---- view --------------------------------------------------------------- */
+
+static void list_loc(const kar_state *s, int loc, bool slots, pl_buf *out)
+{
+    for (int c = 1; c <= KAR_NPOEMS; c++)
+        if (s->loc[c] == loc) {
+            pl_buf_printf(out, " %d", c);
+            if (slots && s->row[c])
+                pl_buf_printf(out, "@%d,%d", s->row[c], s->slot[c]);
+        }
+}
+
+void kar_view(const void *st, int seat, pl_buf *out)
+{
+    const kar_state *s = st;
+    pl_buf_printf(out, "game karuta\nvariant %s\nseat %d\nseats %d\nstage %s\n", variant_name[s->variant], seat,
+                  s->nseats, stage_name[s->stage]);
+    pl_buf_printf(out, "timing upper_ms %d lower_ms %d yoin_ms %d pause_ms %d tie_ms %d owner_ms %d memo_s %d\n",
+                  s->upper_ms, s->lower_ms, s->yoin_ms, s->pause_ms, s->tie_ms, s->owner_ms, s->memo_s);
+    pl_buf_printf(out, "readings %d\n", s->nread);
+    if (s->variant == KAR_KYOGI) {
+        for (int t = 0; t < 2; t++) {
+            pl_buf_printf(out, "territory %d %d", t, s->count[t]);
+            list_loc(s, t, true, out);
+            pl_buf_putc(out, '\n');
+        }
+        pl_buf_puts(out, "dead");
+        list_loc(s, KAR_LOC_DEAD, false, out);
+        pl_buf_putc(out, '\n');
+    } else if (s->variant == KAR_UTA) {
+        for (int t = 0; t < 4; t++) {
+            pl_buf_printf(out, "hand %d %d", t, s->count[t]);
+            list_loc(s, t, false, out);
+            pl_buf_putc(out, '\n');
+        }
+        pl_buf_puts(out, "pool");
+        list_loc(s, KAR_LOC_POOL, false, out);
+        pl_buf_putc(out, '\n');
+    } else {
+        pl_buf_puts(out, "field");
+        list_loc(s, KAR_LOC_FIELD, false, out);
+        pl_buf_puts(out, "\ntaken");
+        for (int p = 0; p < s->nseats; p++)
+            pl_buf_printf(out, " %d", s->count[p]);
+        pl_buf_printf(out, "\npot %d\n", s->pot);
+    }
+    pl_buf_puts(out, "unread");
+    for (int c = 1; c <= KAR_NPOEMS; c++)
+        if (s->kim.unread[c])
+            pl_buf_printf(out, " %d", c);
+    pl_buf_putc(out, '\n');
+    if (s->cur) {
+        kar_kana tl[2 * KAR_TL_MAX];
+        int n = kar_timeline(s->cur, s->upper_ms, s->lower_ms, s->variant == KAR_CHIRASHI, tl, 2 * KAR_TL_MAX);
+        pl_buf_printf(out, "reading %d\ntimeline", s->cur);
+        for (int i = 0; i < n; i++)
+            pl_buf_printf(out, " %s@%d", tl[i].kana, tl[i].start_ms);
+        pl_buf_putc(out, '\n');
+    }
+    if (s->stage == KAR_ST_TOUCH || s->stage == KAR_ST_POOL) {
+        pl_buf_puts(out, "pending");
+        for (int p = 0; p < s->nseats; p++)
+            if (s->pending & (1u << p))
+                pl_buf_printf(out, " %d", p);
+        pl_buf_putc(out, '\n');
+    }
+    if (s->stage == KAR_ST_SEND || s->stage == KAR_ST_PLACE)
+        pl_buf_printf(out, "send %d %d owed %d sent %d place %d\n", s->last.sender, s->last.receiver,
+                      s->last.owed, s->last.sent, s->place_card);
+    if (s->last.card && s->stage != KAR_ST_TOUCH) { /* responses stay secret until all are in */
+        pl_buf_puts(out, "judgement ");
+        judgement_line(s, &s->last, out);
+        pl_buf_putc(out, '\n');
+    }
+    if (s->stage == KAR_ST_OVER) {
+        if (s->winner >= 0)
+            pl_buf_printf(out, "winner %d\n", s->winner);
+        else
+            pl_buf_puts(out, "winner draw\n");
+    }
+}
+
+/* ---- picture ------------------------------------------------------------ */
+
+/* First `n` characters of `s` into `out` (UTF-8, at most 4n bytes + NUL). */
+static void first_chars(const char *s, int n, char *out)
+{
+    const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s;
+    size_t len = 0;
+    for (int i = 0; i < n && p[len];) {
+        utf8proc_int32_t cp;
+        utf8proc_ssize_t k = utf8proc_iterate(p + len, -1, &cp);
+        if (k <= 0)
+            break;
+        len += (size_t)k;
+        if (cp != ' ')
+            i++;
+    }
+    memcpy(out, s, len);
+    out[len] = '\0';
+}
+
+static void draw_territory(const kar_state *s, int t, int top, pl_canvas *c)
+{
+    pl_style st = t == 0 ? PL_ST_RED : PL_ST_BLACK;
+    for (int i = 0; i < KAR_ROWS; i++) {
+        int row = t == 1 ? i + 1 : KAR_ROWS - i; /* seat 1 at the top, its near row first */
+        int y = top + 2 * i;
+        for (int k = 0; k < KAR_SLOTS; k++) {
+            int slot = t == 1 ? KAR_SLOTS - k : k + 1; /* seat 1's left is on the right */
+            int x = 2 + 6 * k;
+            int card = s->grid[t][row - 1][slot - 1];
+            char label[8];
+            kar_slot_label(t, row, slot, label);
+            if (!card) {
+                pl_canvas_put(c, y, x, PL_ST_DIM, " · ");
+                continue;
+            }
+            char txt[16];
+            first_chars(kar_poem_get(card)->card, 2, txt);
+            pl_canvas_put(c, y, x, s->cur == card && s->stage != KAR_ST_READ ? PL_ST_HILITE : PL_ST_DIM, label);
+            pl_canvas_put(c, y + 1, x, st, txt);
+        }
+    }
+}
+
+static void draw_list(const kar_state *s, int loc, int y, const char *title, pl_style st, pl_canvas *c)
+{
+    pl_canvas_put(c, y, 0, st, title);
+    int x = 16, line = y;
+    for (int card = 1; card <= KAR_NPOEMS; card++) {
+        if (s->loc[card] != loc)
+            continue;
+        char txt[16];
+        first_chars(kar_poem_get(card)->card, 2, txt);
+        if (x > 90) {
+            x = 16;
+            line++;
+        }
+        x = pl_canvas_printf(c, line, x, st, "%d:", card);
+        x = pl_canvas_put(c, line, x, st, txt) + 1;
+    }
+}
+
+void kar_draw(const void *st, int seat, pl_canvas *c)
+{
+    const kar_state *s = st;
+    (void)seat;
+    pl_canvas_printf(c, 0, 0, PL_ST_TITLE, "Karuta (%s) - reading %d of 100", variant_name[s->variant], s->nread);
+    int y = 2;
+    if (s->variant == KAR_KYOGI) {
+        pl_canvas_printf(c, y++, 0, PL_ST_BLACK, "Seat 1: %d card%s", s->count[1], s->count[1] == 1 ? "" : "s");
+        draw_territory(s, 1, y, c);
+        y += 2 * KAR_ROWS;
+        pl_canvas_put(c, y++, 0, PL_ST_DIM, "  - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -");
+        draw_territory(s, 0, y, c);
+        y += 2 * KAR_ROWS;
+        pl_canvas_printf(c, y++, 0, PL_ST_RED, "Seat 0: %d card%s", s->count[0], s->count[0] == 1 ? "" : "s");
+    } else if (s->variant == KAR_UTA) {
+        for (int p = 0; p < 4; p++, y += 3) {
+            char title[32];
+            snprintf(title, sizeof title, "Seat %d (%d)", p, s->count[p]);
+            draw_list(s, p, y, title, p % 2 ? PL_ST_BLACK : PL_ST_RED, c);
+        }
+        draw_list(s, KAR_LOC_POOL, y, "Pool", PL_ST_MARK, c);
+        y += 2;
+    } else {
+        draw_list(s, KAR_LOC_FIELD, y, "Field", PL_ST_NORMAL, c);
+        y += 8;
+        for (int p = 0; p < s->nseats; p++)
+            pl_canvas_printf(c, y, 16 * p, p % 2 ? PL_ST_BLACK : PL_ST_RED, "Seat %d: %d taken", p, s->count[p]);
+        y++;
+        if (s->pot)
+            pl_canvas_printf(c, y++, 0, PL_ST_MARK, "Pot: %d", s->pot);
+    }
+    if (s->cur) {
+        const kar_poem *p = kar_poem_get(s->cur);
+        pl_canvas_printf(c, ++y, 0, PL_ST_HILITE, "Reading poem %d: %s", s->cur, p->kyogi_kami);
+        y++;
+    }
+    if (s->last.card && s->stage != KAR_ST_TOUCH) {
+        pl_buf b = {0};
+        kar_judgement_text(s, &s->last, &b);
+        pl_canvas_put(c, ++y, 0, PL_ST_NORMAL, pl_buf_str(&b));
+        pl_buf_free(&b);
+    }
+    y += 2;
+    switch (s->stage) {
+    case KAR_ST_READ: pl_canvas_put(c, y, 0, PL_ST_NORMAL, "The reader reads the next poem (chance)."); break;
+    case KAR_ST_POOL: pl_canvas_put(c, y, 0, PL_ST_NORMAL, "Each player puts one card in the pool (pool N)."); break;
+    case KAR_ST_TOUCH: pl_canvas_put(c, y, 0, PL_ST_NORMAL, "Every player answers: touch N@MS ... or none."); break;
+    case KAR_ST_SEND:
+        pl_canvas_printf(c, y, 0, PL_ST_NORMAL, "Seat %d sends %d card(s) to seat %d (send N or pass).",
+                         s->last.sender, s->last.owed - s->last.sent, s->last.receiver);
+        break;
+    case KAR_ST_PLACE:
+        pl_canvas_printf(c, y, 0, PL_ST_NORMAL, "Seat %d places card %d (place %d@ROW,SLOT).", s->last.receiver,
+                         s->place_card, s->place_card);
+        break;
+    default:
+        if (s->winner >= 0)
+            pl_canvas_printf(c, y, 0, PL_ST_HILITE, "Seat %d wins.", s->winner);
+        else
+            pl_canvas_put(c, y, 0, PL_ST_HILITE, "A draw.");
+    }
+}
+
+/* ---- position text ------------------------------------------------------ */
+
+void kar_to_text(const void *st, pl_buf *out)
+{
+    const kar_state *s = st;
+    pl_buf_printf(out, "variant=%s stage=%s readings=%d reading=%d", variant_name[s->variant],
+                  stage_name[s->stage], s->nread, s->cur);
+    int groups = s->variant == KAR_KYOGI ? 2 : s->variant == KAR_UTA ? 4 : 0;
+    for (int g = 0; g < groups; g++) {
+        pl_buf_printf(out, " %s%d=", s->variant == KAR_KYOGI ? "t" : "h", g);
+        int any = 0;
+        for (int c = 1; c <= KAR_NPOEMS; c++)
+            if (s->loc[c] == g) {
+                pl_buf_printf(out, "%s%d", any++ ? ";" : "", c);
+                if (s->row[c])
+                    pl_buf_printf(out, "@%d,%d", s->row[c], s->slot[c]);
+            }
+        if (!any)
+            pl_buf_putc(out, '-');
+    }
+    if (s->variant == KAR_CHIRASHI) {
+        pl_buf_puts(out, " taken=");
+        for (int p = 0; p < s->nseats; p++)
+            pl_buf_printf(out, "%s%d", p ? "/" : "", s->count[p]);
+        pl_buf_printf(out, " pot=%d field=", s->pot);
+        int any = 0;
+        for (int c = 1; c <= KAR_NPOEMS; c++)
+            if (s->loc[c] == KAR_LOC_FIELD)
+                pl_buf_printf(out, "%s%d", any++ ? ";" : "", c);
+        if (!any)
+            pl_buf_putc(out, '-');
+    }
+}
+
+int kar_from_text(void *st, const char *text, pl_buf *err)
+{
+    (void)st;
+    (void)text;
+    pl_buf_puts(err, "karuta positions are set at the start with deal= (docs/notation-karuta.md); "
+                     "a later position is reached by playing the readings");
+    return -1;
+}
+
+/* ---- the per-reading log ------------------------------------------------ */
+
+void kar_reading_log(const pl_match *m, pl_buf *out)
+{
+    kar_state *s = pl_malloc(sizeof *s);
+    if (!s) {
+        out->oom = true;
+        return;
+    }
+    memcpy(s, m->initial, sizeof *s);
+    for (int i = 0; i < m->nhist; i++) {
+        int before = s->stage;
+        m->game->apply(s, m->hist[i].seat, m->hist[i].a);
+        bool done = (before != KAR_ST_READ && before != KAR_ST_POOL && s->stage == KAR_ST_READ) ||
+                    (before != KAR_ST_OVER && s->stage == KAR_ST_OVER) ||
+                    (before == KAR_ST_READ && s->last.void_reading);
+        if (done && s->last.card) {
+            pl_buf_printf(out, "%d. ", s->nread);
+            kar_judgement_text(s, &s->last, out);
+            pl_buf_putc(out, '\n');
+        }
+    }
+    pl_free(s);
+}

@@ -1,0 +1,525 @@
+/* test_rules_karuta_kyogi.c — kyōgi karuta, KA-R1..KA-R16, and every named
+ * case: kata-ote, kara-daburu, daburu, semi-daburu, tomo-ote, torizon, a
+ * simultaneous touch, the 1-1 trap. Seat 0 is A, seat 1 is B.
+ * The small deals put A's cards 1 2 3 and B's 4 5 6 (50 is dead). */
+#include "karuta_helpers.h"
+
+#define SMALL "deal=1;2;3/4;5;6 seed=1"
+
+static void reading(pl_match *m, int card, const char *a, const char *b)
+{
+    const char *r[2] = {a, b};
+    kar_reading(m, card, r);
+}
+
+static void counts(pl_match *m, int a, int b)
+{
+    assert_int_equal(KS(m)->count[0], a);
+    assert_int_equal(KS(m)->count[1], b);
+}
+
+static void test_KA_R1_deal(void **st)
+{
+    (void)st;
+    for (int seed = 1; seed <= 50; seed++) {
+        char o[32];
+        snprintf(o, sizeof o, "seed=%d", seed);
+        pl_match *m = th_new("karuta", o);
+        kar_state *s = KS(m);
+        int n[3] = {0, 0, 0};
+        for (int c = 1; c <= 100; c++) {
+            assert_true(s->loc[c] < 2 || s->loc[c] == KAR_LOC_DEAD);
+            n[s->loc[c] < 2 ? s->loc[c] : 2]++;
+            assert_true(s->kim.unread[c]);
+        }
+        assert_int_equal(n[0], 25);
+        assert_int_equal(n[1], 25);
+        assert_int_equal(n[2], 50);
+        assert_int_equal(m->game->phase(s), PL_PHASE_CHANCE);
+        pl_match_free(m);
+    }
+    /* the same seed deals the same cards */
+    pl_match *a = th_new("karuta", "seed=9"), *b = th_new("karuta", "seed=9");
+    assert_memory_equal(KS(a)->loc, KS(b)->loc, sizeof KS(a)->loc);
+    pl_match_free(a);
+    pl_match_free(b);
+}
+
+static void test_KA_R2_layout_grid_and_row_rule(void **st)
+{
+    (void)st;
+    for (int seed = 1; seed <= 200; seed++) {
+        char o[32];
+        snprintf(o, sizeof o, "seed=%d", seed);
+        pl_match *m = th_new("karuta", o);
+        kar_state *s = KS(m);
+        for (int t = 0; t < 2; t++) {
+            assert_true(kar_row_rule(s, t));
+            int n = 0;
+            for (int r = 0; r < KAR_ROWS; r++)
+                for (int k = 0; k < KAR_SLOTS; k++)
+                    if (s->grid[t][r][k]) {
+                        int c = s->grid[t][r][k];
+                        assert_int_equal(s->loc[c], t);
+                        assert_int_equal(s->row[c], r + 1);
+                        assert_int_equal(s->slot[c], k + 1);
+                        n++;
+                    }
+            assert_int_equal(n, 25);
+        }
+        pl_match_free(m);
+    }
+    /* the documented automatic layout: rows in turn, edges inwards */
+    pl_match *m = th_new("karuta", "deal=10;11;12;13;14;15/20 seed=1");
+    assert_int_equal(KS(m)->row[10], 1);
+    assert_int_equal(KS(m)->slot[10], 1);
+    assert_int_equal(KS(m)->row[11], 2);
+    assert_int_equal(KS(m)->row[13], 1);
+    assert_int_equal(KS(m)->slot[13], 17);
+    pl_match_free(m);
+    /* a given layout must keep the row rule (with 6 cards or more) */
+    const pl_game *g = pl_game_find("karuta");
+    pl_buf err = {0};
+    char *bad[] = {"deal=1@1,1;2@1,2;3@2,1;4@2,17;5@3,1;6@3,17/7", "seed=1"};
+    assert_null(pl_match_new(g, 2, bad, &err));
+    assert_non_null(strstr(pl_buf_str(&err), "KA-R2"));
+    pl_buf_clear(&err);
+    char *clash[] = {"deal=1@1,1;2@1,1/7"};
+    assert_null(pl_match_new(g, 1, clash, &err));
+    pl_buf_clear(&err);
+    char *off[] = {"deal=1@4,1/7"};
+    assert_null(pl_match_new(g, 1, off, &err));
+    pl_buf_free(&err);
+}
+
+static void test_KA_R3_memorisation_option(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", "seed=1");
+    assert_int_equal(KS(m)->memo_s, 900); /* 15 min */
+    pl_buf v = {0};
+    m->game->view(m->state, 0, &v);
+    assert_non_null(strstr(pl_buf_str(&v), "memo_s 900"));
+    pl_buf_free(&v);
+    pl_match_free(m);
+    m = th_new("karuta", "memo_s=60 seed=1");
+    assert_int_equal(KS(m)->memo_s, 60);
+    pl_match_free(m);
+}
+
+static void test_KA_R4_joka_pause_then_first_kana_at_zero(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", "seed=1");
+    assert_int_equal(KS(m)->pause_ms, 1000);
+    assert_int_equal(KS(m)->nread, 0); /* the joka is no reading: all 100 remain */
+    th_play(m, "read 1");
+    pl_buf v = {0};
+    m->game->view(m->state, 0, &v);
+    assert_non_null(strstr(pl_buf_str(&v), "timeline あ@0 き@"));
+    pl_buf_free(&v);
+    pl_match_free(m);
+}
+
+static void test_KA_R5_reading_loop(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", "seed=1 send=auto");
+    pl_action acts[PL_MAX_CHANCE];
+    double p[PL_MAX_CHANCE];
+    int n = m->game->chance(m->state, acts, p, PL_MAX_CHANCE);
+    assert_int_equal(n, 100);
+    for (int i = 0; i < n; i++)
+        assert_true(p[i] == 1.0 / 100);
+    th_play(m, "read 7");
+    th_script(m, "");
+    pl_buf err = {0};
+    assert_int_equal(pl_match_play_text(m, 0, "none", &err), 0);
+    assert_int_equal(pl_match_play_text(m, 1, "none", &err), 0);
+    n = m->game->chance(m->state, acts, p, PL_MAX_CHANCE);
+    assert_int_equal(n, 99);
+    for (int i = 0; i < n; i++)
+        assert_true(acts[i] != (KAR_A_READ | 7));
+    assert_int_equal(pl_match_play_text(m, -1, "read 7", &err), -1); /* read once */
+    pl_buf_free(&err);
+    /* the speed option stretches the timeline */
+    assert_int_equal(kar_kana_start(1, 12000, 6), 2 * kar_kana_start(1, 6000, 6));
+    pl_match_free(m);
+}
+
+static void test_KA_R6_touch_events(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL);
+    pl_buf err = {0};
+    kar_do(m, PL_CHANCE, "read 50");
+    /* several touches per player, any order in the text, kept sorted */
+    assert_int_equal(kar_try(m, 0, "touch 4@900 1@300 5@600", &err), 0);
+    assert_int_equal(kar_touch_list(KS(m)->last.resp[0], (kar_touch[3]){0}), 3);
+    pl_buf f = {0};
+    kar_format_action(m->state, 0, KS(m)->last.resp[0], &f);
+    assert_string_equal(pl_buf_str(&f), "touch 1@300 5@600 4@900");
+    pl_buf_free(&f);
+    /* a touch on a card off the field is invalid input, not a foul */
+    assert_int_equal(kar_try(m, 1, "touch 50@100", &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "not on the field"));
+    pl_buf_clear(&err);
+    assert_int_equal(kar_try(m, 1, "touch 4@16384", &err), -1);
+    pl_buf_clear(&err);
+    assert_int_equal(kar_try(m, 1, "touch 4@1 5@2 6@3 4@4", &err), -1);
+    pl_buf_clear(&err);
+    assert_int_equal(kar_try(m, 0, "none", &err), -1); /* seat 0 answered already */
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
+static void test_KA_R7_first_touch_takes_ties_to_owner(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL " send=auto");
+    reading(m, 4, "touch 4@500", "touch 4@505"); /* a simultaneous touch: B owns 4 */
+    assert_int_equal(KS(m)->last.taker, 1);
+    counts(m, 3, 2);
+    reading(m, 5, "touch 5@500", "touch 5@511"); /* 11 ms: A is first */
+    assert_int_equal(KS(m)->last.taker, 0);
+    counts(m, 2, 2); /* A took from B's side and sent one */
+    reading(m, 1, "touch 1@700", "touch 1@600"); /* B first on A's card */
+    assert_int_equal(KS(m)->last.taker, 1);
+    assert_int_equal(KS(m)->loc[1], KAR_LOC_OUT);
+    pl_match_free(m);
+    m = th_new("karuta", SMALL " tie_ms=0");
+    reading(m, 4, "touch 4@500", "touch 4@501");
+    assert_int_equal(KS(m)->last.taker, 0);
+    pl_match_free(m);
+}
+
+static void test_KA_R8_fouls_per_territory(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL " send=auto");
+    reading(m, 1, "none", "touch 4@100 6@200 1@300"); /* two in T(B): one foul */
+    assert_int_equal(KS(m)->last.fouls[1], 1);
+    assert_int_equal(KS(m)->last.fouls[0], 0);
+    reading(m, 2, "touch 2@400 5@900", "none"); /* a touch after the take still counts */
+    assert_int_equal(KS(m)->last.fouls[0], 1);
+    pl_match_free(m);
+}
+
+static void test_KA_R9_net_sends(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL);
+    /* A takes from T(B) and B fouled in T(A): rights(A) = 2, rights(B) = 0 */
+    reading(m, 4, "touch 4@500", "touch 1@400");
+    assert_int_equal(KS(m)->last.sender, 0);
+    assert_int_equal(KS(m)->last.owed, 2);
+    assert_int_equal(KS(m)->stage, KAR_ST_SEND);
+    kar_do(m, 0, "send 3"); /* A's choice */
+    kar_do(m, 0, "send 1");
+    assert_int_equal(KS(m)->loc[3], 1);
+    assert_int_equal(KS(m)->loc[1], 1);
+    counts(m, 1, 4);
+    assert_int_equal(KS(m)->stage, KAR_ST_READ);
+    pl_match_free(m);
+    /* a sender with fewer cards than owed sends all he has */
+    m = th_new("karuta", "deal=1/4;5;6 seed=1 send=auto");
+    reading(m, 50, "none", "touch 1@100 4@200"); /* kara-daburu by B: A owes 2, has 1 */
+    assert_int_equal(KS(m)->last.sent, 1);
+    counts(m, 0, 4);
+    assert_int_equal(KS(m)->winner, 0);
+    pl_match_free(m);
+}
+
+static void test_KA_R10_receiver_places(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL " place=manual");
+    reading(m, 50, "touch 4@300", "none"); /* kata-ote by A: B sends 1 */
+    kar_do(m, 1, "send 6");
+    assert_int_equal(KS(m)->stage, KAR_ST_PLACE);
+    pl_buf err = {0};
+    assert_int_equal(kar_try(m, 0, "place 6@1,1", &err), -1); /* slot taken by 1 */
+    pl_buf_clear(&err);
+    assert_int_equal(kar_try(m, 0, "place 5@3,9", &err), -1); /* not the card received */
+    pl_buf_free(&err);
+    kar_do(m, 0, "place 6@3,9");
+    assert_int_equal(KS(m)->row[6], 3);
+    assert_int_equal(KS(m)->slot[6], 9);
+    assert_int_equal(KS(m)->grid[0][2][8], 6);
+    pl_match_free(m);
+    /* automatic: the row with the fewest cards, the emptier half, the edge */
+    m = th_new("karuta", "deal=1@1,1;2@2,1/4 seed=1 send=auto");
+    reading(m, 50, "touch 4@300", "none");
+    assert_int_equal(KS(m)->row[4], 3);
+    assert_int_equal(KS(m)->slot[4], 1);
+    pl_match_free(m);
+}
+
+static void test_KA_R11_forgotten_send_lapses(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL);
+    reading(m, 4, "touch 4@300", "none"); /* A took from T(B): A owes 1 */
+    kar_do(m, 0, "pass");
+    counts(m, 3, 2);
+    assert_int_equal(KS(m)->last.sent, 0);
+    assert_int_equal(KS(m)->last.owed, 0);
+    assert_int_equal(KS(m)->stage, KAR_ST_READ);
+    pl_match_free(m);
+}
+
+static void test_KA_R12_win_and_one_one_trap(void **st)
+{
+    (void)st;
+    /* the 1-1 trap: A takes his own last card but touched T(B) → B sends his last, B wins */
+    pl_match *m = th_new("karuta", "deal=1/4 seed=1");
+    reading(m, 1, "touch 4@300 1@400", "none");
+    assert_int_equal(KS(m)->last.taker, 0);
+    assert_int_equal(KS(m)->last.sender, 1);
+    kar_do(m, 1, "send 4");
+    counts(m, 1, 0);
+    assert_int_equal(m->game->phase(m->state), PL_PHASE_OVER);
+    pl_outcome o;
+    m->game->outcome(m->state, &o);
+    assert_int_equal(o.kind, PL_WIN_SEAT);
+    assert_int_equal(o.winner, 1);
+    assert_int_equal(o.score[0], 1);
+    pl_match_free(m);
+    /* without the foul A wins at 1-1 */
+    m = th_new("karuta", "deal=1/4 seed=1");
+    reading(m, 1, "touch 1@400", "none");
+    assert_int_equal(KS(m)->winner, 0);
+    pl_match_free(m);
+}
+
+static void test_KA_R13_no_wrong_hand_in_software(void **st)
+{
+    (void)st;
+    /* touches carry no hand: the first valid touch is never voided */
+    pl_match *m = th_new("karuta", SMALL " send=auto");
+    reading(m, 1, "none", "touch 1@250");
+    assert_int_equal(KS(m)->last.taker, 1);
+    assert_int_equal(KS(m)->taken_by[1], 2);
+    pl_match_free(m);
+}
+
+static void test_KA_R14_timestamps_decide_and_are_kept(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL " send=auto");
+    reading(m, 5, "touch 5@1234", "touch 5@1300");
+    assert_int_equal(KS(m)->last.taker, 0);
+    assert_int_equal(KS(m)->last.take_ms, 1234);
+    assert_int_equal(KS(m)->take_ms[5], 1234);
+    kar_touch t[3];
+    assert_int_equal(kar_touch_list(KS(m)->last.resp[1], t), 1);
+    assert_int_equal(t[0].ms, 1300);
+    pl_match_free(m);
+}
+
+static void test_KA_R15_positions_public(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", "seed=4");
+    pl_buf a = {0}, b = {0};
+    m->game->view(m->state, 0, &a);
+    m->game->view(m->state, 1, &b);
+    const char *ta = strstr(pl_buf_str(&a), "territory 0"), *tb = strstr(pl_buf_str(&b), "territory 0");
+    assert_non_null(ta);
+    assert_string_equal(ta, tb); /* both see every card and slot */
+    assert_non_null(strstr(ta, "@"));
+    pl_buf_free(&a);
+    pl_buf_free(&b);
+    pl_match_free(m);
+}
+
+static void test_KA_R16_judgement_logged(void **st)
+{
+    (void)st;
+    /* 63 いまわ with 21 いまこ unread: kimariji 3, decided at the 3rd kana */
+    pl_match *m = th_new("karuta", "deal=63;21/61 seed=1 send=auto");
+    reading(m, 63, "touch 63@900", "touch 61@800");
+    kar_judgement *j = &KS(m)->last;
+    assert_int_equal(j->card, 63);
+    assert_int_equal(j->kim, 3);
+    assert_int_equal(j->terr, 2); /* いま: 21 and 63 both in T(A) */
+    assert_int_equal(j->decide_ms, kar_kana_start(63, 6000, 3));
+    assert_int_equal(j->terr_ms, kar_kana_start(63, 6000, 2));
+    assert_int_equal(j->fouls[1], 1);
+    assert_int_equal(j->sender, 0); /* B's foul lets A send */
+    assert_int_equal(j->sent, 1);
+    assert_int_equal(j->sent_cards[0], 21);
+    pl_buf t = {0};
+    kar_judgement_text(KS(m), j, &t);
+    assert_non_null(strstr(pl_buf_str(&t), "kimariji 3 kana \"いまわ\""));
+    assert_non_null(strstr(pl_buf_str(&t), "seat 0 took it at 900 ms"));
+    pl_buf_free(&t);
+    pl_match_free(m);
+    /* the per-reading log of a match played through the interface */
+    m = th_new("karuta", "seed=5 send=auto");
+    pl_buf err = {0};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(pl_match_random(m, NULL, &err), 0);
+        assert_int_equal(pl_match_play_text(m, 0, "none", &err), 0);
+        assert_int_equal(pl_match_play_text(m, 1, "none", &err), 0);
+    }
+    pl_buf log = {0};
+    kar_reading_log(m, &log);
+    int lines = 0;
+    for (const char *p = pl_buf_str(&log); *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 3);
+    assert_non_null(strstr(pl_buf_str(&log), "3. Poem"));
+    pl_buf_free(&log);
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
+/* ---- the named cases ---- */
+
+static void test_kata_ote(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL " send=auto");
+    reading(m, 50, "touch 4@300", "none"); /* dead card, one territory touched */
+    assert_int_equal(KS(m)->last.fouls[0], 1);
+    counts(m, 4, 2);
+    pl_match_free(m);
+}
+
+static void test_kara_daburu(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL " send=auto");
+    reading(m, 50, "touch 1@300 4@350", "none"); /* dead card, both territories */
+    assert_int_equal(KS(m)->last.fouls[0], 2);
+    assert_int_equal(KS(m)->last.owed, 2);
+    counts(m, 5, 1);
+    pl_match_free(m);
+}
+
+static void test_daburu(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL " send=auto");
+    reading(m, 1, "touch 4@400", "touch 1@500"); /* A's card, B takes, A touched T(B) */
+    assert_int_equal(KS(m)->last.taker, 1);
+    assert_int_equal(KS(m)->last.owed, 2);
+    counts(m, 4, 1);
+    pl_match_free(m);
+}
+
+static void test_semi_daburu(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL " send=auto");
+    reading(m, 4, "touch 1@400", "touch 4@500"); /* B's card, B takes, A touched T(A) */
+    assert_int_equal(KS(m)->last.taker, 1);
+    assert_int_equal(KS(m)->last.owed, 1);
+    counts(m, 4, 1); /* the same counts as daburu */
+    pl_match_free(m);
+}
+
+static void test_tomo_ote(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL " send=auto");
+    reading(m, 50, "touch 4@300", "touch 1@300");
+    assert_int_equal(KS(m)->last.fouls[0], 1);
+    assert_int_equal(KS(m)->last.fouls[1], 1);
+    assert_int_equal(KS(m)->last.sender, -1);
+    counts(m, 3, 3);
+    pl_match_free(m);
+}
+
+static void test_torizon(void **st)
+{
+    (void)st;
+    /* a take from T(B) plus a touch in T(A): the send right is lost (0) */
+    pl_match *m = th_new("karuta", SMALL " send=auto");
+    reading(m, 4, "touch 1@200 4@300", "none");
+    assert_int_equal(KS(m)->last.taker, 0);
+    assert_int_equal(KS(m)->last.sender, -1);
+    counts(m, 3, 2);
+    pl_match_free(m);
+    /* a take in T(A) plus a touch in T(B): one card is sent to A (-1) */
+    m = th_new("karuta", SMALL " send=auto");
+    reading(m, 1, "touch 4@200 1@300", "none");
+    assert_int_equal(KS(m)->last.sender, 1);
+    assert_int_equal(KS(m)->last.owed, 1);
+    counts(m, 3, 2);
+    pl_match_free(m);
+}
+
+static void test_simultaneous_touch(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL " send=auto");
+    reading(m, 1, "touch 1@800", "touch 1@790"); /* within 10 ms: A owns 1 */
+    assert_int_equal(KS(m)->last.taker, 0);
+    assert_int_equal(KS(m)->last.sender, -1);
+    counts(m, 2, 3);
+    pl_match_free(m);
+}
+
+static void test_untouched_card_leaves_with_owner(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL " send=auto");
+    reading(m, 2, "none", "none");
+    assert_int_equal(KS(m)->last.taker, -1);
+    assert_int_equal(KS(m)->loc[2], KAR_LOC_OUT);
+    counts(m, 2, 3);
+    pl_match_free(m);
+}
+
+static void test_canonical_legal_and_interface(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL);
+    th_play(m, "read 4");
+    pl_action acts[64];
+    int n = m->game->legal(m->state, 0, acts, 64);
+    assert_int_equal(n, 1 + 2 * 6 + 5); /* none, two times for each card, a wrong touch then 4 */
+    pl_buf err = {0};
+    char t[32];
+    snprintf(t, sizeof t, "touch 4@%d", KS(m)->last.decide_ms);
+    assert_int_equal(pl_match_play_text(m, 0, t, &err), 0);
+    /* a valid but non-canonical touch: refused by pl_check, explained */
+    assert_int_equal(pl_match_play_text(m, 1, "touch 4@1", &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "valid by the rules"));
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_KA_R1_deal),
+        cmocka_unit_test(test_KA_R2_layout_grid_and_row_rule),
+        cmocka_unit_test(test_KA_R3_memorisation_option),
+        cmocka_unit_test(test_KA_R4_joka_pause_then_first_kana_at_zero),
+        cmocka_unit_test(test_KA_R5_reading_loop),
+        cmocka_unit_test(test_KA_R6_touch_events),
+        cmocka_unit_test(test_KA_R7_first_touch_takes_ties_to_owner),
+        cmocka_unit_test(test_KA_R8_fouls_per_territory),
+        cmocka_unit_test(test_KA_R9_net_sends),
+        cmocka_unit_test(test_KA_R10_receiver_places),
+        cmocka_unit_test(test_KA_R11_forgotten_send_lapses),
+        cmocka_unit_test(test_KA_R12_win_and_one_one_trap),
+        cmocka_unit_test(test_KA_R13_no_wrong_hand_in_software),
+        cmocka_unit_test(test_KA_R14_timestamps_decide_and_are_kept),
+        cmocka_unit_test(test_KA_R15_positions_public),
+        cmocka_unit_test(test_KA_R16_judgement_logged),
+        cmocka_unit_test(test_kata_ote),
+        cmocka_unit_test(test_kara_daburu),
+        cmocka_unit_test(test_daburu),
+        cmocka_unit_test(test_semi_daburu),
+        cmocka_unit_test(test_tomo_ote),
+        cmocka_unit_test(test_torizon),
+        cmocka_unit_test(test_simultaneous_touch),
+        cmocka_unit_test(test_untouched_card_leaves_with_owner),
+        cmocka_unit_test(test_canonical_legal_and_interface),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
