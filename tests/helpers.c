@@ -73,7 +73,7 @@ void th_position(pl_match *m, const char *text)
 
 const char *th_pos(pl_match *m)
 {
-    static char out[1024];
+    static char out[16384];
     pl_buf b = {0};
     m->game->to_text(m->state, &b);
     snprintf(out, sizeof out, "%s", pl_buf_str(&b));

@@ -113,13 +113,21 @@ typedef struct pl_game {
     void (*format_action)(const void *st, int seat, pl_action a, pl_buf *out);
     /* Parses a text action for `seat` in `st`. Returns 0, or -1 with a
      * message naming what was expected when the text is not an action of
-     * this game. Parsing does not check legality. */
+     * this game. Parsing does not check legality, except for chance outcomes
+     * too many to list (`chance` returns -1): those pl_check cannot compare
+     * with a list, so the parser must accept only possible outcomes. */
     int (*parse_action)(const void *st, int seat, const char *text, pl_action *a, pl_buf *err);
     /* Optional (NULL when every action is public): appends the text of `a`,
      * played by `seat` in `st`, as seat `viewer` may see it (viewer -1:
      * everything), e.g. "lay 2" for face-down cards of another seat. Used for
      * histories and records shown to one seat. */
     void (*format_action_for)(const void *st, int seat, pl_action a, int viewer, pl_buf *out);
+    /* Optional: the game's own legality test for games whose actions carry
+     * values too many to list (karuta's touch times). Returns 0 when `a` is
+     * legal for `seat` (an actor, phase MOVE), else -1 with the reason in
+     * `why`. When NULL, an action is legal iff `legal` lists it. `legal`
+     * then lists a canonical subset (for search and display). */
+    int (*check)(const void *st, int seat, pl_action a, pl_buf *why);
     /* Optional: why `a` (well formed, not legal) is illegal, in the rules'
      * words, e.g. "the piece on B5 would land on its own blank piece on B8". */
     void (*explain_illegal)(const void *st, int seat, pl_action a, pl_buf *out);

@@ -100,6 +100,19 @@ int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *er
             pl_buf_printf(err, " %d", seats[i]);
         return -1;
     }
+    if (g->check) {
+        pl_buf why = {0};
+        if (g->check(st, seat, a, &why) == 0) {
+            pl_buf_free(&why);
+            return 0;
+        }
+        pl_buf_puts(err, "illegal move ");
+        g->format_action(st, seat, a, err);
+        pl_buf_printf(err, ": %s; for example: ", pl_buf_str(&why));
+        pl_buf_free(&why);
+        pl_list_legal(g, st, seat, 40, err);
+        return -1;
+    }
     /* Most positions have few actions: try a stack buffer first. */
     pl_action small[256];
     int n = g->legal(st, seat, small, 256);

@@ -965,6 +965,7 @@ const pl_game kar_game = {
     .format_action = kar_format_action,
     .parse_action = kar_parse_action,
     .explain_illegal = kar_explain_illegal,
+    .check = kar_check,
     .draw = kar_draw,
     .view = kar_view,
     .to_text = kar_to_text,

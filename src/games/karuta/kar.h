@@ -200,6 +200,8 @@ extern const pl_game kar_game;
  * accepts any well-formed touch list (the game's real rule). Appends the
  * reason to `why` (may be NULL). Never changes `st`. */
 int kar_why_invalid(const kar_state *s, int seat, pl_action a, pl_buf *why);
+/* pl_game.check: 0 when kar_why_invalid finds nothing, else -1 with why. */
+int kar_check(const void *st, int seat, pl_action a, pl_buf *why);
 /* Label of a territory slot ("A05": rows A-C for seat 0, D-F for seat 1,
  * A/D nearest their owner), written to `out` (8 bytes). */
 void kar_slot_label(int terr, int row, int slot, char *out);

@@ -122,13 +122,12 @@ int kar_parse_action(const void *st, int seat, const char *t, pl_action *a, pl_b
 
 void kar_explain_illegal(const void *st, int seat, pl_action a, pl_buf *out)
 {
-    const kar_state *s = st;
-    if (kar_why_invalid(s, seat, a, out))
-        return;
-    /* Valid by the rules but not in the canonical list: see the report. */
-    pl_buf_puts(out, "valid by the rules (KA-R6), but this build accepts only the canonical touches "
-                     "listed by legal until the interface can check actions outside legal "
-                     "(docs/notation-karuta.md, \"Touches and legal\")");
+    kar_why_invalid(st, seat, a, out);
+}
+
+int kar_check(const void *st, int seat, pl_action a, pl_buf *why)
+{
+    return kar_why_invalid(st, seat, a, why) ? -1 : 0;
 }
 
 /* ---- judgement text ----------------------------------------------------- */
