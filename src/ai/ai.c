@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "parlour/alloc.h"
+#include "perfect.h"
 
 #define MAX_DEPTH 6
 
@@ -93,7 +94,7 @@ static double value(search *x, const void *st, int depth)
     return v;
 }
 
-typedef enum { AI_RANDOM, AI_GREEDY, AI_EXPECTIMAX } ai_kind;
+typedef enum { AI_RANDOM, AI_GREEDY, AI_EXPECTIMAX, AI_PERFECT } ai_kind;
 
 static int parse_spec(const char *spec, ai_kind *kind, int *depth, pl_buf *err)
 {
@@ -109,6 +110,10 @@ static int parse_spec(const char *spec, ai_kind *kind, int *depth, pl_buf *err)
         *kind = AI_GREEDY;
         return 0;
     }
+    if (!strncmp(spec, "perfect:", 8) && spec[8]) {
+        *kind = AI_PERFECT; /* the table's path follows */
+        return 0;
+    }
     if (!strncmp(spec, "expectimax", 10)) {
         const char *p = spec + 10;
         if (!*p)
@@ -118,8 +123,8 @@ static int parse_spec(const char *spec, ai_kind *kind, int *depth, pl_buf *err)
             return 0;
         }
     }
-    pl_buf_printf(err, "unknown player '%s'; players: random, greedy, expectimax[:depth=1..%d]", spec,
-                  MAX_DEPTH);
+    pl_buf_printf(err, "unknown player '%s'; players: random, greedy, expectimax[:depth=1..%d], "
+                       "perfect:TABLE", spec, MAX_DEPTH);
     return -1;
 }
 
@@ -134,7 +139,8 @@ void ai_describe(pl_buf *out)
 {
     pl_buf_puts(out, "random                  a uniformly random legal action\n"
                      "greedy                  the best action by the game's evaluation, one move deep\n"
-                     "expectimax[:depth=N]    expectimax over N decisions (default 2, at most 6)\n");
+                     "expectimax[:depth=N]    expectimax over N decisions (default 2, at most 6)\n"
+                     "perfect:TABLE           optimal play from an exact table (parlour solve ... --out TABLE)\n");
 }
 
 int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint64_t seed,
@@ -148,6 +154,8 @@ int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint
         pl_buf_printf(err, "seat %d does not act now", seat);
         return -1;
     }
+    if (kind == AI_PERFECT)
+        return ai_perfect_choose(g, st, seat, spec + 8, out, err);
     pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
     void *child = pl_malloc(g->state_size);
     if (!acts || !child) {

@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <string.h>
 #include <time.h>
 
@@ -201,6 +202,19 @@ static double update(const urf_table *t, int a, int b, unsigned pl, unsigned ml,
     return total;
 }
 
+uint64_t urf_states(int pieces)
+{
+    uint64_t n = 0;
+    for (int a = 0; a < pieces; a++)
+        for (int b = 0; b < pieces; b++)
+            for (int c = 0; c < NMID; c++) {
+                int kl = pieces - a - pc8[mid_l[c]], kd = pieces - b - pc8[mid_d[c]];
+                if (kl >= 0 && kd >= 0)
+                    n += (uint64_t)cum6[cap6(kl)] * cum6[cap6(kd)];
+            }
+    return n;
+}
+
 urf_table *urf_new(int pieces)
 {
     if (pieces < 1 || pieces > 7)
@@ -368,19 +382,23 @@ long urf_solve(urf_table *t, double tol, int threads, FILE *progress)
                 job.threads = threads;
                 pthread_t tid[16];
                 worker ws[16];
+                bool started[16] = {false};
                 for (int k = 0; k < threads; k++) {
                     ws[k].job = &job;
                     ws[k].id = k;
-                    if (k > 0 && pthread_create(&tid[k], NULL, sweep_worker, &ws[k]) != 0)
-                        ws[k].id = -1;
+                    if (k > 0)
+                        started[k] = pthread_create(&tid[k], NULL, sweep_worker, &ws[k]) == 0;
                 }
                 sweep_worker(&ws[0]);
-                double delta = job.delta[0];
-                uint64_t states = job.states[0];
                 for (int k = 1; k < threads; k++) {
-                    if (ws[k].id < 0)
-                        continue;
-                    pthread_join(tid[k], NULL);
+                    if (started[k])
+                        pthread_join(tid[k], NULL);
+                    else
+                        sweep_worker(&ws[k]); /* no thread: do its share here */
+                }
+                double delta = 0;
+                uint64_t states = 0;
+                for (int k = 0; k < threads; k++) {
                     if (job.delta[k] > delta)
                         delta = job.delta[k];
                     states += job.states[k];
@@ -496,3 +514,9 @@ done:
     fclose(f);
     return t;
 }
+
+static void *table_load(const char *path, pl_buf *err) { return urf_load(path, err); }
+static double table_value(const void *t, const void *st, int seat) { return urf_value(t, st, seat); }
+static void table_free(void *t) { urf_free(t); }
+
+const pl_table_ops urf_table_ops = {table_load, table_value, table_free};
