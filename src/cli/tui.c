@@ -211,7 +211,11 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
                 pl_state_copy(g, before, m->state);
                 if (pl_match_random(m, &a, &t) == 0) {
                     pl_buf_clear(&t);
-                    g->format_action(before, PL_CHANCE, a, &t);
+                    /* A deal is hidden information: word it as the screen's seat may see it. */
+                    if (g->format_action_for)
+                        g->format_action_for(before, PL_CHANCE, a, screen_owner, &t);
+                    else
+                        g->format_action(before, PL_CHANCE, a, &t);
                     pl_buf_printf(&msg, "%s%s", msg.len ? "; " : "", pl_buf_str(&t));
                 }
                 pl_free(before);
@@ -256,6 +260,8 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             continue;
         }
         if (ph == PL_PHASE_MOVE && (g->flags & PL_GAME_HIDDEN) && humans > 1 && actor != screen_owner) {
+            /* What was said was worded for the previous player's eyes. */
+            pl_buf_clear(&msg);
             erase();
             mvprintw(2, 2, "Pass the keyboard to seat %d, then press Enter.", actor);
             refresh();
