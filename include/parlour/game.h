@@ -154,6 +154,14 @@ typedef struct pl_game {
     /* Optional: a heuristic value in [0,1] of `st` for `seat` (chance of
      * winning), used by simple searches. NULL when the game has none. */
     double (*evaluate)(const void *st, int seat);
+
+    /* Optional: the game's own computer player, for a game that a generic
+     * search plays badly (karuta's timed touches, docs/ai.md). `level` is a
+     * level name the game documents ("easy", "medium", "hard" at least).
+     * Returns 0 with `*out` an action that is legal for `seat` (an actor,
+     * phase MOVE), or -1 with a message (unknown level). Deterministic for
+     * `seed`; reads only what `seat` may know; never changes `st`. */
+    int (*bot)(const void *st, int seat, const char *level, uint64_t seed, pl_action *out, pl_buf *err);
 } pl_game;
 
 /* Copies a state of `g`. Cannot fail. */
