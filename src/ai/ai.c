@@ -158,11 +158,14 @@ static int parse_params(const char *p, ai_spec *x, pl_buf *err)
             if (end == v || d < 1 || d > MAX_DEPTH)
                 goto bad;
             x->depth = (int)d;
-        } else if (x->kind == AI_MCTS && !strcmp(key, "c")) {
+        } else if (x->kind == AI_MCTS && (!strcmp(key, "c") || !strcmp(key, "score"))) {
             double c = strtod(v, &end);
-            if (end == v || !(c >= 0 && c <= 100))
+            if (end == v || !(c >= 0 && c <= (key[0] == 'c' ? 100 : 1)))
                 goto bad;
-            x->mp.c = c;
+            if (key[0] == 'c')
+                x->mp.c = c;
+            else
+                x->mp.score_weight = c;
         } else if (x->kind == AI_MCTS || (x->kind == AI_EXPECTIMAX && !strcmp(key, "threads"))) {
             long n = strtol(v, &end, 10);
             if (end == v || n < 0)

@@ -224,8 +224,14 @@ static void worker_iterate(worker *w)
             pl_outcome o;
             memset(&o, 0, sizeof o);
             g->outcome(st, &o);
-            for (int s = 0; s < w->nseats; s++)
-                u[s] = o.utility[s];
+            long lo = o.score[0], hi = o.score[0];
+            for (int s = 1; s < w->nseats; s++) {
+                lo = o.score[s] < lo ? o.score[s] : lo;
+                hi = o.score[s] > hi ? o.score[s] : hi;
+            }
+            double k = w->p->score_weight;
+            for (int s = 0; s < w->nseats; s++) /* the margin breaks ties between wins */
+                u[s] = (1 - k) * o.utility[s] + (hi > lo ? k * (double)(o.score[s] - lo) / (double)(hi - lo) : k * 0.5);
             break;
         }
         if (ph == PL_PHASE_CHANCE) {

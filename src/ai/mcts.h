@@ -41,6 +41,7 @@ typedef struct mcts_params {
     double c;           /* UCT exploration constant (rewards in [0,1]) */
     int rollout_depth;  /* 0: play rollouts to the end; else decisions, then `evaluate` */
     int observers;      /* 1: one tree per seat when moves are hidden; 0: one tree */
+    double score_weight; /* reward = (1-w)·utility + w·score scaled to [0,1] among the seats */
 } mcts_params;
 
 typedef struct mcts_stats {
