@@ -68,6 +68,18 @@ typedef struct pl_outcome {
     int winner; /* seat or team, by kind */
 } pl_outcome;
 
+/* Exact value tables that a game's own solver writes (Ur: Finkel's rules).
+ * The `perfect:FILE` player uses them through these functions only. */
+typedef struct pl_table_ops {
+    /* Loads a table; NULL with a message when `path` is not one of this
+     * game's tables. Free with `free`. */
+    void *(*load)(const char *path, pl_buf *err);
+    /* P(`seat` wins) at `st`, a state between decisions (chance phase or
+     * over), or -1 when the table does not cover it. */
+    double (*value)(const void *table, const void *st, int seat);
+    void (*free)(void *table);
+} pl_table_ops;
+
 /* pl_game.flags */
 #define PL_GAME_HIDDEN 1u /* seats hold information others must not see */
 
@@ -162,6 +174,9 @@ typedef struct pl_game {
      * phase MOVE), or -1 with a message (unknown level). Deterministic for
      * `seed`; reads only what `seat` may know; never changes `st`. */
     int (*bot)(const void *st, int seat, const char *level, uint64_t seed, pl_action *out, pl_buf *err);
+
+    /* Optional: the game's own exact tables (NULL when it has none). */
+    const pl_table_ops *tables;
 } pl_game;
 
 /* Copies a state of `g`. Cannot fail. */

@@ -16,6 +16,8 @@
 
 #include "mcts.h"
 #include "parlour/alloc.h"
+#include "perfect.h"
+#include "perfect.h"
 
 #define MAX_DEPTH 6
 
@@ -100,13 +102,14 @@ static double value(search *x, const void *st, int depth)
 
 /* ---- specs -------------------------------------------------------------- */
 
-typedef enum { AI_RANDOM, AI_GREEDY, AI_EXPECTIMAX, AI_MCTS, AI_BOT } ai_kind;
+typedef enum { AI_RANDOM, AI_GREEDY, AI_EXPECTIMAX, AI_MCTS, AI_BOT, AI_PERFECT } ai_kind;
 
 typedef struct ai_spec {
     ai_kind kind;
     int depth;        /* expectimax */
     mcts_params mp;   /* mcts */
     char level[32];   /* bot: the game's level name */
+    const char *path; /* perfect: the table file (points into the spec) */
 } ai_spec;
 
 /* Named levels: a spec per game (docs/ai.md says what each means and how
@@ -268,8 +271,14 @@ static int parse_spec(const pl_game *g, const char *spec, ai_spec *x, pl_buf *er
         snprintf(x->level, sizeof x->level, "%s", params);
         return 0;
     }
-    /* Place for players reading a table from a file (e.g. the Ur solver's
-     * "perfect:FILE"): match the name here and parse `params` as the path. */
+    /* Players reading a table from a file: "perfect:FILE" (the solver's). */
+    if (!strcmp(name, "perfect")) {
+        if (!*params)
+            goto unknown;
+        x->kind = AI_PERFECT;
+        x->path = params;
+        return 0;
+    }
     if (!strcmp(name, "random") || !strcmp(name, "greedy")) {
         x->kind = !strcmp(name, "random") ? AI_RANDOM : AI_GREEDY;
         if (*params)
@@ -289,7 +298,8 @@ static int parse_spec(const pl_game *g, const char *spec, ai_spec *x, pl_buf *er
 unknown:
     pl_buf_printf(err,
                   "unknown player '%s'; players: easy, medium, hard, random, greedy, "
-                  "expectimax[:depth=1..%d], mcts[:iterations=N|ms=T,threads=K,...], bot:LEVEL",
+                  "expectimax[:depth=1..%d], mcts[:iterations=N|ms=T,threads=K,...], bot:LEVEL, "
+                  "perfect:TABLE",
                   spec, MAX_DEPTH);
     return -1;
 }
@@ -314,7 +324,8 @@ void ai_describe(pl_buf *out)
                 "  arena=MB                node memory in MiB (default 32)\n"
                 "  c=X depth=D observers=0|1   exploration, rollout cut-off, one tree per seat\n"
                 "ismcts[:PARAMS]           the same search, one tree per seat for hidden moves\n"
-                "bot:LEVEL                 the game's own player (karuta: beginner club expert champion)\n");
+                "bot:LEVEL                 the game's own player (karuta: beginner club expert champion)\n"
+                "perfect:TABLE             optimal play from an exact table (parlour solve ... --out TABLE)\n");
 }
 
 int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint64_t seed,
@@ -329,6 +340,8 @@ int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint
     }
     if (x.kind == AI_BOT)
         return g->bot(st, seat, x.level, seed, out, err);
+    if (x.kind == AI_PERFECT)
+        return ai_perfect_choose(g, st, seat, x.path, out, err);
     if (x.kind == AI_MCTS)
         return mcts_choose(g, st, seat, &x.mp, seed, out, NULL, err);
     pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);

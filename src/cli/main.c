@@ -21,6 +21,7 @@ static void usage(FILE *f)
           "  engine            the text protocol on stdin/stdout (docs/protocol.md)\n"
           "  replay RECORD     step through a saved game\n"
           "  bench GAME        random-game throughput (docs/benchmarks.md)\n"
+          "  solve GAME        exact solution: Finkel's Ur, small Skiryuk games (docs/ai.md)\n"
           "  arena GAME        matches between computer players: win rates, Elo (docs/ai.md)\n"
           "  karuta kimariji   the kimariji of the hundred poems (study aid)\n\n"
           "Each command takes --help.\n",
@@ -111,7 +112,7 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } cmds[] = {{"list", cli_list},   {"rules", cli_rules},   {"engine", cli_engine},
-                {"bench", cli_bench}, {"play", cli_play},     {"replay", cli_replay},
+                {"bench", cli_bench}, {"play", cli_play},     {"replay", cli_replay}, {"solve", cli_solve},
                 {"karuta", cli_karuta}, {"arena", cli_arena}};
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);

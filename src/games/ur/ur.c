@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "ur_finkel.h"
+
 const char *const ur_sq_name[UR_NSQ] = {
     "A1", "A2", "A3", "A4", "A7", "A8", "B1", "B2", "B3", "B4",
     "B5", "B6", "B7", "B8", "C1", "C2", "C3", "C4", "C7", "C8",
@@ -580,4 +582,5 @@ const pl_game ur_game = {
     .from_text = ur_from_text,
     .determinize = ur_determinize,
     .evaluate = ur_evaluate,
+    .tables = &urf_table_ops,
 };

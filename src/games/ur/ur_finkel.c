@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <string.h>
 #include <time.h>
 
@@ -201,6 +202,19 @@ static double update(const urf_table *t, int a, int b, unsigned pl, unsigned ml,
     return total;
 }
 
+uint64_t urf_states(int pieces)
+{
+    uint64_t n = 0;
+    for (int a = 0; a < pieces; a++)
+        for (int b = 0; b < pieces; b++)
+            for (int c = 0; c < NMID; c++) {
+                int kl = pieces - a - pc8[mid_l[c]], kd = pieces - b - pc8[mid_d[c]];
+                if (kl >= 0 && kd >= 0)
+                    n += (uint64_t)cum6[cap6(kl)] * cum6[cap6(kd)];
+            }
+    return n;
+}
+
 urf_table *urf_new(int pieces)
 {
     if (pieces < 1 || pieces > 7)
@@ -292,43 +306,40 @@ static void *sweep_worker(void *arg)
     return NULL;
 }
 
-/* Orders the states of the job's layers by progress, most first (counting
- * sort). Returns 0, or -1 when memory runs out. */
+/* Orders the states of the job's layers for the sweep: middle-row
+ * configurations by their progress, most first, and within one the states
+ * by the progress of the private squares, most first. Successors by
+ * ordinary moves mostly come earlier (fresh values), and the states of one
+ * configuration stay together, which keeps the successors' look-ups in
+ * cache. Returns 0, or -1 when memory runs out. */
 static int build_order(sweep_job *j)
 {
     urf_table *t = j->t;
-    uint64_t count[PMAX + 2] = {0};
+    uint64_t n = 0;
     for (int l = 0; l < j->nlayers; l++) {
         int a = j->layers[l][0], b = j->layers[l][1];
-        for (int m = 0; m < NMID; m++) {
-            if (t->base[a][b][m] == NONE)
-                continue;
-            int kl = cap6(t->n - a - pc8[mid_l[m]]), kd = cap6(t->n - b - pc8[mid_d[m]]);
-            for (int q = 0; q <= QMAX; q++)
-                count[prog_mid[m] + q] += pair_start[kl][kd][q + 1] - pair_start[kl][kd][q];
-        }
-    }
-    uint64_t start[PMAX + 2], n = 0;
-    for (int P = PMAX; P >= 0; P--) {
-        start[P] = n;
-        n += count[P];
+        for (int m = 0; m < NMID; m++)
+            if (t->base[a][b][m] != NONE)
+                n += (uint64_t)cum6[cap6(t->n - a - pc8[mid_l[m]])] * cum6[cap6(t->n - b - pc8[mid_d[m]])];
     }
     j->norder = n;
     j->order = pl_malloc(sizeof *j->order * (n ? n : 1));
     if (!j->order)
         return -1;
-    for (int l = 0; l < j->nlayers; l++) {
-        int a = j->layers[l][0], b = j->layers[l][1];
-        for (int m = 0; m < NMID; m++) {
-            if (t->base[a][b][m] == NONE)
-                continue;
-            int kl = cap6(t->n - a - pc8[mid_l[m]]), kd = cap6(t->n - b - pc8[mid_d[m]]);
-            const uint16_t *list = pair_list[kl][kd];
-            for (int q = 0; q <= QMAX; q++)
-                for (int k = pair_start[kl][kd][q]; k < pair_start[kl][kd][q + 1]; k++)
-                    j->order[start[prog_mid[m] + q]++] = (uint32_t)l << 25 | (uint32_t)m << 12 | list[k];
+    uint64_t k = 0;
+    for (int pm = 2 * 68; pm >= 0; pm--)
+        for (int l = 0; l < j->nlayers; l++) {
+            int a = j->layers[l][0], b = j->layers[l][1];
+            for (int m = 0; m < NMID; m++) {
+                if (t->base[a][b][m] == NONE || prog_mid[m] != pm)
+                    continue;
+                int kl = cap6(t->n - a - pc8[mid_l[m]]), kd = cap6(t->n - b - pc8[mid_d[m]]);
+                const uint16_t *list = pair_list[kl][kd];
+                for (int q = QMAX; q >= 0; q--)
+                    for (int e = pair_start[kl][kd][q]; e < pair_start[kl][kd][q + 1]; e++)
+                        j->order[k++] = (uint32_t)l << 25 | (uint32_t)m << 12 | list[e];
+            }
         }
-    }
     return 0;
 }
 
@@ -371,19 +382,23 @@ long urf_solve(urf_table *t, double tol, int threads, FILE *progress)
                 job.threads = threads;
                 pthread_t tid[16];
                 worker ws[16];
+                bool started[16] = {false};
                 for (int k = 0; k < threads; k++) {
                     ws[k].job = &job;
                     ws[k].id = k;
-                    if (k > 0 && pthread_create(&tid[k], NULL, sweep_worker, &ws[k]) != 0)
-                        ws[k].id = -1;
+                    if (k > 0)
+                        started[k] = pthread_create(&tid[k], NULL, sweep_worker, &ws[k]) == 0;
                 }
                 sweep_worker(&ws[0]);
-                double delta = job.delta[0];
-                uint64_t states = job.states[0];
                 for (int k = 1; k < threads; k++) {
-                    if (ws[k].id < 0)
-                        continue;
-                    pthread_join(tid[k], NULL);
+                    if (started[k])
+                        pthread_join(tid[k], NULL);
+                    else
+                        sweep_worker(&ws[k]); /* no thread: do its share here */
+                }
+                double delta = 0;
+                uint64_t states = 0;
+                for (int k = 0; k < threads; k++) {
                     if (job.delta[k] > delta)
                         delta = job.delta[k];
                     states += job.states[k];
@@ -499,3 +514,9 @@ done:
     fclose(f);
     return t;
 }
+
+static void *table_load(const char *path, pl_buf *err) { return urf_load(path, err); }
+static double table_value(const void *t, const void *st, int seat) { return urf_value(t, st, seat); }
+static void table_free(void *t) { urf_free(t); }
+
+const pl_table_ops urf_table_ops = {table_load, table_value, table_free};

@@ -27,6 +27,9 @@ typedef struct urf_table urf_table;
  * NULL when memory runs out. */
 urf_table *urf_new(int pieces);
 void urf_free(urf_table *t);
+/* Number of light-to-move non-final states with `pieces` pieces, without
+ * building a table (137,870,097 for 7: RoyalUr's count). */
+uint64_t urf_states(int pieces);
 /* Number of light-to-move states (all layers). */
 uint64_t urf_count(const urf_table *t);
 int urf_pieces(const urf_table *t);
@@ -46,5 +49,8 @@ double urf_value(const urf_table *t, const ur_state *s, int seat);
  * 0, or -1 with a message. */
 int urf_save(const urf_table *t, const char *path, pl_buf *err);
 urf_table *urf_load(const char *path, pl_buf *err);
+
+/* The table functions for pl_game.tables (the `perfect:FILE` player). */
+extern const pl_table_ops urf_table_ops;
 
 #endif

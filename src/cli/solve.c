@@ -1,0 +1,196 @@
+/* solve.c — `parlour solve GAME [options] --out FILE`: exact solutions.
+ * For ur with rules=finkel: the specialised layer solver (ur_finkel.c);
+ * for small games with full information and chance: the generic solver
+ * over the game interface (src/ai/solve.c). Prints the first player's
+ * winning probability and the number of states. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../ai/ai.h"
+#include "../ai/perfect.h"
+#include "../ai/solve.h"
+#include "../games/ur/ur_finkel.h"
+#include "cli.h"
+#include "parlour/match.h"
+#include "parlour/registry.h"
+
+/* Plays `games` games of `spec` against the perfect player from the table
+ * `path` (seats alternating) and reports `spec`'s results and its mean loss
+ * of winning probability per decision against optimal play. */
+static int measure(const pl_game *g, const pl_match *proto, const char *path, const char *spec, int games)
+{
+    pl_buf err = {0};
+    long decisions = 0, wins = 0;
+    double loss = 0;
+    void *st = malloc(g->state_size), *c = malloc(g->state_size);
+    if (!st || !c) {
+        free(st);
+        free(c);
+        return -1;
+    }
+    pl_rng rng;
+    pl_rng_seed(&rng, 12345);
+    for (int k = 0; k < games; k++) {
+        int me = k & 1;
+        pl_state_copy(g, st, proto->initial);
+        while (g->phase(st) != PL_PHASE_OVER) {
+            if (g->phase(st) == PL_PHASE_CHANCE) {
+                g->apply(st, PL_CHANCE, pl_draw_chance(g, st, &rng));
+                continue;
+            }
+            int seat = pl_sole_actor(g, st);
+            pl_action a, best;
+            if (ai_perfect_choose(g, st, seat, path, &best, &err) < 0)
+                goto fail;
+            if (seat == me) {
+                if (ai_choose(g, st, seat, spec, pl_rng_next(&rng), &a, &err) < 0)
+                    goto fail;
+                pl_state_copy(g, c, st);
+                g->apply(c, seat, best);
+                double vb = ai_perfect_value(g, c, seat, path, &err);
+                pl_state_copy(g, c, st);
+                g->apply(c, seat, a);
+                double va = ai_perfect_value(g, c, seat, path, &err);
+                loss += vb - va;
+                decisions++;
+            } else {
+                a = best;
+            }
+            g->apply(st, seat, a);
+        }
+        pl_outcome o;
+        g->outcome(st, &o);
+        wins += o.utility[me] > 0.5;
+    }
+    printf("measure %s against perfect: %d games, %ld won (%.1f %%), mean loss %.5f a decision over %ld "
+           "decisions\n",
+           spec, games, wins, 100.0 * wins / games, decisions ? loss / decisions : 0, decisions);
+    free(st);
+    free(c);
+    pl_buf_free(&err);
+    return 0;
+fail:
+    fprintf(stderr, "parlour solve: %s\n", pl_buf_str(&err));
+    free(st);
+    free(c);
+    pl_buf_free(&err);
+    return -1;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int cli_solve(int argc, char **argv)
+{
+    static const struct option lo[] = {{"out", required_argument, 0, 'o'},
+                                       {"threads", required_argument, 0, 't'},
+                                       {"tol", required_argument, 0, 'r'},
+                                       {"quiet", no_argument, 0, 'q'},
+                                       {"generic", no_argument, 0, 'g'},
+                                       {"measure", required_argument, 0, 'm'},
+                                       {"games", required_argument, 0, 'n'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {0, 0, 0, 0}};
+    const char *out = NULL;
+    int threads = 2, quiet = 0, generic = 0, games = 1000, c;
+    const char *spec = NULL;
+    double tol = 1e-14;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:t:r:qgm:n:h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 't': threads = atoi(optarg); break;
+        case 'r': tol = atof(optarg); break;
+        case 'q': quiet = 1; break;
+        case 'g': generic = 1; break;
+        case 'm': spec = optarg; break;
+        case 'n': games = atoi(optarg); break;
+        case 'h':
+            puts("usage: parlour solve GAME [KEY=VALUE ...] [--out FILE] [--threads N] [--tol X] [--quiet]\n"
+                 "Solves a game exactly by value iteration and prints the first player's\n"
+                 "probability of winning under optimal play and the number of states.\n"
+                 "  ur rules=finkel [pieces=N]   Finkel's rules by score layers (7 pieces: about\n"
+                 "                               1.1 GB of memory and a table file of the same size)\n"
+                 "  ur pieces=1..3 [...]         Skiryuk's rules, every reachable position\n"
+                 "  --out FILE    write the table (for --seat N=ai:perfect:FILE)\n"
+                 "  --threads N   worker threads (default 2)\n"
+                 "  --tol X       stop a layer when no value changes by more than X (default 1e-14)\n"
+                 "  --quiet       no progress lines\n"
+                 "  --generic     use the generic solver even for Finkel's rules (a cross-check)\n"
+                 "  --measure SPEC  then play SPEC against the perfect player (needs --out) and\n"
+                 "                report its wins and mean loss of winning chance per decision\n"
+                 "  --games N     games for --measure (default 1000)");
+            return 0;
+        default: return 2;
+        }
+    }
+    if (optind >= argc) {
+        fputs("parlour solve: which game? (parlour solve --help)\n", stderr);
+        return 2;
+    }
+    const pl_game *g = pl_game_find(argv[optind]);
+    if (!g) {
+        fprintf(stderr, "parlour solve: unknown game '%s'\n", argv[optind]);
+        return 2;
+    }
+    pl_buf err = {0};
+    pl_match *m = pl_match_new(g, argc - optind - 1, argv + optind + 1, &err);
+    if (!m) {
+        fprintf(stderr, "parlour solve: %s\n", pl_buf_str(&err));
+        pl_buf_free(&err);
+        return 2;
+    }
+    double t0 = now();
+    int rc = 0;
+    if (!generic && !strcmp(g->id, "ur") && ((const ur_state *)m->state)->finkel) {
+        const ur_state *s = m->state;
+        urf_table *t = urf_new(s->pieces);
+        if (!t) {
+            fputs("parlour solve: out of memory\n", stderr);
+            pl_match_free(m);
+            return 1;
+        }
+        fprintf(stderr, "solving Finkel's rules with %d pieces: %llu light-to-move states, %d threads\n",
+                s->pieces, (unsigned long long)urf_count(t), threads);
+        long sweeps = urf_solve(t, tol, threads, quiet ? NULL : stderr);
+        double v = urf_value(t, s, 0);
+        printf("rules finkel pieces %d\nstates %llu\nsweeps %ld\nfirst player wins %.12f %%\nseconds %.1f\n",
+               s->pieces, (unsigned long long)urf_count(t), sweeps, 100 * v, now() - t0);
+        if (out && urf_save(t, out, &err) < 0) {
+            fprintf(stderr, "parlour solve: %s\n", pl_buf_str(&err));
+            rc = 1;
+        }
+        urf_free(t);
+    } else {
+        solve_result r;
+        if (solve_game(g, m->state, tol, quiet ? NULL : stderr, out, &r, &err) < 0) {
+            fprintf(stderr, "parlour solve: %s\n", pl_buf_str(&err));
+            rc = 1;
+        } else {
+            printf("game %s\nstates %llu\nsweeps %ld\nfirst player wins %.12f %%\nseconds %.1f\n", g->id,
+                   (unsigned long long)r.states, r.sweeps, 100 * r.value, now() - t0);
+        }
+    }
+    if (rc == 0 && spec) {
+        if (!out) {
+            fputs("parlour solve: --measure needs --out FILE\n", stderr);
+            rc = 2;
+        } else if (ai_check_spec(spec, &err) < 0) {
+            fprintf(stderr, "parlour solve: %s\n", pl_buf_str(&err));
+            rc = 2;
+        } else if (measure(g, m, out, spec, games) < 0) {
+            rc = 1;
+        }
+        ai_perfect_release();
+    }
+    pl_buf_free(&err);
+    pl_match_free(m);
+    return rc;
+}
