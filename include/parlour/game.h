@@ -167,6 +167,14 @@ typedef struct pl_game {
      * winning), used by simple searches. NULL when the game has none. */
     double (*evaluate)(const void *st, int seat);
 
+    /* Optional: the game's own computer player, for a game that a generic
+     * search plays badly (karuta's timed touches, docs/ai.md). `level` is a
+     * level name the game documents ("easy", "medium", "hard" at least).
+     * Returns 0 with `*out` an action that is legal for `seat` (an actor,
+     * phase MOVE), or -1 with a message (unknown level). Deterministic for
+     * `seed`; reads only what `seat` may know; never changes `st`. */
+    int (*bot)(const void *st, int seat, const char *level, uint64_t seed, pl_action *out, pl_buf *err);
+
     /* Optional: the game's own exact tables (NULL when it has none). */
     const pl_table_ops *tables;
 } pl_game;

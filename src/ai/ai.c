@@ -1,17 +1,22 @@
-/* ai.c — simple computer players over the game interface (ai.h):
+/* ai.c — computer players over the game interface (ai.h): spec parsing,
+ * named levels, and the simple players:
  *   random       a uniformly random legal action;
  *   greedy       the action whose result the game's evaluation likes best;
  *   expectimax   depth-limited expectimax (chance nodes averaged over their
  *                listed outcomes, opponents minimising), the game's
  *                evaluation at the leaves. depth counts decisions.
- * The strong players (MCTS, ISMCTS, the Ur solver) are issue #6.
+ * mcts/ismcts are in mcts.c; `bot:LEVEL` and the levels of games with their
+ * own player (pl_game.bot, e.g. karuta) go to the game.
  */
 #include "ai.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mcts.h"
 #include "parlour/alloc.h"
+#include "perfect.h"
 #include "perfect.h"
 
 #define MAX_DEPTH 6
@@ -94,68 +99,251 @@ static double value(search *x, const void *st, int depth)
     return v;
 }
 
-typedef enum { AI_RANDOM, AI_GREEDY, AI_EXPECTIMAX, AI_PERFECT } ai_kind;
 
-static int parse_spec(const char *spec, ai_kind *kind, int *depth, pl_buf *err)
+/* ---- specs -------------------------------------------------------------- */
+
+typedef enum { AI_RANDOM, AI_GREEDY, AI_EXPECTIMAX, AI_MCTS, AI_BOT, AI_PERFECT } ai_kind;
+
+typedef struct ai_spec {
+    ai_kind kind;
+    int depth;        /* expectimax */
+    mcts_params mp;   /* mcts */
+    char level[32];   /* bot: the game's level name */
+    const char *path; /* perfect: the table file (points into the spec) */
+} ai_spec;
+
+/* Named levels: a spec per game (docs/ai.md says what each means and how
+ * strong it measured). Games with their own bot (g->bot) get the level name
+ * passed through instead. The first row (id NULL) serves every other game. */
+static const struct {
+    const char *game;
+    const char *easy, *medium, *hard;
+} ai_levels[] = {
+    {NULL, "mcts:iterations=200", "mcts:iterations=2000", "mcts:iterations=10000"},
+    {"ur", "greedy", "mcts:iterations=1000", "expectimax:depth=3"},
+    {"cbw", "mcts:iterations=100", "mcts:iterations=1000", "mcts:iterations=4000"},
+    {"tamcuc", "mcts:iterations=100", "mcts:iterations=1000", "mcts:iterations=4000"},
+};
+
+static int level_of(const char *name)
 {
-    *kind = AI_EXPECTIMAX;
-    *depth = 2;
+    static const char *const names[] = {"easy", "medium", "hard"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(name, names[i]))
+            return i;
+    return -1;
+}
+
+static const char *level_spec(const pl_game *g, int level)
+{
+    size_t row = 0;
+    for (size_t i = 1; g && i < sizeof ai_levels / sizeof ai_levels[0]; i++)
+        if (!strcmp(ai_levels[i].game, g->id))
+            row = i;
+    return level == 0 ? ai_levels[row].easy : level == 1 ? ai_levels[row].medium : ai_levels[row].hard;
+}
+
+/* Parses "key=value" parameters separated by ',' or ':' into `x`. */
+static int parse_params(const char *p, ai_spec *x, pl_buf *err)
+{
+    while (*p) {
+        char key[32], *end;
+        size_t k = strcspn(p, "=,:");
+        if (k == 0 || k >= sizeof key || p[k] != '=') {
+            pl_buf_printf(err, "expected KEY=VALUE at '%s'", p);
+            return -1;
+        }
+        memcpy(key, p, k);
+        key[k] = 0;
+        const char *v = p + k + 1;
+        if (x->kind == AI_EXPECTIMAX && !strcmp(key, "depth")) {
+            long d = strtol(v, &end, 10);
+            if (end == v || d < 1 || d > MAX_DEPTH)
+                goto bad;
+            x->depth = (int)d;
+        } else if (x->kind == AI_MCTS && (!strcmp(key, "c") || !strcmp(key, "score"))) {
+            double c = strtod(v, &end);
+            if (end == v || !(c >= 0 && c <= (key[0] == 'c' ? 100 : 1)))
+                goto bad;
+            if (key[0] == 'c')
+                x->mp.c = c;
+            else
+                x->mp.score_weight = c;
+        } else if (x->kind == AI_MCTS || (x->kind == AI_EXPECTIMAX && !strcmp(key, "threads"))) {
+            long n = strtol(v, &end, 10);
+            if (end == v || n < 0)
+                goto bad;
+            if (!strcmp(key, "iterations") || !strcmp(key, "it")) {
+                if (n < 1 || n > 100000000)
+                    goto bad;
+                x->mp.iterations = n;
+                x->mp.ms = 0;
+            } else if (!strcmp(key, "ms")) {
+                if (n < 1 || n > 3600000)
+                    goto bad;
+                x->mp.ms = n;
+                x->mp.iterations = 0;
+            } else if (!strcmp(key, "threads")) {
+                if (n < 1 || n > MCTS_MAX_THREADS)
+                    goto bad;
+                x->mp.threads = (int)n;
+            } else if (!strcmp(key, "arena")) { /* MiB */
+                if (n < 1 || n > 16384)
+                    goto bad;
+                x->mp.arena_bytes = (size_t)n << 20;
+            } else if (!strcmp(key, "depth")) {
+                if (n > 100000)
+                    goto bad;
+                x->mp.rollout_depth = (int)n;
+            } else if (!strcmp(key, "observers")) {
+                if (n > 1)
+                    goto bad;
+                x->mp.observers = (int)n;
+            } else {
+                goto unknown;
+            }
+        } else {
+            goto unknown;
+        }
+        p = end;
+        if (*p && *p != ',' && *p != ':')
+            goto bad;
+        if (*p)
+            p++;
+        continue;
+    bad:
+        pl_buf_printf(err, "bad value for %s in '%s'", key, v);
+        return -1;
+    unknown:
+        pl_buf_printf(err, "unknown parameter '%s'", key);
+        return -1;
+    }
+    if (x->kind == AI_MCTS && x->mp.iterations == 0 && x->mp.ms == 0)
+        x->mp.iterations = 1000;
+    return 0;
+}
+
+/* Parses `spec` for game `g` (NULL: check only, levels resolved generically). */
+static int parse_spec(const pl_game *g, const char *spec, ai_spec *x, pl_buf *err)
+{
+    memset(x, 0, sizeof *x);
+    x->kind = AI_EXPECTIMAX;
+    x->depth = 2;
+    mcts_defaults(&x->mp);
     if (!spec || !*spec || !strcmp(spec, "default"))
         return 0;
-    if (!strcmp(spec, "random")) {
-        *kind = AI_RANDOM;
-        return 0;
-    }
-    if (!strcmp(spec, "greedy")) {
-        *kind = AI_GREEDY;
-        return 0;
-    }
-    if (!strncmp(spec, "perfect:", 8) && spec[8]) {
-        *kind = AI_PERFECT; /* the table's path follows */
-        return 0;
-    }
-    if (!strncmp(spec, "expectimax", 10)) {
-        const char *p = spec + 10;
-        if (!*p)
-            return 0;
-        if (!strncmp(p, ":depth=", 7) && p[7] >= '1' && p[7] <= '0' + MAX_DEPTH && !p[8]) {
-            *depth = p[7] - '0';
-            return 0;
+    size_t nl = strcspn(spec, ":");
+    const char *params = spec[nl] ? spec + nl + 1 : "";
+    char name[32];
+    if (nl >= sizeof name)
+        goto unknown;
+    memcpy(name, spec, nl);
+    name[nl] = 0;
+    int level = level_of(name);
+    if (level >= 0 && g && g->bot) { /* the game's own player */
+        if (*params) {
+            pl_buf_printf(err, "level %s of %s takes no parameters", name, g->id);
+            return -1;
         }
+        x->kind = AI_BOT;
+        snprintf(x->level, sizeof x->level, "%s", name);
+        return 0;
     }
-    pl_buf_printf(err, "unknown player '%s'; players: random, greedy, expectimax[:depth=1..%d], "
-                       "perfect:TABLE", spec, MAX_DEPTH);
+    if (level >= 0) { /* a level: its spec, then the parameters given */
+        if (parse_spec(NULL, level_spec(g, level), x, err) < 0)
+            return -1;
+        if ((x->kind == AI_RANDOM || x->kind == AI_GREEDY) && *params) {
+            pl_buf_printf(err, "level %s here is %s, which takes no parameters", name, level_spec(g, level));
+            return -1;
+        }
+        return parse_params(params, x, err);
+    }
+    if (!strcmp(name, "bot")) {
+        if (!*params || strlen(params) >= sizeof x->level) {
+            pl_buf_puts(err, "bot:LEVEL names a level of the game's own player");
+            return -1;
+        }
+        if (g && !g->bot) {
+            pl_buf_printf(err, "%s has no player of its own (bot:LEVEL); use easy/medium/hard or mcts", g->id);
+            return -1;
+        }
+        x->kind = AI_BOT;
+        snprintf(x->level, sizeof x->level, "%s", params);
+        return 0;
+    }
+    /* Players reading a table from a file: "perfect:FILE" (the solver's). */
+    if (!strcmp(name, "perfect")) {
+        if (!*params)
+            goto unknown;
+        x->kind = AI_PERFECT;
+        x->path = params;
+        return 0;
+    }
+    if (!strcmp(name, "random") || !strcmp(name, "greedy")) {
+        x->kind = !strcmp(name, "random") ? AI_RANDOM : AI_GREEDY;
+        if (*params)
+            goto unknown;
+        return 0;
+    }
+    if (!strcmp(name, "expectimax")) {
+        x->kind = AI_EXPECTIMAX;
+        return parse_params(params, x, err);
+    }
+    if (!strcmp(name, "mcts") || !strcmp(name, "ismcts")) {
+        x->kind = AI_MCTS;
+        if (!strcmp(name, "mcts") && g && !(g->flags & PL_GAME_HIDDEN))
+            x->mp.observers = 0;
+        return parse_params(params, x, err);
+    }
+unknown:
+    pl_buf_printf(err,
+                  "unknown player '%s'; players: easy, medium, hard, random, greedy, "
+                  "expectimax[:depth=1..%d], mcts[:iterations=N|ms=T,threads=K,...], bot:LEVEL, "
+                  "perfect:TABLE",
+                  spec, MAX_DEPTH);
     return -1;
 }
 
 int ai_check_spec(const char *spec, pl_buf *err)
 {
-    ai_kind k;
-    int d;
-    return parse_spec(spec, &k, &d, err);
+    ai_spec x;
+    return parse_spec(NULL, spec, &x, err);
 }
 
 void ai_describe(pl_buf *out)
 {
-    pl_buf_puts(out, "random                  a uniformly random legal action\n"
-                     "greedy                  the best action by the game's evaluation, one move deep\n"
-                     "expectimax[:depth=N]    expectimax over N decisions (default 2, at most 6)\n"
-                     "perfect:TABLE           optimal play from an exact table (parlour solve ... --out TABLE)\n");
+    pl_buf_puts(out,
+                "easy | medium | hard      named levels, per game (docs/ai.md); mcts levels take\n"
+                "                          extra parameters, e.g. hard:threads=2\n"
+                "random                    a uniformly random legal action\n"
+                "greedy                    the best action by the game's evaluation, one move deep\n"
+                "expectimax[:depth=N]      expectimax over N decisions (default 2, at most 6)\n"
+                "mcts[:PARAMS]             information-set MCTS (UCT); PARAMS separated by , or :\n"
+                "  iterations=N | ms=T     budget: iterations in all (default 1000) or milliseconds\n"
+                "  threads=K               root parallelism on K threads (1-8)\n"
+                "  arena=MB                node memory in MiB (default 32)\n"
+                "  c=X depth=D observers=0|1   exploration, rollout cut-off, one tree per seat\n"
+                "ismcts[:PARAMS]           the same search, one tree per seat for hidden moves\n"
+                "bot:LEVEL                 the game's own player (karuta: beginner club expert champion)\n"
+                "perfect:TABLE             optimal play from an exact table (parlour solve ... --out TABLE)\n");
 }
 
 int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint64_t seed,
               pl_action *out, pl_buf *err)
 {
-    ai_kind kind;
-    int depth;
-    if (parse_spec(spec, &kind, &depth, err) < 0)
+    ai_spec x;
+    if (parse_spec(g, spec, &x, err) < 0)
         return -1;
     if (!pl_is_actor(g, st, seat)) {
         pl_buf_printf(err, "seat %d does not act now", seat);
         return -1;
     }
-    if (kind == AI_PERFECT)
-        return ai_perfect_choose(g, st, seat, spec + 8, out, err);
+    if (x.kind == AI_BOT)
+        return g->bot(st, seat, x.level, seed, out, err);
+    if (x.kind == AI_PERFECT)
+        return ai_perfect_choose(g, st, seat, x.path, out, err);
+    if (x.kind == AI_MCTS)
+        return mcts_choose(g, st, seat, &x.mp, seed, out, NULL, err);
     pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
     void *child = pl_malloc(g->state_size);
     if (!acts || !child) {
@@ -167,21 +355,21 @@ int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint
     int n = g->legal(st, seat, acts, PL_MAX_ACTIONS);
     if (n > PL_MAX_ACTIONS)
         n = PL_MAX_ACTIONS;
-    search x = {.g = g, .seat = seat};
-    pl_rng_seed(&x.rng, seed);
-    int best = (int)pl_rng_below(&x.rng, (uint32_t)n);
-    if (kind != AI_RANDOM && n > 1) {
+    search xs = {.g = g, .seat = seat};
+    pl_rng_seed(&xs.rng, seed);
+    int best = (int)pl_rng_below(&xs.rng, (uint32_t)n);
+    if (x.kind != AI_RANDOM && n > 1) {
         double bv = -1;
         int ties = 0;
         for (int i = 0; i < n; i++) {
             pl_state_copy(g, child, st);
             g->apply(child, seat, acts[i]);
-            double v = kind == AI_GREEDY ? leaf(&x, child) : value(&x, child, depth - 1);
+            double v = x.kind == AI_GREEDY ? leaf(&xs, child) : value(&xs, child, x.depth - 1);
             if (v > bv + 1e-12) {
                 bv = v;
                 best = i;
                 ties = 1;
-            } else if (v > bv - 1e-12 && pl_rng_below(&x.rng, (uint32_t)++ties) == 0) {
+            } else if (v > bv - 1e-12 && pl_rng_below(&xs.rng, (uint32_t)++ties) == 0) {
                 best = i; /* break ties at random, reproducibly */
             }
         }

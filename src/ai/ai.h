@@ -1,8 +1,11 @@
 /* ai.h — computer players over the game interface only (docs/ai.md).
  *
- * A player is named by a spec: "random", "greedy", "expectimax[:depth=N]".
- * Every player is deterministic for a given seed. Thread-safety: each call
- * works on its own copies; the state passed in is only read.
+ * A player is named by a spec: a level ("easy", "medium", "hard", resolved
+ * per game), "random", "greedy", "expectimax[:depth=N]", "mcts[:PARAMS]" /
+ * "ismcts[:PARAMS]" (mcts.h), or "bot:LEVEL" (the game's own player,
+ * pl_game.bot). Every player is deterministic for a given seed (MCTS with a
+ * time budget excepted). Thread-safety: each call works on its own copies;
+ * the state passed in is only read; calls may run concurrently.
  */
 #ifndef PARLOUR_AI_H
 #define PARLOUR_AI_H

@@ -9,6 +9,8 @@ int cli_bench(int argc, char **argv);
 int cli_play(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_solve(int argc, char **argv);
+/* `parlour arena GAME ...`: AI against AI with rotated seats (arena.c). */
+int cli_arena(int argc, char **argv);
 /* `parlour karuta kimariji [--read N,...]`: karuta study aids (karuta.c). */
 int cli_karuta(int argc, char **argv);
 

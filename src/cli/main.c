@@ -22,6 +22,7 @@ static void usage(FILE *f)
           "  replay RECORD     step through a saved game\n"
           "  bench GAME        random-game throughput (docs/benchmarks.md)\n"
           "  solve GAME        exact solution: Finkel's Ur, small Skiryuk games (docs/ai.md)\n"
+          "  arena GAME        matches between computer players: win rates, Elo (docs/ai.md)\n"
           "  karuta kimariji   the kimariji of the hundred poems (study aid)\n\n"
           "Each command takes --help.\n",
           f);
@@ -112,7 +113,7 @@ int main(int argc, char **argv)
         int (*fn)(int, char **);
     } cmds[] = {{"list", cli_list},   {"rules", cli_rules},   {"engine", cli_engine},
                 {"bench", cli_bench}, {"play", cli_play},     {"replay", cli_replay}, {"solve", cli_solve},
-                {"karuta", cli_karuta}};
+                {"karuta", cli_karuta}, {"arena", cli_arena}};
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);
         return 0;

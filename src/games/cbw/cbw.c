@@ -900,13 +900,15 @@ static void cbw_determinize(const void *st, int seat, pl_rng *rng, void *out)
             continue;
         uint8_t cards[26];
         int n = 0, seats[3], ns = 0;
+        uint64_t all = 0; /* their union, in card order: the result depends only on the view */
         for (int i = t; i < s->nseats; i += 2) {
             if (i == seat)
                 continue;
             seats[ns++] = i;
-            for (uint64_t m = s->hand[i]; m; m &= m - 1)
-                cards[n++] = (uint8_t)__builtin_ctzll(m);
+            all |= s->hand[i];
         }
+        for (uint64_t m = all; m; m &= m - 1)
+            cards[n++] = (uint8_t)__builtin_ctzll(m);
         for (int i = n - 1; i > 0; i--) {
             int j = (int)pl_rng_below(rng, (uint32_t)(i + 1));
             uint8_t c = cards[i];

@@ -150,6 +150,8 @@ static void move_card(kar_state *s, int card, int to)
     if (to < PL_MAX_SEATS && s->variant != KAR_CHIRASHI)
         s->count[to]++;
     s->loc[card] = (uint8_t)to;
+    if (to < PL_MAX_SEATS && s->nread > 0)
+        s->moved_at[card] = s->nread; /* sent or given during play (the bot's memory) */
     int zone = to < KAR_ZONES ? to : to == KAR_LOC_FIELD ? 0 : -1;
     kar_kim_set_zone(&s->kim, card, zone);
 }
@@ -966,6 +968,7 @@ const pl_game kar_game = {
     .parse_action = kar_parse_action,
     .explain_illegal = kar_explain_illegal,
     .check = kar_check,
+    .bot = kar_bot,
     .draw = kar_draw,
     .view = kar_view,
     .to_text = kar_to_text,

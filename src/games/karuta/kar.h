@@ -189,6 +189,8 @@ typedef struct kar_state {
     int8_t winner;               /* -1 none / draw */
     uint8_t taken_by[KAR_NPOEMS + 1]; /* seat + 1 who took each card, 0 nobody */
     uint16_t take_ms[KAR_NPOEMS + 1]; /* its take time */
+    uint8_t moved_at[KAR_NPOEMS + 1]; /* reading (nread) at which a card was last sent or
+                                         given during play, 0 never; public; not in to_text */
     kar_kim kim;
     kar_judgement last;          /* the current or last reading */
 } kar_state;
@@ -211,6 +213,43 @@ int kar_owner(const kar_state *s, int card);
  * card in its left half (slots 1-8) and one in its right half (10-17).
  * Returns true when it holds. */
 bool kar_row_rule(const kar_state *s, int t);
+
+/* ---- The computer player (kar_bot.c) ------------------------------------- */
+
+/* Timing and error model of one level of the human-like player. */
+typedef struct kar_bot_level {
+    const char *name;   /* "beginner", ... */
+    const char *alias;  /* the generic level name: "easy", "medium", "hard", or NULL */
+    double cog_ms;      /* median cognitive delay after the deciding kana (log-normal) */
+    double cog_sigma;   /* its log-normal sigma */
+    int use_territory;  /* moves at the territory kimariji when it comes first (KA-K4) */
+    double move_ms;     /* movement to the nearest card */
+    double row_ms;      /* per row away from the centre line */
+    double slot_ms;     /* from the centre slot to the edge of a row */
+    double other_ms;    /* extra for the opponent's territory */
+    double p_memory;    /* chance of a memory error for a card moved in the last 3 readings */
+    double p_foul_own;  /* chance of committing early to a card sharing the prefix: own side */
+    double p_foul_other; /* ... on the other side */
+} kar_bot_level;
+
+/* The level named `name` (its name or alias), or NULL. */
+const kar_bot_level *kar_bot_find(const char *name);
+/* Appends the level names, space separated. */
+void kar_bot_levels(pl_buf *out);
+/* pl_game.bot: the human-like player (docs/ai.md). Touch stage: recognises
+ * the read card at its deciding kana (territory kimariji when the level uses
+ * it), adds a log-normal cognitive delay and a movement time (distance,
+ * territory), may forget where a recently moved card lies, and may commit
+ * early to a card sharing the prefix (a foul when it lies in a territory
+ * without the read card). Send stage: sends the card sharing the longest
+ * prefix with a card left on its side. Place and pool: simple fixed choices.
+ * Returns 0 with a legal action, or -1 (unknown level, seat not acting). */
+int kar_bot(const void *st, int seat, const char *level, uint64_t seed, pl_action *out, pl_buf *err);
+/* The take time (ms from the first kana) the player `lv` would touch `card`
+ * at, for seat `seat` in `s` (the reading of s->cur), or -1 when it would not
+ * touch it (dead card). Deterministic for `rng`'s state. For the tests and
+ * the take-time tables. */
+int kar_bot_take_ms(const kar_state *s, int seat, const kar_bot_level *lv, pl_rng *rng);
 
 /* ---- Text (kar_text.c) -------------------------------------------------- */
 
