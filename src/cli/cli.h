@@ -8,7 +8,8 @@ int cli_engine(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_play(int argc, char **argv);
 int cli_replay(int argc, char **argv);
-/* `parlour karuta kimariji [--read N,...]`: karuta study aids (karuta.c). */
+/* `parlour karuta kimariji|practice ...`: karuta study aids and real-time
+ * practice in the terminal (karuta.c). */
 int cli_karuta(int argc, char **argv);
 
 #endif

@@ -21,7 +21,8 @@ static void usage(FILE *f)
           "  engine            the text protocol on stdin/stdout (docs/protocol.md)\n"
           "  replay RECORD     step through a saved game\n"
           "  bench GAME        random-game throughput (docs/benchmarks.md)\n"
-          "  karuta kimariji   the kimariji of the hundred poems (study aid)\n\n"
+          "  karuta kimariji   the kimariji of the hundred poems (study aid)\n"
+          "  karuta practice   real-time karuta practice against an AI, or alone (chirashi)\n\n"
           "Each command takes --help.\n",
           f);
 }
