@@ -381,6 +381,36 @@ static int kar_init(void *st, const pl_opts *o, uint64_t seed, pl_buf *err)
     return 0;
 }
 
+/* ---- restoring a position (kar_from_text) -------------------------------- */
+
+void kar_restore(kar_state *s, const uint8_t *where, const uint8_t *row, const uint8_t *slot, const uint8_t *read)
+{
+    memset(s->loc, KAR_LOC_DEAD, sizeof s->loc);
+    s->loc[0] = 0;
+    memset(s->bits, 0, sizeof s->bits);
+    memset(s->grid, 0, sizeof s->grid);
+    memset(s->row, 0, sizeof s->row);
+    memset(s->slot, 0, sizeof s->slot);
+    memset(s->count, 0, sizeof s->count);
+    kar_kim_init(&s->kim);
+    s->unread_bits[0] = ~0ull;
+    s->unread_bits[1] = (1ull << (KAR_NPOEMS - 64)) - 1;
+    for (int c = 1; c <= KAR_NPOEMS; c++) {
+        if (where[c] != 0xff)
+            move_card(s, c, where[c]);
+        if (row[c] && s->variant == KAR_KYOGI && where[c] < 2)
+            put_card(s, where[c], c, row[c], slot[c]);
+        if (read[c]) {
+            kar_kim_read(&s->kim, c);
+            s->unread_bits[(c - 1) >> 6] &= ~(1ull << ((c - 1) & 63));
+        }
+    }
+}
+
+static void cache_canon(kar_state *s);
+
+void kar_restore_caches(kar_state *s) { cache_canon(s); }
+
 /* ---- phase, actors, chance ---------------------------------------------- */
 
 static pl_phase kar_phase(const void *st)
@@ -938,6 +968,7 @@ static void kar_apply(void *st, int seat, pl_action a)
         s->cur = (uint8_t)c;
         cache_canon(s);
         s->nseq = 0;
+        memset(s->seq, 0, sizeof s->seq); /* a state is its text: no stale bytes (kar_from_text) */
         if (s->variant == KAR_UTA && (s->loc[c] == KAR_LOC_OUT || s->loc[c] == KAR_LOC_DEAD)) { /* KA-U11: void */
             j->void_reading = 1;
             next_reading(s);

@@ -228,6 +228,15 @@ int kar_owner(const kar_state *s, int card);
  * Returns true when it holds. */
 bool kar_row_rule(const kar_state *s, int t);
 
+/* For kar_from_text: sets the cards of `s` (variant and options set) from
+ * per-card location (`where`, 0xff: dead), row and slot (kyōgi, 0: none) and
+ * read flags, rebuilding the grid, counts, bitmasks and the kimariji trie.
+ * Other fields are left to the caller. Cannot fail. */
+void kar_restore(kar_state *s, const uint8_t *where, const uint8_t *row, const uint8_t *slot, const uint8_t *read);
+/* Recomputes the per-reading cache of canonical touch times once `cur`,
+ * `last` and the cards are set. Cannot fail. */
+void kar_restore_caches(kar_state *s);
+
 /* ---- Text (kar_text.c) -------------------------------------------------- */
 
 void kar_format_action(const void *st, int seat, pl_action a, pl_buf *out);
