@@ -137,7 +137,7 @@ typedef struct practice {
     int nkeys, ikey, vnow;
     struct timespec t0;
     uint8_t field_at[5][20]; /* chirashi: card under label A01..E20 */
-    char label_of[KAR_NPOEMS + 1][4];
+    char label_of[KAR_NPOEMS + 1][8];
     pr_stat st[KAR_NPOEMS];
     int nst;
     bool quit;
@@ -174,14 +174,15 @@ static int pr_card_at(const practice *p, const char *label)
     return pr_state(p)->grid[t][row - 1][n - 1];
 }
 
-/* Label of `card` where it lies now, or "" when it is not on the field. */
+/* Label of `card` where it lies now, or "" when it is not on the field;
+ * `out` holds at least 8 bytes. */
 static void pr_label(const practice *p, int card, char *out)
 {
     const kar_state *s = pr_state(p);
     out[0] = '\0';
     if (p->solo) {
         if (s->loc[card] == KAR_LOC_FIELD)
-            snprintf(out, 4, "%s", p->label_of[card]);
+            snprintf(out, 8, "%s", p->label_of[card]);
     } else if (kar_owner(s, card) >= 0 && s->row[card]) {
         kar_slot_label(s->loc[card], s->row[card], s->slot[card], out);
     }
@@ -765,7 +766,7 @@ static int practice_cmd(int argc, char **argv)
         for (int card = 1; card <= KAR_NPOEMS; card++)
             if (pr_state(&p)->loc[card] == KAR_LOC_FIELD) {
                 p.field_at[i / 20][i % 20] = (uint8_t)card;
-                snprintf(p.label_of[card], 4, "%c%02d", 'A' + i / 20, i % 20 + 1);
+                snprintf(p.label_of[card], sizeof p.label_of[card], "%c%02d", 'A' + i / 20, i % 20 + 1);
                 i++;
             }
     }
