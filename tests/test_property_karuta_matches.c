@@ -3,7 +3,8 @@
  * cards conserved, territories within 3 x 17 and consistent with the grid,
  * the row rule at the start, the kimariji trie equal to a scan from scratch,
  * every match ends; and records round-trip exactly (pl_record_write /
- * pl_record_read) for matches played through the interface. */
+ * pl_record_read) for matches played through the interface; and, for every
+ * state of one match in 8, the position text round-trips byte for byte. */
 #include <stdlib.h>
 
 #include "karuta_helpers.h"
@@ -102,6 +103,28 @@ static pl_action random_touch(const kar_state *s, pl_rng *r)
     return kar_touch_action(t, n);
 }
 
+/* from_text(to_text(s)) gives back exactly `s` (every byte), read into a
+ * state fresh from init with the same options. */
+static void check_text_round_trip(const kar_state *s, const kar_state *initial)
+{
+    pl_buf t = {0}, err = {0};
+    kar_state back;
+    memcpy(&back, initial, sizeof back);
+    kar_to_text(s, &t);
+    if (kar_from_text(&back, pl_buf_str(&t), &err) < 0)
+        fail_msg("from_text refused '%s': %s", pl_buf_str(&t), pl_buf_str(&err));
+    if (memcmp(&back, s, sizeof back)) {
+        pl_buf t2 = {0};
+        kar_to_text(&back, &t2);
+        size_t off = 0;
+        while (((const unsigned char *)&back)[off] == ((const unsigned char *)s)[off])
+            off++;
+        fail_msg("position round trip differs at byte %zu:\n%s\n%s", off, pl_buf_str(&t), pl_buf_str(&t2));
+    }
+    pl_buf_free(&t);
+    pl_buf_free(&err);
+}
+
 static void random_match(const char *opts, uint64_t seed)
 {
     char o[256];
@@ -117,6 +140,8 @@ static void random_match(const char *opts, uint64_t seed)
     if (s->variant == KAR_KYOGI && s->count[0] >= 6)
         assert_true(kar_row_rule(s, 0) && kar_row_rule(s, 1));
     int steps = 0;
+    if (seed % 8 == 1)
+        check_text_round_trip(s, m->initial);
     while (g->phase(s) != PL_PHASE_OVER) {
         assert_true(++steps < 3000);
         pl_action a;
@@ -144,6 +169,8 @@ static void random_match(const char *opts, uint64_t seed)
         pl_buf_free(&why);
         g->apply(s, seat, a);
         check_invariants(s, dead0);
+        if (seed % 8 == 1) /* every state of one match in 8 (the whole run under ASan fits its timeout) */
+            check_text_round_trip(s, m->initial);
         if (s->stage == KAR_ST_TOUCH && steps % 7 == 0)
             for (int c = 1; c <= 100; c += 9)
                 if (s->kim.unread[c])

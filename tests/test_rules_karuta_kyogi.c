@@ -494,6 +494,33 @@ static void test_canonical_legal_and_interface(void **st)
     pl_match_free(m);
 }
 
+/* Position text (KA-R16's record of a position): from_text reads what
+ * to_text wrote, byte for byte; bad text is refused and changes nothing. */
+static void test_position_text_from_text(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", "seed=5");
+    kar_do(m, PL_CHANCE, "read 17");
+    pl_buf t = {0}, err = {0};
+    m->game->to_text(m->state, &t);
+    kar_state back, before;
+    memcpy(&back, m->initial, sizeof back);
+    assert_int_equal(m->game->from_text(&back, pl_buf_str(&t), &err), 0);
+    assert_memory_equal(&back, m->state, sizeof back);
+    memcpy(&before, &back, sizeof before);
+    static const char *const bad[] = {"", "variant=uta", "stage=touch readings=x", "variant=kyogi stage=nope",
+                                      "variant=kyogi t0=1;1", "variant=kyogi stage=read readings=1 reading=0"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        pl_buf_clear(&err);
+        assert_int_equal(m->game->from_text(&back, bad[i], &err), -1);
+        assert_true(strstr(pl_buf_str(&err), "bad karuta position") != NULL);
+        assert_memory_equal(&back, &before, sizeof back);
+    }
+    pl_buf_free(&t);
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -522,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_simultaneous_touch),
         cmocka_unit_test(test_untouched_card_leaves_with_owner),
         cmocka_unit_test(test_canonical_legal_and_interface),
+        cmocka_unit_test(test_position_text_from_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,8 @@ int cli_replay(int argc, char **argv);
 int cli_solve(int argc, char **argv);
 /* `parlour arena GAME ...`: AI against AI with rotated seats (arena.c). */
 int cli_arena(int argc, char **argv);
-/* `parlour karuta kimariji [--read N,...]`: karuta study aids (karuta.c). */
+/* `parlour karuta kimariji|practice ...`: karuta study aids and real-time
+ * practice in the terminal (karuta.c). */
 int cli_karuta(int argc, char **argv);
 
 #endif

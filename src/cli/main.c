@@ -21,9 +21,10 @@ static void usage(FILE *f)
           "  engine            the text protocol on stdin/stdout (docs/protocol.md)\n"
           "  replay RECORD     step through a saved game\n"
           "  bench GAME        random-game throughput (docs/benchmarks.md)\n"
-          "  solve GAME        exact solution: Finkel's Ur, small Skiryuk games (docs/ai.md)\n"
+          "  solve GAME        exact solution: Finkel's Ur, small Skiryuk games (docs/solver.md)\n"
           "  arena GAME        matches between computer players: win rates, Elo (docs/ai.md)\n"
-          "  karuta kimariji   the kimariji of the hundred poems (study aid)\n\n"
+          "  karuta kimariji   the kimariji of the hundred poems (study aid)\n"
+          "  karuta practice   real-time karuta practice against an AI, or alone (chirashi)\n\n"
           "Each command takes --help.\n",
           f);
 }

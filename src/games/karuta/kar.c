@@ -18,10 +18,13 @@
 
 pl_action kar_touch_action(const kar_touch *t, int n)
 {
+    if (n == 1) /* the hot path (legal): no sort */
+        return KAR_A_TOUCH | (pl_action)((t[0].card & 0x7fu) | ((unsigned)(t[0].ms & KAR_MS_MAX) << 7));
     kar_touch v[KAR_MAXTOUCH];
     if (n > KAR_MAXTOUCH)
         n = KAR_MAXTOUCH;
-    memcpy(v, t, sizeof *t * (size_t)n);
+    for (int i = 0; i < n; i++) /* not memcpy: a library call for a variable size */
+        v[i] = t[i];
     for (int i = 1; i < n; i++) /* insertion sort by (ms, card) */
         for (int k = i; k > 0 && (v[k].ms < v[k - 1].ms || (v[k].ms == v[k - 1].ms && v[k].card < v[k - 1].card)); k--) {
             kar_touch x = v[k];
@@ -140,9 +143,21 @@ static bool auto_place(kar_state *s, int t, int card)
 
 /* Moves `card` to location `to` (zone, or a KAR_LOC_*), keeping counts and
  * kimariji zones right. Kyōgi cards moved into a territory get no slot here. */
+/* Index in kar_state.bits of location `loc`, or -1 (dead, out). */
+static int bits_index(int loc)
+{
+    return loc < KAR_ZONES ? loc : loc == KAR_LOC_FIELD ? 4 : loc == KAR_LOC_POOL ? 5 : -1;
+}
+
 static void move_card(kar_state *s, int card, int to)
 {
     int from = s->loc[card];
+    uint64_t bit = 1ull << ((card - 1) & 63);
+    int bf = bits_index(from), bt = bits_index(to);
+    if (bf >= 0)
+        s->bits[bf][(card - 1) >> 6] &= ~bit;
+    if (bt >= 0)
+        s->bits[bt][(card - 1) >> 6] |= bit;
     if (s->variant == KAR_KYOGI)
         lift_card(s, card);
     if (from < PL_MAX_SEATS && s->variant != KAR_CHIRASHI)
@@ -156,12 +171,26 @@ static void move_card(kar_state *s, int card, int to)
     kar_kim_set_zone(&s->kim, card, zone);
 }
 
+/* Lowest-numbered card of zone `seat` (0..3) other than `exclude`, or 0. */
 static int lowest_of(const kar_state *s, int seat, int exclude)
 {
-    for (int c = 1; c <= KAR_NPOEMS; c++)
-        if (s->loc[c] == seat && c != exclude)
-            return c;
+    for (int w = 0; w < 2; w++) {
+        uint64_t m = s->bits[seat][w];
+        if (exclude && ((exclude - 1) >> 6) == w)
+            m &= ~(1ull << ((exclude - 1) & 63));
+        if (m)
+            return 64 * w + __builtin_ctzll(m) + 1;
+    }
     return 0;
+}
+
+/* The cards that may be touched now, as two words of kar_state.bits. */
+static void touch_mask(const kar_state *s, uint64_t m[2])
+{
+    for (int w = 0; w < 2; w++)
+        m[w] = s->variant == KAR_KYOGI ? s->bits[0][w] | s->bits[1][w]
+               : s->variant == KAR_UTA ? s->bits[0][w] | s->bits[1][w] | s->bits[2][w] | s->bits[3][w] | s->bits[5][w]
+                                       : s->bits[4][w];
 }
 
 /* Uta: moves up to `k` of `from`'s lowest cards (never `exclude`) to `to`. */
@@ -308,6 +337,8 @@ static int kar_init(void *st, const pl_opts *o, uint64_t seed, pl_buf *err)
     s->winner = -1;
     s->last.taker = s->last.sender = s->last.receiver = -1;
     kar_kim_init(&s->kim);
+    s->unread_bits[0] = ~0ull;
+    s->unread_bits[1] = (1ull << (KAR_NPOEMS - 64)) - 1;
     for (int c = 1; c <= KAR_NPOEMS; c++)
         s->loc[c] = KAR_LOC_DEAD;
     const char *deal = pl_opts_get(o, "deal");
@@ -351,6 +382,36 @@ static int kar_init(void *st, const pl_opts *o, uint64_t seed, pl_buf *err)
     }
     return 0;
 }
+
+/* ---- restoring a position (kar_from_text) -------------------------------- */
+
+void kar_restore(kar_state *s, const uint8_t *where, const uint8_t *row, const uint8_t *slot, const uint8_t *read)
+{
+    memset(s->loc, KAR_LOC_DEAD, sizeof s->loc);
+    s->loc[0] = 0;
+    memset(s->bits, 0, sizeof s->bits);
+    memset(s->grid, 0, sizeof s->grid);
+    memset(s->row, 0, sizeof s->row);
+    memset(s->slot, 0, sizeof s->slot);
+    memset(s->count, 0, sizeof s->count);
+    kar_kim_init(&s->kim);
+    s->unread_bits[0] = ~0ull;
+    s->unread_bits[1] = (1ull << (KAR_NPOEMS - 64)) - 1;
+    for (int c = 1; c <= KAR_NPOEMS; c++) {
+        if (where[c] != 0xff)
+            move_card(s, c, where[c]);
+        if (row[c] && s->variant == KAR_KYOGI && where[c] < 2)
+            put_card(s, where[c], c, row[c], slot[c]);
+        if (read[c]) {
+            kar_kim_read(&s->kim, c);
+            s->unread_bits[(c - 1) >> 6] &= ~(1ull << ((c - 1) & 63));
+        }
+    }
+}
+
+static void cache_canon(kar_state *s);
+
+void kar_restore_caches(kar_state *s) { cache_canon(s); }
 
 /* ---- phase, actors, chance ---------------------------------------------- */
 
@@ -406,11 +467,19 @@ static int kar_chance(const void *st, pl_action *out, double *prob, int cap)
 static pl_action kar_sample_chance(const void *st, pl_rng *rng)
 {
     const kar_state *s = st;
-    int k = (int)pl_rng_below(rng, (uint32_t)(KAR_NPOEMS - s->nread));
-    for (int c = 1; c <= KAR_NPOEMS; c++)
-        if (s->kim.unread[c] && k-- == 0)
-            return KAR_A_READ | (pl_action)c;
-    return KAR_A_READ | 1;
+    int k = (int)pl_rng_below(rng, (uint32_t)(KAR_NPOEMS - s->nread)); /* the k-th unread, from 0 */
+    for (int w = 0; w < 2; w++) {
+        uint64_t m = s->unread_bits[w];
+        int n = __builtin_popcountll(m);
+        if (k >= n) {
+            k -= n;
+            continue;
+        }
+        while (k-- > 0)
+            m &= m - 1;
+        return KAR_A_READ | (pl_action)(64 * w + __builtin_ctzll(m) + 1);
+    }
+    return KAR_A_READ | 1; /* not reached: nread < 100 in phase CHANCE */
 }
 
 /* ---- legality ----------------------------------------------------------- */
@@ -528,66 +597,107 @@ done:
     return bad;
 }
 
-static int lcp(int a, int b)
+/* The canonical time to touch `card` while `s->cur` is read (cached per
+ * reading in s->canon by cache_canon). */
+static int canon_ms(const kar_state *s, int card) { return s->canon[card]; }
+
+/* Fills the per-reading cache s->canon: the start of the deciding kana for
+ * the read card, else of the kana where the reading leaves the card's key.
+ * 100 table loads once per reading instead of per `legal` call. */
+static void cache_canon(kar_state *s)
 {
-    const kar_poem *pa = kar_poem_get(a), *pb = kar_poem_get(b);
-    int l = 0;
-    while (l < pa->keylen && l < pb->keylen && pa->key[l] == pb->key[l])
-        l++;
-    return l;
+    memset(s->canon, 0, sizeof s->canon);
+    if (!s->cur)
+        return;
+    int kana[KAR_DEPTH + 2];
+    for (int k = 1; k <= KAR_DEPTH + 1; k++)
+        kana[k] = kar_kana_start(s->cur, s->upper_ms, k);
+    uint64_t mask[2];
+    touch_mask(s, mask);
+    const uint8_t *lcp = kar_lcp_tab[s->cur];
+    for (int w = 0; w < 2; w++)
+        for (uint64_t m = mask[w]; m; m &= m - 1) {
+            int c = 64 * w + __builtin_ctzll(m) + 1;
+            s->canon[c] = (uint16_t)kana[lcp[c] < KAR_DEPTH ? lcp[c] + 1 : KAR_DEPTH + 1];
+        }
+    s->canon[s->cur] = s->last.decide_ms;
 }
 
-/* The canonical time to touch `card` while `s->cur` is read: the start of
- * the deciding kana for the read card, else of the kana where the reading
- * leaves the card's key. */
-static int canon_ms(const kar_state *s, int card)
+/* Packs the touches (a, ta) and (b, tb), a != b, as kar_touch_action does. */
+static pl_action pair_action(int a, int ta, int b, int tb)
 {
-    if (card == s->cur)
-        return s->last.decide_ms;
-    return kar_kana_start(s->cur, s->upper_ms, lcp(card, s->cur) + 1);
+    if (tb < ta || (tb == ta && b < a)) {
+        int x = a, tx = ta;
+        a = b, ta = tb, b = x, tb = tx;
+    }
+    return KAR_A_TOUCH | (pl_action)(a | ta << 7) | (pl_action)(b | tb << 7) << 21;
 }
 
+#define KAR_LEGAL_MAX (1 + 3 * KAR_NPOEMS) /* none, 2 singles and a pair per card */
+
+static int legal_into(const kar_state *s, int seat, pl_action *out, int cap);
+
+/* Writes straight into `out` when it has room for any list (the usual
+ * case), else through a local buffer: the emitting loops then need no
+ * bounds checks. */
 static int kar_legal(const void *st, int seat, pl_action *out, int cap)
 {
-    const kar_state *s = st;
+    if (cap >= KAR_LEGAL_MAX)
+        return legal_into(st, seat, out, cap);
+    pl_action tmp[KAR_LEGAL_MAX];
+    int n = legal_into(st, seat, tmp, KAR_LEGAL_MAX);
+    memcpy(out, tmp, sizeof *out * (size_t)(n < cap ? (n > 0 ? n : 0) : cap));
+    return n;
+}
+
+static int legal_into(const kar_state *s, int seat, pl_action *out, int cap)
+{
     int n = 0;
 #define EMIT(x) do { if (n < cap) out[n] = (x); n++; } while (0)
+#define EMIT_FAST(x) (out[n++] = (x)) /* touch stage: at most KAR_LEGAL_MAX, cap checked by kar_legal */
     switch (s->stage) {
     case KAR_ST_POOL:
         if (pending(s, seat))
-            for (int c = 1; c <= KAR_NPOEMS; c++)
-                if (s->loc[c] == seat)
-                    EMIT(KAR_A_POOL | (pl_action)c);
+            for (int w = 0; w < 2; w++)
+                for (uint64_t m = s->bits[seat][w]; m; m &= m - 1)
+                    EMIT(KAR_A_POOL | (pl_action)(64 * w + __builtin_ctzll(m) + 1));
         break;
-    case KAR_ST_TOUCH:
+    case KAR_ST_TOUCH: {
         if (!pending(s, seat))
             break;
-        EMIT(KAR_A_NONE);
-        for (int c = 1; c <= KAR_NPOEMS; c++)
-            if (touchable(s, c)) {
-                int t0 = canon_ms(s, c);
-                int late = s->variant == KAR_UTA ? s->owner_ms : 200;
-                kar_touch t = {(uint8_t)c, (uint16_t)t0};
-                EMIT(kar_touch_action(&t, 1));
-                t.ms = (uint16_t)(t0 + late > KAR_MS_MAX ? KAR_MS_MAX : t0 + late);
-                EMIT(kar_touch_action(&t, 1));
+        EMIT_FAST(KAR_A_NONE);
+        uint64_t mask[2];
+        touch_mask(s, mask);
+        int late = s->variant == KAR_UTA ? s->owner_ms : 200;
+        for (int w = 0; w < 2; w++)
+            for (uint64_t m = mask[w]; m; m &= m - 1) {
+                int c = 64 * w + __builtin_ctzll(m) + 1, t0 = canon_ms(s, c);
+                int t1 = t0 + late > KAR_MS_MAX ? KAR_MS_MAX : t0 + late;
+                EMIT_FAST(KAR_A_TOUCH | (pl_action)c | (pl_action)t0 << 7);
+                EMIT_FAST(KAR_A_TOUCH | (pl_action)c | (pl_action)t1 << 7);
             }
-        if (s->variant == KAR_KYOGI) /* pairs: a wrong touch, then the card or the other side */
-            for (int c = 1; c <= KAR_NPOEMS; c++) {
-                if (!touchable(s, c) || c == s->cur)
-                    continue;
-                int x = touchable(s, s->cur) ? s->cur : lowest_of(s, 1 - s->loc[c], 0);
-                kar_touch t[2] = {{(uint8_t)c, (uint16_t)canon_ms(s, c)}, {(uint8_t)x, (uint16_t)canon_ms(s, x)}};
-                if (x)
-                    EMIT(kar_touch_action(t, 2));
-            }
+        if (s->variant == KAR_KYOGI) { /* pairs: a wrong touch, then the card or the other side */
+            bool live = touchable(s, s->cur);
+            int low[2] = {live ? 0 : lowest_of(s, 0, 0), live ? 0 : lowest_of(s, 1, 0)};
+            int tlow[2] = {canon_ms(s, low[0]), canon_ms(s, low[1])}, tcur = canon_ms(s, s->cur);
+            for (int w = 0; w < 2; w++)
+                for (uint64_t m = mask[w]; m; m &= m - 1) {
+                    int c = 64 * w + __builtin_ctzll(m) + 1;
+                    if (c == s->cur)
+                        continue;
+                    int other = 1 - s->loc[c], x = live ? s->cur : low[other];
+                    if (x)
+                        EMIT_FAST(pair_action(c, canon_ms(s, c), x, live ? tcur : tlow[other]));
+                }
+        }
         break;
+    }
     case KAR_ST_SEND:
         if (seat != s->last.sender)
             break;
-        for (int c = 1; c <= KAR_NPOEMS; c++)
-            if (s->loc[c] == seat)
-                EMIT(KAR_A_SEND | (pl_action)c);
+        for (int w = 0; w < 2; w++) /* the cards of his territory, in number order */
+            for (uint64_t m = s->bits[seat][w]; m; m &= m - 1)
+                EMIT(KAR_A_SEND | (pl_action)(64 * w + __builtin_ctzll(m) + 1));
         EMIT(KAR_A_PASS);
         break;
     case KAR_ST_PLACE:
@@ -602,6 +712,7 @@ static int kar_legal(const void *st, int seat, pl_action *out, int cap)
         break;
     }
 #undef EMIT
+#undef EMIT_FAST
     return n;
 }
 
@@ -613,6 +724,7 @@ static void end_game(kar_state *s, int winner)
     s->stage = KAR_ST_OVER;
     s->pending = 0;
     s->cur = 0;
+    cache_canon(s);
 }
 
 /* Fewest cards (kyōgi, uta) or most cards (chirashi) wins; a tie is a draw. */
@@ -635,11 +747,9 @@ static void next_reading(kar_state *s)
     s->stage = KAR_ST_READ;
     s->pending = 0;
     s->cur = 0;
+    cache_canon(s);
     if (s->variant == KAR_CHIRASHI) {
-        bool any = false;
-        for (int c = 1; c <= KAR_NPOEMS && !any; c++)
-            any = s->loc[c] == KAR_LOC_FIELD;
-        if (!any) /* KA-S4: every card on the field is taken */
+        if (!(s->bits[4][0] | s->bits[4][1])) /* KA-S4: every card on the field is taken */
             end_by_count(s, true);
         return;
     }
@@ -855,9 +965,12 @@ static void kar_apply(void *st, int seat, pl_action a)
         j->decide_ms = (uint16_t)kar_kana_start(c, s->upper_ms, j->kim);
         j->terr_ms = (uint16_t)(j->terr ? kar_kana_start(c, s->upper_ms, j->terr) : 0);
         kar_kim_read(&s->kim, c);
+        s->unread_bits[(c - 1) >> 6] &= ~(1ull << ((c - 1) & 63));
         s->nread++;
         s->cur = (uint8_t)c;
+        cache_canon(s);
         s->nseq = 0;
+        memset(s->seq, 0, sizeof s->seq); /* a state is its text: no stale bytes (kar_from_text) */
         if (s->variant == KAR_UTA && (s->loc[c] == KAR_LOC_OUT || s->loc[c] == KAR_LOC_DEAD)) { /* KA-U11: void */
             j->void_reading = 1;
             next_reading(s);

@@ -58,6 +58,15 @@ typedef struct kar_poem {
  * the CSV compiled into the program; it cannot fail at run time (a broken
  * data file aborts at start-up with a message). */
 const kar_poem *kar_poem_get(int number);
+/* Length of the common prefix of two poems' sound keys: a table built at
+ * start-up with the poems (kar_poems.c), read-only afterwards; row and column
+ * 0 are 0. Two different poems share at most KAR_DEPTH - 1 code points (KA-K2). */
+extern uint8_t kar_lcp_tab[KAR_NPOEMS + 1][KAR_NPOEMS + 1];
+/* kar_lcp_tab[a][b] for a, b in 1..100; 0 for a bad number. One load. */
+static inline int kar_key_lcp(int a, int b)
+{
+    return a >= 1 && a <= KAR_NPOEMS && b >= 1 && b <= KAR_NPOEMS ? kar_lcp_tab[a][b] : 0;
+}
 /* Appends the first `n` code points of poem `number`'s sound key as UTF-8. */
 void kar_key_text(int number, int n, pl_buf *out);
 /* Appends the Hepburn romaji of a hiragana string (utf8) to `out`: digraphs,
@@ -177,8 +186,15 @@ typedef struct kar_state {
     uint8_t stage;            /* enum kar_stage */
     uint8_t pending;          /* bit per seat still to act (touch, pool) */
     uint8_t cur;              /* the card being read (0 none) */
+    /* derived, legal's per-reading cache: canonical touch time of each card
+     * while `cur` is read (docs/notation-karuta.md), and the unread poems as bits */
+    uint16_t canon[KAR_NPOEMS + 1];
+    uint64_t unread_bits[2];
     uint8_t nread;            /* readings so far */
     uint8_t loc[KAR_NPOEMS + 1];
+    /* derived from loc, kept by every move (legal's cache): bit (c-1)%64 of
+     * word (c-1)/64 set when card c is in zone 0..3, the field (4), the pool (5) */
+    uint64_t bits[6][2];
     uint8_t row[KAR_NPOEMS + 1], slot[KAR_NPOEMS + 1]; /* kyōgi: 1-based, 0 none */
     uint8_t grid[2][KAR_ROWS][KAR_SLOTS];              /* kyōgi: card or 0 */
     uint8_t count[PL_MAX_SEATS]; /* cards in territory / hand (kyōgi, uta), taken (chirashi) */
@@ -250,6 +266,14 @@ int kar_bot(const void *st, int seat, const char *level, uint64_t seed, pl_actio
  * touch it (dead card). Deterministic for `rng`'s state. For the tests and
  * the take-time tables. */
 int kar_bot_take_ms(const kar_state *s, int seat, const kar_bot_level *lv, pl_rng *rng);
+/* For kar_from_text: sets the cards of `s` (variant and options set) from
+ * per-card location (`where`, 0xff: dead), row and slot (kyōgi, 0: none) and
+ * read flags, rebuilding the grid, counts, bitmasks and the kimariji trie.
+ * Other fields are left to the caller. Cannot fail. */
+void kar_restore(kar_state *s, const uint8_t *where, const uint8_t *row, const uint8_t *slot, const uint8_t *read);
+/* Recomputes the per-reading cache of canonical touch times once `cur`,
+ * `last` and the cards are set. Cannot fail. */
+void kar_restore_caches(kar_state *s);
 
 /* ---- Text (kar_text.c) -------------------------------------------------- */
 

@@ -21,6 +21,7 @@ extern const size_t kar_csv_size;
 void kar_kim_setup(void); /* kar_kimariji.c: builds the trie from the keys */
 
 static kar_poem poems[KAR_NPOEMS + 1];
+uint8_t kar_lcp_tab[KAR_NPOEMS + 1][KAR_NPOEMS + 1]; /* kar.h: common key prefix of two poems */
 static char pool[160 * 1024];
 static size_t pool_used;
 
@@ -299,6 +300,13 @@ __attribute__((constructor)) static void kar_poems_load(void)
         die("not 100 poems", line);
     compute_static_kimariji();
     kar_kim_setup();
+    for (int a = 1; a <= KAR_NPOEMS; a++)
+        for (int b = 1; b <= KAR_NPOEMS; b++) {
+            int l = 0;
+            while (l < poems[a].keylen && l < poems[b].keylen && poems[a].key[l] == poems[b].key[l])
+                l++;
+            kar_lcp_tab[a][b] = (uint8_t)l;
+        }
 }
 
 const kar_poem *kar_poem_get(int number)

@@ -2,6 +2,7 @@
  * observation, the picture, the position text and the per-reading log of
  * judgements (KA-R16). Nothing here is on the hot path. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -437,6 +438,20 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
 
 /* ---- position text ------------------------------------------------------ */
 
+/* Appends ";"-separated cards at `loc` (with @ROW,SLOT when placed), or "-". */
+static void put_loc(const kar_state *s, int loc, pl_buf *out)
+{
+    int any = 0;
+    for (int c = 1; c <= KAR_NPOEMS; c++)
+        if (s->loc[c] == loc) {
+            pl_buf_printf(out, "%s%d", any++ ? ";" : "", c);
+            if (s->row[c])
+                pl_buf_printf(out, "@%d,%d", s->row[c], s->slot[c]);
+        }
+    if (!any)
+        pl_buf_putc(out, '-');
+}
+
 void kar_to_text(const void *st, pl_buf *out)
 {
     const kar_state *s = st;
@@ -445,37 +460,315 @@ void kar_to_text(const void *st, pl_buf *out)
     int groups = s->variant == KAR_KYOGI ? 2 : s->variant == KAR_UTA ? 4 : 0;
     for (int g = 0; g < groups; g++) {
         pl_buf_printf(out, " %s%d=", s->variant == KAR_KYOGI ? "t" : "h", g);
-        int any = 0;
-        for (int c = 1; c <= KAR_NPOEMS; c++)
-            if (s->loc[c] == g) {
-                pl_buf_printf(out, "%s%d", any++ ? ";" : "", c);
-                if (s->row[c])
-                    pl_buf_printf(out, "@%d,%d", s->row[c], s->slot[c]);
-            }
-        if (!any)
-            pl_buf_putc(out, '-');
+        put_loc(s, g, out);
     }
     if (s->variant == KAR_CHIRASHI) {
         pl_buf_puts(out, " taken=");
         for (int p = 0; p < s->nseats; p++)
             pl_buf_printf(out, "%s%d", p ? "/" : "", s->count[p]);
         pl_buf_printf(out, " pot=%d field=", s->pot);
-        int any = 0;
-        for (int c = 1; c <= KAR_NPOEMS; c++)
-            if (s->loc[c] == KAR_LOC_FIELD)
-                pl_buf_printf(out, "%s%d", any++ ? ";" : "", c);
-        if (!any)
-            pl_buf_putc(out, '-');
+        put_loc(s, KAR_LOC_FIELD, out);
+    }
+    if (s->variant == KAR_UTA) {
+        pl_buf_puts(out, " pool=");
+        put_loc(s, KAR_LOC_POOL, out);
+    }
+    pl_buf_puts(out, " out=");
+    put_loc(s, KAR_LOC_OUT, out);
+    /* the rest of the state, for from_text: what was read, who took what,
+     * who still answers, and the current or last judgement (KA-R16) */
+    pl_buf_puts(out, " read=");
+    int any = 0;
+    for (int c = 1; c <= KAR_NPOEMS; c++)
+        if (!s->kim.unread[c])
+            pl_buf_printf(out, "%s%d", any++ ? ";" : "", c);
+    pl_buf_puts(out, any ? " took=" : "- took=");
+    any = 0;
+    for (int c = 1; c <= KAR_NPOEMS; c++)
+        if (s->taken_by[c])
+            pl_buf_printf(out, "%s%d:%d:%d", any++ ? ";" : "", c, s->taken_by[c] - 1, s->take_ms[c]);
+    if (!any)
+        pl_buf_putc(out, '-');
+    pl_buf_printf(out, " pending=%x place=%d winner=%d seq=", s->pending, s->place_card, s->winner);
+    for (int i = 0; i < s->nseq; i++)
+        pl_buf_printf(out, "%s%d", i ? "," : "", s->seq[i]);
+    if (!s->nseq)
+        pl_buf_putc(out, '-');
+    const kar_judgement *j = &s->last;
+    pl_buf_printf(out, " last=%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d/", j->card, j->where, j->kim, j->terr,
+                  j->decide_ms, j->terr_ms, j->answered, j->void_reading, j->taker, j->take_ms, j->sender,
+                  j->receiver, j->owed, j->sent, j->moved);
+    for (int p = 0; p < s->nseats; p++)
+        pl_buf_printf(out, "%s%llx", p ? "," : "", (unsigned long long)j->resp[p]);
+    pl_buf_putc(out, '/');
+    for (int p = 0; p < s->nseats; p++)
+        pl_buf_printf(out, "%s%d", p ? "," : "", j->fouls[p]);
+    pl_buf_putc(out, '/');
+    for (int i = 0; i < j->sent; i++)
+        pl_buf_printf(out, "%s%d", i ? "," : "", j->sent_cards[i]);
+    if (!j->sent)
+        pl_buf_putc(out, '-');
+    /* The reading at which each card was last sent or given (kar_bot's memory). */
+    pl_buf_puts(out, " moved=");
+    any = 0;
+    for (int c = 1; c <= KAR_NPOEMS; c++)
+        if (s->moved_at[c])
+            pl_buf_printf(out, "%s%d:%d", any++ ? ";" : "", c, s->moved_at[c]);
+    if (!any)
+        pl_buf_putc(out, '-');
+}
+
+/* Reads "N[@R,S];N..." or "-" into the locations (kar_state.loc/row/slot).
+ * Returns false on a bad list or a card given twice. */
+static bool get_loc(const char *v, int loc, uint8_t *where, uint8_t *row, uint8_t *slot)
+{
+    if (!strcmp(v, "-"))
+        return true;
+    const char *p = v;
+    for (;;) {
+        long c, r = 0, k = 0;
+        if (!number(&p, 1, KAR_NPOEMS, &c) || where[c] != 0xff)
+            return false;
+        if (*p == '@') {
+            p++;
+            if (!number(&p, 1, KAR_ROWS, &r) || *p++ != ',' || !number(&p, 1, KAR_SLOTS, &k))
+                return false;
+        }
+        where[c] = (uint8_t)loc;
+        row[c] = (uint8_t)r;
+        slot[c] = (uint8_t)k;
+        if (!*p)
+            return true;
+        if (*p++ != ';')
+            return false;
     }
 }
 
+/* Reads `n` comma-separated integers (base 10 or, with hex, 16) into `v`;
+ * "-" is an empty list. Returns the count, or -1 when malformed. */
+static int get_ints(const char *t, long long *v, int n, bool hex)
+{
+    if (!strcmp(t, "-"))
+        return 0;
+    int k = 0;
+    for (;;) {
+        char *e;
+        if (k == n)
+            return -1;
+        errno = 0;
+        v[k++] = hex ? (long long)strtoull(t, &e, 16) : strtoll(t, &e, 10);
+        if (e == t || errno)
+            return -1;
+        if (!*e || *e == '/')
+            return k;
+        if (*e != ',')
+            return -1;
+        t = e + 1;
+    }
+}
+
+/* The inverse of kar_to_text (docs/notation-karuta.md). Every field must be
+ * present; the derived parts (grid, counts, kimariji trie, caches) are
+ * rebuilt by kar_restore. */
 int kar_from_text(void *st, const char *text, pl_buf *err)
 {
-    (void)st;
-    (void)text;
-    pl_buf_puts(err, "karuta positions are set at the start with deal= (docs/notation-karuta.md); "
-                     "a later position is reached by playing the readings");
-    return -1;
+    const kar_state *s0 = st;
+    kar_state *s = pl_malloc(sizeof *s);
+    char *buf = pl_malloc(strlen(text) + 1);
+    if (!s || !buf) {
+        pl_free(s);
+        pl_free(buf);
+        pl_buf_puts(err, "out of memory");
+        return -1;
+    }
+    strcpy(buf, text);
+    memcpy(s, s0, sizeof *s); /* options come from the state given (from init) */
+    uint8_t where[KAR_NPOEMS + 1], row[KAR_NPOEMS + 1] = {0}, slot[KAR_NPOEMS + 1] = {0}, read[KAR_NPOEMS + 1] = {0};
+    uint8_t taken_by[KAR_NPOEMS + 1] = {0};
+    uint16_t take_ms[KAR_NPOEMS + 1] = {0};
+    uint8_t moved[KAR_NPOEMS + 1] = {0};
+    memset(where, 0xff, sizeof where);
+    kar_judgement j;
+    memset(&j, 0, sizeof j);
+    int stage = -1, nread = -1, cur = -1, pending = -1, place = -1, winner = -2, pot = 0, nseq = -1, seen = 0;
+    int taken[PL_MAX_SEATS] = {0};
+    uint8_t seq[PL_MAX_SEATS] = {0};
+    const char *bad = NULL;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, " ", &save); t && !bad; t = strtok_r(NULL, " ", &save)) {
+        char *v = strchr(t, '=');
+        if (!v) {
+            bad = t;
+            break;
+        }
+        *v++ = '\0';
+        long long x[PL_MAX_SEATS + 16];
+        int n;
+        seen++;
+        if (!strcmp(t, "variant")) {
+            if (strcmp(v, variant_name[s->variant]))
+                bad = "variant (it must be the game's, set by options)";
+        } else if (!strcmp(t, "stage")) {
+            for (int k = 0; k < 6; k++)
+                if (!strcmp(v, stage_name[k]))
+                    stage = k;
+            if (stage < 0)
+                bad = "stage";
+        } else if (!strcmp(t, "readings")) {
+            nread = atoi(v);
+        } else if (!strcmp(t, "reading")) {
+            cur = atoi(v);
+        } else if ((t[0] == 't' || t[0] == 'h') && t[1] >= '0' && t[1] <= '3' && !t[2]) {
+            int g = t[1] - '0';
+            if ((t[0] == 't') != (s->variant == KAR_KYOGI) || g >= (s->variant == KAR_KYOGI ? 2 : 4) ||
+                !get_loc(v, g, where, row, slot))
+                bad = t;
+        } else if (!strcmp(t, "field") || !strcmp(t, "pool") || !strcmp(t, "out")) {
+            int loc = t[0] == 'f' ? KAR_LOC_FIELD : t[0] == 'p' ? KAR_LOC_POOL : KAR_LOC_OUT;
+            if (!get_loc(v, loc, where, row, slot))
+                bad = t;
+        } else if (!strcmp(t, "taken")) {
+            const char *p = v;
+            for (int q = 0; q < s->nseats && !bad; q++) {
+                long c;
+                if (!number(&p, 0, KAR_NPOEMS, &c) || (*p && *p++ != '/'))
+                    bad = t;
+                else
+                    taken[q] = (int)c;
+            }
+        } else if (!strcmp(t, "pot")) {
+            pot = atoi(v);
+        } else if (!strcmp(t, "read")) {
+            const char *p = v;
+            if (strcmp(v, "-"))
+                for (;;) {
+                    long c;
+                    if (!number(&p, 1, KAR_NPOEMS, &c)) {
+                        bad = t;
+                        break;
+                    }
+                    read[c] = 1;
+                    if (!*p)
+                        break;
+                    if (*p++ != ';') {
+                        bad = t;
+                        break;
+                    }
+                }
+        } else if (!strcmp(t, "took")) {
+            const char *p = v;
+            if (strcmp(v, "-"))
+                for (;;) {
+                    long c, q, ms;
+                    if (!number(&p, 1, KAR_NPOEMS, &c) || *p++ != ':' || !number(&p, 0, s->nseats - 1, &q) ||
+                        *p++ != ':' || !number(&p, 0, KAR_MS_MAX, &ms)) {
+                        bad = t;
+                        break;
+                    }
+                    taken_by[c] = (uint8_t)(q + 1);
+                    take_ms[c] = (uint16_t)ms;
+                    if (!*p)
+                        break;
+                    if (*p++ != ';') {
+                        bad = t;
+                        break;
+                    }
+                }
+        } else if (!strcmp(t, "moved")) {
+            const char *p = v;
+            if (strcmp(v, "-"))
+                for (;;) {
+                    long c, r;
+                    if (!number(&p, 1, KAR_NPOEMS, &c) || *p++ != ':' || !number(&p, 1, 255, &r)) {
+                        bad = t;
+                        break;
+                    }
+                    moved[c] = (uint8_t)r;
+                    if (!*p)
+                        break;
+                    if (*p++ != ';') {
+                        bad = t;
+                        break;
+                    }
+                }
+        } else if (!strcmp(t, "pending")) {
+            pending = (int)strtol(v, NULL, 16);
+        } else if (!strcmp(t, "place")) {
+            place = atoi(v);
+        } else if (!strcmp(t, "winner")) {
+            winner = atoi(v);
+        } else if (!strcmp(t, "seq")) {
+            n = get_ints(v, x, s->nseats, false);
+            nseq = n;
+            for (int i = 0; i < n; i++)
+                seq[i] = (uint8_t)x[i];
+            if (n < 0)
+                bad = t;
+        } else if (!strcmp(t, "last")) {
+            char *r = strchr(v, '/'), *f = r ? strchr(r + 1, '/') : NULL, *c = f ? strchr(f + 1, '/') : NULL;
+            if (!c || get_ints(v, x, 15, false) != 15) {
+                bad = t;
+                continue;
+            }
+            j.card = (uint8_t)x[0], j.where = (uint8_t)x[1], j.kim = (uint8_t)x[2], j.terr = (uint8_t)x[3];
+            j.decide_ms = (uint16_t)x[4], j.terr_ms = (uint16_t)x[5];
+            j.answered = (uint8_t)x[6];
+            j.void_reading = (uint8_t)x[7], j.taker = (int8_t)x[8], j.take_ms = (uint16_t)x[9];
+            j.sender = (int8_t)x[10], j.receiver = (int8_t)x[11], j.owed = (uint8_t)x[12];
+            j.sent = (uint8_t)x[13], j.moved = (uint8_t)x[14];
+            long long rs[PL_MAX_SEATS], fs[PL_MAX_SEATS], sc[50];
+            if (get_ints(r + 1, rs, s->nseats, true) != s->nseats || get_ints(f + 1, fs, s->nseats, false) != s->nseats ||
+                get_ints(c + 1, sc, 50, false) != j.sent) {
+                bad = t;
+                continue;
+            }
+            for (int p = 0; p < s->nseats; p++) {
+                j.resp[p] = (pl_action)rs[p];
+                j.fouls[p] = (uint8_t)fs[p];
+            }
+            for (int i = 0; i < j.sent; i++)
+                j.sent_cards[i] = (uint8_t)sc[i];
+        } else {
+            bad = t;
+        }
+    }
+    if (!bad && (stage < 0 || nread < 0 || cur < 0 || cur > KAR_NPOEMS || pending < 0 || place < 0 ||
+                 winner < -1 || nseq < 0 || !j.card == (nread > 0)))
+        bad = "a missing field";
+    int nr = 0;
+    for (int c = 1; c <= KAR_NPOEMS; c++)
+        nr += read[c];
+    if (!bad && nr != nread)
+        bad = "readings (not the number of poems in read=)";
+    if (bad) {
+        pl_buf_printf(err, "bad karuta position at '%s' (expected the fields of position, docs/notation-karuta.md)",
+                      bad);
+        pl_free(buf);
+        pl_free(s);
+        return -1;
+    }
+    kar_restore(s, where, row, slot, read);
+    s->stage = (uint8_t)stage;
+    s->nread = (uint8_t)nread;
+    s->cur = (uint8_t)cur;
+    s->pending = (uint8_t)pending;
+    s->place_card = (uint8_t)place;
+    s->winner = (int8_t)winner;
+    s->pot = (uint8_t)pot;
+    s->nseq = (uint8_t)nseq;
+    memcpy(s->seq, seq, sizeof s->seq);
+    memcpy(s->taken_by, taken_by, sizeof taken_by);
+    memcpy(s->take_ms, take_ms, sizeof take_ms);
+    memcpy(s->moved_at, moved, sizeof moved);
+    if (s->variant == KAR_CHIRASHI)
+        for (int p = 0; p < s->nseats; p++)
+            s->count[p] = (uint8_t)taken[p];
+    s->last = j;
+    kar_restore_caches(s);
+    memcpy(st, s, sizeof *s);
+    pl_free(buf);
+    pl_free(s);
+    return 0;
 }
 
 /* ---- the per-reading log ------------------------------------------------ */
