@@ -30,11 +30,13 @@ static const int dirs[4] = {1, -1, CBW_STRIDE, -CBW_STRIDE};
 
 static uint64_t suit_cards[4];   /* every card of a suit */
 static uint64_t colour_cards[2]; /* every card of a colour (team) */
-static uint64_t above[14];       /* every card of rank > r; above[13]: every card */
+static uint64_t above[13];       /* every card of rank > r */
 static uint64_t first_ok;        /* ranks 2..10 (CBW-R11) */
 static uint64_t suits_cards[16]; /* union of suit_cards for a 4-bit suit set */
-static uint8_t suit_bit[256];    /* by cell value: 1 << suit of its card, 0 if none */
-static uint8_t opp_rank[2][256]; /* by cell value: rank of a card not of colour c, else 13 */
+/* Cards a team may place by CBW-R14 and R15 on a cell whose neighbours
+ * have the suit set `i & 15` and whose lowest neighbour of the other colour
+ * has rank `i >> 4` (15: none). */
+static uint64_t allowed[2][256];
 static const uint8_t own_suits[2] = {1u << CBW_HEARTS | 1u << CBW_DIAMONDS,
                                      1u << CBW_SPADES | 1u << CBW_CLUBS};
 
@@ -49,18 +51,17 @@ __attribute__((constructor)) static void cbw_tables(void)
         if (cbw_rank(c) <= 8)
             first_ok |= b;
     }
-    above[13] = ~0ull;
     for (int m = 0; m < 16; m++)
         for (int su = 0; su < 4; su++)
             if (m & (1 << su))
                 suits_cards[m] |= suit_cards[su];
-    for (int v = 0; v < 256; v++) {
-        int c = v - 1;
-        bool card = v >= 1 && v <= CBW_NCARDS;
-        suit_bit[v] = card ? (uint8_t)(1u << cbw_suit(c)) : 0;
-        for (int col = 0; col < 2; col++)
-            opp_rank[col][v] = card && cbw_colour(c) != col ? (uint8_t)cbw_rank(c) : 13;
-    }
+    for (int col = 0; col < 2; col++)
+        for (int i = 0; i < 256; i++) {
+            unsigned suits = i & 15, low = (unsigned)i >> 4;
+            allowed[col][i] = ~suits_cards[suits];
+            if (!(suits & own_suits[col]) && low < 13) /* no comrade: beat the lowest */
+                allowed[col][i] &= above[low];
+        }
 }
 
 int cbw_low_rank(const cbw_state *s) { return s->deck == 36 ? 4 : 0; }
@@ -125,6 +126,39 @@ static inline bool only_lib(const cbw_state *s, int r, int p)
     return n > 0 && s->lsum[r] == n * (uint64_t)p && s->lsq[r] == n * (uint64_t)p * (uint64_t)p;
 }
 
+#define NB_NONE 0xFF0u /* nb of a cell with no card next to it */
+
+/* The nb summary of cell p, from its neighbours (beyond the frame's border
+ * there are none; across its sides lie border cells, never cards). */
+static uint16_t nb_of(const cbw_state *s, int p)
+{
+    unsigned nb = NB_NONE;
+    for (int d = 0; d < 4; d++) {
+        int q = p + dirs[d];
+        if (q < 0 || q >= CBW_NCELL)
+            continue;
+        int v = s->cell[q];
+        if (v == 0 || v == CBW_OUT)
+            continue;
+        int c = v - 1, sh = 4 + 4 * cbw_colour(c);
+        unsigned low = (nb >> sh) & 15, r = (unsigned)cbw_rank(c);
+        nb |= 1u << cbw_suit(c);
+        if (r < low)
+            nb = (nb & ~(15u << sh)) | r << sh;
+    }
+    return (uint16_t)nb;
+}
+
+/* Card k now lies next to cell q. */
+static inline void nb_add(cbw_state *s, int q, int k)
+{
+    unsigned nb = s->nb[q], sh = 4 + 4 * (unsigned)cbw_colour(k);
+    unsigned low = (nb >> sh) & 15, r = (unsigned)cbw_rank(k);
+    nb |= 1u << cbw_suit(k);
+    nb = (nb & ~(15u << sh)) | (r < low ? r : low) << sh;
+    s->nb[q] = (uint16_t)nb;
+}
+
 static inline void occ_set(cbw_state *s, int p) { s->occ[p / CBW_STRIDE] |= 1ull << (p % CBW_STRIDE); }
 static inline void occ_clear(cbw_state *s, int p) { s->occ[p / CBW_STRIDE] &= ~(1ull << (p % CBW_STRIDE)); }
 
@@ -152,6 +186,8 @@ void cbw_rebuild(cbw_state *s)
     memset(s->occ, 0, sizeof s->occ);
     for (uint64_t m = s->table; m; m &= m - 1)
         occ_set(s, s->pos[__builtin_ctzll(m)]);
+    for (int p = 0; p < CBW_NCELL; p++)
+        s->nb[p] = nb_of(s, p);
     while (left) {
         int k = __builtin_ctzll(left), n = 0, col = cbw_colour(k);
         left &= left - 1;
@@ -213,9 +249,11 @@ static void put_card(cbw_state *s, int k, int p)
     s->next[k] = (uint8_t)k;
     s->gsize[k] = 1;
     s->plib[k] = 0, s->lsum[k] = 0, s->lsq[k] = 0;
-    for (int d = 0; d < 4; d++)
+    for (int d = 0; d < 4; d++) {
+        nb_add(s, p + dirs[d], k);
         if (s->cell[p + dirs[d]] == 0)
             lib_add(s, k, p + dirs[d]);
+    }
     for (int d = 0; d < 4; d++) {
         int v = s->cell[p + dirs[d]];
         if (v == 0 || v == CBW_OUT)
@@ -241,11 +279,14 @@ static int capture(cbw_state *s, int r, int team)
         c = s->next[c];
     } while (c != r);
     /* Every card left next to a freed cell is of the other colour (the group
-     * was maximal) and gains one pseudo-liberty per freed neighbour. */
+     * was maximal) and gains one pseudo-liberty per freed neighbour. The
+     * freed cells and their neighbours have new nb summaries. */
     do {
         int p = s->pos[c];
+        s->nb[p] = nb_of(s, p);
         for (int d = 0; d < 4; d++) {
-            int v = s->cell[p + dirs[d]];
+            int q = p + dirs[d], v = s->cell[q];
+            s->nb[q] = nb_of(s, q);
             if (v != 0 && v != CBW_OUT)
                 lib_add(s, s->root[v - 1], p);
         }
@@ -505,8 +546,8 @@ static inline __attribute__((always_inline)) int legal_cells(const cbw_state *s,
     uint64_t xin = bits(s->ix0 + CBW_OFF, s->ix1 + CBW_OFF); /* inside columns */
     uint64_t xm = bits(xa + CBW_OFF, xb + CBW_OFF);
     uint64_t xfix = fxw ? 1ull << (s->x0 - 1 + CBW_OFF) | 1ull << (s->x1 + 1 + CBW_OFF) : 0;
-    unsigned mine = own_suits[col];
-    const uint8_t *orank = opp_rank[col];
+    const uint64_t *ok_cards = allowed[col];
+    int esh = col == CBW_RED ? 4 : 0; /* moves the other colour's lowest rank to bits 4-7 */
     for (int y = yb; y >= ya; y--) {
         int row = y + CBW_OFF;
         uint64_t o = s->occ[row];
@@ -524,15 +565,8 @@ static inline __attribute__((always_inline)) int legal_cells(const cbw_state *s,
         pl_action rowbase = CBW_ACT_PLACE | (pl_action)(y + 32) << 12;
         for (; cand; cand &= cand - 1) {
             int bx = __builtin_ctzll(cand), x = bx - CBW_OFF, p = row * CBW_STRIDE + bx;
-            int v0 = s->cell[p + 1], v1 = s->cell[p - 1], v2 = s->cell[p + CBW_STRIDE],
-                v3 = s->cell[p - CBW_STRIDE];
-            unsigned suits = suit_bit[v0] | suit_bit[v1] | suit_bit[v2] | suit_bit[v3];
-            /* CBW-R15: with no comrade next to it, beat the lowest enemy
-             * (rank 13 selects every card). */
-            int r01 = orank[v0] < orank[v1] ? orank[v0] : orank[v1];
-            int r23 = orank[v2] < orank[v3] ? orank[v2] : orank[v3];
-            int low = (suits & mine) ? 13 : r01 < r23 ? r01 : r23;
-            uint64_t m = hand & ~suits_cards[suits] & above[low]; /* and CBW-R14 */
+            unsigned nb = s->nb[p];
+            uint64_t m = hand & ok_cards[(nb & 15) | ((nb >> esh) & 0xF0)]; /* CBW-R14, R15 */
             if ((look >> bx) & 1 && m) {
                 bool ok;
                 if (!((fixing >> bx) & 1)) {
@@ -861,6 +895,11 @@ int cbw_check(const cbw_state *s, pl_buf *err)
         pl_buf_puts(err, "row masks and cells disagree");
         return -1;
     }
+    for (int p = 0; p < CBW_NCELL; p++)
+        if (s->nb[p] != t.nb[p]) {
+            pl_buf_printf(err, "stale neighbour summary of cell %d,%d", cbw_cell_x(p), cbw_cell_y(p));
+            return -1;
+        }
     uint8_t map1[CBW_NCARDS], map2[CBW_NCARDS];
     memset(map1, 0xff, sizeof map1);
     memset(map2, 0xff, sizeof map2);
@@ -958,6 +997,8 @@ static int cbw_init(void *st, const pl_opts *o, uint64_t seed, pl_buf *err)
     for (int y = -(s->h - 1); y <= s->h - 1; y++)
         for (int x = -(s->w - 1); x <= s->w - 1; x++)
             s->cell[cbw_cell(x, y)] = 0;
+    for (int p = 0; p < CBW_NCELL; p++)
+        s->nb[p] = NB_NONE;
     cbw_set_inside(s);
     if (s->first_opt == 0) {
         s->phase = CBW_PH_FIRST;
