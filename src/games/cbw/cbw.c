@@ -250,18 +250,16 @@ static void put_card(cbw_state *s, int k, int p)
     s->gsize[k] = 1;
     s->plib[k] = 0, s->lsum[k] = 0, s->lsq[k] = 0;
     for (int d = 0; d < 4; d++) {
-        nb_add(s, p + dirs[d], k);
-        if (s->cell[p + dirs[d]] == 0)
-            lib_add(s, k, p + dirs[d]);
-    }
-    for (int d = 0; d < 4; d++) {
-        int v = s->cell[p + dirs[d]];
-        if (v == 0 || v == CBW_OUT)
-            continue;
-        int r = s->root[v - 1];
-        lib_sub(s, r, p);
-        if (cbw_colour(v - 1) == col && r != s->root[k])
-            merge(s, s->root[k], r);
+        int q = p + dirs[d], v = s->cell[q];
+        nb_add(s, q, k);
+        if (v == 0) {
+            lib_add(s, s->root[k], q);
+        } else if (v != CBW_OUT) {
+            int r = s->root[v - 1];
+            lib_sub(s, r, p);
+            if (cbw_colour(v - 1) == col && r != s->root[k])
+                merge(s, s->root[k], r);
+        }
     }
 }
 
@@ -586,7 +584,8 @@ static inline __attribute__((always_inline)) int legal_cells(const cbw_state *s,
                 if (!ok)
                     m = 0; /* CBW-R19 */
             }
-            n = emit(out, n, cap, checked, rowbase | (pl_action)(x + 32) << 6, hc, nh, m);
+            if (m)
+                n = emit(out, n, cap, checked, rowbase | (pl_action)(x + 32) << 6, hc, nh, m);
         }
     }
     return n;
