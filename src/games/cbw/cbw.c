@@ -278,14 +278,15 @@ static int capture(cbw_state *s, int r, int team)
     } while (c != r);
     /* Every card left next to a freed cell is of the other colour (the group
      * was maximal) and gains one pseudo-liberty per freed neighbour. The
-     * freed cells and their neighbours have new nb summaries. */
+     * freed cells and the free cells next to them get new nb summaries. */
     do {
         int p = s->pos[c];
         s->nb[p] = nb_of(s, p);
         for (int d = 0; d < 4; d++) {
             int q = p + dirs[d], v = s->cell[q];
-            s->nb[q] = nb_of(s, q);
-            if (v != 0 && v != CBW_OUT)
+            if (v == 0)
+                s->nb[q] = nb_of(s, q);
+            else if (v != CBW_OUT)
                 lib_add(s, s->root[v - 1], p);
         }
         c = s->next[c];
@@ -504,15 +505,22 @@ static void fix_side_count(const cbw_state *s, int col, int side, fix_side *f)
 }
 
 /* CBW-R19 for candidate `p` on `side` (one card neighbour, at p + in; the
- * cells p + along and p - along lie on the new edge). */
-static bool fix_side_ok(const cbw_state *s, int col, int p, int in, int along, const fix_side *f)
+ * cells p + along and p - along lie on the new edge). `f` is counted on
+ * first need. */
+static bool fix_side_ok(const cbw_state *s, int col, int p, int side, fix_side *f)
 {
+    static const int in[4] = {-CBW_STRIDE, CBW_STRIDE, 1, -1};
+    static const int along[4] = {1, 1, CBW_STRIDE, CBW_STRIDE};
+    if (s->cell[p + along[side]] == 0 || s->cell[p - along[side]] == 0)
+        return true; /* a free cell on the new edge: a liberty */
+    if (!f->ready)
+        fix_side_count(s, col, side, f);
     if (f->kills)
         return true; /* step 1 captures a group far away */
-    int v = s->cell[p + in], g = s->root[v - 1];
+    int v = s->cell[p + in[side]], g = s->root[v - 1];
     if (cbw_colour(v - 1) != col)
-        return s->plib[g] == f->cut[g] + 1 || s->cell[p + along] == 0 || s->cell[p - along] == 0;
-    return s->cell[p + along] == 0 || s->cell[p - along] == 0 || s->plib[g] > f->cut[g] + 1;
+        return s->plib[g] == f->cut[g] + 1; /* step 1 captures the neighbour */
+    return s->plib[g] > f->cut[g] + 1;      /* the joined group keeps a liberty */
 }
 
 /* Writes the placements of cards `hc[0..nh)` allowed by `m` on cell (x, y)
@@ -575,11 +583,7 @@ static inline __attribute__((always_inline)) int legal_cells(const cbw_state *s,
                     /* A candidate touches a card, so it lies beyond exactly
                      * one side of the span. */
                     int side = y > s->y1 ? SIDE_TOP : y < s->y0 ? SIDE_BOTTOM : x < s->x0 ? SIDE_LEFT : SIDE_RIGHT;
-                    static const int in[4] = {-CBW_STRIDE, CBW_STRIDE, 1, -1};
-                    static const int along[4] = {1, 1, CBW_STRIDE, CBW_STRIDE};
-                    if (!sides[side].ready)
-                        fix_side_count(s, col, side, &sides[side]);
-                    ok = fix_side_ok(s, col, p, in[side], along[side], &sides[side]);
+                    ok = fix_side_ok(s, col, p, side, &sides[side]);
                 }
                 if (!ok)
                     m = 0; /* CBW-R19 */
@@ -895,7 +899,7 @@ int cbw_check(const cbw_state *s, pl_buf *err)
         return -1;
     }
     for (int p = 0; p < CBW_NCELL; p++)
-        if (s->nb[p] != t.nb[p]) {
+        if (s->cell[p] == 0 && s->nb[p] != t.nb[p]) {
             pl_buf_printf(err, "stale neighbour summary of cell %d,%d", cbw_cell_x(p), cbw_cell_y(p));
             return -1;
         }

@@ -16,7 +16,7 @@
  * Beside the cells, `occ` holds one 64-bit row mask per frame row (bit
  * x + CBW_OFF of row y + CBW_OFF set when a card lies on (x, y)), so that
  * legal-move generation finds the cells next to cards with a few shifts,
- * and `nb` holds for every cell what its neighbours are: the set of their
+ * and `nb` holds for every free cell what its neighbours are: the set of their
  * suits (bits 0-3) and the lowest rank of a red (bits 4-7) and of a black
  * (bits 8-11) neighbour, 15 for none; from it and a table, the cards that
  * Diversity and Seniority allow on a cell come in one step.
@@ -105,7 +105,8 @@ typedef struct cbw_state {
     uint32_t lsq[CBW_NCARDS];  /* per root: sum of their squares */
     cbw_hist hist[CBW_NCARDS];
     uint64_t occ[CBW_STRIDE];  /* row masks of the cards on the table */
-    uint16_t nb[CBW_NCELL];    /* neighbours' suits and lowest ranks per colour */
+    uint16_t nb[CBW_NCELL];    /* neighbours' suits and lowest ranks per colour
+                                  (exact on free cells; stale on others) */
     uint8_t cell[CBW_NCELL];
 } cbw_state;
 
