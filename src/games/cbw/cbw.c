@@ -5,12 +5,14 @@
  *
  * cbw_legal finds the candidate cells of a row (free, inside, next to a
  * card: CBW-R12, R13, R16) with shifts of the row masks, then judges each
- * candidate from its four neighbours through small tables: the suits around
- * it (Diversity, CBW-R14) and the lowest neighbour of the other colour
- * (Seniority, CBW-R15) give the cards of the hand that may go there. The
- * suicide test (CBW-R19) is free for a cell with a free neighbour (another
- * row mask), O(1) from the pseudo-liberties otherwise; only a cell whose
- * placement would fix an axis walks the groups (fix_ok).
+ * candidate from its neighbour summary (nb): the suits around it (Diversity,
+ * CBW-R14) and the lowest neighbour of the other colour (Seniority, CBW-R15)
+ * select, in one table look-up, the cards of the hand that may go there.
+ * The suicide test (CBW-R19) is free for a cell with a free neighbour
+ * (another row mask) and O(1) from the pseudo-liberties otherwise; a cell
+ * whose card would fix an axis is judged from its one card neighbour and
+ * per-side counts of the liberties that the fixed edge cuts off (fix_side).
+ * Only the first card and an emptied table walk the groups (fix_ok).
  *
  * cbw_apply updates groups and pseudo-liberties in place: a placement merges
  * the neighbouring groups of its colour, a capture gives its cells back as
