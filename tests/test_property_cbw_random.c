@@ -227,11 +227,62 @@ static void test_property_cbw_legal_matches_slow(void **state)
     pl_free(slow);
 }
 
+/* The same cross-check at every turn of games in small Rectangles, where
+ * most placements fix an edge, capture or would be suicides (CBW-R9, R18,
+ * R19): the fast generator judges cells that fix an axis from per-side
+ * counts, which these games exercise. A short `cap` gives the same count
+ * and the same first actions (the generator's checked path). */
+static void test_property_cbw_legal_matches_slow_small_rectangles(void **state)
+{
+    (void)state;
+    const pl_game *g = pl_game_find("cbw");
+    pl_action *fast = pl_malloc(sizeof *fast * PL_MAX_ACTIONS), *slow = pl_malloc(sizeof *slow * PL_MAX_ACTIONS);
+    pl_action *few = pl_malloc(sizeof *few * PL_MAX_ACTIONS);
+    pl_rng r;
+    pl_rng_seed(&r, 4242);
+    long checked = 0;
+    for (int game = 0; game < 600; game++) {
+        static const char *const players[3] = {"2", "4", "6"};
+        char o[256];
+        snprintf(o, sizeof o, "seed=%d players=%s deck=%d first=random w=%u h=%u", 9000 + game,
+                 players[pl_rng_below(&r, 3)], pl_rng_below(&r, 2) ? 52 : 36, 1 + pl_rng_below(&r, 5),
+                 1 + pl_rng_below(&r, 4));
+        pl_match *m = cbw_new(o);
+        while (g->phase(m->state) != PL_PHASE_OVER) {
+            if (g->phase(m->state) == PL_PHASE_CHANCE) {
+                pl_buf e = {0};
+                pl_match_random(m, NULL, &e);
+                pl_buf_free(&e);
+                continue;
+            }
+            int seat = pl_sole_actor(g, m->state);
+            int n = g->legal(m->state, seat, fast, PL_MAX_ACTIONS);
+            int ns = cbw_legal_slow(cbw_st(m), seat, slow, PL_MAX_ACTIONS);
+            if (ns != n || memcmp(fast, slow, sizeof *fast * (size_t)n))
+                fail_msg("fast %d vs slow %d legal actions in %s", n, ns, th_pos(m));
+            int cap = (int)pl_rng_below(&r, (uint32_t)n + 1);
+            assert_int_equal(g->legal(m->state, seat, few, cap), n);
+            assert_int_equal(memcmp(few, fast, sizeof *few * (size_t)cap), 0);
+            checked++;
+            int pick = (int)pl_rng_below(&r, (uint32_t)n);
+            if (n > 1 && pick == n - 1)
+                pick = 0;
+            g->apply(m->state, seat, fast[pick]);
+        }
+        pl_match_free(m);
+    }
+    print_message("%ld positions in small Rectangles cross-checked\n", checked);
+    pl_free(fast);
+    pl_free(slow);
+    pl_free(few);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_property_cbw_random_games),
         cmocka_unit_test(test_property_cbw_legal_matches_slow),
+        cmocka_unit_test(test_property_cbw_legal_matches_slow_small_rectangles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -185,6 +185,25 @@ static void autosave(const pl_match *m, const char *path, pl_buf *msg)
     pl_buf_free(&err);
 }
 
+/* True when seats `a` and `b` would be shown the same picture: then
+ * nothing either may not see is on the screen (cbw players=2, where one
+ * person plays both seats of a team), and no hand-over is needed. */
+static bool same_picture(const pl_game *g, const void *st, int a, int b)
+{
+    pl_canvas ca = {0}, cb = {0};
+    pl_buf ta = {0}, tb = {0};
+    g->draw(st, a, &ca);
+    g->draw(st, b, &cb);
+    pl_canvas_to_text(&ca, &ta);
+    pl_canvas_to_text(&cb, &tb);
+    bool same = !strcmp(pl_buf_str(&ta), pl_buf_str(&tb));
+    pl_canvas_free(&ca);
+    pl_canvas_free(&cb);
+    pl_buf_free(&ta);
+    pl_buf_free(&tb);
+    return same;
+}
+
 static int play_loop(pl_match *m, seatcfg *seats, const char *save)
 {
     const pl_game *g = m->game;
@@ -259,7 +278,8 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             }
             continue;
         }
-        if (ph == PL_PHASE_MOVE && (g->flags & PL_GAME_HIDDEN) && humans > 1 && actor != screen_owner) {
+        if (ph == PL_PHASE_MOVE && (g->flags & PL_GAME_HIDDEN) && humans > 1 && actor != screen_owner &&
+            !same_picture(g, m->state, actor, screen_owner)) {
             /* What was said was worded for the previous player's eyes. */
             pl_buf_clear(&msg);
             erase();
@@ -287,8 +307,16 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             int w = COLS > 10 ? COLS - 2 : 8;
             for (int l = 0; *s && l < 4; l++) {
                 int k = (int)strlen(s) < w ? (int)strlen(s) : w;
+                if (s[k] && s[k] != ' ') /* break after a space, not inside a word */
+                    for (int b = k - 1; b > 0; b--)
+                        if (s[b] == ' ') {
+                            k = b + 1;
+                            break;
+                        }
                 mvprintw(y++, 1, "%.*s", k, s);
                 s += k;
+                while (*s == ' ')
+                    s++;
             }
             attroff(A_BOLD);
         }

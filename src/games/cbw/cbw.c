@@ -1,14 +1,25 @@
 /* cbw.c — rules of City Behind Walls (SKIM-4), CBW-R1..R26: options, the
  * own-colour deal, legal placements, captures, passes, scoring.
  *
- * Hot path: cbw_legal and cbw_apply. No allocation, no I/O. A placement that
- * does not fix an axis of the Rectangle changes liberties only next to the
- * new card (the cells that leave the "inside" band are then never next to a
- * card: see cbw_apply), so groups and pseudo-liberties are updated in place
- * and a candidate cell is judged from its four neighbours in O(1). A move
- * that fixes an axis (at most two a game) or captures rebuilds groups and
- * liberties from the cells; a candidate that would fix an axis is judged by
- * applying it to a copy.
+ * Hot path: cbw_legal and cbw_apply. No allocation, no I/O.
+ *
+ * cbw_legal finds the candidate cells of a row (free, inside, next to a
+ * card: CBW-R12, R13, R16) with shifts of the row masks, then judges each
+ * candidate from its neighbour summary (nb): the suits around it (Diversity,
+ * CBW-R14) and the lowest neighbour of the other colour (Seniority, CBW-R15)
+ * select, in one table look-up, the cards of the hand that may go there.
+ * The suicide test (CBW-R19) is free for a cell with a free neighbour
+ * (another row mask) and O(1) from the pseudo-liberties otherwise; a cell
+ * whose card would fix an axis is judged from its one card neighbour and
+ * per-side counts of the liberties that the fixed edge cuts off (fix_side).
+ * Only the first card and an emptied table walk the groups (fix_ok).
+ *
+ * cbw_apply updates groups and pseudo-liberties in place: a placement merges
+ * the neighbouring groups of its colour, a capture gives its cells back as
+ * liberties to the groups around them, and a placement that fixes an axis
+ * (at most two a game) takes away the liberties on the cells beyond the new
+ * edges. A placement that fixes no axis changes liberties only next to the
+ * new card (the cells leaving the "inside" band are then next to no card).
  */
 #include "cbw.h"
 
@@ -24,6 +35,12 @@ static uint64_t colour_cards[2]; /* every card of a colour (team) */
 static uint64_t above[13];       /* every card of rank > r */
 static uint64_t first_ok;        /* ranks 2..10 (CBW-R11) */
 static uint64_t suits_cards[16]; /* union of suit_cards for a 4-bit suit set */
+/* Cards a team may place by CBW-R14 and R15 on a cell whose neighbours
+ * have the suit set `i & 15` and whose lowest neighbour of the other colour
+ * has rank `i >> 4` (15: none). */
+static uint64_t allowed[2][256];
+static const uint8_t own_suits[2] = {1u << CBW_HEARTS | 1u << CBW_DIAMONDS,
+                                     1u << CBW_SPADES | 1u << CBW_CLUBS};
 
 __attribute__((constructor)) static void cbw_tables(void)
 {
@@ -40,6 +57,13 @@ __attribute__((constructor)) static void cbw_tables(void)
         for (int su = 0; su < 4; su++)
             if (m & (1 << su))
                 suits_cards[m] |= suit_cards[su];
+    for (int col = 0; col < 2; col++)
+        for (int i = 0; i < 256; i++) {
+            unsigned suits = i & 15, low = (unsigned)i >> 4;
+            allowed[col][i] = ~suits_cards[suits];
+            if (!(suits & own_suits[col]) && low < 13) /* no comrade: beat the lowest */
+                allowed[col][i] &= above[low];
+        }
 }
 
 int cbw_low_rank(const cbw_state *s) { return s->deck == 36 ? 4 : 0; }
@@ -81,14 +105,6 @@ void cbw_set_inside(cbw_state *s)
     }
 }
 
-/* Marks the free cells of [x0,x1] x [y0,y1] as outside. */
-static void mark_out(cbw_state *s, int x0, int x1, int y0, int y1)
-{
-    for (int y = y0; y <= y1; y++)
-        for (int x = x0; x <= x1; x++)
-            s->cell[cbw_cell(x, y)] = CBW_OUT;
-}
-
 /* ---- groups and pseudo-liberties ---- */
 
 static inline void lib_add(cbw_state *s, int r, int q)
@@ -112,10 +128,68 @@ static inline bool only_lib(const cbw_state *s, int r, int p)
     return n > 0 && s->lsum[r] == n * (uint64_t)p && s->lsq[r] == n * (uint64_t)p * (uint64_t)p;
 }
 
+#define NB_NONE 0xFF0u /* nb of a cell with no card next to it */
+
+/* The nb summary of cell p, from its neighbours (beyond the frame's border
+ * there are none; across its sides lie border cells, never cards). */
+static uint16_t nb_of(const cbw_state *s, int p)
+{
+    unsigned nb = NB_NONE;
+    for (int d = 0; d < 4; d++) {
+        int q = p + dirs[d];
+        if (q < 0 || q >= CBW_NCELL)
+            continue;
+        int v = s->cell[q];
+        if (v == 0 || v == CBW_OUT)
+            continue;
+        int c = v - 1, sh = 4 + 4 * cbw_colour(c);
+        unsigned low = (nb >> sh) & 15, r = (unsigned)cbw_rank(c);
+        nb |= 1u << cbw_suit(c);
+        if (r < low)
+            nb = (nb & ~(15u << sh)) | r << sh;
+    }
+    return (uint16_t)nb;
+}
+
+/* Card k now lies next to cell q. */
+static inline void nb_add(cbw_state *s, int q, int k)
+{
+    unsigned nb = s->nb[q], sh = 4 + 4 * (unsigned)cbw_colour(k);
+    unsigned low = (nb >> sh) & 15, r = (unsigned)cbw_rank(k);
+    nb |= 1u << cbw_suit(k);
+    nb = (nb & ~(15u << sh)) | (r < low ? r : low) << sh;
+    s->nb[q] = (uint16_t)nb;
+}
+
+static inline void occ_set(cbw_state *s, int p) { s->occ[p / CBW_STRIDE] |= 1ull << (p % CBW_STRIDE); }
+static inline void occ_clear(cbw_state *s, int p) { s->occ[p / CBW_STRIDE] &= ~(1ull << (p % CBW_STRIDE)); }
+
+/* Marks the free cells of [x0,x1] x [y0,y1] as outside; with `near`, the
+ * cards next to them lose those liberties (cells a fixed edge cuts off). */
+static void mark_out(cbw_state *s, int x0, int x1, int y0, int y1, bool near)
+{
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            int p = cbw_cell(x, y);
+            if (near && s->cell[p] == 0)
+                for (int d = 0; d < 4; d++) {
+                    int v = s->cell[p + dirs[d]];
+                    if (v != 0 && v != CBW_OUT)
+                        lib_sub(s, s->root[v - 1], p);
+                }
+            s->cell[p] = CBW_OUT;
+        }
+}
+
 void cbw_rebuild(cbw_state *s)
 {
     uint64_t left = s->table;
     uint8_t stack[CBW_NCARDS];
+    memset(s->occ, 0, sizeof s->occ);
+    for (uint64_t m = s->table; m; m &= m - 1)
+        occ_set(s, s->pos[__builtin_ctzll(m)]);
+    for (int p = 0; p < CBW_NCELL; p++)
+        s->nb[p] = nb_of(s, p);
     while (left) {
         int k = __builtin_ctzll(left), n = 0, col = cbw_colour(k);
         left &= left - 1;
@@ -172,35 +246,52 @@ static void put_card(cbw_state *s, int k, int p)
     s->cell[p] = (uint8_t)(k + 1);
     s->pos[k] = (uint16_t)p;
     s->table |= 1ull << k;
+    occ_set(s, p);
     s->root[k] = (uint8_t)k;
     s->next[k] = (uint8_t)k;
     s->gsize[k] = 1;
     s->plib[k] = 0, s->lsum[k] = 0, s->lsq[k] = 0;
-    for (int d = 0; d < 4; d++)
-        if (s->cell[p + dirs[d]] == 0)
-            lib_add(s, k, p + dirs[d]);
     for (int d = 0; d < 4; d++) {
-        int v = s->cell[p + dirs[d]];
-        if (v == 0 || v == CBW_OUT)
-            continue;
-        int r = s->root[v - 1];
-        lib_sub(s, r, p);
-        if (cbw_colour(v - 1) == col && r != s->root[k])
-            merge(s, s->root[k], r);
+        int q = p + dirs[d], v = s->cell[q];
+        nb_add(s, q, k);
+        if (v == 0) {
+            lib_add(s, s->root[k], q);
+        } else if (v != CBW_OUT) {
+            int r = s->root[v - 1];
+            lib_sub(s, r, p);
+            if (cbw_colour(v - 1) == col && r != s->root[k])
+                merge(s, s->root[k], r);
+        }
     }
 }
 
-/* Removes the group of root `r` to `team`'s prisoners; returns its size. */
+/* Removes the group of root `r` to `team`'s prisoners; its cells become
+ * liberties of the groups next to them. Returns its size. */
 static int capture(cbw_state *s, int r, int team)
 {
     int n = 0, c = r;
     do {
-        int nx = s->next[c];
         s->cell[s->pos[c]] = 0;
+        occ_clear(s, s->pos[c]);
         s->table &= ~(1ull << c);
         s->prisoners[team] |= 1ull << c;
         n++;
-        c = nx;
+        c = s->next[c];
+    } while (c != r);
+    /* Every card left next to a freed cell is of the other colour (the group
+     * was maximal) and gains one pseudo-liberty per freed neighbour. The
+     * freed cells and the free cells next to them get new nb summaries. */
+    do {
+        int p = s->pos[c];
+        s->nb[p] = nb_of(s, p);
+        for (int d = 0; d < 4; d++) {
+            int q = p + dirs[d], v = s->cell[q];
+            if (v == 0)
+                s->nb[q] = nb_of(s, q);
+            else if (v != CBW_OUT)
+                lib_add(s, s->root[v - 1], p);
+        }
+        c = s->next[c];
     } while (c != r);
     return n;
 }
@@ -239,12 +330,12 @@ static void apply_place(cbw_state *s, int seat, int k, int x, int y)
     inside_of(s, s->x0, s->x1, s->y0, s->y1, r);
     /* The band only shrinks. Unless an axis gets fixed, the cells leaving it
      * lie more than one column (row) beyond the span: next to no card. */
-    if (r[0] > s->ix0) mark_out(s, s->ix0, r[0] - 1, s->iy0, s->iy1);
-    if (r[1] < s->ix1) mark_out(s, r[1] + 1, s->ix1, s->iy0, s->iy1);
-    if (r[2] > s->iy0) mark_out(s, r[0], r[1], s->iy0, r[2] - 1);
-    if (r[3] < s->iy1) mark_out(s, r[0], r[1], r[3] + 1, s->iy1);
-    s->ix0 = (int8_t)r[0], s->ix1 = (int8_t)r[1], s->iy0 = (int8_t)r[2], s->iy1 = (int8_t)r[3];
     bool fixing = (cbw_fixed_x(s) | cbw_fixed_y(s) << 1) != fixed_before;
+    if (r[0] > s->ix0) mark_out(s, s->ix0, r[0] - 1, s->iy0, s->iy1, fixing);
+    if (r[1] < s->ix1) mark_out(s, r[1] + 1, s->ix1, s->iy0, s->iy1, fixing);
+    if (r[2] > s->iy0) mark_out(s, r[0], r[1], s->iy0, r[2] - 1, fixing);
+    if (r[3] < s->iy1) mark_out(s, r[0], r[1], r[3] + 1, s->iy1, fixing);
+    s->ix0 = (int8_t)r[0], s->ix1 = (int8_t)r[1], s->iy0 = (int8_t)r[2], s->iy1 = (int8_t)r[3];
 
     s->hand[seat] &= ~(1ull << k);
     if (s->nhist < CBW_NCARDS) {
@@ -255,14 +346,10 @@ static void apply_place(cbw_state *s, int seat, int k, int x, int y)
     put_card(s, k, p);
     s->cap1 = s->cap2 = 0;
     if (fixing) {
-        /* Liberties beyond the new edges are gone: anywhere on the table. */
-        cbw_rebuild(s);
+        /* Liberties beyond the new edges are gone (mark_out): groups
+         * anywhere on the table may be left without one. */
         s->cap1 = (uint8_t)capture_all(s, !col, team);
-        if (s->cap1)
-            cbw_rebuild(s);
         s->cap2 = (uint8_t)capture_all(s, col, !team);
-        if (s->cap2)
-            cbw_rebuild(s);
     } else {
         /* Only the groups next to the new card lost a liberty. */
         for (int d = 0; d < 4; d++) {
@@ -270,12 +357,10 @@ static void apply_place(cbw_state *s, int seat, int k, int x, int y)
             if (v != 0 && v != CBW_OUT && cbw_colour(v - 1) != col && s->plib[s->root[v - 1]] == 0)
                 s->cap1 = (uint8_t)(s->cap1 + capture(s, s->root[v - 1], team));
         }
-        if (s->cap1)
-            cbw_rebuild(s);
-        else if (s->plib[s->root[k]] == 0) { /* only in a suicide: never legal */
+        /* A capture next to the new card frees a cell next to it; without
+         * one, only a suicide (never legal) leaves its group without liberty. */
+        if (!s->cap1 && s->plib[s->root[k]] == 0)
             s->cap2 = (uint8_t)capture(s, s->root[k], !team);
-            cbw_rebuild(s);
-        }
     }
 }
 
@@ -372,6 +457,146 @@ static inline bool fast_ok(const cbw_state *s, int col, int p)
     return false;
 }
 
+/* Bits lo..hi of a row mask (0 <= lo <= hi < 64). */
+static inline uint64_t bits(int lo, int hi) { return (~0ull >> (63 - hi)) & (~0ull << lo); }
+
+/* CBW-R19 for the cells that would fix an axis, judged without applying
+ * them. While the span is one short of H, a card just above it (y1 + 1)
+ * fixes the top and bottom edges at y0 and y1 + 1: the row y0 - 1 leaves the
+ * Rectangle and nothing else changes, for every such cell alike (likewise
+ * below, left and right). So for each of the four sides the liberties that
+ * the cut-off line takes from each group are counted once per call; a
+ * candidate then needs only its one card neighbour (the cell beyond it and
+ * the cells along the new edge hold no card). */
+typedef struct fix_side {
+    bool ready, kills;       /* counted; some enemy group loses every liberty */
+    uint8_t cut[CBW_NCARDS]; /* per root: pseudo-liberties on the cut-off line */
+} fix_side;
+
+enum { SIDE_TOP, SIDE_BOTTOM, SIDE_LEFT, SIDE_RIGHT };
+
+/* Counts what the line cut off by fixing from `side` takes (see fix_side). */
+static void fix_side_count(const cbw_state *s, int col, int side, fix_side *f)
+{
+    memset(f->cut, 0, sizeof f->cut);
+    f->ready = true;
+    f->kills = false;
+    /* The row (column) of cards next to the line, and the step to it. */
+    int p0, step, n, out;
+    if (side <= SIDE_BOTTOM) {
+        p0 = cbw_cell(s->x0, side == SIDE_TOP ? s->y0 : s->y1);
+        step = 1, n = s->x1 - s->x0 + 1;
+        out = side == SIDE_TOP ? -CBW_STRIDE : CBW_STRIDE;
+    } else {
+        p0 = cbw_cell(side == SIDE_LEFT ? s->x1 : s->x0, s->y0);
+        step = CBW_STRIDE, n = s->y1 - s->y0 + 1;
+        out = side == SIDE_LEFT ? 1 : -1;
+    }
+    for (int i = 0, p = p0; i < n; i++, p += step) {
+        int v = s->cell[p];
+        if (v != 0 && v != CBW_OUT && s->cell[p + out] == 0)
+            f->cut[s->root[v - 1]]++;
+    }
+    for (int i = 0, p = p0; i < n; i++, p += step) {
+        int v = s->cell[p];
+        if (v != 0 && v != CBW_OUT && cbw_colour(v - 1) != col) {
+            int g = s->root[v - 1];
+            f->kills |= s->plib[g] == f->cut[g];
+        }
+    }
+}
+
+/* CBW-R19 for candidate `p` on `side` (one card neighbour, at p + in; the
+ * cells p + along and p - along lie on the new edge). `f` is counted on
+ * first need. */
+static bool fix_side_ok(const cbw_state *s, int col, int p, int side, fix_side *f)
+{
+    static const int in[4] = {-CBW_STRIDE, CBW_STRIDE, 1, -1};
+    static const int along[4] = {1, 1, CBW_STRIDE, CBW_STRIDE};
+    if (s->cell[p + along[side]] == 0 || s->cell[p - along[side]] == 0)
+        return true; /* a free cell on the new edge: a liberty */
+    if (!f->ready)
+        fix_side_count(s, col, side, f);
+    if (f->kills)
+        return true; /* step 1 captures a group far away */
+    int v = s->cell[p + in[side]], g = s->root[v - 1];
+    if (cbw_colour(v - 1) != col)
+        return s->plib[g] == f->cut[g] + 1; /* step 1 captures the neighbour */
+    return s->plib[g] > f->cut[g] + 1;      /* the joined group keeps a liberty */
+}
+
+/* Writes the placements of cards `hc[0..nh)` allowed by `m` on cell (x, y)
+ * without branching on m: every card is stored, the count moves on for the
+ * allowed ones. With `checked`, stores beyond `cap` go to a sink. */
+static inline __attribute__((always_inline)) int emit(pl_action *out, int n, int cap, bool checked,
+                                                      pl_action base, const uint8_t *hc, int nh, uint64_t m)
+{
+    pl_action sink;
+    for (int i = 0; i < nh; i++) {
+        pl_action *dst = checked && n >= cap ? &sink : out + n;
+        *dst = base | hc[i];
+        n += (int)((m >> hc[i]) & 1);
+    }
+    return n;
+}
+
+/* The placements of a started game, appended from `out[n]`; returns the new
+ * count. See the file comment for the method. */
+static inline __attribute__((always_inline)) int legal_cells(const cbw_state *s, int col, uint64_t hand,
+                                                             pl_action *out, int n, int cap, bool checked,
+                                                             const int rng[4], const uint8_t *hc, int nh,
+                                                             fix_side *sides)
+{
+    int xa = rng[0], xb = rng[1], ya = rng[2], yb = rng[3];
+    bool empty = s->table == 0;
+    /* A cell fixes an axis when it widens a span one short of W (H). */
+    bool fxw = s->x1 - s->x0 + 2 == s->w, fyh = s->y1 - s->y0 + 2 == s->h;
+    uint64_t xin = bits(s->ix0 + CBW_OFF, s->ix1 + CBW_OFF); /* inside columns */
+    uint64_t xm = bits(xa + CBW_OFF, xb + CBW_OFF);
+    uint64_t xfix = fxw ? 1ull << (s->x0 - 1 + CBW_OFF) | 1ull << (s->x1 + 1 + CBW_OFF) : 0;
+    const uint64_t *ok_cards = allowed[col];
+    int esh = col == CBW_RED ? 4 : 0; /* moves the other colour's lowest rank to bits 4-7 */
+    for (int y = yb; y >= ya; y--) {
+        int row = y + CBW_OFF;
+        uint64_t o = s->occ[row];
+        /* Candidates: free, in range, next to a card (CBW-R12, R13, R16). */
+        uint64_t cand = empty ? xm & ~o : (s->occ[row - 1] | s->occ[row + 1] | o << 1 | o >> 1) & xm & ~o;
+        if (!cand)
+            continue;
+        /* Cells that need a look at liberties (CBW-R19): those without a
+         * free neighbour inside, and those whose card would fix an axis. */
+        uint64_t fr = xin & ~o;
+        uint64_t hasfree = fr << 1 | fr >> 1 | (y < s->iy1 ? xin & ~s->occ[row + 1] : 0) |
+                           (y > s->iy0 ? xin & ~s->occ[row - 1] : 0);
+        uint64_t fixing = fyh && (y < s->y0 || y > s->y1) ? ~0ull : xfix;
+        uint64_t look = ~hasfree | fixing;
+        pl_action rowbase = CBW_ACT_PLACE | (pl_action)(y + 32) << 12;
+        for (; cand; cand &= cand - 1) {
+            int bx = __builtin_ctzll(cand), x = bx - CBW_OFF, p = row * CBW_STRIDE + bx;
+            unsigned nb = s->nb[p];
+            uint64_t m = hand & ok_cards[(nb & 15) | ((nb >> esh) & 0xF0)]; /* CBW-R14, R15 */
+            if ((look >> bx) & 1 && m) {
+                bool ok;
+                if (!((fixing >> bx) & 1)) {
+                    ok = fast_ok(s, col, p);
+                } else if (empty) {
+                    ok = fix_ok(s, col, x, y);
+                } else {
+                    /* A candidate touches a card, so it lies beyond exactly
+                     * one side of the span. */
+                    int side = y > s->y1 ? SIDE_TOP : y < s->y0 ? SIDE_BOTTOM : x < s->x0 ? SIDE_LEFT : SIDE_RIGHT;
+                    ok = fix_side_ok(s, col, p, side, &sides[side]);
+                }
+                if (!ok)
+                    m = 0; /* CBW-R19 */
+            }
+            if (m)
+                n = emit(out, n, cap, checked, rowbase | (pl_action)(x + 32) << 6, hc, nh, m);
+        }
+    }
+    return n;
+}
+
 static int cbw_legal(const void *st, int seat, pl_action *out, int cap)
 {
     const cbw_state *s = st;
@@ -387,51 +612,28 @@ static int cbw_legal(const void *st, int seat, pl_action *out, int cap)
                 n++;
             }
     } else if (hand) {
-        int xa = s->ix0, xb = s->ix1, ya = s->iy0, yb = s->iy1;
-        bool empty = s->table == 0;
-        if (!empty) {
-            if (xa < s->x0 - 1) xa = s->x0 - 1;
-            if (xb > s->x1 + 1) xb = s->x1 + 1;
-            if (ya < s->y0 - 1) ya = s->y0 - 1;
-            if (yb > s->y1 + 1) yb = s->y1 + 1;
+        /* Rows and columns that may hold a candidate: inside, and (unless
+         * the table is empty) at most one beyond the span. */
+        int rng[4] = {s->ix0, s->ix1, s->iy0, s->iy1};
+        if (s->table) {
+            if (rng[0] < s->x0 - 1) rng[0] = s->x0 - 1;
+            if (rng[1] > s->x1 + 1) rng[1] = s->x1 + 1;
+            if (rng[2] < s->y0 - 1) rng[2] = s->y0 - 1;
+            if (rng[3] > s->y1 + 1) rng[3] = s->y1 + 1;
         }
-        /* A cell fixes an axis when it widens a span one short of W (H). */
-        bool fxw = s->x1 - s->x0 + 2 == s->w, fyh = s->y1 - s->y0 + 2 == s->h;
-        for (int y = yb; y >= ya; y--) {
-            bool fy = fyh && (y < s->y0 || y > s->y1);
-            for (int x = xa; x <= xb; x++) {
-                int p = cbw_cell(x, y);
-                if (s->cell[p])
-                    continue;
-                unsigned suits = 0, any = 0;
-                int own = 0, minopp = 13;
-                for (int d = 0; d < 4; d++) {
-                    int v = s->cell[p + dirs[d]];
-                    if (v == 0 || v == CBW_OUT)
-                        continue;
-                    int c = v - 1;
-                    any = 1;
-                    suits |= 1u << cbw_suit(c);
-                    if (cbw_colour(c) == col)
-                        own = 1;
-                    else if (cbw_rank(c) < minopp)
-                        minopp = cbw_rank(c);
-                }
-                if (!any && !empty)
-                    continue; /* CBW-R12 */
-                uint64_t m = hand & ~suits_cards[suits]; /* CBW-R14 */
-                if (!own && minopp < 13)
-                    m &= above[minopp]; /* CBW-R15 */
-                if (!m)
-                    continue;
-                if ((fy || (fxw && (x < s->x0 || x > s->x1))) ? !fix_ok(s, col, x, y) : !fast_ok(s, col, p))
-                    continue; /* CBW-R19 */
-                for (; m; m &= m - 1) {
-                    if (n < cap) out[n] = cbw_place(__builtin_ctzll(m), x, y);
-                    n++;
-                }
-            }
-        }
+        /* The hand as a list, so that a cell's cards are written without
+         * branches (emit). */
+        uint8_t hc[CBW_NCARDS];
+        int nh = 0;
+        for (uint64_t m = hand; m; m &= m - 1)
+            hc[nh++] = (uint8_t)__builtin_ctzll(m);
+        fix_side sides[4];
+        sides[0].ready = sides[1].ready = sides[2].ready = sides[3].ready = false;
+        /* Unchecked stores when every card on every cell of the range fits. */
+        if ((long)nh * (rng[1] - rng[0] + 1) * (rng[3] - rng[2] + 1) < cap)
+            n = legal_cells(s, col, hand, out, n, cap, false, rng, hc, nh, sides);
+        else
+            n = legal_cells(s, col, hand, out, n, cap, true, rng, hc, nh, sides);
     }
     if (n < cap) out[n] = CBW_ACT_PASS;
     return n + 1;
@@ -694,6 +896,15 @@ int cbw_check(const cbw_state *s, pl_buf *err)
         pl_buf_puts(err, "table mask and cells disagree");
         return -1;
     }
+    if (memcmp(s->occ, t.occ, sizeof s->occ)) {
+        pl_buf_puts(err, "row masks and cells disagree");
+        return -1;
+    }
+    for (int p = 0; p < CBW_NCELL; p++)
+        if (s->cell[p] == 0 && s->nb[p] != t.nb[p]) {
+            pl_buf_printf(err, "stale neighbour summary of cell %d,%d", cbw_cell_x(p), cbw_cell_y(p));
+            return -1;
+        }
     uint8_t map1[CBW_NCARDS], map2[CBW_NCARDS];
     memset(map1, 0xff, sizeof map1);
     memset(map2, 0xff, sizeof map2);
@@ -791,6 +1002,8 @@ static int cbw_init(void *st, const pl_opts *o, uint64_t seed, pl_buf *err)
     for (int y = -(s->h - 1); y <= s->h - 1; y++)
         for (int x = -(s->w - 1); x <= s->w - 1; x++)
             s->cell[cbw_cell(x, y)] = 0;
+    for (int p = 0; p < CBW_NCELL; p++)
+        s->nb[p] = NB_NONE;
     cbw_set_inside(s);
     if (s->first_opt == 0) {
         s->phase = CBW_PH_FIRST;

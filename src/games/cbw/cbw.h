@@ -13,11 +13,21 @@
  * Rectangle, or beyond the frame: the sentinels) or 1 + the card on it. The
  * "inside" cells always form the rectangle [ix0,ix1] x [iy0,iy1].
  *
+ * Beside the cells, `occ` holds one 64-bit row mask per frame row (bit
+ * x + CBW_OFF of row y + CBW_OFF set when a card lies on (x, y)), so that
+ * legal-move generation finds the cells next to cards with a few shifts,
+ * and `nb` holds for every free cell what its neighbours are: the set of their
+ * suits (bits 0-3) and the lowest rank of a red (bits 4-7) and of a black
+ * (bits 8-11) neighbour, 15 for none; from it and a table, the cards that
+ * Diversity and Seniority allow on a cell come in one step.
+ *
  * Groups (CBW-R17) are kept incrementally as circular lists of cards with a
  * root card, and each root holds pseudo-liberties: the number of (card, free
  * neighbour) pairs, with the sum and the sum of squares of the neighbours'
  * cell indices, so that "no liberty" (count 0) and "the only liberty is p"
- * (every pair names p) are exact O(1) tests.
+ * (every pair names p) are exact O(1) tests. Placements, captures and the
+ * cells that a fixed edge takes out of the Rectangle all update them in
+ * place; nothing in play recomputes groups from scratch.
  * Threading: pure functions over caller-owned states.
  */
 #ifndef CBW_H
@@ -94,6 +104,9 @@ typedef struct cbw_state {
     uint32_t lsum[CBW_NCARDS]; /* per root: sum of liberty cell indices */
     uint32_t lsq[CBW_NCARDS];  /* per root: sum of their squares */
     cbw_hist hist[CBW_NCARDS];
+    uint64_t occ[CBW_STRIDE];  /* row masks of the cards on the table */
+    uint16_t nb[CBW_NCELL];    /* neighbours' suits and lowest ranks per colour
+                                  (exact on free cells; stale on others) */
     uint8_t cell[CBW_NCELL];
 } cbw_state;
 
@@ -115,8 +128,9 @@ int cbw_why_illegal(const cbw_state *s, int seat, pl_action a, pl_buf *out);
 void cbw_castles(const cbw_state *s, int castles[2]);
 /* Team totals (castles + prisoners, CBW-R26), as if the game ended now. */
 void cbw_score(const cbw_state *s, int score[2]);
-/* Recomputes groups and liberties from the cells (after captures, fixing,
- * or a position read from text). */
+/* Recomputes the row masks, neighbour summaries, groups and liberties from
+ * the cells (for a position read from text, and to check the incremental
+ * data). */
 void cbw_rebuild(cbw_state *s);
 /* Recomputes the inside rectangle from the span and marks cells (used when
  * reading positions). */
