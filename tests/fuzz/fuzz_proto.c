@@ -10,7 +10,7 @@
 #include "parlour/alloc.h"
 #include "parlour/proto.h"
 
-#define MAX_LINES 48
+#define MAX_LINES 24
 
 static void ask(pl_proto *p, const char *line, pl_buf *out)
 {
