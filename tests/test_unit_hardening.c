@@ -52,6 +52,23 @@ static void test_regress_play_refuses_impossible_deal(void **s)
     pl_match_free(m);
 }
 
+/* fuzz_options: a tamcuc deal= holding more copies of a kind than the deck
+ * (spread over several hands) overflowed the deal encoding (a shift of 64
+ * bits, undefined). Kept as tests/fuzz/corpus/options/regress_tamcuc_deal_too_many. */
+static void test_regress_tamcuc_deal_option_too_many_copies(void **s)
+{
+    (void)s;
+    const pl_game *g = pl_game_find("tamcuc");
+    char *w[] = {"seed=5", "dealer=0",
+                 "deal=rG,rA,rE,rC,rN,rH,bS,bS/bG,bA,rS/bG,bA,bE,bC,bN,bH,rA,rE,rC,rN,rH,bS,bS/"
+                 "bG,bA,bE,bC,bN,bS,bS"};
+    pl_buf err = {0};
+    pl_match *m = pl_match_new(g, 3, w, &err);
+    assert_null(m);
+    assert_non_null(strstr(pl_buf_str(&err), "deal="));
+    pl_buf_free(&err);
+}
+
 /* ---- allocation failures ---------------------------------------------- */
 
 /* Each loop below makes the n-th allocation fail for n = 0, 1, ... until the
@@ -504,6 +521,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_regress_play_refuses_impossible_deal),
+        cmocka_unit_test(test_regress_tamcuc_deal_option_too_many_copies),
         cmocka_unit_test(test_alloc_match_new),
         cmocka_unit_test(test_alloc_options),
         cmocka_unit_test(test_alloc_play_text),
