@@ -18,14 +18,14 @@ if [ ${#TARGETS[@]} -eq 0 ]; then
 fi
 mkdir -p $B/logs
 run_one() {
-  local t=$1 extra=""
+  local t=$1 extra="" rc=0
   mkdir -p $B/corpus/$t $B/artifacts/$t
   [ "$t" = proto ] && extra="-max_len=65536"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     nice -n 10 $B/tests/fuzz/fuzz_$t -max_total_time="$SECS" -timeout=20 -rss_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix=$B/artifacts/$t/ $extra \
-      $B/corpus/$t tests/fuzz/corpus/$t > $B/logs/$t.log 2>&1
-  echo "$t: exit $? $(grep -E '^stat::number_of_executed_units' $B/logs/$t.log)"
+      $B/corpus/$t tests/fuzz/corpus/$t > $B/logs/$t.log 2>&1 || rc=$?
+  echo "$t: exit $rc $(grep -E '^stat::number_of_executed_units' $B/logs/$t.log)"
 }
 for t in "${TARGETS[@]}"; do
   while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
