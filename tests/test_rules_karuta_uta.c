@@ -47,7 +47,7 @@ static void test_KA_U2_pool_choice(void **st)
         int c = 100;
         while (KS(m)->loc[c] != p)
             c--;
-        char t[16];
+        char t[32];
         snprintf(t, sizeof t, "pool %d", c);
         assert_int_equal(pl_match_play_text(m, p, t, &err), 0);
         assert_int_equal(KS(m)->loc[c], KAR_LOC_POOL);
