@@ -55,6 +55,11 @@ void pl_match_rng(const pl_match *m, uint64_t salt, pl_rng *r);
 int pl_match_set_player(pl_match *m, int seat, const char *who);
 /* Appends the history, one "SEAT ACTION" or "chance ACTION" a line. */
 void pl_match_history(const pl_match *m, pl_buf *out);
+/* Appends the history as seat `viewer` may see it (viewer -1: everything,
+ * like pl_match_history), through the game's format_action_for when it has
+ * one: another seat's face-down cards show only as a count. Sets `out->oom`
+ * when memory runs out; `m` is never changed. */
+void pl_match_history_for(const pl_match *m, int viewer, pl_buf *out);
 /* Appends the `status` lines of the protocol. */
 void pl_match_status(const pl_match *m, pl_buf *out);
 

@@ -78,8 +78,23 @@ int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *er
         pl_action acts[PL_MAX_CHANCE];
         double p[PL_MAX_CHANCE];
         int n = g->chance(st, acts, p, PL_MAX_CHANCE);
-        if (n < 0)
-            return 0; /* too many to list: parse_action validated it */
+        if (n < 0) {
+            /* Too many to list: only the parser knows the possible outcomes
+             * (game.h), so a code is possible iff its text reads back to it.
+             * A code that did not come from the parser (pl_match_play, a
+             * record) is checked here too. */
+            pl_buf t = {0}, e = {0};
+            pl_action back = ~a;
+            g->format_action(st, PL_CHANCE, a, &t);
+            int ok = !t.oom && g->parse_action(st, PL_CHANCE, pl_buf_str(&t), &back, &e) == 0 && back == a;
+            if (!ok) {
+                pl_buf_printf(err, "not a possible chance outcome now: %s",
+                              t.oom || e.oom ? "out of memory" : e.len ? pl_buf_str(&e) : pl_buf_str(&t));
+            }
+            pl_buf_free(&t);
+            pl_buf_free(&e);
+            return ok ? 0 : -1;
+        }
         for (int i = 0; i < n && i < PL_MAX_CHANCE; i++)
             if (acts[i] == a && p[i] > 0)
                 return 0;

@@ -174,14 +174,15 @@ int pl_match_set_player(pl_match *m, int seat, const char *who)
     return 0;
 }
 
-void pl_match_history(const pl_match *m, pl_buf *out)
+void pl_match_history_for(const pl_match *m, int viewer, pl_buf *out)
 {
-    void *st = pl_malloc(m->game->state_size);
+    const pl_game *g = m->game;
+    void *st = pl_malloc(g->state_size);
     if (!st) {
         out->oom = true;
         return;
     }
-    pl_state_copy(m->game, st, m->initial);
+    pl_state_copy(g, st, m->initial);
     for (int i = 0; i < m->nhist; i++) {
         if (i)
             pl_buf_putc(out, '\n');
@@ -189,11 +190,16 @@ void pl_match_history(const pl_match *m, pl_buf *out)
             pl_buf_puts(out, "chance ");
         else
             pl_buf_printf(out, "%d ", m->hist[i].seat);
-        m->game->format_action(st, m->hist[i].seat, m->hist[i].a, out);
-        m->game->apply(st, m->hist[i].seat, m->hist[i].a);
+        if (viewer >= 0 && g->format_action_for)
+            g->format_action_for(st, m->hist[i].seat, m->hist[i].a, viewer, out);
+        else
+            g->format_action(st, m->hist[i].seat, m->hist[i].a, out);
+        g->apply(st, m->hist[i].seat, m->hist[i].a);
     }
     pl_free(st);
 }
+
+void pl_match_history(const pl_match *m, pl_buf *out) { pl_match_history_for(m, -1, out); }
 
 void pl_match_status(const pl_match *m, pl_buf *out)
 {

@@ -262,7 +262,8 @@ static int dispatch(pl_proto *p, const char *cmd, int argc, char **argv, const c
     const pl_game *g = m->game;
     if (!strcmp(cmd, "options")) {
         pl_opts_write(&m->opts, res);
-        res->s[--res->len] = '\0';
+        if (res->len && res->s[res->len - 1] == '\n') /* empty when memory ran out */
+            res->s[--res->len] = '\0';
         return 0;
     }
     if (!strcmp(cmd, "status")) {

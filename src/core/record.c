@@ -20,8 +20,11 @@ static json_t *result_json(const pl_match *m)
     memset(&o, 0, sizeof o);
     g->outcome(m->state, &o);
     json_t *score = json_array();
-    for (int i = 0; i < o.nseats; i++)
-        json_array_append_new(score, json_integer(o.score[i]));
+    for (int i = 0; i < o.nseats && score; i++)
+        if (json_array_append_new(score, json_integer(o.score[i])) < 0) {
+            json_decref(score); /* NULL result: no memory */
+            score = NULL;
+        }
     char w[32];
     if (o.kind == PL_WIN_SEAT)
         snprintf(w, sizeof w, "%d", o.winner);
@@ -32,48 +35,70 @@ static json_t *result_json(const pl_match *m)
     return json_pack("{s:o,s:s}", "score", score, "winner", w);
 }
 
+/* jansson allocates through pl_malloc too, so that allocation-failure tests
+ * reach it (set once; records are single-threaded, record.h). */
+static void rec_alloc_init(void)
+{
+    static int done;
+    if (!done) {
+        json_set_alloc_funcs(pl_malloc, pl_free);
+        done = 1;
+    }
+}
+
 int pl_record_write(const pl_match *m, pl_buf *out)
 {
+    rec_alloc_init();
     const pl_game *g = m->game;
     json_t *root = json_object();
     json_t *opts = json_object();
     json_t *seats = json_array();
     json_t *acts = json_array();
     void *st = pl_malloc(g->state_size);
-    int rc = -1;
+    int rc = -1, bad = 0; /* bad: a jansson call failed (no memory) */
+    pl_buf t = {0};
     if (!root || !opts || !seats || !acts || !st)
         goto done;
     for (int i = 0; i < m->opts.n; i++)
-        json_object_set_new(opts, m->opts.defs[i].key, json_string(m->opts.values[i]));
+        bad |= json_object_set_new(opts, m->opts.defs[i].key, json_string(m->opts.values[i])) < 0;
     int ns = g->num_seats(m->state);
     for (int i = 0; i < ns; i++)
-        json_array_append_new(seats, m->players[i] ? json_string(m->players[i]) : json_null());
+        bad |= json_array_append_new(seats, m->players[i] ? json_string(m->players[i]) : json_null()) < 0;
     pl_state_copy(g, st, m->initial);
-    pl_buf t = {0};
-    for (int i = 0; i < m->nhist; i++) {
+    for (int i = 0; i < m->nhist && !bad; i++) {
         pl_buf_clear(&t);
         g->format_action(st, m->hist[i].seat, m->hist[i].a, &t);
         json_t *seat = m->hist[i].seat == PL_CHANCE ? json_string("chance")
                                                      : json_integer(m->hist[i].seat);
-        json_array_append_new(acts, json_pack("{s:o,s:s}", "seat", seat, "action", pl_buf_str(&t)));
+        bad |= t.oom || !seat;
+        bad |= json_array_append_new(acts, json_pack("{s:o,s:s}", "seat", seat, "action", pl_buf_str(&t))) < 0;
         g->apply(st, m->hist[i].seat, m->hist[i].a);
     }
-    pl_buf_free(&t);
-    json_object_set_new(root, "format", json_string(REC_FORMAT));
-    json_object_set_new(root, "version", json_integer(REC_VERSION));
-    json_object_set_new(root, "game", json_string(g->id));
-    json_object_set(root, "options", opts);
-    json_object_set_new(root, "seed", json_integer((json_int_t)m->seed));
-    json_object_set(root, "seats", seats);
-    json_object_set(root, "actions", acts);
-    json_object_set_new(root, "result", result_json(m));
+    bad |= json_object_set_new(root, "format", json_string(REC_FORMAT)) < 0;
+    bad |= json_object_set_new(root, "version", json_integer(REC_VERSION)) < 0;
+    bad |= json_object_set_new(root, "game", json_string(g->id)) < 0;
+    bad |= json_object_set(root, "options", opts) < 0;
+    bad |= json_object_set_new(root, "seed", json_integer((json_int_t)m->seed)) < 0;
+    bad |= json_object_set(root, "seats", seats) < 0;
+    bad |= json_object_set(root, "actions", acts) < 0;
+    bad |= json_object_set_new(root, "result", result_json(m)) < 0;
+    if (bad)
+        goto done;
     char *s = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
     if (s) {
+        size_t before = out->len;
         pl_buf_puts(out, s);
-        free(s);
-        rc = out->oom ? -1 : 0;
+        pl_free(s);
+        if (out->oom) { /* nothing half-written */
+            out->len = before;
+            if (out->s)
+                out->s[before] = '\0';
+        } else {
+            rc = 0;
+        }
     }
 done:
+    pl_buf_free(&t);
     pl_free(st);
     json_decref(opts);
     json_decref(seats);
@@ -209,6 +234,10 @@ static pl_match *from_json(json_t *root, pl_buf *err)
         json_t *mine = result_json(m);
         int same = json_equal(mine, result);
         json_decref(mine);
+        if (!mine) {
+            pl_buf_puts(err, "out of memory");
+            goto fail_m;
+        }
         if (!same) {
             pl_buf_puts(err, "record: the result does not match the replayed game");
             goto fail_m;
@@ -231,6 +260,7 @@ fail:
 
 pl_match *pl_record_read(const char *json, pl_buf *err)
 {
+    rec_alloc_init();
     json_error_t je;
     json_t *root = json_loads(json, JSON_REJECT_DUPLICATES, &je);
     if (!root) {
@@ -244,6 +274,7 @@ pl_match *pl_record_read(const char *json, pl_buf *err)
 
 pl_match *pl_record_load_file(const char *path, pl_buf *err)
 {
+    rec_alloc_init();
     json_error_t je;
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!root) {

@@ -1055,13 +1055,23 @@ static int tc_init(void *st, const pl_opts *o, uint64_t seed, pl_buf *err)
             pl_buf_printf(err, "deal=: %d hands expected, one per seat, separated by /", s->np);
             return -1;
         }
-        uint64_t code = tc_encode_deal(s, h);
         pl_buf e = {0};
         for (int q = 0; q < s->np; q++) /* multisets of more than 15 would wrap */
             if (tc_size(h[q]) != s->hs) {
                 pl_buf_printf(err, "deal=: seat %d gets %d cards, each hand holds %d (TC-R3)", q, tc_size(h[q]), s->hs);
                 return -1;
             }
+        for (int k = 0; k < TC_NKIND; k++) { /* the encoding holds only the deck's copies */
+            int n = 0;
+            for (int q = 0; q < s->np; q++)
+                n += NIB(h[q], k);
+            if (n > NIB(s->deck, k)) {
+                pl_buf_printf(err, "deal=: the hands hold %d %c%c, the deck in play has %d (TC-R3)", n,
+                              k & 1 ? 'r' : 'b', tc_rank_ch[k / 2], NIB(s->deck, k));
+                return -1;
+            }
+        }
+        uint64_t code = tc_encode_deal(s, h);
         if (tc_check_deal(s, code, &e) < 0) {
             pl_buf_printf(err, "deal=: %s", pl_buf_str(&e));
             pl_buf_free(&e);

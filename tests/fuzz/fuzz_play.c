@@ -1,0 +1,210 @@
+/* fuzz_play.c — structure-aware play of one game (FUZZ_GAME): the input
+ * chooses the options, the seed, then a sequence of operations: legal moves
+ * and chance outcomes by index, arbitrary (mostly illegal) action codes,
+ * legal actions through their text, undo, copy-and-apply, record round
+ * trips and per-viewer histories. After each step the invariants of the
+ * property tests hold (fz_check_state), the state is its history replayed
+ * from the start, a refused action changed nothing, and an undo restores the
+ * state before the undone action. */
+#include <string.h>
+
+#include "fuzz.h"
+#include "parlour/alloc.h"
+#include "parlour/record.h"
+
+#define MAX_OPS 96
+
+typedef struct fz_play {
+    const pl_game *g;
+    pl_match *m;
+    unsigned char *snap; /* snap[k]: the state after k actions */
+    int capsnap;
+    pl_action *acts;
+    pl_buf err, t;
+} fz_play;
+
+static void *snap_at(fz_play *f, int k) { return f->snap + (size_t)k * f->g->state_size; }
+
+static void remember(fz_play *f)
+{
+    int k = f->m->nhist;
+    if (k >= f->capsnap) {
+        int cap = f->capsnap * 2;
+        unsigned char *s = pl_realloc(f->snap, (size_t)cap * f->g->state_size);
+        FUZZ_CHECK(s != NULL, "out of memory");
+        f->snap = s;
+        f->capsnap = cap;
+    }
+    pl_state_copy(f->g, snap_at(f, k), f->m->state);
+}
+
+static void check_replay(fz_play *f)
+{
+    const pl_game *g = f->g;
+    void *st = pl_malloc(g->state_size);
+    FUZZ_CHECK(st != NULL, "out of memory");
+    pl_state_copy(g, st, f->m->initial);
+    for (int i = 0; i < f->m->nhist; i++)
+        g->apply(st, f->m->hist[i].seat, f->m->hist[i].a);
+    FUZZ_CHECK(!memcmp(st, f->m->state, g->state_size), "state is not its history replayed");
+    FUZZ_CHECK(!memcmp(snap_at(f, f->m->nhist), f->m->state, g->state_size), "state differs from its snapshot");
+    pl_free(st);
+}
+
+/* A legal action (or chance outcome) chosen by `b`; 0 when there is none. */
+static int pick_legal(fz_play *f, unsigned b, int *seat, pl_action *a)
+{
+    const pl_game *g = f->g;
+    const void *st = f->m->state;
+    pl_phase ph = g->phase(st);
+    if (ph == PL_PHASE_OVER)
+        return 0;
+    if (ph == PL_PHASE_CHANCE) {
+        double p[PL_MAX_CHANCE];
+        int n = g->chance(st, f->acts, p, PL_MAX_CHANCE);
+        *seat = PL_CHANCE;
+        if (n < 0) {
+            pl_rng r;
+            pl_rng_seed(&r, b);
+            *a = g->sample_chance(st, &r);
+            return 1;
+        }
+        for (int k = 0; k < n; k++) { /* outcomes of probability 0 are not legal */
+            int i = (int)((b + (unsigned)k) % (unsigned)n);
+            if (p[i] > 0) {
+                *a = f->acts[i];
+                return 1;
+            }
+        }
+        return 0;
+    }
+    int seats[PL_MAX_SEATS];
+    int na = g->actors(st, seats);
+    *seat = seats[b % (unsigned)na];
+    int n = g->legal(st, *seat, f->acts, PL_MAX_ACTIONS);
+    if (n <= 0)
+        return 0;
+    if (n > PL_MAX_ACTIONS)
+        n = PL_MAX_ACTIONS;
+    *a = f->acts[(b >> 3) % (unsigned)n];
+    return 1;
+}
+
+static void play_ok(fz_play *f, int seat, pl_action a)
+{
+    pl_buf_clear(&f->err);
+    FUZZ_CHECK(pl_match_play(f->m, seat, a, &f->err) == 0, "legal action refused: %s", pl_buf_str(&f->err));
+    remember(f);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 4096)
+        return 0;
+    fz_play f;
+    memset(&f, 0, sizeof f);
+    f.g = fz_game(FUZZ_GAME);
+    const pl_game *g = f.g;
+    fz_in in = {data, size, 0};
+    unsigned sel = fz_byte(&in);
+    uint64_t seed = fz_byte(&in);
+    f.m = fz_match(g, sel, seed, 0);
+    f.capsnap = 64;
+    f.snap = pl_malloc((size_t)f.capsnap * g->state_size);
+    f.acts = pl_malloc(sizeof *f.acts * PL_MAX_ACTIONS);
+    void *tmp = pl_malloc(g->state_size);
+    FUZZ_CHECK(f.snap && f.acts && tmp, "out of memory");
+    remember(&f);
+    int ns = g->num_seats(f.m->state);
+    for (int op = 0; op < MAX_OPS && !fz_done(&in); op++) {
+        unsigned code = fz_byte(&in), b = fz_byte(&in);
+        int seat;
+        pl_action a;
+        switch (code % 10) {
+        case 0: case 1: case 2: case 3: /* a legal action */
+            if (pick_legal(&f, b, &seat, &a))
+                play_ok(&f, seat, a);
+            break;
+        case 4: { /* an arbitrary code, or a legal one with bits flipped */
+            seat = (int)(b % (unsigned)(ns + 1)) - 1;
+            if (code & 0x80) {
+                a = fz_u64(&in);
+            } else {
+                int s2;
+                if (!pick_legal(&f, b, &s2, &a))
+                    a = 0;
+                a ^= (pl_action)1 << (fz_byte(&in) % 64);
+            }
+            pl_state_copy(g, tmp, f.m->state);
+            int nh = f.m->nhist;
+            pl_buf_clear(&f.err);
+            if (pl_match_play(f.m, seat, a, &f.err) == 0) {
+                remember(&f);
+            } else {
+                FUZZ_CHECK(f.err.len > 0, "refused without a message");
+                FUZZ_CHECK(nh == f.m->nhist && !memcmp(tmp, f.m->state, g->state_size),
+                           "a refused action changed the match");
+            }
+            break;
+        }
+        case 5: /* undo */
+            pl_buf_clear(&f.err);
+            if (f.m->nhist == 0)
+                FUZZ_CHECK(pl_match_undo(f.m, &f.err) < 0 && f.err.len > 0, "undo at the start");
+            else
+                FUZZ_CHECK(pl_match_undo(f.m, &f.err) == 0, "undo failed: %s", pl_buf_str(&f.err));
+            break;
+        case 6: /* copy, apply to the copy and through the match: same state */
+            if (pick_legal(&f, b, &seat, &a)) {
+                pl_state_copy(g, tmp, f.m->state);
+                g->apply(tmp, seat, a);
+                play_ok(&f, seat, a);
+                FUZZ_CHECK(!memcmp(tmp, f.m->state, g->state_size), "a copy plays differently");
+            }
+            break;
+        case 7: /* a legal action through its text */
+            if (pick_legal(&f, b, &seat, &a)) {
+                pl_buf_clear(&f.t);
+                g->format_action(f.m->state, seat, a, &f.t);
+                pl_buf_clear(&f.err);
+                pl_state_copy(g, tmp, f.m->state);
+                g->apply(tmp, seat, a);
+                FUZZ_CHECK(pl_match_play_text(f.m, seat == PL_CHANCE ? -1 : seat, pl_buf_str(&f.t), &f.err) == 0,
+                           "'%s' refused: %s", pl_buf_str(&f.t), pl_buf_str(&f.err));
+                FUZZ_CHECK(!memcmp(tmp, f.m->state, g->state_size), "text '%s' played another action",
+                           pl_buf_str(&f.t));
+                remember(&f);
+            }
+            break;
+        case 8: { /* the record reads back to the same state */
+            pl_buf rec = {0}, e = {0};
+            FUZZ_CHECK(pl_record_write(f.m, &rec) == 0, "record write failed");
+            pl_match *m2 = pl_record_read(pl_buf_str(&rec), &e);
+            FUZZ_CHECK(m2 != NULL, "record does not load: %s\n%s", pl_buf_str(&e), pl_buf_str(&rec));
+            FUZZ_CHECK(!memcmp(m2->state, f.m->state, g->state_size), "record changes the state");
+            pl_match_free(m2);
+            pl_buf_free(&rec);
+            pl_buf_free(&e);
+            break;
+        }
+        default: /* histories for every viewer */
+            for (int v = -1; v < ns; v++) {
+                pl_buf_clear(&f.t);
+                pl_match_history_for(f.m, v, &f.t);
+                FUZZ_CHECK(!f.t.oom, "history out of memory");
+            }
+            break;
+        }
+        check_replay(&f);
+        if (op % 4 == 3) /* the full checks cost most of a run */
+            fz_check_state(g, f.m->state, f.m->initial, 1);
+    }
+    fz_check_state(g, f.m->state, f.m->initial, 1);
+    pl_free(tmp);
+    pl_free(f.snap);
+    pl_free(f.acts);
+    pl_buf_free(&f.err);
+    pl_buf_free(&f.t);
+    pl_match_free(f.m);
+    return 0;
+}
