@@ -10,7 +10,6 @@
 #include <ctype.h>
 #include <curses.h>
 #include <getopt.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 
 #include "../games/karuta/kar.h"
 #include "cli.h"
+#include "term.h"
 
 static const char usage_text[] =
     "usage: parlour karuta kimariji [--read N,N,...]\n"
@@ -299,29 +299,10 @@ static int pr_next_key(practice *p, int deadline, int *ms)
 
 /* ---- the screen ---- */
 
-static attr_t pr_attr(int st)
-{
-    attr_t a = has_colors() && st > 0 ? COLOR_PAIR(st) : 0;
-    if (st == PL_ST_DIM)
-        a |= A_DIM;
-    if (st == PL_ST_HILITE || st == PL_ST_TITLE)
-        a |= A_BOLD;
-    return a;
-}
-
 static void pr_draw_canvas(const pl_canvas *c)
 {
     erase();
-    for (int r = 0; r < c->rows; r++)
-        for (int k = 0; k < c->cols; k++) {
-            const pl_cell *cell = &c->cells[r * c->capcols + k];
-            if (!cell->ch[0])
-                continue;
-            attr_t a = pr_attr(cell->style);
-            attron(a);
-            mvaddstr(r, k, cell->ch);
-            attroff(a);
-        }
+    term_put_canvas(c, 0, 0);
     refresh();
 }
 
@@ -771,22 +752,8 @@ static int practice_cmd(int argc, char **argv)
             }
     }
     if (!p.script) {
-        setlocale(LC_ALL, "");
-        initscr();
-        cbreak();
-        noecho();
-        keypad(stdscr, TRUE);
+        term_start();
         curs_set(0);
-        if (has_colors()) {
-            start_color();
-            use_default_colors();
-            init_pair(PL_ST_RED, COLOR_RED, -1);
-            init_pair(PL_ST_BLACK, COLOR_CYAN, -1);
-            init_pair(PL_ST_MARK, COLOR_YELLOW, -1);
-            init_pair(PL_ST_DIM, COLOR_WHITE, -1);
-            init_pair(PL_ST_HILITE, COLOR_GREEN, -1);
-            init_pair(PL_ST_TITLE, COLOR_MAGENTA, -1);
-        }
     } else {
         printf("karuta practice (%s), seed %llu\n", p.solo ? "chirashi, solo" : "kyogi against the AI",
                (unsigned long long)p.m->seed);

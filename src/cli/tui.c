@@ -7,13 +7,13 @@
  */
 #include <curses.h>
 #include <getopt.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../ai/ai.h"
 #include "cli.h"
+#include "term.h"
 #include "parlour/alloc.h"
 #include "parlour/match.h"
 #include "parlour/record.h"
@@ -26,63 +26,11 @@ typedef struct seatcfg {
     char spec[64]; /* AI spec */
 } seatcfg;
 
-static void tui_colors(void)
-{
-    if (!has_colors())
-        return;
-    start_color();
-    use_default_colors();
-    init_pair(PL_ST_RED, COLOR_RED, -1);
-    init_pair(PL_ST_BLACK, COLOR_CYAN, -1);
-    init_pair(PL_ST_MARK, COLOR_YELLOW, -1);
-    init_pair(PL_ST_DIM, COLOR_WHITE, -1);
-    init_pair(PL_ST_HILITE, COLOR_GREEN, -1);
-    init_pair(PL_ST_TITLE, COLOR_MAGENTA, -1);
-}
-
-/* Starts ncurses in wide-character mode with our colours. */
-static void tui_start(void)
-{
-    setlocale(LC_ALL, "");
-    initscr();
-    cbreak();
-    noecho();
-    keypad(stdscr, TRUE);
-    tui_colors();
-}
-
-static attr_t style_attr(int st)
-{
-    attr_t a = has_colors() && st > 0 ? COLOR_PAIR(st) : 0;
-    if (st == PL_ST_DIM)
-        a |= A_DIM;
-    if (st == PL_ST_HILITE || st == PL_ST_TITLE)
-        a |= A_BOLD;
-    return a;
-}
-
-/* Draws canvas `c` at (y, x); returns the rows used. */
-static int put_canvas(const pl_canvas *c, int y, int x)
-{
-    for (int r = 0; r < c->rows; r++) {
-        for (int k = 0; k < c->cols; k++) {
-            const pl_cell *cell = &c->cells[r * c->capcols + k];
-            if (!cell->ch[0])
-                continue; /* second column of a wide character */
-            attr_t a = style_attr(cell->style);
-            attron(a);
-            mvaddstr(y + r, x + k, cell->ch);
-            attroff(a);
-        }
-    }
-    return c->rows;
-}
-
 static void draw_state(const pl_game *g, const void *st, int viewer, int y)
 {
     pl_canvas c = {0};
     g->draw(st, viewer, &c);
-    put_canvas(&c, y, 1);
+    term_put_canvas(&c, y, 1);
     pl_canvas_free(&c);
 }
 
@@ -299,7 +247,7 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
         erase();
         pl_canvas c = {0};
         g->draw(m->state, (g->flags & PL_GAME_HIDDEN) ? viewer : -1, &c);
-        int y = put_canvas(&c, 0, 1) + 1;
+        int y = term_put_canvas(&c, 0, 1) + 1;
         pl_canvas_free(&c);
         if (msg.len) { /* wrapped to the screen's width, at most 4 lines */
             attron(A_BOLD);
@@ -488,7 +436,7 @@ int cli_play(int argc, char **argv)
         seat_label(seats, i, who, sizeof who);
         pl_match_set_player(m, i, who);
     }
-    tui_start();
+    term_start();
     play_loop(m, seats, save);
     endwin();
     pl_buf st = {0};
@@ -583,14 +531,14 @@ int cli_replay(int argc, char **argv)
         pl_match_free(m);
         return 0;
     }
-    tui_start();
+    term_start();
     int k = m->nhist;
     for (;;) {
         state_at(m, k, st);
         erase();
         pl_canvas cv = {0};
         g->draw(st, -1, &cv);
-        int y = put_canvas(&cv, 0, 1) + 1;
+        int y = term_put_canvas(&cv, 0, 1) + 1;
         pl_canvas_free(&cv);
         mvprintw(y++, 1, "Action %d of %d.  right/n next, left/p back, home/end, q quit", k, m->nhist);
         pl_buf b = {0};
