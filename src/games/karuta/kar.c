@@ -231,6 +231,8 @@ static const pl_option_def kar_options[] = {
      0, 0, "kyogi: received cards are placed automatically or by place N@ROW,SLOT (KA-R10)"},
     {"pool", PL_OPT_ENUM, "choose", "choose|auto", 0, 0, "uta: each player picks his pool card, or his lowest (KA-U2)"},
     {"deal", PL_OPT_STRING, "", NULL, 0, 0, "set the deal (docs/notation-karuta.md), e.g. 1@1,1;2;3/4;5;6"},
+    {"teams", PL_OPT_ENUM, "off", "off|2v2", 0, 0,
+     "uta: 2v2 plays seats 0+2 against 1+3: no gift or penalty between partners, a team wins (KA-U6)"},
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
@@ -327,6 +329,11 @@ static int kar_init(void *st, const pl_opts *o, uint64_t seed, pl_buf *err)
     s->send_auto = pl_opts_choice(o, "send") == 1;
     s->place_auto = pl_opts_choice(o, "place") == 0;
     s->pool_auto = pl_opts_choice(o, "pool") == 1;
+    s->teams = pl_opts_choice(o, "teams") == 1;
+    if (s->teams && s->variant != KAR_UTA) {
+        pl_buf_puts(err, "teams=2v2 is an uta-karuta option (KA-U6): use it with variant=uta");
+        return -1;
+    }
     int players = (int)pl_opts_int(o, "players");
     static const int fixed[3] = {2, 4, 0};
     if (fixed[s->variant] && players && players != fixed[s->variant]) {
@@ -422,7 +429,9 @@ static pl_phase kar_phase(const void *st)
 }
 
 static int kar_num_seats(const void *st) { return ((const kar_state *)st)->nseats; }
-static int kar_team_of(const void *st, int seat) { (void)st; return seat; }
+int kar_team(const kar_state *s, int seat) { return s->teams ? seat % 2 : seat; }
+
+static int kar_team_of(const void *st, int seat) { return kar_team(st, seat); }
 
 static int kar_actors(const void *st, int *seats)
 {
@@ -727,9 +736,16 @@ static void end_game(kar_state *s, int winner)
     cache_canon(s);
 }
 
-/* Fewest cards (kyōgi, uta) or most cards (chirashi) wins; a tie is a draw. */
+/* Fewest cards (kyōgi, uta) or most cards (chirashi) wins; a tie is a draw.
+ * Uta teams=2v2: the team with fewer cards in its two hands; the winner is
+ * then recorded as the team's lower seat (0 or 1). */
 static void end_by_count(kar_state *s, bool most)
 {
+    if (s->teams) {
+        int t0 = s->count[0] + s->count[2], t1 = s->count[1] + s->count[3];
+        end_game(s, t0 < t1 ? 0 : t1 < t0 ? 1 : -1);
+        return;
+    }
     int best = -1, n = 0;
     for (int p = 0; p < s->nseats; p++) {
         if (best < 0 || (most ? s->count[p] > s->count[best] : s->count[p] < s->count[best])) {
@@ -877,7 +893,7 @@ static void judge_uta(kar_state *s)
             if (p == owner) {
                 if (ms[p] < window)
                     window = ms[p]; /* ends his window, costs nothing */
-            } else if (owner >= 0 && s->wrong_receive1) {
+            } else if (owner >= 0 && s->wrong_receive1 && kar_team(s, p) != kar_team(s, owner)) {
                 j->moved = (uint8_t)(j->moved + give_cards(s, owner, p, 1, r)); /* KA-U6 decision */
             }
         } else {
@@ -889,7 +905,7 @@ static void judge_uta(kar_state *s)
             move_card(s, r, KAR_LOC_OUT); /* KA-U5 */
             if (pool) /* KA-U8 */
                 j->moved = (uint8_t)(j->moved + give_cards(s, p, KAR_LOC_OUT, 10, 0));
-            else if (p != owner) /* KA-U6 */
+            else if (kar_team(s, p) != kar_team(s, owner)) /* KA-U6; 2v2: none between partners */
                 j->moved = (uint8_t)(j->moved + give_cards(s, p, owner, 2, 0));
             int pearl = r == 12 ? 20 : (r == 22 || r == 97) ? 15 : 0; /* KA-U7, KA-U10 */
             if (pearl)
@@ -1029,6 +1045,12 @@ static void kar_outcome(const void *st, pl_outcome *o)
         o->kind = PL_WIN_NONE;
         return;
     }
+    if (s->winner >= 0 && s->teams) { /* KA-U6 option: the team of the seat that emptied his hand */
+        o->kind = PL_WIN_TEAM;
+        o->winner = s->winner % 2;
+        o->utility[o->winner] = o->utility[o->winner + 2] = 1;
+        return;
+    }
     if (s->winner >= 0) {
         o->kind = PL_WIN_SEAT;
         o->winner = s->winner;
@@ -1036,6 +1058,11 @@ static void kar_outcome(const void *st, pl_outcome *o)
         return;
     }
     o->kind = PL_WIN_DRAW; /* share among the tied best */
+    if (s->teams) {
+        for (int p = 0; p < 4; p++)
+            o->utility[p] = 0.5;
+        return;
+    }
     int best = s->count[0], n = 0;
     bool most = s->variant == KAR_CHIRASHI;
     for (int p = 0; p < s->nseats; p++)

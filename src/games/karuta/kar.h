@@ -181,6 +181,7 @@ typedef struct kar_judgement {
 typedef struct kar_state {
     /* options */
     uint8_t variant, nseats, send_auto, place_auto, pool_auto, cards, foul_pot, wrong_receive1;
+    uint8_t teams;            /* uta, teams=2v2: seats 0+2 (team 0) against 1+3 (team 1) (KA-U6) */
     uint16_t tie_ms, upper_ms, lower_ms, yoin_ms, pause_ms, memo_s, owner_ms;
     /* position */
     uint8_t stage;            /* enum kar_stage */
@@ -202,7 +203,8 @@ typedef struct kar_state {
     uint8_t nseq;
     uint8_t pot;                 /* chirashi: cards in the foul pot */
     uint8_t place_card;          /* card waiting for `place` */
-    int8_t winner;               /* -1 none / draw */
+    int8_t winner;               /* -1 none / draw; teams=2v2: a seat of the winning team
+                                    (team = winner % 2) */
     uint8_t taken_by[KAR_NPOEMS + 1]; /* seat + 1 who took each card, 0 nobody */
     uint16_t take_ms[KAR_NPOEMS + 1]; /* its take time */
     uint8_t moved_at[KAR_NPOEMS + 1]; /* reading (nread) at which a card was last sent or
@@ -225,6 +227,9 @@ int kar_check(const void *st, int seat, pl_action a, pl_buf *why);
 void kar_slot_label(int terr, int row, int slot, char *out);
 /* Seat (kyōgi territory, uta hand) holding `card`, or -1. */
 int kar_owner(const kar_state *s, int card);
+/* Team of `seat`: seat % 2 with uta teams=2v2 (0+2 against 1+3), else the
+ * seat itself (pl_game.team_of). */
+int kar_team(const kar_state *s, int seat);
 /* Checks the layout row rule (KA-R2) for territory `t`: every row holds a
  * card in its left half (slots 1-8) and one in its right half (10-17).
  * Returns true when it holds. */

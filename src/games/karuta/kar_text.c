@@ -248,6 +248,8 @@ void kar_view(const void *st, int seat, pl_buf *out)
                   s->nseats, stage_name[s->stage]);
     pl_buf_printf(out, "timing upper_ms %d lower_ms %d yoin_ms %d pause_ms %d tie_ms %d owner_ms %d memo_s %d\n",
                   s->upper_ms, s->lower_ms, s->yoin_ms, s->pause_ms, s->tie_ms, s->owner_ms, s->memo_s);
+    if (s->teams)
+        pl_buf_puts(out, "teams 0+2 1+3\n");
     pl_buf_printf(out, "readings %d\n", s->nread);
     if (s->variant == KAR_KYOGI) {
         for (int t = 0; t < 2; t++) {
@@ -304,7 +306,9 @@ void kar_view(const void *st, int seat, pl_buf *out)
         pl_buf_putc(out, '\n');
     }
     if (s->stage == KAR_ST_OVER) {
-        if (s->winner >= 0)
+        if (s->winner >= 0 && s->teams)
+            pl_buf_printf(out, "winner team %d\n", s->winner % 2);
+        else if (s->winner >= 0)
             pl_buf_printf(out, "winner %d\n", s->winner);
         else
             pl_buf_puts(out, "winner draw\n");
@@ -429,7 +433,10 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
                          s->place_card, s->place_card);
         break;
     default:
-        if (s->winner >= 0)
+        if (s->winner >= 0 && s->teams)
+            pl_canvas_printf(c, y, 0, PL_ST_HILITE, "Team %d (seats %d and %d) wins.", s->winner % 2, s->winner % 2,
+                             s->winner % 2 + 2);
+        else if (s->winner >= 0)
             pl_canvas_printf(c, y, 0, PL_ST_HILITE, "Seat %d wins.", s->winner);
         else
             pl_canvas_put(c, y, 0, PL_ST_HILITE, "A draw.");

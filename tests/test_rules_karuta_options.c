@@ -1,0 +1,202 @@
+/* test_rules_karuta_options.c — the optional karuta rules: uta 2 v 2
+ * partnership (teams=2v2, KA-U6), the "name the poet" answer mode
+ * (answer=poet, KA-U4) and kyōgi rearranging (rearrange=on, KA-R15); each
+ * option's validation and its round trip through records and position text.
+ * The small uta deal: hands 1-5, 6-10, 11-15, 16-20 (pool=auto puts 1 6 11 16
+ * in the pool). */
+#include <stdlib.h>
+
+#include "karuta_helpers.h"
+
+#include "parlour/record.h"
+
+#define SMALL "variant=uta pool=auto seed=1 deal=1;2;3;4;5/6;7;8;9;10/11;12;13;14;15/16;17;18;19;20"
+
+/* Plays `text` for `seat` through the match (so that it is in the record). */
+static void play(pl_match *m, int seat, const char *text)
+{
+    pl_buf err = {0};
+    if (pl_match_play_text(m, seat, text, &err) < 0)
+        fail_msg("seat %d '%s': %s", seat, text, pl_buf_str(&err));
+    pl_buf_free(&err);
+}
+
+static void reading(pl_match *m, int card, const char *a, const char *b, const char *c, const char *d)
+{
+    const char *r[4] = {a, b, c, d};
+    char t[32];
+    snprintf(t, sizeof t, "read %d", card);
+    play(m, PL_CHANCE, t);
+    for (int p = 0; p < 4; p++)
+        play(m, p, r[p]);
+}
+
+static void hands(pl_match *m, int a, int b, int c, int d)
+{
+    assert_int_equal(KS(m)->count[0], a);
+    assert_int_equal(KS(m)->count[1], b);
+    assert_int_equal(KS(m)->count[2], c);
+    assert_int_equal(KS(m)->count[3], d);
+}
+
+/* Refuses the options `opts` (space separated) with a message containing `want`. */
+static void refused(const char *opts, const char *want)
+{
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", opts);
+    char *argv[16];
+    int argc = 0;
+    for (char *w = strtok(copy, " "); w && argc < 16; w = strtok(NULL, " "))
+        argv[argc++] = w;
+    pl_buf err = {0};
+    pl_match *m = pl_match_new(pl_game_find("karuta"), argc, argv, &err);
+    if (m)
+        fail_msg("options '%s' accepted", opts);
+    if (!strstr(pl_buf_str(&err), want))
+        fail_msg("options '%s': '%s' lacks '%s'", opts, pl_buf_str(&err), want);
+    pl_buf_free(&err);
+}
+
+/* The record of `m` reads back into the same state, and its position text
+ * reads back (into a fresh state of the same options) byte for byte. */
+static void round_trips(pl_match *m)
+{
+    pl_buf rec = {0}, rec2 = {0}, err = {0}, t1 = {0}, t2 = {0};
+    assert_int_equal(pl_record_write(m, &rec), 0);
+    pl_match *back = pl_record_read(pl_buf_str(&rec), &err);
+    if (!back)
+        fail_msg("record: %s", pl_buf_str(&err));
+    assert_int_equal(pl_record_write(back, &rec2), 0);
+    assert_string_equal(pl_buf_str(&rec), pl_buf_str(&rec2));
+    assert_memory_equal(m->state, back->state, sizeof(kar_state));
+    m->game->to_text(m->state, &t1);
+    kar_state *s = malloc(sizeof *s);
+    memcpy(s, m->initial, sizeof *s);
+    if (m->game->from_text(s, pl_buf_str(&t1), &err) < 0)
+        fail_msg("from_text: %s", pl_buf_str(&err));
+    m->game->to_text(s, &t2);
+    assert_string_equal(pl_buf_str(&t1), pl_buf_str(&t2));
+    assert_memory_equal(m->state, s, sizeof(kar_state));
+    free(s);
+    pl_match_free(back);
+    pl_buf_free(&rec);
+    pl_buf_free(&rec2);
+    pl_buf_free(&err);
+    pl_buf_free(&t1);
+    pl_buf_free(&t2);
+}
+
+/* ---- KA-U6: 2 v 2 ------------------------------------------------------- */
+
+static void test_KA_U6_teams_option_validated(void **st)
+{
+    (void)st;
+    refused("teams=2v2", "variant=uta");
+    refused("variant=chirashi teams=2v2", "variant=uta");
+    refused("variant=uta teams=3v1", "teams");
+    pl_match *m = th_new("karuta", SMALL " teams=2v2");
+    assert_int_equal(m->game->team_of(m->state, 0), 0);
+    assert_int_equal(m->game->team_of(m->state, 1), 1);
+    assert_int_equal(m->game->team_of(m->state, 2), 0);
+    assert_int_equal(m->game->team_of(m->state, 3), 1);
+    pl_buf v = {0};
+    m->game->view(m->state, 0, &v);
+    assert_non_null(strstr(pl_buf_str(&v), "teams 0+2 1+3\n"));
+    pl_buf_free(&v);
+    pl_match_free(m);
+    m = th_new("karuta", SMALL);
+    assert_int_equal(m->game->team_of(m->state, 2), 2);
+    pl_match_free(m);
+}
+
+static void test_KA_U6_gift_to_other_team(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL " teams=2v2");
+    /* seat 1 (team 1) answers seat 0's card after the window: seat 0 receives 2 */
+    reading(m, 2, "none", "touch 2@3100", "none", "none");
+    assert_int_equal(KS(m)->last.taker, 1);
+    hands(m, 5, 2, 4, 4);
+    /* a wrong answer by an opponent still receives 1 from the owner */
+    reading(m, 13, "none", "touch 3@3200", "none", "none");
+    assert_int_equal(KS(m)->last.fouls[1], 1);
+    hands(m, 5, 3, 3, 4);
+    round_trips(m);
+    pl_match_free(m);
+}
+
+static void test_KA_U6_no_gift_between_partners(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL " teams=2v2");
+    /* seat 2 answers its partner seat 0's card: the card just leaves play */
+    reading(m, 2, "none", "none", "touch 2@3100", "none");
+    assert_int_equal(KS(m)->last.taker, 2);
+    assert_int_equal(KS(m)->loc[2], KAR_LOC_OUT);
+    hands(m, 3, 4, 4, 4);
+    assert_int_equal(KS(m)->last.moved, 0);
+    /* a wrong answer by a partner costs nothing either */
+    reading(m, 3, "none", "none", "touch 4@3200", "none");
+    assert_int_equal(KS(m)->last.fouls[2], 1);
+    hands(m, 3, 4, 4, 4);
+    /* the partner still waits out the owner's window (KA-U4) */
+    reading(m, 4, "none", "none", "touch 4@1000", "none");
+    assert_int_equal(KS(m)->last.taker, -1);
+    pl_match_free(m);
+    /* without teams the same answer is a gift of 2 (today's game) */
+    m = th_new("karuta", SMALL);
+    reading(m, 2, "none", "none", "touch 2@3100", "none");
+    hands(m, 5, 4, 2, 4);
+    pl_match_free(m);
+}
+
+static void test_KA_U6_team_wins(void **st)
+{
+    (void)st;
+    /* seat 2 empties his hand: team 0 (seats 0 and 2) wins */
+    pl_match *m = th_new("karuta", "variant=uta pool=auto teams=2v2 seed=1 deal=1;2;3/6;7;8/11;12/16;17;18");
+    reading(m, 12, "none", "none", "touch 12@100", "none");
+    assert_int_equal(m->game->phase(m->state), PL_PHASE_OVER);
+    pl_outcome o;
+    m->game->outcome(m->state, &o);
+    assert_int_equal(o.kind, PL_WIN_TEAM);
+    assert_int_equal(o.winner, 0);
+    assert_true(o.utility[0] == 1 && o.utility[2] == 1 && o.utility[1] == 0 && o.utility[3] == 0);
+    pl_buf v = {0};
+    m->game->view(m->state, 1, &v);
+    assert_non_null(strstr(pl_buf_str(&v), "winner team 0\n"));
+    pl_buf_free(&v);
+    round_trips(m);
+    pl_match_free(m);
+    /* all read, nobody empty: the team with fewer cards in all wins (3+2 against 3+3) */
+    m = th_new("karuta", "variant=uta pool=auto teams=2v2 seed=1 deal=1;2;3;4/6;7;8;9/11;12;13/16;17;18;19");
+    for (int c = 21; c <= 100; c++) {
+        char t[16];
+        snprintf(t, sizeof t, "read %d", c);
+        kar_do(m, PL_CHANCE, t);
+    }
+    for (int c = 1; c <= 20; c++) {
+        char t[16];
+        snprintf(t, sizeof t, "read %d", c);
+        kar_do(m, PL_CHANCE, t);
+        if (KS(m)->stage == KAR_ST_TOUCH)
+            for (int p = 0; p < 4; p++)
+                kar_do(m, p, "none");
+    }
+    assert_int_equal(m->game->phase(m->state), PL_PHASE_OVER);
+    m->game->outcome(m->state, &o);
+    assert_int_equal(o.kind, PL_WIN_TEAM);
+    assert_int_equal(o.winner, 0);
+    pl_match_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_KA_U6_teams_option_validated),
+        cmocka_unit_test(test_KA_U6_gift_to_other_team),
+        cmocka_unit_test(test_KA_U6_no_gift_between_partners),
+        cmocka_unit_test(test_KA_U6_team_wins),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
