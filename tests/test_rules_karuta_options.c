@@ -190,6 +190,85 @@ static void test_KA_U6_team_wins(void **st)
     pl_match_free(m);
 }
 
+/* ---- KA-U4: name the poet ---------------------------------------------- */
+
+static void test_KA_U4_poet_option_validated(void **st)
+{
+    (void)st;
+    refused("answer=poet", "variant=uta");
+    refused("variant=chirashi answer=poet", "variant=uta");
+    refused("variant=uta answer=author", "answer");
+    pl_match *m = th_new("karuta", SMALL " answer=poet");
+    play(m, PL_CHANCE, "read 2");
+    pl_buf err = {0};
+    /* an answer without the poet is refused as input, as is a bad poet number */
+    assert_int_equal(pl_match_play_text(m, 0, "touch 2@100", &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "poet"));
+    pl_buf_clear(&err);
+    assert_int_equal(pl_match_play_text(m, 0, "touch 2@100 poet 101", &err), -1);
+    pl_buf_clear(&err);
+    assert_int_equal(pl_match_play_text(m, 0, "touch 2@100 poet", &err), -1);
+    pl_buf_free(&err);
+    pl_match_free(m);
+    /* today's game (answer=card) takes no poet */
+    m = th_new("karuta", SMALL);
+    play(m, PL_CHANCE, "read 2");
+    assert_int_equal(pl_match_play_text(m, 0, "touch 2@100 poet 2", &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "answer=poet"));
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
+static void test_KA_U4_poet_named_right_and_wrong(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", SMALL " answer=poet");
+    /* the owner names the right card and its poet: the card leaves play */
+    reading(m, 2, "touch 2@2000 poet 2", "none", "none", "none");
+    assert_int_equal(KS(m)->last.taker, 0);
+    hands(m, 3, 4, 4, 4);
+    /* notation round trip */
+    pl_action a;
+    pl_buf t = {0}, err = {0};
+    assert_int_equal(m->game->parse_action(m->state, 0, "touch 3@1500 poet 7", &a, &err), 0);
+    assert_int_equal(KAR_POET_OF(a), 7);
+    m->game->format_action(m->state, 0, a, &t);
+    assert_string_equal(pl_buf_str(&t), "touch 3@1500 poet 7");
+    pl_buf_free(&t);
+    pl_buf_free(&err);
+    /* the right card with a wrong poet is a wrong answer: the owner's window
+     * ends, and a non-owner's right answer then takes it with the gift */
+    reading(m, 3, "touch 3@1000 poet 4", "none", "touch 3@1500 poet 3", "none");
+    assert_int_equal(KS(m)->last.fouls[0], 1);
+    assert_int_equal(KS(m)->last.taker, 2);
+    hands(m, 4, 4, 2, 4);
+    /* a non-owner's wrong poet: a wrong answer, which receives 1 from the owner */
+    reading(m, 7, "none", "none", "none", "touch 7@3500 poet 8");
+    assert_int_equal(KS(m)->last.fouls[3], 1);
+    assert_int_equal(KS(m)->last.taker, -1);
+    hands(m, 4, 3, 2, 5);
+    pl_buf v = {0};
+    m->game->view(m->state, 1, &v);
+    assert_non_null(strstr(pl_buf_str(&v), "answer poet\n"));
+    assert_non_null(strstr(pl_buf_str(&v), "touch 7@3500 poet 8"));
+    pl_buf_free(&v);
+    round_trips(m);
+    /* legal lists answers naming the touched card's poet; the bot names one too */
+    play(m, PL_CHANCE, "read 8");
+    pl_action acts[PL_MAX_ACTIONS];
+    int n = m->game->legal(m->state, 1, acts, PL_MAX_ACTIONS);
+    assert_true(n > 1);
+    for (int i = 1; i < n; i++)
+        assert_int_equal(KAR_POET_OF(acts[i]), acts[i] & 0x7f);
+    for (int p = 0; p < 4; p++) {
+        pl_buf e = {0};
+        assert_int_equal(kar_bot(m->state, p, "expert", 7, &a, &e), 0);
+        assert_true(a == KAR_A_NONE || KAR_POET_OF(a) == (int)(a & 0x7f));
+        pl_buf_free(&e);
+    }
+    pl_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -197,6 +276,8 @@ int main(void)
         cmocka_unit_test(test_KA_U6_gift_to_other_team),
         cmocka_unit_test(test_KA_U6_no_gift_between_partners),
         cmocka_unit_test(test_KA_U6_team_wins),
+        cmocka_unit_test(test_KA_U4_poet_option_validated),
+        cmocka_unit_test(test_KA_U4_poet_named_right_and_wrong),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -231,6 +231,8 @@ static const pl_option_def kar_options[] = {
      0, 0, "kyogi: received cards are placed automatically or by place N@ROW,SLOT (KA-R10)"},
     {"pool", PL_OPT_ENUM, "choose", "choose|auto", 0, 0, "uta: each player picks his pool card, or his lowest (KA-U2)"},
     {"deal", PL_OPT_STRING, "", NULL, 0, 0, "set the deal (docs/notation-karuta.md), e.g. 1@1,1;2;3/4;5;6"},
+    {"answer", PL_OPT_ENUM, "card", "card|poet", 0, 0,
+     "uta: card: an answer is the card; poet: it names the poet too, touch N@MS poet P (KA-U4)"},
     {"teams", PL_OPT_ENUM, "off", "off|2v2", 0, 0,
      "uta: 2v2 plays seats 0+2 against 1+3: no gift or penalty between partners, a team wins (KA-U6)"},
     {NULL, 0, NULL, NULL, 0, 0, NULL},
@@ -330,6 +332,11 @@ static int kar_init(void *st, const pl_opts *o, uint64_t seed, pl_buf *err)
     s->place_auto = pl_opts_choice(o, "place") == 0;
     s->pool_auto = pl_opts_choice(o, "pool") == 1;
     s->teams = pl_opts_choice(o, "teams") == 1;
+    s->answer_poet = pl_opts_choice(o, "answer") == 1;
+    if (s->answer_poet && s->variant != KAR_UTA) {
+        pl_buf_puts(err, "answer=poet is an uta-karuta option (KA-U4): use it with variant=uta");
+        return -1;
+    }
     if (s->teams && s->variant != KAR_UTA) {
         pl_buf_puts(err, "teams=2v2 is an uta-karuta option (KA-U6): use it with variant=uta");
         return -1;
@@ -429,6 +436,12 @@ static pl_phase kar_phase(const void *st)
 }
 
 static int kar_num_seats(const void *st) { return ((const kar_state *)st)->nseats; }
+bool kar_same_poet(int p, int card)
+{
+    const kar_poem *a = kar_poem_get(p), *b = kar_poem_get(card);
+    return a && b && (p == card || !strcmp(a->poet, b->poet));
+}
+
 int kar_team(const kar_state *s, int seat) { return s->teams ? seat % 2 : seat; }
 
 static int kar_team_of(const void *st, int seat) { return kar_team(st, seat); }
@@ -549,12 +562,20 @@ int kar_why_invalid(const kar_state *s, int seat, pl_action a, pl_buf *why)
             pl_buf_puts(w, "after a reading each player plays touch N@MS [N@MS ...] or none");
         } else {
             kar_touch t[KAR_MAXTOUCH];
-            int n = kar_touch_list(a, t);
+            int n = kar_touch_list(a, t), poet = KAR_POET_OF(a);
             if (n == 0) {
                 pl_buf_puts(w, "a touch list needs at least one touch (or play none)");
                 break;
             }
-            if (kar_touch_action(t, n) != a) {
+            if (poet && !s->answer_poet) {
+                pl_buf_puts(w, "no poet here: naming the poet needs variant=uta answer=poet (KA-U4)");
+                break;
+            }
+            if (s->answer_poet && (poet < 1 || poet > KAR_NPOEMS)) {
+                pl_buf_puts(w, "answer=poet: name the poet too: touch N@MS poet P, P the number of his poem (KA-U4)");
+                break;
+            }
+            if (kar_touch_action(t, n) != (poet ? a & ~KAR_POET_MASK : a)) {
                 pl_buf_puts(w, "malformed touch list (not in canonical order)");
                 break;
             }
@@ -678,12 +699,14 @@ static int legal_into(const kar_state *s, int seat, pl_action *out, int cap)
         uint64_t mask[2];
         touch_mask(s, mask);
         int late = s->variant == KAR_UTA ? s->owner_ms : 200;
+        int poet = s->answer_poet ? KAR_POET_SHIFT : 64; /* answer=poet: name the touched card's poet */
         for (int w = 0; w < 2; w++)
             for (uint64_t m = mask[w]; m; m &= m - 1) {
                 int c = 64 * w + __builtin_ctzll(m) + 1, t0 = canon_ms(s, c);
                 int t1 = t0 + late > KAR_MS_MAX ? KAR_MS_MAX : t0 + late;
-                EMIT_FAST(KAR_A_TOUCH | (pl_action)c | (pl_action)t0 << 7);
-                EMIT_FAST(KAR_A_TOUCH | (pl_action)c | (pl_action)t1 << 7);
+                pl_action pc = poet < 64 ? (pl_action)c << poet : 0;
+                EMIT_FAST(KAR_A_TOUCH | (pl_action)c | (pl_action)t0 << 7 | pc);
+                EMIT_FAST(KAR_A_TOUCH | (pl_action)c | (pl_action)t1 << 7 | pc);
             }
         if (s->variant == KAR_KYOGI) { /* pairs: a wrong touch, then the card or the other side */
             bool live = touchable(s, s->cur);
@@ -878,6 +901,8 @@ static void judge_uta(kar_state *s)
             continue;
         ms[p] = t[0].ms;
         card[p] = t[0].card;
+        if (s->answer_poet && card[p] == r && !kar_same_poet(KAR_POET_OF(j->resp[p]), r))
+            card[p] = 0; /* KA-U4 answer=poet: the right card with a wrong poet is a wrong answer */
         int k = n++;
         for (; k > 0 && ms[order[k - 1]] > ms[p]; k--) /* stable: seat order from the owner */
             order[k] = order[k - 1];

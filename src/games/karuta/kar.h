@@ -146,6 +146,16 @@ enum kar_stage { KAR_ST_READ, KAR_ST_POOL, KAR_ST_TOUCH, KAR_ST_SEND, KAR_ST_PLA
 #define KAR_A_PASS (5ull << 56)  /* forgo the rest of a send right (KA-R11) */
 #define KAR_A_POOL (6ull << 56)  /* | card: uta, the card put in the pool (KA-U2) */
 #define KAR_KIND(a) ((a) & KAR_A_TOUCH ? KAR_A_TOUCH : (a) & (0xfull << 56))
+/* Uta answer=poet (KA-U4): a touch action with at most two touches may also
+ * name a poet, as the number P of the poem whose poet is named, in bits
+ * 49..55 (the time field of the third touch, whose card field, bits 42..48,
+ * stays 0, so kar_touch_list skips it). KAR_POET_OF is 0 when none is named
+ * (and for a list of three touches). */
+#define KAR_POET_SHIFT 49
+#define KAR_POET_MASK (0x7full << KAR_POET_SHIFT)
+#define KAR_A_POET(p) ((pl_action)(p) << KAR_POET_SHIFT)
+#define KAR_POET_OF(a) \
+    ((int)(((a) & KAR_A_TOUCH) && !(((a) >> 42) & 0x7f) ? ((a) >> KAR_POET_SHIFT) & 0x7f : 0))
 
 typedef struct kar_touch {
     uint8_t card;
@@ -182,6 +192,7 @@ typedef struct kar_state {
     /* options */
     uint8_t variant, nseats, send_auto, place_auto, pool_auto, cards, foul_pot, wrong_receive1;
     uint8_t teams;            /* uta, teams=2v2: seats 0+2 (team 0) against 1+3 (team 1) (KA-U6) */
+    uint8_t answer_poet;      /* uta, answer=poet: an answer names the poet too (KA-U4) */
     uint16_t tie_ms, upper_ms, lower_ms, yoin_ms, pause_ms, memo_s, owner_ms;
     /* position */
     uint8_t stage;            /* enum kar_stage */
@@ -227,6 +238,9 @@ int kar_check(const void *st, int seat, pl_action a, pl_buf *why);
 void kar_slot_label(int terr, int row, int slot, char *out);
 /* Seat (kyōgi territory, uta hand) holding `card`, or -1. */
 int kar_owner(const kar_state *s, int card);
+/* True when poem `p` names the poet of poem `card` (the same author; every
+ * poet of the anthology has one poem, so in practice p == card). */
+bool kar_same_poet(int p, int card);
 /* Team of `seat`: seat % 2 with uta teams=2v2 (0+2 against 1+3), else the
  * seat itself (pl_game.team_of). */
 int kar_team(const kar_state *s, int seat);

@@ -146,8 +146,8 @@ static pl_action touch_answer(const kar_state *s, int seat, const kar_bot_level 
     }
     if (n == 0)
         return KAR_A_NONE;
-    /* one touch per card, at most KAR_MAXTOUCH (already) */
-    return kar_touch_action(t, n);
+    /* one touch per card, at most KAR_MAXTOUCH (already); answer=poet: the touched card's poet */
+    return kar_touch_action(t, n) | (s->answer_poet ? KAR_A_POET(t[0].card) : 0);
 }
 
 /* Send stage: the card of its own side sharing the longest prefix with

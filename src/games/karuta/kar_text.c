@@ -27,6 +27,8 @@ void kar_format_action(const void *st, int seat, pl_action a, pl_buf *out)
         pl_buf_puts(out, "touch");
         for (int i = 0; i < n; i++)
             pl_buf_printf(out, " %d@%d", t[i].card, t[i].ms);
+        if (KAR_POET_OF(a))
+            pl_buf_printf(out, " poet %d", KAR_POET_OF(a));
         return;
     }
     case KAR_A_NONE: pl_buf_puts(out, "none"); return;
@@ -90,12 +92,21 @@ int kar_parse_action(const void *st, int seat, const char *t, pl_action *a, pl_b
     } else if (!strncmp(t, "touch ", 6)) {
         kar_touch tt[KAR_MAXTOUCH];
         int m = 0;
+        long poet = 0;
         p = t + 6;
         for (;;) {
             while (*p == ' ')
                 p++;
             if (!*p)
                 break;
+            if (m > 0 && !strncmp(p, "poet ", 5)) { /* answer=poet (KA-U4): the last item */
+                p += 5;
+                if (m > 1 || !number(&p, 1, KAR_NPOEMS, &poet) || *p) {
+                    pl_buf_puts(err, "expected touch N@MS poet P (one touch; P the number of the poem whose poet is named, 1-100)");
+                    return -1;
+                }
+                break;
+            }
             long ms;
             if (m == KAR_MAXTOUCH) {
                 pl_buf_printf(err, "at most %d touches in one response", KAR_MAXTOUCH);
@@ -112,7 +123,7 @@ int kar_parse_action(const void *st, int seat, const char *t, pl_action *a, pl_b
             m++;
         }
         if (m > 0) {
-            *a = kar_touch_action(tt, m);
+            *a = kar_touch_action(tt, m) | KAR_A_POET(poet);
             return 0;
         }
     }
@@ -250,6 +261,8 @@ void kar_view(const void *st, int seat, pl_buf *out)
                   s->upper_ms, s->lower_ms, s->yoin_ms, s->pause_ms, s->tie_ms, s->owner_ms, s->memo_s);
     if (s->teams)
         pl_buf_puts(out, "teams 0+2 1+3\n");
+    if (s->answer_poet)
+        pl_buf_puts(out, "answer poet\n");
     pl_buf_printf(out, "readings %d\n", s->nread);
     if (s->variant == KAR_KYOGI) {
         for (int t = 0; t < 2; t++) {
