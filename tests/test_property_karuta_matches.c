@@ -100,7 +100,10 @@ static pl_action random_touch(const kar_state *s, pl_rng *r)
         t[i].card = (uint8_t)c;
         t[i].ms = (uint16_t)(s->last.decide_ms + pl_rng_below(r, 2000));
     }
-    return kar_touch_action(t, n);
+    pl_action a = kar_touch_action(t, n);
+    if (s->answer_poet) /* KA-U4 answer=poet: mostly the touched card's poet */
+        a |= KAR_A_POET(pl_rng_below(r, 4) ? t[0].card : 1 + pl_rng_below(r, 100));
+    return a;
 }
 
 /* from_text(to_text(s)) gives back exactly `s` (every byte), read into a
@@ -178,7 +181,7 @@ static void random_match(const char *opts, uint64_t seed)
     }
     pl_outcome out;
     g->outcome(s, &out);
-    assert_true(out.kind == PL_WIN_SEAT || out.kind == PL_WIN_DRAW);
+    assert_true(out.kind == PL_WIN_SEAT || out.kind == PL_WIN_DRAW || (s->teams && out.kind == PL_WIN_TEAM));
     if (s->variant == KAR_KYOGI) {
         assert_int_equal(out.kind, PL_WIN_SEAT);
         assert_int_equal(s->count[out.winner], 0);
@@ -275,6 +278,21 @@ static void test_records_round_trip(void **st)
     }
 }
 
+/* The optional rules (teams=2v2, answer=poet, rearrange=on): random
+ * matches with the invariants, and record round trips. */
+static void test_option_random_matches(void **st)
+{
+    (void)st;
+    int n = matches(10000) / 20;
+    for (int i = 0; i < n; i++)
+        random_match(i % 3 == 0   ? "rearrange=on"
+                     : i % 3 == 1 ? "rearrange=on place=manual send=auto"
+                                  : "variant=uta teams=2v2 answer=poet",
+                     (uint64_t)i + 1);
+    for (int i = 0; i < n / 10; i++)
+        roundtrip(i % 2 ? "rearrange=on" : "variant=uta teams=2v2 answer=poet", (uint64_t)i + 300);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_uta_random_matches),
         cmocka_unit_test(test_chirashi_random_matches),
         cmocka_unit_test(test_records_round_trip),
+        cmocka_unit_test(test_option_random_matches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

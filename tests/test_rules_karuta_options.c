@@ -269,6 +269,100 @@ static void test_KA_U4_poet_named_right_and_wrong(void **st)
     pl_match_free(m);
 }
 
+/* ---- KA-R15: rearranging ------------------------------------------------- */
+
+#define KYOGI "rearrange=on seed=1 deal=1@1,1;2@1,10;3@2,1;4@2,10;5@3,1;6@3,10;7@1,2/" \
+              "11@1,1;12@1,10;13@2,1;14@2,10;15@3,1;16@3,10;17@1,2"
+
+static bool has_action(pl_match *m, int seat, const char *text)
+{
+    pl_action a, acts[PL_MAX_ACTIONS];
+    pl_buf err = {0};
+    assert_int_equal(m->game->parse_action(m->state, seat, text, &a, &err), 0);
+    pl_buf_free(&err);
+    int n = m->game->legal(m->state, seat, acts, PL_MAX_ACTIONS);
+    for (int i = 0; i < n; i++)
+        if (acts[i] == a)
+            return true;
+    return false;
+}
+
+static void test_KA_R15_rearrange_between_readings(void **st)
+{
+    (void)st;
+    refused("variant=uta rearrange=on", "variant=kyogi");
+    refused("rearrange=yes", "rearrange");
+    /* off (today's game): the next reading follows at once */
+    pl_match *m = th_new("karuta", "seed=1 deal=1;2;3;4;5;6;7/11;12;13;14;15;16;17");
+    play(m, PL_CHANCE, "read 50");
+    play(m, 0, "none");
+    play(m, 1, "none");
+    assert_int_equal(KS(m)->stage, KAR_ST_READ);
+    pl_match_free(m);
+
+    m = th_new("karuta", KYOGI);
+    assert_int_equal(KS(m)->stage, KAR_ST_READ); /* between readings only */
+    play(m, PL_CHANCE, "read 50");
+    play(m, 0, "none");
+    play(m, 1, "none");
+    assert_int_equal(KS(m)->stage, KAR_ST_ARRANGE);
+    int seats[PL_MAX_SEATS];
+    assert_int_equal(m->game->actors(m->state, seats), 2);
+    pl_buf v = {0};
+    m->game->view(m->state, 1, &v);
+    assert_non_null(strstr(pl_buf_str(&v), "rearrange on\n"));
+    assert_non_null(strstr(pl_buf_str(&v), "stage arrange\n"));
+    assert_non_null(strstr(pl_buf_str(&v), "pending 0 1\n"));
+    pl_buf_free(&v);
+    /* legal: ready first; no move that breaks the row rule (KA-R2) */
+    assert_true(has_action(m, 1, "ready"));
+    assert_true(has_action(m, 1, "arrange 11@1,3"));
+    assert_false(has_action(m, 1, "arrange 12@2,5"));
+    pl_buf err = {0};
+    assert_int_equal(pl_match_play_text(m, 1, "arrange 12@2,5", &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "KA-R2"));
+    pl_buf_clear(&err);
+    assert_int_equal(pl_match_play_text(m, 1, "arrange 1@2,5", &err), -1); /* not his card */
+    pl_buf_clear(&err);
+    assert_int_equal(pl_match_play_text(m, 1, "arrange 11@1,2", &err), -1); /* 17 lies there */
+    pl_buf_clear(&err);
+    /* seat 0 moves card 1 from A01 to B05: announced at once */
+    play(m, 0, "arrange 1@2,5");
+    assert_int_equal(KS(m)->grid[0][1][4], 1);
+    assert_int_equal(KS(m)->grid[0][0][0], 0);
+    assert_int_equal(KS(m)->row[1], 2);
+    assert_int_equal(KS(m)->slot[1], 5);
+    assert_int_equal(pl_match_play_text(m, 0, "ready", &err), -1); /* one move between readings */
+    pl_buf_free(&err);
+    m->game->view(m->state, 1, &v);
+    assert_non_null(strstr(pl_buf_str(&v), "territory 0 7 1@2,5 "));
+    assert_non_null(strstr(pl_buf_str(&v), " arranged 0 1@1,1>2,5\n"));
+    pl_buf_free(&v);
+    round_trips(m);
+    pl_action a;
+    pl_buf e = {0};
+    assert_int_equal(kar_bot(m->state, 1, "expert", 3, &a, &e), 0);
+    assert_true(a == KAR_A_READY);
+    pl_buf_free(&e);
+    play(m, 1, "ready");
+    assert_int_equal(KS(m)->stage, KAR_ST_READ);
+    pl_buf t = {0};
+    kar_judgement_text(KS(m), &KS(m)->last, &t);
+    assert_non_null(strstr(pl_buf_str(&t), "Seat 0 moved card 1 from A01 to B05."));
+    pl_buf_free(&t);
+    round_trips(m);
+    /* the card is judged where it now lies: seat 1 takes it from seat 0's side */
+    play(m, PL_CHANCE, "read 1");
+    play(m, 0, "none");
+    play(m, 1, "touch 1@500");
+    assert_int_equal(KS(m)->last.taker, 1);
+    assert_int_equal(KS(m)->stage, KAR_ST_SEND);
+    play(m, 1, "send 11");
+    assert_int_equal(KS(m)->stage, KAR_ST_ARRANGE);
+    round_trips(m);
+    pl_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_KA_U6_team_wins),
         cmocka_unit_test(test_KA_U4_poet_option_validated),
         cmocka_unit_test(test_KA_U4_poet_named_right_and_wrong),
+        cmocka_unit_test(test_KA_R15_rearrange_between_readings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

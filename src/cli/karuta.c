@@ -667,7 +667,7 @@ static const char practice_usage[] =
     "                 kana, wrong@MS, pass@MS, none, quit; # comments); prints each judgement\n"
     "                 and the statistics\n"
     "  KEY=VALUE      game options (parlour rules karuta), e.g. upper_ms=4000 tie_ms=20;\n"
-    "                 variant, players, send and place are set by the practice\n";
+    "                 variant, players, send, place and rearrange are set by the practice\n";
 
 static int practice_cmd(int argc, char **argv)
 {
@@ -720,7 +720,7 @@ static int practice_cmd(int argc, char **argv)
         words[nw++] = seedw;
     }
     for (int i = optind; i < argc && nw < 40; i++) {
-        static const char *const fixed[] = {"variant=", "players=", "send=", "place=", "seed="};
+        static const char *const fixed[] = {"variant=", "players=", "send=", "place=", "seed=", "rearrange="};
         for (size_t k = 0; k < sizeof fixed / sizeof *fixed; k++)
             if (!strncmp(argv[i], fixed[k], strlen(fixed[k]))) {
                 fprintf(stderr, "parlour karuta practice: %s is set by the practice (use --seed for the seed)\n",

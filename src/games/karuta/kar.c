@@ -67,18 +67,33 @@ int kar_owner(const kar_state *s, int card)
     return s->loc[card] < PL_MAX_SEATS ? s->loc[card] : -1;
 }
 
-bool kar_row_rule(const kar_state *s, int t)
+/* The row rule on one territory's grid, rows of KAR_SLOTS bytes. */
+static bool grid_row_rule(const uint8_t *g)
 {
     for (int r = 0; r < KAR_ROWS; r++) {
         bool left = false, right = false;
         for (int k = 0; k < 8; k++)
-            left = left || s->grid[t][r][k];
+            left = left || g[r * KAR_SLOTS + k];
         for (int k = 9; k < KAR_SLOTS; k++)
-            right = right || s->grid[t][r][k];
+            right = right || g[r * KAR_SLOTS + k];
         if (!left || !right)
             return false;
     }
     return true;
+}
+
+bool kar_row_rule(const kar_state *s, int t) { return grid_row_rule(&s->grid[t][0][0]); }
+
+bool kar_arrange_keeps_rows(const kar_state *s, int t, int card, int row, int slot)
+{
+    if (!grid_row_rule(&s->grid[t][0][0]))
+        return true;
+    uint8_t g[KAR_ROWS * KAR_SLOTS];
+    memcpy(g, s->grid[t], sizeof g);
+    if (s->row[card])
+        g[(s->row[card] - 1) * KAR_SLOTS + s->slot[card] - 1] = 0;
+    g[(row - 1) * KAR_SLOTS + slot - 1] = (uint8_t)card;
+    return grid_row_rule(g);
 }
 
 static int row_count(const kar_state *s, int t, int r)
@@ -233,6 +248,8 @@ static const pl_option_def kar_options[] = {
     {"deal", PL_OPT_STRING, "", NULL, 0, 0, "set the deal (docs/notation-karuta.md), e.g. 1@1,1;2;3/4;5;6"},
     {"answer", PL_OPT_ENUM, "card", "card|poet", 0, 0,
      "uta: card: an answer is the card; poet: it names the poet too, touch N@MS poet P (KA-U4)"},
+    {"rearrange", PL_OPT_ENUM, "off", "off|on", 0, 0,
+     "kyogi: on: between readings each player moves one own card (arrange N@ROW,SLOT) or plays ready (KA-R15)"},
     {"teams", PL_OPT_ENUM, "off", "off|2v2", 0, 0,
      "uta: 2v2 plays seats 0+2 against 1+3: no gift or penalty between partners, a team wins (KA-U6)"},
     {NULL, 0, NULL, NULL, 0, 0, NULL},
@@ -333,6 +350,11 @@ static int kar_init(void *st, const pl_opts *o, uint64_t seed, pl_buf *err)
     s->pool_auto = pl_opts_choice(o, "pool") == 1;
     s->teams = pl_opts_choice(o, "teams") == 1;
     s->answer_poet = pl_opts_choice(o, "answer") == 1;
+    s->rearrange = pl_opts_choice(o, "rearrange") == 1;
+    if (s->rearrange && s->variant != KAR_KYOGI) {
+        pl_buf_puts(err, "rearrange=on is a kyogi option (KA-R15): use it with variant=kyogi");
+        return -1;
+    }
     if (s->answer_poet && s->variant != KAR_UTA) {
         pl_buf_puts(err, "answer=poet is an uta-karuta option (KA-U4): use it with variant=uta");
         return -1;
@@ -451,7 +473,8 @@ static int kar_actors(const void *st, int *seats)
     const kar_state *s = st;
     switch (s->stage) {
     case KAR_ST_TOUCH:
-    case KAR_ST_POOL: {
+    case KAR_ST_POOL:
+    case KAR_ST_ARRANGE: {
         int n = 0;
         for (int p = 0; p < s->nseats; p++)
             if (s->pending & (1u << p))
@@ -619,6 +642,27 @@ int kar_why_invalid(const kar_state *s, int seat, pl_action a, pl_buf *why)
             bad = 0;
         break;
     }
+    case KAR_ST_ARRANGE: {
+        unsigned row = (unsigned)((a >> 8) & 0xff), slot = (unsigned)((a >> 16) & 0xff);
+        if (!pending(s, seat))
+            pl_buf_printf(w, "seat %d has arranged or played ready already (one move between readings, KA-R15)", seat);
+        else if (a == KAR_A_READY)
+            bad = 0;
+        else if (kind != KAR_A_ARRANGE || (a & ~(KAR_A_ARRANGE | 0xffff7full)))
+            pl_buf_puts(w, "between readings: arrange N@ROW,SLOT (a card of yours to a free slot of your territory) "
+                           "or ready (KA-R15)");
+        else if (kar_owner(s, (int)card) != seat)
+            pl_buf_printf(w, "card %u is not in your territory", card);
+        else if (row < 1 || row > KAR_ROWS || slot < 1 || slot > KAR_SLOTS)
+            pl_buf_puts(w, "rows are 1-3 and slots 1-17 (KA-R2)");
+        else if (s->grid[seat][row - 1][slot - 1])
+            pl_buf_printf(w, "slot %u,%u holds card %d", row, slot, s->grid[seat][row - 1][slot - 1]);
+        else if (!kar_arrange_keeps_rows(s, seat, (int)card, (int)row, (int)slot))
+            pl_buf_puts(w, "that move leaves a row without a card in its left or right half (KA-R2)");
+        else
+            bad = 0;
+        break;
+    }
     default:
         pl_buf_puts(w, "nothing to do now");
     }
@@ -732,6 +776,19 @@ static int legal_into(const kar_state *s, int seat, pl_action *out, int cap)
                 EMIT(KAR_A_SEND | (pl_action)(64 * w + __builtin_ctzll(m) + 1));
         EMIT(KAR_A_PASS);
         break;
+    case KAR_ST_ARRANGE: /* ready, then each own card to each free slot that keeps the rows */
+        if (!pending(s, seat))
+            break;
+        EMIT(KAR_A_READY);
+        for (int w = 0; w < 2; w++)
+            for (uint64_t m = s->bits[seat][w]; m; m &= m - 1) {
+                int c = 64 * w + __builtin_ctzll(m) + 1;
+                for (int r = 1; r <= KAR_ROWS; r++)
+                    for (int k = 1; k <= KAR_SLOTS; k++)
+                        if (!s->grid[seat][r - 1][k - 1] && kar_arrange_keeps_rows(s, seat, c, r, k))
+                            EMIT(KAR_A_ARRANGE | (pl_action)c | (pl_action)r << 8 | (pl_action)k << 16);
+            }
+        break;
     case KAR_ST_PLACE:
         if (seat != s->last.receiver)
             break;
@@ -797,8 +854,14 @@ static void next_reading(kar_state *s)
             end_game(s, p);
             return;
         }
-    if (s->nread >= KAR_NPOEMS) /* all read: KA-U11 fewest cards wins */
+    if (s->nread >= KAR_NPOEMS) { /* all read: KA-U11 fewest cards wins */
         end_by_count(s, false);
+        return;
+    }
+    if (s->rearrange) { /* KA-R15: a move or ready from each player first */
+        s->stage = KAR_ST_ARRANGE;
+        s->pending = 0x3;
+    }
 }
 
 static void do_send(kar_state *s, int card)
@@ -1053,6 +1116,19 @@ static void kar_apply(void *st, int seat, pl_action a)
         put_card(s, seat, s->place_card, (int)((a >> 8) & 0xff), (int)((a >> 16) & 0xff));
         s->place_card = 0;
         advance(s);
+        return;
+    case KAR_ST_ARRANGE:
+        if (a != KAR_A_READY) { /* announced: kept in the judgement for both players (KA-R15) */
+            int c = (int)(a & 0x7f), r = (int)((a >> 8) & 0xff), k = (int)((a >> 16) & 0xff);
+            uint8_t *x = j->arranged[seat];
+            x[0] = (uint8_t)c, x[1] = s->row[c], x[2] = s->slot[c], x[3] = (uint8_t)r, x[4] = (uint8_t)k;
+            lift_card(s, c);
+            put_card(s, seat, c, r, k);
+            s->moved_at[c] = s->nread; /* a moved card: the bot's memory model */
+        }
+        s->pending &= (uint8_t) ~(1u << seat);
+        if (!s->pending)
+            s->stage = KAR_ST_READ;
         return;
     default:
         return;

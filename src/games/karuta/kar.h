@@ -125,7 +125,8 @@ int kar_kim_territory(const kar_kim *k, int number);
 /* ---- The game (kar.c) ---------------------------------------------------- */
 
 enum kar_variant { KAR_KYOGI, KAR_UTA, KAR_CHIRASHI };
-enum kar_stage { KAR_ST_READ, KAR_ST_POOL, KAR_ST_TOUCH, KAR_ST_SEND, KAR_ST_PLACE, KAR_ST_OVER };
+enum kar_stage { KAR_ST_READ, KAR_ST_POOL, KAR_ST_TOUCH, KAR_ST_SEND, KAR_ST_PLACE, KAR_ST_OVER,
+                 KAR_ST_ARRANGE /* kyōgi rearrange=on: between readings (KA-R15) */ };
 
 /* Where a card is (kar_state.loc). Zones 0..7 are a seat's territory (kyōgi)
  * or hand (uta); the others: */
@@ -145,6 +146,8 @@ enum kar_stage { KAR_ST_READ, KAR_ST_POOL, KAR_ST_TOUCH, KAR_ST_SEND, KAR_ST_PLA
 #define KAR_A_PLACE (4ull << 56) /* | card | row << 8 | slot << 16 (row 1..3, slot 1..17) */
 #define KAR_A_PASS (5ull << 56)  /* forgo the rest of a send right (KA-R11) */
 #define KAR_A_POOL (6ull << 56)  /* | card: uta, the card put in the pool (KA-U2) */
+#define KAR_A_ARRANGE (7ull << 56) /* | card | row << 8 | slot << 16: kyōgi rearrange=on (KA-R15) */
+#define KAR_A_READY (8ull << 56)   /* kyōgi rearrange=on: no rearrangement this time */
 #define KAR_KIND(a) ((a) & KAR_A_TOUCH ? KAR_A_TOUCH : (a) & (0xfull << 56))
 /* Uta answer=poet (KA-U4): a touch action with at most two touches may also
  * name a poet, as the number P of the poem whose poet is named, in bits
@@ -186,6 +189,9 @@ typedef struct kar_judgement {
     uint8_t owed, sent;
     uint8_t sent_cards[50];
     uint8_t moved;         /* uta/chirashi: cards given, dumped, discarded or potted */
+    /* kyōgi rearrange=on: each seat's move after this reading (KA-R15), as
+     * card, from row, from slot, to row, to slot; card 0: none (yet) */
+    uint8_t arranged[2][5];
 } kar_judgement;
 
 typedef struct kar_state {
@@ -193,6 +199,7 @@ typedef struct kar_state {
     uint8_t variant, nseats, send_auto, place_auto, pool_auto, cards, foul_pot, wrong_receive1;
     uint8_t teams;            /* uta, teams=2v2: seats 0+2 (team 0) against 1+3 (team 1) (KA-U6) */
     uint8_t answer_poet;      /* uta, answer=poet: an answer names the poet too (KA-U4) */
+    uint8_t rearrange;        /* kyōgi, rearrange=on: a move or `ready` between readings (KA-R15) */
     uint16_t tie_ms, upper_ms, lower_ms, yoin_ms, pause_ms, memo_s, owner_ms;
     /* position */
     uint8_t stage;            /* enum kar_stage */
@@ -241,6 +248,10 @@ int kar_owner(const kar_state *s, int card);
 /* True when poem `p` names the poet of poem `card` (the same author; every
  * poet of the anthology has one poem, so in practice p == card). */
 bool kar_same_poet(int p, int card);
+/* Whether moving `card` (in territory `t`) to `row`,`slot` (1-based, free)
+ * keeps the row rule (KA-R2) when it holds now; true when it does not hold
+ * now (a thin territory). Never changes `s`. */
+bool kar_arrange_keeps_rows(const kar_state *s, int t, int card, int row, int slot);
 /* Team of `seat`: seat % 2 with uta teams=2v2 (0+2 against 1+3), else the
  * seat itself (pl_game.team_of). */
 int kar_team(const kar_state *s, int seat);

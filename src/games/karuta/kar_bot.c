@@ -212,6 +212,7 @@ int kar_bot(const void *st, int seat, const char *level, uint64_t seed, pl_actio
     case KAR_ST_TOUCH: *out = touch_answer(s, seat, lv, &rng); break;
     case KAR_ST_SEND: *out = send_choice(s, seat); break;
     case KAR_ST_PLACE: *out = place_choice(s, seat); break;
+    case KAR_ST_ARRANGE: *out = KAR_A_READY; break; /* keeps its layout (KA-R15) */
     case KAR_ST_POOL:
         *out = KAR_A_NONE;
         for (int c = KAR_NPOEMS; c >= 1; c--) /* the card with the longest kimariji */

@@ -13,7 +13,7 @@
 #include "parlour/alloc.h"
 
 static const char *const variant_name[3] = {"kyogi", "uta", "chirashi"};
-static const char *const stage_name[6] = {"read", "pool", "touch", "send", "place", "over"};
+static const char *const stage_name[7] = {"read", "pool", "touch", "send", "place", "over", "arrange"};
 
 void kar_format_action(const void *st, int seat, pl_action a, pl_buf *out)
 {
@@ -37,8 +37,11 @@ void kar_format_action(const void *st, int seat, pl_action a, pl_buf *out)
     case KAR_A_PASS: pl_buf_puts(out, "pass"); return;
     case KAR_A_POOL: pl_buf_printf(out, "pool %u", c); return;
     case KAR_A_PLACE:
-        pl_buf_printf(out, "place %u@%u,%u", c, (unsigned)((a >> 8) & 0xff), (unsigned)((a >> 16) & 0xff));
+    case KAR_A_ARRANGE:
+        pl_buf_printf(out, "%s %u@%u,%u", KAR_KIND(a) == KAR_A_PLACE ? "place" : "arrange", c,
+                      (unsigned)((a >> 8) & 0xff), (unsigned)((a >> 16) & 0xff));
         return;
+    case KAR_A_READY: pl_buf_puts(out, "ready"); return;
     default: pl_buf_printf(out, "?%llx", (unsigned long long)a);
     }
 }
@@ -76,17 +79,22 @@ int kar_parse_action(const void *st, int seat, const char *t, pl_action *a, pl_b
         *a = KAR_A_PASS;
         return 0;
     }
+    if (!strcmp(t, "ready")) {
+        *a = KAR_A_READY;
+        return 0;
+    }
     if (!strncmp(t, "send ", 5) || !strncmp(t, "pool ", 5)) {
         p = t + 5;
         if (number(&p, 1, KAR_NPOEMS, &n) && !*p) {
             *a = (t[0] == 's' ? KAR_A_SEND : KAR_A_POOL) | (pl_action)n;
             return 0;
         }
-    } else if (!strncmp(t, "place ", 6)) {
-        p = t + 6;
+    } else if (!strncmp(t, "place ", 6) || !strncmp(t, "arrange ", 8)) {
+        bool place = t[1] == 'l';
+        p = t + (place ? 6 : 8);
         if (number(&p, 1, KAR_NPOEMS, &n) && *p++ == '@' && number(&p, 1, KAR_ROWS, &r) && *p++ == ',' &&
             number(&p, 1, KAR_SLOTS, &k) && !*p) {
-            *a = KAR_A_PLACE | (pl_action)n | (pl_action)r << 8 | (pl_action)k << 16;
+            *a = (place ? KAR_A_PLACE : KAR_A_ARRANGE) | (pl_action)n | (pl_action)r << 8 | (pl_action)k << 16;
             return 0;
         }
     } else if (!strncmp(t, "touch ", 6)) {
@@ -127,7 +135,9 @@ int kar_parse_action(const void *st, int seat, const char *t, pl_action *a, pl_b
             return 0;
         }
     }
-    pl_buf_printf(err, "expected touch N@MS [N@MS ...] (up to %d), none, send N, pass, place N@ROW,SLOT or pool N",
+    pl_buf_printf(err,
+                  "expected touch N@MS [N@MS ...] (up to %d), none, send N, pass, place N@ROW,SLOT, pool N, "
+                  "arrange N@ROW,SLOT or ready",
                   KAR_MAXTOUCH);
     return -1;
 }
@@ -188,6 +198,10 @@ static void judgement_line(const kar_state *s, const kar_judgement *j, pl_buf *o
     }
     if (j->moved)
         pl_buf_printf(out, " moved %d", j->moved);
+    for (int p = 0; p < 2; p++) /* KA-R15: announced */
+        if (j->arranged[p][0])
+            pl_buf_printf(out, " arranged %d %d@%d,%d>%d,%d", p, j->arranged[p][0], j->arranged[p][1],
+                          j->arranged[p][2], j->arranged[p][3], j->arranged[p][4]);
 }
 
 void kar_judgement_text(const kar_state *s, const kar_judgement *j, pl_buf *out)
@@ -238,6 +252,13 @@ void kar_judgement_text(const kar_state *s, const kar_judgement *j, pl_buf *out)
     }
     if (j->moved)
         pl_buf_printf(out, " %d card%s moved by the bonus rules.", j->moved, j->moved == 1 ? "" : "s");
+    for (int p = 0; p < 2; p++)
+        if (j->arranged[p][0]) { /* KA-R15: announced to the opponent */
+            char from[8], to[8];
+            kar_slot_label(p, j->arranged[p][1], j->arranged[p][2], from);
+            kar_slot_label(p, j->arranged[p][3], j->arranged[p][4], to);
+            pl_buf_printf(out, " Seat %d moved card %d from %s to %s.", p, j->arranged[p][0], from, to);
+        }
 }
 
 /* ---- view --------------------------------------------------------------- */
@@ -263,6 +284,8 @@ void kar_view(const void *st, int seat, pl_buf *out)
         pl_buf_puts(out, "teams 0+2 1+3\n");
     if (s->answer_poet)
         pl_buf_puts(out, "answer poet\n");
+    if (s->rearrange)
+        pl_buf_puts(out, "rearrange on\n");
     pl_buf_printf(out, "readings %d\n", s->nread);
     if (s->variant == KAR_KYOGI) {
         for (int t = 0; t < 2; t++) {
@@ -303,7 +326,7 @@ void kar_view(const void *st, int seat, pl_buf *out)
             pl_buf_printf(out, " %s@%d", tl[i].kana, tl[i].start_ms);
         pl_buf_putc(out, '\n');
     }
-    if (s->stage == KAR_ST_TOUCH || s->stage == KAR_ST_POOL) {
+    if (s->stage == KAR_ST_TOUCH || s->stage == KAR_ST_POOL || s->stage == KAR_ST_ARRANGE) {
         pl_buf_puts(out, "pending");
         for (int p = 0; p < s->nseats; p++)
             if (s->pending & (1u << p))
@@ -445,6 +468,10 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
         pl_canvas_printf(c, y, 0, PL_ST_NORMAL, "Seat %d places card %d (place %d@ROW,SLOT).", s->last.receiver,
                          s->place_card, s->place_card);
         break;
+    case KAR_ST_ARRANGE:
+        pl_canvas_put(c, y, 0, PL_ST_NORMAL,
+                      "Between readings: each player may move one card (arrange N@ROW,SLOT) or play ready.");
+        break;
     default:
         if (s->winner >= 0 && s->teams)
             pl_canvas_printf(c, y, 0, PL_ST_HILITE, "Team %d (seats %d and %d) wins.", s->winner % 2, s->winner % 2,
@@ -536,6 +563,11 @@ void kar_to_text(const void *st, pl_buf *out)
             pl_buf_printf(out, "%s%d:%d", any++ ? ";" : "", c, s->moved_at[c]);
     if (!any)
         pl_buf_putc(out, '-');
+    if (s->rearrange) /* KA-R15: this interval's moves, per seat */
+        for (int p = 0; p < 2; p++) {
+            const uint8_t *x = j->arranged[p];
+            pl_buf_printf(out, "%s%d,%d,%d,%d,%d", p ? "/" : " arranged=", x[0], x[1], x[2], x[3], x[4]);
+        }
 }
 
 /* Reads "N[@R,S];N..." or "-" into the locations (kar_state.loc/row/slot).
@@ -610,6 +642,7 @@ int kar_from_text(void *st, const char *text, pl_buf *err)
     memset(where, 0xff, sizeof where);
     kar_judgement j;
     memset(&j, 0, sizeof j);
+    uint8_t arranged[2][5] = {{0}};
     int stage = -1, nread = -1, cur = -1, pending = -1, place = -1, winner = -2, pot = 0, nseq = -1, seen = 0;
     int taken[PL_MAX_SEATS] = {0};
     uint8_t seq[PL_MAX_SEATS] = {0};
@@ -629,7 +662,7 @@ int kar_from_text(void *st, const char *text, pl_buf *err)
             if (strcmp(v, variant_name[s->variant]))
                 bad = "variant (it must be the game's, set by options)";
         } else if (!strcmp(t, "stage")) {
-            for (int k = 0; k < 6; k++)
+            for (int k = 0; k < 7; k++)
                 if (!strcmp(v, stage_name[k]))
                     stage = k;
             if (stage < 0)
@@ -748,6 +781,17 @@ int kar_from_text(void *st, const char *text, pl_buf *err)
             }
             for (int i = 0; i < j.sent; i++)
                 j.sent_cards[i] = (uint8_t)sc[i];
+        } else if (!strcmp(t, "arranged") && s->rearrange) {
+            char *second = strchr(v, '/');
+            long long a0[5], a1[5];
+            if (!second || get_ints(v, a0, 5, false) != 5 || get_ints(second + 1, a1, 5, false) != 5) {
+                bad = t;
+                continue;
+            }
+            for (int i = 0; i < 5; i++) {
+                arranged[0][i] = (uint8_t)a0[i];
+                arranged[1][i] = (uint8_t)a1[i];
+            }
         } else {
             bad = t;
         }
@@ -783,6 +827,7 @@ int kar_from_text(void *st, const char *text, pl_buf *err)
     if (s->variant == KAR_CHIRASHI)
         for (int p = 0; p < s->nseats; p++)
             s->count[p] = (uint8_t)taken[p];
+    memcpy(j.arranged, arranged, sizeof arranged);
     s->last = j;
     kar_restore_caches(s);
     memcpy(st, s, sizeof *s);
