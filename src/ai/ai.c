@@ -230,8 +230,10 @@ static int parse_spec(const pl_game *g, const char *spec, ai_spec *x, pl_buf *er
     x->kind = AI_EXPECTIMAX;
     x->depth = 2;
     mcts_defaults(&x->mp);
-    if (!spec || !*spec || !strcmp(spec, "default"))
-        return 0;
+    if (!spec || !*spec || !strcmp(spec, "default")) {
+        /* The default player is the game's medium level. */
+        return g ? parse_spec(g, "medium", x, err) : 0;
+    }
     size_t nl = strcspn(spec, ":");
     const char *params = spec[nl] ? spec + nl + 1 : "";
     char name[32];

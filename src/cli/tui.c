@@ -207,8 +207,12 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             pl_match_rng(m, (uint64_t)actor + 1, &r);
             pl_action a;
             pl_buf e = {0}, t = {0};
+            int others[PL_MAX_SEATS];
+            bool together = g->actors(m->state, others) > 1;
             if (ai_choose(g, m->state, actor, seats[actor].spec, pl_rng_next(&r), &a, &e) == 0) {
-                if (g->format_action_for)
+                if (together) /* seats acting at once: nobody sees an answer before giving theirs */
+                    pl_buf_puts(&t, "answered");
+                else if (g->format_action_for)
                     g->format_action_for(m->state, actor, a, screen_owner, &t);
                 else
                     g->format_action(m->state, actor, a, &t);
