@@ -1,7 +1,9 @@
 /* test_unit_ur_solver.c — the exact solvers and the perfect player:
  * Finkel's layer solver against the generic solver, the state count of the
  * 7-piece game, tables saved and loaded, and optimal choices. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ai/perfect.h"
@@ -109,6 +111,141 @@ static void test_skiryuk_one_piece_solved(void **s)
     pl_match_free(m);
 }
 
+/* Brute force, independent of both solvers: every reachable state (chance,
+ * decision and final, found by linear search), plain Jacobi iteration of
+ * the expectimax equations until nothing changes by 1e-15. */
+typedef struct bf_graph {
+    const pl_game *g;
+    unsigned char *st;
+    int n, cap;
+} bf_graph;
+
+static int bf_id(bf_graph *b, const void *s)
+{
+    size_t sz = b->g->state_size;
+    for (int i = 0; i < b->n; i++)
+        if (!memcmp(b->st + (size_t)i * sz, s, sz))
+            return i;
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 256;
+        b->st = realloc(b->st, (size_t)b->cap * sz);
+        assert_non_null(b->st);
+    }
+    memcpy(b->st + (size_t)b->n * sz, s, sz);
+    return b->n++;
+}
+
+static double brute_force_value(const pl_game *g, const void *root)
+{
+    bf_graph b = {g, NULL, 0, 0};
+    size_t sz = g->state_size;
+    bf_id(&b, root);
+    int *kid = NULL, *first = NULL, nk = 0, capk = 0;
+    double *pr = NULL;
+    void *tmp = malloc(sz), *cur = malloc(sz);
+    pl_action acts[64];
+    for (int u = 0; u < b.n; u++) {
+        first = realloc(first, sizeof *first * (size_t)(u + 2));
+        first[u] = nk;
+        memcpy(cur, b.st + (size_t)u * sz, sz);
+        pl_action a[PL_MAX_CHANCE];
+        double p[PL_MAX_CHANCE];
+        int na = 0, seat = PL_CHANCE;
+        if (g->phase(cur) == PL_PHASE_CHANCE) {
+            na = g->chance(cur, a, p, PL_MAX_CHANCE);
+        } else if (g->phase(cur) == PL_PHASE_MOVE) {
+            int seats[PL_MAX_SEATS];
+            assert_int_equal(g->actors(cur, seats), 1);
+            seat = seats[0];
+            na = g->legal(cur, seat, acts, 64);
+            for (int k = 0; k < na; k++)
+                a[k] = acts[k], p[k] = 0;
+        }
+        for (int k = 0; k < na; k++) {
+            memcpy(tmp, cur, sz);
+            g->apply(tmp, seat, a[k]);
+            int id = bf_id(&b, tmp);
+            if (nk == capk) {
+                capk = capk ? 2 * capk : 1024;
+                kid = realloc(kid, sizeof *kid * (size_t)capk);
+                pr = realloc(pr, sizeof *pr * (size_t)capk);
+            }
+            kid[nk] = id;
+            pr[nk++] = p[k];
+        }
+        first[u + 1] = nk;
+    }
+    double *v = calloc((size_t)b.n, sizeof *v), *w = calloc((size_t)b.n, sizeof *w);
+    for (int it = 0; it < 200000; it++) {
+        double delta = 0;
+        for (int u = 0; u < b.n; u++) {
+            memcpy(cur, b.st + (size_t)u * sz, sz);
+            pl_phase ph = g->phase(cur);
+            double x = 0;
+            if (ph == PL_PHASE_OVER) {
+                pl_outcome o;
+                memset(&o, 0, sizeof o);
+                g->outcome(cur, &o);
+                x = o.utility[0];
+            } else if (ph == PL_PHASE_CHANCE) {
+                for (int k = first[u]; k < first[u + 1]; k++)
+                    x += pr[k] * v[kid[k]];
+            } else {
+                int seats[PL_MAX_SEATS];
+                g->actors(cur, seats);
+                x = seats[0] == 0 ? -1 : 2;
+                for (int k = first[u]; k < first[u + 1]; k++)
+                    if (seats[0] == 0 ? v[kid[k]] > x : v[kid[k]] < x)
+                        x = v[kid[k]];
+            }
+            w[u] = x;
+            if (fabs(x - v[u]) > delta)
+                delta = fabs(x - v[u]);
+        }
+        double *t = v;
+        v = w;
+        w = t;
+        if (delta < 1e-15)
+            break;
+    }
+    double r = v[0];
+    free(v);
+    free(w);
+    free(kid);
+    free(pr);
+    free(first);
+    free(tmp);
+    free(cur);
+    free(b.st);
+    return r;
+}
+
+static void test_solvers_agree_with_brute_force(void **s)
+{
+    (void)s;
+    const char *opts[] = {"rules=finkel pieces=1 seed=1", "pieces=1 start=light seed=1",
+                          "pieces=1 start=light loop=opponent-first seed=1", "pieces=1 start=light dice=d4 seed=1"};
+    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
+        pl_match *m = th_new("ur", opts[i]);
+        double bf = brute_force_value(m->game, m->state);
+        solve_result r;
+        pl_buf err = {0};
+        assert_int_equal(solve_game(m->game, m->state, 1e-14, NULL, NULL, &r, &err), 0);
+        if (fabs(bf - r.value) > 1e-12)
+            fail_msg("%s: brute force %.15f, generic solver %.15f", opts[i], bf, r.value);
+        if (i == 0) {
+            urf_table *t = urf_new(1);
+            urf_solve(t, 1e-14, 2, NULL);
+            double v = urf_value(t, m->state, 0);
+            if (fabs(bf - v) > 1e-12)
+                fail_msg("brute force %.15f, Finkel solver %.15f", bf, v);
+            urf_free(t);
+        }
+        pl_buf_free(&err);
+        pl_match_free(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -116,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_finkel_solver_agrees_with_generic_solver),
         cmocka_unit_test(test_tables_round_trip_and_perfect_player),
         cmocka_unit_test(test_skiryuk_one_piece_solved),
+        cmocka_unit_test(test_solvers_agree_with_brute_force),
     };
     return cmocka_run_group_tests_name("unit_ur_solver", tests, NULL, NULL);
 }

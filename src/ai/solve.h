@@ -19,7 +19,8 @@
 
 typedef struct solve_result {
     uint64_t states; /* chance-phase and final states */
-    long sweeps;
+    long sweeps;      /* the most sweeps any strongly connected component needed */
+    uint64_t updates; /* node updates in all */
     double value; /* P(seat 0 wins) from the root */
 } solve_result;
 

@@ -174,8 +174,10 @@ int cli_solve(int argc, char **argv)
             fprintf(stderr, "parlour solve: %s\n", pl_buf_str(&err));
             rc = 1;
         } else {
-            printf("game %s\nstates %llu\nsweeps %ld\nfirst player wins %.12f %%\nseconds %.1f\n", g->id,
-                   (unsigned long long)r.states, r.sweeps, 100 * r.value, now() - t0);
+            printf("game %s\nstates %llu\nsweeps %ld (most in one component)\nupdates %llu\n"
+                   "first player wins %.12f %%\nseconds %.1f\n",
+                   g->id, (unsigned long long)r.states, r.sweeps, (unsigned long long)r.updates, 100 * r.value,
+                   now() - t0);
         }
     }
     if (rc == 0 && spec) {

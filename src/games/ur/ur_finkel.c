@@ -168,8 +168,12 @@ static inline double try_move(const urf_table *t, int a, int b, unsigned pl, uns
     return 1.0 - V(t, b, a, pd, md, pl, ml);
 }
 
-/* The Bellman update of one light-to-move state. */
-static double update(const urf_table *t, int a, int b, unsigned pl, unsigned ml, unsigned pd, unsigned md)
+/* The Bellman update of one light-to-move state, without its passes:
+ * returns the expected value over the rolls that allow a move and sets
+ * *pass to the probability of the rolls that do not (the turn passes to
+ * dark in the same position: the flipped state, value 1 - V). */
+static double update(const urf_table *t, int a, int b, unsigned pl, unsigned ml, unsigned pd, unsigned md,
+                     double *pass)
 {
     int src[8], ns = 0;
     if (t->n - a - pc8[pl] - pc8[ml] > 0)
@@ -184,21 +188,20 @@ static double update(const urf_table *t, int a, int b, unsigned pl, unsigned ml,
         src[ns++] = 13;
     if (pl & 32u)
         src[ns++] = 14;
-    double pass = -1, total = 0;
-    for (int r = 0; r <= 4; r++) {
+    double p = prob[0], total = 0;
+    for (int r = 1; r <= 4; r++) {
         double best = -1;
-        for (int s = 0; r > 0 && s < ns; s++) {
+        for (int s = 0; s < ns; s++) {
             double x = try_move(t, a, b, pl, ml, pd, md, src[s], r);
             if (x > best)
                 best = x;
         }
-        if (best < 0) {
-            if (pass < 0)
-                pass = 1.0 - V(t, b, a, pd, md, pl, ml);
-            best = pass;
-        }
-        total += prob[r] * best;
+        if (best < 0)
+            p += prob[r];
+        else
+            total += prob[r] * best;
     }
+    *pass = p;
     return total;
 }
 
@@ -259,9 +262,9 @@ int urf_pieces(const urf_table *t) { return t->n; }
 
 typedef struct sweep_job {
     urf_table *t;
-    int layers[2][2], nlayers;
+    int layers[2][2]; /* a layer and its mirror */
     int threads;
-    uint32_t *order; /* layer << 25 | middle configuration << 12 | rl << 6 | rd */
+    uint32_t *order; /* middle configuration << 12 | rl << 6 | rd, of layer 0 */
     uint64_t norder;
     double delta[16];    /* per thread */
     uint64_t states[16]; /* per thread */
@@ -287,17 +290,36 @@ static void *sweep_worker(void *arg)
         uint64_t c1 = c0 + CHUNK < j->norder ? c0 + CHUNK : j->norder;
         for (uint64_t k = c0; k < c1; k++) {
             uint32_t e = j->order[k];
-            int layer = (int)(e >> 25), m = (int)((e >> 12) & 8191), rl = (int)((e >> 6) & 63), rd = (int)(e & 63);
-            int a = j->layers[layer][0], b = j->layers[layer][1];
-            unsigned ml = mid_l[m], md = mid_d[m];
+            int m = (int)((e >> 12) & 8191), rl = (int)((e >> 6) & 63), rd = (int)(e & 63);
+            int a = j->layers[0][0], b = j->layers[0][1];
+            unsigned pl = unrank6[rl], ml = mid_l[m], pd = unrank6[rd], md = mid_d[m];
             int nd = cum6[cap6(t->n - b - pc8[md])];
             uint64_t i = t->base[a][b][m] + (uint64_t)rl * nd + rd;
-            double x = update(t, a, b, unrank6[rl], ml, unrank6[rd], md);
+            uint64_t fi = sidx(t, b, a, pd, md, pl, ml);
+            /* The state and its flip (dark to move in the same position)
+             * pass to each other: solve the two together exactly. */
+            double p, q, x, y = 0;
+            double A = update(t, a, b, pl, ml, pd, md, &p);
+            if (fi == i) {
+                x = (A + p) / (1 + p);
+            } else {
+                double B = update(t, b, a, pd, md, pl, ml, &q);
+                x = (A + p * (1 - B - q)) / (1 - p * q);
+                y = B + q * (1 - x);
+            }
             double old = atomic_load_explicit(&t->v[i], memory_order_relaxed);
             double d = x > old ? x - old : old - x;
             if (d > delta)
                 delta = d;
             atomic_store_explicit(&t->v[i], x, memory_order_relaxed);
+            if (fi != i) {
+                old = atomic_load_explicit(&t->v[fi], memory_order_relaxed);
+                d = y > old ? y - old : old - y;
+                if (d > delta)
+                    delta = d;
+                atomic_store_explicit(&t->v[fi], y, memory_order_relaxed);
+                states++;
+            }
             states++;
         }
     }
@@ -306,7 +328,9 @@ static void *sweep_worker(void *arg)
     return NULL;
 }
 
-/* Orders the states of the job's layers for the sweep: middle-row
+/* Orders the states of the job's first layer for the sweep (each stands for
+ * itself and its flip in the mirror layer, or in the same layer when the
+ * layer is its own mirror: then the one of lower index leads): middle-row
  * configurations by their progress, most first, and within one the states
  * by the progress of the private squares, most first. Successors by
  * ordinary moves mostly come earlier (fresh values), and the states of one
@@ -315,31 +339,34 @@ static void *sweep_worker(void *arg)
 static int build_order(sweep_job *j)
 {
     urf_table *t = j->t;
+    int a = j->layers[0][0], b = j->layers[0][1];
     uint64_t n = 0;
-    for (int l = 0; l < j->nlayers; l++) {
-        int a = j->layers[l][0], b = j->layers[l][1];
-        for (int m = 0; m < NMID; m++)
-            if (t->base[a][b][m] != NONE)
-                n += (uint64_t)cum6[cap6(t->n - a - pc8[mid_l[m]])] * cum6[cap6(t->n - b - pc8[mid_d[m]])];
-    }
-    j->norder = n;
+    for (int m = 0; m < NMID; m++)
+        if (t->base[a][b][m] != NONE)
+            n += (uint64_t)cum6[cap6(t->n - a - pc8[mid_l[m]])] * cum6[cap6(t->n - b - pc8[mid_d[m]])];
     j->order = pl_malloc(sizeof *j->order * (n ? n : 1));
     if (!j->order)
         return -1;
     uint64_t k = 0;
     for (int pm = 2 * 68; pm >= 0; pm--)
-        for (int l = 0; l < j->nlayers; l++) {
-            int a = j->layers[l][0], b = j->layers[l][1];
-            for (int m = 0; m < NMID; m++) {
-                if (t->base[a][b][m] == NONE || prog_mid[m] != pm)
-                    continue;
-                int kl = cap6(t->n - a - pc8[mid_l[m]]), kd = cap6(t->n - b - pc8[mid_d[m]]);
-                const uint16_t *list = pair_list[kl][kd];
-                for (int q = QMAX; q >= 0; q--)
-                    for (int e = pair_start[kl][kd][q]; e < pair_start[kl][kd][q + 1]; e++)
-                        j->order[k++] = (uint32_t)l << 25 | (uint32_t)m << 12 | list[e];
-            }
+        for (int m = 0; m < NMID; m++) {
+            if (t->base[a][b][m] == NONE || prog_mid[m] != pm)
+                continue;
+            int kl = cap6(t->n - a - pc8[mid_l[m]]), kd = cap6(t->n - b - pc8[mid_d[m]]);
+            const uint16_t *list = pair_list[kl][kd];
+            for (int q = QMAX; q >= 0; q--)
+                for (int e = pair_start[kl][kd][q]; e < pair_start[kl][kd][q + 1]; e++) {
+                    if (a == b) {
+                        unsigned rl = list[e] >> 6, rd = list[e] & 63;
+                        uint64_t i = sidx(t, a, b, unrank6[rl], mid_l[m], unrank6[rd], mid_d[m]);
+                        uint64_t fi = sidx(t, b, a, unrank6[rd], mid_d[m], unrank6[rl], mid_l[m]);
+                        if (fi < i)
+                            continue; /* its flip leads the pair */
+                    }
+                    j->order[k++] = (uint32_t)m << 12 | list[e];
+                }
         }
+    j->norder = k;
     return 0;
 }
 
@@ -372,7 +399,6 @@ long urf_solve(urf_table *t, double tol, int threads, FILE *progress)
             job.layers[0][1] = b;
             job.layers[1][0] = b;
             job.layers[1][1] = a;
-            job.nlayers = a == b ? 1 : 2;
             if (build_order(&job) < 0) {
                 if (progress)
                     fputs("out of memory\n", progress);
