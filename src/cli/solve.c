@@ -96,14 +96,15 @@ int cli_solve(int argc, char **argv)
                                        {"generic", no_argument, 0, 'g'},
                                        {"measure", required_argument, 0, 'm'},
                                        {"games", required_argument, 0, 'n'},
+                                       {"table", required_argument, 0, 'T'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
     const char *out = NULL;
     int threads = 2, quiet = 0, generic = 0, games = 1000, c;
-    const char *spec = NULL;
+    const char *spec = NULL, *table = NULL;
     double tol = 1e-14;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:t:r:qgm:n:h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:t:r:qgm:n:T:h", lo, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 't': threads = atoi(optarg); break;
@@ -112,6 +113,7 @@ int cli_solve(int argc, char **argv)
         case 'g': generic = 1; break;
         case 'm': spec = optarg; break;
         case 'n': games = atoi(optarg); break;
+        case 'T': table = optarg; break;
         case 'h':
             puts("usage: parlour solve GAME [KEY=VALUE ...] [--out FILE] [--threads N] [--tol X] [--quiet]\n"
                  "Solves a game exactly by value iteration and prints the first player's\n"
@@ -126,7 +128,8 @@ int cli_solve(int argc, char **argv)
                  "  --generic     use the generic solver even for Finkel's rules (a cross-check)\n"
                  "  --measure SPEC  then play SPEC against the perfect player (needs --out) and\n"
                  "                report its wins and mean loss of winning chance per decision\n"
-                 "  --games N     games for --measure (default 1000)");
+                 "  --games N     games for --measure (default 1000)\n"
+                 "  --table FILE  with --measure: use a table written before instead of solving");
             return 0;
         default: return 2;
         }
@@ -149,7 +152,14 @@ int cli_solve(int argc, char **argv)
     }
     double t0 = now();
     int rc = 0;
-    if (!generic && !strcmp(g->id, "ur") && ((const ur_state *)m->state)->finkel) {
+    if (table) {
+        if (!spec) {
+            fputs("parlour solve: --table is for --measure SPEC\n", stderr);
+            rc = 2;
+        } else {
+            out = table;
+        }
+    } else if (!generic && !strcmp(g->id, "ur") && ((const ur_state *)m->state)->finkel) {
         const ur_state *s = m->state;
         urf_table *t = urf_new(s->pieces);
         if (!t) {
