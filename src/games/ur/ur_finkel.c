@@ -289,6 +289,14 @@ static void *sweep_worker(void *arg)
     for (uint64_t c0 = (uint64_t)w->id * CHUNK; c0 < j->norder; c0 += (uint64_t)j->threads * CHUNK) {
         uint64_t c1 = c0 + CHUNK < j->norder ? c0 + CHUNK : j->norder;
         for (uint64_t k = c0; k < c1; k++) {
+            if (k + 8 < c1) { /* the own values of a pair a few steps ahead */
+                uint32_t e8 = j->order[k + 8];
+                int m8 = (int)((e8 >> 12) & 8191), rl8 = (int)((e8 >> 6) & 63), rd8 = (int)(e8 & 63);
+                __builtin_prefetch((const void *)&t->v[sidx(t, j->layers[0][0], j->layers[0][1], unrank6[rl8],
+                                                           mid_l[m8], unrank6[rd8], mid_d[m8])]);
+                __builtin_prefetch((const void *)&t->v[sidx(t, j->layers[0][1], j->layers[0][0], unrank6[rd8],
+                                                           mid_d[m8], unrank6[rl8], mid_l[m8])]);
+            }
             uint32_t e = j->order[k];
             int m = (int)((e >> 12) & 8191), rl = (int)((e >> 6) & 63), rd = (int)(e & 63);
             int a = j->layers[0][0], b = j->layers[0][1];
