@@ -12,6 +12,7 @@
  */
 #include "ur_finkel.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -385,6 +386,182 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Anderson acceleration of a layer pair's sweeps (depth AMAX). A sweep is
+ * a map G from the pair's values before it to those after; near the
+ * solution (the best moves settled) G is linear and its error shrinks by a
+ * few slow modes. After each sweep the next point is G(x) minus the mix of
+ * the last AMAX changes of G that best cancels the residual G(x) - x
+ * (least squares over the pair's states); a sweep that does not shrink the
+ * residual clears the history. The stopping test is always on a plain sweep
+ * whose values are kept, so the tolerance holds for the values written. */
+#define AMAX 2
+typedef struct accel {
+    uint64_t lo[2], len[2], n; /* the pair's two ranges of t->v */
+    double *x;                 /* x before the sweep, then f = G(x) - x */
+    double *fprev, *gprev;     /* the last f and G(x) */
+    double *df[AMAX], *dg[AMAX];
+    int nh, head;    /* history entries, the next slot */
+    double last;     /* residual of the last sweep */
+    bool on, primed; /* vectors allocated; fprev/gprev hold a step */
+} accel;
+
+static void accel_free(accel *c)
+{
+    pl_free(c->x);
+    pl_free(c->fprev);
+    pl_free(c->gprev);
+    for (int i = 0; i < AMAX; i++) {
+        pl_free(c->df[i]);
+        pl_free(c->dg[i]);
+    }
+    memset(c, 0, sizeof *c);
+}
+
+/* The range of layer (a, b) in t->v. */
+static void layer_range(const urf_table *t, int a, int b, uint64_t *lo, uint64_t *len)
+{
+    uint64_t first = NONE, end = 0;
+    for (int m = 0; m < NMID; m++) {
+        uint64_t o = t->base[a][b][m];
+        if (o == NONE)
+            continue;
+        if (first == NONE)
+            first = o;
+        end = o + (uint64_t)cum6[cap6(t->n - a - pc8[mid_l[m]])] * cum6[cap6(t->n - b - pc8[mid_d[m]])];
+    }
+    *lo = first == NONE ? 0 : first;
+    *len = first == NONE ? 0 : end - first;
+}
+
+/* Sets up acceleration for the pair (a, b) / (b, a); without memory for its
+ * vectors the sweeps run plain. */
+static void accel_init(accel *c, const urf_table *t, int a, int b)
+{
+    memset(c, 0, sizeof *c);
+    layer_range(t, a, b, &c->lo[0], &c->len[0]);
+    if (a != b)
+        layer_range(t, b, a, &c->lo[1], &c->len[1]);
+    c->n = c->len[0] + c->len[1];
+    c->last = 1e300;
+    size_t bytes = sizeof(double) * (c->n ? c->n : 1);
+    c->x = pl_malloc(bytes);
+    c->fprev = pl_malloc(bytes);
+    c->gprev = pl_malloc(bytes);
+    bool ok = c->x && c->fprev && c->gprev;
+    for (int i = 0; i < AMAX; i++) {
+        c->df[i] = pl_malloc(bytes);
+        c->dg[i] = pl_malloc(bytes);
+        ok = ok && c->df[i] && c->dg[i];
+    }
+    if (!ok)
+        accel_free(c);
+    else
+        c->on = true;
+}
+
+static inline _Atomic double *accel_at(const urf_table *t, const accel *c, uint64_t k)
+{
+    return k < c->len[0] ? &t->v[c->lo[0] + k] : &t->v[c->lo[1] + (k - c->len[0])];
+}
+
+/* Before a sweep: keep x. */
+static void accel_before(accel *c, const urf_table *t)
+{
+    if (!c->on)
+        return;
+    for (uint64_t k = 0; k < c->n; k++)
+        c->x[k] = atomic_load_explicit(accel_at(t, c, k), memory_order_relaxed);
+}
+
+/* After a sweep with residual `res` (t->v holds G(x)): the next point. */
+static void accel_after(accel *c, urf_table *t, double res)
+{
+    if (!c->on)
+        return;
+    bool progress = res < 0.9 * c->last;
+    c->last = res;
+    if (!progress || res > 1e-2) { /* not converging steadily yet: (re)start */
+        c->nh = 0;
+        c->primed = false;
+    }
+    /* f = G(x) - x; history of the changes of f and G */
+    int slot = c->head;
+    for (uint64_t k = 0; k < c->n; k++) {
+        double g = atomic_load_explicit(accel_at(t, c, k), memory_order_relaxed);
+        double f = g - c->x[k];
+        if (c->primed) {
+            c->df[slot][k] = f - c->fprev[k];
+            c->dg[slot][k] = g - c->gprev[k];
+        }
+        c->x[k] = f;
+        c->fprev[k] = f;
+        c->gprev[k] = g;
+    }
+    if (!c->primed) {
+        c->primed = res <= 1e-2;
+        return;
+    }
+    c->head = (c->head + 1) % AMAX;
+    if (c->nh < AMAX)
+        c->nh++;
+    /* least squares: min |f - DF gamma| by the normal equations */
+    int h = c->nh < AMAX ? c->nh : AMAX;
+    double M[AMAX][AMAX] = {{0}}, r[AMAX] = {0};
+    for (uint64_t k = 0; k < c->n; k++) {
+        for (int i = 0; i < h; i++) {
+            double di = c->df[i][k];
+            r[i] += di * c->x[k];
+            for (int j = 0; j <= i; j++)
+                M[i][j] += di * c->df[j][k];
+        }
+    }
+    double tr = 0;
+    for (int i = 0; i < h; i++) {
+        for (int j = 0; j < i; j++)
+            M[j][i] = M[i][j];
+        tr += M[i][i];
+    }
+    if (!(tr > 0))
+        return;
+    for (int i = 0; i < h; i++)
+        M[i][i] += 1e-10 * tr;
+    double gam[AMAX] = {0};
+    for (int i = 0; i < h; i++) { /* Gaussian elimination with partial pivoting */
+        int piv = i;
+        for (int j = i + 1; j < h; j++)
+            if (fabs(M[j][i]) > fabs(M[piv][i]))
+                piv = j;
+        if (!(fabs(M[piv][i]) > 0))
+            return;
+        for (int j = 0; j < h; j++) {
+            double tmp = M[i][j];
+            M[i][j] = M[piv][j];
+            M[piv][j] = tmp;
+        }
+        double tmp = r[i];
+        r[i] = r[piv];
+        r[piv] = tmp;
+        for (int j = i + 1; j < h; j++) {
+            double f = M[j][i] / M[i][i];
+            for (int l = i; l < h; l++)
+                M[j][l] -= f * M[i][l];
+            r[j] -= f * r[i];
+        }
+    }
+    for (int i = h - 1; i >= 0; i--) {
+        double x = r[i];
+        for (int j = i + 1; j < h; j++)
+            x -= M[i][j] * gam[j];
+        gam[i] = x / M[i][i];
+    }
+    for (uint64_t k = 0; k < c->n; k++) {
+        double g = c->gprev[k];
+        for (int i = 0; i < h; i++)
+            g -= gam[i] * c->dg[i][k];
+        atomic_store_explicit(accel_at(t, c, k), g, memory_order_relaxed);
+    }
+}
+
 long urf_solve(urf_table *t, double tol, int threads, FILE *progress)
 {
     if (threads < 1)
@@ -412,8 +589,11 @@ long urf_solve(urf_table *t, double tol, int threads, FILE *progress)
                     fputs("out of memory\n", progress);
                 return -1;
             }
+            accel acc;
+            accel_init(&acc, t, a, b);
             for (int sw = 1;; sw++) {
                 job.threads = threads;
+                accel_before(&acc, t);
                 pthread_t tid[16];
                 worker ws[16];
                 bool started[16] = {false};
@@ -448,7 +628,9 @@ long urf_solve(urf_table *t, double tol, int threads, FILE *progress)
                 }
                 if (delta <= tol || states == 0)
                     break;
+                accel_after(&acc, t, delta);
             }
+            accel_free(&acc);
             pl_free(job.order);
         }
     }
