@@ -285,10 +285,15 @@ static void *sweep_worker(void *arg)
     urf_table *t = j->t;
     double delta = 0;
     uint64_t states = 0;
-    /* The pair's states from the most progress down, in chunks dealt
-     * round-robin to the threads. */
-    for (uint64_t c0 = (uint64_t)w->id * CHUNK; c0 < j->norder; c0 += (uint64_t)j->threads * CHUNK) {
-        uint64_t c1 = c0 + CHUNK < j->norder ? c0 + CHUNK : j->norder;
+    /* The pair's states from the most progress down, a contiguous share
+     * of the order per thread: a thread reads the values another is
+     * writing only near the boundary of their shares, so the sweep is
+     * nearly the same map from sweep to sweep, which the acceleration
+     * needs (interleaved small chunks made it useless). */
+    uint64_t lo = j->norder * (uint64_t)w->id / (uint64_t)j->threads,
+             hi = j->norder * (uint64_t)(w->id + 1) / (uint64_t)j->threads;
+    for (uint64_t c0 = lo; c0 < hi; c0 += CHUNK) {
+        uint64_t c1 = c0 + CHUNK < hi ? c0 + CHUNK : hi;
         for (uint64_t k = c0; k < c1; k++) {
             if (k + 8 < c1) { /* the own values of a pair a few steps ahead */
                 uint32_t e8 = j->order[k + 8];
