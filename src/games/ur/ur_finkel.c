@@ -261,8 +261,12 @@ void urf_free(urf_table *t)
 uint64_t urf_count(const urf_table *t) { return t->count; }
 int urf_pieces(const urf_table *t) { return t->n; }
 
+typedef struct accel accel;
+static inline void accel_keep(accel *c, uint64_t i, double old);
+
 typedef struct sweep_job {
     urf_table *t;
+    accel *acc; /* keeps the values before the sweep (may be off) */
     int layers[2][2]; /* a layer and its mirror */
     int threads;
     uint32_t *order; /* middle configuration << 12 | rl << 6 | rd, of layer 0 */
@@ -322,12 +326,14 @@ static void *sweep_worker(void *arg)
                 y = B + q * (1 - x);
             }
             double old = atomic_load_explicit(&t->v[i], memory_order_relaxed);
+            accel_keep(j->acc, i, old);
             double d = x > old ? x - old : old - x;
             if (d > delta)
                 delta = d;
             atomic_store_explicit(&t->v[i], x, memory_order_relaxed);
             if (fi != i) {
                 old = atomic_load_explicit(&t->v[fi], memory_order_relaxed);
+                accel_keep(j->acc, fi, old);
                 d = y > old ? y - old : old - y;
                 if (d > delta)
                     delta = d;
@@ -393,22 +399,41 @@ static double now(void)
 
 /* Anderson acceleration of a layer pair's sweeps (depth AMAX). A sweep is
  * a map G from the pair's values before it to those after; near the
- * solution (the best moves settled) G is linear and its error shrinks by a
- * few slow modes. After each sweep the next point is G(x) minus the mix of
- * the last AMAX changes of G that best cancels the residual G(x) - x
- * (least squares over the pair's states); a sweep that does not shrink the
- * residual clears the history. The stopping test is always on a plain sweep
- * whose values are kept, so the tolerance holds for the values written. */
+ * solution (the best moves settled) G is nearly linear and its error
+ * shrinks by a few slow modes. After each sweep the next point is G(x)
+ * minus the mix of the last AMAX changes of G that best cancels the
+ * residual G(x) - x (least squares over the pair's states); a sweep that
+ * does not shrink the residual by 10 % clears the history. The stopping
+ * test is always on a plain sweep whose values are kept, so the tolerance
+ * holds for the values written. The passes over the vectors run on the
+ * solver's threads. */
 #define AMAX 2
-typedef struct accel {
+struct accel {
     uint64_t lo[2], len[2], n; /* the pair's two ranges of t->v */
-    double *x;                 /* x before the sweep, then f = G(x) - x */
-    double *fprev, *gprev;     /* the last f and G(x) */
+    double *x;                 /* the values before the sweep (kept by the sweep) */
+    double *fprev, *gprev;     /* the last residual f = G(x) - x and G(x) */
     double *df[AMAX], *dg[AMAX];
     int nh, head;    /* history entries, the next slot */
     double last;     /* residual of the last sweep */
     bool on, primed; /* vectors allocated; fprev/gprev hold a step */
-} accel;
+};
+
+/* Position of value i of t->v in the pair's vectors. */
+static inline uint64_t accel_pos(const accel *c, uint64_t i)
+{
+    return i - c->lo[0] < c->len[0] ? i - c->lo[0] : c->len[0] + (i - c->lo[1]);
+}
+
+static inline void accel_keep(accel *c, uint64_t i, double old)
+{
+    if (c && c->on)
+        c->x[accel_pos(c, i)] = old;
+}
+
+static inline _Atomic double *accel_at(const urf_table *t, const accel *c, uint64_t k)
+{
+    return k < c->len[0] ? &t->v[c->lo[0] + k] : &t->v[c->lo[1] + (k - c->len[0])];
+}
 
 static void accel_free(accel *c)
 {
@@ -464,22 +489,78 @@ static void accel_init(accel *c, const urf_table *t, int a, int b)
         c->on = true;
 }
 
-static inline _Atomic double *accel_at(const urf_table *t, const accel *c, uint64_t k)
+/* One thread's share of a pass over the vectors. Pass 1: residual, history
+ * and the sums of the normal equations over slots 0..h-1; pass 2: the next
+ * point. */
+typedef struct accel_part {
+    accel *c;
+    urf_table *t;
+    uint64_t k0, k1;
+    int pass, slot, h;
+    bool primed;
+    double M[AMAX][AMAX], r[AMAX];
+    const double *gam;
+} accel_part;
+
+static void *accel_pass(void *arg)
 {
-    return k < c->len[0] ? &t->v[c->lo[0] + k] : &t->v[c->lo[1] + (k - c->len[0])];
+    accel_part *p = arg;
+    accel *c = p->c;
+    int h = p->h < AMAX ? p->h : AMAX;
+    if (p->pass == 1) {
+        for (uint64_t k = p->k0; k < p->k1; k++) {
+            double g = atomic_load_explicit(accel_at(p->t, c, k), memory_order_relaxed);
+            double f = g - c->x[k];
+            if (p->primed) {
+                c->df[p->slot][k] = f - c->fprev[k];
+                c->dg[p->slot][k] = g - c->gprev[k];
+            }
+            c->fprev[k] = f;
+            c->gprev[k] = g;
+            for (int i = 0; i < h; i++) {
+                double di = c->df[i][k];
+                p->r[i] += di * f;
+                for (int j = 0; j <= i; j++)
+                    p->M[i][j] += di * c->df[j][k];
+            }
+        }
+    } else {
+        for (uint64_t k = p->k0; k < p->k1; k++) {
+            double g = c->gprev[k];
+            for (int i = 0; i < h; i++)
+                g -= p->gam[i] * c->dg[i][k];
+            atomic_store_explicit(accel_at(p->t, c, k), g, memory_order_relaxed);
+        }
+    }
+    return NULL;
 }
 
-/* Before a sweep: keep x. */
-static void accel_before(accel *c, const urf_table *t)
+/* Runs a pass on `threads` threads (shares in order, sums added in order). */
+static void accel_run(accel *c, urf_table *t, int threads, accel_part *parts, int pass, int slot, int h,
+                      bool primed, const double *gam)
 {
-    if (!c->on)
-        return;
-    for (uint64_t k = 0; k < c->n; k++)
-        c->x[k] = atomic_load_explicit(accel_at(t, c, k), memory_order_relaxed);
+    pthread_t tid[16];
+    bool started[16] = {false};
+    for (int k = 0; k < threads; k++) {
+        memset(&parts[k], 0, sizeof parts[k]);
+        parts[k] = (accel_part){.c = c, .t = t, .pass = pass, .slot = slot, .h = h, .primed = primed, .gam = gam};
+        parts[k].k0 = c->n * (uint64_t)k / (uint64_t)threads;
+        parts[k].k1 = c->n * (uint64_t)(k + 1) / (uint64_t)threads;
+        if (k > 0)
+            started[k] = pthread_create(&tid[k], NULL, accel_pass, &parts[k]) == 0;
+    }
+    accel_pass(&parts[0]);
+    for (int k = 1; k < threads; k++) {
+        if (started[k])
+            pthread_join(tid[k], NULL);
+        else
+            accel_pass(&parts[k]);
+    }
 }
 
-/* After a sweep with residual `res` (t->v holds G(x)): the next point. */
-static void accel_after(accel *c, urf_table *t, double res)
+/* After a sweep with residual `res` (t->v holds G(x), c->x holds x): the
+ * next point. */
+static void accel_after(accel *c, urf_table *t, double res, int threads)
 {
     if (!c->on)
         return;
@@ -487,39 +568,32 @@ static void accel_after(accel *c, urf_table *t, double res)
     c->last = res;
     if (!progress || res > 1e-2) { /* not converging steadily yet: (re)start */
         c->nh = 0;
+        c->head = 0;
         c->primed = false;
     }
-    /* f = G(x) - x; history of the changes of f and G */
-    int slot = c->head;
-    for (uint64_t k = 0; k < c->n; k++) {
-        double g = atomic_load_explicit(accel_at(t, c, k), memory_order_relaxed);
-        double f = g - c->x[k];
-        if (c->primed) {
-            c->df[slot][k] = f - c->fprev[k];
-            c->dg[slot][k] = g - c->gprev[k];
-        }
-        c->x[k] = f;
-        c->fprev[k] = f;
-        c->gprev[k] = g;
+    bool primed = c->primed;
+    int slot = c->head, h = 0;
+    if (primed) {
+        c->head = (c->head + 1) % AMAX;
+        if (c->nh < AMAX)
+            c->nh++;
+        h = c->nh;
     }
-    if (!c->primed) {
+    accel_part parts[16];
+    accel_run(c, t, threads, parts, 1, slot, h, primed, NULL);
+    if (!primed) {
         c->primed = res <= 1e-2;
         return;
     }
-    c->head = (c->head + 1) % AMAX;
-    if (c->nh < AMAX)
-        c->nh++;
     /* least squares: min |f - DF gamma| by the normal equations */
-    int h = c->nh < AMAX ? c->nh : AMAX;
+    h = h < AMAX ? h : AMAX;
     double M[AMAX][AMAX] = {{0}}, r[AMAX] = {0};
-    for (uint64_t k = 0; k < c->n; k++) {
+    for (int k = 0; k < threads; k++)
         for (int i = 0; i < h; i++) {
-            double di = c->df[i][k];
-            r[i] += di * c->x[k];
+            r[i] += parts[k].r[i];
             for (int j = 0; j <= i; j++)
-                M[i][j] += di * c->df[j][k];
+                M[i][j] += parts[k].M[i][j];
         }
-    }
     double tr = 0;
     for (int i = 0; i < h; i++) {
         for (int j = 0; j < i; j++)
@@ -559,12 +633,7 @@ static void accel_after(accel *c, urf_table *t, double res)
             x -= M[i][j] * gam[j];
         gam[i] = x / M[i][i];
     }
-    for (uint64_t k = 0; k < c->n; k++) {
-        double g = c->gprev[k];
-        for (int i = 0; i < h; i++)
-            g -= gam[i] * c->dg[i][k];
-        atomic_store_explicit(accel_at(t, c, k), g, memory_order_relaxed);
-    }
+    accel_run(c, t, threads, parts, 2, slot, h, primed, gam);
 }
 
 long urf_solve(urf_table *t, double tol, int threads, FILE *progress)
@@ -596,9 +665,9 @@ long urf_solve(urf_table *t, double tol, int threads, FILE *progress)
             }
             accel acc;
             accel_init(&acc, t, a, b);
+            job.acc = &acc;
             for (int sw = 1;; sw++) {
                 job.threads = threads;
-                accel_before(&acc, t);
                 pthread_t tid[16];
                 worker ws[16];
                 bool started[16] = {false};
@@ -633,7 +702,7 @@ long urf_solve(urf_table *t, double tol, int threads, FILE *progress)
                 }
                 if (delta <= tol || states == 0)
                     break;
-                accel_after(&acc, t, delta);
+                accel_after(&acc, t, delta, threads);
             }
             accel_free(&acc);
             pl_free(job.order);
