@@ -108,7 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_in in = {data, size, 0};
     unsigned sel = fz_byte(&in);
     uint64_t seed = fz_byte(&in);
-    f.m = fz_match(g, sel, seed, 0);
+    f.m = fz_match(g, sel, seed);
     f.capsnap = 64;
     f.snap = pl_malloc((size_t)f.capsnap * g->state_size);
     f.acts = pl_malloc(sizeof *f.acts * PL_MAX_ACTIONS);
