@@ -93,12 +93,13 @@ static void test_regress_cbw_position_empty_table_needs_fixed_edges(void **s)
                                   &err),
                      -1);
     assert_non_null(strstr(pl_buf_str(&err), "empty table"));
+    assert_non_null(strstr(pl_buf_str(&err), "8650 legal actions"));
     assert_memory_equal(st, m->state, g->state_size);
     pl_free(st);
     pl_match_free(m);
     /* Reachable: a table emptied once both axes are fixed (span W x H). */
     m = th_new("cbw", "players=2 w=3 h=2 seed=1");
-    th_position(m, "phase=move turn=0 opener=red passes=0 span=0..2,0..1 hands=6H,7D/6S");
+    th_position(m, "phase=move turn=0 opener=red passes=0 span=0..2,0..1 hands=6H,7D/6S/-/-");
     pl_action acts[64];
     int n = g->legal(m->state, 0, acts, 64);
     assert_int_equal(n, 2 * 6 + 1); /* two cards on any of the 6 cells, or a pass */
