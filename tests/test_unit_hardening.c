@@ -60,8 +60,8 @@ static void test_regress_tamcuc_deal_option_too_many_copies(void **s)
     (void)s;
     const pl_game *g = pl_game_find("tamcuc");
     char *w[] = {"seed=5", "dealer=0",
-                 "deal=rG,rA,rE,rC,rN,rH,bS,bS/bG,bA,rS/bG,bA,bE,bC,bN,bH,rA,rE,rC,rN,rH,bS,bS/"
-                 "bG,bA,bE,bC,bN,bS,bS"};
+                 ("deal=rG,rA,rE,rC,rN,rH,bS,bS/bG,bA,rS/bG,bA,bE,bC,bN,bH,rA,rE,rC,rN,rH,bS,bS/"
+                  "bG,bA,bE,bC,bN,bS,bS")};
     pl_buf err = {0};
     pl_match *m = pl_match_new(g, 3, w, &err);
     assert_null(m);
