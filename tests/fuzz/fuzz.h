@@ -65,7 +65,7 @@ pl_match *fz_match(const pl_game *g, unsigned sel, uint64_t seed);
  * chosen, both by a generator seeded with the seed (fewer steps when the
  * game ends first). Each step passes pl_check the first time it is walked.
  * Walks are cached per process (checkpoints of every walk, at most
- * FZ_NSETS x FZ_SEEDS of them, about 64 MiB at most), so an input costs at
+ * FZ_NSETS x FZ_SEEDS of them, at most about 256 MiB), so an input costs at
  * most a few steps; the walk is deterministic, so a finding reproduces in a
  * fresh process. Sets `*initial` to the match's initial state when not
  * NULL. Both pointers are read-only and valid until the next call; one game

@@ -107,7 +107,9 @@ static int walk_step(const pl_game *g, void *st, pl_rng *r, int checked)
  * every `every` steps (the state and the generator), extended on demand;
  * a state between two checkpoints is walked again from the one before it
  * (fewer than `every` steps). `every` keeps the whole cache (FZ_NSETS x
- * FZ_SEEDS walks of up to FZ_STEPS steps) under about 64 MiB. */
+ * FZ_SEEDS walks of up to FZ_STEPS steps) under about 256 MiB: every
+ * state of Ur and Tam Cuc, every other one of cbw and karuta (4.6 KiB a
+ * state). */
 typedef struct fz_walk_entry {
     unsigned char *states; /* states[j]: after j * every steps; NULL: not begun */
     pl_rng *rngs;          /* rngs[j]: the generator then */
@@ -126,7 +128,7 @@ const void *fz_walk(const pl_game *g, unsigned sel, unsigned seed, unsigned step
         cur = pl_malloc(g->state_size);
         FUZZ_CHECK(cur != NULL, "out of memory");
         size_t all = (size_t)FZ_NSETS * FZ_SEEDS * FZ_STEPS * g->state_size;
-        for (every = 1; all / (size_t)every > ((size_t)64 << 20); every *= 2)
+        for (every = 1; all / (size_t)every > ((size_t)256 << 20); every *= 2)
             ;
     }
     FUZZ_CHECK(g == game, "fz_walk: one game a process");
