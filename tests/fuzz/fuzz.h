@@ -92,6 +92,8 @@ void fz_check_state(const pl_game *g, const void *st, const void *initial, int s
  * inputs very often reach a state checked already (a position text
  * written differently, a changed byte the parser ignores). */
 int fz_seen(const pl_game *g, const void *st, const void *initial, uint64_t salt);
+/* A 64-bit hash of a state of `g` (the one fz_seen uses). */
+uint64_t fz_hash(const pl_game *g, const void *st);
 
 /* The cheap part of fz_check_state, for every step of a long input: phase,
  * seats, teams and actors agree, each actor's legal list is within capacity

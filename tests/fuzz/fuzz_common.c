@@ -206,6 +206,8 @@ static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
     return h ^ (h >> 32);
 }
 
+uint64_t fz_hash(const pl_game *g, const void *st) { return hash_bytes(st, g->state_size, 1); }
+
 int fz_seen(const pl_game *g, const void *st, const void *initial, uint64_t salt)
 {
     enum { SLOTS = 1 << 20 }; /* 8 MiB; emptied when half full */

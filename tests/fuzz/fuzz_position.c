@@ -36,12 +36,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(!memcmp(st, fresh, g->state_size), "a rejected position changed the state");
     } else {
         fz_check_state(g, st, initial, 0);
-        /* The successors depend only on the state and the input's size (the
-         * generator's seed): not again for a pair seen already. */
+        /* The successors are drawn by a generator seeded with the state's
+         * hash, so they depend on the state alone: not again for a state
+         * seen already. */
         pl_action *acts = acts_buf;
-        int again = fz_seen(g, st, initial, 0x100 + (uint64_t)size);
+        int again = fz_seen(g, st, initial, 2);
         pl_rng r;
-        pl_rng_seed(&r, size);
+        pl_rng_seed(&r, fz_hash(g, st));
         for (int i = 0; i < 4 && !again && g->phase(st) != PL_PHASE_OVER; i++) {
             pl_action a;
             int seat = PL_CHANCE;
