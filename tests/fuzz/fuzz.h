@@ -92,8 +92,11 @@ void fz_check_state(const pl_game *g, const void *st, const void *initial, int s
  * inputs very often reach a state checked already (a position text
  * written differently, a changed byte the parser ignores). */
 int fz_seen(const pl_game *g, const void *st, const void *initial, uint64_t salt);
-/* A 64-bit hash of a state of `g` (the one fz_seen uses). */
+/* The same for any 64-bit hash (fz_hash, fz_mix): 1 when seen before. */
+int fz_seen_hash(uint64_t h);
+/* A 64-bit hash of a state of `g`; `h` with `v` mixed in. */
 uint64_t fz_hash(const pl_game *g, const void *st);
+uint64_t fz_mix(uint64_t h, uint64_t v);
 
 /* The cheap part of fz_check_state, for every step of a long input: phase,
  * seats, teams and actors agree, each actor's legal list is within capacity

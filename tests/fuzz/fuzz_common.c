@@ -208,7 +208,9 @@ static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
 
 uint64_t fz_hash(const pl_game *g, const void *st) { return hash_bytes(st, g->state_size, 1); }
 
-int fz_seen(const pl_game *g, const void *st, const void *initial, uint64_t salt)
+uint64_t fz_mix(uint64_t h, uint64_t v) { return hash_bytes(&v, sizeof v, h); }
+
+int fz_seen_hash(uint64_t h)
 {
     enum { SLOTS = 1 << 20 }; /* 8 MiB; emptied when half full */
     static uint64_t *tab;
@@ -217,9 +219,6 @@ int fz_seen(const pl_game *g, const void *st, const void *initial, uint64_t salt
         tab = pl_calloc(SLOTS, sizeof *tab);
         FUZZ_CHECK(tab != NULL, "out of memory");
     }
-    uint64_t h = hash_bytes(st, g->state_size, salt * 0xff51afd7ed558ccdull + 1);
-    if (initial)
-        h = hash_bytes(initial, g->state_size, h);
     if (!h)
         h = 1; /* 0 marks an empty slot */
     size_t i = (size_t)(h & (SLOTS - 1));
@@ -235,6 +234,14 @@ int fz_seen(const pl_game *g, const void *st, const void *initial, uint64_t salt
     tab[i] = h;
     used++;
     return 0;
+}
+
+int fz_seen(const pl_game *g, const void *st, const void *initial, uint64_t salt)
+{
+    uint64_t h = hash_bytes(st, g->state_size, salt * 0xff51afd7ed558ccdull + 1);
+    if (initial)
+        h = hash_bytes(initial, g->state_size, h);
+    return fz_seen_hash(h);
 }
 
 /* Phase, seats and the lists of each phase; with `texts`, also every legal
