@@ -60,13 +60,51 @@ static void test_regress_tamcuc_deal_option_too_many_copies(void **s)
     (void)s;
     const pl_game *g = pl_game_find("tamcuc");
     char *w[] = {"seed=5", "dealer=0",
-                 "deal=rG,rA,rE,rC,rN,rH,bS,bS/bG,bA,rS/bG,bA,bE,bC,bN,bH,rA,rE,rC,rN,rH,bS,bS/"
-                 "bG,bA,bE,bC,bN,bS,bS"};
+                 ("deal=rG,rA,rE,rC,rN,rH,bS,bS/bG,bA,rS/bG,bA,bE,bC,bN,bH,rA,rE,rC,rN,rH,bS,bS/"
+                  "bG,bA,bE,bC,bN,bS,bS")};
     pl_buf err = {0};
     pl_match *m = pl_match_new(g, 3, w, &err);
     assert_null(m);
     assert_non_null(strstr(pl_buf_str(&err), "deal="));
     pl_buf_free(&err);
+}
+
+/* fuzz_position_cbw: cbw's position text took phase=move with an empty
+ * table on a span whose axes are not fixed, which play cannot reach: only
+ * captures empty the table, and while an axis is not fixed a card on the
+ * span's outer row along it always has a liberty (the free cell beyond).
+ * With w=16 h=16 the seat to move then had 9 x 961 placements and a pass,
+ * 8650 legal actions, more than PL_MAX_ACTIONS (8192), which every caller
+ * of `legal` takes as the most there can be. Kept as
+ * tests/fuzz/corpus/position_cbw/regress_empty_table_unfixed. */
+static void test_regress_cbw_position_empty_table_needs_fixed_edges(void **s)
+{
+    (void)s;
+    pl_match *m = th_new("cbw", "deck=52 w=16 h=16 first=black seed=1");
+    const pl_game *g = m->game;
+    void *st = pl_malloc(g->state_size);
+    assert_non_null(st);
+    memcpy(st, m->state, g->state_size);
+    pl_buf err = {0};
+    assert_int_equal(g->from_text(st,
+                                  "phase=move turn=2 opener=red passes=0 span=0..0,0..0 "
+                                  "hands=7H,8H,9H,10H,JH,QH,KH,AH/6S,7S,8S,9S,10S,JS,QS,KS,AS/"
+                                  "6D,7D,8D,9D,10D,JD,QD,KD,AD/6C,7C",
+                                  &err),
+                     -1);
+    assert_non_null(strstr(pl_buf_str(&err), "empty table"));
+    assert_non_null(strstr(pl_buf_str(&err), "8650 legal actions"));
+    assert_memory_equal(st, m->state, g->state_size);
+    pl_free(st);
+    pl_match_free(m);
+    /* Reachable: a table emptied once both axes are fixed (span W x H). */
+    m = th_new("cbw", "players=2 w=3 h=2 seed=1");
+    th_position(m, "phase=move turn=0 opener=red passes=0 span=0..2,0..1 hands=6H,7D/6S/-/-");
+    pl_action acts[64];
+    int n = g->legal(m->state, 0, acts, 64);
+    assert_int_equal(n, 2 * 6 + 1); /* two cards on any of the 6 cells, or a pass */
+    pl_buf_free(&err);
+    pl_match_free(m);
 }
 
 /* ---- allocation failures ---------------------------------------------- */
@@ -522,6 +560,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_regress_play_refuses_impossible_deal),
         cmocka_unit_test(test_regress_tamcuc_deal_option_too_many_copies),
+        cmocka_unit_test(test_regress_cbw_position_empty_table_needs_fixed_edges),
         cmocka_unit_test(test_alloc_match_new),
         cmocka_unit_test(test_alloc_options),
         cmocka_unit_test(test_alloc_play_text),

@@ -51,18 +51,58 @@ static inline uint64_t fz_u64(fz_in *in)
 /* The game of a per-game target (FUZZ_GAME, a compile definition) or NULL. */
 const pl_game *fz_game(const char *id);
 
-/* Builds a match of `g` with options chosen by `sel` among a few fixed sets
- * (defaults first) and `seed`, then plays `steps` random actions (legal
- * moves and chance draws) from the match's generator. Never NULL. */
-pl_match *fz_match(const pl_game *g, unsigned sel, uint64_t seed, unsigned steps);
+/* A new match of `g` with options chosen by `sel` among a few fixed sets
+ * (defaults first, FZ_NSETS in all) and `seed`. Never NULL; the caller
+ * frees it. */
+pl_match *fz_match(const pl_game *g, unsigned sel, uint64_t seed);
+
+#define FZ_NSETS 4  /* option sets */
+#define FZ_SEEDS 256 /* seeds of fz_walk: only seed % FZ_SEEDS counts */
+#define FZ_STEPS 96  /* steps of fz_walk: at most FZ_STEPS - 1 */
+
+/* The state after `steps` steps of a random walk from fz_match(g, sel,
+ * seed % FZ_SEEDS): chance outcomes drawn and legal actions of an actor
+ * chosen, both by a generator seeded with the seed (fewer steps when the
+ * game ends first). Each step passes pl_check the first time it is walked.
+ * Walks are cached per process (checkpoints of every walk, at most
+ * FZ_NSETS x FZ_SEEDS of them, at most about 256 MiB), so an input costs at
+ * most a few steps; the walk is deterministic, so a finding reproduces in a
+ * fresh process. Sets `*initial` to the match's initial state when not
+ * NULL. Both pointers are read-only and valid until the next call; one game
+ * a process. Never NULL. */
+const void *fz_walk(const pl_game *g, unsigned sel, unsigned seed, unsigned steps, const void **initial);
 
 /* Checks what every state of a game must satisfy, whatever the input:
  * phase and actors agree, legal lists within capacity, the position text
- * reads back to the same text, views and pictures for every seat do not
- * crash, and the game's own checker (cbw) agrees. `strict` (states reached
+ * reads back to the same text, the views of every seat and one picture
+ * (everything, or a seat's, chosen by the state) are drawn without a crash
+ * or running out of memory, and the game's own checker (cbw) agrees. `strict` (states reached
  * by play, not read from a position text) adds: each actor has a legal
  * action (unless the game has a check hook) and every legal action reads
- * back from its own text. Aborts on a failure. */
+ * back from its own text. Aborts on a failure. A state checked already by
+ * this process (fz_seen: same state, initial state and `strict`) is not
+ * checked again. */
 void fz_check_state(const pl_game *g, const void *st, const void *initial, int strict);
+
+/* Whether this process has been asked about the same state (with the same
+ * `initial` state, which may be NULL, and `salt`) before; remembers it
+ * (64-bit hashes, at most 2^19, forgotten all at once when full). The
+ * checks of the targets are deterministic functions of the state they
+ * look at, so a state that passed them once would pass again: mutated
+ * inputs very often reach a state checked already (a position text
+ * written differently, a changed byte the parser ignores). */
+int fz_seen(const pl_game *g, const void *st, const void *initial, uint64_t salt);
+/* The same for any 64-bit hash (fz_hash, fz_mix): 1 when seen before. */
+int fz_seen_hash(uint64_t h);
+/* A 64-bit hash of a state of `g`; `h` with `v` mixed in. */
+uint64_t fz_hash(const pl_game *g, const void *st);
+uint64_t fz_mix(uint64_t h, uint64_t v);
+
+/* The cheap part of fz_check_state, for every step of a long input: phase,
+ * seats, teams and actors agree, each actor's legal list is within capacity
+ * (and not empty when `strict`, unless the game has a check hook), chance
+ * probabilities sum to 1, a finished game's outcome covers every seat. No
+ * text, view or picture. Aborts on a failure. */
+void fz_check_shape(const pl_game *g, const void *st, int strict);
 
 #endif

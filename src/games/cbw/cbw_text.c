@@ -543,6 +543,25 @@ int cbw_from_text(void *st, const char *text, pl_buf *err)
         bad(err, "opener=red|black once the first team is known", NULL);
         goto done;
     }
+    /* On an empty table (R12's decision) a seat may place any card on any
+     * inside cell: up to 26 x 961 placements on an unfixed 16 x 16 span,
+     * beyond what `legal` may list (PL_MAX_ACTIONS). Play cannot get there:
+     * only captures empty the table, and while an axis is not fixed a card
+     * on the span's outer row along it has the free cell beyond as a
+     * liberty, so an emptied table has both axes fixed (at most 26 x 256
+     * placements). Positions for tests may still leave axes unfixed. */
+    if (n->phase == CBW_PH_MOVE && n->started && !n->table) {
+        long cells = (long)(n->ix1 - n->ix0 + 1) * (n->iy1 - n->iy0 + 1), most = 0;
+        for (int i = 0; i < n->nseats; i++)
+            if (__builtin_popcountll(n->hand[i]) > most)
+                most = __builtin_popcountll(n->hand[i]);
+        if (most * cells + 1 > PL_MAX_ACTIONS) {
+            pl_buf_printf(err, "bad position: on this empty table a seat would have %ld legal actions, "
+                               "more than any game lists (%d): play empties the table only once the "
+                               "span is %d x %d", most * cells + 1, PL_MAX_ACTIONS, s->w, s->h);
+            goto done;
+        }
+    }
     if ((n->passes == n->nseats) != (n->phase == CBW_PH_OVER)) {
         bad(err, "phase over exactly when every seat has passed in succession (passes = seats)", NULL);
         goto done;
