@@ -8,6 +8,7 @@
  *  - determinize keeps the seat's view and gives a playable state, and
  *    reads nothing the seat cannot see (same output from a state with the
  *    hidden cards and passes changed);
+ *  - the heuristic policy plays legal actions and reads only its seat's view;
  *  - copies, position text and records round-trip exactly.
  */
 #include <stdio.h>
@@ -255,6 +256,30 @@ static void check_determinize_blind(const pl_game *g, const tc_state *s, int v, 
         assert_true(tc_subset(d1.passed[t], d1.dealt[(t + 1) % s->np]));
 }
 
+/* The game's policy (pl_game.policy) gives a legal action for every actor,
+ * the same one from a state the actor cannot tell apart (hidden cards of the
+ * others shuffled) for the same generator state. */
+static void check_policy(const pl_game *g, const tc_state *s, pl_rng *r)
+{
+    static tc_state other;
+    int seats[PL_MAX_SEATS];
+    if (g->phase(s) != PL_PHASE_MOVE)
+        return;
+    int na = g->actors(s, seats);
+    for (int i = 0; i < na; i++) {
+        perturb(s, seats[i], r, &other);
+        pl_rng a, b;
+        pl_rng_seed(&a, pl_rng_next(r));
+        b = a;
+        pl_action x = g->policy(s, seats[i], &a), y = g->policy(&other, seats[i], &b);
+        pl_buf e = {0};
+        if (pl_check(g, s, seats[i], x, &e) < 0)
+            fail_msg("policy of seat %d: %s", seats[i], pl_buf_str(&e));
+        pl_buf_free(&e);
+        assert_true(x == y);
+    }
+}
+
 static void check_step(pl_match *m, pl_rng *r, tc_state *tmp, int step, int game)
 {
     const pl_game *g = m->game;
@@ -277,6 +302,7 @@ static void check_step(pl_match *m, pl_rng *r, tc_state *tmp, int step, int game
     /* determinize: same view, conserved, playable */
     if (s->phase != TC_PH_OVER && (step & 3) == 1) {
         check_determinize_blind(g, s, v, r);
+        check_policy(g, s, r);
         g->determinize(s, v, r, tmp);
         check_same_view(g, s, tmp, v, 0, "determinized");
         assert_true(all_cards(tmp) == all);

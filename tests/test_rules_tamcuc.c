@@ -1075,6 +1075,33 @@ static void test_TC_R8_4_overtake_payments(void **st)
     pl_match_free(m);
 }
 
+/* The evaluation (for searches) between two deals of a session is the
+ * chance to win the session from the totals: equal totals give equal
+ * chances, a lead counts more when fewer deals are left. */
+static void test_TC_R8_5_evaluate_between_deals(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none session_end=deals:4 " D4);
+    tc_state *s = S(m);
+    s->phase = TC_PH_DEAL;
+    s->deals_done = 1;
+    double sum = 0;
+    for (int p = 0; p < 4; p++) {
+        double v = m->game->evaluate(s, p);
+        assert_true(v > 0.2499 && v < 0.2501);
+    }
+    const int16_t t[4] = {6, 0, 0, -6};
+    memcpy(s->total, t, sizeof t);
+    for (int p = 0; p < 4; p++)
+        sum += m->game->evaluate(s, p);
+    assert_true(sum > 0.99 && sum < 1.01);
+    double lead3 = m->game->evaluate(s, 0), last3 = m->game->evaluate(s, 3);
+    assert_true(lead3 > 0.5 && last3 < 0.1);
+    s->deals_done = 3;
+    assert_true(m->game->evaluate(s, 0) > lead3);
+    pl_match_free(m);
+}
+
 static void test_TC_R8_5_session(void **st)
 {
     (void)st;
@@ -1313,6 +1340,7 @@ int main(void)
         cmocka_unit_test(test_TC_R8_2_zero_sum_checks),
         cmocka_unit_test(test_TC_R8_3_ket_bonus),
         cmocka_unit_test(test_TC_R8_4_overtake_payments),
+        cmocka_unit_test(test_TC_R8_5_evaluate_between_deals),
         cmocka_unit_test(test_TC_R8_5_session),
         cmocka_unit_test(test_TC_R9_1_no_black_general_last),
         cmocka_unit_test(test_TC_R9_1_determinized_last_lead),

@@ -9,6 +9,7 @@
  */
 #include "tc.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1375,10 +1376,36 @@ static double tc_evaluate(const void *st, int seat)
         tc_outcome(st, &o);
         return o.utility[seat];
     }
-    double won = tc_size(s->won[seat]), strength = 0;
-    for (int k = 0; k < TC_NKIND; k++)
-        strength += NIB(s->hand[seat], k) * (k / 13.0);
-    double x = 0.5 + (won - (double)s->hs / s->np) / (2.0 * s->hs) + (strength / (s->hs + 1) - 0.5) * 0.2;
+    int np = s->np;
+    double left, e[TC_MAXP], wonall = 0;
+    int between = s->phase <= TC_PH_DEAL; /* waiting for a deal: the hands are empty */
+    if (s->sess_kind == TC_SESS_DEALS)
+        left = s->sess_n - s->deals_done - (between ? 0 : 1);
+    else {
+        int top = 0;
+        for (int p = 0; p < np; p++)
+            top = s->total[p] > top ? s->total[p] : top;
+        left = (s->sess_n - top) / 3.0;
+        left = left < 0 ? 0 : left;
+    }
+    if (!between)
+        left += (double)tc_size(s->hand[seat]) / s->hs;
+    if (left < 0.05)
+        left = 0.05;
+    for (int p = 0; p < np; p++)
+        wonall += tc_size(s->won[p]);
+    for (int p = 0; p < np; p++)
+        e[p] = s->total[p] + s->dscore[p] + (between ? 0 : tc_size(s->won[p]) - wonall / np);
+    if (!between) {
+        double strength = 0;
+        for (int k = 0; k < TC_NKIND; k++)
+            strength += NIB(s->hand[seat], k) * (k / 13.0);
+        e[seat] += 0.5 * (strength - 0.5 * tc_size(s->hand[seat]));
+    }
+    double tau = 1.4 * sqrt(left), sum = 0;
+    for (int p = 0; p < np; p++)
+        sum += exp((e[p] - e[seat]) / tau);
+    double x = 1.0 / sum;
     return x < 0.01 ? 0.01 : x > 0.99 ? 0.99 : x;
 }
 
@@ -1420,4 +1447,5 @@ const pl_game tc_game = {
     .from_text = tc_from_text,
     .determinize = tc_determinize,
     .evaluate = tc_evaluate,
+    .policy = tc_policy,
 };
