@@ -1,8 +1,8 @@
 /* test_unit_ai_arena.c — AI-against-AI matches (src/ai/ai_arena.c): counts
- * add up, points are the players' mean scores, seats are rotated evenly, results do not depend on the number of
- * threads; and the karuta player (src/games/karuta/kar_bot.c): legal,
- * deterministic for a seed, take times ordered by level, levels ordered by
- * strength. */
+ * add up, points are the players' mean scores, seats are rotated evenly,
+ * results do not depend on the number of threads; and the karuta player
+ * (src/games/karuta/kar_bot.c): legal, deterministic for a seed, take times
+ * ordered by level, levels ordered by strength. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
