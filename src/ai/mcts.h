@@ -65,7 +65,8 @@ size_t mcts_node_size(void);
 /* Chooses an action for `seat` (an actor, phase MOVE) in `st`. Returns 0
  * with `*out` set (and `*stats` filled when not NULL), or -1 with a message
  * in `err` (out of memory, bad parameters, seat not acting, thread start
- * failure); `st` is never changed. The arena may not even hold the root
+ * failure); `st` is never changed. A seat with a single legal action plays
+ * it without searching (stats all zero). The arena may not even hold the root
  * nodes: the search then plays flat Monte Carlo at the root. */
 int mcts_choose(const pl_game *g, const void *st, int seat, const mcts_params *p, uint64_t seed,
                 pl_action *out, mcts_stats *stats, pl_buf *err);
