@@ -122,7 +122,8 @@ static const struct {
     {NULL, "mcts:iterations=200", "mcts:iterations=2000", "mcts:iterations=10000"},
     {"ur", "greedy", "mcts:iterations=1000", "expectimax:depth=3"},
     {"cbw", "mcts:iterations=100", "mcts:iterations=1000", "mcts:iterations=4000"},
-    {"tamcuc", "mcts:iterations=100", "mcts:iterations=1000", "mcts:iterations=4000"},
+    {"tamcuc", "mcts:iterations=100,policy=0,horizon=1", "mcts:iterations=300,horizon=1",
+     "mcts:iterations=1000,horizon=1"},
 };
 
 static int level_of(const char *name)
