@@ -5,7 +5,10 @@
  *  - no view, picture or per-viewer action text of one seat depends on
  *    another seat's hidden cards (a state with those cards shuffled among
  *    the other seats gives the same text), also after the deal ends;
- *  - determinize keeps the seat's view and gives a playable state;
+ *  - determinize keeps the seat's view and gives a playable state, and
+ *    reads nothing the seat cannot see (same output from a state with the
+ *    hidden cards and passes changed);
+ *  - the heuristic policy plays legal actions and reads only its seat's view;
  *  - copies, position text and records round-trip exactly.
  */
 #include <stdio.h>
@@ -219,6 +222,64 @@ static void check_record(pl_match *m)
     pl_buf_free(&b);
 }
 
+/* determinize reads only what v sees: from a state v cannot tell from `s`
+ * (the others' hidden cards shuffled, the night passes between two other
+ * seats and the other hands at play start scrambled), the same generator
+ * gives the same state, byte for byte. Decisions only (nobody searches
+ * elsewhere). */
+static void check_determinize_blind(const pl_game *g, const tc_state *s, int v, pl_rng *r)
+{
+    static tc_state other, d1, d2;
+    if (g->phase(s) != PL_PHASE_MOVE)
+        return;
+    perturb(s, v, r, &other);
+    for (int t = 0; t < s->np; t++) {
+        if (s->night_k && s->phase > TC_PH_EXCH && t != v && (t + 1) % s->np != v)
+            other.passed[t] = (tc_cards)(1 + pl_rng_below(r, 2)) * TC_ONE(pl_rng_below(r, TC_NKIND));
+        if (s->np > 2 && t != v && s->phase > TC_PH_EXCH)
+            other.dealt[t] = (tc_cards)(1 + pl_rng_below(r, 2)) * TC_ONE(pl_rng_below(r, TC_NKIND));
+    }
+    uint64_t seed = pl_rng_next(r);
+    pl_rng a, b;
+    pl_rng_seed(&a, seed);
+    pl_rng_seed(&b, seed);
+    g->determinize(s, v, &a, &d1);
+    g->determinize(&other, v, &b, &d2);
+    if (memcmp(&d1, &d2, sizeof d1)) {
+        pl_buf x = {0}, y = {0};
+        g->to_text(&d1, &x);
+        g->to_text(&d2, &y);
+        fail_msg("determinize(%d) depends on hidden cards:\n%s\n---\n%s", v, pl_buf_str(&x), pl_buf_str(&y));
+    }
+    /* what the night exchange passed lies in the receiver's hand at play start */
+    for (int t = 0; t < s->np && s->night_k && s->phase > TC_PH_EXCH; t++)
+        assert_true(tc_subset(d1.passed[t], d1.dealt[(t + 1) % s->np]));
+}
+
+/* The game's policy (pl_game.policy) gives a legal action for every actor,
+ * the same one from a state the actor cannot tell apart (hidden cards of the
+ * others shuffled) for the same generator state. */
+static void check_policy(const pl_game *g, const tc_state *s, pl_rng *r)
+{
+    static tc_state other;
+    int seats[PL_MAX_SEATS];
+    if (g->phase(s) != PL_PHASE_MOVE)
+        return;
+    int na = g->actors(s, seats);
+    for (int i = 0; i < na; i++) {
+        perturb(s, seats[i], r, &other);
+        pl_rng a, b;
+        pl_rng_seed(&a, pl_rng_next(r));
+        b = a;
+        pl_action x = g->policy(s, seats[i], &a), y = g->policy(&other, seats[i], &b);
+        pl_buf e = {0};
+        if (pl_check(g, s, seats[i], x, &e) < 0)
+            fail_msg("policy of seat %d: %s", seats[i], pl_buf_str(&e));
+        pl_buf_free(&e);
+        assert_true(x == y);
+    }
+}
+
 static void check_step(pl_match *m, pl_rng *r, tc_state *tmp, int step, int game)
 {
     const pl_game *g = m->game;
@@ -240,6 +301,8 @@ static void check_step(pl_match *m, pl_rng *r, tc_state *tmp, int step, int game
     }
     /* determinize: same view, conserved, playable */
     if (s->phase != TC_PH_OVER && (step & 3) == 1) {
+        check_determinize_blind(g, s, v, r);
+        check_policy(g, s, r);
         g->determinize(s, v, r, tmp);
         check_same_view(g, s, tmp, v, 0, "determinized");
         assert_true(all_cards(tmp) == all);

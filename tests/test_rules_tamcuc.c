@@ -507,6 +507,34 @@ static void test_TC_R5_1_declaration_order(void **st)
     pl_match_free(m);
 }
 
+/* With mandatory declaring, a seat that answered nodeclare holds fewer than
+ * four Soldiers of each colour, and the searching seat's samples respect it
+ * (without the option the answer says nothing, and samples do hold four). */
+static void test_TC_R5_1_determinized_nodeclare(void **st)
+{
+    (void)st;
+    for (int mandatory = 0; mandatory < 2; mandatory++) {
+        pl_match *m = th_new("tamcuc", mandatory ? "seed=1 dealer=0 soldier_declare_mandatory=on " D4
+                                                 : "seed=1 dealer=0 " D4);
+        skip_decl(m);
+        assert_int_equal(S(m)->phase, TC_PH_LEAD);
+        tc_state d;
+        pl_rng r;
+        pl_rng_seed(&r, 5);
+        int four = 0;
+        for (int i = 0; i < 400; i++) {
+            m->game->determinize(m->state, 0, &r, &d);
+            for (int t = 1; t < 4; t++)
+                four += TC_NIB(d.hand[t], TC_RS) >= 4 || TC_NIB(d.hand[t], TC_BS) >= 4;
+        }
+        if (mandatory)
+            assert_int_equal(four, 0);
+        else
+            assert_true(four > 0);
+        pl_match_free(m);
+    }
+}
+
 static void test_TC_R5_2_seize_five_and_counter(void **st)
 {
     (void)st;
@@ -1047,6 +1075,33 @@ static void test_TC_R8_4_overtake_payments(void **st)
     pl_match_free(m);
 }
 
+/* The evaluation (for searches) between two deals of a session is the
+ * chance to win the session from the totals: equal totals give equal
+ * chances, a lead counts more when fewer deals are left. */
+static void test_TC_R8_5_evaluate_between_deals(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none session_end=deals:4 " D4);
+    tc_state *s = S(m);
+    s->phase = TC_PH_DEAL;
+    s->deals_done = 1;
+    double sum = 0;
+    for (int p = 0; p < 4; p++) {
+        double v = m->game->evaluate(s, p);
+        assert_true(v > 0.2499 && v < 0.2501);
+    }
+    const int16_t t[4] = {6, 0, 0, -6};
+    memcpy(s->total, t, sizeof t);
+    for (int p = 0; p < 4; p++)
+        sum += m->game->evaluate(s, p);
+    assert_true(sum > 0.99 && sum < 1.01);
+    double lead3 = m->game->evaluate(s, 0), last3 = m->game->evaluate(s, 3);
+    assert_true(lead3 > 0.5 && last3 < 0.1);
+    s->deals_done = 3;
+    assert_true(m->game->evaluate(s, 0) > lead3);
+    pl_match_free(m);
+}
+
 static void test_TC_R8_5_session(void **st)
 {
     (void)st;
@@ -1127,6 +1182,40 @@ static void test_TC_R9_1_no_black_general_last(void **st)
     endgame(m, h3, w, 0);
     has(th_legal(m), "lead bG bA bE");
     pl_match_free(m);
+}
+
+/* A face-down last lead of two cards or more never holds bG when the rule is
+ * on: the seat that searches draws it among the leads the leader could make. */
+static void test_TC_R9_1_determinized_last_lead(void **st)
+{
+    (void)st;
+    const char *w[4] = {"-", "-", "-", "-"};
+    const char *h[4] = {"rG rA rE", "bS bS bS", "bA bE bC", "bG bN bH"};
+    for (int rule = 0; rule < 2; rule++) {
+        pl_match *m = th_new("tamcuc", rule ? "seed=1 dealer=0 soldier_special=none no_black_general_last=on"
+                                            : "seed=1 dealer=0 soldier_special=none");
+        endgame(m, h, w, 0);
+        th_play(m, "lead rG rA rE");
+        tc_state d;
+        pl_rng r;
+        pl_rng_seed(&r, 3);
+        int with_bg = 0, other = 0;
+        for (int i = 0; i < 300; i++) {
+            m->game->determinize(m->state, 1, &r, &d);
+            assert_int_equal(tc_size(d.tlead), 3);
+            assert_true(tc_set_strength(d.tlead, 3) >= 0);
+            if (TC_NIB(d.tlead, TC_BG))
+                with_bg++;
+            else if (d.tlead != S(m)->tlead)
+                other++;
+        }
+        assert_true(other > 0);
+        if (rule)
+            assert_int_equal(with_bg, 0);
+        else
+            assert_true(with_bg > 0);
+        pl_match_free(m);
+    }
 }
 
 /* ---------------------------------------------------------------- notation */
@@ -1226,6 +1315,7 @@ int main(void)
         cmocka_unit_test(test_TC_R4_3_deal),
         cmocka_unit_test(test_TC_R4_4_night_exchange),
         cmocka_unit_test(test_TC_R5_1_declaration_order),
+        cmocka_unit_test(test_TC_R5_1_determinized_nodeclare),
         cmocka_unit_test(test_TC_R5_2_seize_five_and_counter),
         cmocka_unit_test(test_TC_R5_3_seize_four_extra_trick),
         cmocka_unit_test(test_TC_R5_3a_three_players_four_seizes),
@@ -1250,8 +1340,10 @@ int main(void)
         cmocka_unit_test(test_TC_R8_2_zero_sum_checks),
         cmocka_unit_test(test_TC_R8_3_ket_bonus),
         cmocka_unit_test(test_TC_R8_4_overtake_payments),
+        cmocka_unit_test(test_TC_R8_5_evaluate_between_deals),
         cmocka_unit_test(test_TC_R8_5_session),
         cmocka_unit_test(test_TC_R9_1_no_black_general_last),
+        cmocka_unit_test(test_TC_R9_1_determinized_last_lead),
         cmocka_unit_test(test_notation_and_errors),
         cmocka_unit_test(test_draw_shows_characters),
     };

@@ -1,8 +1,8 @@
 /* test_unit_ai_arena.c — AI-against-AI matches (src/ai/ai_arena.c): counts
- * add up, seats are rotated evenly, results do not depend on the number of
- * threads; and the karuta player (src/games/karuta/kar_bot.c): legal,
- * deterministic for a seed, take times ordered by level, levels ordered by
- * strength. */
+ * add up, points are the players' mean scores, seats are rotated evenly,
+ * results do not depend on the number of threads; and the karuta player
+ * (src/games/karuta/kar_bot.c): legal, deterministic for a seed, take times
+ * ordered by level, levels ordered by strength. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +63,12 @@ static void test_counts_add_up(void **st)
     for (int s = 0; s < 4; s++)
         assert_int_equal(c.seat_games[s][0], 3);
     assert_int_equal(c.wins[0] + c.draws[0] + c.losses[0], 6);
+    /* points: the mean score of a player's seats; Tam Cúc's deal scores sum
+     * to zero, so two players holding two seats each get opposite points */
+    char *tc[] = {"session_end=deals:2"};
+    ai_arena_result t = run("tamcuc", tc, 1, "policy", "random", 8, 2);
+    assert_true(t.points[0] + t.points[1] > -1e-9 && t.points[0] + t.points[1] < 1e-9);
+    assert_true(t.points[0] > 0);
 }
 
 static void test_elo(void **st)

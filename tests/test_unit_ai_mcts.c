@@ -1,7 +1,8 @@
 /* test_unit_ai_mcts.c — the search players (src/ai/mcts.c, ai.c): specs,
  * determinism for a seed and an iteration budget (threads included), the
- * arena's byte budget, a win in one found in Ur, and information sets: the
- * searching seat's choice never depends on cards it cannot see. */
+ * arena's byte budget, a win in one found in Ur, information sets (the
+ * searching seat's choice never depends on cards it cannot see), and the
+ * game's heuristic policy as a player and in rollouts. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,9 +52,10 @@ static void test_specs(void **st)
     (void)st;
     const char *good[] = {"easy", "medium", "hard", "hard:threads=2", "mcts", "mcts:iterations=50",
                           "mcts:ms=20,threads=2", "ismcts:iterations=9:c=1.2:depth=30:arena=8", "random",
-                          "greedy", "expectimax:depth=3", "bot:champion", "", "mcts:it=5,score=0.2"};
+                          "greedy", "expectimax:depth=3", "bot:champion", "", "mcts:it=5,score=0.2", "policy",
+                          "mcts:it=9,policy=0,horizon=1"};
     const char *bad[] = {"mcts:iterations=0", "mcts:threads=9", "mcts:foo=1", "expectimax:depth=9", "bot:",
-                         "medium:iterations", "nobody", "mcts:ms=x"};
+                         "medium:iterations", "nobody", "mcts:ms=x", "policy:x=1", "mcts:policy=2", "mcts:horizon=-1"};
     for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
         pl_buf e = {0};
         assert_int_equal(ai_check_spec(good[i], &e), 0);
@@ -262,6 +264,39 @@ static void test_hidden_cards_never_read(void **st)
     }
 }
 
+/* The game's heuristic policy as a player and in rollouts: `policy` plays a
+ * legal action, the same for a seed; a game without one refuses it. A
+ * search with the policy (the default where the game has one) and the deal
+ * horizon is deterministic and legal in a session. */
+static void test_policy_and_horizon(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("tamcuc", "seed=8 session_end=deals:3");
+    pl_rng r;
+    pl_rng_seed(&r, 8);
+    int seat = advance_to_choice(m, &r);
+    assert_true(seat >= 0);
+    const char *specs[] = {"policy", "mcts:it=200,horizon=1", "hard", "easy"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        pl_action a, b;
+        pl_buf e = {0};
+        assert_int_equal(ai_choose(m->game, m->state, seat, specs[i], 5, &a, &e), 0);
+        assert_int_equal(ai_choose(m->game, m->state, seat, specs[i], 5, &b, &e), 0);
+        assert_true(a == b);
+        assert_int_equal(pl_check(m->game, m->state, seat, a, &e), 0);
+        pl_buf_free(&e);
+    }
+    pl_match_free(m);
+    m = th_new("cbw", "seed=8");
+    seat = advance_to_choice(m, &r);
+    pl_action a;
+    pl_buf e = {0};
+    assert_int_equal(ai_choose(m->game, m->state, seat, "policy", 5, &a, &e), -1);
+    assert_non_null(strstr(pl_buf_str(&e), "no heuristic policy"));
+    pl_buf_free(&e);
+    pl_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_arena_budget),
         cmocka_unit_test(test_ur_obvious_best_move),
         cmocka_unit_test(test_hidden_cards_never_read),
+        cmocka_unit_test(test_policy_and_horizon),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

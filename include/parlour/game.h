@@ -167,6 +167,16 @@ typedef struct pl_game {
      * winning), used by simple searches. NULL when the game has none. */
     double (*evaluate)(const void *st, int seat);
 
+    /* Optional: a quick heuristic action for `seat` (an actor, phase MOVE):
+     * the move choice in a search's rollouts (docs/ai.md) and the `policy`
+     * player. Returns a legal action; reads only what `seat` may know in
+     * `st` (as `view` shows it), so that rollouts model players who do not
+     * see each other's cards; draws any randomness from `rng`, so it is
+     * deterministic for the generator's state; never changes `st`. It is
+     * called at every step of every rollout: it should cost about as much as
+     * `legal`. NULL: searches roll out uniformly at random. */
+    pl_action (*policy)(const void *st, int seat, pl_rng *rng);
+
     /* Optional: the game's own computer player, for a game that a generic
      * search plays badly (karuta's timed touches, docs/ai.md). `level` is a
      * level name the game documents ("easy", "medium", "hard" at least).

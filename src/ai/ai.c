@@ -102,7 +102,7 @@ static double value(search *x, const void *st, int depth)
 
 /* ---- specs -------------------------------------------------------------- */
 
-typedef enum { AI_RANDOM, AI_GREEDY, AI_EXPECTIMAX, AI_MCTS, AI_BOT, AI_PERFECT } ai_kind;
+typedef enum { AI_RANDOM, AI_GREEDY, AI_EXPECTIMAX, AI_MCTS, AI_BOT, AI_PERFECT, AI_POLICY } ai_kind;
 
 typedef struct ai_spec {
     ai_kind kind;
@@ -122,7 +122,8 @@ static const struct {
     {NULL, "mcts:iterations=200", "mcts:iterations=2000", "mcts:iterations=10000"},
     {"ur", "greedy", "mcts:iterations=1000", "expectimax:depth=3"},
     {"cbw", "mcts:iterations=100", "mcts:iterations=1000", "mcts:iterations=4000"},
-    {"tamcuc", "mcts:iterations=100", "mcts:iterations=1000", "mcts:iterations=4000"},
+    {"tamcuc", "mcts:iterations=100,policy=0,horizon=1", "mcts:iterations=300,horizon=1",
+     "mcts:iterations=1000,horizon=1"},
 };
 
 static int level_of(const char *name)
@@ -199,6 +200,14 @@ static int parse_params(const char *p, ai_spec *x, pl_buf *err)
                 if (n > 1)
                     goto bad;
                 x->mp.observers = (int)n;
+            } else if (!strcmp(key, "policy")) {
+                if (n > 1)
+                    goto bad;
+                x->mp.policy = (int)n;
+            } else if (!strcmp(key, "horizon")) {
+                if (n > 1)
+                    goto bad;
+                x->mp.horizon = (int)n;
             } else {
                 goto unknown;
             }
@@ -254,7 +263,7 @@ static int parse_spec(const pl_game *g, const char *spec, ai_spec *x, pl_buf *er
     if (level >= 0) { /* a level: its spec, then the parameters given */
         if (parse_spec(NULL, level_spec(g, level), x, err) < 0)
             return -1;
-        if ((x->kind == AI_RANDOM || x->kind == AI_GREEDY) && *params) {
+        if ((x->kind == AI_RANDOM || x->kind == AI_GREEDY || x->kind == AI_POLICY) && *params) {
             pl_buf_printf(err, "level %s here is %s, which takes no parameters", name, level_spec(g, level));
             return -1;
         }
@@ -281,6 +290,16 @@ static int parse_spec(const pl_game *g, const char *spec, ai_spec *x, pl_buf *er
         x->path = params;
         return 0;
     }
+    if (!strcmp(name, "policy")) {
+        x->kind = AI_POLICY;
+        if (*params)
+            goto unknown;
+        if (g && !g->policy) {
+            pl_buf_printf(err, "%s has no heuristic policy; use random, greedy, easy/medium/hard or mcts", g->id);
+            return -1;
+        }
+        return 0;
+    }
     if (!strcmp(name, "random") || !strcmp(name, "greedy")) {
         x->kind = !strcmp(name, "random") ? AI_RANDOM : AI_GREEDY;
         if (*params)
@@ -299,7 +318,7 @@ static int parse_spec(const pl_game *g, const char *spec, ai_spec *x, pl_buf *er
     }
 unknown:
     pl_buf_printf(err,
-                  "unknown player '%s'; players: easy, medium, hard, random, greedy, "
+                  "unknown player '%s'; players: easy, medium, hard, random, greedy, policy, "
                   "expectimax[:depth=1..%d], mcts[:iterations=N|ms=T,threads=K,...], bot:LEVEL, "
                   "perfect:TABLE",
                   spec, MAX_DEPTH);
@@ -319,12 +338,16 @@ void ai_describe(pl_buf *out)
                 "                          extra parameters, e.g. hard:threads=2\n"
                 "random                    a uniformly random legal action\n"
                 "greedy                    the best action by the game's evaluation, one move deep\n"
+                "policy                    the game's quick heuristic player (the rollouts' policy)\n"
                 "expectimax[:depth=N]      expectimax over N decisions (default 2, at most 6)\n"
                 "mcts[:PARAMS]             information-set MCTS (UCT); PARAMS separated by , or :\n"
                 "  iterations=N | ms=T     budget: iterations in all (default 1000) or milliseconds\n"
                 "  threads=K               root parallelism on K threads (1-8)\n"
                 "  arena=MB                node memory in MiB (default 32)\n"
                 "  c=X depth=D observers=0|1   exploration, rollout cut-off, one tree per seat\n"
+                "  score=W                 mix W of the score margin into the reward\n"
+                "  policy=0|1 horizon=0|1  rollouts by the game's policy (default 1); end them\n"
+                "                          at a new deal, scored by the game's evaluation\n"
                 "ismcts[:PARAMS]           the same search, one tree per seat for hidden moves\n"
                 "bot:LEVEL                 the game's own player (karuta: beginner club expert champion)\n"
                 "perfect:TABLE             optimal play from an exact table (parlour solve ... --out TABLE)\n");
@@ -346,6 +369,12 @@ int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint
         return ai_perfect_choose(g, st, seat, x.path, out, err);
     if (x.kind == AI_MCTS)
         return mcts_choose(g, st, seat, &x.mp, seed, out, NULL, err);
+    if (x.kind == AI_POLICY) {
+        pl_rng r;
+        pl_rng_seed(&r, seed);
+        *out = g->policy(st, seat, &r);
+        return 0;
+    }
     pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
     void *child = pl_malloc(g->state_size);
     if (!acts || !child) {

@@ -17,6 +17,7 @@
 
 typedef struct game_result {
     int winner;     /* player index, -1 draw */
+    double points[AI_ARENA_MAXP]; /* mean score of each player's seats */
     int stopped;
     long actions;
     int failed;
@@ -114,6 +115,14 @@ static int play_one(shared *sh, long gi, game_result *gr, pl_buf *err)
         pl_outcome out;
         memset(&out, 0, sizeof out);
         g->outcome(m->state, &out);
+        int nat[AI_ARENA_MAXP] = {0};
+        for (int s = 0; s < ns && s < PL_MAX_SEATS; s++) {
+            int p = player_at(o, gi, s);
+            gr->points[p] += (double)out.score[s];
+            nat[p]++;
+        }
+        for (int p = 0; p < o->nplayers; p++)
+            gr->points[p] = nat[p] ? gr->points[p] / nat[p] : 0;
         if (out.kind == PL_WIN_SEAT) {
             gr->winner = player_at(o, gi, out.winner);
         } else if (out.kind == PL_WIN_TEAM) {
@@ -223,6 +232,7 @@ int ai_arena_run(const ai_arena_opts *o, ai_arena_result *r, pl_buf *err)
                     r->losses[p]++;
                 r->score[p] += x;
                 sq[p] += x * x;
+                r->points[p] += gr->points[p];
             }
         }
         r->games = o->games;
@@ -230,6 +240,7 @@ int ai_arena_run(const ai_arena_opts *o, ai_arena_result *r, pl_buf *err)
         for (int p = 0; p < np; p++) {
             double mean = r->score[p] / n, var = sq[p] / n - mean * mean;
             r->score[p] = mean;
+            r->points[p] /= n;
             r->ci95[p] = n > 1 ? 1.96 * sqrt(var > 0 ? var / (n - 1) : 0) : 0.5;
         }
         r->elo = ai_arena_elo(r->score[0]);

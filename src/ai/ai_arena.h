@@ -40,6 +40,7 @@ typedef struct ai_arena_result {
     long wins[AI_ARENA_MAXP], draws[AI_ARENA_MAXP], losses[AI_ARENA_MAXP];
     double score[AI_ARENA_MAXP]; /* (wins + draws / 2) / games */
     double ci95[AI_ARENA_MAXP];  /* half-width of the score's 95 % confidence interval */
+    double points[AI_ARENA_MAXP]; /* the game's score of the player's seats (their mean), per game */
     double elo, elo_lo, elo_hi;  /* player 0 minus player 1, with the interval's ends */
     long seat_games[PL_MAX_SEATS][AI_ARENA_MAXP]; /* games each player sat at each seat */
     int nseats;

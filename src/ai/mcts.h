@@ -3,8 +3,9 @@
  * One algorithm covers every turn-based game: information-set MCTS with UCT.
  * Each iteration samples a full state from the searching seat's view
  * (`determinize`; a copy for full-information games), walks the tree(s),
- * plays the rest of the game at random (optionally cut off by the game's
- * `evaluate`) and backs the result up. Chance outcomes are drawn from the
+ * plays the rest of the game by the game's quick `policy` (at random when it
+ * has none; optionally cut off by the game's `evaluate`, after some
+ * decisions or at the next deal) and backs the result up. Chance outcomes are drawn from the
  * game's distribution; listable chance nodes (Ur's dice) branch in the tree.
  *
  * Hidden moves (games with `format_action_for`, e.g. Tam Cúc's face-down
@@ -42,6 +43,9 @@ typedef struct mcts_params {
     int rollout_depth;  /* 0: play rollouts to the end; else decisions, then `evaluate` */
     int observers;      /* 1: one tree per seat when moves are hidden; 0: one tree */
     double score_weight; /* reward = (1-w)·utility + w·score scaled to [0,1] among the seats */
+    int policy;         /* 1: rollouts by the game's `policy` when it has one; 0: uniform */
+    int horizon;        /* 1: rollouts stop at a chance event too large to list (a new
+                           deal) and score it with `evaluate` */
 } mcts_params;
 
 typedef struct mcts_stats {
@@ -51,7 +55,8 @@ typedef struct mcts_stats {
     int full;        /* some arena ran out */
 } mcts_stats;
 
-/* Default parameters: 1000 iterations, 1 thread, 32 MiB, c = 0.7, full rollouts. */
+/* Default parameters: 1000 iterations, 1 thread, 32 MiB, c = 0.7, full
+ * rollouts by the game's policy where it has one. */
 void mcts_defaults(mcts_params *p);
 
 /* Size of one tree node in bytes (for budgets and tests). */
@@ -60,7 +65,8 @@ size_t mcts_node_size(void);
 /* Chooses an action for `seat` (an actor, phase MOVE) in `st`. Returns 0
  * with `*out` set (and `*stats` filled when not NULL), or -1 with a message
  * in `err` (out of memory, bad parameters, seat not acting, thread start
- * failure); `st` is never changed. The arena may not even hold the root
+ * failure); `st` is never changed. A seat with a single legal action plays
+ * it without searching (stats all zero). The arena may not even hold the root
  * nodes: the search then plays flat Monte Carlo at the root. */
 int mcts_choose(const pl_game *g, const void *st, int seat, const mcts_params *p, uint64_t seed,
                 pl_action *out, mcts_stats *stats, pl_buf *err);

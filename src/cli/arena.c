@@ -18,9 +18,10 @@ static const char arena_usage[] =
     "`parlour play --help`). In game g seat i is played by player (i+g) mod P, and each\n"
     "group of P games shares a seed, so every player meets the same luck from every seat;\n"
     "in team games a team is one player. Prints wins, draws and losses per player, the\n"
-    "score with its 95 %% confidence interval and the Elo difference of the first player\n"
-    "over the second. --threads runs games in parallel (results do not depend on it);\n"
-    "--records saves every game's record in DIR. Deterministic for a seed (default 1)\n"
+    "score with its 95 % confidence interval, the game's points of its seats per game\n"
+    "(their mean) and the Elo difference of the first player over the second.\n"
+    "--threads runs games in parallel (results do not depend on it); --records saves\n"
+    "every game's record in DIR. Deterministic for a seed (default 1)\n"
     "when the players use iteration budgets.\n";
 
 static void progress(void *ctx, long done, long total)
@@ -150,10 +151,12 @@ int cli_arena(int argc, char **argv)
     pl_buf_free(&err);
     printf("%s: %ld games, %d seats, seats rotated, seed %llu\n", g->id, r.games, r.nseats,
            (unsigned long long)o.seed);
-    printf("%-3s %-32s %6s %6s %6s %8s %16s\n", "", "player", "wins", "draws", "losses", "score", "95% CI");
+    printf("%-3s %-32s %6s %6s %6s %8s %16s %8s\n", "", "player", "wins", "draws", "losses", "score", "95% CI",
+           "points");
     for (int p = 0; p < o.nplayers; p++)
-        printf("%-3c %-32s %6ld %6ld %6ld %7.1f%% %7.1f–%5.1f%%\n", 'A' + p, o.players[p], r.wins[p], r.draws[p],
-               r.losses[p], 100 * r.score[p], 100 * (r.score[p] - r.ci95[p]), 100 * (r.score[p] + r.ci95[p]));
+        printf("%-3c %-32s %6ld %6ld %6ld %7.1f%% %7.1f–%5.1f%% %+8.2f\n", 'A' + p, o.players[p], r.wins[p],
+               r.draws[p], r.losses[p], 100 * r.score[p], 100 * (r.score[p] - r.ci95[p]),
+               100 * (r.score[p] + r.ci95[p]), r.points[p]);
     if (o.nplayers == 2)
         printf("Elo A−B: %+.0f (95%% CI %+.0f to %+.0f)\n", r.elo, r.elo_lo, r.elo_hi);
     if (r.stopped)

@@ -9,6 +9,7 @@
  */
 #include "tc.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1210,7 +1211,7 @@ static int neg_ok(const tc_state *s, int t, tc_cards dealt)
 static tc_cards kind_max(tc_cards a, tc_cards b) { return a - tc_min(a, b) + b; }
 
 /* Candidate face-down leads of `n` cards drawable from `avail` (TC-R2,
- * TC-R5.3's forced Four, the trick's ban). Returns how many. */
+ * TC-R5.3's forced Four, the trick's ban, TC-R9). Returns how many. */
 static int lead_candidates(const tc_state *s, tc_cards avail, tc_cards *out)
 {
     pl_action leads[64];
@@ -1221,9 +1222,13 @@ static int lead_candidates(const tc_state *s, tc_cards avail, tc_cards *out)
                 out[nc++] = 4 * ONE(col);
         return nc;
     }
+    /* TC-R9: a last lead (the leader's hand is now empty) of two cards or
+     * more cannot hold bG: a single from the same hand was legal instead. A
+     * last single bG is legal (no other lead, the restriction lifted). */
+    int r9 = s->no_bg_last && s->hand[s->tleader] == 0 && s->tn >= 2;
     nl = gen_leads(s, avail, s->tban, 0, leads, 64);
     for (int i = 0; i < nl && i < 64; i++)
-        if (tc_size(TC_CARDS(leads[i])) == s->tn)
+        if (tc_size(TC_CARDS(leads[i])) == s->tn && !(r9 && NIB(TC_CARDS(leads[i]), TC_BG)))
             out[nc++] = TC_CARDS(leads[i]);
     return nc;
 }
@@ -1236,9 +1241,26 @@ static void tc_determinize(const void *st, int seat, pl_rng *rng, void *out)
     if (seat < 0 || seat >= s->np || s->phase == TC_PH_COUNT || s->phase == TC_PH_DEALER ||
         s->phase == TC_PH_DEAL || s->phase == TC_PH_OVER)
         return;
-    if (s->np == 2 && s->open2 == TC_OPEN_CURRENT)
-        return; /* the view shows the opponent's hand: nothing is unknown */
     int np = s->np, trick = s->phase == TC_PH_LAY || s->phase == TC_PH_REVEAL;
+    if (np == 2 && s->open2 == TC_OPEN_CURRENT) {
+        /* The view shows the opponent's hand (and, by deduction, his night
+         * pass): unseen are only his face-down cards in the trick and his
+         * unrevealed discards, which may be any of those cards. */
+        int t = 1 - seat;
+        tc_cards pool = s->sec[t];
+        if (trick && t == s->tleader && !s->tshown) {
+            tc_cards cand[64];
+            pool += s->tlead;
+            int nc = lead_candidates(s, pool, cand); /* >= 1: the true lead is one */
+            d->tlead = nc ? cand[pl_rng_below(rng, (uint32_t)nc)] : s->tlead;
+            pool -= d->tlead;
+        } else if (trick && t != s->tleader && s->tlay[t] && !(s->trev >> t & 1)) {
+            pool += s->tlay[t];
+            d->tlay[t] = draw_from(&pool, s->tn, rng);
+        }
+        d->sec[t] = pool;
+        return;
+    }
     int after_exch = s->phase != TC_PH_EXCH;
     int down_leader = trick && !s->tshown && s->tleader != seat ? s->tleader : -1;
     /* A declarer about to lead his extra Four holds it in his hand. */
@@ -1324,14 +1346,28 @@ static void tc_determinize(const void *st, int seat, pl_rng *rng, void *out)
                     ok = 0;
             }
         }
-        if (ok)
-            return;
+        if (!ok)
+            continue;
+        /* Night exchange between two other seats (TC-R4.4): what t passed
+         * to t+1 is unseen when `seat` is neither; any night_k of t+1's
+         * hand at play start may have come from t. */
+        for (int t = 0; t < np && after_exch && s->night_k; t++)
+            if (t != seat && (t + 1) % np != seat) {
+                tc_cards got = d->dealt[(t + 1) % np];
+                d->passed[t] = draw_from(&got, s->night_k, rng);
+            }
+        return;
     }
     memcpy(d, s, sizeof *s); /* unreachable: the last attempt always succeeds */
 }
 
-/* A quick estimate for simple searches: the share of won cards, and the
- * strength of one's own hand; only what `seat` sees. */
+/* A quick estimate of `seat`'s chance to win the session, from what it
+ * sees: each seat's expected total is its session total, this deal's
+ * payments, its won cards less the average won so far, and for `seat` alone
+ * a bonus for the strength of its hand; the chances are a softmax of those
+ * totals whose temperature grows with the square root of the deals left
+ * (deal scores spread by about two points). At a deal boundary of a session
+ * (the rollouts' horizon) only the totals count. */
 static double tc_evaluate(const void *st, int seat)
 {
     const tc_state *s = st;
@@ -1340,10 +1376,36 @@ static double tc_evaluate(const void *st, int seat)
         tc_outcome(st, &o);
         return o.utility[seat];
     }
-    double won = tc_size(s->won[seat]), strength = 0;
-    for (int k = 0; k < TC_NKIND; k++)
-        strength += NIB(s->hand[seat], k) * (k / 13.0);
-    double x = 0.5 + (won - (double)s->hs / s->np) / (2.0 * s->hs) + (strength / (s->hs + 1) - 0.5) * 0.2;
+    int np = s->np;
+    double left, e[TC_MAXP], wonall = 0;
+    int between = s->phase <= TC_PH_DEAL; /* waiting for a deal: the hands are empty */
+    if (s->sess_kind == TC_SESS_DEALS)
+        left = s->sess_n - s->deals_done - (between ? 0 : 1);
+    else {
+        int top = 0;
+        for (int p = 0; p < np; p++)
+            top = s->total[p] > top ? s->total[p] : top;
+        left = (s->sess_n - top) / 3.0;
+        left = left < 0 ? 0 : left;
+    }
+    if (!between)
+        left += (double)tc_size(s->hand[seat]) / s->hs;
+    if (left < 0.05)
+        left = 0.05;
+    for (int p = 0; p < np; p++)
+        wonall += tc_size(s->won[p]);
+    for (int p = 0; p < np; p++)
+        e[p] = s->total[p] + s->dscore[p] + (between ? 0 : tc_size(s->won[p]) - wonall / np);
+    if (!between) {
+        double strength = 0;
+        for (int k = 0; k < TC_NKIND; k++)
+            strength += NIB(s->hand[seat], k) * (k / 13.0);
+        e[seat] += 0.5 * (strength - 0.5 * tc_size(s->hand[seat]));
+    }
+    double tau = 1.4 * sqrt(left), sum = 0;
+    for (int p = 0; p < np; p++)
+        sum += exp((e[p] - e[seat]) / tau);
+    double x = 1.0 / sum;
     return x < 0.01 ? 0.01 : x > 0.99 ? 0.99 : x;
 }
 
@@ -1385,4 +1447,5 @@ const pl_game tc_game = {
     .from_text = tc_from_text,
     .determinize = tc_determinize,
     .evaluate = tc_evaluate,
+    .policy = tc_policy,
 };

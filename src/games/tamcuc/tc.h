@@ -170,6 +170,10 @@ int tc_ban_applies(const tc_state *s);
 /* The seat asked in the declaration phase. */
 int tc_decl_seat(const tc_state *s);
 
+/* The quick heuristic player (tc_policy.c, pl_game.policy): a legal action
+ * for `seat`, an actor in phase MOVE, from what `seat` may know. */
+pl_action tc_policy(const void *st, int seat, pl_rng *rng);
+
 /* Notation, views and pictures (tc_text.c). */
 void tc_cards_text(tc_cards x, const char *sep, pl_buf *out);
 int tc_parse_card(const char *t, int *kind);
