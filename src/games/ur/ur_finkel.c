@@ -397,6 +397,24 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Runs fn on each of `threads` argument blocks (args, `size` bytes apart):
+ * the first on this thread, the others on new threads (or here when a
+ * thread cannot be started); returns when all are done. */
+static void run_threads(void *(*fn)(void *), void *args, size_t size, int threads)
+{
+    pthread_t tid[16];
+    bool started[16] = {false};
+    for (int k = 1; k < threads; k++)
+        started[k] = pthread_create(&tid[k], NULL, fn, (char *)args + (size_t)k * size) == 0;
+    fn(args);
+    for (int k = 1; k < threads; k++) {
+        if (started[k])
+            pthread_join(tid[k], NULL);
+        else
+            fn((char *)args + (size_t)k * size);
+    }
+}
+
 /* Anderson acceleration of a layer pair's sweeps (depth AMAX). A sweep is
  * a map G from the pair's values before it to those after; near the
  * solution (the best moves settled) G is nearly linear and its error
@@ -539,23 +557,12 @@ static void *accel_pass(void *arg)
 static void accel_run(accel *c, urf_table *t, int threads, accel_part *parts, int pass, int slot, int h,
                       bool primed, const double *gam)
 {
-    pthread_t tid[16];
-    bool started[16] = {false};
     for (int k = 0; k < threads; k++) {
-        memset(&parts[k], 0, sizeof parts[k]);
         parts[k] = (accel_part){.c = c, .t = t, .pass = pass, .slot = slot, .h = h, .primed = primed, .gam = gam};
         parts[k].k0 = c->n * (uint64_t)k / (uint64_t)threads;
         parts[k].k1 = c->n * (uint64_t)(k + 1) / (uint64_t)threads;
-        if (k > 0)
-            started[k] = pthread_create(&tid[k], NULL, accel_pass, &parts[k]) == 0;
     }
-    accel_pass(&parts[0]);
-    for (int k = 1; k < threads; k++) {
-        if (started[k])
-            pthread_join(tid[k], NULL);
-        else
-            accel_pass(&parts[k]);
-    }
+    run_threads(accel_pass, parts, sizeof *parts, threads);
 }
 
 /* After a sweep with residual `res` (t->v holds G(x), c->x holds x): the
@@ -668,22 +675,12 @@ long urf_solve(urf_table *t, double tol, int threads, FILE *progress)
             job.acc = &acc;
             for (int sw = 1;; sw++) {
                 job.threads = threads;
-                pthread_t tid[16];
                 worker ws[16];
-                bool started[16] = {false};
                 for (int k = 0; k < threads; k++) {
                     ws[k].job = &job;
                     ws[k].id = k;
-                    if (k > 0)
-                        started[k] = pthread_create(&tid[k], NULL, sweep_worker, &ws[k]) == 0;
                 }
-                sweep_worker(&ws[0]);
-                for (int k = 1; k < threads; k++) {
-                    if (started[k])
-                        pthread_join(tid[k], NULL);
-                    else
-                        sweep_worker(&ws[k]); /* no thread: do its share here */
-                }
+                run_threads(sweep_worker, ws, sizeof *ws, threads);
                 double delta = 0;
                 uint64_t states = 0;
                 for (int k = 0; k < threads; k++) {
