@@ -86,7 +86,7 @@ static void test_regress_tamcuc_deal_action_too_many_copies(void **s)
     assert_non_null(before);
     memcpy(before, m->state, m->game->state_size);
     int nh = m->nhist;
-    /* Four rS in the last hand: the 30-card deck has two. */
+    /* Three bC over the first two hands: the deck in play has two. */
     assert_int_equal(pl_match_play_text(m, -1,
                                         "deal rG,bG,rA,rA,bC,bA,rE,rE,bE,bE/rG,rC,bC,bC,rN,rN,bN,bN,rH,rH/"
                                         "bH,bH,rS,rS,rS,rS,bS,bS,bS,bS",
