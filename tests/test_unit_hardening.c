@@ -69,6 +69,37 @@ static void test_regress_tamcuc_deal_option_too_many_copies(void **s)
     pl_buf_free(&err);
 }
 
+/* fuzz_record: a deal (the chance action, typed or in a record) whose hands
+ * hold more copies of a kind than the deck in play, spread over several
+ * hands (each hand alone fits), made tc_encode_deal shift by 64 bits
+ * (undefined), like the deal= option before (the test above): the deal
+ * text's parser lacked the option's check. Kept as
+ * tests/fuzz/corpus/record/regress_tamcuc_deal_action_too_many. */
+static void test_regress_tamcuc_deal_action_too_many_copies(void **s)
+{
+    (void)s;
+    pl_match *m = th_new("tamcuc", "players=3 three_p_deck=deck_30 dealer=1 seed=3");
+    pl_buf err = {0};
+    while (((const tc_state *)m->state)->phase != TC_PH_DEAL)
+        assert_int_equal(pl_match_random(m, NULL, &err), 0);
+    void *before = pl_malloc(m->game->state_size);
+    assert_non_null(before);
+    memcpy(before, m->state, m->game->state_size);
+    int nh = m->nhist;
+    /* Three bC over the first two hands: the deck in play has two. */
+    assert_int_equal(pl_match_play_text(m, -1,
+                                        "deal rG,bG,rA,rA,bC,bA,rE,rE,bE,bE/rG,rC,bC,bC,rN,rN,bN,bN,rH,rH/"
+                                        "bH,bH,rS,rS,rS,rS,bS,bS,bS,bS",
+                                        &err),
+                     -1);
+    assert_non_null(strstr(pl_buf_str(&err), "the deck in play has"));
+    assert_int_equal(m->nhist, nh);
+    assert_memory_equal(before, m->state, m->game->state_size);
+    pl_free(before);
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
 /* fuzz_position_cbw: cbw's position text took phase=move with an empty
  * table on a span whose axes are not fixed, which play cannot reach: only
  * captures empty the table, and while an axis is not fixed a card on the
@@ -560,6 +591,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_regress_play_refuses_impossible_deal),
         cmocka_unit_test(test_regress_tamcuc_deal_option_too_many_copies),
+        cmocka_unit_test(test_regress_tamcuc_deal_action_too_many_copies),
         cmocka_unit_test(test_regress_cbw_position_empty_table_needs_fixed_edges),
         cmocka_unit_test(test_alloc_match_new),
         cmocka_unit_test(test_alloc_options),

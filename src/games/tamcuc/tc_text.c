@@ -244,6 +244,16 @@ static int parse_chance(const tc_state *s, const char *t, pl_action *a, pl_buf *
             pl_buf_printf(err, "a deal has %d hands, separated by /", s->np);
             return -1;
         }
+        for (int k = 0; k < TC_NKIND; k++) { /* the encoding holds only the deck's copies */
+            int c = 0;
+            for (int q = 0; q < s->np; q++)
+                c += NIB(h[q], k);
+            if (c > NIB(s->deck, k)) {
+                pl_buf_printf(err, "the hands hold %d %c%c, the deck in play has %d (TC-R3)", c,
+                              k & 1 ? 'r' : 'b', tc_rank_ch[k / 2], NIB(s->deck, k));
+                return -1;
+            }
+        }
         uint64_t code = tc_encode_deal(s, h);
         if (tc_check_deal(s, code, err) < 0)
             return -1;
