@@ -8,6 +8,13 @@
  *
  * A broken invariant is a crash (FUZZ_CHECK prints and aborts), which is
  * what libFuzzer records as a finding.
+ *
+ * For speed the helpers keep per-process state: the random walks of
+ * fz_walk, scratch buffers, and the memo of checked states (fz_seen). All
+ * of it is a deterministic function of the inputs seen; an input gets
+ * from it what it would compute alone, and skips only checks that passed
+ * on the same state before, so a finding reproduces from its input in a
+ * fresh process. One thread, one input at a time.
  */
 #ifndef PARLOUR_FUZZ_H
 #define PARLOUR_FUZZ_H

@@ -195,6 +195,19 @@ const void *fz_walk(const pl_game *g, unsigned sel, unsigned seed, unsigned step
 static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
 {
     const unsigned char *q = p;
+    if (n >= 64) { /* four independent lanes: cbw's and karuta's states are 4.6 KiB */
+        uint64_t l[4] = {h, h ^ 0x243f6a8885a308d3ull, h ^ 0x13198a2e03707344ull, h ^ 0xa4093822299f31d0ull};
+        for (; n >= 32; n -= 32, q += 32)
+            for (int k = 0; k < 4; k++) {
+                uint64_t w;
+                memcpy(&w, q + 8 * k, 8);
+                l[k] = (l[k] ^ w) * 0x9e3779b97f4a7c15ull;
+                l[k] ^= l[k] >> 29;
+            }
+        h = l[0];
+        for (int k = 1; k < 4; k++)
+            h = ((h ^ l[k]) * 0x9e3779b97f4a7c15ull) ^ (h >> 31);
+    }
     for (; n >= 8; n -= 8, q += 8) {
         uint64_t w;
         memcpy(&w, q, 8);
