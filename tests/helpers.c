@@ -2,9 +2,11 @@
 #include "helpers.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "parlour/alloc.h"
+#include "parlour/record.h"
 
 pl_match *th_new(const char *game, const char *opts)
 {
@@ -79,4 +81,25 @@ const char *th_pos(pl_match *m)
     snprintf(out, sizeof out, "%s", pl_buf_str(&b));
     pl_buf_free(&b);
     return out;
+}
+
+void th_other_seed(const char *opts, char *out, size_t n)
+{
+    const char *p = strstr(opts, "seed=");
+    assert_non_null(p);
+    char *end;
+    unsigned long long seed = strtoull(p + 5, &end, 10);
+    snprintf(out, n, "%.*sseed=%llu%s", (int)(p - opts), opts, seed + 1000003ull, end);
+}
+
+void th_same_record_for(const pl_match *a, const pl_match *b, int v, const char *what)
+{
+    pl_buf ra = {0}, rb = {0};
+    assert_int_equal(pl_record_write_for(a, v, &ra), 0);
+    assert_int_equal(pl_record_write_for(b, v, &rb), 0);
+    if (strcmp(pl_buf_str(&ra), pl_buf_str(&rb)))
+        fail_msg("%s: seat %d's record tells the worlds apart:\n%s\n---\n%s", what, v, pl_buf_str(&ra),
+                 pl_buf_str(&rb));
+    pl_buf_free(&ra);
+    pl_buf_free(&rb);
 }

@@ -25,5 +25,11 @@ const char *th_legal(pl_match *m);
 void th_position(pl_match *m, const char *text);
 /* The position text now (static buffer). */
 const char *th_pos(pl_match *m);
+/* Copies options `opts` into `out` (size n) with the number after "seed="
+ * replaced by another seed: a world that must not be told apart by its seed. */
+void th_other_seed(const char *opts, char *out, size_t n);
+/* Fails the test unless seat v's records of `a` and `b` (pl_record_write_for)
+ * are byte-identical; `what` names the case in the message. */
+void th_same_record_for(const pl_match *a, const pl_match *b, int v, const char *what);
 
 #endif

@@ -4,8 +4,9 @@
  * hands of two other seats of one colour, CBW-R4) were dealt the other way
  * round (the `deal=` option), and every action of the real game is replayed
  * in it. After every action v's `view` and v's history
- * (pl_match_history_for) must be byte-identical in both worlds: any
- * difference is a leak. A world ends when one of its two cards is played
+ * (pl_match_history_for) must be byte-identical in both worlds, and so must
+ * v's record (pl_record_write_for) when a world is built and when the game
+ * ends; the other world has another seed as well: any difference is a leak. A world ends when one of its two cards is played
  * (v then sees it) and a new one is built from the position reached, by
  * replaying the whole history on a new deal. */
 #include <stdio.h>
@@ -75,7 +76,9 @@ static int build_world(pl_match *real, const char *opts, int v, pl_rng *r, world
     hands[a] = (hands[a] & ~(1ull << x)) | 1ull << y;
     hands[b] = (hands[b] & ~(1ull << y)) | 1ull << x;
     pl_buf o = {0}, err = {0};
-    pl_buf_printf(&o, "%s deal=", opts);
+    char other[256]; /* another seed too: a seat's record must not show it */
+    th_other_seed(opts, other, sizeof other);
+    pl_buf_printf(&o, "%s deal=", other);
     deal_text(hands, s->nseats, &o);
     pl_match *m = th_new("cbw", pl_buf_str(&o));
     int ok = 1;
@@ -95,6 +98,7 @@ static int build_world(pl_match *real, const char *opts, int v, pl_rng *r, world
 }
 
 static pl_buf ta, tb;
+static long records; /* seat records compared: at each new world and at the end */
 
 /* v's view in both worlds; v's whole history too when `full` (a new
  * world), else only the last action as v saw it (`last_a`, `last_b`: its
@@ -109,6 +113,8 @@ static void compare(pl_match *real, world *w, int v, const char *opts, int full,
     if (full) {
         pl_match_history_for(real, v, &ta);
         pl_match_history_for(w->m, v, &tb);
+        th_same_record_for(real, w->m, v, opts);
+        records++;
     } else {
         pl_buf_puts(&ta, last_a);
         pl_buf_puts(&tb, last_b);
@@ -181,12 +187,18 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
                 }
             }
         }
-        for (int v = 0; v < CBW_MAXSEATS; v++)
+        for (int v = 0; v < CBW_MAXSEATS; v++) {
+            if (w[v].m) { /* the finished game's record for v, result included */
+                th_same_record_for(m, w[v].m, v, opts);
+                records++;
+            }
             pl_match_free(w[v].m);
+        }
         pl_match_free(m);
     }
-    print_message("%d games, %ld worlds built, %ld comparisons, %ld swaps v could rule out\n", NGAMES, worlds,
-                  compared, inconsistent);
+    print_message("%d games, %ld worlds built, %ld comparisons, %ld seat records compared, %ld swaps "
+                  "v could rule out\n", NGAMES, worlds, compared, records, inconsistent);
+    assert_true(records > NGAMES * 10L);
     assert_true(compared > NGAMES * 20L);
     assert_true(inconsistent * 10 < worlds); /* most swaps stay consistent with the play */
     pl_buf_free(&err);

@@ -7,7 +7,9 @@
  * Every later action of the real game is replayed in it, and after every
  * action v's `view` and v's history (pl_match_history_for, through
  * format_action_for: "deal ?/…", "lay 2") must be byte-identical in both
- * worlds: any difference is a leak. A world ends when an action cannot be
+ * worlds, and so must v's record (pl_record_write_for) when a world is
+ * built and when the game ends; the other world has another seed as well:
+ * any difference is a leak. A world ends when an action cannot be
  * replayed in it (one of its cards was played) and is rebuilt at once. */
 #include <stdio.h>
 #include <string.h>
@@ -73,7 +75,9 @@ static int build_world(pl_match *real, const char *opts, int deal_idx, int v, pl
     int y = pick_kind(r, s->hand[b], recv_b | (x >= 0 ? TC_ONE(x) : 0));
     if (x < 0 || y < 0)
         return 0;
-    pl_match *m = th_new("tamcuc", opts);
+    char other[512]; /* another seed too: a seat's record must not show it */
+    th_other_seed(opts, other, sizeof other);
+    pl_match *m = th_new("tamcuc", other);
     pl_buf err = {0};
     int ok = 1;
     for (int i = 0; i < real->nhist && ok; i++) {
@@ -98,6 +102,7 @@ static int build_world(pl_match *real, const char *opts, int deal_idx, int v, pl
 }
 
 static pl_buf ta, tb;
+static long records; /* seat records compared: at each new world and at the end */
 
 /* v's view in both worlds; v's whole history too when `full` (a new
  * world), else only the last action as v saw it (`last_a`, `last_b`: its
@@ -112,6 +117,8 @@ static void compare(pl_match *real, world *w, int v, const char *opts, int full,
     if (full) {
         pl_match_history_for(real, v, &ta);
         pl_match_history_for(w->m, v, &tb);
+        th_same_record_for(real, w->m, v, opts);
+        records++;
     } else {
         pl_buf_puts(&ta, last_a);
         pl_buf_puts(&tb, last_b);
@@ -183,12 +190,18 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
                 }
             }
         }
-        for (int v = 0; v < TC_MAXP; v++)
+        for (int v = 0; v < TC_MAXP; v++) {
+            if (w[v].m) { /* the finished game's record for v, result included */
+                th_same_record_for(m, w[v].m, v, opts);
+                records++;
+            }
             pl_match_free(w[v].m);
+        }
         pl_match_free(m);
     }
-    print_message("%d games, %ld worlds built, %ld comparisons, %ld swaps the play ruled out\n", NGAMES, worlds,
-                  compared, refused);
+    print_message("%d games, %ld worlds built, %ld comparisons, %ld seat records compared, %ld swaps "
+                  "the play ruled out\n", NGAMES, worlds, compared, records, refused);
+    assert_true(records > NGAMES * 10L);
     assert_true(compared > NGAMES * 20L);
     assert_true(refused * 4 < worlds);
     pl_buf_free(&err);

@@ -344,6 +344,18 @@ static void test_alloc_records(void **s)
             assert_int_equal(rec.len, 0); /* nothing half-written */
         }
         assert_true(n < MAX_ALLOCS);
+        pl_buf view = {0}; /* a seat's record: the same contract */
+        for (n = 0; n < MAX_ALLOCS; n++) {
+            pl_buf_clear(&view);
+            pl_alloc_fail_after(n);
+            int rc = pl_record_write_for(m, 1, &view);
+            pl_alloc_fail_after(-1);
+            if (rc == 0)
+                break;
+            assert_int_equal(view.len, 0);
+        }
+        assert_true(n < MAX_ALLOCS);
+        pl_buf_free(&view);
         char *after = snapshot(m);
         assert_string_equal(before, after);
         pl_free(after);
@@ -522,6 +534,47 @@ static void garble_action(json_t *root, void *arg)
     json_object_set_new(a, "action", json_string("zz9"));
 }
 
+/* A seat's record (pl_record_write_for): no seed, no secret option (the
+ * deal), the deal as that seat saw it, and it does not load. */
+static void test_record_for_a_seat_hides_seed_and_deal(void **s)
+{
+    (void)s;
+    pl_match *m = played("tamcuc",
+                         "players=4 dealer=0 seed=77 deal=rG,rA,rE,rC,rN,rH,bS,bS/bG,bA,bE,bC,bN,bH,rS,rS/"
+                         "rA,rE,rC,rN,rH,rS,rS,rS/bA,bE,bC,bN,bH,bS,bS,bS",
+                         0);
+    pl_buf full = {0}, mine = {0}, err = {0};
+    assert_int_equal(pl_record_write(m, &full), 0);
+    assert_int_equal(pl_record_write_for(m, 2, &mine), 0);
+    const char *f = pl_buf_str(&full), *v = pl_buf_str(&mine);
+    assert_non_null(strstr(f, "\"seed\":77"));
+    assert_non_null(strstr(f, "\"deal\":\"rG,rA"));
+    assert_non_null(strstr(v, "\"format\":\"parlour-record-view\""));
+    assert_non_null(strstr(v, "\"viewer\":2"));
+    assert_null(strstr(v, "\"seed\""));
+    assert_null(strstr(v, "\"deal\""));
+    assert_null(strstr(v, "rG")); /* seat 0's General: seat 2 never saw it */
+    assert_non_null(strstr(v, "\\nhand rA rE rC rN rH rS rS rS\\n")); /* its own hand, in start_view */
+    assert_non_null(strstr(v, "\"players\":\"4\"")); /* public options stay */
+    pl_match *back = pl_record_read(v, &err);
+    assert_null(back);
+    assert_non_null(strstr(pl_buf_str(&err), "one seat's view of a game (seat 2)"));
+    pl_buf_clear(&mine);
+    assert_int_equal(pl_record_write_for(m, 4, &mine), -1); /* not a seat */
+    assert_int_equal(pl_record_write_for(m, -1, &mine), -1);
+    assert_int_equal(mine.len, 0);
+    pl_match_free(m);
+    /* A deal drawn in play is a chance action: seat 2 sees its own hand only. */
+    m = played("tamcuc", "players=4 dealer=0 seed=78", 1);
+    assert_int_equal(pl_record_write_for(m, 2, &mine), 0);
+    assert_non_null(strstr(pl_buf_str(&mine), "{\"action\":\"deal ?/?/bA,bA,rE,bE,rC,rN,bN,bS/?\""));
+    assert_non_null(strstr(pl_buf_str(&mine), "/?\",\"seat\":\"chance\"}"));
+    pl_buf_free(&full);
+    pl_buf_free(&mine);
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
 static void test_records_rejected_with_their_place(void **s)
 {
     (void)s;
@@ -600,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_alloc_protocol),
         cmocka_unit_test(test_protocol_long_lines),
         cmocka_unit_test(test_records_rejected_with_their_place),
+        cmocka_unit_test(test_record_for_a_seat_hides_seed_and_deal),
     };
     return cmocka_run_group_tests_name("unit_hardening", tests, NULL, NULL);
 }

@@ -88,6 +88,10 @@ typedef struct pl_game {
     const char *name; /* "The Royal Game of Ur (Skiryuk's rules)" */
     const char *summary; /* a few lines of rules, for `parlour rules` */
     const pl_option_def *options; /* game options, NULL-key terminated */
+    /* Optional: keys of options whose values show hidden cards (a `deal=`),
+     * NULL-terminated; NULL when there are none. A record written for one
+     * seat (pl_record_write_for) leaves them out, as it leaves out the seed. */
+    const char *const *secret_options;
     size_t state_size;            /* bytes in one state */
     unsigned flags;               /* PL_GAME_* */
 

@@ -10,8 +10,18 @@
 
 #include "parlour/match.h"
 
-/* Appends the record of `m` as one line of JSON (keys sorted). */
+/* Appends the record of `m` as one line of JSON (keys sorted). Returns 0,
+ * or -1 with nothing appended when memory runs out. */
 int pl_record_write(const pl_match *m, pl_buf *out);
+/* Appends the record of `m` as seat `viewer` may see it (format
+ * "parlour-record-view", docs/records.md): no seed, no option the game marks
+ * secret (pl_game.secret_options), every action through format_action_for,
+ * the keys "viewer", "start_view" (the seat's `view` of the initial state:
+ * its own hand when the deal came with the options or the seed) and "view"
+ * (its view now). It cannot be loaded (pl_record_read says why). It
+ * is the same text whatever the cards `viewer` never saw. Returns 0, or -1
+ * with nothing appended when `viewer` is not a seat or memory runs out. */
+int pl_record_write_for(const pl_match *m, int viewer, pl_buf *out);
 /* Builds a match from a record's JSON text. Returns the match, or NULL with
  * a message naming the field or action that is wrong. */
 pl_match *pl_record_read(const char *json, pl_buf *err);

@@ -294,8 +294,24 @@ static int dispatch(pl_proto *p, const char *cmd, int argc, char **argv, const c
     }
     if (!strcmp(cmd, "undo"))
         return pl_match_undo(m, res);
-    if (!strcmp(cmd, "history")) {
-        pl_match_history(m, res);
+    if (!strcmp(cmd, "history") || !strcmp(cmd, "record")) { /* [SEAT]: as that seat saw it */
+        int seat = -1;
+        if (argc > 1) {
+            pl_buf_printf(res, "usage: %s [SEAT]", cmd);
+            return -1;
+        }
+        if (argc == 1 && check_seat(p, argv[0], &seat, res) < 0)
+            return -1;
+        if (!strcmp(cmd, "record")) {
+            int rc = seat < 0 ? pl_record_write(m, res) : pl_record_write_for(m, seat, res);
+            if (rc < 0)
+                pl_buf_puts(res, "out of memory");
+            return rc;
+        }
+        if (seat < 0)
+            pl_match_history(m, res);
+        else
+            pl_match_history_for(m, seat, res);
         return 0;
     }
     if (!strcmp(cmd, "show") || !strcmp(cmd, "view")) {
@@ -315,8 +331,6 @@ static int dispatch(pl_proto *p, const char *cmd, int argc, char **argv, const c
             res->s[--res->len] = '\0';
         return 0;
     }
-    if (!strcmp(cmd, "record"))
-        return pl_record_write(m, res);
     if (!strcmp(cmd, "position")) {
         g->to_text(m->state, res);
         return 0;

@@ -9,6 +9,7 @@
 #include "parlour/registry.h"
 
 #define REC_FORMAT "parlour-record"
+#define REC_VIEW_FORMAT "parlour-record-view"
 #define REC_VERSION 1
 
 static json_t *result_json(const pl_match *m)
@@ -46,10 +47,23 @@ static void rec_alloc_init(void)
     }
 }
 
-int pl_record_write(const pl_match *m, pl_buf *out)
+/* Whether option `key` shows hidden cards (pl_game.secret_options). */
+static int secret_option(const pl_game *g, const char *key)
+{
+    for (int i = 0; g->secret_options && g->secret_options[i]; i++)
+        if (!strcmp(g->secret_options[i], key))
+            return 1;
+    return 0;
+}
+
+/* The referee's record (viewer -1) or seat `viewer`'s (no seed, no secret
+ * options, every action as that seat saw it, the key "viewer"). */
+static int write_record(const pl_match *m, int viewer, pl_buf *out)
 {
     rec_alloc_init();
     const pl_game *g = m->game;
+    if (viewer < -1 || viewer >= g->num_seats(m->state))
+        return -1;
     json_t *root = json_object();
     json_t *opts = json_object();
     json_t *seats = json_array();
@@ -60,25 +74,41 @@ int pl_record_write(const pl_match *m, pl_buf *out)
     if (!root || !opts || !seats || !acts || !st)
         goto done;
     for (int i = 0; i < m->opts.n; i++)
-        bad |= json_object_set_new(opts, m->opts.defs[i].key, json_string(m->opts.values[i])) < 0;
+        if (viewer < 0 || !secret_option(g, m->opts.defs[i].key))
+            bad |= json_object_set_new(opts, m->opts.defs[i].key, json_string(m->opts.values[i])) < 0;
     int ns = g->num_seats(m->state);
     for (int i = 0; i < ns; i++)
         bad |= json_array_append_new(seats, m->players[i] ? json_string(m->players[i]) : json_null()) < 0;
     pl_state_copy(g, st, m->initial);
     for (int i = 0; i < m->nhist && !bad; i++) {
         pl_buf_clear(&t);
-        g->format_action(st, m->hist[i].seat, m->hist[i].a, &t);
+        if (viewer >= 0 && g->format_action_for)
+            g->format_action_for(st, m->hist[i].seat, m->hist[i].a, viewer, &t);
+        else
+            g->format_action(st, m->hist[i].seat, m->hist[i].a, &t);
         json_t *seat = m->hist[i].seat == PL_CHANCE ? json_string("chance")
                                                      : json_integer(m->hist[i].seat);
         bad |= t.oom || !seat;
         bad |= json_array_append_new(acts, json_pack("{s:o,s:s}", "seat", seat, "action", pl_buf_str(&t))) < 0;
         g->apply(st, m->hist[i].seat, m->hist[i].a);
     }
-    bad |= json_object_set_new(root, "format", json_string(REC_FORMAT)) < 0;
+    bad |= json_object_set_new(root, "format", json_string(viewer < 0 ? REC_FORMAT : REC_VIEW_FORMAT)) < 0;
     bad |= json_object_set_new(root, "version", json_integer(REC_VERSION)) < 0;
     bad |= json_object_set_new(root, "game", json_string(g->id)) < 0;
     bad |= json_object_set(root, "options", opts) < 0;
-    bad |= json_object_set_new(root, "seed", json_integer((json_int_t)m->seed)) < 0;
+    if (viewer < 0)
+        bad |= json_object_set_new(root, "seed", json_integer((json_int_t)m->seed)) < 0;
+    else {
+        bad |= json_object_set_new(root, "viewer", json_integer(viewer)) < 0;
+        /* What the seat knew before the first action: its own hand when the
+         * deal was made at the start (from the seed or a secret option). */
+        pl_buf_clear(&t);
+        g->view(m->initial, viewer, &t);
+        bad |= t.oom || json_object_set_new(root, "start_view", json_string(pl_buf_str(&t))) < 0;
+        pl_buf_clear(&t); /* and what it knows now */
+        g->view(m->state, viewer, &t);
+        bad |= t.oom || json_object_set_new(root, "view", json_string(pl_buf_str(&t))) < 0;
+    }
     bad |= json_object_set(root, "seats", seats) < 0;
     bad |= json_object_set(root, "actions", acts) < 0;
     bad |= json_object_set_new(root, "result", result_json(m)) < 0;
@@ -107,8 +137,24 @@ done:
     return rc;
 }
 
+int pl_record_write(const pl_match *m, pl_buf *out) { return write_record(m, -1, out); }
+
+int pl_record_write_for(const pl_match *m, int viewer, pl_buf *out)
+{
+    return viewer < 0 ? -1 : write_record(m, viewer, out);
+}
+
 static pl_match *from_json(json_t *root, pl_buf *err)
 {
+    json_t *fmt = json_object_get(root, "format"), *who = json_object_get(root, "viewer");
+    if (json_is_string(fmt) && !strcmp(json_string_value(fmt), REC_VIEW_FORMAT)) {
+        pl_buf_puts(err, "record: this is one seat's view of a game");
+        if (json_is_integer(who))
+            pl_buf_printf(err, " (seat %lld)", (long long)json_integer_value(who));
+        pl_buf_puts(err, ", without the hidden cards and the seed: it cannot be replayed; load the "
+                         "full record (format '" REC_FORMAT "')");
+        return NULL;
+    }
     const char *format = NULL, *game = NULL;
     json_int_t version = 0, seed = 0;
     json_t *opts = NULL, *seats = NULL, *acts = NULL, *result = NULL;

@@ -2,7 +2,7 @@
  * chooses the options, the seed, then a sequence of operations: legal moves
  * and chance outcomes by index, arbitrary (mostly illegal) action codes,
  * legal actions through their text, undo, copy-and-apply, record round
- * trips and per-viewer histories.
+ * trips and per-viewer histories and records.
  *
  * What holds, and how it is checked without replaying the game at every
  * step (which made a long input quadratic):
@@ -249,6 +249,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             pl_buf_clear(&f.t);
             pl_match_history_for(f.m, v, &f.t);
             FUZZ_CHECK(!f.t.oom, "history out of memory");
+            if (v >= 0) { /* the seat's record: written, and refused by the reader */
+                pl_buf rec = {0}, e = {0};
+                FUZZ_CHECK(pl_record_write_for(f.m, v, &rec) == 0, "seat %d's record not written", v);
+                FUZZ_CHECK(pl_record_read(pl_buf_str(&rec), &e) == NULL && e.len > 0,
+                           "seat %d's record loads", v);
+                pl_buf_free(&rec);
+                pl_buf_free(&e);
+            }
         }
     }
     FUZZ_CHECK(!memcmp(snap_at(&f, f.m->nhist), f.m->state, g->state_size), "a record or history changed the match");

@@ -1149,8 +1149,11 @@ static double cbw_evaluate(const void *st, int seat)
     return 1.0 / (1.0 + exp(-(sc[t] - sc[!t]) / 4.0));
 }
 
+static const char *const cbw_secret_options[] = {"deal", NULL}; /* every hand */
+
 const pl_game cbw_game = {
     .id = "cbw",
+    .secret_options = cbw_secret_options,
     .name = "City Behind Walls (SKIM-4, Igor Katanugin)",
     .summary =
         "Two teams, Red and Black, each dealt the cards of its own colour, lay cards face up\n"

@@ -1409,8 +1409,11 @@ static double tc_evaluate(const void *st, int seat)
     return x < 0.01 ? 0.01 : x > 0.99 ? 0.99 : x;
 }
 
+static const char *const tc_secret_options[] = {"deal", NULL}; /* every hand of the first deal */
+
 const pl_game tc_game = {
     .id = "tamcuc",
+    .secret_options = tc_secret_options,
     .name = "Tam Cúc (Vietnamese trick-taking with 32 xiangqi cards)",
     .summary =
         "32 cards, red and black: General G, Advisors A, Elephants E, Chariots C, Cannons N,\n"
