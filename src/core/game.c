@@ -132,15 +132,17 @@ int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *er
     pl_action small[256];
     int n = g->legal(st, seat, small, 256);
     pl_action *acts = small;
-    if (n > 256) {
-        acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
+    if (n > 256) { /* `legal` returned the count: a list of that size will do */
+        if (n > PL_MAX_ACTIONS)
+            n = PL_MAX_ACTIONS;
+        acts = pl_malloc(sizeof *acts * (size_t)n);
         if (!acts) {
             pl_buf_puts(err, "out of memory");
             return -1;
         }
-        n = g->legal(st, seat, acts, PL_MAX_ACTIONS);
-        if (n > PL_MAX_ACTIONS)
-            n = PL_MAX_ACTIONS;
+        int n2 = g->legal(st, seat, acts, n);
+        if (n2 < n)
+            n = n2;
     }
     bool found = false;
     for (int i = 0; i < n && !found; i++)
