@@ -75,6 +75,43 @@ static void test_regress_tamcuc_deal_option_too_many_copies(void **s)
  * (undefined), like the deal= option before (the test above): the deal
  * text's parser lacked the option's check. Kept as
  * tests/fuzz/corpus/record/regress_tamcuc_deal_action_too_many. */
+/* fuzz_position_tamcuc (item 5 of docs/reliability.md): the position text
+ * took any declaration round, and in a round other than Four or Five `legal`
+ * listed a `declare` action whose text read back as another action. A
+ * reachable position with dround=3 (or 0, or 9) in the declaration phase is
+ * now refused, the state unchanged; dround=4 and 5 still read. */
+static void test_regress_tamcuc_position_declaration_round(void **s)
+{
+    (void)s;
+    pl_match *m = th_new("tamcuc", "players=4 dealer=0 seed=78");
+    pl_buf err = {0}, txt = {0};
+    assert_int_equal(pl_match_random(m, NULL, &err), 0);
+    assert_int_equal(((const tc_state *)m->state)->phase, TC_PH_DECL);
+    m->game->to_text(m->state, &txt);
+    char *at = strstr(txt.s, " dround=");
+    assert_non_null(at);
+    void *before = pl_malloc(m->game->state_size);
+    assert_non_null(before);
+    memcpy(before, m->state, m->game->state_size);
+    for (char d = '0'; d <= '9'; d++) {
+        at[8] = d;
+        pl_buf_clear(&err);
+        int rc = m->game->from_text(m->state, txt.s, &err);
+        if (d == '4' || d == '5') {
+            assert_int_equal(rc, 0);
+            memcpy(m->state, before, m->game->state_size);
+        } else {
+            assert_int_equal(rc, -1);
+            assert_non_null(strstr(pl_buf_str(&err), "dround"));
+            assert_memory_equal(before, m->state, m->game->state_size);
+        }
+    }
+    pl_free(before);
+    pl_buf_free(&txt);
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
 static void test_regress_tamcuc_deal_action_too_many_copies(void **s)
 {
     (void)s;
@@ -645,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_regress_play_refuses_impossible_deal),
         cmocka_unit_test(test_regress_tamcuc_deal_option_too_many_copies),
         cmocka_unit_test(test_regress_tamcuc_deal_action_too_many_copies),
+        cmocka_unit_test(test_regress_tamcuc_position_declaration_round),
         cmocka_unit_test(test_regress_cbw_position_empty_table_needs_fixed_edges),
         cmocka_unit_test(test_alloc_match_new),
         cmocka_unit_test(test_alloc_options),
