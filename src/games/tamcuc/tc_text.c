@@ -896,6 +896,9 @@ static int check_position(const tc_state *n, pl_buf *err)
         return bad(err, "a trick or declaration counter is out of range", NULL);
     if (n->xdone >= (1u << np) || n->trev >= (1u << np) || n->thid >= (1u << np))
         return bad(err, "a seat mask is out of range", NULL);
+    /* The round of Fours or Fives (TC-R5.1); 0 before a deal's declarations. */
+    if (n->dround != 4 && n->dround != 5 && (n->phase == TC_PH_DECL || n->dround != 0))
+        return bad(err, "dround is the round of declarations: 4 or 5 (0 before they start)", NULL);
     for (int i = 0; i < np; i++)
         if (n->count_card[i] >= TC_NKIND)
             return bad(err, "bad counting card", NULL);
