@@ -17,6 +17,15 @@
 
 /* ---- regressions from fuzzing ---------------------------------------- */
 
+/* A copy of the match's state (pl_free it), to compare after a refusal. */
+static void *state_copy(const pl_match *m)
+{
+    void *c = pl_malloc(m->game->state_size);
+    assert_non_null(c);
+    memcpy(c, m->state, m->game->state_size);
+    return c;
+}
+
 /* fuzz_play_tamcuc: pl_match_play took any code as a chance outcome when the
  * outcomes are too many to list (the deal), so a deal giving seat 1 seven
  * cards was applied and its record could not be read back. Also kept as
@@ -39,9 +48,7 @@ static void test_regress_play_refuses_impossible_deal(void **s)
     h[1] -= TC_ONE(k); /* seat 1 short of a card, seat 0 one too many */
     h[0] += TC_ONE(k);
     pl_action bad = tc_encode_deal(st, h);
-    void *before = pl_malloc(m->game->state_size);
-    assert_non_null(before);
-    memcpy(before, m->state, m->game->state_size);
+    void *before = state_copy(m);
     int nh = m->nhist;
     assert_int_equal(pl_match_play(m, PL_CHANCE, bad, &err), -1);
     assert_non_null(strstr(pl_buf_str(&err), "not a possible chance outcome"));
@@ -75,6 +82,29 @@ static void test_regress_tamcuc_deal_option_too_many_copies(void **s)
  * (undefined), like the deal= option before (the test above): the deal
  * text's parser lacked the option's check. Kept as
  * tests/fuzz/corpus/record/regress_tamcuc_deal_action_too_many. */
+static void test_regress_tamcuc_deal_action_too_many_copies(void **s)
+{
+    (void)s;
+    pl_match *m = th_new("tamcuc", "players=3 three_p_deck=deck_30 dealer=1 seed=3");
+    pl_buf err = {0};
+    while (((const tc_state *)m->state)->phase != TC_PH_DEAL)
+        assert_int_equal(pl_match_random(m, NULL, &err), 0);
+    void *before = state_copy(m);
+    int nh = m->nhist;
+    /* Three bC over the first two hands: the deck in play has two. */
+    assert_int_equal(pl_match_play_text(m, -1,
+                                        "deal rG,bG,rA,rA,bC,bA,rE,rE,bE,bE/rG,rC,bC,bC,rN,rN,bN,bN,rH,rH/"
+                                        "bH,bH,rS,rS,rS,rS,bS,bS,bS,bS",
+                                        &err),
+                     -1);
+    assert_non_null(strstr(pl_buf_str(&err), "the deck in play has"));
+    assert_int_equal(m->nhist, nh);
+    assert_memory_equal(before, m->state, m->game->state_size);
+    pl_free(before);
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
 /* fuzz_position_tamcuc (item 5 of docs/reliability.md): the position text
  * took any declaration round, and in a round other than Four or Five `legal`
  * listed a `declare` action whose text read back as another action. A
@@ -90,9 +120,7 @@ static void test_regress_tamcuc_position_declaration_round(void **s)
     m->game->to_text(m->state, &txt);
     char *at = strstr(txt.s, " dround=");
     assert_non_null(at);
-    void *before = pl_malloc(m->game->state_size);
-    assert_non_null(before);
-    memcpy(before, m->state, m->game->state_size);
+    void *before = state_copy(m);
     for (char d = '0'; d <= '9'; d++) {
         at[8] = d;
         pl_buf_clear(&err);
@@ -108,31 +136,6 @@ static void test_regress_tamcuc_position_declaration_round(void **s)
     }
     pl_free(before);
     pl_buf_free(&txt);
-    pl_buf_free(&err);
-    pl_match_free(m);
-}
-
-static void test_regress_tamcuc_deal_action_too_many_copies(void **s)
-{
-    (void)s;
-    pl_match *m = th_new("tamcuc", "players=3 three_p_deck=deck_30 dealer=1 seed=3");
-    pl_buf err = {0};
-    while (((const tc_state *)m->state)->phase != TC_PH_DEAL)
-        assert_int_equal(pl_match_random(m, NULL, &err), 0);
-    void *before = pl_malloc(m->game->state_size);
-    assert_non_null(before);
-    memcpy(before, m->state, m->game->state_size);
-    int nh = m->nhist;
-    /* Three bC over the first two hands: the deck in play has two. */
-    assert_int_equal(pl_match_play_text(m, -1,
-                                        "deal rG,bG,rA,rA,bC,bA,rE,rE,bE,bE/rG,rC,bC,bC,rN,rN,bN,bN,rH,rH/"
-                                        "bH,bH,rS,rS,rS,rS,bS,bS,bS,bS",
-                                        &err),
-                     -1);
-    assert_non_null(strstr(pl_buf_str(&err), "the deck in play has"));
-    assert_int_equal(m->nhist, nh);
-    assert_memory_equal(before, m->state, m->game->state_size);
-    pl_free(before);
     pl_buf_free(&err);
     pl_match_free(m);
 }
