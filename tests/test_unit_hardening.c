@@ -140,6 +140,103 @@ static void test_regress_tamcuc_position_declaration_round(void **s)
     pl_match_free(m);
 }
 
+/* Tam Cúc's position text against a trick that play cannot reach (noted in
+ * session 3, no crash): the cards on the table must agree with tstep, the
+ * follower whose turn it is. `bad` is written as text and read into the
+ * match: refused with a message naming `what`, the state unchanged. */
+static void expect_tamcuc_position_refused(pl_match *m, const tc_state *bad, const char *what)
+{
+    pl_buf txt = {0}, err = {0};
+    m->game->to_text(bad, &txt);
+    void *before = state_copy(m);
+    assert_int_equal(m->game->from_text(m->state, pl_buf_str(&txt), &err), -1);
+    if (!strstr(pl_buf_str(&err), what))
+        fail_msg("expected an error naming '%s', got '%s'", what, pl_buf_str(&err));
+    assert_memory_equal(before, m->state, m->game->state_size);
+    pl_free(before);
+    pl_buf_free(&txt);
+    pl_buf_free(&err);
+}
+
+/* The first `n` cards of `h` (by kind). */
+static tc_cards tamcuc_take(tc_cards h, int n)
+{
+    tc_cards x = 0;
+    for (int k = 0; k < TC_NKIND && n > 0; k++)
+        for (int c = TC_NIB(h, k); c > 0 && n > 0; c--, n--)
+            x += TC_ONE(k);
+    return x;
+}
+
+/* One step of a Tam Cúc match: a chance outcome, or the policy's action for
+ * the first seat that acts. */
+static void tamcuc_step(pl_match *m)
+{
+    pl_buf err = {0};
+    int seats[TC_MAXP], rc;
+    if (m->game->actors(m->state, seats) <= 0) {
+        rc = pl_match_random(m, NULL, &err);
+    } else {
+        pl_rng r;
+        pl_match_rng(m, 0, &r);
+        rc = pl_match_play(m, seats[0], m->game->policy(m->state, seats[0], &r), &err);
+    }
+    if (rc < 0)
+        fail_msg("%s", pl_buf_str(&err));
+    pl_buf_free(&err);
+}
+
+/* A follower's lay before his turn, a turn passed with nothing laid, and a
+ * reveal chosen before its turn were all accepted: the hands' sizes still
+ * added up. Each is now refused; the reachable positions still read. */
+static void test_regress_tamcuc_position_trick_progress(void **s)
+{
+    (void)s;
+    pl_match *m = th_new("tamcuc", "players=4 dealer=0 seed=78");
+    pl_buf err = {0};
+    const tc_state *st = m->state;
+    while (!(st->phase == TC_PH_LAY && st->tstep == 1))
+        tamcuc_step(m);
+    int second = (st->tleader + 2) % 4; /* his turn comes after the next one */
+    tc_state bad;
+    /* A lay before his turn. */
+    memcpy(&bad, st, sizeof bad);
+    tc_cards x = tamcuc_take(bad.hand[second], bad.tn);
+    bad.hand[second] -= x;
+    bad.tlay[second] = x;
+    expect_tamcuc_position_refused(m, &bad, "tlay");
+    /* The next follower's turn passed (tstep=2) with nothing laid. */
+    memcpy(&bad, st, sizeof bad);
+    bad.tstep = 2;
+    expect_tamcuc_position_refused(m, &bad, "tlay");
+    /* Cards on the table outside a trick. */
+    memcpy(&bad, st, sizeof bad);
+    bad.phase = TC_PH_LEAD;
+    bad.hand[st->tleader] += bad.tlead;
+    bad.tlead = 0;
+    bad.tn = 0;
+    bad.tstep = 0;
+    bad.tlay[second] = x; /* a copy: outside a trick tlay adds no card */
+    expect_tamcuc_position_refused(m, &bad, "tlay");
+    /* The reveal phase: a reveal (or a hiding) before its turn. */
+    while (!(st->phase == TC_PH_REVEAL && st->tstep == 1))
+        tamcuc_step(m);
+    second = (st->tleader + 2) % 4;
+    memcpy(&bad, st, sizeof bad);
+    bad.trev |= (uint8_t)(1u << second);
+    expect_tamcuc_position_refused(m, &bad, "trev");
+    memcpy(&bad, st, sizeof bad);
+    bad.thid |= (uint8_t)(1u << second);
+    expect_tamcuc_position_refused(m, &bad, "thid");
+    /* The reachable position itself reads back. */
+    pl_buf txt = {0};
+    m->game->to_text(st, &txt);
+    assert_int_equal(m->game->from_text(m->state, pl_buf_str(&txt), &err), 0);
+    pl_buf_free(&txt);
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
 /* fuzz_position_cbw: cbw's position text took phase=move with an empty
  * table on a span whose axes are not fixed, which play cannot reach: only
  * captures empty the table, and while an axis is not fixed a card on the
@@ -686,6 +783,7 @@ int main(void)
         cmocka_unit_test(test_regress_tamcuc_deal_option_too_many_copies),
         cmocka_unit_test(test_regress_tamcuc_deal_action_too_many_copies),
         cmocka_unit_test(test_regress_tamcuc_position_declaration_round),
+        cmocka_unit_test(test_regress_tamcuc_position_trick_progress),
         cmocka_unit_test(test_regress_cbw_position_empty_table_needs_fixed_edges),
         cmocka_unit_test(test_alloc_match_new),
         cmocka_unit_test(test_alloc_options),
