@@ -885,6 +885,48 @@ static int read_field(tc_state *n, const field *f, char *v, pl_buf *err)
 }
 
 /* Cards are conserved: everything in play is somewhere exactly once. */
+/* The trick on the table against its progress (TC-R6.2, 6.3): the lead
+ * holds tn cards; in the lay phase the followers before tstep have laid tn
+ * cards each and the others none; in the reveal phase all have laid, those
+ * before tstep have revealed or hidden (trev, thid) and the others not yet;
+ * outside a trick no card lies in tlay. 0, or -1 with a message. */
+static int check_trick(const tc_state *n, pl_buf *err)
+{
+    int np = n->np, reveal = n->phase == TC_PH_REVEAL;
+    if (n->phase != TC_PH_LAY && !reveal) {
+        for (int p = 0; p < np; p++)
+            if (n->tlay[p])
+                return bad(err, "tlay: cards lie on the table outside a trick", NULL);
+        return 0;
+    }
+    if (n->tn < 1 || tc_size(n->tlead) != n->tn)
+        return bad(err, "tlead: the lead holds tn cards (1 to 5) during a trick", NULL);
+    if (n->tstep < 1 || n->tstep >= np)
+        return bad(err, "tstep: the follower to act is 1 to players-1 places after the leader", NULL);
+    if (n->tshown != reveal)
+        return bad(err, "tshown: the lead is shown in the reveal phase only", NULL);
+    if (n->tlay[n->tleader] || ((n->trev | n->thid) >> n->tleader & 1))
+        return bad(err, "tlay, trev and thid hold the followers' groups, not the leader's", NULL);
+    if (n->trev & n->thid)
+        return bad(err, "trev/thid: a follower either reveals or hides, not both", NULL);
+    for (int i = 1; i < np; i++) {
+        int f = (n->tleader + i) % np, laid = reveal || i < n->tstep;
+        if (tc_size(n->tlay[f]) != (laid ? n->tn : 0))
+            return bad(err,
+                       laid ? "tlay: a follower who has laid has other than tn cards on the table"
+                            : "tlay: a follower has laid before his turn",
+                       NULL);
+        int chosen = reveal && i < n->tstep;
+        if ((n->trev >> f & 1) && !chosen)
+            return bad(err, "trev: a follower has revealed before his turn", NULL);
+        if ((n->thid >> f & 1) && !chosen)
+            return bad(err, "thid: a follower has hidden before his turn", NULL);
+        if (chosen && !((n->trev | n->thid) >> f & 1))
+            return bad(err, "trev/thid: a follower whose turn has passed neither revealed nor hid", NULL);
+    }
+    return 0;
+}
+
 static int check_position(const tc_state *n, pl_buf *err)
 {
     int np = n->np;
@@ -933,7 +975,7 @@ static int check_position(const tc_state *n, pl_buf *err)
             h0 = h;
         }
     }
-    return 0;
+    return check_trick(n, err);
 }
 
 int tc_from_text(void *st, const char *text, pl_buf *err)
