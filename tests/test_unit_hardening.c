@@ -26,6 +26,24 @@ static void *state_copy(const pl_match *m)
     return c;
 }
 
+/* One step of a Tam Cúc match: a chance outcome, or the policy's action for
+ * the first seat that acts. */
+static void tamcuc_step(pl_match *m)
+{
+    pl_buf err = {0};
+    int seats[TC_MAXP], rc;
+    if (m->game->actors(m->state, seats) <= 0) {
+        rc = pl_match_random(m, NULL, &err);
+    } else {
+        pl_rng r;
+        pl_match_rng(m, 0, &r);
+        rc = pl_match_play(m, seats[0], m->game->policy(m->state, seats[0], &r), &err);
+    }
+    if (rc < 0)
+        fail_msg("%s", pl_buf_str(&err));
+    pl_buf_free(&err);
+}
+
 /* fuzz_play_tamcuc: pl_match_play took any code as a chance outcome when the
  * outcomes are too many to list (the deal), so a deal giving seat 1 seven
  * cards was applied and its record could not be read back. Also kept as
@@ -36,7 +54,7 @@ static void test_regress_play_refuses_impossible_deal(void **s)
     pl_match *m = th_new("tamcuc", "players=4 seed=3 first_dealer=random");
     pl_buf err = {0};
     while (((const tc_state *)m->state)->phase != TC_PH_DEAL)
-        assert_int_equal(pl_match_random(m, NULL, &err), 0);
+        tamcuc_step(m);
     const tc_state *st = m->state;
     tc_cards h[TC_MAXP], removed;
     pl_rng r;
@@ -88,7 +106,7 @@ static void test_regress_tamcuc_deal_action_too_many_copies(void **s)
     pl_match *m = th_new("tamcuc", "players=3 three_p_deck=deck_30 dealer=1 seed=3");
     pl_buf err = {0};
     while (((const tc_state *)m->state)->phase != TC_PH_DEAL)
-        assert_int_equal(pl_match_random(m, NULL, &err), 0);
+        tamcuc_step(m);
     void *before = state_copy(m);
     int nh = m->nhist;
     /* Three bC over the first two hands: the deck in play has two. */
@@ -166,24 +184,6 @@ static tc_cards tamcuc_take(tc_cards h, int n)
         for (int c = TC_NIB(h, k); c > 0 && n > 0; c--, n--)
             x += TC_ONE(k);
     return x;
-}
-
-/* One step of a Tam Cúc match: a chance outcome, or the policy's action for
- * the first seat that acts. */
-static void tamcuc_step(pl_match *m)
-{
-    pl_buf err = {0};
-    int seats[TC_MAXP], rc;
-    if (m->game->actors(m->state, seats) <= 0) {
-        rc = pl_match_random(m, NULL, &err);
-    } else {
-        pl_rng r;
-        pl_match_rng(m, 0, &r);
-        rc = pl_match_play(m, seats[0], m->game->policy(m->state, seats[0], &r), &err);
-    }
-    if (rc < 0)
-        fail_msg("%s", pl_buf_str(&err));
-    pl_buf_free(&err);
 }
 
 /* A follower's lay before his turn, a turn passed with nothing laid, and a

@@ -884,7 +884,6 @@ static int read_field(tc_state *n, const field *f, char *v, pl_buf *err)
     return 0;
 }
 
-/* Cards are conserved: everything in play is somewhere exactly once. */
 /* The trick on the table against its progress (TC-R6.2, 6.3): the lead
  * holds tn cards; in the lay phase the followers before tstep have laid tn
  * cards each and the others none; in the reveal phase all have laid, those
@@ -927,6 +926,7 @@ static int check_trick(const tc_state *n, pl_buf *err)
     return 0;
 }
 
+/* Cards are conserved: everything in play is somewhere exactly once. */
 static int check_position(const tc_state *n, pl_buf *err)
 {
     int np = n->np;
