@@ -348,25 +348,25 @@ static void test_UR_R18_first_to_bear_off_all_wins(void **s)
 static void test_UR_consequence_duel(void **s)
 {
     (void)s;
-    const char *duel = "board=A8:l,C8:d turn=light phase=move roll=%d reserve=0/0 off=0/0";
+#define DUEL "board=A8:l,C8:d turn=light phase=move roll=%d reserve=0/0 off=0/0"
     char p[128];
-    snprintf(p, sizeof p, duel, 1);
+    snprintf(p, sizeof p, DUEL, 1);
     pl_match *m = pos("pieces=1", p);
     th_play(m, "A8"); /* to B8, marked, and Dark's 1 captures it */
     th_play(m, "roll 1");
     th_play(m, "C8");
     expect_pos(m, "board=B8:D turn=light phase=roll roll=0 reserve=1/0 off=0/0");
     pl_match_free(m);
-    snprintf(p, sizeof p, duel, 2);
+    snprintf(p, sizeof p, DUEL, 2);
     m = pos("pieces=1", p);
     expect_illegal(m, "A8", "UR-R10"); /* C8 held by a blank */
     pl_match_free(m);
-    snprintf(p, sizeof p, duel, 3);
+    snprintf(p, sizeof p, DUEL, 3);
     m = pos("pieces=1", p);
     th_play(m, "A8"); /* jumps over, lands behind on C7, marked */
     expect_pos(m, "board=C7:L,C8:d turn=light phase=roll roll=0 reserve=0/0 off=0/0");
     pl_match_free(m);
-    snprintf(p, sizeof p, duel, 4);
+    snprintf(p, sizeof p, DUEL, 4);
     m = pos("pieces=1", p);
     th_play(m, "A8");
     expect_pos(m, "board=B7:L,C8:d turn=dark phase=roll roll=0 reserve=0/0 off=0/0");

@@ -382,7 +382,7 @@ static void pr_draw(const practice *p, const kar_kana *tl, const char *prompt)
     y += 2;
     if (p->said.len) { /* the last judgement, word-wrapped at PR_WRAP columns */
         char word[256];
-        int x = 0;
+        x = 0;
         for (const char *t = pl_buf_str(&p->said); *t;) {
             if (*t == '\n' || *t == ' ') {
                 if (*t == '\n') {

@@ -255,10 +255,14 @@ static const pl_option_def kar_options[] = {
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
-static int fail(pl_buf *err, const char *fmt, const char *item)
+static int fail(pl_buf *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(pl_buf *err, const char *fmt, ...)
 {
     pl_buf_puts(err, "bad deal: ");
-    pl_buf_printf(err, fmt, item);
+    va_list ap;
+    va_start(ap, fmt);
+    pl_buf_vprintf(err, fmt, ap);
+    va_end(ap);
     return -1;
 }
 
