@@ -6,7 +6,7 @@
 #include "helpers.h"
 #include "parlour/alloc.h"
 #include "parlour/canvas.h"
-#include "parlour/proto.h"
+#include "proto.h"
 #include "parlour/record.h"
 
 static void test_options_validation(void **s)

@@ -12,7 +12,7 @@
 #include "helpers.h"
 #include "games/tamcuc/tc.h"
 #include "parlour/alloc.h"
-#include "parlour/proto.h"
+#include "proto.h"
 #include "parlour/record.h"
 
 /* ---- regressions from fuzzing ---------------------------------------- */

@@ -10,6 +10,10 @@
 #ifndef PARLOUR_AI_H
 #define PARLOUR_AI_H
 
+#if !defined(PARLOUR_IN_AI) && !defined(PARLOUR_IN_FRONT)
+#error "ai.h belongs to the AI layer: only the AI and the front ends may include it (core and games know no AI)"
+#endif
+
 #include "parlour/game.h"
 
 /* Chooses an action for `seat` (an actor, phase MOVE) in `st` with the

@@ -15,6 +15,10 @@
 #ifndef AI_ARENA_H
 #define AI_ARENA_H
 
+#if !defined(PARLOUR_IN_AI) && !defined(PARLOUR_IN_FRONT)
+#error "ai_arena.h belongs to the AI layer: only the AI and the front ends may include it (core and games know no AI)"
+#endif
+
 #include "parlour/game.h"
 
 #define AI_ARENA_MAXP 4

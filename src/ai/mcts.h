@@ -28,6 +28,10 @@
 #ifndef MCTS_H
 #define MCTS_H
 
+#if !defined(PARLOUR_IN_AI)
+#error "mcts.h is internal to the AI layer (src/ai): front ends use ai.h"
+#endif
+
 #include <stddef.h>
 
 #include "parlour/game.h"

@@ -6,6 +6,10 @@
 #ifndef AI_PERFECT_H
 #define AI_PERFECT_H
 
+#if !defined(PARLOUR_IN_AI) && !defined(PARLOUR_IN_FRONT)
+#error "perfect.h belongs to the AI layer: only the AI and the front ends may include it (core and games know no AI)"
+#endif
+
 #include "parlour/game.h"
 
 /* Chooses the action with the highest winning probability for `seat` in

@@ -12,6 +12,10 @@
 #ifndef SOLVE_H
 #define SOLVE_H
 
+#if !defined(PARLOUR_IN_AI) && !defined(PARLOUR_IN_FRONT)
+#error "solve.h belongs to the AI layer: only the AI and the front ends may include it (core and games know no AI)"
+#endif
+
 #include <stdint.h>
 #include <stdio.h>
 

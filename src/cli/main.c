@@ -7,7 +7,7 @@
 #include "../ai/ai.h"
 #include "cli.h"
 #include "parlour/match.h"
-#include "parlour/proto.h"
+#include "proto.h"
 #include "parlour/registry.h"
 
 static void usage(FILE *f)

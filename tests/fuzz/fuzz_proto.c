@@ -16,7 +16,7 @@
 
 #include "fuzz.h"
 #include "parlour/alloc.h"
-#include "parlour/proto.h"
+#include "proto.h"
 
 #define MAX_LINES 24
 

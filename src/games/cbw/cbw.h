@@ -33,6 +33,10 @@
 #ifndef CBW_H
 #define CBW_H
 
+#if !defined(PARLOUR_IN_GAMES)
+#error "cbw.h is internal to the games layer (src/games/cbw): other layers use include/parlour/game.h"
+#endif
+
 #include <stdint.h>
 
 #include "parlour/game.h"

@@ -13,6 +13,10 @@
 #ifndef KAR_H
 #define KAR_H
 
+#if !defined(PARLOUR_IN_GAMES)
+#error "kar.h is internal to the games layer (src/games/karuta): other layers use include/parlour/game.h"
+#endif
+
 #include <stdbool.h>
 #include <stdint.h>
 

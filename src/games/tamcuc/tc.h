@@ -15,6 +15,10 @@
 #ifndef TC_H
 #define TC_H
 
+#if !defined(PARLOUR_IN_GAMES)
+#error "tc.h is internal to the games layer (src/games/tamcuc): other layers use include/parlour/game.h"
+#endif
+
 #include <stdint.h>
 
 #include "parlour/game.h"

@@ -11,6 +11,10 @@
 #ifndef UR_H
 #define UR_H
 
+#if !defined(PARLOUR_IN_GAMES)
+#error "ur.h is internal to the games layer (src/games/ur): other layers use include/parlour/game.h"
+#endif
+
 #include <stdint.h>
 
 #include "parlour/game.h"

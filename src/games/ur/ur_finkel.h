@@ -16,6 +16,10 @@
 #ifndef UR_FINKEL_H
 #define UR_FINKEL_H
 
+#if !defined(PARLOUR_IN_GAMES)
+#error "ur_finkel.h is internal to the games layer (src/games/ur): other layers use include/parlour/game.h"
+#endif
+
 #include <stdint.h>
 #include <stdio.h>
 

@@ -7,6 +7,10 @@
 #ifndef PARLOUR_PROTO_H
 #define PARLOUR_PROTO_H
 
+#if !defined(PARLOUR_IN_FRONT)
+#error "proto.h belongs to the front ends (src/engine): core, games and AI may not include it"
+#endif
+
 #include <stdio.h>
 
 #include "parlour/buf.h"
