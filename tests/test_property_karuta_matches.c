@@ -1,7 +1,8 @@
 /* test_property_karuta_matches.c — thousands of simulated matches of every
  * variant with random timed touches (through the game's validity check):
  * cards conserved, territories within 3 x 17 and consistent with the grid,
- * the row rule at the start, the kimariji trie equal to a scan from scratch,
+ * the row rule at the start, the free space (row 1, slot 9) always empty,
+ * whoever places (KA-R2), the kimariji trie equal to a scan from scratch,
  * every match ends; and records round-trip exactly (pl_record_write /
  * pl_record_read) for matches played through the interface; and, for every
  * state of one match in 8, the position text round-trips byte for byte. */
@@ -62,7 +63,8 @@ static void check_invariants(const kar_state *s, int dead0)
     }
     if (s->variant == KAR_KYOGI)
         for (int t = 0; t < 2; t++) {
-            assert_true(s->count[t] <= KAR_ROWS * KAR_SLOTS);
+            assert_true(s->count[t] <= KAR_ROWS * KAR_SLOTS - 1);
+            assert_int_equal(s->grid[t][0][8], 0); /* the free space (KA-R2) */
             int g = 0;
             for (int r = 0; r < KAR_ROWS; r++)
                 for (int k = 0; k < KAR_SLOTS; k++)
@@ -128,6 +130,9 @@ static void check_text_round_trip(const kar_state *s, const kar_state *initial)
     pl_buf_free(&err);
 }
 
+/* When set, the karuta bot chooses the slot of every received card. */
+static bool bot_places;
+
 static void random_match(const char *opts, uint64_t seed)
 {
     char o[256];
@@ -140,8 +145,9 @@ static void random_match(const char *opts, uint64_t seed)
     int dead0 = 0;
     for (int c = 1; c <= 100; c++)
         dead0 += s->loc[c] == KAR_LOC_DEAD;
-    if (s->variant == KAR_KYOGI && s->count[0] >= 6)
-        assert_true(kar_row_rule(s, 0) && kar_row_rule(s, 1));
+    if (s->variant == KAR_KYOGI)
+        for (int t = 0; t < 2; t++)
+            assert_true(s->count[t] < 6 || kar_row_rule(s, t)); /* as deal= checks it */
     int steps = 0;
     if (seed % 8 == 1)
         check_text_round_trip(s, m->initial);
@@ -159,6 +165,11 @@ static void random_match(const char *opts, uint64_t seed)
             seat = seats[pl_rng_below(&r, (uint32_t)n)];
             if (s->stage == KAR_ST_TOUCH) {
                 a = random_touch(s, &r);
+            } else if (s->stage == KAR_ST_PLACE && bot_places) {
+                pl_buf err = {0};
+                if (kar_bot(s, seat, "expert", seed, &a, &err) < 0)
+                    fail_msg("bot: %s", pl_buf_str(&err));
+                pl_buf_free(&err);
             } else {
                 pl_action acts[64];
                 int k = g->legal(s, seat, acts, 64);
@@ -219,6 +230,31 @@ static void test_chirashi_random_matches(void **st)
         char o[64];
         snprintf(o, sizeof o, "variant=chirashi players=%d cards=%s", 1 + i % 8, i % 2 ? "50" : "100");
         random_match(o, (uint64_t)i + 1);
+    }
+}
+
+/* KA-R2: no card ever lies on the free space, whoever places it: random
+ * legal slots, the bot, the automatic layout and sends with nearly every card
+ * on one side, rearranging (check_invariants looks after every action). */
+static void test_KA_R2_free_space_empty_in_random_matches(void **st)
+{
+    (void)st;
+    char crowded[512];
+    size_t len = (size_t)snprintf(crowded, sizeof crowded, "deal=");
+    for (int c = 1; c <= 50; c++) /* 48 cards on seat 0's side, 2 on seat 1's */
+        len += (size_t)snprintf(crowded + len, sizeof crowded - len, "%d%s", c, c == 48 ? "/" : c < 50 ? ";" : "");
+    char opts[640];
+    int n = matches(10000) / 20;
+    for (int i = 0; i < n; i++) {
+        bot_places = i % 2 == 0;
+        snprintf(opts, sizeof opts, "%s%s", i % 4 < 2 ? "place=manual " : "rearrange=on place=manual ",
+                 i % 3 == 0 ? crowded : "");
+        random_match(opts, (uint64_t)i + 1);
+    }
+    bot_places = false;
+    for (int i = 0; i < n / 4; i++) {
+        snprintf(opts, sizeof opts, "send=auto %s", crowded);
+        random_match(opts, (uint64_t)i + 1);
     }
 }
 
@@ -299,6 +335,7 @@ int main(void)
         cmocka_unit_test(test_kyogi_random_matches),
         cmocka_unit_test(test_uta_random_matches),
         cmocka_unit_test(test_chirashi_random_matches),
+        cmocka_unit_test(test_KA_R2_free_space_empty_in_random_matches),
         cmocka_unit_test(test_records_round_trip),
         cmocka_unit_test(test_option_random_matches),
     };

@@ -92,6 +92,119 @@ static void test_KA_R2_layout_grid_and_row_rule(void **st)
     pl_buf_free(&err);
 }
 
+/* Whether `text` is among `seat`'s legal actions now. */
+static bool legal_has(pl_match *m, int seat, const char *text)
+{
+    pl_action a, acts[PL_MAX_ACTIONS];
+    pl_buf err = {0};
+    assert_int_equal(m->game->parse_action(m->state, seat, text, &a, &err), 0);
+    pl_buf_free(&err);
+    int n = m->game->legal(m->state, seat, acts, PL_MAX_ACTIONS);
+    for (int i = 0; i < n; i++)
+        if (acts[i] == a)
+            return true;
+    return false;
+}
+
+/* Options `opts` (space separated) are refused with a message holding `want`. */
+static void deal_refused(const char *opts, const char *want)
+{
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", opts);
+    char *argv[8];
+    int argc = 0;
+    for (char *w = strtok(copy, " "); w && argc < 8; w = strtok(NULL, " "))
+        argv[argc++] = w;
+    pl_buf err = {0};
+    pl_match *m = pl_match_new(pl_game_find("karuta"), argc, argv, &err);
+    if (m)
+        fail_msg("options '%s' accepted", opts);
+    if (!strstr(pl_buf_str(&err), want))
+        fail_msg("options '%s': '%s' lacks '%s'", opts, pl_buf_str(&err), want);
+    pl_buf_free(&err);
+}
+
+/* "deal=" with cards 1..n in territory 0 (automatic slots) and n+1..n+m in 1. */
+static void big_deal(char *out, size_t cap, int n, int m)
+{
+    size_t len = (size_t)snprintf(out, cap, "deal=");
+    for (int c = 1; c <= n + m; c++)
+        len += (size_t)snprintf(out + len, cap - len, "%d%s", c, c == n ? "/" : c < n + m ? ";" : "");
+}
+
+/* KA-R2: the free space (row 1, slot 9, right in front of the owner) holds
+ * no card, whatever the placement: deal=, the automatic layout, a received
+ * card placed by hand or by the bot, a rearranging move, a position text. */
+static void test_KA_R2_free_space_refused_everywhere(void **st)
+{
+    (void)st;
+    deal_refused("deal=1@1,9;2/3 seed=1", "KA-R2");
+    deal_refused("deal=1@1,9;2/3 seed=1", "free space");
+    deal_refused("deal=1/2;3@1,9 seed=1", "KA-R2");
+    /* slot 9 of the other rows is an ordinary slot */
+    pl_match *m = th_new("karuta", "deal=1@2,9;2@3,9/3 seed=1");
+    assert_int_equal(KS(m)->grid[0][1][8], 1);
+    pl_match_free(m);
+    /* the automatic layout fills every other slot first and never that one:
+     * 49 cards take rows 2 and 3 whole and row 1 but for its centre */
+    char deal[512];
+    big_deal(deal, sizeof deal, 49, 1);
+    m = th_new("karuta", deal);
+    assert_int_equal(KS(m)->count[0], 49);
+    assert_int_equal(KS(m)->grid[0][0][8], 0);
+    for (int c = 1; c <= 49; c++)
+        assert_true(KS(m)->row[c] >= 1 && !(KS(m)->row[c] == 1 && KS(m)->slot[c] == 9));
+    pl_match_free(m);
+    /* 50 slots a side: no more than 50 cards in play (sends can bring them all to one side) */
+    big_deal(deal, sizeof deal, 26, 25);
+    deal_refused(deal, "50");
+    big_deal(deal, sizeof deal, 25, 25);
+    m = th_new("karuta", deal);
+    pl_match_free(m);
+    /* a received card: not placed there by hand, nor by the bot */
+    m = th_new("karuta", SMALL " place=manual");
+    reading(m, 50, "touch 4@300", "none"); /* kata-ote by A: B sends 1 */
+    kar_do(m, 1, "send 6");
+    assert_false(legal_has(m, 0, "place 6@1,9"));
+    assert_true(legal_has(m, 0, "place 6@1,8"));
+    pl_buf err = {0};
+    assert_int_equal(kar_try(m, 0, "place 6@1,9", &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "KA-R2"));
+    pl_buf_clear(&err);
+    pl_action a;
+    assert_int_equal(kar_bot(m->state, 0, "expert", 1, &a, &err), 0);
+    assert_false(((a >> 8) & 0xff) == 1 && ((a >> 16) & 0xff) == 9);
+    pl_buf_clear(&err);
+    pl_match_free(m);
+    /* rearranging (KA-R15) */
+    m = th_new("karuta", "rearrange=on seed=1 deal=1@1,1;2@1,10;3@2,1;4@2,10;5@3,1;6@3,10;7@1,2/"
+                         "11@1,1;12@1,10;13@2,1;14@2,10;15@3,1;16@3,10;17@1,2");
+    reading(m, 50, "none", "none");
+    assert_int_equal(KS(m)->stage, KAR_ST_ARRANGE);
+    assert_true(legal_has(m, 0, "arrange 7@1,8"));
+    assert_false(legal_has(m, 0, "arrange 7@1,9"));
+    assert_int_equal(pl_match_play_text(m, 0, "arrange 7@1,9", &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "KA-R2"));
+    pl_buf_clear(&err);
+    pl_match_free(m);
+    /* a position text with a card there */
+    m = th_new("karuta", SMALL);
+    pl_buf t = {0};
+    m->game->to_text(m->state, &t);
+    static char txt[16384];
+    snprintf(txt, sizeof txt, "%s", pl_buf_str(&t));
+    char *at = strstr(txt, "1@1,1");
+    assert_non_null(at);
+    at[4] = '9';
+    kar_state back;
+    memcpy(&back, m->initial, sizeof back);
+    assert_int_equal(m->game->from_text(&back, txt, &err), -1);
+    assert_memory_equal(&back, m->initial, sizeof back);
+    pl_buf_free(&t);
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
 static void test_KA_R3_memorisation_option(void **st)
 {
     (void)st;
@@ -526,6 +639,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_KA_R1_deal),
         cmocka_unit_test(test_KA_R2_layout_grid_and_row_rule),
+        cmocka_unit_test(test_KA_R2_free_space_refused_everywhere),
         cmocka_unit_test(test_KA_R3_memorisation_option),
         cmocka_unit_test(test_KA_R4_joka_pause_then_first_kana_at_zero),
         cmocka_unit_test(test_KA_R5_reading_loop),

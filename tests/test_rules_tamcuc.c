@@ -596,6 +596,35 @@ static void test_TC_R5_3_seize_four_extra_trick(void **st)
     pl_match_free(m);
 }
 
+/* TC-R5.3: the extra trick is led with the declared Four. A holder of both
+ * Fours declares red (the red set when held) and leads the red one. */
+static void test_TC_R5_3_extra_trick_led_with_declared_four(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("tamcuc", "players=2 seed=1 dealer=0 "
+                                   "deal=rS,bS,rG,bG,rA,rA,bA,bA,rE,rE,bE,bE,rC,rC,bC,bC/"
+                                   "rS,rS,rS,rS,bS,bS,bS,bS,rN,rN,bN,bN,rH,rH,bH,bH");
+    th_script(m, "nodeclare; nodeclare; nodeclare; declare four");
+    has(view(m, 0), "declared 1 four red");
+    legal_is(m, "lead rS rS rS rS");
+    illegal(m, "lead bS bS bS bS", "TC-R5.3");
+    /* the searching seat redraws the face-down extra lead as the declared Four */
+    th_play(m, "lead rS rS rS rS");
+    tc_state d;
+    pl_rng r;
+    pl_rng_seed(&r, 7);
+    for (int i = 0; i < 100; i++) {
+        m->game->determinize(m->state, 0, &r, &d);
+        assert_true(d.tlead == 4 * TC_ONE(TC_RS));
+    }
+    pl_match_free(m);
+    /* a black Four declared: the black one is led */
+    m = th_new("tamcuc", "seed=1 dealer=0 " DFOUR);
+    th_script(m, "nodeclare; nodeclare; nodeclare; nodeclare; nodeclare; declare four");
+    legal_is(m, "lead bS bS bS bS");
+    pl_match_free(m);
+}
+
 static void test_TC_R5_3a_three_players_four_seizes(void **st)
 {
     (void)st;
@@ -856,7 +885,7 @@ static void test_TC_R7_3_ban_lifted_without_legal_lead(void **st)
                                    "rS,rS,rS,bS,bS,bS,bS,bS");
     has(th_legal(m), "lead rG");
     has(th_legal(m), "lead rA rA");
-    /* lifted for the whole trick: the lead rG wins (nobody beats it) */
+    /* lifted for his lead: the lead rG may win (TC-R7.4 binds only followers) */
     th_script(m, "lead rG; lay bE; lay bN; lay rS; reveal; reveal; reveal");
     has(view(m, 0), "last 0 1 winner 0");
     pl_match_free(m);
@@ -883,6 +912,54 @@ static void test_TC_R7_5_illegal_leads_are_blocked(void **st)
     assert_string_equal(pl_buf_str(&a), pl_buf_str(&b));
     pl_buf_free(&a);
     pl_buf_free(&b);
+    pl_match_free(m);
+}
+
+/* Seat 0 holds only G, A and black Soldiers: with G_A_E_BS he has no lead
+ * without a banned card. */
+#define DLIFT "deal=rG,bG,rA,rA,bA,bA,bS,bS/bE,bE,rC,rC,bC,bC,rS,bS/rE,rE,rN,rN,bN,bN,rS,bS/" \
+              "rH,rH,bH,bH,rS,rS,rS,bS"
+
+static void test_TC_R7_4_lifted_ban_binds_followers(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none first_trick_ban=g_a_e_bs " DLIFT);
+    has(th_legal(m), "lead bS"); /* lifted for his lead (TC-R7.3) */
+    th_play(m, "lead bS");
+    /* the ban still binds the followers, and the view says so */
+    has(view(m, 1), "trick 0 ordinary ban\n");
+    has(show(m, 1), "(first-trick ban)");
+    /* seat 1's banned bE would beat bS: it cannot win, the leader keeps it */
+    th_script(m, "lay bE; lay rN; lay rH; reveal; hide; hide");
+    has(view(m, 0), "last 0 1 winner 0");
+    assert_int_equal(pl_sole_actor(m->game, m->state), 0);
+    pl_match_free(m);
+    /* a follower's unbanned card still beats the lifted lead */
+    m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none first_trick_ban=g_a_e_bs " DLIFT);
+    th_script(m, "lead bS; lay bE; lay rN; lay rH; hide; reveal; hide");
+    has(view(m, 0), "last 0 1 winner 2");
+    pl_match_free(m);
+}
+
+/* The seat that searches redraws a face-down first-trick lead without a
+ * banned card when one can be drawn: whether the ban was lifted for the
+ * leader is not seen (the view shows the ban in force either way). */
+static void test_TC_R7_3_determinized_lead_without_banned_card(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none first_trick_ban=g_a_e_bs " DLIFT);
+    th_play(m, "lead bS"); /* a banned card, the ban lifted for him */
+    tc_state d;
+    pl_rng r;
+    pl_rng_seed(&r, 5);
+    int other = 0;
+    for (int i = 0; i < 300; i++) {
+        m->game->determinize(m->state, 1, &r, &d);
+        assert_int_equal(tc_size(d.tlead), 1);
+        assert_false(d.tlead & S(m)->banned);
+        other += d.tlead != S(m)->tlead;
+    }
+    assert_int_equal(other, 300);
     pl_match_free(m);
 }
 
@@ -1318,6 +1395,7 @@ int main(void)
         cmocka_unit_test(test_TC_R5_1_determinized_nodeclare),
         cmocka_unit_test(test_TC_R5_2_seize_five_and_counter),
         cmocka_unit_test(test_TC_R5_3_seize_four_extra_trick),
+        cmocka_unit_test(test_TC_R5_3_extra_trick_led_with_declared_four),
         cmocka_unit_test(test_TC_R5_3a_three_players_four_seizes),
         cmocka_unit_test(test_TC_R5_4_seize_unlocks_first_trick),
         cmocka_unit_test(test_TC_R5_5_autowin_payments),
@@ -1335,6 +1413,8 @@ int main(void)
         cmocka_unit_test(test_TC_R7_2_ban_values),
         cmocka_unit_test(test_TC_R7_3_ban_lifted_without_legal_lead),
         cmocka_unit_test(test_TC_R7_4_banned_card_cannot_win),
+        cmocka_unit_test(test_TC_R7_4_lifted_ban_binds_followers),
+        cmocka_unit_test(test_TC_R7_3_determinized_lead_without_banned_card),
         cmocka_unit_test(test_TC_R7_5_illegal_leads_are_blocked),
         cmocka_unit_test(test_TC_R8_1_cards_won_counted),
         cmocka_unit_test(test_TC_R8_2_zero_sum_checks),

@@ -111,6 +111,8 @@ static void put_card(kar_state *s, int t, int card, int row, int slot)
     s->slot[card] = (uint8_t)slot;
 }
 
+#define FREE_SPACE_MSG "row 1 slot 9 is the free space right in front of you: no card may lie there (KA-R2)"
+
 static void lift_card(kar_state *s, int card)
 {
     int t = s->loc[card];
@@ -122,7 +124,8 @@ static void lift_card(kar_state *s, int card)
 /* Automatic placement (docs/notation-karuta.md): the row with the fewest
  * cards (ties: nearest the owner), in it the half with fewer cards (ties:
  * left), the free slot nearest that half's outer edge; then the other half,
- * then the centre slot 9. Returns false when the territory is full. */
+ * then the centre slot 9 (never in row 1: the free space, KA-R2). Returns
+ * false when the territory is full. */
 static bool auto_place(kar_state *s, int t, int card)
 {
     int order[KAR_ROWS] = {0, 1, 2};
@@ -144,7 +147,8 @@ static bool auto_place(kar_state *s, int t, int card)
             for (int k = 0; k < 8; k++)
                 seq[n++] = left ? k : KAR_SLOTS - 1 - k;
         }
-        seq[n++] = 8;
+        if (!kar_free_space(r + 1, 9))
+            seq[n++] = 8;
         for (int k = 0; k < n; k++)
             if (!s->grid[t][r][seq[k]]) {
                 put_card(s, t, card, r + 1, seq[k] + 1);
@@ -277,8 +281,8 @@ static int parse_deal(kar_state *s, const char *deal, pl_buf *err)
     char *save = NULL;
     int g = 0;
     uint8_t seen[KAR_NPOEMS + 1] = {0};
-    uint8_t later[2][64];
-    int nlater[2] = {0, 0};
+    uint8_t later[2][KAR_NPOEMS];
+    int nlater[2] = {0, 0}, in_play = 0;
     for (char *grp = strtok_r(buf, "/", &save); grp; grp = strtok_r(NULL, "/", &save), g++) {
         if (g >= groups) {
             pl_buf_printf(err, "bad deal: %d groups for %s (kyogi T0/T1, uta H0/H1/H2/H3, chirashi one field list)",
@@ -302,8 +306,16 @@ static int parse_deal(kar_state *s, const char *deal, pl_buf *err)
                 return fail(err, "card %s dealt twice", it);
             seen[card] = 1;
             if (s->variant == KAR_KYOGI) {
-                if (s->count[g] >= KAR_ROWS * KAR_SLOTS)
-                    return fail(err, "%s: more than 51 cards in a territory", it);
+                if (++in_play > KAR_MAX_IN_PLAY)
+                    return fail(err,
+                                "%s: more than %d cards in play (a territory has %d slots: 3 rows x 17 less the "
+                                "free space, KA-R2; sends can bring every card to one side)",
+                                it, KAR_MAX_IN_PLAY, KAR_MAX_IN_PLAY);
+                if (kar_free_space(row, slot))
+                    return fail(err,
+                                "%s: row %d slot %d is the free space right in front of the player, it stays "
+                                "empty (KA-R2)",
+                                it, KAR_FREE_ROW, KAR_FREE_SLOT);
                 move_card(s, card, g);
                 if (row) {
                     if (s->grid[g][row - 1][slot - 1])
@@ -640,6 +652,8 @@ int kar_why_invalid(const kar_state *s, int seat, pl_action a, pl_buf *why)
             pl_buf_printf(w, "place the received card: place %d@ROW,SLOT (KA-R10)", s->place_card);
         else if (row < 1 || row > KAR_ROWS || slot < 1 || slot > KAR_SLOTS)
             pl_buf_puts(w, "rows are 1-3 and slots 1-17 (KA-R2)");
+        else if (kar_free_space((int)row, (int)slot))
+            pl_buf_puts(w, FREE_SPACE_MSG);
         else if (s->grid[seat][row - 1][slot - 1])
             pl_buf_printf(w, "slot %u,%u holds card %d", row, slot, s->grid[seat][row - 1][slot - 1]);
         else
@@ -659,6 +673,8 @@ int kar_why_invalid(const kar_state *s, int seat, pl_action a, pl_buf *why)
             pl_buf_printf(w, "card %u is not in your territory", card);
         else if (row < 1 || row > KAR_ROWS || slot < 1 || slot > KAR_SLOTS)
             pl_buf_puts(w, "rows are 1-3 and slots 1-17 (KA-R2)");
+        else if (kar_free_space((int)row, (int)slot))
+            pl_buf_puts(w, FREE_SPACE_MSG);
         else if (s->grid[seat][row - 1][slot - 1])
             pl_buf_printf(w, "slot %u,%u holds card %d", row, slot, s->grid[seat][row - 1][slot - 1]);
         else if (!kar_arrange_keeps_rows(s, seat, (int)card, (int)row, (int)slot))
@@ -789,7 +805,8 @@ static int legal_into(const kar_state *s, int seat, pl_action *out, int cap)
                 int c = 64 * w + __builtin_ctzll(m) + 1;
                 for (int r = 1; r <= KAR_ROWS; r++)
                     for (int k = 1; k <= KAR_SLOTS; k++)
-                        if (!s->grid[seat][r - 1][k - 1] && kar_arrange_keeps_rows(s, seat, c, r, k))
+                        if (!s->grid[seat][r - 1][k - 1] && !kar_free_space(r, k) &&
+                            kar_arrange_keeps_rows(s, seat, c, r, k))
                             EMIT(KAR_A_ARRANGE | (pl_action)c | (pl_action)r << 8 | (pl_action)k << 16);
             }
         break;
@@ -798,7 +815,7 @@ static int legal_into(const kar_state *s, int seat, pl_action *out, int cap)
             break;
         for (int r = 1; r <= KAR_ROWS; r++)
             for (int k = 1; k <= KAR_SLOTS; k++)
-                if (!s->grid[seat][r - 1][k - 1])
+                if (!s->grid[seat][r - 1][k - 1] && !kar_free_space(r, k))
                     EMIT(KAR_A_PLACE | s->place_card | (pl_action)r << 8 | (pl_action)k << 16);
         break;
     default:

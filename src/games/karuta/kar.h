@@ -31,6 +31,13 @@
 #define KAR_TL_MAX 40   /* kana in one half of a competition reading */
 #define KAR_ROWS 3
 #define KAR_SLOTS 17
+/* KA-R2: the free space, right in front of the owner (row 1 is the row
+ * nearest him), holds no card; a territory has KAR_ROWS * KAR_SLOTS - 1
+ * usable slots, so kyōgi puts at most KAR_MAX_IN_PLAY cards in play (sends
+ * can bring every one to one side). */
+#define KAR_FREE_ROW 1
+#define KAR_FREE_SLOT 9
+#define KAR_MAX_IN_PLAY (KAR_ROWS * KAR_SLOTS - 1)
 #define KAR_MAXTOUCH 3  /* touches in one `touch` action */
 #define KAR_MS_MAX 16383 /* largest touch time (14 bits) */
 
@@ -256,6 +263,9 @@ bool kar_same_poet(int p, int card);
  * keeps the row rule (KA-R2) when it holds now; true when it does not hold
  * now (a thin territory). Never changes `s`. */
 bool kar_arrange_keeps_rows(const kar_state *s, int t, int card, int row, int slot);
+/* True when `row`,`slot` (1-based) is a territory's free space (KA-R2),
+ * where no card may lie. */
+static inline bool kar_free_space(int row, int slot) { return row == KAR_FREE_ROW && slot == KAR_FREE_SLOT; }
 /* Team of `seat`: seat % 2 with uta teams=2v2 (0+2 against 1+3), else the
  * seat itself (pl_game.team_of). */
 int kar_team(const kar_state *s, int seat);

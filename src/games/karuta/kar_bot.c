@@ -174,7 +174,8 @@ static pl_action send_choice(const kar_state *s, int seat)
     return best ? KAR_A_SEND | (pl_action)best : KAR_A_PASS;
 }
 
-/* Place stage: the row with the fewest cards, the free slot nearest the centre. */
+/* Place stage: the row with the fewest cards, the empty slot nearest the
+ * centre (never the free space in front of the player, KA-R2). */
 static pl_action place_choice(const kar_state *s, int seat)
 {
     int br = 0, bk = 0, bcount = 99;
@@ -185,7 +186,7 @@ static pl_action place_choice(const kar_state *s, int seat)
         for (int d = 0; d < KAR_SLOTS && k0 < 0; d++)
             for (int sgn = -1; sgn <= 1 && k0 < 0; sgn += 2) {
                 int k = 8 + sgn * d;
-                if (k >= 0 && k < KAR_SLOTS && !s->grid[seat][r][k])
+                if (k >= 0 && k < KAR_SLOTS && !s->grid[seat][r][k] && !kar_free_space(r + 1, k + 1))
                     k0 = k;
             }
         if (k0 >= 0 && cnt < bcount) {

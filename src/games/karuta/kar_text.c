@@ -583,7 +583,8 @@ static bool get_loc(const char *v, int loc, uint8_t *where, uint8_t *row, uint8_
             return false;
         if (*p == '@') {
             p++;
-            if (!number(&p, 1, KAR_ROWS, &r) || *p++ != ',' || !number(&p, 1, KAR_SLOTS, &k))
+            if (!number(&p, 1, KAR_ROWS, &r) || *p++ != ',' || !number(&p, 1, KAR_SLOTS, &k) ||
+                kar_free_space((int)r, (int)k)) /* KA-R2 */
                 return false;
         }
         where[c] = (uint8_t)loc;
@@ -799,9 +800,13 @@ int kar_from_text(void *st, const char *text, pl_buf *err)
     if (!bad && (stage < 0 || nread < 0 || cur < 0 || cur > KAR_NPOEMS || pending < 0 || place < 0 ||
                  winner < -1 || nseq < 0 || !j.card == (nread > 0)))
         bad = "a missing field";
-    int nr = 0;
-    for (int c = 1; c <= KAR_NPOEMS; c++)
+    int nr = 0, terr = 0;
+    for (int c = 1; c <= KAR_NPOEMS; c++) {
         nr += read[c];
+        terr += where[c] < 2;
+    }
+    if (!bad && s->variant == KAR_KYOGI && terr > KAR_MAX_IN_PLAY)
+        bad = "t0 (more than 50 cards in the territories, KA-R2)";
     if (!bad && nr != nread)
         bad = "readings (not the number of poems in read=)";
     if (bad) {

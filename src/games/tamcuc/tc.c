@@ -117,15 +117,22 @@ static int gen_leads(const tc_state *s, tc_cards h, int ban, int r9, pl_action *
     return n;
 }
 
+/* The Four the leader of an extra trick declared (TC-R5.3): the red one
+ * when he declared red (a holder of both Fours declares red), else black. */
+static tc_cards extra_four(const tc_state *s)
+{
+    return 4 * ONE((s->declared[s->tleader] >> 3 & 1) ? TC_RS : TC_BS);
+}
+
 /* Legal leads of the leader now, with the liftings of TC-R7.3 and TC-R9 [I]. */
 static int legal_leads(const tc_state *s, pl_action *out, int cap)
 {
     tc_cards h = s->hand[s->tleader];
-    if (s->textra) { /* TC-R5.3: the declarer leads his four Soldiers */
+    if (s->textra) { /* TC-R5.3: the declarer leads the four Soldiers he declared */
         int n = 0;
-        for (int col = 1; col >= 0; col--)
-            if (NIB(h, col) >= 4)
-                PUSH(TC_MK(TC_A_LEAD, 4 * ONE(col)));
+        tc_cards four = extra_four(s);
+        if (tc_subset(four, h))
+            PUSH(TC_MK(TC_A_LEAD, four));
         return n;
     }
     int ban = tc_ban_applies(s), r9 = s->no_bg_last;
@@ -291,7 +298,8 @@ void tc_why_illegal(const tc_state *s, int seat, pl_action a, pl_buf *out)
         }
         int n = tc_size(x);
         if (s->textra) {
-            pl_buf_puts(out, "after declaring Four you lead your four Soldiers of one colour (TC-R5.3)");
+            pl_buf_printf(out, "after declaring Four you lead the four %s Soldiers you declared (TC-R5.3)",
+                          extra_four(s) == 4 * ONE(TC_RS) ? "red" : "black");
             return;
         }
         if (tc_set_strength(x, n) < 0) {
@@ -777,7 +785,9 @@ static void tc_apply(void *st, int seat, pl_action a)
     case TC_PH_DECL: apply_decl(s, seat, a); return;
     case TC_PH_LEAD: {
         tc_cards x = TC_CARDS(a);
-        s->tban = (uint8_t)(tc_ban_applies(s) && !(x & s->banned)); /* TC-R7.3 lifting */
+        /* TC-R7.3 lifts the ban for the lead only; it binds the followers
+         * (TC-R7.4) whatever the lead holds. */
+        s->tban = (uint8_t)tc_ban_applies(s);
         s->hand[seat] -= x;
         s->tlead = x;
         s->tn = (uint8_t)tc_size(x);
@@ -1217,19 +1227,23 @@ static int lead_candidates(const tc_state *s, tc_cards avail, tc_cards *out)
     pl_action leads[64];
     int nl, nc = 0;
     if (s->textra) {
-        for (int col = 1; col >= 0; col--)
-            if (NIB(avail, col) >= 4)
-                out[nc++] = 4 * ONE(col);
+        if (tc_subset(extra_four(s), avail))
+            out[nc++] = extra_four(s);
         return nc;
     }
     /* TC-R9: a last lead (the leader's hand is now empty) of two cards or
      * more cannot hold bG: a single from the same hand was legal instead. A
      * last single bG is legal (no other lead, the restriction lifted). */
     int r9 = s->no_bg_last && s->hand[s->tleader] == 0 && s->tn >= 2;
-    nl = gen_leads(s, avail, s->tban, 0, leads, 64);
-    for (int i = 0; i < nl && i < 64; i++)
-        if (tc_size(TC_CARDS(leads[i])) == s->tn && !(r9 && NIB(TC_CARDS(leads[i]), TC_BG)))
-            out[nc++] = TC_CARDS(leads[i]);
+    /* TC-R7.3: a first-trick lead holds a banned card only when the leader
+     * had no other lead; the lift is not seen, so a lead without one is
+     * drawn whenever `avail` holds such a set of the lead's size. */
+    for (int ban = s->tban; ban >= 0 && nc == 0; ban--) {
+        nl = gen_leads(s, avail, ban, 0, leads, 64);
+        for (int i = 0; i < nl && i < 64; i++)
+            if (tc_size(TC_CARDS(leads[i])) == s->tn && !(r9 && NIB(TC_CARDS(leads[i]), TC_BG)))
+                out[nc++] = TC_CARDS(leads[i]);
+    }
     return nc;
 }
 
@@ -1266,7 +1280,7 @@ static void tc_determinize(const void *st, int seat, pl_rng *rng, void *out)
     /* A declarer about to lead his extra Four holds it in his hand. */
     tc_cards in_hand[TC_MAXP] = {0};
     if (s->phase == TC_PH_LEAD && s->textra && s->tleader != seat)
-        in_hand[s->tleader] = 4 * ONE((s->declared[s->tleader] >> 3 & 1) ? TC_RS : TC_BS);
+        in_hand[s->tleader] = extra_four(s);
     /* Hidden pools of the other seats, and what `seat` knows is in them. */
     tc_cards pool_all = 0, lower[TC_MAXP] = {0};
     int psize[TC_MAXP] = {0};
