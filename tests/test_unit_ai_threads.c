@@ -16,6 +16,7 @@
 #include "ai/solve.h"
 #include "games/ur/ur_finkel.h"
 #include "helpers.h"
+#include "parlour/proto.h"
 
 #define NSTATES 6
 #define NTHREADS 4
@@ -339,6 +340,67 @@ static void test_player_errors(void **s)
     pl_buf_free(&err);
 }
 
+/* One protocol request; returns its answer (static buffer, framing included). */
+static const char *ask(pl_proto *p, const char *line)
+{
+    static char answer[4096];
+    pl_buf out = {0};
+    pl_proto_line(p, line, strlen(line), &out);
+    snprintf(answer, sizeof answer, "%s", pl_buf_str(&out));
+    pl_buf_free(&out);
+    return answer;
+}
+
+/* Draws chance outcomes until a seat is to move. */
+static void to_move(pl_proto *p)
+{
+    for (int i = 0; i < 100 && strstr(ask(p, "legal"), " p="); i++)
+        assert_int_equal(ask(p, "random")[0], '=');
+    assert_null(strstr(ask(p, "legal"), " p="));
+}
+
+/* The protocol session makes a genmove's player once and keeps it while the
+ * game and spec stay the same: with its table file gone, the kept player
+ * still plays; a new spec replaces it, and then the table is missed. */
+static void test_protocol_keeps_its_player(void **s)
+{
+    (void)s;
+    const char *copy = "test_threads_proto.tbl";
+    FILE *in = fopen(finkel_table, "rb"), *out = fopen(copy, "wb");
+    assert_non_null(in);
+    assert_non_null(out);
+    char buf[1 << 14];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        assert_int_equal(fwrite(buf, 1, n, out), n);
+    fclose(in);
+    fclose(out);
+    char genmove[128];
+    snprintf(genmove, sizeof genmove, "genmove perfect:%s", copy);
+    pl_proto *p = pl_proto_new();
+    assert_non_null(p);
+    assert_int_equal(ask(p, "new ur rules=finkel pieces=2 seed=5")[0], '=');
+    to_move(p);
+    assert_int_equal(ask(p, genmove)[0], '=');
+    assert_int_equal(remove(copy), 0);
+    for (int i = 0; i < 3; i++) {
+        to_move(p);
+        const char *a = ask(p, genmove);
+        if (a[0] != '=')
+            fail_msg("genmove with the kept player: %s", a);
+    }
+    to_move(p);
+    assert_int_equal(ask(p, "genmove random")[0], '=');
+    to_move(p);
+    char before[4096];
+    snprintf(before, sizeof before, "%s", ask(p, "history"));
+    const char *a = ask(p, genmove);
+    assert_int_equal(a[0], '?');
+    assert_non_null(strstr(a, "cannot open test_threads_proto.tbl"));
+    assert_string_equal(ask(p, "history"), before); /* the failed genmove changed nothing */
+    pl_proto_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -347,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_shared_perfect_players),
         cmocka_unit_test(test_arena_threads_equal_one_thread),
         cmocka_unit_test(test_player_errors),
+        cmocka_unit_test(test_protocol_keeps_its_player),
     };
     return cmocka_run_group_tests(tests, make_tables, remove_tables);
 }

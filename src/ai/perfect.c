@@ -29,8 +29,8 @@ ai_perfect *ai_perfect_load(const pl_game *g, const char *path, pl_buf *err)
         t->table = solve_load(g, path, &e2);
     if (!t->game_table && !t->table) {
         pl_buf_printf(err, "perfect: %s", pl_buf_str(e1.len ? &e1 : &e2));
-        if (e1.len && e2.len)
-            pl_buf_printf(err, "; %s", pl_buf_str(&e2));
+        if (e1.len && e2.len && strcmp(pl_buf_str(&e1), pl_buf_str(&e2)))
+            pl_buf_printf(err, "; %s", pl_buf_str(&e2)); /* both formats tried, each with its own reason */
         pl_free(t);
         t = NULL;
     }
