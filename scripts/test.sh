@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: once optimised, once under
-# AddressSanitizer + UndefinedBehaviorSanitizer (leaks included).
+# AddressSanitizer + UndefinedBehaviorSanitizer (leaks included), then the
+# tests labelled threads (players shared by threads, the arena) under
+# ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${PARLOUR_SKIP_DEPS:-0}" != 1 ]; then bash scripts/deps.sh; fi
@@ -11,3 +13,13 @@ ctest --preset release -j "$jobs"
 cmake --preset debug
 cmake --build build/debug -j "$jobs"
 ctest --preset debug -j "$jobs"
+# ThreadSanitizer: only the tests labelled threads (build target threads_tests).
+# TSan's fixed memory layout can clash with high ASLR entropy ("unexpected
+# memory mapping"); without address randomisation (setarch -R) it fits.
+cmake --preset tsan
+cmake --build --preset tsan -j "$jobs"
+norandom=()
+if command -v setarch >/dev/null && setarch "$(uname -m)" -R true 2>/dev/null; then
+  norandom=(setarch "$(uname -m)" -R)
+fi
+"${norandom[@]}" ctest --preset tsan -j "$jobs"

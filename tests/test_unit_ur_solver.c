@@ -60,7 +60,9 @@ static void test_tables_round_trip_and_perfect_player(void **s)
     /* A position with a choice: the perfect player picks the best child. */
     th_position(m, "board=A1:l,B3:d turn=light phase=move roll=4 reserve=0/0 off=0/0");
     pl_action best;
-    assert_int_equal(ai_perfect_choose(m->game, m->state, 0, path, &best, &err), 0);
+    ai_perfect *pt = ai_perfect_load(m->game, path, &err);
+    assert_non_null(pt);
+    assert_int_equal(ai_perfect_choose(pt, m->state, 0, &best, &err), 0);
     pl_action acts[16];
     int n = m->game->legal(m->state, 0, acts, 16);
     double bv = -1;
@@ -79,9 +81,15 @@ static void test_tables_round_trip_and_perfect_player(void **s)
     /* A table for other options is refused with a message. */
     pl_match *other = th_new("ur", "rules=finkel pieces=2 seed=3");
     th_play(other, "roll 1");
-    assert_int_equal(ai_perfect_choose(other->game, other->state, 0, path, &best, &err), -1);
+    pl_action before = best;
+    assert_int_equal(ai_perfect_choose(pt, other->state, 0, &best, &err), -1);
     assert_non_null(strstr(pl_buf_str(&err), "does not hold"));
-    ai_perfect_release();
+    assert_true(best == before); /* a failed choice leaves *out alone */
+    ai_perfect_free(pt);
+    /* A missing table is refused by name. */
+    pl_buf_clear(&err);
+    assert_null(ai_perfect_load(m->game, "no-such-table.tbl", &err));
+    assert_non_null(strstr(pl_buf_str(&err), "no-such-table.tbl"));
     remove(path);
     urf_free(t);
     urf_free(back);

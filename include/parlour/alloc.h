@@ -3,8 +3,11 @@
  * All heap memory goes through pl_malloc/pl_calloc/pl_realloc/pl_free so that
  * a test can make the N-th allocation fail (`pl_alloc_fail_after`) and check
  * that each entry point reports the error and leaks nothing.
- * Thread-safety: the failure counter is global and meant for single-threaded
- * tests only; the allocation functions themselves are as safe as malloc.
+ * Thread-safety: the allocation functions are as safe as malloc. The
+ * failure counter is one global atomic, so threads that allocate while a
+ * test injects failures do not race on it, but which thread's allocation
+ * is the one that fails is then up to the scheduler: inject failures in
+ * single-threaded tests only.
  */
 #ifndef PARLOUR_ALLOC_H
 #define PARLOUR_ALLOC_H

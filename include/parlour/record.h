@@ -3,7 +3,9 @@
  * A record holds the game id, every option, the seed, who sat where, every
  * action in notation (chance included) and the result. Loading re-applies
  * every action through the rules; the first invalid one is reported by its
- * number and text. Not thread-safe (one owner per call).
+ * number and text. Threading: a match belongs to one thread, but calls on
+ * different matches may run at once (the arena's threads save records); the
+ * one-time set-up of jansson's allocator is done under pthread_once.
  */
 #ifndef PARLOUR_RECORD_H
 #define PARLOUR_RECORD_H

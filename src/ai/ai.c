@@ -6,7 +6,9 @@
  *                listed outcomes, opponents minimising), the game's
  *                evaluation at the leaves. depth counts decisions.
  * mcts/ismcts are in mcts.c; `bot:LEVEL` and the levels of games with their
- * own player (pl_game.bot, e.g. karuta) go to the game.
+ * own player (pl_game.bot, e.g. karuta) go to the game; perfect:TABLE is in
+ * perfect.c. An ai_player is the parsed spec plus what it loaded, read-only
+ * once made (ai.h: one player may serve several threads).
  */
 #include "ai.h"
 
@@ -16,7 +18,6 @@
 
 #include "mcts.h"
 #include "parlour/alloc.h"
-#include "perfect.h"
 #include "perfect.h"
 
 #define MAX_DEPTH 6
@@ -353,23 +354,56 @@ void ai_describe(pl_buf *out)
                 "perfect:TABLE             optimal play from an exact table (parlour solve ... --out TABLE)\n");
 }
 
-int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint64_t seed,
-              pl_action *out, pl_buf *err)
+struct ai_player {
+    const pl_game *g;
+    ai_spec x;          /* x.path is not kept (it pointed into the caller's spec) */
+    ai_perfect *table;  /* perfect: the loaded table, owned */
+};
+
+ai_player *ai_player_new(const pl_game *g, const char *spec, pl_buf *err)
 {
     ai_spec x;
     if (parse_spec(g, spec, &x, err) < 0)
-        return -1;
+        return NULL;
+    ai_player *p = pl_calloc(1, sizeof *p);
+    if (!p) {
+        pl_buf_puts(err, "out of memory");
+        return NULL;
+    }
+    p->g = g;
+    p->x = x;
+    p->x.path = NULL;
+    if (x.kind == AI_PERFECT && !(p->table = ai_perfect_load(g, x.path, err))) {
+        pl_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void ai_player_free(ai_player *p)
+{
+    if (!p)
+        return;
+    ai_perfect_free(p->table);
+    pl_free(p);
+}
+
+int ai_player_choose(const ai_player *p, const void *st, int seat, uint64_t seed, pl_action *out,
+                     pl_buf *err)
+{
+    const pl_game *g = p->g;
+    const ai_spec *x = &p->x;
     if (!pl_is_actor(g, st, seat)) {
         pl_buf_printf(err, "seat %d does not act now", seat);
         return -1;
     }
-    if (x.kind == AI_BOT)
-        return g->bot(st, seat, x.level, seed, out, err);
-    if (x.kind == AI_PERFECT)
-        return ai_perfect_choose(g, st, seat, x.path, out, err);
-    if (x.kind == AI_MCTS)
-        return mcts_choose(g, st, seat, &x.mp, seed, out, NULL, err);
-    if (x.kind == AI_POLICY) {
+    if (x->kind == AI_BOT)
+        return g->bot(st, seat, x->level, seed, out, err);
+    if (x->kind == AI_PERFECT)
+        return ai_perfect_choose(p->table, st, seat, out, err);
+    if (x->kind == AI_MCTS)
+        return mcts_choose(g, st, seat, &x->mp, seed, out, NULL, err);
+    if (x->kind == AI_POLICY) {
         pl_rng r;
         pl_rng_seed(&r, seed);
         *out = g->policy(st, seat, &r);
@@ -389,13 +423,13 @@ int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint
     search xs = {.g = g, .seat = seat};
     pl_rng_seed(&xs.rng, seed);
     int best = (int)pl_rng_below(&xs.rng, (uint32_t)n);
-    if (x.kind != AI_RANDOM && n > 1) {
+    if (x->kind != AI_RANDOM && n > 1) {
         double bv = -1;
         int ties = 0;
         for (int i = 0; i < n; i++) {
             pl_state_copy(g, child, st);
             g->apply(child, seat, acts[i]);
-            double v = x.kind == AI_GREEDY ? leaf(&xs, child) : value(&xs, child, x.depth - 1);
+            double v = x->kind == AI_GREEDY ? leaf(&xs, child) : value(&xs, child, x->depth - 1);
             if (v > bv + 1e-12) {
                 bv = v;
                 best = i;
@@ -409,4 +443,15 @@ int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint
     pl_free(acts);
     pl_free(child);
     return 0;
+}
+
+int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint64_t seed,
+              pl_action *out, pl_buf *err)
+{
+    ai_player *p = ai_player_new(g, spec, err);
+    if (!p)
+        return -1;
+    int rc = ai_player_choose(p, st, seat, seed, out, err);
+    ai_player_free(p);
+    return rc;
 }

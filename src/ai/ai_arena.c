@@ -1,7 +1,10 @@
 /* ai_arena.c — seeded, seat-rotated matches between AI players (ai_arena.h).
  * Each game runs on its own pl_match, so every action is checked by the
  * rules; a worker thread takes the next game index under a mutex and stores
- * the result at that index. Work: the players' own cost per decision. */
+ * the result at that index. The players are made once, before the threads
+ * start (a perfect: table is loaded once), and shared read-only by every
+ * worker; equal specs share one player. Work: the players' own cost per
+ * decision. */
 #include "ai_arena.h"
 
 #include <math.h>
@@ -25,6 +28,7 @@ typedef struct game_result {
 
 typedef struct shared {
     const ai_arena_opts *o;
+    const ai_player *players[AI_ARENA_MAXP]; /* read-only while the workers run */
     uint64_t base;
     game_result *res;
     long next, done;
@@ -94,8 +98,8 @@ static int play_one(shared *sh, long gi, game_result *gr, pl_buf *err)
         for (int i = 0; i < na && rc == 0; i++) {
             pl_rng r;
             pl_match_rng(m, (uint64_t)seats[i] + 1, &r);
-            rc = ai_choose(g, m->state, seats[i], o->players[player_at(o, gi, seats[i])], pl_rng_next(&r),
-                           &chosen[i], err);
+            rc = ai_player_choose(sh->players[player_at(o, gi, seats[i])], m->state, seats[i], pl_rng_next(&r),
+                                  &chosen[i], err);
         }
         for (int i = 0; i < na && rc == 0; i++) {
             pl_buf why = {0};
@@ -103,8 +107,8 @@ static int play_one(shared *sh, long gi, game_result *gr, pl_buf *err)
                 /* an earlier actor's move changed what is legal: choose again */
                 pl_rng r;
                 pl_match_rng(m, (uint64_t)seats[i] + 1, &r);
-                rc = ai_choose(g, m->state, seats[i], o->players[player_at(o, gi, seats[i])], pl_rng_next(&r),
-                               &chosen[i], err);
+                rc = ai_player_choose(sh->players[player_at(o, gi, seats[i])], m->state, seats[i],
+                                      pl_rng_next(&r), &chosen[i], err);
                 if (rc == 0 && pl_match_play(m, seats[i], chosen[i], err) < 0)
                     rc = -1;
             }
@@ -185,12 +189,34 @@ int ai_arena_run(const ai_arena_opts *o, ai_arena_result *r, pl_buf *err)
     r->nseats = o->g->num_seats(m->state);
     uint64_t base = m->opts.seed_given ? m->seed : o->seed;
     pl_match_free(m);
+    /* The players, once each: a spec seen before shares that player. */
+    ai_player *made[AI_ARENA_MAXP] = {0};
     shared sh;
     memset(&sh, 0, sizeof sh);
+    for (int p = 0; p < o->nplayers; p++) {
+        for (int q = 0; q < p && !sh.players[p]; q++)
+            if (!strcmp(o->players[p] ? o->players[p] : "", o->players[q] ? o->players[q] : ""))
+                sh.players[p] = sh.players[q];
+        if (sh.players[p])
+            continue;
+        pl_buf e = {0};
+        made[p] = ai_player_new(o->g, o->players[p], &e);
+        if (!made[p]) {
+            pl_buf_printf(err, "player %d (%s): %s", p + 1, o->players[p] ? o->players[p] : "default",
+                          pl_buf_str(&e));
+            pl_buf_free(&e);
+            for (int q = 0; q < p; q++)
+                ai_player_free(made[q]);
+            return -1;
+        }
+        sh.players[p] = made[p];
+    }
     sh.o = o;
     sh.base = base;
     sh.res = pl_calloc((size_t)o->games, sizeof *sh.res);
     if (!sh.res) {
+        for (int p = 0; p < o->nplayers; p++)
+            ai_player_free(made[p]);
         pl_buf_puts(err, "out of memory");
         return -1;
     }
@@ -248,6 +274,8 @@ int ai_arena_run(const ai_arena_opts *o, ai_arena_result *r, pl_buf *err)
         r->elo_hi = ai_arena_elo(r->score[0] + r->ci95[0]);
     }
     r->secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    for (int p = 0; p < o->nplayers; p++)
+        ai_player_free(made[p]);
     pl_buf_free(&sh.err);
     pl_free(sh.res);
     return rc;

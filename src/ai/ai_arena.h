@@ -10,6 +10,8 @@
  * choose on the same position before any of them is applied.
  * Results depend only on the options and the seed, not on the number of
  * threads (games are run in parallel and stored by index).
+ * Each spec is made into one ai_player before the games start (a perfect:
+ * table is loaded once per run) and shared by all the worker threads.
  * Thread-safety: ai_arena_run may run concurrently with itself.
  */
 #ifndef AI_ARENA_H
@@ -54,8 +56,9 @@ typedef struct ai_arena_result {
 } ai_arena_result;
 
 /* Plays the games. Returns 0 with `r` filled, or -1 with a message in `err`
- * (bad option or spec, an AI that failed, no memory, a record that could not
- * be written); `r` is then unspecified. */
+ * (bad option or spec, a player that cannot be made, e.g. a missing table,
+ * an AI that failed, no memory, a record that could not be written); `r` is
+ * then unspecified. */
 int ai_arena_run(const ai_arena_opts *o, ai_arena_result *r, pl_buf *err);
 
 /* Elo difference for a score rate in (0,1), clamped to ±800 at 0 and 1. */

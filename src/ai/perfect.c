@@ -1,4 +1,6 @@
-/* perfect.c — the perfect player over exact tables (perfect.h). */
+/* perfect.c — the perfect player over exact tables (perfect.h). A table is
+ * loaded once by its owner and only read afterwards, so one may serve
+ * several threads at once. */
 #include "perfect.h"
 
 #include <string.h>
@@ -6,65 +8,55 @@
 #include "parlour/alloc.h"
 #include "solve.h"
 
-static struct {
-    char *path;
+struct ai_perfect {
     const pl_game *g;
-    void *game_table;   /* from g->tables */
-    solve_table *table; /* from the generic solver */
-} cache;
+    void *game_table;   /* from g->tables, or NULL */
+    solve_table *table; /* from the generic solver, or NULL */
+};
 
-void ai_perfect_release(void)
+ai_perfect *ai_perfect_load(const pl_game *g, const char *path, pl_buf *err)
 {
-    if (cache.game_table)
-        cache.g->tables->free(cache.game_table);
-    solve_free(cache.table);
-    pl_free(cache.path);
-    memset(&cache, 0, sizeof cache);
-}
-
-static int ensure(const pl_game *g, const char *path, pl_buf *err)
-{
-    if (cache.path && cache.g == g && !strcmp(cache.path, path))
-        return 0;
-    ai_perfect_release();
+    ai_perfect *t = pl_calloc(1, sizeof *t);
+    if (!t) {
+        pl_buf_puts(err, "out of memory");
+        return NULL;
+    }
+    t->g = g;
     pl_buf e1 = {0}, e2 = {0};
     if (g->tables)
-        cache.game_table = g->tables->load(path, &e1);
-    if (!cache.game_table)
-        cache.table = solve_load(g, path, &e2);
-    if (!cache.game_table && !cache.table) {
+        t->game_table = g->tables->load(path, &e1);
+    if (!t->game_table)
+        t->table = solve_load(g, path, &e2);
+    if (!t->game_table && !t->table) {
         pl_buf_printf(err, "perfect: %s", pl_buf_str(e1.len ? &e1 : &e2));
-        if (e1.len && e2.len)
-            pl_buf_printf(err, "; %s", pl_buf_str(&e2));
-        pl_buf_free(&e1);
-        pl_buf_free(&e2);
-        return -1;
+        if (e1.len && e2.len && strcmp(pl_buf_str(&e1), pl_buf_str(&e2)))
+            pl_buf_printf(err, "; %s", pl_buf_str(&e2)); /* both formats tried, each with its own reason */
+        pl_free(t);
+        t = NULL;
     }
     pl_buf_free(&e1);
     pl_buf_free(&e2);
-    cache.g = g;
-    cache.path = pl_strdup(path);
-    if (!cache.path) {
-        ai_perfect_release();
-        pl_buf_puts(err, "out of memory");
-        return -1;
-    }
-    return 0;
+    return t;
 }
 
-double ai_perfect_value(const pl_game *g, const void *st, int seat, const char *path, pl_buf *err)
+void ai_perfect_free(ai_perfect *t)
 {
-    if (ensure(g, path, err) < 0)
-        return -1;
-    return cache.game_table ? g->tables->value(cache.game_table, st, seat)
-                            : solve_lookup(cache.table, st, seat);
+    if (!t)
+        return;
+    if (t->game_table)
+        t->g->tables->free(t->game_table);
+    solve_free(t->table);
+    pl_free(t);
 }
 
-int ai_perfect_choose(const pl_game *g, const void *st, int seat, const char *path, pl_action *out,
-                      pl_buf *err)
+double ai_perfect_value(const ai_perfect *t, const void *st, int seat)
 {
-    if (ensure(g, path, err) < 0)
-        return -1;
+    return t->game_table ? t->g->tables->value(t->game_table, st, seat) : solve_lookup(t->table, st, seat);
+}
+
+int ai_perfect_choose(const ai_perfect *t, const void *st, int seat, pl_action *out, pl_buf *err)
+{
+    const pl_game *g = t->g;
     pl_action acts[256];
     int n = g->legal(st, seat, acts, 256);
     if (n < 1 || n > 256) {
@@ -77,10 +69,11 @@ int ai_perfect_choose(const pl_game *g, const void *st, int seat, const char *pa
         return -1;
     }
     double best = -1;
+    pl_action chosen = acts[0];
     for (int i = 0; i < n; i++) {
         pl_state_copy(g, child, st);
         g->apply(child, seat, acts[i]);
-        double v = ai_perfect_value(g, child, seat, path, err);
+        double v = ai_perfect_value(t, child, seat);
         if (v < 0) {
             pl_buf_puts(err, "perfect: the table does not hold this position (other options?)");
             pl_free(child);
@@ -88,9 +81,10 @@ int ai_perfect_choose(const pl_game *g, const void *st, int seat, const char *pa
         }
         if (v > best) {
             best = v;
-            *out = acts[i];
+            chosen = acts[i];
         }
     }
+    *out = chosen;
     pl_free(child);
     return 0;
 }

@@ -1,7 +1,12 @@
-/* perfect.h — the `perfect:FILE` player: plays from an exact value table,
+/* perfect.h — the `perfect:FILE` player's tables: an exact value table,
  * either the game's own (pl_game.tables, e.g. Finkel's Ur) or one written by
- * the generic solver (solve.h). Tables are loaded once per path and kept
- * until ai_perfect_release (one table at a time; not thread-safe).
+ * the generic solver (solve.h).
+ *
+ * Ownership: ai_perfect_load reads a table into memory that the caller owns
+ * (an ai_player holds one, ai.h); nothing is cached behind the caller's back.
+ * Thread-safety: a loaded table is read-only; ai_perfect_value and
+ * ai_perfect_choose may run on one table from any number of threads at once.
+ * Loading and freeing belong to the owner's thread.
  */
 #ifndef AI_PERFECT_H
 #define AI_PERFECT_H
@@ -12,14 +17,22 @@
 
 #include "parlour/game.h"
 
+typedef struct ai_perfect ai_perfect;
+
+/* Loads the table at `path` for game `g`: the game's own table format first,
+ * then the generic solver's. Returns the table (free it with
+ * ai_perfect_free), or NULL with a message ("perfect: cannot open ...",
+ * "... is not a ur table ...", out of memory). */
+ai_perfect *ai_perfect_load(const pl_game *g, const char *path, pl_buf *err);
+/* Frees a table; NULL is a no-op. */
+void ai_perfect_free(ai_perfect *t);
+/* P(seat wins) at a between-decisions state (chance phase or over), or -1
+ * when the table does not hold it. Reads only. */
+double ai_perfect_value(const ai_perfect *t, const void *st, int seat);
 /* Chooses the action with the highest winning probability for `seat` in
- * `st` (phase MOVE) according to the table at `path`. 0, or -1 with a
- * message (no such table, a state the table does not hold). */
-int ai_perfect_choose(const pl_game *g, const void *st, int seat, const char *path, pl_action *out,
-                      pl_buf *err);
-/* P(seat wins) at a between-decisions state from the table at `path`, or -1. */
-double ai_perfect_value(const pl_game *g, const void *st, int seat, const char *path, pl_buf *err);
-/* Frees the cached table. */
-void ai_perfect_release(void);
+ * `st` (phase MOVE, `seat` acting). 0 with `*out` set, or -1 with a message
+ * (no legal action, a position the table does not hold, no memory); `st` is
+ * never changed. */
+int ai_perfect_choose(const ai_perfect *t, const void *st, int seat, pl_action *out, pl_buf *err);
 
 #endif

@@ -19,17 +19,20 @@
 
 /* Plays `games` games of `spec` against the perfect player from the table
  * `path` (seats alternating) and reports `spec`'s results and its mean loss
- * of winning probability per decision against optimal play. */
+ * of winning probability per decision against optimal play. The table and
+ * the player are loaded once. */
 static int measure(const pl_game *g, const pl_match *proto, const char *path, const char *spec, int games)
 {
     pl_buf err = {0};
     long decisions = 0, wins = 0;
     double loss = 0;
+    ai_perfect *table = ai_perfect_load(g, path, &err);
+    ai_player *player = table ? ai_player_new(g, spec, &err) : NULL;
     void *st = malloc(g->state_size), *c = malloc(g->state_size);
-    if (!st || !c) {
-        free(st);
-        free(c);
-        return -1;
+    if (!table || !player || !st || !c) {
+        if (!err.len)
+            pl_buf_puts(&err, "out of memory");
+        goto fail;
     }
     pl_rng rng;
     pl_rng_seed(&rng, 12345);
@@ -43,17 +46,17 @@ static int measure(const pl_game *g, const pl_match *proto, const char *path, co
             }
             int seat = pl_sole_actor(g, st);
             pl_action a, best;
-            if (ai_perfect_choose(g, st, seat, path, &best, &err) < 0)
+            if (ai_perfect_choose(table, st, seat, &best, &err) < 0)
                 goto fail;
             if (seat == me) {
-                if (ai_choose(g, st, seat, spec, pl_rng_next(&rng), &a, &err) < 0)
+                if (ai_player_choose(player, st, seat, pl_rng_next(&rng), &a, &err) < 0)
                     goto fail;
                 pl_state_copy(g, c, st);
                 g->apply(c, seat, best);
-                double vb = ai_perfect_value(g, c, seat, path, &err);
+                double vb = ai_perfect_value(table, c, seat);
                 pl_state_copy(g, c, st);
                 g->apply(c, seat, a);
-                double va = ai_perfect_value(g, c, seat, path, &err);
+                double va = ai_perfect_value(table, c, seat);
                 loss += vb - va;
                 decisions++;
             } else {
@@ -70,12 +73,16 @@ static int measure(const pl_game *g, const pl_match *proto, const char *path, co
            spec, games, wins, 100.0 * wins / games, decisions ? loss / decisions : 0, decisions);
     free(st);
     free(c);
+    ai_player_free(player);
+    ai_perfect_free(table);
     pl_buf_free(&err);
     return 0;
 fail:
     fprintf(stderr, "parlour solve: %s\n", pl_buf_str(&err));
     free(st);
     free(c);
+    ai_player_free(player);
+    ai_perfect_free(table);
     pl_buf_free(&err);
     return -1;
 }
@@ -200,7 +207,6 @@ int cli_solve(int argc, char **argv)
         } else if (measure(g, m, out, spec, games) < 0) {
             rc = 1;
         }
-        ai_perfect_release();
     }
     pl_buf_free(&err);
     pl_match_free(m);

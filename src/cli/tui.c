@@ -24,6 +24,7 @@
 typedef struct seatcfg {
     int human;
     char spec[64]; /* AI spec */
+    ai_player *ai; /* the AI seat's player, made once the game is known */
 } seatcfg;
 
 static void draw_state(const pl_game *g, const void *st, int viewer, int y)
@@ -209,7 +210,7 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             pl_buf e = {0}, t = {0};
             int others[PL_MAX_SEATS];
             bool together = g->actors(m->state, others) > 1;
-            if (ai_choose(g, m->state, actor, seats[actor].spec, pl_rng_next(&r), &a, &e) == 0) {
+            if (ai_player_choose(seats[actor].ai, m->state, actor, pl_rng_next(&r), &a, &e) == 0) {
                 if (together) /* seats acting at once: nobody sees an answer before giving theirs */
                     pl_buf_puts(&t, "answered");
                 else if (g->format_action_for)
@@ -439,10 +440,21 @@ int cli_play(int argc, char **argv)
         char who[80];
         seat_label(seats, i, who, sizeof who);
         pl_match_set_player(m, i, who);
+        /* Each AI seat's player is made once (a perfect: table loads here). */
+        if (!seats[i].human && !(seats[i].ai = ai_player_new(m->game, seats[i].spec, &err))) {
+            fprintf(stderr, "parlour play: seat %d: %s\n", i, pl_buf_str(&err));
+            for (int j = 0; j < i; j++)
+                ai_player_free(seats[j].ai);
+            pl_buf_free(&err);
+            pl_match_free(m);
+            return 2;
+        }
     }
     term_start();
     play_loop(m, seats, save);
     endwin();
+    for (int i = 0; i < ns; i++)
+        ai_player_free(seats[i].ai);
     pl_buf st = {0};
     pl_match_status(m, &st);
     printf("%s\n", pl_buf_str(&st));

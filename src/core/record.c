@@ -2,6 +2,7 @@
 #include "parlour/record.h"
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,15 +38,13 @@ static json_t *result_json(const pl_match *m)
 }
 
 /* jansson allocates through pl_malloc too, so that allocation-failure tests
- * reach it (set once; records are single-threaded, record.h). */
-static void rec_alloc_init(void)
-{
-    static int done;
-    if (!done) {
-        json_set_alloc_funcs(pl_malloc, pl_free);
-        done = 1;
-    }
-}
+ * reach it. Set once, whichever thread writes or reads a record first
+ * (pthread_once: threads of the arena save records at the same time). */
+static pthread_once_t rec_alloc_once = PTHREAD_ONCE_INIT;
+
+static void rec_alloc_set(void) { json_set_alloc_funcs(pl_malloc, pl_free); }
+
+static void rec_alloc_init(void) { pthread_once(&rec_alloc_once, rec_alloc_set); }
 
 /* Whether option `key` shows hidden cards (pl_game.secret_options). */
 static int secret_option(const pl_game *g, const char *key)

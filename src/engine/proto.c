@@ -25,6 +25,11 @@
 struct pl_proto {
     pl_match *m;
     int quit; /* set by quit */
+    /* The last genmove's player, kept while the game and the spec stay the
+     * same (a perfect: table is loaded once, not on every genmove). */
+    ai_player *ai;
+    const pl_game *ai_game;
+    char *ai_spec;
 };
 
 /* ---- The commands: one handler each, one row each in `commands` below. ---- */
@@ -62,7 +67,36 @@ void pl_proto_free(pl_proto *p)
     if (!p)
         return;
     pl_match_free(p->m);
+    ai_player_free(p->ai);
+    pl_free(p->ai_spec);
     pl_free(p);
+}
+
+/* The session's player for `spec` in game `g`: the one kept from the last
+ * genmove when both match, else a new one that replaces it. NULL with a
+ * message in `res` (bad spec, a table that cannot be loaded, no memory);
+ * the kept player is then unchanged. */
+static const ai_player *proto_player(pl_proto *p, const pl_game *g, const char *spec, pl_buf *res)
+{
+    if (!spec)
+        spec = "";
+    if (p->ai && p->ai_game == g && !strcmp(p->ai_spec, spec))
+        return p->ai;
+    ai_player *ai = ai_player_new(g, spec, res);
+    if (!ai)
+        return NULL;
+    char *copy = pl_strdup(spec);
+    if (!copy) {
+        ai_player_free(ai);
+        pl_buf_puts(res, "out of memory");
+        return NULL;
+    }
+    ai_player_free(p->ai);
+    pl_free(p->ai_spec);
+    p->ai = ai;
+    p->ai_game = g;
+    p->ai_spec = copy;
+    return ai;
 }
 
 static bool parse_seat(const char *s, int *seat)
@@ -213,10 +247,13 @@ static int cmd_genmove(pl_proto *p, const proto_cmd *c, int argc, char **argv,
         pl_buf_puts(res, "several seats act at once: genmove plays for one actor only");
         return -1;
     }
+    const ai_player *ai = proto_player(p, g, spec, res);
+    if (!ai)
+        return -1;
     pl_rng r;
     pl_match_rng(m, 1, &r);
     pl_action a;
-    if (ai_choose(g, m->state, seat, spec, pl_rng_next(&r), &a, res) < 0)
+    if (ai_player_choose(ai, m->state, seat, pl_rng_next(&r), &a, res) < 0)
         return -1;
     pl_buf text = {0};
     g->format_action(m->state, seat, a, &text);

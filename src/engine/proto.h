@@ -2,7 +2,9 @@
  *
  * One request line in, one response out: "=[ID] result" or "?[ID] message",
  * further lines, then an empty line. Errors never change the game.
- * Not thread-safe (one session per thread).
+ * A session keeps the computer player of its last `genmove` (and any table
+ * it loaded) while the game and the spec stay the same, and frees it with
+ * the session. Not thread-safe (one session per thread).
  */
 #ifndef PARLOUR_PROTO_H
 #define PARLOUR_PROTO_H

@@ -30,6 +30,8 @@
 
 static const int dirs[4] = {1, -1, CBW_STRIDE, -CBW_STRIDE};
 
+/* Tables filled once by cbw_tables, a constructor: before main, so before
+ * any thread exists; read-only afterwards (no lazy set-up to race on). */
 static uint64_t suit_cards[4];   /* every card of a suit */
 static uint64_t colour_cards[2]; /* every card of a colour (team) */
 static uint64_t above[13];       /* every card of rank > r */

@@ -13,6 +13,8 @@
 
 #include "kar.h"
 
+/* Built once by kar_kim_setup, which kar_poems.c's constructor calls before
+ * main (so before any thread); read-only afterwards. */
 static uint16_t node_of[KAR_NPOEMS + 1][KAR_DEPTH + 1];
 static int nnodes;
 

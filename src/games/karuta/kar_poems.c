@@ -20,6 +20,8 @@ extern const size_t kar_csv_size;
 
 void kar_kim_setup(void); /* kar_kimariji.c: builds the trie from the keys */
 
+/* Filled once by kar_poems_load, a constructor (before main and any
+ * thread); read-only afterwards, the pool included. */
 static kar_poem poems[KAR_NPOEMS + 1];
 uint8_t kar_lcp_tab[KAR_NPOEMS + 1][KAR_NPOEMS + 1]; /* kar.h: common key prefix of two poems */
 static char pool[160 * 1024];

@@ -35,6 +35,8 @@ static const uint8_t skiryuk_kind[UR_NSQ] = {
     [UR_C3] = UR_PLAIN, [UR_C4] = UR_LANE_EYES, [UR_C7] = UR_ROSETTE, [UR_C8] = UR_CONVERSION,
 };
 
+/* Filled once by ur_tables, a constructor (before main and any thread);
+ * read-only afterwards. */
 static uint8_t path_tab[NV][2][25];          /* [v][player][idx] -> square */
 static uint8_t idx_tab[NV][2][UR_NSQ][2];    /* [v][player][square][marked] -> idx */
 static uint8_t kind_tab[2][UR_NSQ];          /* [finkel][square] */

@@ -32,6 +32,8 @@ struct urf_table {
     _Atomic double *v;
 };
 
+/* Filled once by urf_tables, a constructor (before main and any thread);
+ * read-only afterwards. */
 static uint16_t tern[256];             /* ternary value of a mask: sum of 3^k over its bits */
 static uint8_t mid_l[NMID], mid_d[NMID]; /* the masks of a ternary configuration */
 static uint8_t rank6[64], unrank6[64];
