@@ -261,9 +261,15 @@ int karp_touch(karp *p, const char *label, int ms, pl_buf *err)
         pl_buf_printf(err, "a touch time is in ms from the first kana, got %d", ms);
         return -1;
     }
+    const char *field = p->solo ? "rows A-E, places 01-20" : "rows A-F, slots 01-17";
     if (!karp_parse_label(label, &L, &n)) {
-        pl_buf_printf(err, "'%s' is not a slot label (a letter and two digits, e.g. %s)", label ? label : "",
-                      p->solo ? "A05: rows A-E, 01-20" : "A05: rows A-F, slots 01-17");
+        pl_buf_printf(err, "'%s' is not a slot label (a letter and two digits, e.g. A05; %s)", label ? label : "",
+                      field);
+        return -1;
+    }
+    if (L < 'A' || L > (p->solo ? 'A' + KARP_SOLO_ROWS - 1 : 'F') || n < 1 ||
+        n > (p->solo ? KARP_SOLO_COLS : KAR_SLOTS)) {
+        pl_buf_printf(err, "%s is not on the field (%s)", label, field);
         return -1;
     }
     int c = karp_card_at(p, label);
