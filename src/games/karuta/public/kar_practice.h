@@ -7,7 +7,8 @@
  * when the touch window closes), the opponent's touch time, touches given by
  * slot label, the judgement of each reading in plain words, the statistics,
  * the field as labelled cells, and the kimariji queries of the study aid
- * (`parlour karuta kimariji`). Implementation: kar_practice.c.
+ * (`parlour karuta kimariji`). Implementation: kar_practice.c; the manual:
+ * docs/notation-karuta.md, "The practice API".
  *
  * Only plain C types cross this header (int milliseconds, const char *,
  * small plain structs, opaque handles); texts are appended to a pl_buf or
