@@ -462,6 +462,55 @@ static void test_karp_new_each_allocation_failing(void **st)
     fail_msg("karp_new never succeeded");
 }
 
+/* Every reading of a match tried first with no memory at all: karp_start and
+ * karp_finish either succeed or fail with a message and leave the session as
+ * it was, and the session goes on. (The match's history grows now and then,
+ * so some of them fail.) */
+static void test_readings_without_memory(void **st)
+{
+    (void)st;
+    karp *p = new_session("7", 400, false, NULL);
+    pl_buf err = {0};
+    int failed = 0;
+    while (!karp_done(p)) {
+        karp_status before, after;
+        karp_get_status(p, &before);
+        pl_buf_free(&err);
+        pl_alloc_fail_after(0);
+        int r = karp_start(p, &err);
+        pl_alloc_fail_after(-1);
+        if (r < 0) {
+            failed++;
+            karp_get_status(p, &after);
+            assert_int_equal(after.nread, before.nread);
+            start(p);
+        }
+        char lab[KARP_LABEL];
+        if (karp_label(p, karp_card(p), lab))
+            assert_int_equal(touch(p, lab, karp_decide_ms(p) + 100), 1);
+        pl_buf_free(&err);
+        pl_alloc_fail_after(0);
+        r = karp_finish(p, &err);
+        pl_alloc_fail_after(-1);
+        if (r < 0) {
+            failed++;
+            assert_true(err.len > 0 || err.oom);
+            karp_get_status(p, &after);
+            assert_int_equal(after.count[0], before.count[0]);
+            assert_int_equal(after.count[1], before.count[1]);
+            finish(p); /* the reading was still open */
+        }
+    }
+    assert_true(failed > 0);
+    karp_status s;
+    karp_get_status(p, &s);
+    assert_true(s.over);
+    assert_int_equal(s.winner, 0); /* every card of ours taken 100 ms after its deciding kana */
+    assert_non_null(strstr(karp_stats(p), "You win: your territory is empty.\n"));
+    pl_buf_free(&err);
+    karp_free(p);
+}
+
 static void test_KA_K2_K3_kimariji_queries(void **st)
 {
     (void)st;
@@ -518,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_kyogi_cells_seen_from_seat_0),
         cmocka_unit_test(test_options_refused_and_reading_limit),
         cmocka_unit_test(test_karp_new_each_allocation_failing),
+        cmocka_unit_test(test_readings_without_memory),
         cmocka_unit_test(test_KA_K2_K3_kimariji_queries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
