@@ -366,7 +366,7 @@ static int pr_reading(practice *p, pl_buf *err)
     int r = karp_start(p->k, err);
     if (r <= 0)
         return r;
-    int ntl = karp_kana_count(p->k), deadline = karp_deadline_ms(p->k);
+    int deadline = karp_deadline_ms(p->k);
     if (p->script && pr_script_keys(p, line, err) < 0)
         return -1;
     p->input[0] = '\0';
@@ -399,10 +399,10 @@ static int pr_reading(practice *p, pl_buf *err)
             done = true;
         } else if (ch == 27 || ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
             p->input[0] = '\0';
-        } else if (len == 0 && isalpha(ch)) {
+        } else if (len == 0 && ch < 128 && isalpha(ch)) { /* KEY_* codes are past 255 */
             p->input[0] = (char)toupper(ch);
             p->input[1] = '\0';
-        } else if (len > 0 && len < 3 && isdigit(ch)) {
+        } else if (len > 0 && len < 3 && ch < 128 && isdigit(ch)) {
             p->input[len] = (char)ch;
             p->input[len + 1] = '\0';
             if (len + 1 == 3) {
@@ -413,7 +413,6 @@ static int pr_reading(practice *p, pl_buf *err)
             }
         }
     }
-    p->shown = ntl;
     if (karp_finish(p->k, err) < 0)
         return -1;
     if (p->script)
