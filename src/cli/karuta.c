@@ -1,7 +1,8 @@
 /* karuta.c — `parlour karuta`: study aids and practice for the Hyakunin
  * Isshu. `parlour karuta kimariji [--read N,N,...]` prints each poem's static
  * kimariji (KA-K2) and, after the poems given as read, its dynamic kimariji
- * (KA-K3), computed by the rules module (src/games/karuta/).
+ * (KA-K3), computed by the karuta module through its public header
+ * (src/games/karuta/public/kar_practice.h).
  * `parlour karuta practice` is real-time practice in the terminal (ncursesw)
  * against an AI with a fixed reaction delay, or alone on a chirashi field
  * (KA-S5), played through the game interface; a --script mode replaces the
@@ -14,9 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <utf8proc.h>
 
-#include "../games/karuta/kar.h"
+#include "kar_practice.h"
 #include "cli.h"
 #include "term.h"
 
@@ -29,19 +29,20 @@ static const char usage_text[] =
     "(KA-K3: the comparison set is every poem not yet read). Columns: number, static\n"
     "kimariji and length, current kimariji and length (or 'read'), poet, romaji.\n";
 
-/* Parses "N,N,..." into `read` flags. Returns 0, or -1 with a message. */
-static int parse_read(const char *arg, kar_kim *k)
+/* Parses "N,N,..." and marks those poems read. Returns 0, or -1 with a
+ * message. */
+static int parse_read(const char *arg, karp_kim *k)
 {
     const char *p = arg;
     while (*p) {
         char *e;
         long n = strtol(p, &e, 10);
-        if (e == p || n < 1 || n > KAR_NPOEMS || (*e && *e != ',')) {
+        if (e == p || n < 1 || n > KARP_NPOEMS || (*e && *e != ',')) {
             fprintf(stderr, "parlour karuta kimariji: --read wants poem numbers 1-100 separated by commas, got '%s'\n",
                     arg);
             return -1;
         }
-        kar_kim_read(k, (int)n);
+        karp_kim_read(k, (int)n);
         p = *e ? e + 1 : e;
     }
     return 0;
@@ -52,53 +53,60 @@ static int kimariji(int argc, char **argv)
     static const struct option longopts[] = {{"read", required_argument, NULL, 'r'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
-    kar_kim k;
-    kar_kim_init(&k);
+    karp_kim *k = karp_kim_new();
+    if (!k) {
+        fputs("parlour karuta kimariji: out of memory\n", stderr);
+        return 1;
+    }
     int c, nread = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "r:h", longopts, NULL)) != -1) {
         if (c == 'h') {
             fputs(usage_text, stdout);
+            karp_kim_free(k);
             return 0;
         }
-        if (c != 'r' || parse_read(optarg, &k) < 0) {
+        if (c != 'r' || parse_read(optarg, k) < 0) {
             if (c != 'r')
                 fputs(usage_text, stderr);
+            karp_kim_free(k);
             return 2;
         }
     }
     if (optind < argc) {
         fputs(usage_text, stderr);
+        karp_kim_free(k);
         return 2;
     }
-    int dist[KAR_DEPTH + 1] = {0}, now[KAR_DEPTH + 1] = {0};
+    int dist[KARP_DEPTH + 1] = {0}, now[KARP_DEPTH + 1] = {0};
     pl_buf b = {0};
-    for (int n = 1; n <= KAR_NPOEMS; n++) {
-        const kar_poem *p = kar_poem_get(n);
-        dist[p->kim]++;
+    for (int n = 1; n <= KARP_NPOEMS; n++) {
+        int kim = karp_kim_static(n);
+        dist[kim]++;
         pl_buf_clear(&b);
         pl_buf_printf(&b, "%3d  ", n);
-        kar_key_text(n, p->kim, &b);
-        pl_buf_printf(&b, "%*s%d  ", 2 * (KAR_DEPTH - p->kim) + 1, "", p->kim);
-        if (k.unread[n]) {
-            int d = kar_kim_dynamic(&k, n);
+        karp_poem_key(n, kim, &b);
+        pl_buf_printf(&b, "%*s%d  ", 2 * (KARP_DEPTH - kim) + 1, "", kim);
+        if (!karp_kim_is_read(k, n)) {
+            int d = karp_kim_dynamic(k, n);
             now[d]++;
-            kar_key_text(n, d, &b);
-            pl_buf_printf(&b, "%*s%d  ", 2 * (KAR_DEPTH - d) + 1, "", d);
+            karp_poem_key(n, d, &b);
+            pl_buf_printf(&b, "%*s%d  ", 2 * (KARP_DEPTH - d) + 1, "", d);
         } else {
             nread++;
-            pl_buf_printf(&b, "%-*s", 2 * KAR_DEPTH + 4, "read");
+            pl_buf_printf(&b, "%-*s", 2 * KARP_DEPTH + 4, "read");
         }
-        pl_buf_printf(&b, "%s  %s", p->poet, p->romaji);
+        pl_buf_printf(&b, "%s  %s", karp_poem_poet(n), karp_poem_romaji(n));
         puts(pl_buf_str(&b));
     }
     pl_buf_free(&b);
+    karp_kim_free(k);
     printf("static kimariji by length 1-6:");
-    for (int d = 1; d <= KAR_DEPTH; d++)
+    for (int d = 1; d <= KARP_DEPTH; d++)
         printf(" %d", dist[d]);
     if (nread) {
-        printf("\nafter %d read, the %d unread by length 1-6:", nread, KAR_NPOEMS - nread);
-        for (int d = 1; d <= KAR_DEPTH; d++)
+        printf("\nafter %d read, the %d unread by length 1-6:", nread, KARP_NPOEMS - nread);
+        for (int d = 1; d <= KARP_DEPTH; d++)
             printf(" %d", now[d]);
     }
     putchar('\n');
@@ -107,49 +115,32 @@ static int kimariji(int argc, char **argv)
 
 /* ---- practice (`parlour karuta practice`) ------------------------------- */
 
-/* The practice loop plays a real match through the interface (pl_match_play
- * with touch actions): seat 0 is the player, seat 1 (kyōgi) the AI; with
- * --solo a chirashi field with one player (KA-S5). Input comes from the
- * terminal (ncursesw, getch polled every few ms, key times from
+/* The practice loop runs a session of the karuta practice API
+ * (games/karuta/public/kar_practice.h: the match, the reading timeline, the
+ * opponent, the judgements) and only draws and reads keys: input comes from
+ * the terminal (ncursesw, getch polled every few ms, key times from
  * CLOCK_MONOTONIC) or from a --script file on a virtual clock, so the same
  * loop runs in tests without a terminal. */
 
-#define PR_GRACE_MS 1500 /* the window stays open this long after the reading */
-#define PR_POLL_MS 10    /* getch polling period */
+#define PR_POLL_MS 10 /* getch polling period */
 #define PR_MAXKEYS 64
-#define PR_WRAP 110     /* columns of the judgement text */
+#define PR_WRAP 110   /* columns of the judgement text */
 
 typedef struct pr_key {
     int ch, ms;
 } pr_key;
 
-typedef struct pr_stat {
-    int card, kim, decide_ms, taker, take_ms, fouls;
-} pr_stat;
-
 typedef struct practice {
-    pl_match *m;
-    bool solo;     /* chirashi, one player */
-    int delay_ms;  /* AI: touch this long after the deciding kana */
-    int readings;  /* stop after this many (0: to the end) */
+    karp *k;
     FILE *script;  /* NULL: the terminal */
     pr_key keys[PR_MAXKEYS];
     int nkeys, ikey, vnow;
     struct timespec t0;
-    uint8_t field_at[5][20]; /* chirashi: card under label A01..E20 */
-    char label_of[KAR_NPOEMS + 1][8];
-    pr_stat st[KAR_NPOEMS];
-    int nst;
     bool quit;
     /* what the screen shows */
-    int shown;                        /* kana of the reading shown */
+    int shown;     /* kana of the reading shown */
     char input[4];
-    kar_touch touch[KAR_MAXTOUCH];
-    int nt;
-    pl_buf said;                      /* the last judgement in words */
 } practice;
-
-static const kar_state *pr_state(const practice *p) { return p->m->state; }
 
 static int pr_elapsed(const practice *p)
 {
@@ -160,56 +151,11 @@ static int pr_elapsed(const practice *p)
     return (int)((t.tv_sec - p->t0.tv_sec) * 1000 + (t.tv_nsec - p->t0.tv_nsec) / 1000000);
 }
 
-/* Card under a slot label ("A05", "d12"), or 0. */
-static int pr_card_at(const practice *p, const char *label)
-{
-    int L = toupper((unsigned char)label[0]), n = atoi(label + 1);
-    if (!isdigit((unsigned char)label[1]) || !isdigit((unsigned char)label[2]))
-        return 0;
-    if (p->solo)
-        return L >= 'A' && L <= 'E' && n >= 1 && n <= 20 ? p->field_at[L - 'A'][n - 1] : 0;
-    if (L < 'A' || L > 'F' || n < 1 || n > KAR_SLOTS)
-        return 0;
-    int t = (L - 'A') / 3, row = (L - 'A') % 3 + 1;
-    return pr_state(p)->grid[t][row - 1][n - 1];
-}
-
-/* Label of `card` where it lies now, or "" when it is not on the field;
- * `out` holds at least 8 bytes. */
-static void pr_label(const practice *p, int card, char *out)
-{
-    const kar_state *s = pr_state(p);
-    out[0] = '\0';
-    if (p->solo) {
-        if (s->loc[card] == KAR_LOC_FIELD)
-            snprintf(out, 8, "%s", p->label_of[card]);
-    } else if (kar_owner(s, card) >= 0 && s->row[card]) {
-        kar_slot_label(s->loc[card], s->row[card], s->slot[card], out);
-    }
-}
-
-/* Appends the first `n` characters of `s` (UTF-8). */
-static void pr_first_chars(const char *s, int n, char *out, size_t cap)
-{
-    const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)s;
-    size_t len = 0;
-    for (int i = 0; i < n && u[len];) {
-        utf8proc_int32_t cp;
-        utf8proc_ssize_t k = utf8proc_iterate(u + len, -1, &cp);
-        if (k <= 0 || len + (size_t)k >= cap)
-            break;
-        len += (size_t)k;
-        i += cp != ' ';
-    }
-    memcpy(out, s, len);
-    out[len] = '\0';
-}
-
 /* Reads the script's line for the next reading into timed keys (virtual
  * clock). Returns false at the end of the script. Tokens: LABEL@MS,
  * hit+MS / hit-MS (the read card, relative to its deciding kana),
- * wrong@MS (the lowest card on the field in a territory without the read
- * card), pass@MS (space), quit, none. */
+ * wrong@MS (a card whose touch is a foul, karp_wrong_card), pass@MS
+ * (space), quit, none. */
 static bool pr_script_line(practice *p, char *line, size_t cap)
 {
     for (;;) {
@@ -232,8 +178,7 @@ static void pr_add_keys(practice *p, const char *text, int ms)
 
 static int pr_script_keys(practice *p, const char *line, pl_buf *err)
 {
-    const kar_state *s = pr_state(p);
-    char buf[512], lab[8];
+    char buf[512], lab[KARP_LABEL];
     snprintf(buf, sizeof buf, "%s", line);
     p->nkeys = p->ikey = 0;
     char *save = NULL;
@@ -244,19 +189,11 @@ static int pr_script_keys(practice *p, const char *line, pl_buf *err)
         if (!strcmp(t, "quit")) {
             pr_add_keys(p, "q", 0);
         } else if (!strncmp(t, "hit", 3) && (t[3] == '+' || t[3] == '-') && sscanf(t + 3, "%d", &ms) == 1) {
-            pr_label(p, s->cur, lab);
-            pr_add_keys(p, lab, s->last.decide_ms + ms);
+            karp_label(p->k, karp_card(p->k), lab);
+            pr_add_keys(p, lab, karp_decide_ms(p->k) + ms);
         } else if (!strncmp(t, "wrong@", 6) && sscanf(t + 6, "%d", &ms) == 1) {
-            int own = p->solo ? -2 : kar_owner(s, s->cur), w = 0;
-            for (int c = 1; c <= KAR_NPOEMS && !w; c++)
-                if (c != s->cur && (p->solo ? s->loc[c] == KAR_LOC_FIELD
-                                            : kar_owner(s, c) >= 0 && kar_owner(s, c) != own &&
-                                                  (own >= 0 || kar_owner(s, c) == 1)))
-                    w = c;
-            if (w) {
-                pr_label(p, w, lab);
+            if (karp_label(p->k, karp_wrong_card(p->k), lab))
                 pr_add_keys(p, lab, ms);
-            }
         } else if (!strncmp(t, "pass@", 5) && sscanf(t + 5, "%d", &ms) == 1) {
             pr_add_keys(p, " ", ms);
         } else if (strlen(t) > 4 && t[3] == '@' && sscanf(t + 4, "%d", &ms) == 1) {
@@ -306,84 +243,71 @@ static void pr_draw_canvas(const pl_canvas *c)
     refresh();
 }
 
-/* Draws territory `t` (kyōgi) or the field (solo) from row `y`. */
-static int pr_draw_cards(const practice *p, int t, int y, pl_canvas *c)
+/* Draws zone `z` of the field (kyōgi: 0 yours, 1 the AI's; solo: the
+ * field) from row `y`; returns the next free row. */
+static int pr_draw_cards(const practice *p, int z, int y, pl_canvas *c)
 {
-    const kar_state *s = pr_state(p);
-    char label[8], txt[24];
-    if (p->solo) {
-        for (int r = 0; r < 5; r++)
-            for (int k = 0; k < 20; k++) {
-                int card = p->field_at[r][k];
-                if (!card)
-                    continue;
-                int x = 1 + 5 * k, yy = y + 2 * r;
-                if (s->loc[card] != KAR_LOC_FIELD) {
-                    pl_canvas_put(c, yy, x, PL_ST_DIM, " · ");
-                    continue;
-                }
-                pr_first_chars(kar_poem_get(card)->card, 2, txt, sizeof txt);
-                pl_canvas_put(c, yy, x, PL_ST_DIM, p->label_of[card]);
-                pl_canvas_put(c, yy + 1, x, PL_ST_NORMAL, txt);
-            }
-        return y + 10;
-    }
-    for (int i = 0; i < KAR_ROWS; i++) {
-        int row = t == 1 ? i + 1 : KAR_ROWS - i; /* the AI's near row at the top, as in kar_draw */
-        for (int k = 0; k < KAR_SLOTS; k++) {
-            int slot = t == 1 ? KAR_SLOTS - k : k + 1;
-            int card = s->grid[t][row - 1][slot - 1], x = 1 + 6 * k, yy = y + 2 * i;
-            if (!card) {
+    int rows = 0, cols = 0, dx = karp_solo(p->k) ? 5 : 6;
+    karp_zone_size(p->k, z, &rows, &cols);
+    for (int r = 0; r < rows; r++)
+        for (int k = 0; k < cols; k++) {
+            karp_cell cell;
+            karp_cell_get(p->k, z, r, k, &cell);
+            int x = 1 + dx * k, yy = y + 2 * r;
+            if (cell.kind == KARP_CELL_NONE)
+                continue;
+            if (cell.kind == KARP_CELL_EMPTY) {
                 pl_canvas_put(c, yy, x, PL_ST_DIM, " · ");
                 continue;
             }
-            kar_slot_label(t, row, slot, label);
-            pr_first_chars(kar_poem_get(card)->card, 2, txt, sizeof txt);
-            pl_canvas_put(c, yy, x, PL_ST_DIM, label);
-            pl_canvas_put(c, yy + 1, x, t == 0 ? PL_ST_RED : PL_ST_BLACK, txt);
+            pl_canvas_put(c, yy, x, PL_ST_DIM, cell.label);
+            pl_canvas_put(c, yy + 1, x, cell.owner < 0 ? PL_ST_NORMAL : cell.owner == 0 ? PL_ST_RED : PL_ST_BLACK,
+                          cell.head);
         }
-    }
-    return y + 2 * KAR_ROWS;
+    return y + 2 * rows;
 }
 
-static void pr_draw(const practice *p, const kar_kana *tl, const char *prompt)
+/* Draws the screen; `reading`: the kana shown so far are drawn too. */
+static void pr_draw(const practice *p, bool reading, const char *prompt)
 {
     if (p->script)
         return;
-    const kar_state *s = pr_state(p);
+    karp_status st;
+    karp_get_status(p->k, &st);
     pl_canvas c = {0};
     int y = 0;
-    if (p->solo) {
+    if (karp_solo(p->k)) {
         pl_canvas_printf(&c, y++, 0, PL_ST_TITLE, "Karuta practice (chirashi, solo) - reading %d - taken %d, pot %d",
-                         s->nread, s->count[0], s->pot);
+                         st.nread, st.count[0], st.pot);
         y = pr_draw_cards(p, 0, y + 1, &c);
     } else {
-        pl_canvas_printf(&c, y++, 0, PL_ST_TITLE, "Karuta practice (kyogi) - reading %d - AI delay %d ms", s->nread,
-                         p->delay_ms);
-        pl_canvas_printf(&c, y++, 0, PL_ST_BLACK, "AI (seat 1): %d cards, rows D-F", s->count[1]);
+        pl_canvas_printf(&c, y++, 0, PL_ST_TITLE, "Karuta practice (kyogi) - reading %d - AI delay %d ms", st.nread,
+                         karp_delay_ms(p->k));
+        pl_canvas_printf(&c, y++, 0, PL_ST_BLACK, "AI (seat 1): %d cards, rows D-F", st.count[1]);
         y = pr_draw_cards(p, 1, y, &c);
         pl_canvas_put(&c, y++, 0, PL_ST_DIM, "  - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -");
         y = pr_draw_cards(p, 0, y, &c);
-        pl_canvas_printf(&c, y++, 0, PL_ST_RED, "You (seat 0): %d cards, rows A-C", s->count[0]);
+        pl_canvas_printf(&c, y++, 0, PL_ST_RED, "You (seat 0): %d cards, rows A-C", st.count[0]);
     }
     y++;
-    if (tl && p->shown > 0) {
+    if (reading && p->shown > 0) {
         int x = pl_canvas_put(&c, y, 0, PL_ST_NORMAL, "Reading: ");
         for (int i = 0; i < p->shown; i++)
-            x = pl_canvas_put(&c, y, x, PL_ST_HILITE, tl[i].kana);
+            x = pl_canvas_put(&c, y, x, PL_ST_HILITE, karp_kana(p->k, i));
     }
     y++;
     int x = pl_canvas_printf(&c, y, 0, PL_ST_NORMAL, "Touch: %s", p->input);
-    for (int i = 0; i < p->nt; i++) {
-        char lab[8];
-        pr_label(p, p->touch[i].card, lab);
-        x = pl_canvas_printf(&c, y, x + 2, PL_ST_MARK, "%s@%d", lab[0] ? lab : "?", p->touch[i].ms);
+    for (int i = 0; i < karp_touch_count(p->k); i++) {
+        char lab[KARP_LABEL];
+        int ms = karp_touch_get(p->k, i, lab);
+        x = pl_canvas_printf(&c, y, x + 2, PL_ST_MARK, "%s@%d", lab[0] ? lab : "?", ms);
     }
     y += 2;
-    if (p->said.len) { /* the last judgement, word-wrapped at PR_WRAP columns */
+    const char *said = karp_judgement(p->k);
+    if (*said) { /* the last judgement, word-wrapped at PR_WRAP columns */
         char word[256];
         x = 0;
-        for (const char *t = pl_buf_str(&p->said); *t;) {
+        for (const char *t = said; *t;) {
             if (*t == '\n' || *t == ' ') {
                 if (*t == '\n') {
                     y++;
@@ -411,78 +335,12 @@ static void pr_draw(const practice *p, const kar_kana *tl, const char *prompt)
 
 /* ---- one reading ---- */
 
-/* First touch time of `card` in action `a`, or -1. */
-static int pr_touch_ms(pl_action a, int card)
-{
-    kar_touch t[KAR_MAXTOUCH];
-    int n = kar_touch_list(a, t);
-    for (int i = 0; i < n; i++)
-        if (t[i].card == card)
-            return t[i].ms;
-    return -1;
-}
-
-/* Why the reading went as it did, in plain words (from the engine's
- * judgement `j`, KA-R7 .. KA-R12, KA-S3). */
-static void pr_words(const practice *p, const kar_judgement *j, pl_buf *out)
-{
-    const kar_state *s = pr_state(p);
-    int you = pr_touch_ms(j->resp[0], j->card), ai = p->solo ? -1 : pr_touch_ms(j->resp[1], j->card);
-    pl_buf_printf(out, "Poem %d, kimariji ", j->card);
-    kar_key_text(j->card, j->kim, out);
-    pl_buf_printf(out, " (%d kana, deciding kana at %d ms). ", j->kim, j->decide_ms);
-    if (p->solo) {
-        if (j->taker == 0)
-            pl_buf_printf(out, "You took it at %d ms, %+d ms after the deciding kana.", j->take_ms,
-                          j->take_ms - j->decide_ms);
-        else
-            pl_buf_puts(out, j->where == KAR_LOC_FIELD ? "You did not touch it; it leaves the field."
-                                                       : "It was not on the field (a dead card).");
-        if (j->fouls[0])
-            pl_buf_puts(out, s->foul_pot ? " Foul: you touched a wrong card; one taken card, if any, goes to the pot (KA-S3)."
-                                         : " Foul: you touched a wrong card (KA-S3).");
-        return;
-    }
-    const char *side = j->where == 0 ? "your territory" : j->where == 1 ? "the AI's territory" : "no territory";
-    if (j->taker >= 0) {
-        int other = j->taker == 0 ? ai : you;
-        const char *who = j->taker == 0 ? "You" : "The AI";
-        if (other >= 0 && abs(you - ai) <= s->tie_ms)
-            pl_buf_printf(out, "%s took it: both touched it within %d ms (%d and %d ms), a tie, and the card lay in %s "
-                          "(KA-R7).", who, s->tie_ms, you, ai, side);
-        else if (other >= 0)
-            pl_buf_printf(out, "%s took it from %s: %d ms against %d ms (KA-R7).", who, side, j->take_ms, other);
-        else
-            pl_buf_printf(out, "%s took it from %s at %d ms (%+d ms after the deciding kana); the other did not touch it.",
-                          who, side, j->take_ms, j->take_ms - j->decide_ms);
-    } else if (j->where >= 2) {
-        pl_buf_puts(out, "It was a dead card (karafuda): nobody could take it.");
-    } else {
-        pl_buf_printf(out, "Nobody touched it; it leaves %s.", side);
-    }
-    for (int q = 0; q < 2; q++)
-        if (j->fouls[q])
-            pl_buf_printf(out, " %s %d foul%s: a touch in a territory without the card (KA-R8).",
-                          q == 0 ? "You made" : "The AI made", j->fouls[q], j->fouls[q] > 1 ? "s" : "");
-    if (j->sender >= 0) {
-        pl_buf_printf(out, " %s %d card%s", j->sender == 0 ? "You send the AI" : "The AI sends you", j->sent,
-                      j->sent == 1 ? "" : "s");
-        for (int i = 0; i < j->sent; i++)
-            pl_buf_printf(out, "%s%d", i ? ", " : ": poem ", j->sent_cards[i]);
-        pl_buf_puts(out, " (KA-R9).");
-    } else {
-        int r0 = (j->taker == 0 && j->where == 1) + j->fouls[1], r1 = (j->taker == 1 && j->where == 0) + j->fouls[0];
-        if (r0 && r0 == r1)
-            pl_buf_puts(out, " The send rights cancel out: nobody sends (KA-R9).");
-    }
-}
-
 /* Waits for a key (terminal) so the player can read; false on 'q'. */
 static bool pr_wait(practice *p, const char *prompt)
 {
     if (p->script)
         return true;
-    pr_draw(p, NULL, prompt);
+    pr_draw(p, false, prompt);
     timeout(-1);
     int ch = getch();
     return ch != 'q' && ch != 'Q';
@@ -492,44 +350,30 @@ static bool pr_wait(practice *p, const char *prompt)
  * (game over, script over, quit), -1 on an error (message in `err`). */
 static int pr_reading(practice *p, pl_buf *err)
 {
-    pl_match *m = p->m;
-    if (m->game->phase(m->state) == PL_PHASE_OVER || p->quit || (p->readings && pr_state(p)->nread >= p->readings))
+    if (karp_done(p->k) || p->quit)
         return 0;
     char line[512];
     if (p->script && !pr_script_line(p, line, sizeof line))
         return 0;
     if (!p->script) {
         char prompt[96];
-        snprintf(prompt, sizeof prompt, "Reading %d: any key to start it (q quits)", pr_state(p)->nread + 1);
+        karp_status st;
+        karp_get_status(p->k, &st);
+        snprintf(prompt, sizeof prompt, "Reading %d: any key to start it (q quits)", st.nread + 1);
         if (!pr_wait(p, prompt))
             return 0;
     }
-    pl_action rd;
-    if (pl_match_random(m, &rd, err) < 0)
-        return -1;
-    const kar_state *s = pr_state(p);
-    if (s->stage != KAR_ST_TOUCH) /* uta's void reading cannot happen here; be safe */
-        return 1;
-    int card = s->cur;
-    kar_kana tl[2 * KAR_TL_MAX];
-    int ntl = kar_timeline(card, s->upper_ms, s->lower_ms, p->solo, tl, 2 * KAR_TL_MAX);
-    int end = ntl ? tl[ntl - 1].end_ms : s->upper_ms;
-    int ai_ms = !p->solo && kar_owner(s, card) >= 0 ? s->last.decide_ms + p->delay_ms : -1;
-    if (ai_ms > KAR_MS_MAX)
-        ai_ms = KAR_MS_MAX;
-    int deadline = end + PR_GRACE_MS;
-    if (ai_ms >= 0 && ai_ms + s->tie_ms + 1 < deadline)
-        deadline = ai_ms + s->tie_ms + 1; /* the AI has taken it: ties still count */
-    if (deadline > KAR_MS_MAX)
-        deadline = KAR_MS_MAX;
+    int r = karp_start(p->k, err);
+    if (r <= 0)
+        return r;
+    int deadline = karp_deadline_ms(p->k);
     if (p->script && pr_script_keys(p, line, err) < 0)
         return -1;
-    p->nt = 0;
     p->input[0] = '\0';
     p->shown = 0;
     if (!p->script) {
-        pr_draw(p, NULL, "");
-        napms(s->pause_ms); /* the 1 of 5-3-1-6 */
+        pr_draw(p, false, "");
+        napms(karp_pause_ms(p->k)); /* the 1 of 5-3-1-6 */
         flushinp();
         clock_gettime(CLOCK_MONOTONIC, &p->t0);
     } else {
@@ -540,12 +384,10 @@ static int pr_reading(practice *p, pl_buf *err)
         int now = pr_elapsed(p);
         if (now >= deadline)
             break;
-        int shown = 0;
-        while (shown < ntl && tl[shown].start_ms <= now)
-            shown++;
+        int shown = karp_kana_shown(p->k, now);
         if (shown != p->shown || !p->script) {
             p->shown = shown;
-            pr_draw(p, tl, "Type a slot label to touch (e.g. A05); space: no touch; q: quit");
+            pr_draw(p, true, "Type a slot label to touch (e.g. A05); space: no touch; q: quit");
         }
         int ms, ch = pr_next_key(p, deadline, &ms);
         if (ch < 0)
@@ -557,95 +399,25 @@ static int pr_reading(practice *p, pl_buf *err)
             done = true;
         } else if (ch == 27 || ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
             p->input[0] = '\0';
-        } else if (len == 0 && isalpha(ch)) {
+        } else if (len == 0 && ch < 128 && isalpha(ch)) { /* KEY_* codes are past 255 */
             p->input[0] = (char)toupper(ch);
             p->input[1] = '\0';
-        } else if (len > 0 && len < 3 && isdigit(ch)) {
+        } else if (len > 0 && len < 3 && ch < 128 && isdigit(ch)) {
             p->input[len] = (char)ch;
             p->input[len + 1] = '\0';
             if (len + 1 == 3) {
-                int c = pr_card_at(p, p->input);
-                bool dup = false;
-                for (int i = 0; i < p->nt; i++)
-                    dup = dup || p->touch[i].card == c;
-                if (c && !dup) {
-                    p->touch[p->nt++] = (kar_touch){(uint8_t)c, (uint16_t)(ms > KAR_MS_MAX ? KAR_MS_MAX : ms)};
-                    done = c == card || p->nt == KAR_MAXTOUCH;
-                }
+                pl_buf why = {0}; /* a label with no card, or one touched already: ignored */
+                done = karp_touch(p->k, p->input, ms, &why) == 1;
+                pl_buf_free(&why);
                 p->input[0] = '\0';
             }
         }
     }
-    p->shown = ntl;
-    pl_action you = p->nt ? kar_touch_action(p->touch, p->nt) : KAR_A_NONE;
-    if (pl_match_play(m, 0, you, err) < 0)
+    if (karp_finish(p->k, err) < 0)
         return -1;
-    if (!p->solo) {
-        kar_touch t = {(uint8_t)card, (uint16_t)(ai_ms < 0 ? 0 : ai_ms)};
-        if (pl_match_play(m, 1, ai_ms >= 0 ? kar_touch_action(&t, 1) : KAR_A_NONE, err) < 0)
-            return -1;
-    }
-    s = pr_state(p);
-    const kar_judgement *j = &s->last;
-    p->st[p->nst++] = (pr_stat){card, j->kim, j->decide_ms, j->taker, j->take_ms, j->fouls[0]};
-    pl_buf_clear(&p->said);
-    pl_buf_printf(&p->said, "%d. ", s->nread);
-    pr_words(p, j, &p->said);
-    pl_buf_puts(&p->said, "\nEngine: ");
-    kar_judgement_text(s, j, &p->said);
     if (p->script)
-        printf("%s\n", pl_buf_str(&p->said));
+        printf("%s\n", karp_judgement(p->k));
     return 1;
-}
-
-static int pr_cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
-/* Appends the take-time statistics (KA-R16, KA-S5). */
-static void pr_stats(const practice *p, pl_buf *out)
-{
-    const kar_state *s = pr_state(p);
-    int d[KAR_NPOEMS], n = 0, ai = 0, fouls = 0;
-    pl_buf_printf(out, "Take times (ms after the deciding kana), %d reading%s:\n", p->nst, p->nst == 1 ? "" : "s");
-    pl_buf_puts(out, "  poem  kimariji            you\n");
-    for (int i = 0; i < p->nst; i++) {
-        const pr_stat *r = &p->st[i];
-        fouls += r->fouls;
-        ai += r->taker == 1;
-        if (r->taker != 0)
-            continue;
-        d[n++] = r->take_ms - r->decide_ms;
-        pl_buf b = {0};
-        kar_key_text(r->card, r->kim, &b);
-        pl_buf_printf(out, "  %4d  %d %s%*s%+6d\n", r->card, r->kim, pl_buf_str(&b), 2 * (KAR_DEPTH - r->kim) + 4,
-                      "", r->take_ms - r->decide_ms);
-        pl_buf_free(&b);
-    }
-    if (n) {
-        long sum = 0;
-        for (int i = 0; i < n; i++)
-            sum += d[i];
-        qsort(d, (size_t)n, sizeof *d, pr_cmp_int);
-        double med = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2.0;
-        pl_buf_printf(out, "You took %d: mean %+.0f ms, median %+.0f ms.\n", n, (double)sum / n, med);
-    } else {
-        pl_buf_puts(out, "You took none.\n");
-    }
-    if (!p->solo)
-        pl_buf_printf(out, "The AI took %d. Your fouls: %d. Cards left: you %d, the AI %d.\n", ai, fouls, s->count[0],
-                      s->count[1]);
-    else
-        pl_buf_printf(out, "Your fouls: %d. Taken: %d, in the pot: %d.\n", fouls, s->count[0], s->pot);
-    if (s->stage == KAR_ST_OVER) {
-        if (p->solo)
-            pl_buf_puts(out, "Every card on the field is taken or gone.\n");
-        else
-            pl_buf_puts(out, s->winner == 0 ? "You win: your territory is empty.\n"
-                             : s->winner == 1 ? "The AI wins.\n" : "A draw.\n");
-    }
 }
 
 static const char practice_usage[] =
@@ -678,27 +450,25 @@ static int practice_cmd(int argc, char **argv)
                                        {"script", required_argument, NULL, 'f'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
-    practice p;
-    memset(&p, 0, sizeof p);
-    p.delay_ms = 400;
-    const char *seed = NULL, *script = NULL;
+    karp_options o = {.delay_ms = 400};
+    const char *script = NULL;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "sS:d:n:f:h", lo, NULL)) != -1) {
         char *e = NULL;
         switch (c) {
-        case 's': p.solo = true; break;
-        case 'S': seed = optarg; break;
+        case 's': o.solo = true; break;
+        case 'S': o.seed = optarg; break;
         case 'd':
-            p.delay_ms = (int)strtol(optarg, &e, 10);
-            if (*e || p.delay_ms < 0 || p.delay_ms > 10000) {
+            o.delay_ms = (int)strtol(optarg, &e, 10);
+            if (*e || o.delay_ms < 0 || o.delay_ms > KARP_DELAY_MAX) {
                 fputs("parlour karuta practice: --delay-ms wants 0-10000\n", stderr);
                 return 2;
             }
             break;
         case 'n':
-            p.readings = (int)strtol(optarg, &e, 10);
-            if (*e || p.readings < 1 || p.readings > KAR_NPOEMS) {
+            o.readings = (int)strtol(optarg, &e, 10);
+            if (*e || o.readings < 1 || o.readings > KARP_NPOEMS) {
                 fputs("parlour karuta practice: --readings wants 1-100\n", stderr);
                 return 2;
             }
@@ -708,62 +478,34 @@ static int practice_cmd(int argc, char **argv)
         default: fputs(practice_usage, stderr); return 2;
         }
     }
-    char *words[40];
-    char seedw[64];
-    int nw = 0;
-    words[nw++] = p.solo ? "variant=chirashi" : "variant=kyogi";
-    words[nw++] = p.solo ? "players=1" : "send=auto";
-    if (!p.solo)
-        words[nw++] = "place=auto";
-    if (seed) {
-        snprintf(seedw, sizeof seedw, "seed=%s", seed);
-        words[nw++] = seedw;
-    }
-    for (int i = optind; i < argc && nw < 40; i++) {
-        static const char *const fixed[] = {"variant=", "players=", "send=", "place=", "seed=", "rearrange="};
-        for (size_t k = 0; k < sizeof fixed / sizeof *fixed; k++)
-            if (!strncmp(argv[i], fixed[k], strlen(fixed[k]))) {
-                fprintf(stderr, "parlour karuta practice: %s is set by the practice (use --seed for the seed)\n",
-                        argv[i]);
-                return 2;
-            }
-        words[nw++] = argv[i];
-    }
+    o.nwords = argc - optind;
+    o.words = argv + optind;
+    practice p;
+    memset(&p, 0, sizeof p);
     pl_buf err = {0};
-    p.m = pl_match_new(&kar_game, nw, words, &err);
-    if (!p.m) {
+    p.k = karp_new(&o, &err);
+    if (!p.k) {
         fprintf(stderr, "parlour karuta practice: %s\n", pl_buf_str(&err));
         pl_buf_free(&err);
         return 2;
     }
     if (script && !(p.script = fopen(script, "r"))) {
         fprintf(stderr, "parlour karuta practice: cannot read %s\n", script);
-        pl_match_free(p.m);
+        karp_free(p.k);
         pl_buf_free(&err);
         return 2;
-    }
-    if (p.solo) { /* field labels in poem order: A01..A20, B01.. */
-        int i = 0;
-        for (int card = 1; card <= KAR_NPOEMS; card++)
-            if (pr_state(&p)->loc[card] == KAR_LOC_FIELD) {
-                p.field_at[i / 20][i % 20] = (uint8_t)card;
-                snprintf(p.label_of[card], sizeof p.label_of[card], "%c%02d", 'A' + i / 20, i % 20 + 1);
-                i++;
-            }
     }
     if (!p.script) {
         term_start();
         curs_set(0);
     } else {
-        printf("karuta practice (%s), seed %llu\n", p.solo ? "chirashi, solo" : "kyogi against the AI",
-               (unsigned long long)p.m->seed);
+        printf("karuta practice (%s), seed %llu\n", o.solo ? "chirashi, solo" : "kyogi against the AI",
+               (unsigned long long)karp_seed(p.k));
     }
     int r;
     while ((r = pr_reading(&p, &err)) > 0)
         ;
-    pl_buf st = {0};
-    if (r == 0)
-        pr_stats(&p, &st);
+    const char *st = r == 0 ? karp_stats(p.k) : "";
     if (!p.script) {
         if (r == 0)
             pr_wait(&p, "The practice is over: any key for the statistics.");
@@ -772,13 +514,11 @@ static int practice_cmd(int argc, char **argv)
     if (r < 0)
         fprintf(stderr, "parlour karuta practice: %s\n", pl_buf_str(&err));
     else
-        fputs(pl_buf_str(&st), stdout);
+        fputs(st, stdout);
     if (p.script)
         fclose(p.script);
-    pl_buf_free(&st);
-    pl_buf_free(&p.said);
     pl_buf_free(&err);
-    pl_match_free(p.m);
+    karp_free(p.k);
     return r < 0 ? 1 : 0;
 }
 

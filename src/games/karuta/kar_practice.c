@@ -1,0 +1,576 @@
+/* kar_practice.c — real-time karuta practice without a screen
+ * (public/kar_practice.h): a session plays a real match through the game
+ * interface (pl_match_random for the reading, pl_match_play with touch
+ * actions for the responses), computes the reading timeline, the computer
+ * opponent's touch, the deadline, and writes the judgements and statistics
+ * in words. The terminal screen (src/cli/karuta.c) only draws and reads keys.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+#include "kar.h"
+#include "parlour/alloc.h"
+#include "public/kar_practice.h"
+
+_Static_assert(KARP_NPOEMS == KAR_NPOEMS, "poem count");
+_Static_assert(KARP_DEPTH == KAR_DEPTH, "kimariji depth");
+_Static_assert(KARP_MAXTOUCH == KAR_MAXTOUCH, "touches per reading");
+_Static_assert(KARP_MS_MAX == KAR_MS_MAX, "largest touch time");
+
+#define KARP_SOLO_ROWS 5  /* chirashi field: A..E */
+#define KARP_SOLO_COLS 20 /* 01..20 */
+
+/* One reading, for the statistics (KA-R16). */
+typedef struct karp_stat {
+    int card, kim, decide_ms, taker, take_ms, fouls;
+} karp_stat;
+
+struct karp {
+    pl_match *m;
+    bool solo;
+    int delay_ms, readings;
+    uint8_t field_at[KARP_SOLO_ROWS][KARP_SOLO_COLS]; /* solo: card under A01..E20, 0 none */
+    char label_of[KAR_NPOEMS + 1][KARP_LABEL];        /* solo: label of each card on the field */
+    karp_stat st[KAR_NPOEMS];
+    int nst;
+    /* the open (or last) reading */
+    bool open, turn_over;
+    int card, decide_ms, ai_ms, end_ms, deadline;
+    kar_kana tl[2 * KAR_TL_MAX];
+    int ntl;
+    kar_touch touch[KAR_MAXTOUCH];
+    int nt;
+    pl_buf said, stats;
+};
+
+struct karp_kim {
+    kar_kim k;
+};
+
+static const kar_state *karp_state(const karp *p) { return p->m->state; }
+
+/* ---- the session ---- */
+
+karp *karp_new(const karp_options *o, pl_buf *err)
+{
+    static const char *const fixed[] = {"variant=", "players=", "send=", "place=", "seed=", "rearrange="};
+    if (o->delay_ms < 0 || o->delay_ms > KARP_DELAY_MAX) {
+        pl_buf_printf(err, "the opponent's delay wants 0-%d ms, got %d", KARP_DELAY_MAX, o->delay_ms);
+        return NULL;
+    }
+    if (o->readings < 0 || o->readings > KAR_NPOEMS) {
+        pl_buf_printf(err, "the number of readings wants 1-%d (0: to the end), got %d", KAR_NPOEMS, o->readings);
+        return NULL;
+    }
+    if (o->nwords < 0 || o->nwords > 32) {
+        pl_buf_printf(err, "at most 32 game options, got %d", o->nwords);
+        return NULL;
+    }
+    char *words[40], seedw[64];
+    int nw = 0;
+    words[nw++] = o->solo ? "variant=chirashi" : "variant=kyogi";
+    words[nw++] = o->solo ? "players=1" : "send=auto";
+    if (!o->solo)
+        words[nw++] = "place=auto";
+    if (o->seed) {
+        snprintf(seedw, sizeof seedw, "seed=%s", o->seed);
+        words[nw++] = seedw;
+    }
+    for (int i = 0; i < o->nwords; i++) {
+        for (size_t k = 0; k < sizeof fixed / sizeof *fixed; k++)
+            if (!strncmp(o->words[i], fixed[k], strlen(fixed[k]))) {
+                pl_buf_printf(err, "%s is set by the practice (use --seed for the seed)", o->words[i]);
+                return NULL;
+            }
+        words[nw++] = o->words[i];
+    }
+    karp *p = pl_calloc(1, sizeof *p);
+    if (!p) {
+        pl_buf_puts(err, "out of memory");
+        return NULL;
+    }
+    p->m = pl_match_new(&kar_game, nw, words, err);
+    if (!p->m) {
+        pl_free(p);
+        return NULL;
+    }
+    p->solo = o->solo;
+    p->delay_ms = o->delay_ms;
+    p->readings = o->readings;
+    p->ai_ms = -1;
+    if (p->solo) { /* field labels in poem order: A01..A20, B01.. */
+        int i = 0;
+        for (int card = 1; card <= KAR_NPOEMS; card++)
+            if (karp_state(p)->loc[card] == KAR_LOC_FIELD) {
+                p->field_at[i / KARP_SOLO_COLS][i % KARP_SOLO_COLS] = (uint8_t)card;
+                snprintf(p->label_of[card], KARP_LABEL, "%c%02d", 'A' + i / KARP_SOLO_COLS,
+                         i % KARP_SOLO_COLS + 1);
+                i++;
+            }
+    }
+    return p;
+}
+
+void karp_free(karp *p)
+{
+    if (!p)
+        return;
+    pl_match_free(p->m);
+    pl_buf_free(&p->said);
+    pl_buf_free(&p->stats);
+    pl_free(p);
+}
+
+uint64_t karp_seed(const karp *p) { return p->m->seed; }
+bool karp_solo(const karp *p) { return p->solo; }
+int karp_delay_ms(const karp *p) { return p->delay_ms; }
+int karp_pause_ms(const karp *p) { return karp_state(p)->pause_ms; }
+
+void karp_get_status(const karp *p, karp_status *out)
+{
+    const kar_state *s = karp_state(p);
+    out->nread = s->nread;
+    out->count[0] = s->count[0];
+    out->count[1] = p->solo ? 0 : s->count[1];
+    out->pot = s->pot;
+    out->over = s->stage == KAR_ST_OVER;
+    out->winner = out->over && !p->solo ? s->winner : -1;
+}
+
+bool karp_done(const karp *p)
+{
+    return p->m->game->phase(p->m->state) == PL_PHASE_OVER ||
+           (p->readings && karp_state(p)->nread >= p->readings);
+}
+
+/* ---- one reading ---- */
+
+int karp_start(karp *p, pl_buf *err)
+{
+    if (p->open) {
+        pl_buf_puts(err, "a reading is open: finish it first");
+        return -1;
+    }
+    if (karp_done(p))
+        return 0;
+    pl_action rd;
+    if (pl_match_random(p->m, &rd, err) < 0)
+        return -1;
+    const kar_state *s = karp_state(p);
+    if (s->stage != KAR_ST_TOUCH) { /* cannot happen in kyōgi or chirashi (only uta has void readings) */
+        pl_buf_puts(err, "the reading opened no touch");
+        pl_match_undo(p->m, NULL);
+        return -1;
+    }
+    int card = s->cur;
+    p->card = card;
+    p->decide_ms = s->last.decide_ms;
+    p->ntl = kar_timeline(card, s->upper_ms, s->lower_ms, p->solo, p->tl, 2 * KAR_TL_MAX);
+    p->end_ms = p->ntl ? p->tl[p->ntl - 1].end_ms : s->upper_ms;
+    p->ai_ms = !p->solo && kar_owner(s, card) >= 0 ? p->decide_ms + p->delay_ms : -1;
+    if (p->ai_ms > KAR_MS_MAX)
+        p->ai_ms = KAR_MS_MAX;
+    p->deadline = p->end_ms + KARP_GRACE_MS;
+    if (p->ai_ms >= 0 && p->ai_ms + s->tie_ms + 1 < p->deadline)
+        p->deadline = p->ai_ms + s->tie_ms + 1; /* the opponent has taken it: ties still count */
+    if (p->deadline > KAR_MS_MAX)
+        p->deadline = KAR_MS_MAX;
+    p->nt = 0;
+    p->open = true;
+    p->turn_over = false;
+    return 1;
+}
+
+int karp_card(const karp *p) { return p->card; }
+int karp_decide_ms(const karp *p) { return p->decide_ms; }
+int karp_kana_count(const karp *p) { return p->ntl; }
+
+const char *karp_kana(const karp *p, int i) { return i >= 0 && i < p->ntl ? p->tl[i].kana : ""; }
+
+int karp_kana_start_ms(const karp *p, int i) { return i >= 0 && i < p->ntl ? p->tl[i].start_ms : -1; }
+
+int karp_kana_shown(const karp *p, int t_ms)
+{
+    int n = 0;
+    while (n < p->ntl && p->tl[n].start_ms <= t_ms)
+        n++;
+    return n;
+}
+
+int karp_reading_end_ms(const karp *p) { return p->end_ms; }
+int karp_ai_ms(const karp *p) { return p->ai_ms; }
+int karp_deadline_ms(const karp *p) { return p->deadline; }
+
+/* Parses a slot label into its letter (upper case) and number; false when
+ * it is not a letter and two digits. */
+static bool karp_parse_label(const char *label, int *letter, int *n)
+{
+    if (!label || !isalpha((unsigned char)label[0]) || !isdigit((unsigned char)label[1]) ||
+        !isdigit((unsigned char)label[2]) || label[3])
+        return false;
+    *letter = toupper((unsigned char)label[0]);
+    *n = (label[1] - '0') * 10 + (label[2] - '0');
+    return true;
+}
+
+int karp_card_at(const karp *p, const char *label)
+{
+    int L, n;
+    if (!karp_parse_label(label, &L, &n))
+        return 0;
+    if (p->solo)
+        return L >= 'A' && L < 'A' + KARP_SOLO_ROWS && n >= 1 && n <= KARP_SOLO_COLS
+                   ? p->field_at[L - 'A'][n - 1]
+                   : 0;
+    if (L < 'A' || L > 'F' || n < 1 || n > KAR_SLOTS)
+        return 0;
+    int t = (L - 'A') / 3, row = (L - 'A') % 3 + 1;
+    return karp_state(p)->grid[t][row - 1][n - 1];
+}
+
+bool karp_label(const karp *p, int card, char *out)
+{
+    const kar_state *s = karp_state(p);
+    out[0] = '\0';
+    if (card < 1 || card > KAR_NPOEMS)
+        return false;
+    if (p->solo) {
+        if (s->loc[card] == KAR_LOC_FIELD)
+            snprintf(out, KARP_LABEL, "%s", p->label_of[card]);
+    } else if (kar_owner(s, card) >= 0 && s->row[card]) {
+        kar_slot_label(s->loc[card], s->row[card], s->slot[card], out);
+    }
+    return out[0] != '\0';
+}
+
+int karp_touch(karp *p, const char *label, int ms, pl_buf *err)
+{
+    int L, n;
+    if (!p->open) {
+        pl_buf_puts(err, "no reading is open");
+        return -1;
+    }
+    if (p->turn_over) {
+        pl_buf_puts(err, "your turn is over for this reading (the read card or three cards touched)");
+        return -1;
+    }
+    if (ms < 0) {
+        pl_buf_printf(err, "a touch time is in ms from the first kana, got %d", ms);
+        return -1;
+    }
+    const char *field = p->solo ? "rows A-E, places 01-20" : "rows A-F, slots 01-17";
+    if (!karp_parse_label(label, &L, &n)) {
+        pl_buf_printf(err, "'%s' is not a slot label (a letter and two digits, e.g. A05; %s)", label ? label : "",
+                      field);
+        return -1;
+    }
+    if (L < 'A' || L > (p->solo ? 'A' + KARP_SOLO_ROWS - 1 : 'F') || n < 1 ||
+        n > (p->solo ? KARP_SOLO_COLS : KAR_SLOTS)) {
+        pl_buf_printf(err, "%s is not on the field (%s)", label, field);
+        return -1;
+    }
+    int c = karp_card_at(p, label);
+    if (!c) {
+        pl_buf_printf(err, "no card lies at %s", label);
+        return -1;
+    }
+    for (int i = 0; i < p->nt; i++)
+        if (p->touch[i].card == c) {
+            pl_buf_printf(err, "%s is touched already", label);
+            return -1;
+        }
+    p->touch[p->nt++] = (kar_touch){(uint8_t)c, (uint16_t)(ms > KAR_MS_MAX ? KAR_MS_MAX : ms)};
+    p->turn_over = c == p->card || p->nt == KAR_MAXTOUCH;
+    return p->turn_over;
+}
+
+int karp_touch_count(const karp *p) { return p->nt; }
+
+int karp_touch_get(const karp *p, int i, char *label)
+{
+    label[0] = '\0';
+    if (i < 0 || i >= p->nt)
+        return -1;
+    karp_label(p, p->touch[i].card, label);
+    return p->touch[i].ms;
+}
+
+/* First touch time of `card` in action `a`, or -1. */
+static int karp_touch_ms(pl_action a, int card)
+{
+    kar_touch t[KAR_MAXTOUCH];
+    int n = kar_touch_list(a, t);
+    for (int i = 0; i < n; i++)
+        if (t[i].card == card)
+            return t[i].ms;
+    return -1;
+}
+
+/* Why the reading went as it did, in plain words (from the engine's
+ * judgement `j`, KA-R7 .. KA-R12, KA-S3). */
+static void karp_words(const karp *p, const kar_judgement *j, pl_buf *out)
+{
+    const kar_state *s = karp_state(p);
+    int you = karp_touch_ms(j->resp[0], j->card), ai = p->solo ? -1 : karp_touch_ms(j->resp[1], j->card);
+    pl_buf_printf(out, "Poem %d, kimariji ", j->card);
+    kar_key_text(j->card, j->kim, out);
+    pl_buf_printf(out, " (%d kana, deciding kana at %d ms). ", j->kim, j->decide_ms);
+    if (p->solo) {
+        if (j->taker == 0)
+            pl_buf_printf(out, "You took it at %d ms, %+d ms after the deciding kana.", j->take_ms,
+                          j->take_ms - j->decide_ms);
+        else
+            pl_buf_puts(out, j->where == KAR_LOC_FIELD ? "You did not touch it; it leaves the field."
+                                                       : "It was not on the field (a dead card).");
+        if (j->fouls[0])
+            pl_buf_puts(out, s->foul_pot ? " Foul: you touched a wrong card; one taken card, if any, goes to the pot (KA-S3)."
+                                         : " Foul: you touched a wrong card (KA-S3).");
+        return;
+    }
+    const char *side = j->where == 0 ? "your territory" : j->where == 1 ? "the AI's territory" : "no territory";
+    if (j->taker >= 0) {
+        int other = j->taker == 0 ? ai : you;
+        const char *who = j->taker == 0 ? "You" : "The AI";
+        if (other >= 0 && abs(you - ai) <= s->tie_ms)
+            pl_buf_printf(out, "%s took it: both touched it within %d ms (%d and %d ms), a tie, and the card lay in %s "
+                          "(KA-R7).", who, s->tie_ms, you, ai, side);
+        else if (other >= 0)
+            pl_buf_printf(out, "%s took it from %s: %d ms against %d ms (KA-R7).", who, side, j->take_ms, other);
+        else
+            pl_buf_printf(out, "%s took it from %s at %d ms (%+d ms after the deciding kana); the other did not touch it.",
+                          who, side, j->take_ms, j->take_ms - j->decide_ms);
+    } else if (j->where >= 2) {
+        pl_buf_puts(out, "It was a dead card (karafuda): nobody could take it.");
+    } else {
+        pl_buf_printf(out, "Nobody touched it; it leaves %s.", side);
+    }
+    for (int q = 0; q < 2; q++)
+        if (j->fouls[q])
+            pl_buf_printf(out, " %s %d foul%s: a touch in a territory without the card (KA-R8).",
+                          q == 0 ? "You made" : "The AI made", j->fouls[q], j->fouls[q] > 1 ? "s" : "");
+    if (j->sender >= 0) {
+        pl_buf_printf(out, " %s %d card%s", j->sender == 0 ? "You send the AI" : "The AI sends you", j->sent,
+                      j->sent == 1 ? "" : "s");
+        for (int i = 0; i < j->sent; i++)
+            pl_buf_printf(out, "%s%d", i ? ", " : ": poem ", j->sent_cards[i]);
+        pl_buf_puts(out, " (KA-R9).");
+    } else {
+        int r0 = (j->taker == 0 && j->where == 1) + j->fouls[1], r1 = (j->taker == 1 && j->where == 0) + j->fouls[0];
+        if (r0 && r0 == r1)
+            pl_buf_puts(out, " The send rights cancel out: nobody sends (KA-R9).");
+    }
+}
+
+int karp_finish(karp *p, pl_buf *err)
+{
+    if (!p->open) {
+        pl_buf_puts(err, "no reading is open");
+        return -1;
+    }
+    pl_match *m = p->m;
+    pl_action you = p->nt ? kar_touch_action(p->touch, p->nt) : KAR_A_NONE;
+    if (pl_match_play(m, 0, you, err) < 0)
+        return -1;
+    if (!p->solo) {
+        kar_touch t = {(uint8_t)p->card, (uint16_t)(p->ai_ms < 0 ? 0 : p->ai_ms)};
+        if (pl_match_play(m, 1, p->ai_ms >= 0 ? kar_touch_action(&t, 1) : KAR_A_NONE, err) < 0) {
+            pl_match_undo(m, NULL); /* the player's touches: nothing changed */
+            return -1;
+        }
+    }
+    const kar_state *s = karp_state(p);
+    const kar_judgement *j = &s->last;
+    p->st[p->nst++] = (karp_stat){p->card, j->kim, j->decide_ms, j->taker, j->take_ms, j->fouls[0]};
+    pl_buf_clear(&p->said);
+    pl_buf_printf(&p->said, "%d. ", s->nread);
+    karp_words(p, j, &p->said);
+    pl_buf_puts(&p->said, "\nEngine: ");
+    kar_judgement_text(s, j, &p->said);
+    p->open = false;
+    return 0;
+}
+
+const char *karp_judgement(const karp *p) { return pl_buf_str(&p->said); }
+
+static int karp_cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+const char *karp_stats(karp *p)
+{
+    const kar_state *s = karp_state(p);
+    pl_buf *out = &p->stats;
+    int d[KAR_NPOEMS], n = 0, ai = 0, fouls = 0;
+    pl_buf_clear(out);
+    pl_buf_printf(out, "Take times (ms after the deciding kana), %d reading%s:\n", p->nst, p->nst == 1 ? "" : "s");
+    pl_buf_puts(out, "  poem  kimariji            you\n");
+    for (int i = 0; i < p->nst; i++) {
+        const karp_stat *r = &p->st[i];
+        fouls += r->fouls;
+        ai += r->taker == 1;
+        if (r->taker != 0)
+            continue;
+        d[n++] = r->take_ms - r->decide_ms;
+        pl_buf_printf(out, "  %4d  %d ", r->card, r->kim);
+        kar_key_text(r->card, r->kim, out);
+        pl_buf_printf(out, "%*s%+6d\n", 2 * (KAR_DEPTH - r->kim) + 4, "", r->take_ms - r->decide_ms);
+    }
+    if (n) {
+        long sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += d[i];
+        qsort(d, (size_t)n, sizeof *d, karp_cmp_int);
+        double med = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2.0;
+        pl_buf_printf(out, "You took %d: mean %+.0f ms, median %+.0f ms.\n", n, (double)sum / n, med);
+    } else {
+        pl_buf_puts(out, "You took none.\n");
+    }
+    if (!p->solo)
+        pl_buf_printf(out, "The AI took %d. Your fouls: %d. Cards left: you %d, the AI %d.\n", ai, fouls, s->count[0],
+                      s->count[1]);
+    else
+        pl_buf_printf(out, "Your fouls: %d. Taken: %d, in the pot: %d.\n", fouls, s->count[0], s->pot);
+    if (s->stage == KAR_ST_OVER) {
+        if (p->solo)
+            pl_buf_puts(out, "Every card on the field is taken or gone.\n");
+        else
+            pl_buf_puts(out, s->winner == 0 ? "You win: your territory is empty.\n"
+                             : s->winner == 1 ? "The AI wins.\n" : "A draw.\n");
+    }
+    return pl_buf_str(out);
+}
+
+/* ---- the field ---- */
+
+int karp_wrong_card(const karp *p)
+{
+    const kar_state *s = karp_state(p);
+    if (!p->open)
+        return 0;
+    int own = p->solo ? -2 : kar_owner(s, p->card);
+    for (int c = 1; c <= KAR_NPOEMS; c++)
+        if (c != p->card && (p->solo ? s->loc[c] == KAR_LOC_FIELD
+                                     : kar_owner(s, c) >= 0 && kar_owner(s, c) != own &&
+                                           (own >= 0 || kar_owner(s, c) == 1)))
+            return c;
+    return 0;
+}
+
+int karp_zones(const karp *p) { return p->solo ? 1 : 2; }
+
+int karp_zone_size(const karp *p, int z, int *rows, int *cols)
+{
+    if (z < 0 || z >= karp_zones(p))
+        return -1;
+    *rows = p->solo ? KARP_SOLO_ROWS : KAR_ROWS;
+    *cols = p->solo ? KARP_SOLO_COLS : KAR_SLOTS;
+    return 0;
+}
+
+/* Writes the first `n` characters of `s` (UTF-8; spaces are kept but not
+ * counted) to `out` of `cap` bytes, stopping early rather than cut one. */
+static void karp_first_chars(const char *s, int n, char *out, size_t cap)
+{
+    const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)s;
+    size_t len = 0;
+    for (int i = 0; i < n && u[len];) {
+        utf8proc_int32_t cp;
+        utf8proc_ssize_t k = utf8proc_iterate(u + len, -1, &cp);
+        if (k <= 0 || len + (size_t)k >= cap)
+            break;
+        len += (size_t)k;
+        i += cp != ' ';
+    }
+    memcpy(out, s, len);
+    out[len] = '\0';
+}
+
+int karp_cell_get(const karp *p, int z, int row, int col, karp_cell *out)
+{
+    int rows, cols;
+    if (karp_zone_size(p, z, &rows, &cols) < 0 || row < 0 || row >= rows || col < 0 || col >= cols)
+        return -1;
+    const kar_state *s = karp_state(p);
+    karp_cell c = {KARP_CELL_EMPTY, 0, p->solo ? -1 : z, "", ""};
+    int card;
+    if (p->solo) {
+        card = p->field_at[row][col];
+        if (!card)
+            c.kind = KARP_CELL_NONE;
+        else if (s->loc[card] == KAR_LOC_FIELD)
+            snprintf(c.label, sizeof c.label, "%s", p->label_of[card]);
+        else
+            card = 0;
+    } else {
+        /* seen from seat 0: the opponent's near row at the top, its slots mirrored (as kar_draw) */
+        int r = z == 1 ? row + 1 : KAR_ROWS - row, slot = z == 1 ? KAR_SLOTS - col : col + 1;
+        card = s->grid[z][r - 1][slot - 1];
+        if (card)
+            kar_slot_label(z, r, slot, c.label);
+    }
+    if (card) {
+        c.kind = KARP_CELL_CARD;
+        c.card = card;
+        karp_first_chars(kar_poem_get(card)->card, 2, c.head, sizeof c.head);
+    }
+    *out = c;
+    return 0;
+}
+
+/* ---- poems and kimariji ---- */
+
+const char *karp_poem_poet(int poem)
+{
+    const kar_poem *q = kar_poem_get(poem);
+    return q ? q->poet : NULL;
+}
+
+const char *karp_poem_romaji(int poem)
+{
+    const kar_poem *q = kar_poem_get(poem);
+    return q ? q->romaji : NULL;
+}
+
+const char *karp_card_text(int poem)
+{
+    const kar_poem *q = kar_poem_get(poem);
+    return q ? q->card : NULL;
+}
+
+void karp_poem_key(int poem, int n, pl_buf *out)
+{
+    if (kar_poem_get(poem))
+        kar_key_text(poem, n, out);
+}
+
+int karp_kim_static(int poem) { return kar_kim_static(poem); }
+
+karp_kim *karp_kim_new(void)
+{
+    karp_kim *k = pl_malloc(sizeof *k);
+    if (k)
+        kar_kim_init(&k->k);
+    return k;
+}
+
+void karp_kim_free(karp_kim *k) { pl_free(k); }
+
+int karp_kim_read(karp_kim *k, int poem)
+{
+    if (poem < 1 || poem > KAR_NPOEMS)
+        return -1;
+    kar_kim_read(&k->k, poem);
+    return 0;
+}
+
+bool karp_kim_is_read(const karp_kim *k, int poem) { return poem >= 1 && poem <= KAR_NPOEMS && !k->k.unread[poem]; }
+
+int karp_kim_dynamic(const karp_kim *k, int poem)
+{
+    return poem >= 1 && poem <= KAR_NPOEMS ? kar_kim_dynamic(&k->k, poem) : 0;
+}

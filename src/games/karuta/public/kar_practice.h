@@ -1,0 +1,230 @@
+/* kar_practice.h — real-time karuta practice without a screen: the public
+ * face of the karuta module for front ends (the terminal's `parlour karuta
+ * practice`, later the server and the browser). A front end runs the loop
+ * and draws; everything else is here: the session (a kyōgi match against a
+ * computer opponent with a fixed reaction delay, or chirashi alone, KA-S5),
+ * the reading timeline (which kana are heard at t ms, when the reading ends,
+ * when the touch window closes), the opponent's touch time, touches given by
+ * slot label, the judgement of each reading in plain words, the statistics,
+ * the field as labelled cells, and the kimariji queries of the study aid
+ * (`parlour karuta kimariji`). Implementation: kar_practice.c; the manual:
+ * docs/notation-karuta.md, "The practice API".
+ *
+ * Only plain C types cross this header (int milliseconds, const char *,
+ * small plain structs, opaque handles); texts are appended to a pl_buf or
+ * returned as strings owned by the session. Nothing here draws, sleeps or
+ * reads a clock: times are given by the caller, in ms from the first kana of
+ * the reading (the origin of every touch time). This folder (public/) is the
+ * only karuta folder a front end includes.
+ *
+ * Threading: a session or kimariji set belongs to one thread; the poem
+ * queries read tables built at program start and are safe anywhere.
+ */
+#ifndef KAR_PRACTICE_H
+#define KAR_PRACTICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "parlour/buf.h"
+
+#define KARP_NPOEMS 100      /* poems 1..100 */
+#define KARP_DEPTH 6         /* longest kimariji, in kana (KA-K2) */
+#define KARP_MAXTOUCH 3      /* touches in one reading */
+#define KARP_MS_MAX 16383    /* largest touch time; later touches count at this time */
+#define KARP_GRACE_MS 1500   /* the touch window stays open this long after the reading */
+#define KARP_DELAY_MAX 10000 /* largest opponent delay (ms) */
+#define KARP_LABEL 8         /* bytes of a slot label buffer ("A05" and the NUL) */
+
+/* ---- The session ---------------------------------------------------------- */
+
+/* A practice session: it owns a karuta match (seat 0 is the player, seat 1
+ * the computer opponent in kyōgi) and the readings' statistics. Opaque. */
+typedef struct karp karp;
+
+typedef struct karp_options {
+    bool solo;          /* chirashi alone (KA-S5) instead of kyōgi against the opponent */
+    const char *seed;   /* the deal and reading order ("7"), NULL: drawn from the system */
+    int delay_ms;       /* kyōgi: the opponent touches this long after the deciding kana,
+                           0..KARP_DELAY_MAX */
+    int readings;       /* stop after this many readings, 1..KARP_NPOEMS; 0: to the end */
+    int nwords;         /* further game options, KEY=VALUE (parlour rules karuta) */
+    char **words;       /* variant, players, send, place, rearrange and seed are refused:
+                           the practice sets them */
+} karp_options;
+
+/* Starts a session: kyōgi with send=auto place=auto, or chirashi with
+ * players=1 (solo), with the given options; the chirashi field is labelled
+ * A01..E20 in poem order. Returns the session (free it with karp_free), or
+ * NULL with a message in `err` (an option out of range or set by the
+ * practice, a bad game option, no memory). */
+karp *karp_new(const karp_options *o, pl_buf *err);
+/* Frees the session; NULL is a no-op. */
+void karp_free(karp *p);
+
+/* The seed of the match (the one given, or the one drawn). */
+uint64_t karp_seed(const karp *p);
+/* Whether the session is chirashi alone. */
+bool karp_solo(const karp *p);
+/* The opponent's delay after the deciding kana (ms), as given. */
+int karp_delay_ms(const karp *p);
+/* The pause before each reading (ms; the option pause_ms, the 1 of 5-3-1-6,
+ * KA-R5): a front end waits this long before the first kana. */
+int karp_pause_ms(const karp *p);
+
+/* What a front end shows in its title lines. */
+typedef struct karp_status {
+    int nread;    /* readings so far (the open one included) */
+    int count[2]; /* kyōgi: cards in your territory, the opponent's; solo: [0] cards taken */
+    int pot;      /* solo: cards in the foul pot (KA-S3) */
+    bool over;    /* the match is over */
+    int winner;   /* when over, kyōgi: 0 you, 1 the opponent, -1 a draw; solo: -1 */
+} karp_status;
+
+/* Fills `out` with the session's counts. Cannot fail. */
+void karp_get_status(const karp *p, karp_status *out);
+/* True when no reading can start: the match is over or the number of
+ * readings asked for is reached. */
+bool karp_done(const karp *p);
+
+/* ---- One reading ---------------------------------------------------------- */
+
+/* Draws the next card to read (the match's random generator: the same seed
+ * gives the same order) and opens its touch window: the timeline, the
+ * opponent's touch time and the deadline below are set, and no touch is
+ * recorded yet. Returns 1 when a reading is open, 0 when karp_done (nothing
+ * changed), -1 with a message when a reading is already open (finish it
+ * first) or the match refuses (nothing changed). */
+int karp_start(karp *p, pl_buf *err);
+
+/* The card being read (1..100), or 0 when no reading was started. */
+int karp_card(const karp *p);
+/* Start of the deciding kana of the reading (ms): the start of the last kana
+ * of its dynamic kimariji (KA-K3); 0 before the first reading. */
+int karp_decide_ms(const karp *p);
+
+/* The reading's kana timeline (upper half; solo: the whole poem, KA-S2):
+ * the number of kana, then kana `i` (0-based) as UTF-8 ("" out of range) and
+ * its start in ms (-1 out of range). Valid from karp_start until the next. */
+int karp_kana_count(const karp *p);
+const char *karp_kana(const karp *p, int i);
+int karp_kana_start_ms(const karp *p, int i);
+/* How many kana have started by `t_ms` (those a front end shows at t_ms):
+ * 0 before the first, karp_kana_count once the last has started. */
+int karp_kana_shown(const karp *p, int t_ms);
+/* End of the reading (ms): the end of its last kana. */
+int karp_reading_end_ms(const karp *p);
+/* The opponent's touch time for the reading (ms), the deciding kana plus
+ * the delay, capped at KARP_MS_MAX; -1 when it will not touch (solo, or a
+ * card in no territory: a dead card). The opponent never fouls. */
+int karp_ai_ms(const karp *p);
+/* When the touch window closes (ms): KARP_GRACE_MS after the reading, or
+ * sooner once the opponent has touched and the tie window (option tie_ms,
+ * KA-R7) after it has passed; at most KARP_MS_MAX. A front end stops taking
+ * touches here and calls karp_finish. */
+int karp_deadline_ms(const karp *p);
+
+/* The player touches the card at slot `label` ("A05", case-insensitive
+ * letter) at `ms` from the first kana (times past KARP_MS_MAX count as
+ * KARP_MS_MAX). Returns 1 when recorded and the player's turn is over (the
+ * read card was touched, or this was the KARP_MAXTOUCH-th touch), 0 when
+ * recorded and more may follow, -1 with a message when refused — no reading
+ * open, the turn already over, a negative time, a label that is not a slot
+ * label, no card there, a card touched already — and nothing changes.
+ * The deadline is not checked here: touches count until karp_finish. */
+int karp_touch(karp *p, const char *label, int ms, pl_buf *err);
+/* The touches of the open (or last) reading: how many, then touch `i`'s time
+ * (ms, -1 out of range) with the label where its card lies now written to
+ * `label` (KARP_LABEL bytes; "" when it left the field or i is out of range). */
+int karp_touch_count(const karp *p);
+int karp_touch_get(const karp *p, int i, char *label);
+
+/* Closes the reading: plays the player's touches (or no touch) and the
+ * opponent's, lets the rules judge it (KA-R7 .. KA-R12, KA-S3) and records
+ * the take time for the statistics. The judgement text is then ready.
+ * Returns 0, or -1 with a message when no reading is open or the match
+ * refuses (nothing changed). */
+int karp_finish(karp *p, pl_buf *err);
+/* The last reading's judgement in plain words: "N. Poem ..., kimariji ...",
+ * who took it and why (a first touch, a tie and the owner, a dead card, an
+ * untouched card), the fouls, the sends or their cancelling out, then a
+ * second line "Engine: " with the rules' own judgement line (KA-R16).
+ * "" before the first reading is finished. Owned by the session, valid until
+ * the next karp_finish. */
+const char *karp_judgement(const karp *p);
+/* The statistics so far (KA-R16, KA-S5): per card you took, its kimariji and
+ * your take time after the deciding kana, the mean and the median, the fouls,
+ * the counts, and the result when the match is over. Several lines, each
+ * ending in a newline. Owned by the session, valid until the next call. */
+const char *karp_stats(karp *p);
+
+/* ---- The field ------------------------------------------------------------ */
+
+/* The card at slot `label` now ("A05": kyōgi rows A-C yours, D-F the
+ * opponent's, A and D nearest their owners, slots 01-17; solo A01..E20), or 0
+ * when the label is not a slot or holds no card. */
+int karp_card_at(const karp *p, const char *label);
+/* Writes the label where `card` lies now to `out` (KARP_LABEL bytes) and
+ * returns true, or writes "" and returns false when it is not on the field. */
+bool karp_label(const karp *p, int card, char *out);
+/* A card whose touch is a foul in the open reading, for scripted practice
+ * and tests: the lowest card on the field lying in a territory without the
+ * read card (kyōgi; the opponent's when the read card is dead) or any other
+ * card on the field (solo); 0 when there is none. */
+int karp_wrong_card(const karp *p);
+
+enum karp_cell_kind {
+    KARP_CELL_NONE,  /* no slot here (solo: past the last card of the field) */
+    KARP_CELL_EMPTY, /* an empty slot, or a card that has left the field */
+    KARP_CELL_CARD   /* a card */
+};
+
+typedef struct karp_cell {
+    int kind;               /* enum karp_cell_kind */
+    int card;               /* KARP_CELL_CARD: the card, else 0 */
+    int owner;              /* 0 your territory, 1 the opponent's, -1 the shared field */
+    char label[KARP_LABEL]; /* KARP_CELL_CARD: its slot label, else "" */
+    char head[24];          /* KARP_CELL_CARD: the card text's first two characters */
+} karp_cell;
+
+/* The field as the player sees it: zones (kyōgi 2: zone 0 your territory,
+ * zone 1 the opponent's; solo 1: the field), each a grid of rows x cols
+ * (kyōgi 3 x 17, solo 5 x 20) in screen order, row 0 at the top: the
+ * opponent's territory has its near row (D) at the top and its slots
+ * mirrored, yours its near row (A) at the bottom. */
+int karp_zones(const karp *p);
+/* Writes zone `z`'s rows and columns; returns 0, or -1 for a bad zone. */
+int karp_zone_size(const karp *p, int z, int *rows, int *cols);
+/* Fills `out` with the cell at (row, col) of zone `z`; returns 0, or -1 with
+ * `out` unchanged when out of range. */
+int karp_cell_get(const karp *p, int z, int row, int col, karp_cell *out);
+
+/* ---- Poems and kimariji (the study aid) ----------------------------------- */
+
+/* Poem `poem`'s poet (kanji) and Hepburn romaji, or NULL for a bad number. */
+const char *karp_poem_poet(int poem);
+const char *karp_poem_romaji(int poem);
+/* The card text of poem `poem` (the lower half, as on the torifuda), or NULL. */
+const char *karp_card_text(int poem);
+/* Appends the first `n` kana of poem `poem`'s sound key (KA-K1) to `out`;
+ * nothing for a bad number. */
+void karp_poem_key(int poem, int n, pl_buf *out);
+/* Static kimariji length of `poem` (KA-K2), 1..6; 0 for a bad number. */
+int karp_kim_static(int poem);
+
+/* A set of poems read so far, for dynamic kimariji (KA-K3). Opaque. */
+typedef struct karp_kim karp_kim;
+
+/* A set with all 100 unread; NULL when out of memory. Free with karp_kim_free. */
+karp_kim *karp_kim_new(void);
+/* Frees the set; NULL is a no-op. */
+void karp_kim_free(karp_kim *k);
+/* Marks `poem` read (again: no change). Returns 0, or -1 for a bad number. */
+int karp_kim_read(karp_kim *k, int poem);
+/* Whether `poem` is read (false for a bad number). */
+bool karp_kim_is_read(const karp_kim *k, int poem);
+/* Dynamic kimariji of `poem` (KA-K3): the shortest prefix of its key no other
+ * unread poem's key starts with, 1..6; 0 for a bad number. */
+int karp_kim_dynamic(const karp_kim *k, int poem);
+
+#endif
