@@ -5,18 +5,20 @@
  *   expectimax   depth-limited expectimax (chance nodes averaged over their
  *                listed outcomes, opponents minimising), the game's
  *                evaluation at the leaves. depth counts decisions.
- * mcts/ismcts are in mcts.c; `bot:LEVEL` and the levels of games with their
- * own player (pl_game.bot, e.g. karuta) go to the game.
+ * mcts/ismcts are in mcts.c; `bot:LEVEL` goes to the game's own player
+ * (pl_game.bot). Levels come from the game's table (pl_game.levels), else
+ * from the generic one below: no game is named here.
  */
 #include "ai.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mcts.h"
 #include "parlour/alloc.h"
-#include "perfect.h"
+#include "parlour/registry.h"
 #include "perfect.h"
 
 #define MAX_DEPTH 6
@@ -55,8 +57,8 @@ static double value(search *x, const void *st, int depth)
     if (ph == PL_PHASE_CHANCE) {
         pl_action acts[PL_MAX_CHANCE];
         double p[PL_MAX_CHANCE];
-        int n = g->chance(st, acts, p, PL_MAX_CHANCE);
-        if (n < 0 || n > PL_MAX_CHANCE) { /* sample a few outcomes */
+        int n = pl_chance_all(g, st, acts, p);
+        if (n < 0) { /* too many to list: sample a few outcomes */
             v = 0;
             for (int i = 0; i < 8; i++) {
                 pl_state_copy(g, child, st);
@@ -81,9 +83,7 @@ static double value(search *x, const void *st, int depth)
             pl_free(child);
             return leaf(x, st);
         }
-        int n = g->legal(st, actor, acts, PL_MAX_ACTIONS);
-        if (n > PL_MAX_ACTIONS)
-            n = PL_MAX_ACTIONS;
+        int n = pl_legal_all(g, st, actor, acts);
         bool mine = g->team_of(st, actor) == g->team_of(st, x->seat);
         v = mine ? -1 : 2;
         for (int i = 0; i < n; i++) {
@@ -112,36 +112,38 @@ typedef struct ai_spec {
     const char *path; /* perfect: the table file (points into the spec) */
 } ai_spec;
 
-/* Named levels: a spec per game (docs/ai.md says what each means and how
- * strong it measured). Games with their own bot (g->bot) get the level name
- * passed through instead. The first row (id NULL) serves every other game. */
-static const struct {
-    const char *game;
-    const char *easy, *medium, *hard;
-} ai_levels[] = {
-    {NULL, "mcts:iterations=200", "mcts:iterations=2000", "mcts:iterations=10000"},
-    {"ur", "greedy", "mcts:iterations=1000", "expectimax:depth=3"},
-    {"cbw", "mcts:iterations=100", "mcts:iterations=1000", "mcts:iterations=4000"},
-    {"tamcuc", "mcts:iterations=100,policy=0,horizon=1", "mcts:iterations=300,horizon=1",
-     "mcts:iterations=1000,horizon=1"},
+/* The generic levels (docs/ai.md): every game that does not name a level in
+ * its own table (pl_game.levels) gets these. */
+static const pl_level generic_levels[] = {
+    {"easy", "mcts:iterations=200", "MCTS with 200 iterations"},
+    {"medium", "mcts:iterations=2000", "MCTS with 2000 iterations (the default player)"},
+    {"hard", "mcts:iterations=10000", "MCTS with 10000 iterations"},
+    {NULL, NULL, NULL},
 };
 
-static int level_of(const char *name)
+static const pl_level *level_in(const pl_level *t, const char *name)
 {
-    static const char *const names[] = {"easy", "medium", "hard"};
-    for (int i = 0; i < 3; i++)
-        if (!strcmp(name, names[i]))
-            return i;
-    return -1;
+    for (; t && t->name; t++)
+        if (!strcmp(t->name, name))
+            return t;
+    return NULL;
 }
 
-static const char *level_spec(const pl_game *g, int level)
+/* The level `name` of `g`: the game's own row, else the generic one; NULL
+ * when there is none. With `g` NULL (a spec checked without a game) a level
+ * of any registered game will do. */
+static const pl_level *find_level(const pl_game *g, const char *name)
 {
-    size_t row = 0;
-    for (size_t i = 1; g && i < sizeof ai_levels / sizeof ai_levels[0]; i++)
-        if (!strcmp(ai_levels[i].game, g->id))
-            row = i;
-    return level == 0 ? ai_levels[row].easy : level == 1 ? ai_levels[row].medium : ai_levels[row].hard;
+    const pl_level *lv = g ? level_in(g->levels, name) : NULL;
+    if (!lv)
+        lv = level_in(generic_levels, name);
+    if (!lv && !g) {
+        int n;
+        const pl_game *const *gs = pl_games(&n);
+        for (int i = 0; i < n && !lv; i++)
+            lv = level_in(gs[i]->levels, name);
+    }
+    return lv;
 }
 
 /* Parses "key=value" parameters separated by ',' or ':' into `x`. */
@@ -250,21 +252,15 @@ static int parse_spec(const pl_game *g, const char *spec, ai_spec *x, pl_buf *er
         goto unknown;
     memcpy(name, spec, nl);
     name[nl] = 0;
-    int level = level_of(name);
-    if (level >= 0 && g && g->bot) { /* the game's own player */
-        if (*params) {
-            pl_buf_printf(err, "level %s of %s takes no parameters", name, g->id);
+    const pl_level *lv = find_level(g, name);
+    if (lv) { /* a level: its spec (parsed as without a game), then the parameters given */
+        if (parse_spec(NULL, lv->spec, x, err) < 0)
             return -1;
-        }
-        x->kind = AI_BOT;
-        snprintf(x->level, sizeof x->level, "%s", name);
-        return 0;
-    }
-    if (level >= 0) { /* a level: its spec, then the parameters given */
-        if (parse_spec(NULL, level_spec(g, level), x, err) < 0)
-            return -1;
-        if ((x->kind == AI_RANDOM || x->kind == AI_GREEDY || x->kind == AI_POLICY) && *params) {
-            pl_buf_printf(err, "level %s here is %s, which takes no parameters", name, level_spec(g, level));
+        /* A level's spec names a player this game has (its table is code). */
+        assert(!g || x->kind != AI_BOT || g->bot);
+        assert(!g || x->kind != AI_POLICY || g->policy);
+        if (x->kind != AI_EXPECTIMAX && x->kind != AI_MCTS && *params) {
+            pl_buf_printf(err, "level %s here is %s, which takes no parameters", name, lv->spec);
             return -1;
         }
         return parse_params(params, x, err);
@@ -349,8 +345,17 @@ void ai_describe(pl_buf *out)
                 "  policy=0|1 horizon=0|1  rollouts by the game's policy (default 1); end them\n"
                 "                          at a new deal, scored by the game's evaluation\n"
                 "ismcts[:PARAMS]           the same search, one tree per seat for hidden moves\n"
-                "bot:LEVEL                 the game's own player (karuta: beginner club expert champion)\n"
+                "bot:LEVEL                 the game's own player, where it has one (parlour rules GAME)\n"
                 "perfect:TABLE             optimal play from an exact table (parlour solve ... --out TABLE)\n");
+}
+
+void ai_describe_levels(const pl_game *g, pl_buf *out)
+{
+    for (const pl_level *lv = g->levels; lv && lv->name; lv++)
+        pl_buf_printf(out, "%-9s %-40s %s\n", lv->name, lv->spec, lv->about);
+    for (const pl_level *lv = generic_levels; lv->name; lv++)
+        if (!level_in(g->levels, lv->name))
+            pl_buf_printf(out, "%-9s %-40s %s\n", lv->name, lv->spec, lv->about);
 }
 
 int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint64_t seed,
@@ -383,9 +388,7 @@ int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint
         pl_buf_puts(err, "out of memory");
         return -1;
     }
-    int n = g->legal(st, seat, acts, PL_MAX_ACTIONS);
-    if (n > PL_MAX_ACTIONS)
-        n = PL_MAX_ACTIONS;
+    int n = pl_legal_all(g, st, seat, acts);
     search xs = {.g = g, .seat = seat};
     pl_rng_seed(&xs.rng, seed);
     int best = (int)pl_rng_below(&xs.rng, (uint32_t)n);

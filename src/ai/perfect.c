@@ -65,9 +65,9 @@ int ai_perfect_choose(const pl_game *g, const void *st, int seat, const char *pa
 {
     if (ensure(g, path, err) < 0)
         return -1;
-    pl_action acts[256];
-    int n = g->legal(st, seat, acts, 256);
-    if (n < 1 || n > 256) {
+    pl_action acts[PL_MAX_ACTIONS]; /* 64 KiB of stack */
+    int n = pl_legal_all(g, st, seat, acts);
+    if (n < 1) {
         pl_buf_puts(err, "perfect: no legal action to choose from");
         return -1;
     }

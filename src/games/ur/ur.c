@@ -548,6 +548,24 @@ static double ur_evaluate(const void *st, int seat)
     return x < 0.01 ? 0.01 : x > 0.99 ? 0.99 : x;
 }
 
+/* Levels (docs/ai.md): the race heuristic, a short search, expectimax. */
+static const pl_level ur_levels[] = {
+    {"easy", "greedy", "one move deep by the race heuristic (wins 91 % against random)"},
+    {"medium", "mcts:iterations=1000", "MCTS with 1000 iterations (the default player)"},
+    {"hard", "expectimax:depth=3", "expectimax over 3 decisions (perfect:FILE is the solver's)"},
+    {NULL, NULL, NULL},
+};
+
+/* Option sets the generic tests and fuzz targets play (the first four are
+ * the fuzz targets'): Skiryuk's defaults, a short game, Finkel's rules, the
+ * other dice, stacking and loop. */
+static const char *const ur_variants[] = {
+    "", "pieces=3 start=light", "rules=finkel", "dice=d4 stack=any loop=opponent-first", NULL,
+};
+
+/* `parlour bench ur` measures both rule sets. */
+static const char *const ur_bench_sets[] = {"", "rules=finkel", NULL};
+
 const pl_game ur_game = {
     .id = "ur",
     .name = "The Royal Game of Ur (Skiryuk's rules)",
@@ -583,4 +601,7 @@ const pl_game ur_game = {
     .determinize = ur_determinize,
     .evaluate = ur_evaluate,
     .tables = &urf_table_ops,
+    .levels = ur_levels,
+    .variants = ur_variants,
+    .bench_sets = ur_bench_sets,
 };
