@@ -1470,4 +1470,5 @@ const pl_game tc_game = {
     .policy = tc_policy,
     .levels = tc_levels,
     .variants = tc_variants,
+    .check_state = tc_check_state,
 };

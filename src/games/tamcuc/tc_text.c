@@ -926,6 +926,10 @@ static int check_trick(const tc_state *n, pl_buf *err)
     return 0;
 }
 
+static int check_position(const tc_state *n, pl_buf *err);
+
+int tc_check_state(const void *st, pl_buf *why) { return check_position(st, why); }
+
 /* Cards are conserved: everything in play is somewhere exactly once. */
 static int check_position(const tc_state *n, pl_buf *err)
 {
