@@ -389,6 +389,13 @@ int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint
         return -1;
     }
     int n = pl_legal_all(g, st, seat, acts);
+    if (n < 1) { /* an actor has a legal action; only a game with `check` may list none */
+        assert(g->check);
+        pl_free(acts);
+        pl_free(child);
+        pl_buf_printf(err, "seat %d has no listed action to choose from", seat);
+        return -1;
+    }
     search xs = {.g = g, .seat = seat};
     pl_rng_seed(&xs.rng, seed);
     int best = (int)pl_rng_below(&xs.rng, (uint32_t)n);
