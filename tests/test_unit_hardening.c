@@ -296,7 +296,8 @@ static int game_count(void)
 static const char *game_id(int i)
 {
     int n;
-    return pl_games(&n)[i % n]->id;
+    const pl_game *const *gs = pl_games(&n); /* before `n` is read */
+    return gs[i % n]->id;
 }
 
 /* A match of `id` after `steps` random actions (with no failure injected). */
