@@ -234,8 +234,10 @@ static int parse_params(const char *p, ai_spec *x, pl_buf *err)
     return 0;
 }
 
-/* Parses `spec` for game `g` (NULL: check only, levels resolved generically). */
-static int parse_spec(const pl_game *g, const char *spec, ai_spec *x, pl_buf *err)
+/* Parses `spec` for game `g` (NULL: check only; a level then is any
+ * registered game's). With `levels` 0 a name is never a level: a level's
+ * own spec is read so, and cannot lead back to a level. */
+static int parse_player(const pl_game *g, const char *spec, int levels, ai_spec *x, pl_buf *err)
 {
     memset(x, 0, sizeof *x);
     x->kind = AI_EXPECTIMAX;
@@ -243,7 +245,7 @@ static int parse_spec(const pl_game *g, const char *spec, ai_spec *x, pl_buf *er
     mcts_defaults(&x->mp);
     if (!spec || !*spec || !strcmp(spec, "default")) {
         /* The default player is the game's medium level. */
-        return g ? parse_spec(g, "medium", x, err) : 0;
+        return g ? parse_player(g, "medium", 1, x, err) : 0;
     }
     size_t nl = strcspn(spec, ":");
     const char *params = spec[nl] ? spec + nl + 1 : "";
@@ -252,9 +254,9 @@ static int parse_spec(const pl_game *g, const char *spec, ai_spec *x, pl_buf *er
         goto unknown;
     memcpy(name, spec, nl);
     name[nl] = 0;
-    const pl_level *lv = find_level(g, name);
+    const pl_level *lv = levels ? find_level(g, name) : NULL;
     if (lv) { /* a level: its spec (parsed as without a game), then the parameters given */
-        if (parse_spec(NULL, lv->spec, x, err) < 0)
+        if (parse_player(NULL, lv->spec, 0, x, err) < 0)
             return -1;
         /* A level's spec names a player this game has (its table is code). */
         assert(!g || x->kind != AI_BOT || g->bot);
@@ -324,7 +326,7 @@ unknown:
 int ai_check_spec(const char *spec, pl_buf *err)
 {
     ai_spec x;
-    return parse_spec(NULL, spec, &x, err);
+    return parse_player(NULL, spec, 1, &x, err);
 }
 
 void ai_describe(pl_buf *out)
@@ -362,7 +364,7 @@ int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint
               pl_action *out, pl_buf *err)
 {
     ai_spec x;
-    if (parse_spec(g, spec, &x, err) < 0)
+    if (parse_player(g, spec, 1, &x, err) < 0)
         return -1;
     if (!pl_is_actor(g, st, seat)) {
         pl_buf_printf(err, "seat %d does not act now", seat);
