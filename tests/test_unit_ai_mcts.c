@@ -79,16 +79,79 @@ static void test_specs(void **st)
     pl_match_free(m);
 }
 
+/* Levels come from the game's table (pl_game.levels): a level plays as the
+ * player its row names, a name only one game has is that game's, and the
+ * levels a game leaves out are the generic ones. */
+static void test_levels_from_the_game(void **st)
+{
+    (void)st;
+    int ng;
+    const pl_game *const *games = pl_games(&ng);
+    for (int k = 0; k < ng; k++) {
+        const pl_game *g = games[k];
+        pl_match *m = th_new(g->id, "seed=3");
+        pl_buf err = {0};
+        while (g->phase(m->state) == PL_PHASE_CHANCE) /* to the first decision */
+            assert_int_equal(pl_match_random(m, NULL, &err), 0);
+        pl_buf_free(&err);
+        int seats[PL_MAX_SEATS];
+        int seat = g->phase(m->state) == PL_PHASE_MOVE && g->actors(m->state, seats) > 0 ? seats[0] : -1;
+        assert_true(seat >= 0);
+        for (const pl_level *lv = g->levels; lv && lv->name; lv++) {
+            pl_action a, b;
+            pl_buf e = {0};
+            assert_int_equal(ai_choose(g, m->state, seat, lv->name, 9, &a, &e), 0);
+            assert_int_equal(ai_choose(g, m->state, seat, lv->spec, 9, &b, &e), 0);
+            if (a != b)
+                fail_msg("%s: level %s did not play as %s", g->id, lv->name, lv->spec);
+            pl_buf_free(&e);
+        }
+        pl_match_free(m);
+    }
+    /* A level no game names is no player; one some game names is checked
+     * as a player, and refused by a game without it. */
+    pl_buf e = {0};
+    assert_int_equal(ai_check_spec("grandmaster", &e), -1);
+    for (int k = 0; k < ng; k++)
+        for (const pl_level *lv = games[k]->levels; lv && lv->name; lv++) {
+            pl_buf_clear(&e);
+            assert_int_equal(ai_check_spec(lv->name, &e), 0);
+            for (int o = 0; o < ng; o++) {
+                bool has = false;
+                for (const pl_level *ol = games[o]->levels; ol && ol->name; ol++)
+                    has = has || !strcmp(ol->name, lv->name);
+                bool generic = !strcmp(lv->name, "easy") || !strcmp(lv->name, "medium") || !strcmp(lv->name, "hard");
+                if (has || generic)
+                    continue;
+                pl_match *m = th_new(games[o]->id, "seed=3");
+                pl_rng r;
+                pl_rng_seed(&r, 3);
+                int seat = advance_to_choice(m, &r);
+                pl_action a;
+                pl_buf_clear(&e);
+                if (seat >= 0 && ai_choose(games[o], m->state, seat, lv->name, 1, &a, &e) != -1)
+                    fail_msg("%s plays the level %s, which only other games have", games[o]->id, lv->name);
+                pl_match_free(m);
+            }
+        }
+    pl_buf_free(&e);
+}
+
 static void test_deterministic_for_seed(void **st)
 {
     (void)st;
-    const char *games[][2] = {{"ur", "seed=5"}, {"cbw", "seed=5"}, {"tamcuc", "seed=5"}};
-    for (size_t k = 0; k < 3; k++) {
-        pl_match *m = th_new(games[k][0], games[k][1]);
+    int ng, searched = 0;
+    const pl_game *const *games = pl_games(&ng);
+    for (int k = 0; k < ng; k++) { /* every registered game */
+        pl_match *m = th_new(games[k]->id, "seed=5");
         pl_rng r;
         pl_rng_seed(&r, 7);
         int seat = advance_to_choice(m, &r);
-        assert_true(seat >= 0);
+        if (seat < 0) { /* never one seat with a choice (karuta's simultaneous touches) */
+            pl_match_free(m);
+            continue;
+        }
+        searched++;
         for (int threads = 1; threads <= 2; threads++) {
             mcts_params p = params(300, threads);
             for (uint64_t seed = 1; seed <= 3; seed++) {
@@ -106,6 +169,7 @@ static void test_deterministic_for_seed(void **st)
         }
         pl_match_free(m);
     }
+    assert_true(searched >= 1);
 }
 
 static void test_arena_budget(void **st)
@@ -231,10 +295,21 @@ static void test_ur_obvious_best_move(void **st)
 static void test_hidden_cards_never_read(void **st)
 {
     (void)st;
-    const char *games[][2] = {{"tamcuc", "seed=11"}, {"tamcuc", "seed=12 players=3"}, {"cbw", "seed=11"}};
-    for (size_t k = 0; k < 3; k++) {
-        pl_match *m = th_new(games[k][0], games[k][1]);
-        const pl_game *g = m->game;
+    /* Every registered game with hidden information, under its first two
+     * option sets (pl_game.variants: Tam Cuc's three players, cbw's six). */
+    int ng, tried = 0;
+    const pl_game *const *games = pl_games(&ng);
+    for (int k = 0; k < 2 * ng; k++) {
+        const pl_game *g = games[k / 2];
+        if (!(g->flags & PL_GAME_HIDDEN))
+            continue;
+        const char *set = k % 2 == 0 ? "" : g->variants && g->variants[0] ? g->variants[1] : NULL;
+        if (!set)
+            continue;
+        char opts[256];
+        snprintf(opts, sizeof opts, "%s seed=%d", set, 11 + k % 2);
+        pl_match *m = th_new(g->id, opts);
+        tried++;
         pl_rng r;
         pl_rng_seed(&r, 21);
         for (int step = 0; step < 3; step++) {
@@ -262,6 +337,7 @@ static void test_hidden_cards_never_read(void **st)
         }
         pl_match_free(m);
     }
+    assert_true(tried >= 1);
 }
 
 /* The game's heuristic policy as a player and in rollouts: `policy` plays a
@@ -301,6 +377,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_specs),
+        cmocka_unit_test(test_levels_from_the_game),
         cmocka_unit_test(test_deterministic_for_seed),
         cmocka_unit_test(test_arena_budget),
         cmocka_unit_test(test_ur_obvious_best_move),

@@ -14,6 +14,7 @@
 #include "parlour/alloc.h"
 #include "proto.h"
 #include "parlour/record.h"
+#include "parlour/registry.h"
 
 /* ---- regressions from fuzzing ---------------------------------------- */
 
@@ -283,7 +284,21 @@ static void test_regress_cbw_position_empty_table_needs_fixed_edges(void **s)
  * every failure. Leaks are the debug preset's leak checker's to find. */
 #define MAX_ALLOCS 100000
 
-static const char *const game_ids[] = {"ur", "cbw", "tamcuc", "karuta"};
+/* Every registered game, by index: the loops below cover a game added to
+ * the registry without an edit here. */
+static int game_count(void)
+{
+    int n;
+    pl_games(&n);
+    return n;
+}
+
+static const char *game_id(int i)
+{
+    int n;
+    const pl_game *const *gs = pl_games(&n); /* before `n` is read */
+    return gs[i % n]->id;
+}
 
 /* A match of `id` after `steps` random actions (with no failure injected). */
 static pl_match *played(const char *id, const char *opts, int steps)
@@ -333,8 +348,8 @@ static char *snapshot(const pl_match *m)
 static void test_alloc_match_new(void **s)
 {
     (void)s;
-    for (int gi = 0; gi < 4; gi++) {
-        const pl_game *g = pl_game_find(game_ids[gi]);
+    for (int gi = 0; gi < game_count(); gi++) {
+        const pl_game *g = pl_game_find(game_id(gi));
         char *w[] = {"seed=3"};
         long n;
         for (n = 0; n < MAX_ALLOCS; n++) {
@@ -392,8 +407,8 @@ static void test_alloc_options(void **s)
 static void test_alloc_play_text(void **s)
 {
     (void)s;
-    for (int gi = 0; gi < 4; gi++) {
-        pl_match *m = played(game_ids[gi], "seed=5", 12);
+    for (int gi = 0; gi < game_count(); gi++) {
+        pl_match *m = played(game_id(gi), "seed=5", 12);
         if (m->game->phase(m->state) == PL_PHASE_OVER) {
             pl_match_free(m);
             continue;
@@ -425,7 +440,7 @@ static void test_alloc_play_text(void **s)
             expect_error(1, &err, "pl_match_play_text", n);
             char *now = snapshot(m);
             if (strcmp(before, now))
-                fail_msg("%s: a failed play changed the match:\n%s\n---\n%s", game_ids[gi], before, now);
+                fail_msg("%s: a failed play changed the match:\n%s\n---\n%s", game_id(gi), before, now);
             pl_free(now);
         }
         assert_true(n < MAX_ALLOCS);
@@ -465,8 +480,8 @@ static void test_alloc_play_text(void **s)
 static void test_alloc_records(void **s)
 {
     (void)s;
-    for (int gi = 0; gi < 4; gi++) {
-        pl_match *m = played(game_ids[gi], "seed=6", 30);
+    for (int gi = 0; gi < game_count(); gi++) {
+        pl_match *m = played(game_id(gi), "seed=6", 30);
         pl_match_set_player(m, 0, "human");
         char *before = snapshot(m);
         pl_buf rec = {0};
@@ -715,8 +730,8 @@ static void test_record_for_a_seat_hides_seed_and_deal(void **s)
 static void test_records_rejected_with_their_place(void **s)
 {
     (void)s;
-    for (int gi = 0; gi < 4; gi++) {
-        pl_match *m = played(game_ids[gi], "seed=9", 24);
+    for (int gi = 0; gi < game_count(); gi++) {
+        pl_match *m = played(game_id(gi), "seed=9", 24);
         pl_buf rec = {0};
         assert_int_equal(pl_record_write(m, &rec), 0);
         const char *good = pl_buf_str(&rec);
@@ -728,7 +743,9 @@ static void test_records_rejected_with_their_place(void **s)
             pl_free(t);
         }
         /* Wrong game: its options are not the other game's. */
-        char *w = edited(good, set_game, gi == 0 ? "cbw" : "ur");
+        char other[64]; /* the next game in the registry */
+        snprintf(other, sizeof other, "%s", game_id(gi + 1));
+        char *w = edited(good, set_game, other);
         expect_rejected(w, "record: unknown option");
         pl_free(w);
         w = edited(good, set_version, NULL);

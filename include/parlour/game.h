@@ -26,9 +26,12 @@
 #ifndef PARLOUR_GAME_H
 #define PARLOUR_GAME_H
 
+#include <assert.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "parlour/buf.h"
@@ -45,6 +48,17 @@
 #define PL_CHANCE (-1)
 
 typedef uint64_t pl_action;
+
+/* What code relies on: seats fit the 8-bit seat fields and bitmasks of the
+ * games and the per-seat arrays sized PL_MAX_SEATS; an action list of
+ * PL_MAX_ACTIONS (64 KiB) is counted in an int and allocated with one size_t
+ * product; chance lists fit on the stack (4 KiB of codes and
+ * probabilities). */
+_Static_assert(PL_MAX_SEATS >= 1 && PL_MAX_SEATS <= 8, "seats are 3-bit numbers and 8-bit masks");
+_Static_assert(PL_MAX_ACTIONS >= PL_MAX_CHANCE && PL_MAX_ACTIONS <= INT_MAX / (int)sizeof(pl_action),
+               "an action list's count and byte size fit an int");
+_Static_assert(PL_MAX_CHANCE <= 256, "chance lists live on the stack");
+_Static_assert(sizeof(pl_action) == 8, "actions are 64-bit codes (records, hashes)");
 
 typedef enum pl_phase {
     PL_PHASE_CHANCE = 0, /* chance acts: roll, draw, deal, reading order */
@@ -68,6 +82,14 @@ typedef struct pl_outcome {
     int winner; /* seat or team, by kind */
 } pl_outcome;
 
+/* What `parlour solve` asks of a game's own solver (pl_table_ops.solve). */
+typedef struct pl_solve_params {
+    double tol;       /* stop when no value changes by more than tol in a sweep */
+    int threads;      /* worker threads, 1 or more */
+    FILE *progress;   /* progress lines, or NULL for none */
+    const char *out;  /* the table file to write, or NULL */
+} pl_solve_params;
+
 /* Exact value tables that a game's own solver writes (Ur: Finkel's rules).
  * The `perfect:FILE` player uses them through these functions only. */
 typedef struct pl_table_ops {
@@ -78,7 +100,25 @@ typedef struct pl_table_ops {
      * over), or -1 when the table does not cover it. */
     double (*value)(const void *table, const void *st, int seat);
     void (*free)(void *table);
+    /* Optional (NULL: the generic solver, src/ai/solve.c, does the game):
+     * the game's own solver. `st` is a new game (pl_match's state after
+     * `init`). Returns 0 when it does not solve games of these options
+     * (nothing done: the caller solves generically); 1 when it solved it:
+     * the result lines ("KEY VALUE", one a line, ending with "first player
+     * wins P %") appended to `report`, the table written to `p->out` when
+     * not NULL; -1 with a message in `err` (out of memory, the table could
+     * not be written). `st` is only read. */
+    int (*solve)(const void *st, const pl_solve_params *p, pl_buf *report, pl_buf *err);
 } pl_table_ops;
+
+/* A named computer-player level of one game (pl_game.levels): the level
+ * `name` plays as the player `spec` (src/ai/ai.h: "mcts:iterations=1000",
+ * "greedy", "bot:club" ...; a spec never names a level). */
+typedef struct pl_level {
+    const char *name;  /* "easy", "medium", "hard", or a name of the game's own */
+    const char *spec;  /* the player it stands for */
+    const char *about; /* one line for people: what it is, how strong it measured */
+} pl_level;
 
 /* pl_game.flags */
 #define PL_GAME_HIDDEN 1u /* seats hold information others must not see */
@@ -189,9 +229,60 @@ typedef struct pl_game {
      * `seed`; reads only what `seat` may know; never changes `st`. */
     int (*bot)(const void *st, int seat, const char *level, uint64_t seed, pl_action *out, pl_buf *err);
 
-    /* Optional: the game's own exact tables (NULL when it has none). */
+    /* Optional: the game's own exact tables and solver (NULL when it has
+     * none). */
     const pl_table_ops *tables;
+
+    /* Optional: the game's computer-player levels, ended by a row whose
+     * name is NULL. A game names at least "easy", "medium" and "hard"
+     * (medium is the default player); names it leaves out, or a NULL
+     * table, get the generic levels of src/ai/ai.c (MCTS of growing
+     * budgets). Used by ai_choose and listed by `parlour rules`. */
+    const pl_level *levels;
+
+    /* Optional: option sets worth exercising, each a string of KEY=VALUE
+     * words ("" for the defaults), ended by NULL: the rule variants, other
+     * boards, decks and seat counts. The generic property test and the fuzz
+     * targets play every registered game under each of them (the fuzz
+     * targets under the first four, FZ_NSETS), so a set must be valid and
+     * give a playable game for any seed. NULL: the defaults only. */
+    const char *const *variants;
+
+    /* Optional: the option sets `parlour bench GAME` measures when it is
+     * given no options, as `variants`, ended by NULL (e.g. Ur: "" and
+     * "rules=finkel"). NULL: the defaults only. */
+    const char *const *bench_sets;
+
+    /* Optional: the game's own invariants of a state (counts conserved,
+     * derived fields agreeing with what they summarise). Returns 0, or -1
+     * with what is broken in `why`. For tests and fuzz targets: it may be
+     * slow and is never called in play. Never changes `st`. */
+    int (*check_state)(const void *st, pl_buf *why);
 } pl_game;
+
+/* Lists every legal action of `seat` in `st` into `out`, which has room for
+ * PL_MAX_ACTIONS, and returns how many (0 for a seat that does not act, or
+ * in another phase). No game lists more than PL_MAX_ACTIONS (game.h): a
+ * count above it is a broken game, an assertion failure, not a list to cut
+ * short. Cannot fail. The one way the program lists a whole legal list. */
+static inline int pl_legal_all(const pl_game *g, const void *st, int seat, pl_action *out)
+{
+    int n = g->legal(st, seat, out, PL_MAX_ACTIONS);
+    assert(n >= 0 && n <= PL_MAX_ACTIONS);
+    return n;
+}
+
+/* Lists the chance outcomes of `st` (phase CHANCE) with their
+ * probabilities into `out` and `prob`, which have room for PL_MAX_CHANCE,
+ * and returns how many, or -1 when the game says they are too many to list
+ * (draw with `sample_chance`). A listed count above PL_MAX_CHANCE is a
+ * broken game, an assertion failure. Cannot fail. */
+static inline int pl_chance_all(const pl_game *g, const void *st, pl_action *out, double *prob)
+{
+    int n = g->chance(st, out, prob, PL_MAX_CHANCE);
+    assert(n >= -1 && n <= PL_MAX_CHANCE);
+    return n;
+}
 
 /* Copies a state of `g`. Cannot fail. */
 static inline void pl_state_copy(const pl_game *g, void *dst, const void *src)

@@ -5,19 +5,22 @@
  *   expectimax   depth-limited expectimax (chance nodes averaged over their
  *                listed outcomes, opponents minimising), the game's
  *                evaluation at the leaves. depth counts decisions.
- * mcts/ismcts are in mcts.c; `bot:LEVEL` and the levels of games with their
- * own player (pl_game.bot, e.g. karuta) go to the game; perfect:TABLE is in
+ * mcts/ismcts are in mcts.c; `bot:LEVEL` goes to the game's own player
+ * (pl_game.bot). Levels come from the game's table (pl_game.levels), else
+ * from the generic one below: no game is named here. perfect:TABLE is in
  * perfect.c. An ai_player is the parsed spec plus what it loaded, read-only
  * once made (ai.h: one player may serve several threads).
  */
 #include "ai.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mcts.h"
 #include "parlour/alloc.h"
+#include "parlour/registry.h"
 #include "perfect.h"
 
 #define MAX_DEPTH 6
@@ -56,8 +59,8 @@ static double value(search *x, const void *st, int depth)
     if (ph == PL_PHASE_CHANCE) {
         pl_action acts[PL_MAX_CHANCE];
         double p[PL_MAX_CHANCE];
-        int n = g->chance(st, acts, p, PL_MAX_CHANCE);
-        if (n < 0 || n > PL_MAX_CHANCE) { /* sample a few outcomes */
+        int n = pl_chance_all(g, st, acts, p);
+        if (n < 0) { /* too many to list: sample a few outcomes */
             v = 0;
             for (int i = 0; i < 8; i++) {
                 pl_state_copy(g, child, st);
@@ -82,9 +85,7 @@ static double value(search *x, const void *st, int depth)
             pl_free(child);
             return leaf(x, st);
         }
-        int n = g->legal(st, actor, acts, PL_MAX_ACTIONS);
-        if (n > PL_MAX_ACTIONS)
-            n = PL_MAX_ACTIONS;
+        int n = pl_legal_all(g, st, actor, acts);
         bool mine = g->team_of(st, actor) == g->team_of(st, x->seat);
         v = mine ? -1 : 2;
         for (int i = 0; i < n; i++) {
@@ -113,36 +114,38 @@ typedef struct ai_spec {
     const char *path; /* perfect: the table file (points into the spec) */
 } ai_spec;
 
-/* Named levels: a spec per game (docs/ai.md says what each means and how
- * strong it measured). Games with their own bot (g->bot) get the level name
- * passed through instead. The first row (id NULL) serves every other game. */
-static const struct {
-    const char *game;
-    const char *easy, *medium, *hard;
-} ai_levels[] = {
-    {NULL, "mcts:iterations=200", "mcts:iterations=2000", "mcts:iterations=10000"},
-    {"ur", "greedy", "mcts:iterations=1000", "expectimax:depth=3"},
-    {"cbw", "mcts:iterations=100", "mcts:iterations=1000", "mcts:iterations=4000"},
-    {"tamcuc", "mcts:iterations=100,policy=0,horizon=1", "mcts:iterations=300,horizon=1",
-     "mcts:iterations=1000,horizon=1"},
+/* The generic levels (docs/ai.md): every game that does not name a level in
+ * its own table (pl_game.levels) gets these. */
+static const pl_level generic_levels[] = {
+    {"easy", "mcts:iterations=200", "MCTS with 200 iterations"},
+    {"medium", "mcts:iterations=2000", "MCTS with 2000 iterations (the default player)"},
+    {"hard", "mcts:iterations=10000", "MCTS with 10000 iterations"},
+    {NULL, NULL, NULL},
 };
 
-static int level_of(const char *name)
+static const pl_level *level_in(const pl_level *t, const char *name)
 {
-    static const char *const names[] = {"easy", "medium", "hard"};
-    for (int i = 0; i < 3; i++)
-        if (!strcmp(name, names[i]))
-            return i;
-    return -1;
+    for (; t && t->name; t++)
+        if (!strcmp(t->name, name))
+            return t;
+    return NULL;
 }
 
-static const char *level_spec(const pl_game *g, int level)
+/* The level `name` of `g`: the game's own row, else the generic one; NULL
+ * when there is none. With `g` NULL (a spec checked without a game) a level
+ * of any registered game will do. */
+static const pl_level *find_level(const pl_game *g, const char *name)
 {
-    size_t row = 0;
-    for (size_t i = 1; g && i < sizeof ai_levels / sizeof ai_levels[0]; i++)
-        if (!strcmp(ai_levels[i].game, g->id))
-            row = i;
-    return level == 0 ? ai_levels[row].easy : level == 1 ? ai_levels[row].medium : ai_levels[row].hard;
+    const pl_level *lv = g ? level_in(g->levels, name) : NULL;
+    if (!lv)
+        lv = level_in(generic_levels, name);
+    if (!lv && !g) {
+        int n;
+        const pl_game *const *gs = pl_games(&n);
+        for (int i = 0; i < n && !lv; i++)
+            lv = level_in(gs[i]->levels, name);
+    }
+    return lv;
 }
 
 /* Parses "key=value" parameters separated by ',' or ':' into `x`. */
@@ -233,8 +236,10 @@ static int parse_params(const char *p, ai_spec *x, pl_buf *err)
     return 0;
 }
 
-/* Parses `spec` for game `g` (NULL: check only, levels resolved generically). */
-static int parse_spec(const pl_game *g, const char *spec, ai_spec *x, pl_buf *err)
+/* Parses `spec` for game `g` (NULL: check only; a level then is any
+ * registered game's). With `levels` 0 a name is never a level: a level's
+ * own spec is read so, and cannot lead back to a level. */
+static int parse_player(const pl_game *g, const char *spec, int levels, ai_spec *x, pl_buf *err)
 {
     memset(x, 0, sizeof *x);
     x->kind = AI_EXPECTIMAX;
@@ -242,7 +247,7 @@ static int parse_spec(const pl_game *g, const char *spec, ai_spec *x, pl_buf *er
     mcts_defaults(&x->mp);
     if (!spec || !*spec || !strcmp(spec, "default")) {
         /* The default player is the game's medium level. */
-        return g ? parse_spec(g, "medium", x, err) : 0;
+        return g ? parse_player(g, "medium", 1, x, err) : 0;
     }
     size_t nl = strcspn(spec, ":");
     const char *params = spec[nl] ? spec + nl + 1 : "";
@@ -251,21 +256,15 @@ static int parse_spec(const pl_game *g, const char *spec, ai_spec *x, pl_buf *er
         goto unknown;
     memcpy(name, spec, nl);
     name[nl] = 0;
-    int level = level_of(name);
-    if (level >= 0 && g && g->bot) { /* the game's own player */
-        if (*params) {
-            pl_buf_printf(err, "level %s of %s takes no parameters", name, g->id);
+    const pl_level *lv = levels ? find_level(g, name) : NULL;
+    if (lv) { /* a level: its spec (parsed as without a game), then the parameters given */
+        if (parse_player(NULL, lv->spec, 0, x, err) < 0)
             return -1;
-        }
-        x->kind = AI_BOT;
-        snprintf(x->level, sizeof x->level, "%s", name);
-        return 0;
-    }
-    if (level >= 0) { /* a level: its spec, then the parameters given */
-        if (parse_spec(NULL, level_spec(g, level), x, err) < 0)
-            return -1;
-        if ((x->kind == AI_RANDOM || x->kind == AI_GREEDY || x->kind == AI_POLICY) && *params) {
-            pl_buf_printf(err, "level %s here is %s, which takes no parameters", name, level_spec(g, level));
+        /* A level's spec names a player this game has (its table is code). */
+        assert(!g || x->kind != AI_BOT || g->bot);
+        assert(!g || x->kind != AI_POLICY || g->policy);
+        if (x->kind != AI_EXPECTIMAX && x->kind != AI_MCTS && *params) {
+            pl_buf_printf(err, "level %s here is %s, which takes no parameters", name, lv->spec);
             return -1;
         }
         return parse_params(params, x, err);
@@ -329,7 +328,7 @@ unknown:
 int ai_check_spec(const char *spec, pl_buf *err)
 {
     ai_spec x;
-    return parse_spec(NULL, spec, &x, err);
+    return parse_player(NULL, spec, 1, &x, err);
 }
 
 void ai_describe(pl_buf *out)
@@ -350,8 +349,17 @@ void ai_describe(pl_buf *out)
                 "  policy=0|1 horizon=0|1  rollouts by the game's policy (default 1); end them\n"
                 "                          at a new deal, scored by the game's evaluation\n"
                 "ismcts[:PARAMS]           the same search, one tree per seat for hidden moves\n"
-                "bot:LEVEL                 the game's own player (karuta: beginner club expert champion)\n"
+                "bot:LEVEL                 the game's own player, where it has one (parlour rules GAME)\n"
                 "perfect:TABLE             optimal play from an exact table (parlour solve ... --out TABLE)\n");
+}
+
+void ai_describe_levels(const pl_game *g, pl_buf *out)
+{
+    for (const pl_level *lv = g->levels; lv && lv->name; lv++)
+        pl_buf_printf(out, "%-9s %-40s %s\n", lv->name, lv->spec, lv->about);
+    for (const pl_level *lv = generic_levels; lv->name; lv++)
+        if (!level_in(g->levels, lv->name))
+            pl_buf_printf(out, "%-9s %-40s %s\n", lv->name, lv->spec, lv->about);
 }
 
 struct ai_player {
@@ -363,7 +371,7 @@ struct ai_player {
 ai_player *ai_player_new(const pl_game *g, const char *spec, pl_buf *err)
 {
     ai_spec x;
-    if (parse_spec(g, spec, &x, err) < 0)
+    if (parse_player(g, spec, 1, &x, err) < 0)
         return NULL;
     ai_player *p = pl_calloc(1, sizeof *p);
     if (!p) {
@@ -417,9 +425,14 @@ int ai_player_choose(const ai_player *p, const void *st, int seat, uint64_t seed
         pl_buf_puts(err, "out of memory");
         return -1;
     }
-    int n = g->legal(st, seat, acts, PL_MAX_ACTIONS);
-    if (n > PL_MAX_ACTIONS)
-        n = PL_MAX_ACTIONS;
+    int n = pl_legal_all(g, st, seat, acts);
+    if (n < 1) { /* an actor has a legal action; only a game with `check` may list none */
+        assert(g->check);
+        pl_free(acts);
+        pl_free(child);
+        pl_buf_printf(err, "seat %d has no listed action to choose from", seat);
+        return -1;
+    }
     search xs = {.g = g, .seat = seat};
     pl_rng_seed(&xs.rng, seed);
     int best = (int)pl_rng_below(&xs.rng, (uint32_t)n);

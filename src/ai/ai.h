@@ -1,7 +1,8 @@
 /* ai.h — computer players over the game interface only (docs/ai.md).
  *
- * A player is named by a spec: a level ("easy", "medium", "hard", resolved
- * per game), "random", "greedy", "policy", "expectimax[:depth=N]",
+ * A player is named by a spec: a level ("easy", "medium", "hard", or a
+ * name of the game's own; resolved by the game's table pl_game.levels, else
+ * the generic one), "random", "greedy", "policy", "expectimax[:depth=N]",
  * "mcts[:PARAMS]" / "ismcts[:PARAMS]" (mcts.h), "bot:LEVEL" (the game's own
  * player, pl_game.bot) or "perfect:TABLE" (perfect.h). Every player is
  * deterministic for a given seed (MCTS with a time budget excepted).
@@ -63,5 +64,8 @@ int ai_choose(const pl_game *g, const void *st, int seat, const char *spec, uint
 int ai_check_spec(const char *spec, pl_buf *err);
 /* Appends the known players and their parameters, one a line. */
 void ai_describe(pl_buf *out);
+/* Appends the named levels of `g` (pl_game.levels, then the generic ones it
+ * leaves out), one a line: the name, the player it stands for, what it is. */
+void ai_describe_levels(const pl_game *g, pl_buf *out);
 
 #endif

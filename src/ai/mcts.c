@@ -32,6 +32,9 @@
 #define MAX_PATH 2048     /* tree steps of one iteration; deeper steps roll out */
 #define MAX_CHANCE_TREE 64 /* chance nodes with more outcomes are not branched on */
 #define HASH_SIZE 16384   /* >= 2 * PL_MAX_ACTIONS, a power of two */
+_Static_assert(HASH_SIZE >= 2 * PL_MAX_ACTIONS && (HASH_SIZE & (HASH_SIZE - 1)) == 0,
+               "the legal-action hash set stays at most half full and masks its index");
+_Static_assert(MAX_CHANCE_TREE <= PL_MAX_CHANCE, "chance nodes branch on listed outcomes only");
 
 typedef struct mcts_node {
     uint64_t key;           /* edge: the action, or a seat's view of it */
@@ -240,8 +243,8 @@ static void worker_iterate(worker *w)
         }
         if (ph == PL_PHASE_CHANCE) {
             if (tree || w->p->horizon) {
-                int n = g->chance(st, w->cacts, w->cprob, PL_MAX_CHANCE);
-                if (w->p->horizon && (n < 0 || n > PL_MAX_CHANCE)) { /* the horizon: a new deal */
+                int n = pl_chance_all(g, st, w->cacts, w->cprob);
+                if (w->p->horizon && n < 0) { /* the horizon: a new deal */
                     for (int s = 0; s < w->nseats; s++)
                         u[s] = g->evaluate ? g->evaluate(st, s) : 0.5;
                     break;
@@ -270,9 +273,7 @@ static void worker_iterate(worker *w)
             g->apply(st, actor, g->policy(st, actor, &w->rng));
             continue;
         }
-        int n = g->legal(st, actor, w->acts, PL_MAX_ACTIONS);
-        if (n > PL_MAX_ACTIONS)
-            n = PL_MAX_ACTIONS;
+        int n = pl_legal_all(g, st, actor, w->acts);
         if (n <= 0 || (!tree && w->p->rollout_depth && ++depth > w->p->rollout_depth)) {
             for (int s = 0; s < w->nseats; s++)
                 u[s] = g->evaluate ? g->evaluate(st, s) : 0.5;
@@ -452,9 +453,7 @@ int mcts_choose(const pl_game *g, const void *st, int seat, const mcts_params *p
     }
     if (rc == 0) {
         /* Merge: visits per legal root action, summed over threads. */
-        int n = g->legal(st, seat, w[0].acts, PL_MAX_ACTIONS);
-        if (n > PL_MAX_ACTIONS)
-            n = PL_MAX_ACTIONS;
+        int n = pl_legal_all(g, st, seat, w[0].acts);
         int T = ntrees == 1 ? 0 : seat, best = 0;
         double bestv = -1, bestq = -1;
         for (int i = 0; i < n; i++) {

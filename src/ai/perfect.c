@@ -57,9 +57,9 @@ double ai_perfect_value(const ai_perfect *t, const void *st, int seat)
 int ai_perfect_choose(const ai_perfect *t, const void *st, int seat, pl_action *out, pl_buf *err)
 {
     const pl_game *g = t->g;
-    pl_action acts[256];
-    int n = g->legal(st, seat, acts, 256);
-    if (n < 1 || n > 256) {
+    pl_action acts[PL_MAX_ACTIONS]; /* 64 KiB of stack */
+    int n = pl_legal_all(g, st, seat, acts);
+    if (n < 1) {
         pl_buf_puts(err, "perfect: no legal action to choose from");
         return -1;
     }

@@ -197,7 +197,7 @@ static int build(const pl_game *g, const void *root, graph *gr, FILE *progress, 
         }
         pl_action outc[PL_MAX_CHANCE];
         double p[PL_MAX_CHANCE];
-        int no = g->chance(cur, outc, p, PL_MAX_CHANCE);
+        int no = pl_chance_all(g, cur, outc, p);
         if (no < 0) {
             pl_buf_puts(err, "the solver needs chance outcomes that can be listed");
             goto done;
@@ -217,7 +217,7 @@ static int build(const pl_game *g, const void *root, graph *gr, FILE *progress, 
                     goto done;
                 }
                 actor = seats[0];
-                int n = g->legal(a, actor, acts, PL_MAX_ACTIONS);
+                int n = pl_legal_all(g, a, actor, acts);
                 for (int k = 0; k < n; k++) {
                     pl_state_copy(g, b, a);
                     g->apply(b, actor, acts[k]);

@@ -60,9 +60,7 @@ static int run(const pl_game *g, const pl_match *m, double seconds, long max_gam
                     int seats[PL_MAX_SEATS];
                     g->actors(st, seats);
                     seat = seats[0];
-                    int n = g->legal(st, seat, acts, PL_MAX_ACTIONS);
-                    if (n > PL_MAX_ACTIONS)
-                        n = PL_MAX_ACTIONS;
+                    int n = pl_legal_all(g, st, seat, acts);
                     a = acts[pl_rng_below(&rng, (uint32_t)n)];
                     r->moves++;
                 }
@@ -141,16 +139,20 @@ int cli_bench(int argc, char **argv)
     char seedw[] = "seed=1";
     if (!seeded)
         words[nw++] = seedw;
-    /* The default runs: the given options; for ur without options, Finkel too. */
-    const char *extra_sets[2][2] = {{NULL, NULL}, {"rules=finkel", NULL}};
-    int nsets = (!strcmp(g->id, "ur") && nopt == 0) ? 2 : 1;
-    for (int set = 0; set < nsets; set++) {
+    /* The runs: the options given; without options, each of the game's bench
+     * sets (pl_game.bench_sets), or the defaults. */
+    static const char *const defaults_only[] = {"", NULL};
+    const char *const *sets = nopt == 0 && g->bench_sets ? g->bench_sets : defaults_only;
+    for (int set = 0; sets[set]; set++) {
+        char setw[256];
+        snprintf(setw, sizeof setw, "%s", sets[set]);
         char *w2[64];
         int n2 = 0;
         for (int i = 0; i < nw; i++)
             w2[n2++] = words[i];
-        if (extra_sets[set][0])
-            w2[n2++] = (char *)extra_sets[set][0];
+        char *save = NULL;
+        for (char *w = strtok_r(setw, " ", &save); w && n2 < 64; w = strtok_r(NULL, " ", &save))
+            w2[n2++] = w;
         pl_buf err = {0};
         pl_match *m = pl_match_new(g, n2, w2, &err);
         if (!m) {
@@ -159,7 +161,7 @@ int cli_bench(int argc, char **argv)
             return 2;
         }
         pl_buf label = {0};
-        pl_buf_printf(&label, "%s %s", g->id, extra_sets[set][0] ? extra_sets[set][0] : "");
+        pl_buf_printf(&label, "%s %s", g->id, sets[set]);
         for (int i = 0; i < nopt; i++)
             pl_buf_printf(&label, "%s ", opt[i]);
         int modes = (copy || nopt || games) ? 1 : 2;

@@ -21,7 +21,7 @@ static void usage(FILE *f)
           "  engine            the text protocol on stdin/stdout (docs/protocol.md)\n"
           "  replay RECORD     step through a saved game\n"
           "  bench GAME        random-game throughput (docs/benchmarks.md)\n"
-          "  solve GAME        exact solution: Finkel's Ur, small Skiryuk games (docs/solver.md)\n"
+          "  solve GAME        exact solution: the game's own solver or a generic one (docs/solver.md)\n"
           "  arena GAME        matches between computer players: win rates, Elo (docs/ai.md)\n"
           "  karuta kimariji   the kimariji of the hundred poems (study aid)\n"
           "  karuta practice   real-time karuta practice against an AI, or alone (chirashi)\n\n"
@@ -88,7 +88,11 @@ int cli_rules(int argc, char **argv)
     }
     pl_buf o = {0};
     pl_opts_write(&m->opts, &o);
-    printf("%s\n\n%s\n\nOptions in force:\n%s", g->name, g->summary, pl_buf_str(&o));
+    pl_buf lv = {0};
+    ai_describe_levels(g, &lv);
+    printf("%s\n\n%s\n\nOptions in force:\n%s\nComputer players by level (--seat N=ai:LEVEL):\n%s", g->name,
+           g->summary, pl_buf_str(&o), pl_buf_str(&lv));
+    pl_buf_free(&lv);
     pl_buf_free(&o);
     pl_match_free(m);
     return 0;

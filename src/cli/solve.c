@@ -1,8 +1,10 @@
 /* solve.c — `parlour solve GAME [options] --out FILE`: exact solutions.
- * For ur with rules=finkel: the specialised layer solver (ur_finkel.c);
- * for small games with full information and chance: the generic solver
- * over the game interface (src/ai/solve.c). Prints the first player's
- * winning probability and the number of states. */
+ * The game's own solver when it has one for these options
+ * (pl_game.tables->solve, e.g. Ur's Finkel layers); otherwise, for small
+ * games with full information and chance, the generic solver over the game
+ * interface (src/ai/solve.c). Prints the first player's winning probability
+ * and the number of states. Names no game: the games come from the
+ * registry. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +14,6 @@
 #include "../ai/ai.h"
 #include "../ai/perfect.h"
 #include "../ai/solve.h"
-#include "../games/ur/ur_finkel.h"
 #include "cli.h"
 #include "parlour/match.h"
 #include "parlour/registry.h"
@@ -121,23 +122,33 @@ int cli_solve(int argc, char **argv)
         case 'm': spec = optarg; break;
         case 'n': games = atoi(optarg); break;
         case 'T': table = optarg; break;
-        case 'h':
+        case 'h': {
             puts("usage: parlour solve GAME [KEY=VALUE ...] [--out FILE] [--threads N] [--tol X] [--quiet]\n"
                  "Solves a game exactly by value iteration and prints the first player's\n"
-                 "probability of winning under optimal play and the number of states.\n"
-                 "  ur rules=finkel [pieces=N]   Finkel's rules by score layers (7 pieces: about\n"
-                 "                               1.1 GB of memory and a table file of the same size)\n"
-                 "  ur pieces=1..3 [...]         Skiryuk's rules, every reachable position\n"
+                 "probability of winning under optimal play and the number of states: with the\n"
+                 "game's own solver where it has one for the options given, else with the\n"
+                 "generic solver (small games with full information; docs/solver.md).\n"
                  "  --out FILE    write the table (for --seat N=ai:perfect:FILE)\n"
                  "  --threads N   worker threads (default 2)\n"
                  "  --tol X       stop a layer when no value changes by more than X (default 1e-14)\n"
                  "  --quiet       no progress lines\n"
-                 "  --generic     use the generic solver even for Finkel's rules (a cross-check)\n"
+                 "  --generic     use the generic solver even where the game has its own (a cross-check)\n"
                  "  --measure SPEC  then play SPEC against the perfect player (needs --out) and\n"
                  "                report its wins and mean loss of winning chance per decision\n"
                  "  --games N     games for --measure (default 1000)\n"
                  "  --table FILE  with --measure: use a table written before instead of solving");
+            int ng;
+            const pl_game *const *gs = pl_games(&ng);
+            fputs("games with a solver of their own:", stdout);
+            int any = 0;
+            for (int i = 0; i < ng; i++)
+                if (gs[i]->tables && gs[i]->tables->solve) {
+                    printf(" %s", gs[i]->id);
+                    any = 1;
+                }
+            puts(any ? "" : " none");
             return 0;
+        }
         default: return 2;
         }
     }
@@ -158,7 +169,7 @@ int cli_solve(int argc, char **argv)
         return 2;
     }
     double t0 = now();
-    int rc = 0;
+    int rc = 0, own = 0; /* own: the game's solver took it (1) or failed (-1) */
     if (table) {
         if (!spec) {
             fputs("parlour solve: --table is for --measure SPEC\n", stderr);
@@ -166,26 +177,19 @@ int cli_solve(int argc, char **argv)
         } else {
             out = table;
         }
-    } else if (!generic && !strcmp(g->id, "ur") && ((const ur_state *)m->state)->finkel) {
-        const ur_state *s = m->state;
-        urf_table *t = urf_new(s->pieces);
-        if (!t) {
-            fputs("parlour solve: out of memory\n", stderr);
-            pl_match_free(m);
-            return 1;
-        }
-        fprintf(stderr, "solving Finkel's rules with %d pieces: %llu light-to-move states, %d threads\n",
-                s->pieces, (unsigned long long)urf_count(t), threads);
-        long sweeps = urf_solve(t, tol, threads, quiet ? NULL : stderr);
-        double v = urf_value(t, s, 0);
-        printf("rules finkel pieces %d\nstates %llu\nsweeps %ld\nfirst player wins %.12f %%\nseconds %.1f\n",
-               s->pieces, (unsigned long long)urf_count(t), sweeps, 100 * v, now() - t0);
-        if (out && urf_save(t, out, &err) < 0) {
+    } else if (!generic && g->tables && g->tables->solve) {
+        pl_solve_params sp = {.tol = tol, .threads = threads, .progress = quiet ? NULL : stderr, .out = out};
+        pl_buf report = {0};
+        own = g->tables->solve(m->state, &sp, &report, &err);
+        if (report.len)
+            printf("%sseconds %.1f\n", pl_buf_str(&report), now() - t0);
+        pl_buf_free(&report);
+        if (own < 0) {
             fprintf(stderr, "parlour solve: %s\n", pl_buf_str(&err));
             rc = 1;
         }
-        urf_free(t);
-    } else {
+    }
+    if (!table && !own) { /* the generic solver */
         solve_result r;
         if (solve_game(g, m->state, tol, quiet ? NULL : stderr, out, &r, &err) < 0) {
             fprintf(stderr, "parlour solve: %s\n", pl_buf_str(&err));

@@ -288,9 +288,7 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             pl_buf_free(&st);
             mvprintw(y++, 1, "Type undo, save FILE, or quit.");
         } else {
-            n = g->legal(m->state, actor, acts, PL_MAX_ACTIONS);
-            if (n > PL_MAX_ACTIONS)
-                n = PL_MAX_ACTIONS;
+            n = pl_legal_all(g, m->state, actor, acts);
             mvprintw(y++, 1, "Seat %d to act. Legal (number or notation):", actor);
             int x = 3;
             for (int i = 0; i < n && i < MAX_SHOWN_LEGAL; i++) {

@@ -2,6 +2,7 @@
  * checks with explanations, listing legal actions, drawing chance. */
 #include "parlour/game.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 #include "parlour/alloc.h"
@@ -12,6 +13,7 @@ bool pl_is_actor(const pl_game *g, const void *st, int seat)
         return false;
     int seats[PL_MAX_SEATS];
     int n = g->actors(st, seats);
+    assert(n >= 1 && n <= PL_MAX_SEATS); /* phase MOVE: someone acts (game.h) */
     for (int i = 0; i < n; i++)
         if (seats[i] == seat)
             return true;
@@ -23,7 +25,9 @@ int pl_sole_actor(const pl_game *g, const void *st)
     if (g->phase(st) != PL_PHASE_MOVE)
         return -1;
     int seats[PL_MAX_SEATS];
-    return g->actors(st, seats) == 1 ? seats[0] : -1;
+    int n = g->actors(st, seats);
+    assert(n >= 1 && n <= PL_MAX_SEATS); /* phase MOVE: someone acts (game.h) */
+    return n == 1 ? seats[0] : -1;
 }
 
 void pl_list_legal(const pl_game *g, const void *st, int seat, int max, pl_buf *out)
@@ -36,7 +40,7 @@ void pl_list_legal(const pl_game *g, const void *st, int seat, int max, pl_buf *
     int n;
     if (g->phase(st) == PL_PHASE_CHANCE) {
         double p[PL_MAX_CHANCE];
-        n = g->chance(st, acts, p, PL_MAX_CHANCE);
+        n = pl_chance_all(g, st, acts, p);
         seat = PL_CHANCE;
         if (n < 0) {
             pl_buf_puts(out, "random");
@@ -44,10 +48,8 @@ void pl_list_legal(const pl_game *g, const void *st, int seat, int max, pl_buf *
             return;
         }
     } else {
-        n = g->legal(st, seat, acts, PL_MAX_ACTIONS);
+        n = pl_legal_all(g, st, seat, acts);
     }
-    if (n > PL_MAX_ACTIONS)
-        n = PL_MAX_ACTIONS;
     for (int i = 0; i < n; i++) {
         if (i == max) {
             pl_buf_printf(out, " … (%d in all)", n);
@@ -77,7 +79,7 @@ int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *er
         }
         pl_action acts[PL_MAX_CHANCE];
         double p[PL_MAX_CHANCE];
-        int n = g->chance(st, acts, p, PL_MAX_CHANCE);
+        int n = pl_chance_all(g, st, acts, p);
         if (n < 0) {
             /* Too many to list: only the parser knows the possible outcomes
              * (game.h), so a code is possible iff its text reads back to it.
@@ -95,7 +97,7 @@ int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *er
             pl_buf_free(&e);
             return ok ? 0 : -1;
         }
-        for (int i = 0; i < n && i < PL_MAX_CHANCE; i++)
+        for (int i = 0; i < n; i++)
             if (acts[i] == a && p[i] > 0)
                 return 0;
         pl_buf_puts(err, "not a possible chance outcome now; outcomes: ");
@@ -132,17 +134,16 @@ int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *er
     pl_action small[256];
     int n = g->legal(st, seat, small, 256);
     pl_action *acts = small;
+    assert(n >= 0 && n <= PL_MAX_ACTIONS);
     if (n > 256) { /* `legal` returned the count: a list of that size will do */
-        if (n > PL_MAX_ACTIONS)
-            n = PL_MAX_ACTIONS;
         acts = pl_malloc(sizeof *acts * (size_t)n);
         if (!acts) {
             pl_buf_puts(err, "out of memory");
             return -1;
         }
         int n2 = g->legal(st, seat, acts, n);
-        if (n2 < n)
-            n = n2;
+        assert(n2 == n); /* `st` did not change: the same list */
+        (void)n2;
     }
     bool found = false;
     for (int i = 0; i < n && !found; i++)
@@ -179,8 +180,8 @@ pl_action pl_draw_chance(const pl_game *g, const void *st, pl_rng *rng)
 {
     pl_action acts[PL_MAX_CHANCE];
     double p[PL_MAX_CHANCE];
-    int n = g->chance(st, acts, p, PL_MAX_CHANCE);
-    if (n < 0 || n > PL_MAX_CHANCE)
+    int n = pl_chance_all(g, st, acts, p);
+    if (n < 0)
         return g->sample_chance(st, rng);
     double u = pl_rng_double(rng), acc = 0;
     for (int i = 0; i < n; i++) {

@@ -166,7 +166,7 @@ static int cmd_legal(pl_proto *p, const proto_cmd *c, int argc, char **argv, con
     if (ph == PL_PHASE_CHANCE) {
         pl_action acts[PL_MAX_CHANCE];
         double prob[PL_MAX_CHANCE];
-        int n = g->chance(st, acts, prob, PL_MAX_CHANCE);
+        int n = pl_chance_all(g, st, acts, prob);
         if (n < 0) {
             pl_buf_puts(res, "random");
             return 0;
@@ -195,9 +195,7 @@ static int cmd_legal(pl_proto *p, const proto_cmd *c, int argc, char **argv, con
         pl_buf_puts(res, "out of memory");
         return -1;
     }
-    int n = g->legal(st, seat, acts, PL_MAX_ACTIONS);
-    if (n > PL_MAX_ACTIONS)
-        n = PL_MAX_ACTIONS;
+    int n = pl_legal_all(g, st, seat, acts);
     for (int i = 0; i < n; i++) {
         if (i)
             pl_buf_putc(res, '\n');

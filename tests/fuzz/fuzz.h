@@ -55,12 +55,20 @@ static inline uint64_t fz_u64(fz_in *in)
     return v;
 }
 
-/* The game of a per-game target (FUZZ_GAME, a compile definition) or NULL. */
-const pl_game *fz_game(const char *id);
+/* The registered game that an input's first byte names: byte modulo the
+ * number of games, in registry order (src/core/registry.c). Every target
+ * that plays a game takes it so: a game added to the registry is fuzzed by
+ * the same targets, and its seed corpus files begin with its index. */
+const pl_game *fz_game(unsigned byte);
+/* The index of `g` in the registry. */
+int fz_game_index(const pl_game *g);
+/* The largest state_size of the registered games (buffers shared by all). */
+size_t fz_max_state_size(void);
 
-/* A new match of `g` with options chosen by `sel` among a few fixed sets
- * (defaults first, FZ_NSETS in all) and `seed`. Never NULL; the caller
- * frees it. */
+/* A new match of `g` with options chosen by `sel` among the first FZ_NSETS
+ * of the game's option sets (pl_game.variants, defaults first; the
+ * defaults where it lists fewer) and `seed`. Never NULL; the caller frees
+ * it. */
 pl_match *fz_match(const pl_game *g, unsigned sel, uint64_t seed);
 
 #define FZ_NSETS 4  /* option sets */
@@ -72,18 +80,19 @@ pl_match *fz_match(const pl_game *g, unsigned sel, uint64_t seed);
  * chosen, both by a generator seeded with the seed (fewer steps when the
  * game ends first). Each step passes pl_check the first time it is walked.
  * Walks are cached per process (checkpoints of every walk, at most
- * FZ_NSETS x FZ_SEEDS of them, at most about 256 MiB), so an input costs at
- * most a few steps; the walk is deterministic, so a finding reproduces in a
- * fresh process. Sets `*initial` to the match's initial state when not
- * NULL. Both pointers are read-only and valid until the next call; one game
- * a process. Never NULL. */
+ * games x FZ_NSETS x FZ_SEEDS of them, at most about 256 MiB), so an input
+ * costs at most a few steps; the walk is deterministic, so a finding
+ * reproduces in a fresh process. Sets `*initial` to the match's initial
+ * state when not NULL. Both pointers are read-only and valid until the next
+ * call. Never NULL. */
 const void *fz_walk(const pl_game *g, unsigned sel, unsigned seed, unsigned steps, const void **initial);
 
 /* Checks what every state of a game must satisfy, whatever the input:
  * phase and actors agree, legal lists within capacity, the position text
  * reads back to the same text, the views of every seat and one picture
  * (everything, or a seat's, chosen by the state) are drawn without a crash
- * or running out of memory, and the game's own checker (cbw) agrees. `strict` (states reached
+ * or running out of memory, and the game's own invariants hold
+ * (pl_game.check_state, where it has one). `strict` (states reached
  * by play, not read from a position text) adds: each actor has a legal
  * action (unless the game has a check hook) and every legal action reads
  * back from its own text. Aborts on a failure. A state checked already by

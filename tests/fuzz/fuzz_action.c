@@ -1,7 +1,7 @@
-/* fuzz_action.c — one game's action notation (parse_action), built once per
- * game (FUZZ_GAME). Input: byte 0 options, byte 1 random steps played
- * first (mod 96), bytes 2-3 the seed (mod 256: fz_walk), byte 4 the seat
- * (or chance), then the text. A rejected text carries a message and changes
+/* fuzz_action.c — the action notation (parse_action) of every registered
+ * game. Input: byte 0 the game (fz_game), byte 1 options, byte 2 random
+ * steps played first (mod 96), bytes 3-4 the seed (mod 256: fz_walk), byte
+ * 5 the seat (or chance), then the text. A rejected text carries a message and changes
  * nothing; an accepted action formats without crashing (for every viewer
  * too), and when it is legal it reads back from its own text and its
  * successor state passes the state checks; an illegal one is refused with a
@@ -17,10 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 4096)
         return 0;
-    static const pl_game *g;
-    if (!g)
-        g = fz_game(FUZZ_GAME);
     fz_in in = {data, size, 0};
+    const pl_game *g = fz_game(fz_byte(&in));
     unsigned sel = fz_byte(&in), steps = fz_byte(&in) % FZ_STEPS;
     unsigned seed = fz_byte(&in) << 8;
     seed |= fz_byte(&in);
@@ -33,10 +31,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text[n] = '\0';
     const void *initial;
     const void *walked = fz_walk(g, sel, seed, steps, &initial);
-    static unsigned char *st, *before; /* reused: one input at a time */
+    static unsigned char *st, *before; /* reused: one input at a time; room for any game's */
     if (!st) {
-        st = pl_malloc(g->state_size);
-        before = pl_malloc(g->state_size);
+        st = pl_malloc(fz_max_state_size());
+        before = pl_malloc(fz_max_state_size());
         FUZZ_CHECK(st && before, "out of memory");
     }
     pl_state_copy(g, st, walked);

@@ -1,5 +1,6 @@
-/* fuzz_play.c — structure-aware play of one game (FUZZ_GAME): the input
- * chooses the options, the seed, then a sequence of operations: legal moves
+/* fuzz_play.c — structure-aware play of every registered game: the input
+ * chooses the game (byte 0, fz_game), the options, the seed, then a
+ * sequence of operations: legal moves
  * and chance outcomes by index, arbitrary (mostly illegal) action codes,
  * legal actions through their text, undo, copy-and-apply, record round
  * trips and per-viewer histories and records.
@@ -44,7 +45,7 @@ typedef struct fz_play {
     const pl_game *g;
     pl_match *m;
     unsigned char *snap; /* snap[k]: the state after k actions */
-    int capsnap;
+    int capsnap;         /* room for states of any game (fz_max_state_size) */
     pl_action *acts;
     unsigned char *tmp, *work; /* states: the operations', remember's and check_replay's */
     pl_buf err, t;
@@ -61,7 +62,7 @@ static void remember(fz_play *f)
     FUZZ_CHECK(k >= 1, "remember without an action");
     if (k >= f->capsnap) {
         int cap = f->capsnap * 2;
-        unsigned char *s = pl_realloc(f->snap, (size_t)cap * g->state_size);
+        unsigned char *s = pl_realloc(f->snap, (size_t)cap * fz_max_state_size());
         FUZZ_CHECK(s != NULL, "out of memory");
         f->snap = s;
         f->capsnap = cap;
@@ -113,10 +114,9 @@ static int pick_legal(fz_play *f, unsigned b, int *seat, pl_action *a)
     int na = g->actors(st, seats);
     *seat = seats[b % (unsigned)na];
     int n = g->legal(st, *seat, f->acts, PL_MAX_ACTIONS);
+    FUZZ_CHECK(n <= PL_MAX_ACTIONS, "%d legal actions", n);
     if (n <= 0)
         return 0;
-    if (n > PL_MAX_ACTIONS)
-        n = PL_MAX_ACTIONS;
     *a = f->acts[(b >> 3) % (unsigned)n];
     return 1;
 }
@@ -125,7 +125,7 @@ static int pick_legal(fz_play *f, unsigned b, int *seat, pl_action *a)
  * and seed (the input's first two bytes), the history, and `salt`. */
 static uint64_t game_hash(const fz_play *f, unsigned sel, uint64_t seed, uint64_t salt)
 {
-    uint64_t h = fz_mix(fz_mix(fz_mix(salt, sel), seed), (uint64_t)f->m->nhist);
+    uint64_t h = fz_mix(fz_mix(fz_mix(fz_mix(salt, (uint64_t)fz_game_index(f->g)), sel), seed), (uint64_t)f->m->nhist);
     for (int i = 0; i < f->m->nhist; i++)
         h = fz_mix(fz_mix(h, (uint64_t)(uint32_t)f->m->hist[i].seat), f->m->hist[i].a);
     return h;
@@ -144,18 +144,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     /* Buffers kept from one input to the next (one input at a time). */
     static fz_play f;
-    if (!f.g) {
-        f.g = fz_game(FUZZ_GAME);
+    if (!f.snap) { /* room for the states of any registered game */
+        size_t ssz = fz_max_state_size();
         f.capsnap = 128;
-        f.snap = pl_malloc((size_t)f.capsnap * f.g->state_size);
+        f.snap = pl_malloc((size_t)f.capsnap * ssz);
         f.acts = pl_malloc(sizeof *f.acts * PL_MAX_ACTIONS);
-        f.tmp = pl_malloc(f.g->state_size);
-        f.work = pl_malloc(f.g->state_size);
+        f.tmp = pl_malloc(ssz);
+        f.work = pl_malloc(ssz);
         FUZZ_CHECK(f.snap && f.acts && f.tmp && f.work, "out of memory");
     }
+    fz_in in = {data, size, 0};
+    f.g = fz_game(fz_byte(&in));
     const pl_game *g = f.g;
     void *tmp = f.tmp;
-    fz_in in = {data, size, 0};
     unsigned sel = fz_byte(&in);
     uint64_t seed = fz_byte(&in);
     f.m = fz_match(g, sel, seed);

@@ -1,5 +1,5 @@
-/* fuzz_position.c — one game's position text (from_text), built once per
- * game (FUZZ_GAME). Input: byte 0 options, then the text. A rejected text
+/* fuzz_position.c — the position text (from_text) of every registered game.
+ * Input: byte 0 the game (fz_game), byte 1 options, then the text. A rejected text
  * carries a message and leaves the state unchanged; an accepted one gives a
  * state that passes the state checks and survives a few random actions
  * (with no crash or sanitizer report): a parser must not let in a state the
@@ -12,20 +12,18 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size < 1 || size > 8192)
+    if (size < 2 || size > 8192)
         return 0;
-    static const pl_game *g;
-    if (!g)
-        g = fz_game(FUZZ_GAME);
+    const pl_game *g = fz_game(data[0]);
     const void *initial;
-    const void *fresh = fz_walk(g, data[0], 1, 0, &initial);
-    char *text = pl_malloc(size);
+    const void *fresh = fz_walk(g, data[1], 1, 0, &initial);
+    char *text = pl_malloc(size - 1);
     FUZZ_CHECK(text != NULL, "out of memory");
-    memcpy(text, data + 1, size - 1);
-    text[size - 1] = '\0';
-    static void *st, *acts_buf; /* reused: one input at a time */
+    memcpy(text, data + 2, size - 2);
+    text[size - 2] = '\0';
+    static void *st, *acts_buf; /* reused: one input at a time; room for any game's */
     if (!st) {
-        st = pl_malloc(g->state_size);
+        st = pl_malloc(fz_max_state_size());
         acts_buf = pl_malloc(sizeof(pl_action) * PL_MAX_ACTIONS);
         FUZZ_CHECK(st && acts_buf, "out of memory");
     }
@@ -53,9 +51,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 int na = g->actors(st, seats);
                 seat = seats[pl_rng_below(&r, (uint32_t)na)];
                 int n = g->legal(st, seat, acts, PL_MAX_ACTIONS);
+                FUZZ_CHECK(n <= PL_MAX_ACTIONS, "%d legal actions", n);
                 if (n <= 0)
                     break; /* check-hook games may list none */
-                a = acts[pl_rng_below(&r, (uint32_t)(n < PL_MAX_ACTIONS ? n : PL_MAX_ACTIONS))];
+                a = acts[pl_rng_below(&r, (uint32_t)n)];
             }
             pl_buf_clear(&err);
             FUZZ_CHECK(pl_check(g, st, seat, a, &err) == 0, "listed action illegal: %s", pl_buf_str(&err));

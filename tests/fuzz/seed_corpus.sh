@@ -9,9 +9,12 @@ BIN=$(realpath "$1")
 cd "$(dirname "$0")"
 T=../protocol
 C=corpus
-game_index() { case $1 in ur) echo 0;; cbw) echo 1;; tamcuc) echo 2;; karuta) echo 3;; esac; }
-mkdir -p $C/proto $C/record $C/options
-for g in ur cbw tamcuc karuta; do mkdir -p $C/action_$g $C/position_$g $C/play_$g; done
+# The games in registry order (`parlour list`): an input's first byte names
+# the game by its index there (tests/fuzz/fuzz.h, fz_game).
+GAMES=$("$BIN" list | sed -n 's/^\([a-z0-9_]*\) — .*/\1/p')
+game_index() { local i=0; for g in $GAMES; do [ "$g" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; }
+byte() { printf '\\x%02x' "$1"; } # the escape, for printf's format: bash drops NUL bytes
+mkdir -p $C/proto $C/record $C/options $C/action $C/position $C/play
 
 for in in $T/*.in; do
   name=$(basename "$in" .in)
@@ -25,34 +28,38 @@ for in in $T/*.in; do
   k=0
   grep '^\(\([0-9]* \)\?\)new ' "$in" | sed 's/^[0-9]* //' | while read -r _ g opts; do
     k=$((k + 1))
-    { printf "\\x0$(game_index "$g")"; printf '%s' "$opts"; } > "$C/options/${name}_$k"
+    { printf "$(byte "$(game_index "$g")")"; printf '%s' "$opts"; } > "$C/options/${name}_$k"
   done
-  # Every action played, as text after a 5-byte header (options 0, a few
-  # random steps, seed 1, seat byte), and the position after each action.
+  # Every action played, as text after a 6-byte header (the game's index,
+  # options 0, a few random steps, seed 1, seat byte), and the position
+  # after each action (after the game's index and options 0).
+  gi=$(byte "$(game_index "$game")")
   k=0
   grep '^\(\([0-9]* \)\?\)play ' "$in" | sed 's/^[0-9]* //; s/^play //' | while read -r act; do
     k=$((k + 1))
     seat=255
     if [[ $act =~ ^([0-9])\ (.*)$ ]]; then seat=$((BASH_REMATCH[1] + 1)); act=${BASH_REMATCH[2]}; fi
     steps=$(( (k * 7) % 40 ))
-    { printf "\\x00\\x$(printf %02x $steps)\\x00\\x01\\x$(printf %02x $seat)"; printf '%s' "$act"; } \
-      > "$C/action_$game/${name}_$k"
-  done
+    { printf "$gi\\x00\\x$(printf %02x $steps)\\x00\\x01\\x$(printf %02x $seat)"; printf '%s' "$act"; } \
+      > "$C/action/${name}_$k"
+  done || true # a session may play nothing
   awk '{print} /^([0-9]+ )?play /{print "position"}' /tmp/seed_$$.in | grep -v '^record' |
     "$BIN" engine | grep -A0 '^= phase=\|^= [a-z]*=' | cut -c3- | sort -u | head -40 > /tmp/seed_pos_$$ || true
   k=0
   while read -r pos; do
     k=$((k + 1))
-    { printf '\x00'; printf '%s' "$pos"; } > "$C/position_$game/${name}_$k"
+    { printf "$gi\\x00"; printf '%s' "$pos"; } > "$C/position/${name}_$k"
   done < /tmp/seed_pos_$$
 done
 cp ../records/*.json $C/record/
 rm -f /tmp/seed_$$.in /tmp/seed_pos_$$
-# Structure-aware players: a few fixed byte strings (op codes and indices).
-for g in ur cbw tamcuc karuta; do
+# The structure-aware player: a few fixed byte strings (op codes and
+# indices) for every game.
+for g in $GAMES; do
+  gi=$(byte "$(game_index "$g")")
   for s in 0 1 2 3; do
-    { printf "\\x0$s\\x0$s"; for i in $(seq 1 120); do printf "\\x$(printf %02x $(( (i * 37 + s * 11) % 256 )))"; done; } \
-      > "$C/play_$g/walk_$s"
-    { printf "\\x0$s\\x07"; for i in $(seq 1 80); do printf '\x00\x05'; done; } > "$C/play_$g/legal_$s"
+    { printf "$gi\\x0$s\\x0$s"; for i in $(seq 1 120); do printf "\\x$(printf %02x $(( (i * 37 + s * 11) % 256 )))"; done; } \
+      > "$C/play/${g}_walk_$s"
+    { printf "$gi\\x0$s\\x07"; for i in $(seq 1 80); do printf '\x00\x05'; done; } > "$C/play/${g}_legal_$s"
   done
 done

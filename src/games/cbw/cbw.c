@@ -1151,6 +1151,23 @@ static double cbw_evaluate(const void *st, int seat)
     return 1.0 / (1.0 + exp(-(sc[t] - sc[!t]) / 4.0));
 }
 
+/* Levels (docs/ai.md): MCTS of growing budgets. */
+static const pl_level cbw_levels[] = {
+    {"easy", "mcts:iterations=100", "MCTS with 100 iterations (wins 97 % against random)"},
+    {"medium", "mcts:iterations=1000", "MCTS with 1000 iterations (the default player)"},
+    {"hard", "mcts:iterations=4000", "MCTS with 4000 iterations, about 35 ms a decision"},
+    {NULL, NULL, NULL},
+};
+
+/* Option sets the generic tests and fuzz targets play (the first four are
+ * the fuzz targets'): the defaults, six seats with the full deck, the
+ * smallest table, the largest. */
+static const char *const cbw_variants[] = {
+    "", "players=6 deck=52", "players=2 w=3 h=2", "deck=52 w=16 h=16 first=black", NULL,
+};
+
+static int cbw_check_state(const void *st, pl_buf *why) { return cbw_check(st, why); }
+
 static const char *const cbw_secret_options[] = {"deal", NULL}; /* every hand */
 
 const pl_game cbw_game = {
@@ -1189,4 +1206,7 @@ const pl_game cbw_game = {
     .from_text = cbw_from_text,
     .determinize = cbw_determinize,
     .evaluate = cbw_evaluate,
+    .levels = cbw_levels,
+    .variants = cbw_variants,
+    .check_state = cbw_check_state,
 };

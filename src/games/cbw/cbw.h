@@ -49,6 +49,15 @@
 #define CBW_MAXSEATS 6
 #define CBW_NCARDS 52
 
+/* What the layout relies on: a frame row fits a 64-bit row mask, a card
+ * set a 64-bit hand, a card and a coordinate + 32 the 6-bit fields of an
+ * action code, the seats PL_MAX_SEATS. */
+_Static_assert(CBW_STRIDE <= 64, "a frame row is one 64-bit mask");
+_Static_assert(CBW_STRIDE == 2 * (CBW_MAXDIM - 1) + 3, "the frame holds any W x H span plus sentinels");
+_Static_assert(CBW_NCARDS <= 64, "a set of cards is one 64-bit mask; a card fits 6 bits");
+_Static_assert(CBW_OFF + 32 < 64, "x + 32 and y + 32 fit the 6-bit fields of an action");
+_Static_assert(CBW_MAXSEATS <= PL_MAX_SEATS, "seats fit the interface's arrays");
+
 enum { CBW_SPADES, CBW_HEARTS, CBW_DIAMONDS, CBW_CLUBS };
 enum { CBW_RED, CBW_BLACK }; /* teams = colours */
 enum cbw_phase { CBW_PH_FIRST, CBW_PH_MOVE, CBW_PH_OVER };

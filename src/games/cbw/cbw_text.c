@@ -247,6 +247,7 @@ static void cards_text(uint64_t m, char sep, pl_buf *out)
 }
 
 static const char *const phase_word[3] = {"first", "move", "over"};
+_Static_assert(CBW_PH_OVER + 1 == 3, "a word for every phase");
 
 /* Table cards in picture order: top row first, left to right. */
 static int table_order(const cbw_state *s, int *cards)

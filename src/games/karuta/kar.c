@@ -1203,6 +1203,23 @@ static void kar_determinize(const void *st, int seat, pl_rng *rng, void *out)
     memcpy(out, st, sizeof(kar_state));
 }
 
+/* Levels: the game's own player (kar_bot.c, docs/ai.md); a search over
+ * canonical touch times would play like a machine. */
+static const pl_level kar_levels[] = {
+    {"easy", "bot:beginner", "a beginner: slow recognition, static kimariji, many memory slips"},
+    {"medium", "bot:club", "a club player (the default player)"},
+    {"hard", "bot:expert", "an expert: fast, plays by territory kimariji"},
+    {"champion", "bot:champion", "a champion: recognition at about 110 ms"},
+    {NULL, NULL, NULL},
+};
+
+/* Option sets the generic tests and fuzz targets play (the first four are
+ * the fuzz targets'): kyogi, uta-karuta, chirashi on half the deck, and no
+ * memorisation time or tie window. */
+static const char *const kar_variants[] = {
+    "", "variant=uta", "variant=chirashi cards=50", "memo_s=0 tie_ms=0", NULL,
+};
+
 const pl_game kar_game = {
     .id = "karuta",
     .name = "Karuta with the Ogura Hyakunin Isshu (kyogi karuta, uta-karuta, chirashi-dori)",
@@ -1237,4 +1254,6 @@ const pl_game kar_game = {
     .from_text = kar_from_text,
     .determinize = kar_determinize,
     .evaluate = NULL,
+    .levels = kar_levels,
+    .variants = kar_variants,
 };

@@ -14,6 +14,7 @@
 
 static const char *const variant_name[3] = {"kyogi", "uta", "chirashi"};
 static const char *const stage_name[7] = {"read", "pool", "touch", "send", "place", "over", "arrange"};
+_Static_assert(KAR_CHIRASHI + 1 == 3 && KAR_ST_ARRANGE + 1 == 7, "a name for every variant and stage");
 
 void kar_format_action(const void *st, int seat, pl_action a, pl_buf *out)
 {

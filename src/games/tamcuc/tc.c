@@ -1423,6 +1423,23 @@ static double tc_evaluate(const void *st, int seat)
     return x < 0.01 ? 0.01 : x > 0.99 ? 0.99 : x;
 }
 
+/* Levels (docs/ai.md): MCTS ending its rollouts at the next deal; easy
+ * with random rollouts, the others with the game's policy. */
+static const pl_level tc_levels[] = {
+    {"easy", "mcts:iterations=100,policy=0,horizon=1", "MCTS, 100 iterations, random rollouts, under 1 ms"},
+    {"medium", "mcts:iterations=300,horizon=1", "MCTS, 300 iterations, policy rollouts (the default player)"},
+    {"hard", "mcts:iterations=1000,horizon=1", "MCTS, 1000 iterations, policy rollouts, about 5 ms"},
+    {NULL, NULL, NULL},
+};
+
+/* Option sets the generic tests and fuzz targets play (the first four are
+ * the fuzz targets'): the defaults, three players on 30 cards, two with a
+ * night exchange, a session of two deals with the soldier rules. */
+static const char *const tc_variants[] = {
+    "", "players=3 three_p_deck=deck_30", "players=2 night_exchange=2",
+    "night_exchange=1 session_end=deals:2 soldier_special=autowin", NULL,
+};
+
 static const char *const tc_secret_options[] = {"deal", NULL}; /* every hand of the first deal */
 
 const pl_game tc_game = {
@@ -1465,4 +1482,7 @@ const pl_game tc_game = {
     .determinize = tc_determinize,
     .evaluate = tc_evaluate,
     .policy = tc_policy,
+    .levels = tc_levels,
+    .variants = tc_variants,
+    .check_state = tc_check_state,
 };

@@ -191,6 +191,9 @@ void tc_draw(const void *st, int seat, pl_canvas *c);
 void tc_view(const void *st, int seat, pl_buf *out);
 void tc_to_text(const void *st, pl_buf *out);
 int tc_from_text(void *st, const char *text, pl_buf *err);
+/* pl_game.check_state: what tc_from_text requires of a position (cards
+ * conserved, seats and counts in range). 0, or -1 with what is wrong. */
+int tc_check_state(const void *st, pl_buf *why);
 /* Encodes per-seat hands (of `s`'s deck) as a deal outcome. */
 uint64_t tc_encode_deal(const tc_state *s, const tc_cards *hands);
 /* Decodes a deal outcome into per-seat hands, and the cards it leaves out

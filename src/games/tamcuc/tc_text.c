@@ -22,6 +22,7 @@ static const char *const rank_cjk[7] = {"卒", "馬", "砲", "車", "象", "士"
 static const char *const rank_vi[7] = {"tốt", "mã", "pháo", "xe", "tượng", "sĩ", "tướng"};
 static const char *const phase_name[] = {"count", "dealer", "deal", "exchange", "declare",
                                          "lead", "lay", "reveal", "over"};
+_Static_assert(sizeof phase_name / sizeof *phase_name == TC_PH_OVER + 1, "a name for every phase");
 static const uint8_t full_copies_t[TC_NKIND] = {5, 5, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1};
 
 static void card_text(int k, pl_buf *out)
@@ -925,6 +926,10 @@ static int check_trick(const tc_state *n, pl_buf *err)
     }
     return 0;
 }
+
+static int check_position(const tc_state *n, pl_buf *err);
+
+int tc_check_state(const void *st, pl_buf *why) { return check_position(st, why); }
 
 /* Cards are conserved: everything in play is somewhere exactly once. */
 static int check_position(const tc_state *n, pl_buf *err)

@@ -550,6 +550,64 @@ static double ur_evaluate(const void *st, int seat)
     return x < 0.01 ? 0.01 : x > 0.99 ? 0.99 : x;
 }
 
+/* pl_game.check_state: pieces are conserved, a stack holds at most 4 (and
+ * more than one only on a depot under Skiryuk's rules, so blank and marked
+ * never share a square elsewhere), every piece stands on its own path with
+ * the side its path index gives (marked <=> index >= 14), B7's stack has one
+ * owner, and the masks agree with the stacks. */
+static int ur_check_state(const void *st, pl_buf *why)
+{
+    const ur_state *s = st;
+    int count[2] = {s->reserve[0] + s->off[0], s->reserve[1] + s->off[1]};
+    for (int sq = 0; sq < UR_NSQ; sq++) {
+        int h = s->h[sq], kind = ur_sq_kind(s, sq);
+        bool depot = !s->finkel && (kind == UR_SAFE || kind == UR_LANE_EYES || kind == UR_B7_EYES);
+        if (h > (depot ? 4 : 1) || s->pc[sq] >> (2 * h)) {
+            pl_buf_printf(why, "square %s holds a stack of %d (pieces %#x)", ur_sq_name[sq], h, s->pc[sq]);
+            return -1;
+        }
+        for (int lv = 0; lv < h; lv++) {
+            int q = (s->pc[sq] >> (2 * lv)) & 3;
+            int idx = ur_path_idx(s, q & 1, sq, (q >> 1) & 1);
+            if (idx <= 0 || ((q >> 1) & 1) != (idx >= 14 && !s->finkel) ||
+                (kind == UR_B7_EYES && !s->finkel && (q & 1) != (s->pc[sq] & 1))) {
+                pl_buf_printf(why, "piece %d of the stack on %s is off its path or side", lv, ur_sq_name[sq]);
+                return -1;
+            }
+            count[q & 1]++;
+        }
+    }
+    if (count[0] != s->pieces || count[1] != s->pieces) {
+        pl_buf_printf(why, "pieces not conserved: %d light, %d dark of %d", count[0], count[1], s->pieces);
+        return -1;
+    }
+    ur_state t = *s;
+    ur_refresh_masks(&t);
+    if (memcmp(t.top, s->top, sizeof t.top) || memcmp(t.has, s->has, sizeof t.has)) {
+        pl_buf_puts(why, "the square masks disagree with the stacks");
+        return -1;
+    }
+    return 0;
+}
+
+/* Levels (docs/ai.md): the race heuristic, a short search, expectimax. */
+static const pl_level ur_levels[] = {
+    {"easy", "greedy", "one move deep by the race heuristic (wins 91 % against random)"},
+    {"medium", "mcts:iterations=1000", "MCTS with 1000 iterations (the default player)"},
+    {"hard", "expectimax:depth=3", "expectimax over 3 decisions (perfect:FILE is the solver's)"},
+    {NULL, NULL, NULL},
+};
+
+/* Option sets the generic tests and fuzz targets play (the first four are
+ * the fuzz targets'): Skiryuk's defaults, a short game, Finkel's rules, the
+ * other dice, stacking and loop. */
+static const char *const ur_variants[] = {
+    "", "pieces=3 start=light", "rules=finkel", "dice=d4 stack=any loop=opponent-first", NULL,
+};
+
+/* `parlour bench ur` measures both rule sets. */
+static const char *const ur_bench_sets[] = {"", "rules=finkel", NULL};
+
 const pl_game ur_game = {
     .id = "ur",
     .name = "The Royal Game of Ur (Skiryuk's rules)",
@@ -585,4 +643,8 @@ const pl_game ur_game = {
     .determinize = ur_determinize,
     .evaluate = ur_evaluate,
     .tables = &urf_table_ops,
+    .levels = ur_levels,
+    .variants = ur_variants,
+    .bench_sets = ur_bench_sets,
+    .check_state = ur_check_state,
 };

@@ -58,6 +58,12 @@ typedef struct ur_state {
     uint8_t pc[UR_NSQ]; /* pieces, 2 bits each, bottom first */
 } ur_state;
 
+/* The layout is 72 bytes (a copy is most of a search step's cost, so a
+ * field added here shows in `parlour bench ur --copy`); the masks are
+ * 32-bit square sets. */
+_Static_assert(sizeof(ur_state) == 72, "ur_state is 72 bytes");
+_Static_assert(UR_NSQ <= 32, "a set of squares is a 32-bit mask");
+
 extern const pl_game ur_game;
 
 /* Recomputes the derived masks `top` and `has` from the stacks. */

@@ -808,4 +808,28 @@ static void *table_load(const char *path, pl_buf *err) { return urf_load(path, e
 static double table_value(const void *t, const void *st, int seat) { return urf_value(t, st, seat); }
 static void table_free(void *t) { urf_free(t); }
 
-const pl_table_ops urf_table_ops = {table_load, table_value, table_free};
+/* pl_table_ops.solve: Finkel's rules by score layers; other rules are the
+ * generic solver's. */
+static int table_solve(const void *st, const pl_solve_params *p, pl_buf *report, pl_buf *err)
+{
+    const ur_state *s = st;
+    if (!s->finkel)
+        return 0;
+    urf_table *t = urf_new(s->pieces);
+    if (!t) {
+        pl_buf_puts(err, "out of memory");
+        return -1;
+    }
+    if (p->progress)
+        fprintf(p->progress, "solving Finkel's rules with %d pieces: %llu light-to-move states, %d threads\n",
+                s->pieces, (unsigned long long)urf_count(t), p->threads);
+    long sweeps = urf_solve(t, p->tol, p->threads, p->progress);
+    double v = urf_value(t, s, 0);
+    pl_buf_printf(report, "rules finkel pieces %d\nstates %llu\nsweeps %ld\nfirst player wins %.12f %%\n",
+                  s->pieces, (unsigned long long)urf_count(t), sweeps, 100 * v);
+    int rc = p->out && urf_save(t, p->out, err) < 0 ? -1 : 1;
+    urf_free(t);
+    return rc;
+}
+
+const pl_table_ops urf_table_ops = {table_load, table_value, table_free, table_solve};
