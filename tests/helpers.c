@@ -103,3 +103,43 @@ void th_same_record_for(const pl_match *a, const pl_match *b, int v, const char 
     pl_buf_free(&ra);
     pl_buf_free(&rb);
 }
+
+void th_options_refused(const char *game, const char *opts, const char *want)
+{
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", opts);
+    char *argv[16];
+    int argc = 0;
+    for (char *w = strtok(copy, " "); w && argc < 16; w = strtok(NULL, " "))
+        argv[argc++] = w;
+    pl_buf err = {0};
+    pl_match *m = pl_match_new(pl_game_find(game), argc, argv, &err);
+    if (m)
+        fail_msg("options '%s' accepted", opts);
+    if (!strstr(pl_buf_str(&err), want))
+        fail_msg("options '%s': '%s' lacks '%s'", opts, pl_buf_str(&err), want);
+    pl_buf_free(&err);
+}
+
+ai_arena_result th_arena(const char *game, char **opts, int nopts, const char *a, const char *b,
+                         long games, int threads, uint64_t seed)
+{
+    ai_arena_opts o;
+    memset(&o, 0, sizeof o);
+    o.g = pl_game_find(game);
+    assert_non_null(o.g);
+    o.opts = opts;
+    o.nopts = nopts;
+    o.nplayers = 2;
+    o.players[0] = a;
+    o.players[1] = b;
+    o.games = games;
+    o.seed = seed;
+    o.threads = threads;
+    ai_arena_result r;
+    pl_buf e = {0};
+    if (ai_arena_run(&o, &r, &e))
+        fail_msg("arena %s %s-%s: %s", game, a, b, pl_buf_str(&e));
+    pl_buf_free(&e);
+    return r;
+}

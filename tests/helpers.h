@@ -10,6 +10,7 @@
 
 #include "parlour/match.h"
 #include "parlour/registry.h"
+#include "ai/ai_arena.h"
 
 /* New match of `game` with options in one string ("pieces=3 seed=1"); fails the test on error. */
 pl_match *th_new(const char *game, const char *opts);
@@ -31,5 +32,13 @@ void th_other_seed(const char *opts, char *out, size_t n);
 /* Fails the test unless seat v's records of `a` and `b` (pl_record_write_for)
  * are byte-identical; `what` names the case in the message. */
 void th_same_record_for(const pl_match *a, const pl_match *b, int v, const char *what);
+/* Fails the test unless `game` refuses the options `opts` (space separated)
+ * with a message containing `want`. */
+void th_options_refused(const char *game, const char *opts, const char *want);
+/* Runs an arena of `game` (options opts[0..nopts)) between players `a` and
+ * `b` for `games` games on `threads` threads from `seed`; fails the test on
+ * error. */
+ai_arena_result th_arena(const char *game, char **opts, int nopts, const char *a, const char *b,
+                         long games, int threads, uint64_t seed);
 
 #endif

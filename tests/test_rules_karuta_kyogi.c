@@ -105,25 +105,6 @@ static bool legal_has(pl_match *m, int seat, const char *text)
             return true;
     return false;
 }
-
-/* Options `opts` (space separated) are refused with a message holding `want`. */
-static void deal_refused(const char *opts, const char *want)
-{
-    char copy[1024];
-    snprintf(copy, sizeof copy, "%s", opts);
-    char *argv[8];
-    int argc = 0;
-    for (char *w = strtok(copy, " "); w && argc < 8; w = strtok(NULL, " "))
-        argv[argc++] = w;
-    pl_buf err = {0};
-    pl_match *m = pl_match_new(pl_game_find("karuta"), argc, argv, &err);
-    if (m)
-        fail_msg("options '%s' accepted", opts);
-    if (!strstr(pl_buf_str(&err), want))
-        fail_msg("options '%s': '%s' lacks '%s'", opts, pl_buf_str(&err), want);
-    pl_buf_free(&err);
-}
-
 /* "deal=" with cards 1..n in territory 0 (automatic slots) and n+1..n+m in 1. */
 static void big_deal(char *out, size_t cap, int n, int m)
 {
@@ -138,9 +119,9 @@ static void big_deal(char *out, size_t cap, int n, int m)
 static void test_KA_R2_free_space_refused_everywhere(void **st)
 {
     (void)st;
-    deal_refused("deal=1@1,9;2/3 seed=1", "KA-R2");
-    deal_refused("deal=1@1,9;2/3 seed=1", "free space");
-    deal_refused("deal=1/2;3@1,9 seed=1", "KA-R2");
+    th_options_refused("karuta", "deal=1@1,9;2/3 seed=1", "KA-R2");
+    th_options_refused("karuta", "deal=1@1,9;2/3 seed=1", "free space");
+    th_options_refused("karuta", "deal=1/2;3@1,9 seed=1", "KA-R2");
     /* slot 9 of the other rows is an ordinary slot */
     pl_match *m = th_new("karuta", "deal=1@2,9;2@3,9/3 seed=1");
     assert_int_equal(KS(m)->grid[0][1][8], 1);
@@ -157,7 +138,7 @@ static void test_KA_R2_free_space_refused_everywhere(void **st)
     pl_match_free(m);
     /* 50 slots a side: no more than 50 cards in play (sends can bring them all to one side) */
     big_deal(deal, sizeof deal, 26, 25);
-    deal_refused(deal, "50");
+    th_options_refused("karuta", deal, "50");
     big_deal(deal, sizeof deal, 25, 25);
     m = th_new("karuta", deal);
     pl_match_free(m);

@@ -38,25 +38,6 @@ static void hands(pl_match *m, int a, int b, int c, int d)
     assert_int_equal(KS(m)->count[2], c);
     assert_int_equal(KS(m)->count[3], d);
 }
-
-/* Refuses the options `opts` (space separated) with a message containing `want`. */
-static void refused(const char *opts, const char *want)
-{
-    char copy[256];
-    snprintf(copy, sizeof copy, "%s", opts);
-    char *argv[16];
-    int argc = 0;
-    for (char *w = strtok(copy, " "); w && argc < 16; w = strtok(NULL, " "))
-        argv[argc++] = w;
-    pl_buf err = {0};
-    pl_match *m = pl_match_new(pl_game_find("karuta"), argc, argv, &err);
-    if (m)
-        fail_msg("options '%s' accepted", opts);
-    if (!strstr(pl_buf_str(&err), want))
-        fail_msg("options '%s': '%s' lacks '%s'", opts, pl_buf_str(&err), want);
-    pl_buf_free(&err);
-}
-
 /* The record of `m` reads back into the same state, and its position text
  * reads back (into a fresh state of the same options) byte for byte. */
 static void round_trips(pl_match *m)
@@ -91,9 +72,9 @@ static void round_trips(pl_match *m)
 static void test_KA_U6_teams_option_validated(void **st)
 {
     (void)st;
-    refused("teams=2v2", "variant=uta");
-    refused("variant=chirashi teams=2v2", "variant=uta");
-    refused("variant=uta teams=3v1", "teams");
+    th_options_refused("karuta", "teams=2v2", "variant=uta");
+    th_options_refused("karuta", "variant=chirashi teams=2v2", "variant=uta");
+    th_options_refused("karuta", "variant=uta teams=3v1", "teams");
     pl_match *m = th_new("karuta", SMALL " teams=2v2");
     assert_int_equal(m->game->team_of(m->state, 0), 0);
     assert_int_equal(m->game->team_of(m->state, 1), 1);
@@ -195,9 +176,9 @@ static void test_KA_U6_team_wins(void **st)
 static void test_KA_U4_poet_option_validated(void **st)
 {
     (void)st;
-    refused("answer=poet", "variant=uta");
-    refused("variant=chirashi answer=poet", "variant=uta");
-    refused("variant=uta answer=author", "answer");
+    th_options_refused("karuta", "answer=poet", "variant=uta");
+    th_options_refused("karuta", "variant=chirashi answer=poet", "variant=uta");
+    th_options_refused("karuta", "variant=uta answer=author", "answer");
     pl_match *m = th_new("karuta", SMALL " answer=poet");
     play(m, PL_CHANCE, "read 2");
     pl_buf err = {0};
@@ -290,8 +271,8 @@ static bool has_action(pl_match *m, int seat, const char *text)
 static void test_KA_R15_rearrange_between_readings(void **st)
 {
     (void)st;
-    refused("variant=uta rearrange=on", "variant=kyogi");
-    refused("rearrange=yes", "rearrange");
+    th_options_refused("karuta", "variant=uta rearrange=on", "variant=kyogi");
+    th_options_refused("karuta", "rearrange=yes", "rearrange");
     /* off (today's game): the next reading follows at once */
     pl_match *m = th_new("karuta", "seed=1 deal=1;2;3;4;5;6;7/11;12;13;14;15;16;17");
     play(m, PL_CHANCE, "read 50");

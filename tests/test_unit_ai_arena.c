@@ -11,37 +11,11 @@
 #include "ai/ai_arena.h"
 #include "games/karuta/kar.h"
 #include "helpers.h"
-
-static ai_arena_result run(const char *game, char **opts, int nopts, const char *a, const char *b, long games,
-                           int threads)
-{
-    ai_arena_opts o;
-    memset(&o, 0, sizeof o);
-    o.g = pl_game_find(game);
-    assert_non_null(o.g);
-    o.opts = opts;
-    o.nopts = nopts;
-    o.nplayers = 2;
-    o.players[0] = a;
-    o.players[1] = b;
-    o.games = games;
-    o.seed = 4;
-    o.threads = threads;
-    ai_arena_result r;
-    pl_buf e = {0};
-    int rc = ai_arena_run(&o, &r, &e);
-    if (rc)
-        fprintf(stderr, "%s\n", pl_buf_str(&e));
-    assert_int_equal(rc, 0);
-    pl_buf_free(&e);
-    return r;
-}
-
 static void test_counts_add_up(void **st)
 {
     (void)st;
     char *ur[] = {"pieces=3"};
-    ai_arena_result r = run("ur", ur, 1, "greedy", "random", 30, 1);
+    ai_arena_result r = th_arena("ur", ur, 1, "greedy", "random", 30, 1, 4);
     assert_int_equal(r.games, 30);
     for (int p = 0; p < 2; p++)
         assert_int_equal(r.wins[p] + r.draws[p] + r.losses[p], 30);
@@ -54,11 +28,11 @@ static void test_counts_add_up(void **st)
     for (int s = 0; s < r.nseats; s++)
         for (int p = 0; p < 2; p++)
             assert_int_equal(r.seat_games[s][p], 15);
-    ai_arena_result r2 = run("ur", ur, 1, "greedy", "random", 30, 3);
+    ai_arena_result r2 = th_arena("ur", ur, 1, "greedy", "random", 30, 3, 4);
     assert_int_equal(r2.wins[0], r.wins[0]);
     assert_int_equal(r2.actions, r.actions);
     /* four seats in two teams: a team is one player */
-    ai_arena_result c = run("cbw", NULL, 0, "random", "random", 6, 2);
+    ai_arena_result c = th_arena("cbw", NULL, 0, "random", "random", 6, 2, 4);
     assert_int_equal(c.nseats, 4);
     for (int s = 0; s < 4; s++)
         assert_int_equal(c.seat_games[s][0], 3);
@@ -66,7 +40,7 @@ static void test_counts_add_up(void **st)
     /* points: the mean score of a player's seats; Tam Cúc's deal scores sum
      * to zero, so two players holding two seats each get opposite points */
     char *tc[] = {"session_end=deals:2"};
-    ai_arena_result t = run("tamcuc", tc, 1, "policy", "random", 8, 2);
+    ai_arena_result t = th_arena("tamcuc", tc, 1, "policy", "random", 8, 2, 4);
     assert_true(t.points[0] + t.points[1] > -1e-9 && t.points[0] + t.points[1] < 1e-9);
     assert_true(t.points[0] > 0);
 }
@@ -161,9 +135,9 @@ static void test_karuta_levels_ordered(void **st)
 {
     (void)st;
     char **none = NULL;
-    ai_arena_result r = run("karuta", none, 0, "medium", "easy", 4, 2);
+    ai_arena_result r = th_arena("karuta", none, 0, "medium", "easy", 4, 2, 4);
     assert_true(r.score[0] >= 0.75);
-    r = run("karuta", none, 0, "bot:champion", "hard", 4, 2);
+    r = th_arena("karuta", none, 0, "bot:champion", "hard", 4, 2, 4);
     assert_true(r.score[0] >= 0.75);
 }
 

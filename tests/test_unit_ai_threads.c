@@ -230,31 +230,6 @@ static void test_shared_perfect_players(void **s)
     const char *gen[] = {spec2};
     check_shared("ur", "rules=finkel pieces=2", gen, 1);
 }
-
-static ai_arena_result arena(const char *game, char **opts, int nopts, const char *a, const char *b, long games,
-                             int threads)
-{
-    ai_arena_opts o;
-    memset(&o, 0, sizeof o);
-    o.g = pl_game_find(game);
-    assert_non_null(o.g);
-    o.opts = opts;
-    o.nopts = nopts;
-    o.nplayers = 2;
-    o.players[0] = a;
-    o.players[1] = b;
-    o.games = games;
-    o.seed = 9;
-    o.threads = threads;
-    ai_arena_result r;
-    pl_buf e = {0};
-    int rc = ai_arena_run(&o, &r, &e);
-    if (rc)
-        fail_msg("arena %s %s-%s: %s", game, a, b, pl_buf_str(&e));
-    pl_buf_free(&e);
-    return r;
-}
-
 /* Every field but the time. */
 static int same_results(const ai_arena_result *a, const ai_arena_result *b)
 {
@@ -292,12 +267,12 @@ static void test_arena_threads_equal_one_thread(void **s)
         {"ur", ur3, 1, "mcts:iterations=40,threads=2", "expectimax:depth=1", 4},
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        ai_arena_result one = arena(cases[c].game, cases[c].opts, cases[c].nopts, cases[c].a, cases[c].b,
-                                    cases[c].games, 1);
+        ai_arena_result one = th_arena(cases[c].game, cases[c].opts, cases[c].nopts, cases[c].a,
+                                       cases[c].b, cases[c].games, 1, 9);
         assert_int_equal(one.games, cases[c].games);
         for (int threads = 2; threads <= 4; threads += 2) {
-            ai_arena_result r = arena(cases[c].game, cases[c].opts, cases[c].nopts, cases[c].a, cases[c].b,
-                                      cases[c].games, threads);
+            ai_arena_result r = th_arena(cases[c].game, cases[c].opts, cases[c].nopts, cases[c].a,
+                                         cases[c].b, cases[c].games, threads, 9);
             if (!same_results(&r, &one))
                 fail_msg("case %zu: %d threads: wins %ld/%ld actions %ld, one thread: wins %ld/%ld actions %ld",
                          c, threads, r.wins[0], r.wins[1], r.actions, one.wins[0], one.wins[1], one.actions);
