@@ -1359,15 +1359,41 @@ static void test_draw_shows_characters(void **st)
     (void)st;
     pl_match *m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none " D4);
     const char *p = show(m, 0);
-    has(p, "將 tướng");
-    has(p, "士 sĩ");
-    has(p, "車 xe");
-    has(p, "砲 pháo");
-    has(p, "馬 mã");
-    has(p, "卒 tốt");
+    /* Red cards in the red side's characters, black in the black's. */
+    has(p, "rG 帥 tướng");
+    has(p, "rA 仕 sĩ");
+    has(p, "rE 相 tượng");
+    has(p, "rC 俥 xe");
+    has(p, "rN 炮 pháo");
+    has(p, "rH 傌 mã");
+    has(p, "bS 卒 tốt");
     has(p, "[▒▒]");
-    hasnt(show(m, 1), "rG 將"); /* seat 0's General is hidden from seat 1 */
-    has(show(m, -1), "bG 將");
+    hasnt(show(m, 1), "rG 帥"); /* seat 0's General is hidden from seat 1 */
+    p = show(m, -1);
+    has(p, "bG 將 tướng");
+    has(p, "bA 士 sĩ");
+    has(p, "bE 象 tượng");
+    has(p, "bC 車 xe");
+    has(p, "bN 砲 pháo");
+    has(p, "bH 馬 mã");
+    has(p, "rS 兵 tốt");
+    /* ... and in colour: every red card's cells red, every black card's black. */
+    pl_canvas c = {0};
+    m->game->draw(m->state, -1, &c);
+    int red = 0, black = 0;
+    for (int r = 0; r < c.rows; r++)
+        for (int k = 0; k + 1 < c.cols; k++) {
+            const pl_cell *a = &c.cells[r * c.capcols + k], *b = a + 1;
+            bool card = (a->ch[0] == 'r' || a->ch[0] == 'b') && b->ch[0] && strchr("GAECNHS", b->ch[0]) &&
+                        (k == 0 || c.cells[r * c.capcols + k - 1].ch[0] == ' ');
+            if (!card || (k + 2 < c.cols && c.cells[r * c.capcols + k + 2].ch[0] != ' '))
+                continue;
+            assert_int_equal(a->style, a->ch[0] == 'r' ? PL_ST_RED : PL_ST_BLACK);
+            assert_int_equal(b->style, a->style);
+            *(a->ch[0] == 'r' ? &red : &black) += 1;
+        }
+    assert_true(red >= 16 && black >= 16);
+    pl_canvas_free(&c);
     pl_match_free(m);
 }
 
