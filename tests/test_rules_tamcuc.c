@@ -1397,6 +1397,69 @@ static void test_draw_shows_characters(void **st)
     pl_match_free(m);
 }
 
+/* ---- what happened, in words (game.h describe) and in the picture ---- */
+
+/* Plays `text` for the actor and returns the describe text for `viewer`. */
+static const char *told(pl_match *m, const char *text, int viewer)
+{
+    static char out[2048];
+    void *before = pl_malloc(m->game->state_size);
+    assert_non_null(before);
+    pl_state_copy(m->game, before, m->state);
+    int seat = pl_sole_actor(m->game, m->state);
+    th_play(m, text);
+    pl_buf b = {0};
+    m->game->describe(before, seat, m->hist[m->nhist - 1].a, m->state, viewer, &b);
+    snprintf(out, sizeof out, "%s", pl_buf_str(&b));
+    pl_buf_free(&b);
+    pl_free(before);
+    return out;
+}
+
+static void test_TC_R6_4_trick_winner_told_and_kept_in_sight(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none first_trick_ban=none " D4);
+    th_script(m, "lead bS; lay rS; lay rC; lay bA; reveal; reveal");
+    assert_string_equal(told(m, "hide", 0), "Seat 2 won the trick with rC.");
+    has(view(m, 0), "won 2 1 rC\n");
+    /* Told once through the match, to the winner in its own words. */
+    pl_buf b = {0};
+    pl_match_describe(m, m->nhist - 1, 2, &b);
+    assert_string_equal(pl_buf_str(&b), "You won the trick with rC.");
+    pl_buf_free(&b);
+    /* The next trick is on the table: the last one stays in the picture. */
+    th_play(m, "lead rA");
+    assert_int_equal(S(m)->phase, TC_PH_LAY);
+    has(show(m, 0), "last trick: seat 2 won with rC (led by seat 0)");
+    has(show(m, 3), "last trick: seat 2 won with rC (led by seat 0)");
+    pl_match_free(m);
+}
+
+static void test_TC_R8_deal_score_breakdown_told(void **st)
+{
+    (void)st;
+    /* TC-R8.2 (2 players, difference): 11 cards against 5. */
+    pl_match *m = th_new("tamcuc", "players=2 seed=1 dealer=0 soldier_special=none");
+    const char *h[2] = {"rG", "bS"};
+    const char *w[2] = {"rA rA rE rE rC rC rN rN rH rH", "bA bA bE bE bC"};
+    endgame(m, h, w, 0);
+    th_script(m, "lead rG; lay bS");
+    assert_string_equal(told(m, "hide", 1),
+                        "Seat 0 won the trick with rG. Deal 1 scores: seat 0 11 cards won, base +6, payments +0, "
+                        "deal +6; you 5 cards won, base -6, payments +0, deal -6.");
+    pl_match_free(m);
+    /* TC-R8.3: the kết bonus shows as a payment (4 players, bS pair: 3 from each). */
+    m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none");
+    const char *h4[4] = {"bS bS", "bC rS", "bN bH", "rC bA"};
+    const char *w4[4] = {"rG rA", "bG", "rE rN rH", "-"};
+    endgame(m, h4, w4, 0);
+    th_script(m, "lead bS bS; lay bC rS; lay bN bH; lay rC bA; hide; hide");
+    has(told(m, "hide", 0), "Deal 1 scores: you 4 cards won, base +2, payments +9, deal +11; seat 1 1 card won, "
+                            "base -1, payments -3, deal -4;");
+    pl_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1452,6 +1515,8 @@ int main(void)
         cmocka_unit_test(test_TC_R9_1_determinized_last_lead),
         cmocka_unit_test(test_notation_and_errors),
         cmocka_unit_test(test_draw_shows_characters),
+        cmocka_unit_test(test_TC_R6_4_trick_winner_told_and_kept_in_sight),
+        cmocka_unit_test(test_TC_R8_deal_score_breakdown_told),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
