@@ -6,7 +6,8 @@
  * in it. After every action v's `view` and v's history
  * (pl_match_history_for) must be byte-identical in both worlds, and so must
  * v's record (pl_record_write_for) when a world is built and when the game
- * ends; the other world has another seed as well: any difference is a leak. A world ends when one of its two cards is played
+ * ends, and so must what `describe` tells v of each action (captures); the
+ * other world has another seed as well: any difference is a leak. A world ends when one of its two cards is played
  * (v then sees it) and a new one is built from the position reached, by
  * replaying the whole history on a new deal. */
 #include <stdio.h>
@@ -113,6 +114,8 @@ static void compare(pl_match *real, world *w, int v, const char *opts, int full,
     if (full) {
         pl_match_history_for(real, v, &ta);
         pl_match_history_for(w->m, v, &tb);
+        pl_match_describe(real, 0, v, &ta); /* what happened, told to v (game.h describe) */
+        pl_match_describe(w->m, 0, v, &tb);
         th_same_record_for(real, w->m, v, opts);
         records++;
     } else {
@@ -131,7 +134,13 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
     pl_rng_seed(&r, 20260601);
     pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
     assert_non_null(acts);
-    long compared = 0, worlds = 0, inconsistent = 0;
+    long compared = 0, worlds = 0, inconsistent = 0, described = 0;
+    void *before = pl_malloc(sizeof(cbw_state)), *wbefore[CBW_MAXSEATS];
+    assert_non_null(before);
+    for (int v = 0; v < CBW_MAXSEATS; v++) {
+        wbefore[v] = pl_malloc(sizeof(cbw_state));
+        assert_non_null(wbefore[v]);
+    }
     pl_buf err = {0};
     for (int g = 0; g < NGAMES; g++) {
         char opts[256];
@@ -152,13 +161,15 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
             }
             /* The action as each viewer sees it, in each world, before it is played
              * (cbw has no format_action_for: every action is public). */
-            char last_a[64], last_b[CBW_MAXSEATS][64];
+            char last_a[CBW_MAXSEATS][512], last_b[CBW_MAXSEATS][512];
             pl_buf_clear(&ta);
             m->game->format_action(m->state, seat, a, &ta);
-            snprintf(last_a, sizeof last_a, "%s", pl_buf_str(&ta));
+            pl_state_copy(m->game, before, m->state);
             for (int v = 0; v < s->nseats; v++) {
+                snprintf(last_a[v], sizeof last_a[v], "%s", pl_buf_str(&ta));
                 last_b[v][0] = '\0';
                 if (w[v].m) {
+                    pl_state_copy(m->game, wbefore[v], w[v].m->state);
                     pl_buf_clear(&tb);
                     m->game->format_action(w[v].m->state, seat, a, &tb);
                     snprintf(last_b[v], sizeof last_b[v], "%s", pl_buf_str(&tb));
@@ -181,8 +192,18 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
                     worlds++;
                     fresh = 1;
                 }
+                if (w[v].m && !fresh) { /* and what the action did, as told to v */
+                    pl_buf_clear(&ta);
+                    pl_buf_clear(&tb);
+                    m->game->describe(before, seat, a, m->state, v, &ta);
+                    m->game->describe(wbefore[v], seat, a, w[v].m->state, v, &tb);
+                    size_t la = strlen(last_a[v]), lb = strlen(last_b[v]);
+                    snprintf(last_a[v] + la, sizeof last_a[v] - la, "\n%s", pl_buf_str(&ta));
+                    snprintf(last_b[v] + lb, sizeof last_b[v] - lb, "\n%s", pl_buf_str(&tb));
+                    described += ta.len > 0;
+                }
                 if (w[v].m) {
-                    compare(m, &w[v], v, opts, fresh, last_a, last_b[v]);
+                    compare(m, &w[v], v, opts, fresh, last_a[v], last_b[v]);
                     compared++;
                 }
             }
@@ -201,6 +222,11 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
     assert_true(records > NGAMES * 10L);
     assert_true(compared > NGAMES * 20L);
     assert_true(inconsistent * 10 < worlds); /* most swaps stay consistent with the play */
+    print_message("%ld described captures compared\n", described);
+    assert_true(described > NGAMES / 2); /* captures were told, and equal */
+    pl_free(before);
+    for (int v = 0; v < CBW_MAXSEATS; v++)
+        pl_free(wbefore[v]);
     pl_buf_free(&err);
     pl_buf_free(&ta);
     pl_buf_free(&tb);

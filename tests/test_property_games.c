@@ -133,6 +133,31 @@ static void check_text(ctx *c, const void *st, int seat, pl_action a)
         }
 }
 
+/* The texts for players of `seat`'s action `a` from `st` to `after`:
+ * describe for every viewer is sentences (empty, or ending in '.'); the
+ * menu text of a move begins with its notation (what the player types). */
+static void check_told(ctx *c, const void *st, int seat, pl_action a, const void *after)
+{
+    const pl_game *g = c->g;
+    pl_buf_clear(&c->t1);
+    g->format_action(st, seat, a, &c->t1);
+    if (g->describe)
+        for (int v = -1; v < g->num_seats(st); v++) {
+            pl_buf_clear(&c->t2);
+            g->describe(st, seat, a, after, v, &c->t2);
+            if (c->t2.oom || (c->t2.len && c->t2.s[c->t2.len - 1] != '.'))
+                FAIL(c, "what '%s' did, told to %d, is not sentences: '%s'", pl_buf_str(&c->t1), v,
+                     pl_buf_str(&c->t2));
+        }
+    if (seat != PL_CHANCE) {
+        pl_buf_clear(&c->t2);
+        pl_format_action_long(g, st, seat, a, &c->t2);
+        if (strncmp(pl_buf_str(&c->t2), pl_buf_str(&c->t1), c->t1.len))
+            FAIL(c, "the menu text '%s' does not begin with the notation '%s'", pl_buf_str(&c->t2),
+                 pl_buf_str(&c->t1));
+    }
+}
+
 static void check_views(ctx *c, const void *st, pl_rng *r)
 {
     const pl_game *g = c->g;
@@ -194,6 +219,9 @@ static void check_deep(ctx *c, const void *st, pl_rng *r)
         if (pl_check(g, st, PL_CHANCE, a, &err) != 0)
             FAIL(c, "a drawn chance outcome is refused: %s", pl_buf_str(&err));
         check_text(c, st, PL_CHANCE, a);
+        pl_state_copy(g, c->a, st);
+        g->apply(c->a, PL_CHANCE, a);
+        check_told(c, st, PL_CHANCE, a, c->a);
     } else if (ph == PL_PHASE_MOVE) {
         for (int s = 0; s < ns; s++) {
             bool acts = pl_is_actor(g, st, s);
@@ -217,6 +245,7 @@ static void check_deep(ctx *c, const void *st, pl_rng *r)
                 g->apply(c->b, s, c->acts[i]);
                 if (memcmp(c->a, c->b, g->state_size))
                     FAIL(c, "two copies differ after the same action");
+                check_told(c, st, s, c->acts[i], c->a);
             }
             if (g->policy) {
                 pl_rng p1 = *r, p2 = *r;

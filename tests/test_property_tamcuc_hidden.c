@@ -117,6 +117,8 @@ static void compare(pl_match *real, world *w, int v, const char *opts, int full,
     if (full) {
         pl_match_history_for(real, v, &ta);
         pl_match_history_for(w->m, v, &tb);
+        pl_match_describe(real, 0, v, &ta); /* what happened, told to v (game.h describe) */
+        pl_match_describe(w->m, 0, v, &tb);
         th_same_record_for(real, w->m, v, opts);
         records++;
     } else {
@@ -135,7 +137,13 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
     pl_rng_seed(&r, 20260602);
     pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
     assert_non_null(acts);
-    long compared = 0, worlds = 0, refused = 0;
+    long compared = 0, worlds = 0, refused = 0, described = 0;
+    void *before = pl_malloc(sizeof(tc_state)), *wbefore[TC_MAXP];
+    assert_non_null(before);
+    for (int v = 0; v < TC_MAXP; v++) {
+        wbefore[v] = pl_malloc(sizeof(tc_state));
+        assert_non_null(wbefore[v]);
+    }
     pl_buf err = {0};
     for (int g = 0; g < NGAMES; g++) {
         char opts[512];
@@ -159,7 +167,11 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
             }
             if (new_deal)
                 deal_idx = m->nhist;
-            char last_a[TC_MAXP][160], last_b[TC_MAXP][160];
+            char last_a[TC_MAXP][1024], last_b[TC_MAXP][1024];
+            pl_state_copy(m->game, before, m->state);
+            for (int v = 0; v < s->np; v++)
+                if (w[v].m)
+                    pl_state_copy(m->game, wbefore[v], w[v].m->state);
             for (int v = 0; v < s->np; v++) {
                 pl_buf_clear(&ta);
                 m->game->format_action_for(m->state, seat, a, v, &ta);
@@ -184,6 +196,16 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
                     worlds++;
                     fresh = 1;
                 }
+                if (w[v].m && !fresh) { /* and what the action did, as told to v */
+                    pl_buf_clear(&ta);
+                    pl_buf_clear(&tb);
+                    m->game->describe(before, seat, a, m->state, v, &ta);
+                    m->game->describe(wbefore[v], seat, a, w[v].m->state, v, &tb);
+                    size_t la = strlen(last_a[v]), lb = strlen(last_b[v]);
+                    snprintf(last_a[v] + la, sizeof last_a[v] - la, "\n%s", pl_buf_str(&ta));
+                    snprintf(last_b[v] + lb, sizeof last_b[v] - lb, "\n%s", pl_buf_str(&tb));
+                    described += ta.len > 0;
+                }
                 if (w[v].m) {
                     compare(m, &w[v], v, opts, fresh, last_a[v], last_b[v]);
                     compared++;
@@ -204,6 +226,11 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
     assert_true(records > NGAMES * 10L);
     assert_true(compared > NGAMES * 20L);
     assert_true(refused * 4 < worlds);
+    print_message("%ld described actions compared\n", described);
+    assert_true(described > NGAMES * 5L); /* tricks and deal scores were told, and equal */
+    pl_free(before);
+    for (int v = 0; v < TC_MAXP; v++)
+        pl_free(wbefore[v]);
     pl_buf_free(&err);
     pl_buf_free(&ta);
     pl_buf_free(&tb);

@@ -696,6 +696,82 @@ static void test_CBW_R26_result_team_totals(void **state)
     pl_match_free(m);
 }
 
+/* ---- what a placement did, in words (game.h describe) ---- */
+
+/* The describe text of `text` played now by the actor, for `viewer`. */
+static const char *cbw_told(pl_match *m, const char *text, int viewer)
+{
+    static char out[1024];
+    pl_buf b = {0};
+    pl_action a;
+    int seat = pl_sole_actor(m->game, m->state);
+    assert_int_equal(pl_parse_legal(m->game, m->state, seat, text, &a, &b), 0);
+    void *before = pl_malloc(m->game->state_size);
+    assert_non_null(before);
+    pl_state_copy(m->game, before, m->state);
+    th_play(m, text);
+    m->game->describe(before, seat, a, m->state, viewer, &b);
+    snprintf(out, sizeof out, "%s", pl_buf_str(&b));
+    pl_free(before);
+    pl_buf_free(&b);
+    return out;
+}
+
+static void test_CBW_R18_every_captured_group_is_told(void **state)
+{
+    (void)state;
+    /* Q♥ at 1,2 fixes the top and bottom edges: 9♠ (1,0) and J♣ (3,0), two
+     * Black groups each living on the row below, are both captured. */
+    pl_match *m = cbw_new("w=5 h=3");
+    th_position(m, "turn=0 hands=QH/KS/-/- table=10D@1,1;7H@0,0;9S@1,0;8H@2,0;JC@3,0;9D@3,1;10H@4,0");
+    CBW_LEGAL(m, "QH@1,2");
+    assert_string_equal(cbw_told(m, "QH@1,2", 1),
+                        "Seat 0's Q♥ captured 9♠ and J♣: 2 prisoners for Red.");
+    assert_int_equal(cbw_nprisoners(m, 0), 2);
+    pl_match_free(m);
+    /* One group of two cards is one group; the mover's own words. */
+    m = cbw_new("w=5 h=3");
+    th_position(m, "turn=0 hands=QH/KS/-/- table=10D@1,1;7H@0,0;9S@1,0;JC@2,0;9D@3,0;8H@2,1");
+    CBW_LEGAL(m, "QH@1,2");
+    assert_string_equal(cbw_told(m, "QH@1,2", 0), "Your Q♥ captured 9♠ J♣: 2 prisoners for Red (your team).");
+    pl_match_free(m);
+}
+
+static void test_CBW_R18_step2_loss_is_told(void **state)
+{
+    (void)state;
+    pl_match *m = cbw_new("w=5 h=3");
+    th_position(m, "turn=0 hands=QD/KS/-/- table=9C@1,1;6S@0,0;7H@1,0;8S@2,0");
+    assert_string_equal(cbw_told(m, "QD@1,2", 1),
+                        "Seat 0's Q♦ left without liberty its own 7♥: 1 prisoner for Black (your team).");
+    pl_match_free(m);
+    /* No capture, a pass: nothing to tell. */
+    m = cbw_new("w=5 h=3");
+    th_position(m, "turn=0 hands=QD/KS/-/- table=9C@1,1;6S@0,0;7H@1,0;8S@2,0");
+    assert_string_equal(cbw_told(m, "pass", 1), "");
+    pl_match_free(m);
+}
+
+static void test_CBW_last_card_highlighted(void **state)
+{
+    (void)state;
+    pl_match *m = cbw_new("w=5 h=3");
+    th_position(m, "turn=0 hands=QD/KS/-/- table=9C@1,1;6S@0,0;7H@1,0;8S@2,0");
+    th_play(m, "QD@1,2");
+    pl_canvas c = {0};
+    m->game->draw(m->state, 0, &c);
+    int hl = 0;
+    for (int r = 0; r < c.rows; r++)
+        for (int k = 0; k < c.cols; k++) {
+            const pl_cell *x = &c.cells[r * c.capcols + k];
+            if (x->style == PL_ST_HILITE && (!strcmp(x->ch, "Q") || !strcmp(x->ch, "♦")))
+                hl++;
+        }
+    assert_int_equal(hl, 2); /* the Q♦ on the table, not the one in "Last card: Q♦" */
+    pl_canvas_free(&c);
+    pl_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -721,6 +797,9 @@ int main(void)
         cmocka_unit_test(test_CBW_R18_capture_at_edge_fixed_earlier),
         cmocka_unit_test(test_CBW_R18_step2_fixing_move_loses_own_group),
         cmocka_unit_test(test_CBW_R18_step1_before_step2),
+        cmocka_unit_test(test_CBW_R18_every_captured_group_is_told),
+        cmocka_unit_test(test_CBW_R18_step2_loss_is_told),
+        cmocka_unit_test(test_CBW_last_card_highlighted),
         cmocka_unit_test(test_CBW_R19_suicide_only_when_it_captures),
         cmocka_unit_test(test_CBW_R20_every_game_ends),
         cmocka_unit_test(test_CBW_R21_pass_always_legal),

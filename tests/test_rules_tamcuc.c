@@ -1359,15 +1359,104 @@ static void test_draw_shows_characters(void **st)
     (void)st;
     pl_match *m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none " D4);
     const char *p = show(m, 0);
-    has(p, "將 tướng");
-    has(p, "士 sĩ");
-    has(p, "車 xe");
-    has(p, "砲 pháo");
-    has(p, "馬 mã");
-    has(p, "卒 tốt");
+    /* Red cards in the red side's characters, black in the black's. */
+    has(p, "rG 帥 tướng");
+    has(p, "rA 仕 sĩ");
+    has(p, "rE 相 tượng");
+    has(p, "rC 俥 xe");
+    has(p, "rN 炮 pháo");
+    has(p, "rH 傌 mã");
+    has(p, "bS 卒 tốt");
     has(p, "[▒▒]");
-    hasnt(show(m, 1), "rG 將"); /* seat 0's General is hidden from seat 1 */
-    has(show(m, -1), "bG 將");
+    hasnt(show(m, 1), "rG 帥"); /* seat 0's General is hidden from seat 1 */
+    p = show(m, -1);
+    has(p, "bG 將 tướng");
+    has(p, "bA 士 sĩ");
+    has(p, "bE 象 tượng");
+    has(p, "bC 車 xe");
+    has(p, "bN 砲 pháo");
+    has(p, "bH 馬 mã");
+    has(p, "rS 兵 tốt");
+    /* ... and in colour: every red card's cells red, every black card's black. */
+    pl_canvas c = {0};
+    m->game->draw(m->state, -1, &c);
+    int red = 0, black = 0;
+    for (int r = 0; r < c.rows; r++)
+        for (int k = 0; k + 1 < c.cols; k++) {
+            const pl_cell *a = &c.cells[r * c.capcols + k], *b = a + 1;
+            bool card = (a->ch[0] == 'r' || a->ch[0] == 'b') && b->ch[0] && strchr("GAECNHS", b->ch[0]) &&
+                        (k == 0 || c.cells[r * c.capcols + k - 1].ch[0] == ' ');
+            if (!card || (k + 2 < c.cols && c.cells[r * c.capcols + k + 2].ch[0] != ' '))
+                continue;
+            assert_int_equal(a->style, a->ch[0] == 'r' ? PL_ST_RED : PL_ST_BLACK);
+            assert_int_equal(b->style, a->style);
+            *(a->ch[0] == 'r' ? &red : &black) += 1;
+        }
+    assert_true(red >= 16 && black >= 16);
+    pl_canvas_free(&c);
+    pl_match_free(m);
+}
+
+/* ---- what happened, in words (game.h describe) and in the picture ---- */
+
+/* Plays `text` for the actor and returns the describe text for `viewer`. */
+static const char *told(pl_match *m, const char *text, int viewer)
+{
+    static char out[2048];
+    void *before = pl_malloc(m->game->state_size);
+    assert_non_null(before);
+    pl_state_copy(m->game, before, m->state);
+    int seat = pl_sole_actor(m->game, m->state);
+    th_play(m, text);
+    pl_buf b = {0};
+    m->game->describe(before, seat, m->hist[m->nhist - 1].a, m->state, viewer, &b);
+    snprintf(out, sizeof out, "%s", pl_buf_str(&b));
+    pl_buf_free(&b);
+    pl_free(before);
+    return out;
+}
+
+static void test_TC_R6_4_trick_winner_told_and_kept_in_sight(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none first_trick_ban=none " D4);
+    th_script(m, "lead bS; lay rS; lay rC; lay bA; reveal; reveal");
+    assert_string_equal(told(m, "hide", 0), "Seat 2 won the trick with rC.");
+    has(view(m, 0), "won 2 1 rC\n");
+    /* Told once through the match, to the winner in its own words. */
+    pl_buf b = {0};
+    pl_match_describe(m, m->nhist - 1, 2, &b);
+    assert_string_equal(pl_buf_str(&b), "You won the trick with rC.");
+    pl_buf_free(&b);
+    /* The next trick is on the table: the last one stays in the picture. */
+    th_play(m, "lead rA");
+    assert_int_equal(S(m)->phase, TC_PH_LAY);
+    has(show(m, 0), "last trick: seat 2 won with rC (led by seat 0)");
+    has(show(m, 3), "last trick: seat 2 won with rC (led by seat 0)");
+    pl_match_free(m);
+}
+
+static void test_TC_R8_deal_score_breakdown_told(void **st)
+{
+    (void)st;
+    /* TC-R8.2 (2 players, difference): 11 cards against 5. */
+    pl_match *m = th_new("tamcuc", "players=2 seed=1 dealer=0 soldier_special=none");
+    const char *h[2] = {"rG", "bS"};
+    const char *w[2] = {"rA rA rE rE rC rC rN rN rH rH", "bA bA bE bE bC"};
+    endgame(m, h, w, 0);
+    th_script(m, "lead rG; lay bS");
+    assert_string_equal(told(m, "hide", 1),
+                        "Seat 0 won the trick with rG. Deal 1 scores: seat 0 11 cards won, base +6, payments +0, "
+                        "deal +6; you 5 cards won, base -6, payments +0, deal -6.");
+    pl_match_free(m);
+    /* TC-R8.3: the kết bonus shows as a payment (4 players, bS pair: 3 from each). */
+    m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none");
+    const char *h4[4] = {"bS bS", "bC rS", "bN bH", "rC bA"};
+    const char *w4[4] = {"rG rA", "bG", "rE rN rH", "-"};
+    endgame(m, h4, w4, 0);
+    th_script(m, "lead bS bS; lay bC rS; lay bN bH; lay rC bA; hide; hide");
+    has(told(m, "hide", 0), "Deal 1 scores: you 4 cards won, base +2, payments +9, deal +11; seat 1 1 card won, "
+                            "base -1, payments -3, deal -4;");
     pl_match_free(m);
 }
 
@@ -1426,6 +1515,8 @@ int main(void)
         cmocka_unit_test(test_TC_R9_1_determinized_last_lead),
         cmocka_unit_test(test_notation_and_errors),
         cmocka_unit_test(test_draw_shows_characters),
+        cmocka_unit_test(test_TC_R6_4_trick_winner_told_and_kept_in_sight),
+        cmocka_unit_test(test_TC_R8_deal_score_breakdown_told),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

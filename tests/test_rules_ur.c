@@ -452,6 +452,115 @@ static void test_UR_position_text_rejects_bad_positions(void **s)
     pl_match_free(m);
 }
 
+/* ---- what a move did, in words (game.h describe, format_action_long, mark_move) ---- */
+
+/* A position set as the match's start, so that pl_match_describe and
+ * pl_match_draw replay the history from it. */
+static pl_match *start_at(const char *position)
+{
+    pl_match *m = pos("", position);
+    pl_state_copy(m->game, m->initial, m->state);
+    return m;
+}
+
+/* The menu text of `text` for the player to move. */
+static const char *long_text(pl_match *m, const char *text)
+{
+    static char out[256];
+    pl_action a;
+    pl_buf b = {0};
+    int seat = pl_sole_actor(m->game, m->state);
+    assert_int_equal(m->game->parse_action(m->state, seat, text, &a, &b), 0);
+    pl_format_action_long(m->game, m->state, seat, a, &b);
+    snprintf(out, sizeof out, "%s", pl_buf_str(&b));
+    pl_buf_free(&b);
+    return out;
+}
+
+static const char *told(pl_match *m, int from, int viewer)
+{
+    static char out[1024];
+    pl_buf b = {0};
+    assert_int_equal(pl_match_describe(m, from, viewer, &b), m->nhist);
+    snprintf(out, sizeof out, "%s", pl_buf_str(&b));
+    pl_buf_free(&b);
+    return out;
+}
+
+static void test_UR_R10_capture_is_announced_to_each_side(void **s)
+{
+    (void)s;
+    /* Light's A1 (index 4) with a 2 lands on B2, on Dark's blank piece. */
+    pl_match *m = start_at("board=A1:l,B2:d,C3:d turn=light phase=move roll=2 reserve=6/5 off=0/0");
+    assert_string_equal(long_text(m, "A1"), "A1 → B2, captures");
+    th_play(m, "A1");
+    assert_string_equal(told(m, 0, 1), "Light's B2 captured your piece, back to your reserve.");
+    assert_string_equal(told(m, 0, 0), "Your B2 captured Dark's piece, back to Dark's reserve.");
+    assert_string_equal(told(m, 0, -1), "Light's B2 captured Dark's piece, back to Dark's reserve.");
+    assert_string_equal(told(m, 1, 0), ""); /* told once */
+    assert_string_equal(told(m, 5, 0), ""); /* beyond the history (after an undo) */
+    /* Dark answers without a capture: nothing to say. */
+    th_play(m, "roll 1");
+    th_play(m, "C3");
+    assert_string_equal(told(m, 1, 1), "");
+    pl_match_free(m);
+}
+
+static void test_UR_R6_R9_R12_landing_squares_in_the_menu(void **s)
+{
+    (void)s;
+    pl_match *m = start_at("board=A3:l,B1:l turn=light phase=move roll=2 reserve=5/7 off=0/0");
+    assert_string_equal(long_text(m, "A3"), "A3 → A1, rolls again"); /* UR-R12: a rosette */
+    assert_string_equal(long_text(m, "B1"), "B1 → B3");
+    pl_match_free(m);
+    m = start_at("board=- turn=light phase=move roll=3 reserve=7/7 off=0/0");
+    assert_string_equal(long_text(m, "enter"), "enter → A2"); /* UR-R6: index 3 */
+    pl_match_free(m);
+    /* UR-R9: bearing off from B1 (index 23) with a 1. */
+    m = start_at("board=B1:L turn=light phase=move roll=1 reserve=0/7 off=6/0");
+    assert_string_equal(long_text(m, "B1"), "B1 → off");
+    th_play(m, "B1");
+    assert_string_equal(told(m, 0, 0), "You bore a piece off (7 of 7).");
+    pl_match_free(m);
+    /* An illegal move lands nowhere: the notation alone. */
+    m = start_at("board=A1:l,B1:l turn=light phase=move roll=1 reserve=5/7 off=0/0");
+    assert_string_equal(long_text(m, "A1"), "A1");
+    pl_match_free(m);
+}
+
+/* The cell of the picture at (row, col). */
+static const pl_cell *cell_at(const pl_canvas *c, int row, int col)
+{
+    assert_true(row < c->rows && col < c->cols);
+    return &c->cells[row * c->capcols + col];
+}
+
+static void test_UR_last_move_marked_and_sides_named(void **s)
+{
+    (void)s;
+    pl_match *m = start_at("board=A1:l,B2:d turn=light phase=move roll=2 reserve=6/6 off=0/0");
+    th_play(m, "A1");
+    th_play(m, "roll 3"); /* chance after the move does not hide it */
+    pl_canvas c = {0};
+    pl_match_draw(m, 1, &c);
+    /* B2 (row B = canvas row 3, column 2 at 3 + 7) and A1 (row 2, column 3) are marked; B3 is not. */
+    assert_int_equal(cell_at(&c, 3, 10)->style, PL_ST_HILITE);
+    assert_int_equal(cell_at(&c, 3, 16)->style, PL_ST_HILITE);
+    assert_int_equal(cell_at(&c, 2, 3)->style, PL_ST_HILITE);
+    assert_int_equal(cell_at(&c, 3, 17)->style, PL_ST_DIM);
+    pl_buf t = {0}, plain = {0};
+    pl_canvas_to_text(&c, &t);
+    pl_show(m->game, m->state, -1, &plain);
+    /* Dark's picture says which side is theirs and whose turn it is. */
+    assert_non_null(strstr(pl_buf_str(&t), "Dark  (d blank, D marked): reserve 7, borne off 0 of 7  ← you"));
+    assert_non_null(strstr(pl_buf_str(&t), "Dark (you) to move, roll 3"));
+    assert_null(strstr(pl_buf_str(&plain), "you")); /* the protocol's `show` is as it was */
+    pl_buf_free(&t);
+    pl_buf_free(&plain);
+    pl_canvas_free(&c);
+    pl_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +587,9 @@ int main(void)
         cmocka_unit_test(test_UR_consequence_small_block_blocks),
         cmocka_unit_test(test_UR_finkel_rules),
         cmocka_unit_test(test_UR_position_text_rejects_bad_positions),
+        cmocka_unit_test(test_UR_R10_capture_is_announced_to_each_side),
+        cmocka_unit_test(test_UR_R6_R9_R12_landing_squares_in_the_menu),
+        cmocka_unit_test(test_UR_last_move_marked_and_sides_named),
     };
     return cmocka_run_group_tests_name("rules_ur", tests, NULL, NULL);
 }

@@ -445,7 +445,7 @@ static void test_alloc_play_text(void **s)
         }
         assert_true(n < MAX_ALLOCS);
         pl_free(before);
-        /* Undo, set_player, history for each viewer, view and show. */
+        /* Undo, set_player, history for each viewer, view, show, describe and the marked picture. */
         assert_int_equal(pl_match_undo(m, &err), 0);
         for (n = 0;; n++) {
             pl_alloc_fail_after(n);
@@ -464,8 +464,12 @@ static void test_alloc_play_text(void **s)
                 if (v >= 0)
                     m->game->view(m->state, v, &b);
                 pl_show(m->game, m->state, v, &b);
+                pl_match_describe(m, 0, v, &b); /* what happened, and the picture with the last move */
+                pl_canvas c = {0};
+                pl_match_draw(m, v, &c);
                 pl_alloc_fail_after(-1);
-                int ok = !b.oom;
+                int ok = !b.oom && !c.oom;
+                pl_canvas_free(&c);
                 pl_buf_free(&b);
                 if (ok)
                     break;

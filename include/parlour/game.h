@@ -258,6 +258,34 @@ typedef struct pl_game {
      * with what is broken in `why`. For tests and fuzz targets: it may be
      * slow and is never called in play. Never changes `st`. */
     int (*check_state)(const void *st, pl_buf *why);
+
+    /* Optional: what an action did, in plain sentences for a person. `after`
+     * is `before` once `seat` (PL_CHANCE for chance) applied `a`. Appends
+     * one or more sentences, each ending in '.', separated by one space,
+     * telling `viewer` (-1: someone who sees everything) what the notation
+     * does not say: captures ("Dark's B1 captured your piece, back to your
+     * reserve."), tricks won, a deal's scores; nothing when there is nothing
+     * worth saying. It says only what `viewer` may know, by the same rules
+     * as `format_action_for` and `view`: for a state that differs from
+     * `before` only in what `viewer` cannot see, the text is the same. Never
+     * changes either state; cannot fail (`out->oom` on no memory). The
+     * terminal shows it after each action (pl_match_describe, match.h). */
+    void (*describe)(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out);
+
+    /* Optional: the text of a legal action of `seat` in `st` for a menu of
+     * moves: its notation first (what the player may type), then what it
+     * does, e.g. Ur's "A4 → B1" or "C4 → B2, captures". NULL: the notation
+     * alone (pl_format_action_long). Never changes `st`. */
+    void (*format_action_long)(const void *st, int seat, pl_action a, pl_buf *out);
+
+    /* Optional: marks the last move on a picture. `c` holds `draw(after,
+     * viewer)`; `after` is `before` once `seat` (never chance) applied `a`.
+     * Restyles cells (PL_ST_HILITE) without changing their characters, so
+     * that the picture's text (the protocol's `show`) stays the same. For
+     * games whose state does not keep the last move (Ur: a state is only
+     * the position, so the solvers see each position once); a game whose
+     * state keeps it marks it in `draw` itself. Only what `viewer` may see. */
+    void (*mark_move)(const void *before, int seat, pl_action a, const void *after, int viewer, pl_canvas *c);
 } pl_game;
 
 /* Lists every legal action of `seat` in `st` into `out`, which has room for
@@ -309,6 +337,10 @@ bool pl_is_actor(const pl_game *g, const void *st, int seat);
 
 /* The single actor when exactly one seat acts, else -1 (several, chance or over). */
 int pl_sole_actor(const pl_game *g, const void *st);
+
+/* Appends the text of `seat`'s legal action `a` for a menu of moves: the
+ * game's `format_action_long`, else its notation. Cannot fail. */
+void pl_format_action_long(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *out);
 
 /* Appends the picture of `draw` as plain text (the protocol's `show`). */
 void pl_show(const pl_game *g, const void *st, int seat, pl_buf *out);

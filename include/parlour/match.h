@@ -60,6 +60,20 @@ void pl_match_history(const pl_match *m, pl_buf *out);
  * one: another seat's face-down cards show only as a count. Sets `out->oom`
  * when memory runs out; `m` is never changed. */
 void pl_match_history_for(const pl_match *m, int viewer, pl_buf *out);
+/* Appends what the actions of the history from index `from` on did, as
+ * seat `viewer` may know it (viewer -1: everything): the game's `describe`
+ * sentences (game.h), separated from what `out` holds by a space. Returns
+ * the history's length, the `from` to give next time, so that a screen
+ * tells each action once (a `from` beyond the history, after an undo,
+ * tells nothing). Games without `describe` tell nothing. Replays the
+ * history from the initial state (one `apply` per action); on no memory it
+ * sets `out->oom`. `m` is never changed. */
+int pl_match_describe(const pl_match *m, int from, int viewer, pl_buf *out);
+/* Draws the current position on `c` for seat `viewer` (`draw`, game.h),
+ * with the last move of a seat marked by the game's `mark_move` when it has
+ * one (chance outcomes after it do not hide it). Cannot fail (`c->oom` on
+ * no memory, the mark then left out). `m` is never changed. */
+void pl_match_draw(const pl_match *m, int viewer, pl_canvas *c);
 /* Appends the `status` lines of the protocol. */
 void pl_match_status(const pl_match *m, pl_buf *out);
 

@@ -167,6 +167,7 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
     if (!acts)
         return 1;
     int screen_owner = last_human;
+    int told = m->nhist; /* texts14: history told so far (pl_match_describe) */
     for (;;) {
         pl_phase ph = g->phase(m->state);
         int actor = pl_sole_actor(g, m->state);
@@ -249,9 +250,12 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             screen_owner = actor;
         if (!(g->flags & PL_GAME_HIDDEN) || (ph == PL_PHASE_OVER))
             viewer = ph == PL_PHASE_OVER ? -1 : viewer;
+        /* texts14: what happened since the last prompt, for this screen's seat; the last move marked. */
+        int me = (g->flags & PL_GAME_HIDDEN) ? viewer : screen_owner;
+        told = pl_match_describe(m, told, me, &msg);
         erase();
         pl_canvas c = {0};
-        g->draw(m->state, (g->flags & PL_GAME_HIDDEN) ? viewer : -1, &c);
+        pl_match_draw(m, me, &c);
         int y = term_put_canvas(&c, 0, 1) + 1;
         pl_canvas_free(&c);
         if (msg.len) { /* wrapped to the screen's width, at most 4 lines */
@@ -294,7 +298,7 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             for (int i = 0; i < n && i < MAX_SHOWN_LEGAL; i++) {
                 pl_buf t = {0};
                 pl_buf_printf(&t, "%d) ", i + 1);
-                g->format_action(m->state, actor, acts[i], &t);
+                pl_format_action_long(g, m->state, actor, acts[i], &t); /* texts14: "A4 → B1" */
                 int w = (int)t.len + 2;
                 if (x + w > COLS - 1) {
                     y++;

@@ -204,3 +204,11 @@ void pl_show(const pl_game *g, const void *st, int seat, pl_buf *out)
     pl_canvas_to_text(&c, out);
     pl_canvas_free(&c);
 }
+
+void pl_format_action_long(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *out)
+{
+    if (g->format_action_long)
+        g->format_action_long(st, seat, a, out);
+    else
+        g->format_action(st, seat, a, out);
+}

@@ -235,3 +235,64 @@ void pl_match_status(const pl_match *m, pl_buf *out)
             pl_buf_puts(out, "\nwinner draw");
     }
 }
+
+/* The state before history entry `k`: the initial state with the first `k`
+ * actions applied, into `st`. */
+static void replay_to(const pl_match *m, int k, void *st)
+{
+    pl_state_copy(m->game, st, m->initial);
+    for (int i = 0; i < k; i++)
+        m->game->apply(st, m->hist[i].seat, m->hist[i].a);
+}
+
+int pl_match_describe(const pl_match *m, int from, int viewer, pl_buf *out)
+{
+    const pl_game *g = m->game;
+    if (!g->describe || from >= m->nhist)
+        return m->nhist;
+    if (from < 0)
+        from = 0;
+    void *before = pl_malloc(g->state_size), *after = pl_malloc(g->state_size);
+    pl_buf t = {0};
+    if (!before || !after) {
+        out->oom = true;
+    } else {
+        replay_to(m, from, after);
+        for (int i = from; i < m->nhist; i++) {
+            pl_state_copy(g, before, after);
+            g->apply(after, m->hist[i].seat, m->hist[i].a);
+            pl_buf_clear(&t);
+            g->describe(before, m->hist[i].seat, m->hist[i].a, after, viewer, &t);
+            if (t.oom)
+                out->oom = true;
+            if (t.len)
+                pl_buf_printf(out, "%s%s", out->len ? " " : "", pl_buf_str(&t));
+        }
+    }
+    pl_buf_free(&t);
+    pl_free(before);
+    pl_free(after);
+    return m->nhist;
+}
+
+void pl_match_draw(const pl_match *m, int viewer, pl_canvas *c)
+{
+    const pl_game *g = m->game;
+    g->draw(m->state, viewer, c);
+    int k = m->nhist - 1;
+    while (k >= 0 && m->hist[k].seat == PL_CHANCE)
+        k--;
+    if (!g->mark_move || k < 0)
+        return;
+    void *before = pl_malloc(g->state_size), *after = pl_malloc(g->state_size);
+    if (!before || !after) {
+        c->oom = true;
+    } else {
+        replay_to(m, k, before);
+        pl_state_copy(g, after, before);
+        g->apply(after, m->hist[k].seat, m->hist[k].a);
+        g->mark_move(before, m->hist[k].seat, m->hist[k].a, after, viewer, c);
+    }
+    pl_free(before);
+    pl_free(after);
+}

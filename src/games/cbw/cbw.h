@@ -169,5 +169,10 @@ void cbw_draw(const void *st, int seat, pl_canvas *c);
 void cbw_view(const void *st, int seat, pl_buf *out);
 void cbw_to_text(const void *st, pl_buf *out);
 int cbw_from_text(void *st, const char *text, pl_buf *err);
+/* pl_game.describe: every capture of a placement, group by group, and the
+ * team the prisoners go to ("Seat 1's 7♠ captured 5♥ 6♥ and 9♦: 3
+ * prisoners for Black."). Only cards on the table: the same for every
+ * viewer but for "Your" and "(your team)". */
+void cbw_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out);
 
 #endif

@@ -688,6 +688,21 @@ static void put_cards(pl_canvas *c, int row, int col, uint64_t m)
     }
 }
 
+/* Draws the last card placed, if it is still on the table, in the
+ * highlight style (same characters: the picture's text does not change). */
+static void mark_last(pl_canvas *c, const cbw_state *s, int top, int left)
+{
+    const cbw_hist *h = &s->hist[s->nhist - 1];
+    if (!((s->table >> h->card) & 1) || h->x < s->ix0 || h->x > s->ix1 || h->y < s->iy0 || h->y > s->iy1)
+        return;
+    pl_buf b = {0};
+    cbw_card_text(h->card, 1, &b);
+    int col = left + 1 + 4 * (h->x - s->ix0);
+    pl_canvas_put(c, top + 1 + (s->iy1 - h->y), col + 3 - pl_text_width(pl_buf_str(&b)), PL_ST_HILITE,
+                  pl_buf_str(&b));
+    pl_buf_free(&b);
+}
+
 void cbw_draw(const void *st, int seat, pl_canvas *c)
 {
     const cbw_state *s = st;
@@ -791,6 +806,7 @@ void cbw_draw(const void *st, int seat, pl_canvas *c)
     }
     if (s->nhist && s->passes < s->nseats) {
         const cbw_hist *h = &s->hist[s->nhist - 1];
+        mark_last(c, s, top, left);
         pl_buf b = {0};
         cbw_card_text(h->card, 1, &b);
         pl_canvas_printf(c, row, 0, PL_ST_DIM, "Last card: %s at %d,%d", pl_buf_str(&b), h->x, h->y);
@@ -799,5 +815,67 @@ void cbw_draw(const void *st, int seat, pl_canvas *c)
                              s->cap1, s->cap2);
         row++;
         pl_buf_free(&b);
+    }
+}
+
+/* ---------------------------------------------------------------- what a move did */
+
+/* Appends the cards of `set` (all of one colour, all on the table in `b`
+ * or at cell `newp` for card `newk`) group by group: cards joined side by
+ * side in one group (CBW-R17) are listed together, groups joined by
+ * "and"; returns the number of groups. */
+static int groups_text(const cbw_state *b, uint64_t set, int newk, int newp, pl_buf *out)
+{
+    int ng = 0;
+    while (set) {
+        /* a flood fill over the cards of `set`, from its lowest */
+        uint64_t grp = set & -set, frontier = grp;
+        while (frontier) {
+            int k = __builtin_ctzll(frontier);
+            frontier &= frontier - 1;
+            int p = k == newk ? newp : b->pos[k];
+            for (uint64_t rest = set & ~grp; rest; rest &= rest - 1) {
+                int j = __builtin_ctzll(rest), q = j == newk ? newp : b->pos[j];
+                if (q == p + 1 || q == p - 1 || q == p + CBW_STRIDE || q == p - CBW_STRIDE) {
+                    grp |= 1ull << j;
+                    frontier |= 1ull << j;
+                }
+            }
+        }
+        set &= ~grp;
+        pl_buf_puts(out, ng++ ? " and " : "");
+        for (uint64_t g = grp; g; g &= g - 1) {
+            cbw_card_text(__builtin_ctzll(g), 1, out);
+            if (g & (g - 1))
+                pl_buf_putc(out, ' ');
+        }
+    }
+    return ng;
+}
+
+void cbw_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out)
+{
+    const cbw_state *b = before, *s = after;
+    if (seat == PL_CHANCE || !(a & CBW_ACT_PLACE))
+        return;
+    int k = cbw_act_card(a), newp = cbw_cell(cbw_act_x(a), cbw_act_y(a)), team = cbw_team(seat);
+    /* Everything told here lies on the table, seen by all: no hidden card. */
+    for (int i = 0; i < 2; i++) {
+        int t = i ? !team : team; /* the mover's captures first (CBW-R18), then a loss of its own */
+        uint64_t taken = s->prisoners[t] & ~b->prisoners[t];
+        if (!taken)
+            continue;
+        int n = __builtin_popcountll(taken);
+        if (out->len)
+            pl_buf_putc(out, ' ');
+        if (viewer == seat)
+            pl_buf_puts(out, "Your ");
+        else
+            pl_buf_printf(out, "Seat %d's ", seat);
+        cbw_card_text(k, 1, out);
+        pl_buf_puts(out, t == team ? " captured " : " left without liberty its own ");
+        groups_text(b, taken, k, newp, out);
+        pl_buf_printf(out, ": %d prisoner%s for %s%s.", n, n > 1 ? "s" : "", team_name[t],
+                      viewer >= 0 && cbw_team(viewer) == t ? " (your team)" : "");
     }
 }

@@ -365,6 +365,15 @@ static void pay_all(tc_state *s, int to, int amount)
 
 static void start_deal(tc_state *s);
 
+int tc_base_score(const tc_state *s, const int *k, int p)
+{
+    if (s->np == 4)
+        return k[p] - 2;
+    if (s->np == 3)
+        return (s->deckopt == TC_D_30 && s->thirty_score == TC_30_THIRDS) ? 3 * k[p] - 10 : k[p] - 3;
+    return s->two_p_score == TC_2P_DIFF ? k[p] - k[1 - p] : k[p] - 8;
+}
+
 /* TC-R8: base scores, totals, then the next deal or the end (TC-R8.5). */
 static void end_deal(tc_state *s)
 {
@@ -372,16 +381,8 @@ static void end_deal(tc_state *s)
         int k[TC_MAXP];
         for (int p = 0; p < s->np; p++)
             k[p] = tc_size(s->won[p]);
-        for (int p = 0; p < s->np; p++) {
-            int b;
-            if (s->np == 4)
-                b = k[p] - 2;
-            else if (s->np == 3)
-                b = (s->deckopt == TC_D_30 && s->thirty_score == TC_30_THIRDS) ? 3 * k[p] - 10 : k[p] - 3;
-            else
-                b = s->two_p_score == TC_2P_DIFF ? k[p] - k[1 - p] : k[p] - 8;
-            s->dscore[p] = (int16_t)(s->dscore[p] + b);
-        }
+        for (int p = 0; p < s->np; p++)
+            s->dscore[p] = (int16_t)(s->dscore[p] + tc_base_score(s, k, p));
     }
     for (int p = 0; p < s->np; p++) {
         s->total[p] = (int16_t)(s->total[p] + s->dscore[p]);
@@ -1485,4 +1486,5 @@ const pl_game tc_game = {
     .levels = tc_levels,
     .variants = tc_variants,
     .check_state = tc_check_state,
+    .describe = tc_describe,
 };

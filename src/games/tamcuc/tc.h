@@ -171,6 +171,9 @@ int tc_check_count(const tc_state *s, uint64_t code, pl_buf *err);
 /* Lead ban state of the current trick start: 1 when the first-trick ban
  * applies to a lead made now (before lifting, TC-R7.1, TC-R5.4). */
 int tc_ban_applies(const tc_state *s);
+/* TC-R8.2: the base score of seat `p` for won piles of k[0..np-1] cards
+ * (zero-sum over the seats). Cannot fail. */
+int tc_base_score(const tc_state *s, const int *k, int p);
 /* The seat asked in the declaration phase. */
 int tc_decl_seat(const tc_state *s);
 
@@ -188,6 +191,11 @@ void tc_format_action_for(const void *st, int seat, pl_action a, int viewer, pl_
 int tc_parse_action(const void *st, int seat, const char *text, pl_action *a, pl_buf *err);
 void tc_explain_illegal(const void *st, int seat, pl_action a, pl_buf *out);
 void tc_draw(const void *st, int seat, pl_canvas *c);
+/* pl_game.describe: who won a trick and with what (a winning set is
+ * always shown), and at a deal's end its score breakdown per seat: cards
+ * won, base score (TC-R8.2), payments (declarations, kết, overtake) and the
+ * deal's total. Only public facts: the same for every viewer but "you". */
+void tc_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out);
 void tc_view(const void *st, int seat, pl_buf *out);
 void tc_to_text(const void *st, pl_buf *out);
 int tc_from_text(void *st, const char *text, pl_buf *err);

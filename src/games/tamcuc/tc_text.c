@@ -18,7 +18,10 @@
 #define ONE TC_ONE
 #define NIB TC_NIB
 
-static const char *const rank_cjk[7] = {"卒", "馬", "砲", "車", "象", "士", "將"};
+/* The characters of the cards as printed: black 卒 馬 砲 車 象 士 將, red
+ * 兵 傌 炮 俥 相 仕 帥 (the two sides of xiangqi), by [red][rank]. */
+static const char *const rank_cjk[2][7] = {{"卒", "馬", "砲", "車", "象", "士", "將"},
+                                           {"兵", "傌", "炮", "俥", "相", "仕", "帥"}};
 static const char *const rank_vi[7] = {"tốt", "mã", "pháo", "xe", "tượng", "sĩ", "tướng"};
 static const char *const phase_name[] = {"count", "dealer", "deal", "exchange", "declare",
                                          "lead", "lay", "reveal", "over"};
@@ -514,7 +517,7 @@ void tc_view(const void *st, int seat, pl_buf *out)
 static int draw_card(pl_canvas *c, int row, int col, int k)
 {
     char t[32];
-    snprintf(t, sizeof t, "%c%c %s %s", (k & 1) ? 'r' : 'b', tc_rank_ch[k >> 1], rank_cjk[k >> 1],
+    snprintf(t, sizeof t, "%c%c %s %s", (k & 1) ? 'r' : 'b', tc_rank_ch[k >> 1], rank_cjk[k & 1][k >> 1],
              rank_vi[k >> 1]);
     int e = pl_canvas_put(c, row, col, (k & 1) ? PL_ST_RED : PL_ST_BLACK, t);
     return e + 2;
@@ -653,6 +656,13 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
                     pl_canvas_put(c, row, col, PL_ST_DIM, "hidden");
             }
             row++;
+        }
+        if (s->pv_valid) { /* the finished trick stays in sight while the next one is played */
+            pl_buf t = {0};
+            tc_cards_text(s->pv_winner == s->pv_leader ? s->pv_lead : s->pv_lay[s->pv_winner], " ", &t);
+            pl_canvas_printf(c, row++, 2, PL_ST_DIM, "last trick: seat %d won with %s (led by seat %d)",
+                             s->pv_winner, pl_buf_str(&t), s->pv_leader);
+            pl_buf_free(&t);
         }
         row++;
     } else if (s->pv_valid) {
@@ -1045,4 +1055,49 @@ int tc_from_text(void *st, const char *text, pl_buf *err)
 done:
     pl_free(copy);
     return rc;
+}
+
+/* ---------------------------------------------------------------- what happened */
+
+static void seat_word(int p, int viewer, bool capital, pl_buf *out)
+{
+    if (p == viewer)
+        pl_buf_puts(out, capital ? "You" : "you");
+    else
+        pl_buf_printf(out, "%s %d", capital ? "Seat" : "seat", p);
+}
+
+void tc_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out)
+{
+    const tc_state *b = before, *s = after;
+    (void)seat;
+    (void)a;
+    bool in_trick = b->phase == TC_PH_LAY || b->phase == TC_PH_REVEAL;
+    bool trick_done = in_trick && s->phase != TC_PH_LAY && s->phase != TC_PH_REVEAL;
+    if (trick_done) {
+        /* The winner's set is face up: the lead is shown, a follower wins only revealed (TC-R6.3, 6.4). */
+        int w = s->pv_winner;
+        seat_word(w, viewer, true, out);
+        pl_buf_printf(out, " won the %strick with ", b->textra ? "extra " : "");
+        tc_cards_text(w == s->pv_leader ? s->pv_lead : s->pv_lay[w], " ", out);
+        pl_buf_putc(out, '.');
+    }
+    if (s->deals_done <= b->deals_done)
+        return;
+    /* The deal's end (TC-R8): the won piles as they were at its end (the
+     * last trick's set to its winner), the base, and what was paid besides. */
+    int k[TC_MAXP];
+    for (int p = 0; p < b->np; p++)
+        k[p] = tc_size(b->won[p]) + (trick_done && p == s->pv_winner ? s->pv_n : 0);
+    bool autowin = b->phase == TC_PH_DECL; /* ended by declarations, no play (TC-R5.6) */
+    pl_buf_printf(out, "%sDeal %d scores", out->len ? " " : "", s->deals_done);
+    for (int p = 0; p < b->np; p++) {
+        int base = autowin ? 0 : tc_base_score(b, k, p), total = s->last_score[p];
+        pl_buf_puts(out, p ? "; " : ": ");
+        seat_word(p, viewer, false, out);
+        if (!autowin)
+            pl_buf_printf(out, " %d card%s won, base %+d,", k[p], k[p] == 1 ? "" : "s", base);
+        pl_buf_printf(out, " payments %+d, deal %+d", total - base, total);
+    }
+    pl_buf_putc(out, '.');
 }

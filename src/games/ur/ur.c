@@ -647,4 +647,7 @@ const pl_game ur_game = {
     .variants = ur_variants,
     .bench_sets = ur_bench_sets,
     .check_state = ur_check_state,
+    .describe = ur_describe,
+    .format_action_long = ur_format_action_long,
+    .mark_move = ur_mark_move,
 };

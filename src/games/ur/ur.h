@@ -93,5 +93,13 @@ void ur_draw(const void *st, int seat, pl_canvas *c);
 void ur_view(const void *st, int seat, pl_buf *out);
 void ur_to_text(const void *st, pl_buf *out);
 int ur_from_text(void *st, const char *text, pl_buf *err);
+/* pl_game.format_action_long: the notation, then where the piece lands
+ * ("A4 → B1", "enter → A4", "B1 → off"), ", captures", ", rolls again". */
+void ur_format_action_long(const void *st, int seat, pl_action a, pl_buf *out);
+/* pl_game.describe: captures, pieces borne off, extra rolls, in words for
+ * `viewer` ("Dark's B1 captured your piece, back to your reserve."). */
+void ur_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out);
+/* pl_game.mark_move: highlights the squares a move left and reached. */
+void ur_mark_move(const void *before, int seat, pl_action a, const void *after, int viewer, pl_canvas *c);
 
 #endif

@@ -324,7 +324,6 @@ static const char *mark_of(const ur_state *s, int sq)
 void ur_draw(const void *st, int seat, pl_canvas *c)
 {
     const ur_state *s = st;
-    (void)seat;
     pl_canvas_printf(c, 0, 0, PL_ST_TITLE, "The Royal Game of Ur - %s",
                      s->finkel ? "Finkel's rules" : "Skiryuk's rules");
     for (int col = 1; col <= 8; col++)
@@ -348,11 +347,14 @@ void ur_draw(const void *st, int seat, pl_canvas *c)
             pl_canvas_put(c, 2 + r, x + 6, PL_ST_DIM, "]");
         }
     }
-    pl_canvas_printf(c, 6, 0, PL_ST_RED, "Light (l blank, L marked): reserve %d, borne off %d of %d",
-                     s->reserve[0], s->off[0], s->pieces);
-    pl_canvas_printf(c, 7, 0, PL_ST_BLACK, "Dark  (d blank, D marked): reserve %d, borne off %d of %d",
-                     s->reserve[1], s->off[1], s->pieces);
-    const char *who = side_name[s->turn];
+    int end[2];
+    end[0] = pl_canvas_printf(c, 6, 0, PL_ST_RED, "Light (l blank, L marked): reserve %d, borne off %d of %d",
+                              s->reserve[0], s->off[0], s->pieces);
+    end[1] = pl_canvas_printf(c, 7, 0, PL_ST_BLACK, "Dark  (d blank, D marked): reserve %d, borne off %d of %d",
+                              s->reserve[1], s->off[1], s->pieces);
+    if (seat == 0 || seat == 1) /* the picture of one player: say which side is theirs */
+        pl_canvas_put(c, 6 + seat, end[seat], PL_ST_HILITE, "  ← you");
+    const char *who = seat == s->turn ? (s->turn ? "Dark (you)" : "Light (you)") : side_name[s->turn];
     switch (s->phase) {
     case UR_PH_FIRST:
         pl_canvas_put(c, 8, 0, PL_ST_NORMAL, "The starting player is drawn (first light / first dark)");
@@ -368,4 +370,116 @@ void ur_draw(const void *st, int seat, pl_canvas *c)
                          s->off[s->off[1] == s->pieces], s->off[s->off[1] != s->pieces]);
     }
     pl_canvas_put(c, 9, 0, PL_ST_DIM, "Marks: * rosette  o eyes  + safe  F finish  ~ conversion  . plain");
+}
+
+/* ---------------------------------------------------------------- what a move did */
+
+/* Pieces of `p` on `sq`. */
+static int count_on(const ur_state *s, int p, int sq)
+{
+    int n = 0;
+    for (int lv = 0; lv < s->h[sq]; lv++)
+        n += ((s->pc[sq] >> (2 * lv)) & 1) == p;
+    return n;
+}
+
+/* What a piece move did, found by comparing the states before and after it
+ * (so that the text never restates the rules): `from` the square it left
+ * (-1: the reserve), `to` the square it reached (UR_NSQ: borne off). */
+typedef struct ur_step {
+    int p, from, to;
+    bool capture, again;
+} ur_step;
+
+/* Fills `st` for the move from `b` to `a`; false when `b` was not a move
+ * of a piece (a pass, chance). */
+static bool step_of(const ur_state *b, const ur_state *a, ur_step *st)
+{
+    if (b->phase != UR_PH_MOVE)
+        return false;
+    int p = b->turn;
+    *st = (ur_step){.p = p, .from = -2, .to = -2};
+    if (a->reserve[p] < b->reserve[p])
+        st->from = -1;
+    if (a->off[p] > b->off[p])
+        st->to = UR_NSQ;
+    for (int sq = 0; sq < UR_NSQ; sq++) {
+        int d = count_on(a, p, sq) - count_on(b, p, sq);
+        if (d < 0)
+            st->from = sq;
+        else if (d > 0)
+            st->to = sq;
+    }
+    if (st->from == -2 || st->to == -2)
+        return false;
+    st->capture = a->reserve[p ^ 1] > b->reserve[p ^ 1];
+    st->again = a->phase == UR_PH_ROLL && a->turn == p;
+    return true;
+}
+
+void ur_format_action_long(const void *st, int seat, pl_action a, pl_buf *out)
+{
+    const ur_state *s = st;
+    ur_format_action(st, seat, a, out);
+    if (s->phase != UR_PH_MOVE || seat != s->turn || (a != UR_ACT_ENTER && (a & ~(pl_action)0xff) != UR_ACT_MOVE))
+        return;
+    pl_action list[1 + UR_NSQ * 4]; /* enter, and at most 4 pieces a square */
+    int n = ur_game.legal(s, seat, list, (int)(sizeof list / sizeof list[0])), k = 0;
+    while (k < n && list[k] != a)
+        k++;
+    if (k == n) /* a menu lists legal moves; an illegal one lands nowhere */
+        return;
+    ur_state t = *s;
+    ur_step m;
+    ur_game.apply(&t, seat, a);
+    if (!step_of(s, &t, &m))
+        return;
+    pl_buf_printf(out, " → %s%s%s", m.to == UR_NSQ ? "off" : ur_sq_name[m.to], m.capture ? ", captures" : "",
+                  m.again ? ", rolls again" : "");
+}
+
+void ur_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out)
+{
+    const ur_state *b = before, *s = after;
+    ur_step m;
+    (void)a;
+    if (seat == PL_CHANCE || !step_of(b, s, &m))
+        return;
+    const char *mover = side_name[m.p], *victim = side_name[m.p ^ 1];
+    if (m.capture) {
+        if (viewer == m.p)
+            pl_buf_printf(out, "Your %s captured %s's piece, back to %s's reserve.", ur_sq_name[m.to], victim, victim);
+        else if (viewer == (m.p ^ 1))
+            pl_buf_printf(out, "%s's %s captured your piece, back to your reserve.", mover, ur_sq_name[m.to]);
+        else
+            pl_buf_printf(out, "%s's %s captured %s's piece, back to %s's reserve.", mover, ur_sq_name[m.to], victim,
+                          victim);
+    }
+    const char *who = viewer == m.p ? "You" : mover;
+    if (m.to == UR_NSQ)
+        pl_buf_printf(out, "%s%s bore a piece off (%d of %d).", out->len ? " " : "", who, s->off[m.p], s->pieces);
+    else if (m.again)
+        pl_buf_printf(out, "%s%s reached the rosette %s: another roll.", out->len ? " " : "", who, ur_sq_name[m.to]);
+}
+
+/* Highlights a square's brackets (the picture's cells, ur_draw). */
+static void mark_square(pl_canvas *c, int sq)
+{
+    if (sq < 0 || sq >= UR_NSQ)
+        return;
+    int r = ur_sq_name[sq][0] - 'A', x = 3 + (ur_sq_name[sq][1] - '1') * 7;
+    pl_canvas_put(c, 2 + r, x, PL_ST_HILITE, "[");
+    pl_canvas_put(c, 2 + r, x + 6, PL_ST_HILITE, "]");
+}
+
+void ur_mark_move(const void *before, int seat, pl_action a, const void *after, int viewer, pl_canvas *c)
+{
+    ur_step m;
+    (void)seat;
+    (void)a;
+    (void)viewer;
+    if (!step_of(before, after, &m))
+        return;
+    mark_square(c, m.from);
+    mark_square(c, m.to);
 }
