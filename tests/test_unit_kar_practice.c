@@ -176,6 +176,8 @@ static void test_KA_R7_touch_by_label_takes_the_card(void **st)
     assert_int_equal(karp_touch_get(p, 0, shown), 340);
     lab[0] = (char)(lab[0] - 'a' + 'A');
     assert_string_equal(shown, lab);
+    char want_label[KARP_LABEL];
+    memcpy(want_label, lab, KARP_LABEL);
     finish(p);
     assert_string_equal(karp_judgement(p),
                         "3. Poem 40, kimariji しの (2 kana, deciding kana at 240 ms). You took it from your "
@@ -189,7 +191,7 @@ static void test_KA_R7_touch_by_label_takes_the_card(void **st)
     assert_int_equal(s1.count[1], s0.count[1]);
     assert_false(karp_label(p, 40, lab)); /* taken: off the field */
     assert_int_equal(karp_touch_get(p, 0, shown), 340);
-    assert_string_equal(shown, "");
+    assert_string_equal(shown, want_label); /* the label it lay at when touched, not "?" */
     const char *stats = karp_stats(p);
     assert_non_null(strstr(stats, "Take times (ms after the deciding kana), 3 readings:\n"));
     assert_non_null(strstr(stats, "You took 1: mean +100 ms, median +100 ms.\n"));
@@ -324,7 +326,9 @@ static void test_KA_S5_solo_field_cells_and_labels(void **st)
             assert_string_equal(cell.label, want);
             assert_int_equal(cell.owner, -1);
             assert_int_equal(karp_card_at(p, want), cell.card);
-            assert_int_equal(strncmp(cell.head, karp_card_text(cell.card), strlen(cell.head)), 0);
+            char whole[96];
+            karp_card_head(cell.card, 0, whole, sizeof whole);
+            assert_int_equal(strncmp(cell.head, whole, strlen(cell.head)), 0);
             ncards++;
         }
     assert_int_equal(ncards, 50);
@@ -492,6 +496,11 @@ static void test_readings_without_memory(void **st)
         pl_alloc_fail_after(0);
         r = karp_finish(p, &err);
         pl_alloc_fail_after(-1);
+        while (r == 0 && karp_send_owed(p) > 0) {
+            pl_buf e2 = {0};
+            assert_true(karp_send(p, NULL, &e2) >= 0);
+            pl_buf_free(&e2);
+        }
         if (r < 0) {
             failed++;
             assert_true(err.len > 0 || err.oom);

@@ -447,7 +447,15 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
     }
     if (s->cur) {
         const kar_poem *p = kar_poem_get(s->cur);
-        pl_canvas_printf(c, ++y, 0, PL_ST_HILITE, "Reading poem %d: %s", s->cur, p->kyogi_kami);
+        char kana[4 * KAR_TL_MAX + 1]; /* the kana as read: the holds ー ｰ are time, not text */
+        size_t n = 0;
+        for (int i = 0; i < p->tl_n[0]; i++) {
+            size_t k = strlen(p->tl_kana[0][i]);
+            memcpy(kana + n, p->tl_kana[0][i], k);
+            n += k;
+        }
+        kana[n] = '\0';
+        pl_canvas_printf(c, ++y, 0, PL_ST_HILITE, "Reading poem %d: %s", s->cur, kana);
         y++;
     }
     if (s->last.card && s->stage != KAR_ST_TOUCH) {
