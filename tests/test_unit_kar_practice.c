@@ -12,6 +12,7 @@
 #include "helpers.h"
 #include "games/karuta/public/kar_practice.h"
 #include "parlour/alloc.h"
+#include "parlour/registry.h"
 
 /* A session with `seed`, `delay_ms`, solo or not, and game options `opts`
  * (space separated, may be NULL); fails the test on error. */
@@ -563,6 +564,209 @@ static void test_KA_K2_K3_kimariji_queries(void **st)
     karp_kim_free(NULL);
 }
 
+/* KA-R5: before each upper half the previous poem's lower half is read (its
+ * last kana held yoin_ms), then the pause; before the first only the pause.
+ * The kana are shown as read: no hold marks (ー, ｰ). */
+static void test_KA_R5_prelude_lower_half_then_pause(void **st)
+{
+    (void)st;
+    karp *p = new_session("7", 400, false, NULL);
+    start(p); /* 39 */
+    assert_int_equal(karp_prelude_ms(p), 1000);
+    assert_int_equal(karp_prelude_count(p), 0);
+    assert_string_equal(karp_prelude_kana(p, 0), "");
+    for (int i = 0; i < karp_kana_count(p); i++) {
+        assert_string_not_equal(karp_kana(p, i), "ー");
+        assert_string_not_equal(karp_kana(p, i), "ｰ");
+    }
+    finish(p);
+    start(p); /* 84, after 39 */
+    assert_int_equal(karp_prelude_ms(p), 5000 + 3000 + 1000);
+    char heard[256] = "";
+    int last = -1;
+    for (int i = 0; i < karp_prelude_count(p); i++) {
+        assert_true(karp_prelude_start_ms(p, i) > last);
+        assert_true(karp_prelude_start_ms(p, i) < 5000);
+        last = karp_prelude_start_ms(p, i);
+        strcat(heard, karp_prelude_kana(p, i));
+    }
+    assert_int_equal(karp_prelude_start_ms(p, 0), 0);
+    assert_int_equal(karp_prelude_start_ms(p, karp_prelude_count(p)), -1);
+    assert_string_equal(heard, "あまりてなどかひとのこいしき"); /* 39's lower half, the marks dropped */
+    finish(p);
+    karp_free(p);
+    p = new_session("3", 0, true, "cards=50 pause_ms=700"); /* chirashi reads whole poems: only the pause */
+    start(p);
+    finish(p);
+    start(p);
+    assert_int_equal(karp_prelude_ms(p), 700);
+    assert_int_equal(karp_prelude_count(p), 0);
+    karp_free(p);
+}
+
+/* KA-R3: the memorisation time is the option memo_s (15 minutes unless set). */
+static void test_KA_R3_memorisation_time(void **st)
+{
+    (void)st;
+    karp *p = new_session("7", 400, false, NULL);
+    assert_int_equal(karp_memo_s(p), 900);
+    karp_free(p);
+    p = new_session("7", 400, false, "memo_s=45");
+    assert_int_equal(karp_memo_s(p), 45);
+    karp_free(p);
+}
+
+/* KA-R9: the player who takes from the other territory chooses the card he
+ * sends; refusals leave the debt and the field as they were. */
+static void test_KA_R9_player_chooses_the_card_to_send(void **st)
+{
+    (void)st;
+    karp *p = new_session("7", 400, false, NULL);
+    char lab[KARP_LABEL];
+    for (int i = 0; i < 5; i++) { /* 39, 84, 40 (ours: taken), 14, 79 */
+        start(p);
+        if (karp_card(p) == 40 && karp_label(p, 40, lab))
+            touch(p, lab, karp_decide_ms(p) + 50);
+        finish(p);
+        assert_int_equal(karp_send_owed(p), 0);
+    }
+    start(p);
+    assert_int_equal(karp_card(p), 29);
+    assert_true(karp_label(p, 29, lab));
+    assert_true(lab[0] >= 'D'); /* the AI's */
+    assert_int_equal(touch(p, lab, karp_decide_ms(p) + 50), 1);
+    finish(p);
+    assert_int_equal(karp_send_owed(p), 1);
+    assert_non_null(strstr(karp_judgement(p), "You owe the AI 1 card: choose it from your territory (KA-R9)"));
+    pl_buf err = {0};
+    assert_int_equal(karp_start(p, &err), -1); /* not before the send */
+    assert_non_null(strstr(pl_buf_str(&err), "send them first"));
+    pl_buf_clear(&err);
+    karp_status before, after;
+    karp_get_status(p, &before);
+    char theirs[KARP_LABEL];
+    karp_cell cell;
+    assert_int_equal(karp_cell_get(p, 1, 0, 0, &cell), 0); /* some card of the AI's */
+    int c1 = 0;
+    for (int col = 0; col < 17 && !c1; col++)
+        for (int row = 0; row < 3 && !c1; row++)
+            if (karp_cell_get(p, 1, row, col, &cell) == 0 && cell.kind == KARP_CELL_CARD)
+                c1 = cell.card;
+    assert_true(karp_label(p, c1, theirs));
+    assert_int_equal(karp_send(p, theirs, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "is not yours"));
+    pl_buf_clear(&err);
+    assert_int_equal(karp_send(p, "Z99", &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "no card lies at Z99"));
+    pl_buf_clear(&err);
+    assert_int_equal(karp_send(p, "A5", &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "not a slot label"));
+    pl_buf_clear(&err);
+    karp_get_status(p, &after);
+    assert_int_equal(after.count[0], before.count[0]);
+    assert_int_equal(karp_send_owed(p), 1);
+    /* our highest card, not the engine's lowest */
+    int mine = 0;
+    for (int c = 100; c >= 1 && !mine; c--)
+        if (karp_label(p, c, lab) && lab[0] <= 'C')
+            mine = c;
+    assert_true(karp_label(p, mine, lab));
+    assert_int_equal(karp_send(p, lab, &err), 0);
+    assert_int_equal(karp_send_owed(p), 0);
+    assert_true(karp_label(p, mine, lab));
+    assert_true(lab[0] >= 'D'); /* it lies in the AI's territory now (placed there, KA-R10) */
+    char want[64];
+    snprintf(want, sizeof want, "You send the AI 1 card: poem %d (KA-R9).", mine);
+    assert_non_null(strstr(karp_judgement(p), want));
+    assert_int_equal(karp_send(p, NULL, &err), -1); /* nothing owed now */
+    pl_buf_free(&err);
+    start(p);
+    karp_free(p);
+}
+
+/* The card texts as the field shows them: as many characters as tell each
+ * card from every other of the hundred (47 share their first two). */
+static void test_card_heads_tell_every_card_apart(void **st)
+{
+    (void)st;
+    char head[64], whole[96], other[96];
+    int shared2 = 0, most = 0;
+    for (int a = 1; a <= 100; a++) {
+        int n = karp_card_unique(a);
+        most = n > most ? n : most;
+        karp_card_head(a, n, head, sizeof head);
+        karp_card_head(a, 2, whole, sizeof whole);
+        bool two = false;
+        for (int b = 1; b <= 100; b++) {
+            if (b == a)
+                continue;
+            karp_card_head(b, 0, other, sizeof other);
+            assert_false(strncmp(other, head, strlen(head)) == 0); /* nobody else starts so */
+            two = two || strncmp(other, whole, strlen(whole)) == 0;
+        }
+        shared2 += two;
+    }
+    assert_int_equal(shared2, 47);
+    assert_int_equal(most, 8);
+    assert_int_equal(karp_card_unique(0), 0);
+    karp_card_head(101, 3, head, sizeof head);
+    assert_string_equal(head, "");
+    karp_card_head(1, 0, whole, sizeof whole);
+    assert_string_equal(whole, "わかころもてはつゆにぬれつつ");
+    karp_card_head(1, 0, head, 7); /* two kana and no half of a third */
+    assert_string_equal(head, "わか");
+}
+
+/* Computer players at a level: the karuta bot plays seat 1 in kyōgi, and
+ * several seats on a chirashi field (KA-S1 .. KA-S3); the same seed gives
+ * the same game. */
+static void test_KA_S3_computer_players_at_a_level(void **st)
+{
+    (void)st;
+    karp_options o = {.solo = true, .seed = "11", .opponents = 2, .level = "nosuch"};
+    pl_buf err = {0};
+    assert_null(karp_new(&o, &err));
+    assert_non_null(strstr(pl_buf_str(&err), "unknown karuta level 'nosuch'"));
+    pl_buf_clear(&err);
+    karp_options k = {.seed = "11", .opponents = 1};
+    assert_null(karp_new(&k, &err)); /* kyōgi has its one opponent */
+    pl_buf_clear(&err);
+    o.level = "easy";
+    karp *a = karp_new(&o, &err), *b = karp_new(&o, &err);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(karp_seats(a), 3);
+    assert_string_equal(karp_level(a), "easy");
+    int taken = 0;
+    for (int i = 0; i < 12; i++) {
+        start(a);
+        start(b);
+        assert_int_equal(karp_ai_ms(a), karp_ai_ms(b));
+        finish(a);
+        finish(b);
+        assert_string_equal(karp_judgement(a), karp_judgement(b));
+    }
+    karp_status s;
+    karp_get_status(a, &s);
+    taken = s.count[1] + s.count[2];
+    assert_true(taken > 0); /* nobody touched for us: the computers took cards */
+    assert_int_equal(s.count[0], 0);
+    assert_non_null(strstr(karp_stats(a), "computer 2"));
+    karp_free(a);
+    karp_free(b);
+    karp_options ky = {.seed = "5", .level = "hard"};
+    a = karp_new(&ky, &err);
+    assert_non_null(a);
+    assert_int_equal(karp_seats(a), 2);
+    start(a);
+    finish(a);
+    karp_free(a);
+    pl_buf_free(&err);
+    assert_true(karp_handles(pl_game_find("karuta")));
+    assert_false(karp_handles(pl_game_find("ur")));
+    assert_false(karp_handles(NULL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -578,6 +782,11 @@ int main(void)
         cmocka_unit_test(test_karp_new_each_allocation_failing),
         cmocka_unit_test(test_readings_without_memory),
         cmocka_unit_test(test_KA_K2_K3_kimariji_queries),
+        cmocka_unit_test(test_KA_R5_prelude_lower_half_then_pause),
+        cmocka_unit_test(test_KA_R3_memorisation_time),
+        cmocka_unit_test(test_KA_R9_player_chooses_the_card_to_send),
+        cmocka_unit_test(test_card_heads_tell_every_card_apart),
+        cmocka_unit_test(test_KA_S3_computer_players_at_a_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
