@@ -4,9 +4,12 @@
  * (KA-K3), computed by the karuta module through its public header
  * (src/games/karuta/public/kar_practice.h).
  * `parlour karuta practice` is real-time practice in the terminal (ncursesw)
- * against an AI with a fixed reaction delay, or alone on a chirashi field
- * (KA-S5), played through the game interface; a --script mode replaces the
- * terminal and the clock for tests.
+ * against an AI with a fixed reaction delay or the karuta bot, or on a
+ * chirashi field alone (KA-S5) or against computer players; `parlour play
+ * karuta` is the same screen as the game (src/cli/main.c routes it here
+ * through cli_karuta_play_wanted). Everything is played through the game
+ * interface behind the practice API; a --script mode replaces the terminal
+ * and the clock for tests, and --screen WxH prints the screen it would show.
  */
 #include <ctype.h>
 #include <curses.h>
@@ -516,7 +519,7 @@ static bool pr_memorise(practice *p)
             return true;
         char prompt[160];
         snprintf(prompt, sizeof prompt,
-                 "Memorise the field (KA-R3): %d:%02d left. Enter starts the first reading now; q quits.", left / 60,
+                 "Memorise the field (KA-R3): %d:%02d left; Enter starts now, q quits.", left / 60,
                  left % 60);
         pr_draw(p, false, prompt, false);
         timeout(250);
