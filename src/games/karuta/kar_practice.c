@@ -686,62 +686,9 @@ int karp_zone_size(const karp *p, int z, int *rows, int *cols)
     return 0;
 }
 
-/* Decodes poem `poem`'s card text without its spaces into `cp` (at most
- * `cap` code points); returns how many. */
-static int karp_card_cps(int poem, utf8proc_int32_t *cp, int cap)
-{
-    const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)kar_poem_get(poem)->card;
-    int n = 0;
-    for (utf8proc_int32_t c; *u && n < cap;) {
-        utf8proc_ssize_t k = utf8proc_iterate(u, -1, &c);
-        if (k <= 0)
-            break;
-        u += k;
-        if (c != ' ')
-            cp[n++] = c;
-    }
-    return n;
-}
+int karp_card_unique(int poem) { return kar_card_unique(poem); }
 
-int karp_card_unique(int poem)
-{
-    if (!kar_poem_get(poem))
-        return 0;
-    utf8proc_int32_t a[64], b[64];
-    int na = karp_card_cps(poem, a, 64), need = 1;
-    for (int q = 1; q <= KAR_NPOEMS; q++) {
-        if (q == poem)
-            continue;
-        int nb = karp_card_cps(q, b, 64), l = 0;
-        while (l < na && l < nb && a[l] == b[l])
-            l++;
-        if (l + 1 > need)
-            need = l + 1;
-    }
-    return need < na ? need : na;
-}
-
-void karp_card_head(int poem, int n, char *out, size_t cap)
-{
-    size_t len = 0;
-    if (cap)
-        out[0] = '\0';
-    if (!kar_poem_get(poem) || !cap)
-        return;
-    utf8proc_int32_t cp[64];
-    int m = karp_card_cps(poem, cp, 64);
-    if (n <= 0 || n > m)
-        n = m;
-    for (int i = 0; i < n; i++) {
-        utf8proc_uint8_t enc[4];
-        utf8proc_ssize_t k = utf8proc_encode_char(cp[i], enc);
-        if (len + (size_t)k >= cap)
-            break;
-        memcpy(out + len, enc, (size_t)k);
-        len += (size_t)k;
-    }
-    out[len] = '\0';
-}
+void karp_card_head(int poem, int n, char *out, size_t cap) { kar_card_head(poem, n, out, cap); }
 
 int karp_cell_get(const karp *p, int z, int row, int col, karp_cell *out)
 {
