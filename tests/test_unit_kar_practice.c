@@ -767,6 +767,60 @@ static void test_KA_S3_computer_players_at_a_level(void **st)
     assert_false(karp_handles(NULL));
 }
 
+/* Uta-karuta in real time (KA-U1 .. KA-U11): four hands of 25 less the pool
+ * card each (pool=auto), labels A-D and P in poem order, one answer a
+ * reading; an answer inside another owner's window is ignored. */
+static void test_KA_U11_uta_hands_labels_one_answer(void **st)
+{
+    (void)st;
+    pl_buf err = {0};
+    karp_options bad = {.uta = true, .solo = true, .seed = "4"};
+    assert_null(karp_new(&bad, &err));
+    pl_buf_clear(&err);
+    karp_options o = {.uta = true, .seed = "4"};
+    karp *p = karp_new(&o, &err);
+    assert_non_null(p);
+    assert_true(karp_uta(p));
+    assert_int_equal(karp_seats(p), 4);
+    assert_int_equal(karp_zones(p), 5);
+    int rows, cols, total = 0;
+    for (int z = 0; z < 5; z++) {
+        assert_int_equal(karp_zone_size(p, z, &rows, &cols), 0);
+        assert_int_equal(rows, 1);
+        assert_int_equal(cols, z < 4 ? 24 : 4); /* KA-U2: one card of each hand in the pool */
+        int last = 0;
+        for (int c = 0; c < cols; c++) {
+            karp_cell cell;
+            assert_int_equal(karp_cell_get(p, z, 0, c, &cell), 0);
+            assert_int_equal(cell.kind, KARP_CELL_CARD);
+            assert_true(cell.card > last);
+            last = cell.card;
+            char want[KARP_LABEL], lab[KARP_LABEL];
+            snprintf(want, sizeof want, "%c%02u", z < 4 ? 'A' + z : 'P', (unsigned)(c + 1) % 100u);
+            assert_string_equal(cell.label, want);
+            assert_true(karp_label(p, cell.card, lab));
+            assert_string_equal(lab, want);
+            assert_int_equal(karp_card_at(p, want), cell.card);
+            assert_int_equal(cell.owner, z < 4 ? z : -1);
+            total++;
+        }
+    }
+    assert_int_equal(total, 100);
+    start(p); /* 38, in computer 2's hand */
+    assert_int_equal(karp_card(p), 38);
+    char lab[KARP_LABEL];
+    assert_true(karp_label(p, karp_wrong_card(p), lab));
+    assert_int_equal(touch(p, lab, 100), 1); /* one answer: the turn is over */
+    assert_int_equal(karp_touch(p, "A02", 200, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "your turn is over"));
+    pl_buf_clear(&err);
+    finish(p);
+    assert_non_null(strstr(karp_judgement(p), "came inside the owner's window (3000 ms) and was ignored (KA-U11)"));
+    assert_non_null(strstr(karp_judgement(p), "Computer 2 answered it"));
+    karp_free(p);
+    pl_buf_free(&err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -787,6 +841,7 @@ int main(void)
         cmocka_unit_test(test_KA_R9_player_chooses_the_card_to_send),
         cmocka_unit_test(test_card_heads_tell_every_card_apart),
         cmocka_unit_test(test_KA_S3_computer_players_at_a_level),
+        cmocka_unit_test(test_KA_U11_uta_hands_labels_one_answer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

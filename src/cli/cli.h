@@ -18,9 +18,9 @@ int cli_arena(int argc, char **argv);
 int cli_karuta(int argc, char **argv);
 /* True when `parlour play` with these arguments (argv[0] "play") is karuta
  * for the real-time screen: the game is karuta and no option asks for the
- * turn-based one (variant=uta, place=manual, rearrange=on, answer=poet,
- * send=auto, turns=on, --load, --save, a human or computer seat other than
- * one human at seat 0). Cannot fail. */
+ * turn-based one (place=manual, rearrange=on, answer=poet, pool=choose,
+ * teams=2v2, send=auto, turns=on, --load, --save, a human or computer seat
+ * other than one human at seat 0). Cannot fail. */
 bool cli_karuta_play_wanted(int argc, char **argv);
 /* `parlour play karuta` in real time (src/cli/karuta.c); the exit status. */
 int cli_karuta_play(int argc, char **argv);

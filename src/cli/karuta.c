@@ -262,9 +262,26 @@ static int pr_next_key(practice *p, int deadline, int *ms)
  * AI's D-F from the top, yours C-A; chirashi A-E). */
 static char pr_row_letter(const practice *p, int z, int r)
 {
+    if (karp_uta(p->k))
+        return (char)(z < 4 ? 'A' + z : 'P');
     if (karp_solo(p->k))
         return (char)('A' + r);
     return (char)(z == 1 ? 'D' + r : 'C' - r);
+}
+
+/* Lines that `n` card heads take in `w` columns with `gap` spaces between. */
+static int pr_row_lines(const karp_cell *cell, int n, int w, int gap)
+{
+    int x = 3, lines = 1;
+    for (int i = 0; i < n; i++) {
+        int cw = 3 + pl_text_width(cell[i].head);
+        if (x > 3 && x + cw > w) {
+            lines++;
+            x = 3;
+        }
+        x += cw + gap;
+    }
+    return lines;
 }
 
 /* Draws zone `z` of the field from row `y` in `w` columns, one line per
@@ -278,9 +295,9 @@ static int pr_draw_zone(const practice *p, int z, int y, int w, pl_canvas *c)
     int rows = 0, cols = 0;
     karp_zone_size(p->k, z, &rows, &cols);
     for (int r = 0; r < rows; r++) {
-        karp_cell cell[32];
+        karp_cell cell[KARP_NPOEMS];
         int n = 0, full = 3;
-        for (int k = 0; k < cols && k < 32; k++) {
+        for (int k = 0; k < cols && k < KARP_NPOEMS; k++) {
             karp_cell_get(p->k, z, r, k, &cell[n]);
             if (cell[n].kind == KARP_CELL_CARD) {
                 char whole[96];
@@ -290,6 +307,8 @@ static int pr_draw_zone(const practice *p, int z, int y, int w, pl_canvas *c)
             }
         }
         bool whole = full <= w;
+        /* two spaces between cards, one when that saves a folded line */
+        int gap = pr_row_lines(cell, n, w, 1) < pr_row_lines(cell, n, w, 2) ? 1 : 2;
         if (c)
             pl_canvas_printf(c, y, 0, PL_ST_TITLE, "%c", pr_row_letter(p, z, r));
         if (!n && c)
@@ -311,7 +330,7 @@ static int pr_draw_zone(const practice *p, int z, int y, int w, pl_canvas *c)
                 pl_canvas_put(c, y, x + 3, cell[i].owner < 0 ? PL_ST_NORMAL : cell[i].owner == 0 ? PL_ST_RED : PL_ST_BLACK,
                               text);
             }
-            x += cw + 2;
+            x += cw + gap;
         }
         y++;
     }
@@ -325,7 +344,18 @@ static int pr_draw_field(const practice *p, int w, pl_canvas *c)
     karp_get_status(p->k, &st);
     int y = 0;
     const char *lv = karp_level(p->k);
-    if (karp_solo(p->k) && karp_seats(p->k) == 1) {
+    if (karp_uta(p->k)) {
+        if (c) {
+            int x = pl_canvas_printf(c, y, 0, PL_ST_TITLE, "Uta-karuta - reading %d - in hand: A you %d", st.nread,
+                                     st.count[0]);
+            for (int q = 1; q < 4; q++)
+                x = pl_canvas_printf(c, y, x, PL_ST_TITLE, ", %c %d", 'A' + q, st.count[q]);
+            pl_canvas_put(c, y, x, PL_ST_TITLE, "; P the pool");
+        }
+        y++;
+        for (int z = 0; z < karp_zones(p->k); z++)
+            y = pr_draw_zone(p, z, y, w, c);
+    } else if (karp_solo(p->k) && karp_seats(p->k) == 1) {
         if (c)
             pl_canvas_printf(c, y, 0, PL_ST_TITLE, "Karuta practice (chirashi, alone) - reading %d - taken %d, pot %d",
                              st.nread, st.count[0], st.pot);
@@ -767,6 +797,8 @@ static const char practice_usage[] =
     "  --solo         chirashi (KA-S5): 100 cards (cards=50: 50) on one field, labels A01-E20,\n"
     "                 whole poems read, take times recorded; alone unless --opponents\n"
     "  --opponents N  chirashi: N computer players (1-7) at --level (default medium)\n"
+    "  --uta          uta-karuta for 4 (KA-U): your hand A, three computer players' B-D, the\n"
+    "                 pool P (pool=auto); one answer a reading\n"
     "  --level L      the computer players' level: easy, medium, hard, champion (parlour rules karuta)\n"
     "  --seed N       the deal and the reading order (same seed, same practice)\n"
     "  --readings N   stop after N readings\n"
@@ -788,6 +820,7 @@ static int practice_cmd(int argc, char **argv)
                                        {"screen", required_argument, NULL, 'W'},
                                        {"level", required_argument, NULL, 'L'},
                                        {"opponents", required_argument, NULL, 'o'},
+                                       {"uta", no_argument, NULL, 'u'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
     karp_options o = {.delay_ms = 400};
@@ -797,10 +830,11 @@ static int practice_cmd(int argc, char **argv)
     p.cmd = "parlour karuta practice";
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "sS:d:n:f:W:L:o:h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "suS:d:n:f:W:L:o:h", lo, NULL)) != -1) {
         char *e = NULL;
         switch (c) {
         case 's': o.solo = true; break;
+        case 'u': o.uta = true; break;
         case 'S': o.seed = optarg; break;
         case 'L': o.level = optarg; break;
         case 'd':
@@ -846,7 +880,8 @@ static int practice_cmd(int argc, char **argv)
     }
     pl_buf_free(&err);
     int r = pr_run(&p, script,
-                   !o.solo ? "karuta practice (kyogi against the AI)"
+                   o.uta    ? "karuta practice (uta-karuta against three computer players)"
+                   : !o.solo ? "karuta practice (kyogi against the AI)"
                    : o.opponents ? "karuta practice (chirashi against the computer)"
                                  : "karuta practice (chirashi, solo)");
     karp_free(p.k);
@@ -870,8 +905,8 @@ static bool pr_word(const char *w, const char *key, const char **val)
  * poet, the engine's sends, a record to load or save, no human or two). */
 static bool pr_needs_turns(const char *w)
 {
-    static const char *const turn_based[] = {"variant=uta", "place=manual", "rearrange=on", "answer=poet",
-                                             "send=auto", "turns=on"};
+    static const char *const turn_based[] = {"place=manual", "rearrange=on", "answer=poet", "pool=choose",
+                                             "teams=2v2", "send=auto", "turns=on"};
     for (size_t i = 0; i < sizeof turn_based / sizeof *turn_based; i++)
         if (!strcmp(w, turn_based[i]))
             return true;
@@ -913,10 +948,11 @@ static const char play_usage[] =
     "Karuta in real time, as `parlour karuta practice` (see its --help): the reading at speed,\n"
     "touches by slot label with the key's time, the judgement after each reading, the cards you\n"
     "send chosen by you. variant=kyogi (default): against the computer's karuta bot;\n"
-    "variant=chirashi players=N: one field against N-1 computer players. LEVEL: easy, medium\n"
-    "(default), hard, champion (parlour rules karuta). The turn-based screen plays the rest:\n"
-    "variant=uta, place=manual, rearrange=on, answer=poet, send=auto, turns=on, --load, --save,\n"
-    "or a human or computer seat other than the usual.\n";
+    "variant=chirashi players=N: one field against N-1 computer players; variant=uta: your hand\n"
+    "A against three computer players' hands B-D and the pool P (pool=auto; one answer a\n"
+    "reading). LEVEL: easy, medium (default), hard, champion (parlour rules karuta). The\n"
+    "turn-based screen plays the rest: place=manual, rearrange=on, answer=poet, pool=choose,\n"
+    "teams=2v2, send=auto, turns=on, --load, --save, or seats other than the usual.\n";
 
 int cli_karuta_play(int argc, char **argv)
 {
@@ -993,11 +1029,12 @@ int cli_karuta_play(int argc, char **argv)
         if (i >= argc)
             break;
         if (pr_word(argv[i], "variant", &v)) {
-            if (strcmp(v, "kyogi") && strcmp(v, "chirashi")) {
-                fprintf(stderr, "parlour play karuta: variant=%s is played by the turn-based screen\n", v);
+            if (strcmp(v, "kyogi") && strcmp(v, "chirashi") && strcmp(v, "uta")) {
+                fprintf(stderr, "parlour play karuta: variant wants kyogi, uta or chirashi, got '%s'\n", v);
                 return 2;
             }
             o.solo = !strcmp(v, "chirashi");
+            o.uta = !strcmp(v, "uta");
         } else if (pr_word(argv[i], "players", &v)) {
             players = (int)strtol(v, &e, 10);
             if (*e || players < 0 || players > 8) {
@@ -1013,8 +1050,9 @@ int cli_karuta_play(int argc, char **argv)
             words[nw++] = argv[i];
         }
     }
-    if (players && !o.solo && players != 2) {
-        fputs("parlour play karuta: kyogi is for 2 players\n", stderr);
+    if (players && !o.solo && players != (o.uta ? 4 : 2)) {
+        fputs(o.uta ? "parlour play karuta: uta-karuta is for 4 players\n" : "parlour play karuta: kyogi is for 2 players\n",
+              stderr);
         return 2;
     }
     if (o.solo)
@@ -1029,7 +1067,10 @@ int cli_karuta_play(int argc, char **argv)
         return 2;
     }
     pl_buf_free(&err);
-    int r = pr_run(&p, script, o.solo ? "karuta (chirashi against the computer)" : "karuta (kyogi against the computer)");
+    int r = pr_run(&p, script,
+                   o.solo  ? "karuta (chirashi against the computer)"
+                   : o.uta ? "karuta (uta-karuta against three computer players)"
+                           : "karuta (kyogi against the computer)");
     karp_free(p.k);
     return r;
 }

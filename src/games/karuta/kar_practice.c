@@ -31,6 +31,7 @@ typedef struct karp_stat {
 struct karp {
     pl_match *m;
     bool solo;
+    bool uta;            /* uta-karuta for 4: hands A-D (A yours), the pool P (KA-U) */
     int nseats;          /* 2 kyōgi; chirashi 1 + opponents */
     const char *level;   /* bot level of the computer players, NULL: fixed delay */
     char level_buf[32];
@@ -63,13 +64,17 @@ static const kar_state *karp_state(const karp *p) { return p->m->state; }
 
 karp *karp_new(const karp_options *o, pl_buf *err)
 {
-    static const char *const fixed[] = {"variant=", "players=", "send=", "place=", "seed=", "rearrange="};
+    static const char *const fixed[] = {"variant=", "players=", "send=", "place=", "seed=", "rearrange=", "pool="};
     if (o->delay_ms < 0 || o->delay_ms > KARP_DELAY_MAX) {
         pl_buf_printf(err, "the opponent's delay wants 0-%d ms, got %d", KARP_DELAY_MAX, o->delay_ms);
         return NULL;
     }
     if (o->readings < 0 || o->readings > KAR_NPOEMS) {
         pl_buf_printf(err, "the number of readings wants 1-%d (0: to the end), got %d", KAR_NPOEMS, o->readings);
+        return NULL;
+    }
+    if (o->uta && o->solo) {
+        pl_buf_puts(err, "uta-karuta or chirashi, not both");
         return NULL;
     }
     if (o->opponents < 0 || o->opponents > 7 || (o->opponents && !o->solo)) {
@@ -93,9 +98,9 @@ karp *karp_new(const karp_options *o, pl_buf *err)
     char *words[40], seedw[64], playersw[24];
     int nw = 0;
     snprintf(playersw, sizeof playersw, "players=%d", 1 + o->opponents);
-    words[nw++] = o->solo ? "variant=chirashi" : "variant=kyogi";
-    words[nw++] = o->solo ? playersw : "send=manual";
-    if (!o->solo)
+    words[nw++] = o->solo ? "variant=chirashi" : o->uta ? "variant=uta" : "variant=kyogi";
+    words[nw++] = o->solo ? playersw : o->uta ? "pool=auto" : "send=manual";
+    if (!o->solo && !o->uta)
         words[nw++] = "place=auto";
     if (o->seed) {
         snprintf(seedw, sizeof seedw, "seed=%s", o->seed);
@@ -120,11 +125,12 @@ karp *karp_new(const karp_options *o, pl_buf *err)
         return NULL;
     }
     p->solo = o->solo;
-    p->nseats = o->solo ? 1 + o->opponents : 2;
+    p->uta = o->uta;
+    p->nseats = o->solo ? 1 + o->opponents : o->uta ? 4 : 2;
     if (o->level) {
         snprintf(p->level_buf, sizeof p->level_buf, "%s", o->level);
         p->level = p->level_buf;
-    } else if (o->opponents) {
+    } else if (o->opponents || o->uta) {
         p->level = "medium";
     }
     p->delay_ms = o->delay_ms;
@@ -157,6 +163,28 @@ bool karp_handles(const struct pl_game *g) { return g == &kar_game; }
 
 uint64_t karp_seed(const karp *p) { return p->m->seed; }
 bool karp_solo(const karp *p) { return p->solo; }
+bool karp_uta(const karp *p) { return p->uta; }
+
+/* Uta: the location of zone `z` (0..3 a hand, 4 the pool). */
+static int karp_uta_loc(int z) { return z < 4 ? z : KAR_LOC_POOL; }
+
+/* Uta: the `i`-th card (0-based, poem order) at location `loc`, or 0. */
+static int karp_uta_nth(const kar_state *s, int loc, int i)
+{
+    for (int c = 1; c <= KAR_NPOEMS; c++)
+        if (s->loc[c] == loc && i-- == 0)
+            return c;
+    return 0;
+}
+
+/* Uta: cards at location `loc`. */
+static int karp_uta_count(const kar_state *s, int loc)
+{
+    int n = 0;
+    for (int c = 1; c <= KAR_NPOEMS; c++)
+        n += s->loc[c] == loc;
+    return n;
+}
 int karp_seats(const karp *p) { return p->nseats; }
 const char *karp_level(const karp *p) { return p->level; }
 int karp_memo_s(const karp *p) { return karp_state(p)->memo_s; }
@@ -221,6 +249,13 @@ int karp_start(karp *p, pl_buf *err)
     if (pl_match_random(p->m, &rd, err) < 0)
         return -1;
     const kar_state *s = karp_state(p);
+    while (p->uta && s->stage == KAR_ST_READ && s->last.void_reading && !karp_done(p)) { /* KA-U11: a card out of play */
+        if (pl_match_random(p->m, &rd, err) < 0)
+            return -1;
+        s = karp_state(p);
+    }
+    if (p->uta && s->stage == KAR_ST_OVER)
+        return 0;
     if (s->stage != KAR_ST_TOUCH) { /* cannot happen in kyōgi or chirashi (only uta has void readings) */
         pl_buf_puts(err, "the reading opened no touch");
         pl_match_undo(p->m, NULL);
@@ -243,6 +278,9 @@ int karp_start(karp *p, pl_buf *err)
                 return -1;
             }
             ms = p->bot_act[q] & KAR_A_TOUCH ? karp_touch_ms(p->bot_act[q], card) : -1;
+            int own = kar_owner(s, card);
+            if (p->uta && own >= 0 && own != q && ms >= 0 && ms < s->owner_ms)
+                ms = -1; /* inside the owner's window: ignored (KA-U11) */
         } else if (kar_owner(s, card) >= 0) {
             ms = p->decide_ms + p->delay_ms > KAR_MS_MAX ? KAR_MS_MAX : p->decide_ms + p->delay_ms;
             kar_touch t = {(uint8_t)card, (uint16_t)ms};
@@ -306,6 +344,10 @@ int karp_card_at(const karp *p, const char *label)
     int L, n;
     if (!karp_parse_label(label, &L, &n))
         return 0;
+    if (p->uta) {
+        int z = L == 'P' ? 4 : L - 'A';
+        return z >= 0 && z <= 4 && n >= 1 ? karp_uta_nth(karp_state(p), karp_uta_loc(z), n - 1) : 0;
+    }
     if (p->solo)
         return L >= 'A' && L < 'A' + KARP_SOLO_ROWS && n >= 1 && n <= KARP_SOLO_COLS
                    ? p->field_at[L - 'A'][n - 1]
@@ -322,7 +364,15 @@ bool karp_label(const karp *p, int card, char *out)
     out[0] = '\0';
     if (card < 1 || card > KAR_NPOEMS)
         return false;
-    if (p->solo) {
+    if (p->uta) {
+        int l = s->loc[card];
+        if (l < 4 || l == KAR_LOC_POOL) {
+            int i = 0;
+            for (int c = 1; c < card; c++)
+                i += s->loc[c] == l;
+            snprintf(out, KARP_LABEL, "%c%02u", l < 4 ? 'A' + l : 'P', (unsigned)(i + 1) % 100u);
+        }
+    } else if (p->solo) {
         if (s->loc[card] == KAR_LOC_FIELD)
             snprintf(out, KARP_LABEL, "%s", p->label_of[card]);
     } else if (kar_owner(s, card) >= 0 && s->row[card]) {
@@ -346,14 +396,17 @@ int karp_touch(karp *p, const char *label, int ms, pl_buf *err)
         pl_buf_printf(err, "a touch time is in ms from the first kana, got %d", ms);
         return -1;
     }
-    const char *field = p->solo ? "rows A-E, places 01-20" : "rows A-F, slots 01-17";
+    const char *field = p->uta    ? "hands A (yours) to D, the pool P"
+                        : p->solo ? "rows A-E, places 01-20"
+                                  : "rows A-F, slots 01-17";
     if (!karp_parse_label(label, &L, &n)) {
         pl_buf_printf(err, "'%s' is not a slot label (a letter and two digits, e.g. A05; %s)", label ? label : "",
                       field);
         return -1;
     }
-    if (L < 'A' || L > (p->solo ? 'A' + KARP_SOLO_ROWS - 1 : 'F') || n < 1 ||
-        n > (p->solo ? KARP_SOLO_COLS : KAR_SLOTS)) {
+    if (p->uta ? (L < 'A' || L > 'D') && L != 'P'
+               : L < 'A' || L > (p->solo ? 'A' + KARP_SOLO_ROWS - 1 : 'F') || n < 1 ||
+                     n > (p->solo ? KARP_SOLO_COLS : KAR_SLOTS)) {
         pl_buf_printf(err, "%s is not on the field (%s)", label, field);
         return -1;
     }
@@ -369,7 +422,7 @@ int karp_touch(karp *p, const char *label, int ms, pl_buf *err)
         }
     snprintf(p->touch_label[p->nt], KARP_LABEL, "%c%02d", L, n);
     p->touch[p->nt++] = (kar_touch){(uint8_t)c, (uint16_t)(ms > KAR_MS_MAX ? KAR_MS_MAX : ms)};
-    p->turn_over = c == p->card || p->nt == KAR_MAXTOUCH;
+    p->turn_over = c == p->card || p->nt == (p->uta ? 1 : KAR_MAXTOUCH); /* uta: one answer (KA-U11) */
     return p->turn_over;
 }
 
@@ -400,7 +453,7 @@ static void karp_who(const karp *p, int q, bool capital, pl_buf *out)
 {
     if (q == 0)
         pl_buf_puts(out, capital ? "You" : "you");
-    else if (!p->solo)
+    else if (!p->solo && !p->uta)
         pl_buf_puts(out, capital ? "The AI" : "the AI");
     else
         pl_buf_printf(out, "%somputer %d", capital ? "C" : "c", q);
@@ -430,6 +483,46 @@ static void karp_words_field(const karp *p, const kar_judgement *j, pl_buf *out)
         }
 }
 
+/* Uta-karuta: who answered, the wrong answers, the cards moved (KA-U4 ..
+ * KA-U9). */
+static void karp_words_uta(const karp *p, const kar_judgement *j, pl_buf *out)
+{
+    if (j->where < 4) {
+        pl_buf_puts(out, "It lay in ");
+        if (j->where == 0)
+            pl_buf_puts(out, "your hand");
+        else
+            pl_buf_printf(out, "computer %d's hand", j->where);
+        pl_buf_puts(out, ". ");
+    } else {
+        pl_buf_puts(out, "It lay in the pool. ");
+    }
+    if (j->taker >= 0) {
+        karp_who(p, j->taker, true, out);
+        pl_buf_printf(out, " answered it at %d ms (%+d ms after the deciding kana); it leaves play (KA-U5).",
+                      j->take_ms, j->take_ms - j->decide_ms);
+    } else {
+        pl_buf_puts(out, "Nobody answered it rightly; it stays (KA-U11).");
+    }
+    const kar_state *s = karp_state(p);
+    int you = -1;
+    kar_touch t[KAR_MAXTOUCH];
+    if (kar_touch_list(j->resp[0], t) > 0)
+        you = t[0].ms;
+    if (j->where < 4 && j->where != 0 && you >= 0 && you < s->owner_ms && j->taker != 0)
+        pl_buf_printf(out, " Your answer at %d ms came inside the owner's window (%d ms) and was ignored (KA-U11).", you,
+                      s->owner_ms);
+    for (int q = 0; q < p->nseats; q++)
+        if (j->fouls[q]) {
+            pl_buf_putc(out, ' ');
+            karp_who(p, q, true, out);
+            pl_buf_puts(out, " answered wrong.");
+        }
+    if (j->moved)
+        pl_buf_printf(out, " %d card%s moved by the gift, penalty, pearl and pool rules (KA-U6 .. KA-U8).", j->moved,
+                      j->moved == 1 ? "" : "s");
+}
+
 /* Why the reading went as it did, in plain words (from the engine's
  * judgement `j`, KA-R7 .. KA-R12, KA-S3). */
 static void karp_words(const karp *p, const kar_judgement *j, pl_buf *out)
@@ -439,6 +532,10 @@ static void karp_words(const karp *p, const kar_judgement *j, pl_buf *out)
     pl_buf_printf(out, "Poem %d, kimariji ", j->card);
     kar_key_text(j->card, j->kim, out);
     pl_buf_printf(out, " (%d kana, deciding kana at %d ms). ", j->kim, j->decide_ms);
+    if (p->uta) {
+        karp_words_uta(p, j, out);
+        return;
+    }
     if (p->solo && p->nseats > 1) {
         karp_words_field(p, j, out);
         return;
@@ -633,7 +730,12 @@ const char *karp_stats(karp *p)
     } else {
         pl_buf_puts(out, "You took none.\n");
     }
-    if (!p->solo) {
+    if (p->uta) {
+        pl_buf_printf(out, "Your wrong answers: %d. Cards in hand: you %d", fouls, s->count[0]);
+        for (int q = 1; q < p->nseats; q++)
+            pl_buf_printf(out, ", computer %d %d", q, s->count[q]);
+        pl_buf_printf(out, "; in the pool: %d.\n", karp_uta_count(s, KAR_LOC_POOL));
+    } else if (!p->solo) {
         pl_buf_printf(out, "The AI took %d. Your fouls: %d. Cards left: you %d, the AI %d.\n", ai, fouls, s->count[0],
                       s->count[1]);
     } else if (p->nseats > 1) {
@@ -645,7 +747,12 @@ const char *karp_stats(karp *p)
         pl_buf_printf(out, "Your fouls: %d. Taken: %d, in the pot: %d.\n", fouls, s->count[0], s->pot);
     }
     if (s->stage == KAR_ST_OVER) {
-        if (p->solo && p->nseats > 1 && s->winner >= 0) {
+        if (p->uta && s->winner >= 0) {
+            karp_who(p, s->winner, true, out);
+            pl_buf_puts(out, s->winner == 0 ? " win (KA-U9).\n" : " wins (KA-U9).\n");
+        } else if (p->uta) {
+            pl_buf_puts(out, "A draw.\n");
+        } else if (p->solo && p->nseats > 1 && s->winner >= 0) {
             karp_who(p, s->winner, true, out);
             pl_buf_puts(out, s->winner == 0 ? " win: the most cards.\n" : " wins: the most cards.\n");
         } else if (p->solo && p->nseats > 1)
@@ -666,6 +773,12 @@ int karp_wrong_card(const karp *p)
     const kar_state *s = karp_state(p);
     if (!p->open)
         return 0;
+    if (p->uta) {
+        for (int c = 1; c <= KAR_NPOEMS; c++)
+            if (c != p->card && (s->loc[c] < 4 || s->loc[c] == KAR_LOC_POOL))
+                return c;
+        return 0;
+    }
     int own = p->solo ? -2 : kar_owner(s, p->card);
     for (int c = 1; c <= KAR_NPOEMS; c++)
         if (c != p->card && (p->solo ? s->loc[c] == KAR_LOC_FIELD
@@ -675,12 +788,17 @@ int karp_wrong_card(const karp *p)
     return 0;
 }
 
-int karp_zones(const karp *p) { return p->solo ? 1 : 2; }
+int karp_zones(const karp *p) { return p->uta ? 5 : p->solo ? 1 : 2; }
 
 int karp_zone_size(const karp *p, int z, int *rows, int *cols)
 {
     if (z < 0 || z >= karp_zones(p))
         return -1;
+    if (p->uta) { /* a hand or the pool: one row of its cards in poem order */
+        *rows = 1;
+        *cols = karp_uta_count(karp_state(p), karp_uta_loc(z));
+        return 0;
+    }
     *rows = p->solo ? KARP_SOLO_ROWS : KAR_ROWS;
     *cols = p->solo ? KARP_SOLO_COLS : KAR_SLOTS;
     return 0;
@@ -696,9 +814,13 @@ int karp_cell_get(const karp *p, int z, int row, int col, karp_cell *out)
     if (karp_zone_size(p, z, &rows, &cols) < 0 || row < 0 || row >= rows || col < 0 || col >= cols)
         return -1;
     const kar_state *s = karp_state(p);
-    karp_cell c = {KARP_CELL_EMPTY, 0, p->solo ? -1 : z, "", ""};
+    karp_cell c = {KARP_CELL_EMPTY, 0, p->solo || z == 4 ? -1 : z, "", ""};
     int card;
-    if (p->solo) {
+    if (p->uta) {
+        card = karp_uta_nth(s, karp_uta_loc(z), col);
+        if (card)
+            karp_label(p, card, c.label);
+    } else if (p->solo) {
         card = p->field_at[row][col];
         if (!card)
             c.kind = KARP_CELL_NONE;

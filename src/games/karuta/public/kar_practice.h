@@ -3,7 +3,8 @@
  * practice`, later the server and the browser). A front end runs the loop
  * and draws; everything else is here: the session (a kyōgi match against a
  * computer opponent with a fixed reaction delay, or chirashi alone, KA-S5),
- * chirashi with computer players, or a game against the karuta bot at a level),
+ * chirashi with computer players, uta-karuta for four, or a game against the
+ * karuta bot at a level),
  * the reading timeline (the previous poem's lower half, the pause, then the
  * kana heard at t ms, when the reading ends, when the touch window closes),
  * the memorisation time, the opponents' touch time, touches given by
@@ -61,6 +62,8 @@ typedef struct karp_options {
     char **words;       /* variant, players, send, place, rearrange and seed are refused:
                            the practice sets them */
     int opponents;      /* solo: computer players on the chirashi field, 0..7 (0: alone) */
+    bool uta;           /* uta-karuta for 4 (KA-U) against three computer players, pool=auto;
+                           not with solo */
     const char *level;  /* the computer players' level (the game's levels: easy, medium,
                            hard, champion, or a bot level name such as club); NULL: kyōgi's
                            opponent touches at delay_ms, chirashi's at "medium" */
@@ -80,7 +83,11 @@ void karp_free(karp *p);
 uint64_t karp_seed(const karp *p);
 /* Whether the session is chirashi (alone or with computer players). */
 bool karp_solo(const karp *p);
-/* The number of seats: 2 in kyōgi, 1 + opponents in chirashi. */
+/* Whether the session is uta-karuta (hands A-D, A yours, and the pool P;
+ * labels number each hand's cards in poem order, so they change as cards
+ * move; one answer a reading; readings of cards out of play are skipped). */
+bool karp_uta(const karp *p);
+/* The number of seats: 2 in kyōgi, 1 + opponents in chirashi, 4 in uta. */
 int karp_seats(const karp *p);
 /* The computer players' level name as given, or NULL (fixed delay). */
 const char *karp_level(const karp *p);
@@ -238,8 +245,9 @@ typedef struct karp_cell {
 } karp_cell;
 
 /* The field as the player sees it: zones (kyōgi 2: zone 0 your territory,
- * zone 1 the opponent's; solo 1: the field), each a grid of rows x cols
- * (kyōgi 3 x 17, solo 5 x 20) in screen order, row 0 at the top: the
+ * zone 1 the opponent's; solo 1: the field; uta 5: the hands of seats 0-3
+ * and the pool, each one row of its cards), each a grid of rows x cols
+ * (kyōgi 3 x 17, solo 5 x 20, uta 1 x cards) in screen order, row 0 at the top: the
  * opponent's territory has its near row (D) at the top and its slots
  * mirrored, yours its near row (A) at the bottom. */
 int karp_zones(const karp *p);
