@@ -19,7 +19,7 @@ int cli_karuta(int argc, char **argv);
 /* True when `parlour play` with these arguments (argv[0] "play") is karuta
  * for the real-time screen: the game is karuta and no option asks for the
  * turn-based one (place=manual, rearrange=on, answer=poet, pool=choose,
- * teams=2v2, send=auto, turns=on, --load, --save, a human or computer seat
+ * teams=2v2, send=auto, --load, --save, a human or computer seat
  * other than one human at seat 0). Cannot fail. */
 bool cli_karuta_play_wanted(int argc, char **argv);
 /* `parlour play karuta` in real time (src/cli/karuta.c); the exit status. */

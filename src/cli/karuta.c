@@ -504,9 +504,9 @@ static void pr_draw(const practice *p, bool reading, const char *prompt, bool du
 
 /* ---- between readings ---- */
 
-static bool pr_is_enter(int ch) { return ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == ' '; }
+static bool pr_is_enter(int ch) { return ch == '\n' || ch == '\r' || ch == KEY_ENTER; }
 
-/* Waits for Enter or space (terminal) so the player can read; false on 'q'.
+/* Waits for Enter (terminal) so the player can read; false on 'q'.
  * A resize redraws; any other key (a label typed too early) is answered,
  * never taken as the start. */
 static bool pr_wait(practice *p, const char *prompt)
@@ -539,7 +539,7 @@ static bool pr_memorise(practice *p)
         return true;
     }
     if (total <= 0)
-        return true;
+        return pr_wait(p, "Reading 1: Enter starts it (q quits)");
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
@@ -674,8 +674,10 @@ static int pr_reading(practice *p, pl_buf *err)
     if (!p->script && st.nread > 0) {
         char prompt[96];
         snprintf(prompt, sizeof prompt, "Reading %d: Enter starts it (q quits)", st.nread + 1);
-        if (!pr_wait(p, prompt))
+        if (!pr_wait(p, prompt)) {
+            p->quit = true;
             return 0;
+        }
     }
     int r = karp_start(p->k, err);
     if (r <= 0)
@@ -752,11 +754,14 @@ static int pr_run(practice *p, const char *script, const char *title)
         printf("%s, seed %llu\n", title, (unsigned long long)karp_seed(p->k));
     }
     int r = 1;
-    if (!pr_memorise(p))
+    if (!pr_memorise(p)) {
+        p->quit = true;
         r = 0;
+    }
     while (r > 0 && (r = pr_reading(p, &err)) > 0)
         ;
-    const char *st = r == 0 ? karp_stats(p->k) : "";
+    /* the statistics: after the practice, or a game that ended (a quit game leaves the shell clean) */
+    const char *st = r == 0 && !(p->play && p->quit && !p->script) ? karp_stats(p->k) : "";
     if (!p->script) {
         if (r == 0 && !p->quit)
             pr_wait(p, "The game is over: Enter for the statistics.");
@@ -906,7 +911,7 @@ static bool pr_word(const char *w, const char *key, const char **val)
 static bool pr_needs_turns(const char *w)
 {
     static const char *const turn_based[] = {"place=manual", "rearrange=on", "answer=poet", "pool=choose",
-                                             "teams=2v2", "send=auto", "turns=on"};
+                                             "teams=2v2", "send=auto"};
     for (size_t i = 0; i < sizeof turn_based / sizeof *turn_based; i++)
         if (!strcmp(w, turn_based[i]))
             return true;
@@ -952,7 +957,8 @@ static const char play_usage[] =
     "A against three computer players' hands B-D and the pool P (pool=auto; one answer a\n"
     "reading). LEVEL: easy, medium (default), hard, champion (parlour rules karuta). The\n"
     "turn-based screen plays the rest: place=manual, rearrange=on, answer=poet, pool=choose,\n"
-    "teams=2v2, send=auto, turns=on, --load, --save, or seats other than the usual.\n";
+    "teams=2v2, send=auto (the engine's sends: the way to the turn-based kyogi), --load, --save,\n"
+    "or seats other than the usual.\n";
 
 int cli_karuta_play(int argc, char **argv)
 {
