@@ -12,6 +12,7 @@
 #include "helpers.h"
 #include "games/karuta/public/kar_practice.h"
 #include "parlour/alloc.h"
+#include "parlour/canvas.h"
 #include "parlour/registry.h"
 
 /* A session with `seed`, `delay_ms`, solo or not, and game options `opts`
@@ -821,6 +822,36 @@ static void test_KA_U11_uta_hands_labels_one_answer(void **st)
     pl_buf_free(&err);
 }
 
+/* `parlour karuta kimariji`: the romaji column starts at the same display
+ * column on every line, whatever the width of the poet's name (kanji take
+ * two columns). */
+static void test_kimariji_columns_line_up(void **st)
+{
+    (void)st;
+    FILE *f = popen(PARLOUR_BIN " karuta kimariji --read 1,2", "r");
+    assert_non_null(f);
+    char line[512];
+    int col = -1, n = 0;
+    while (fgets(line, sizeof line, f) && n < 100) {
+        size_t i = 0, last = 0; /* the romaji: the first letter after the poet's kanji */
+        for (size_t k = 0; line[k]; k++)
+            if ((unsigned char)line[k] >= 0x80)
+                last = k;
+        i = last;
+        while (line[i] && !(line[i] >= 'a' && line[i] <= 'z'))
+            i++;
+        assert_true(line[i] != '\0');
+        line[i] = '\0';
+        int w = pl_text_width(line);
+        if (col < 0)
+            col = w;
+        assert_int_equal(w, col);
+        n++;
+    }
+    assert_int_equal(n, 100);
+    assert_int_equal(pclose(f), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -842,6 +873,7 @@ int main(void)
         cmocka_unit_test(test_card_heads_tell_every_card_apart),
         cmocka_unit_test(test_KA_S3_computer_players_at_a_level),
         cmocka_unit_test(test_KA_U11_uta_hands_labels_one_answer),
+        cmocka_unit_test(test_kimariji_columns_line_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
