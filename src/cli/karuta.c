@@ -440,8 +440,8 @@ static void pr_screen(const practice *p, int w, int h, bool reading, const char 
     int field = pr_draw_field(p, w < PR_MINW ? PR_MINW : w, NULL);
     int need = field + PR_FIXED_LINES + PR_MIN_SAID;
     if (w < PR_MINW || h < need) {
-        pl_canvas_printf(c, 0, 0, PL_ST_TITLE, "terminal too small: need %dx%d", PR_MINW > w ? PR_MINW : w, need);
-        pl_canvas_printf(c, 1, 0, PL_ST_DIM, "(now %dx%d; q quits)", w, h);
+        pl_canvas_printf(c, 0, 0, PL_ST_TITLE, "terminal too small: need %d×%d", PR_MINW > w ? PR_MINW : w, need);
+        pl_canvas_printf(c, 1, 0, PL_ST_DIM, "(now %d×%d; q quits)", w, h);
         return;
     }
     int y = pr_draw_field(p, w, c);
