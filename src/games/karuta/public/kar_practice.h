@@ -53,20 +53,21 @@ bool karp_handles(const struct pl_game *g);
 typedef struct karp karp;
 
 typedef struct karp_options {
-    bool solo;          /* chirashi alone (KA-S5) instead of kyōgi against the opponent */
+    bool solo;          /* chirashi (KA-S): alone (KA-S5), or with `opponents`, instead of
+                           kyōgi against the opponent */
     const char *seed;   /* the deal and reading order ("7"), NULL: drawn from the system */
     int delay_ms;       /* kyōgi: the opponent touches this long after the deciding kana,
                            0..KARP_DELAY_MAX */
     int readings;       /* stop after this many readings, 1..KARP_NPOEMS; 0: to the end */
     int nwords;         /* further game options, KEY=VALUE (parlour rules karuta) */
-    char **words;       /* variant, players, send, place, rearrange and seed are refused:
-                           the practice sets them */
+    char **words;       /* variant, players, send, place, rearrange, pool and seed are
+                           refused: the practice sets them */
     int opponents;      /* solo: computer players on the chirashi field, 0..7 (0: alone) */
     bool uta;           /* uta-karuta for 4 (KA-U) against three computer players, pool=auto;
                            not with solo */
     const char *level;  /* the computer players' level (the game's levels: easy, medium,
                            hard, champion, or a bot level name such as club); NULL: kyōgi's
-                           opponent touches at delay_ms, chirashi's at "medium" */
+                           opponent touches at delay_ms, chirashi's and uta's play "medium" */
 } karp_options;
 
 /* Starts a session: kyōgi with send=manual place=auto (the player chooses
