@@ -12,6 +12,8 @@
 #include "helpers.h"
 #include "games/karuta/public/kar_practice.h"
 #include "parlour/alloc.h"
+#include "parlour/canvas.h"
+#include "parlour/registry.h"
 
 /* A session with `seed`, `delay_ms`, solo or not, and game options `opts`
  * (space separated, may be NULL); fails the test on error. */
@@ -176,6 +178,8 @@ static void test_KA_R7_touch_by_label_takes_the_card(void **st)
     assert_int_equal(karp_touch_get(p, 0, shown), 340);
     lab[0] = (char)(lab[0] - 'a' + 'A');
     assert_string_equal(shown, lab);
+    char want_label[KARP_LABEL];
+    memcpy(want_label, lab, KARP_LABEL);
     finish(p);
     assert_string_equal(karp_judgement(p),
                         "3. Poem 40, kimariji しの (2 kana, deciding kana at 240 ms). You took it from your "
@@ -189,7 +193,7 @@ static void test_KA_R7_touch_by_label_takes_the_card(void **st)
     assert_int_equal(s1.count[1], s0.count[1]);
     assert_false(karp_label(p, 40, lab)); /* taken: off the field */
     assert_int_equal(karp_touch_get(p, 0, shown), 340);
-    assert_string_equal(shown, "");
+    assert_string_equal(shown, want_label); /* the label it lay at when touched, not "?" */
     const char *stats = karp_stats(p);
     assert_non_null(strstr(stats, "Take times (ms after the deciding kana), 3 readings:\n"));
     assert_non_null(strstr(stats, "You took 1: mean +100 ms, median +100 ms.\n"));
@@ -324,7 +328,9 @@ static void test_KA_S5_solo_field_cells_and_labels(void **st)
             assert_string_equal(cell.label, want);
             assert_int_equal(cell.owner, -1);
             assert_int_equal(karp_card_at(p, want), cell.card);
-            assert_int_equal(strncmp(cell.head, karp_card_text(cell.card), strlen(cell.head)), 0);
+            char whole[96];
+            karp_card_head(cell.card, 0, whole, sizeof whole);
+            assert_int_equal(strncmp(cell.head, whole, strlen(cell.head)), 0);
             ncards++;
         }
     assert_int_equal(ncards, 50);
@@ -492,6 +498,11 @@ static void test_readings_without_memory(void **st)
         pl_alloc_fail_after(0);
         r = karp_finish(p, &err);
         pl_alloc_fail_after(-1);
+        while (r == 0 && karp_send_owed(p) > 0) {
+            pl_buf e2 = {0};
+            assert_true(karp_send(p, NULL, &e2) >= 0);
+            pl_buf_free(&e2);
+        }
         if (r < 0) {
             failed++;
             assert_true(err.len > 0 || err.oom);
@@ -554,6 +565,293 @@ static void test_KA_K2_K3_kimariji_queries(void **st)
     karp_kim_free(NULL);
 }
 
+/* KA-R5: before each upper half the previous poem's lower half is read (its
+ * last kana held yoin_ms), then the pause; before the first only the pause.
+ * The kana are shown as read: no hold marks (ー, ｰ). */
+static void test_KA_R5_prelude_lower_half_then_pause(void **st)
+{
+    (void)st;
+    karp *p = new_session("7", 400, false, NULL);
+    start(p); /* 39 */
+    assert_int_equal(karp_prelude_ms(p), 1000);
+    assert_int_equal(karp_prelude_count(p), 0);
+    assert_string_equal(karp_prelude_kana(p, 0), "");
+    for (int i = 0; i < karp_kana_count(p); i++) {
+        assert_string_not_equal(karp_kana(p, i), "ー");
+        assert_string_not_equal(karp_kana(p, i), "ｰ");
+    }
+    finish(p);
+    start(p); /* 84, after 39 */
+    assert_int_equal(karp_prelude_ms(p), 5000 + 3000 + 1000);
+    char heard[256] = "";
+    int last = -1;
+    for (int i = 0; i < karp_prelude_count(p); i++) {
+        assert_true(karp_prelude_start_ms(p, i) > last);
+        assert_true(karp_prelude_start_ms(p, i) < 5000);
+        last = karp_prelude_start_ms(p, i);
+        strcat(heard, karp_prelude_kana(p, i));
+    }
+    assert_int_equal(karp_prelude_start_ms(p, 0), 0);
+    assert_int_equal(karp_prelude_start_ms(p, karp_prelude_count(p)), -1);
+    assert_string_equal(heard, "あまりてなどかひとのこいしき"); /* 39's lower half, the marks dropped */
+    finish(p);
+    karp_free(p);
+    p = new_session("3", 0, true, "cards=50 pause_ms=700"); /* chirashi reads whole poems: only the pause */
+    start(p);
+    finish(p);
+    start(p);
+    assert_int_equal(karp_prelude_ms(p), 700);
+    assert_int_equal(karp_prelude_count(p), 0);
+    karp_free(p);
+}
+
+/* KA-R3: the memorisation time is the option memo_s (15 minutes unless set). */
+static void test_KA_R3_memorisation_time(void **st)
+{
+    (void)st;
+    karp *p = new_session("7", 400, false, NULL);
+    assert_int_equal(karp_memo_s(p), 900);
+    karp_free(p);
+    p = new_session("7", 400, false, "memo_s=45");
+    assert_int_equal(karp_memo_s(p), 45);
+    karp_free(p);
+}
+
+/* KA-R9: the player who takes from the other territory chooses the card he
+ * sends; refusals leave the debt and the field as they were. */
+static void test_KA_R9_player_chooses_the_card_to_send(void **st)
+{
+    (void)st;
+    karp *p = new_session("7", 400, false, NULL);
+    char lab[KARP_LABEL];
+    for (int i = 0; i < 5; i++) { /* 39, 84, 40 (ours: taken), 14, 79 */
+        start(p);
+        if (karp_card(p) == 40 && karp_label(p, 40, lab))
+            touch(p, lab, karp_decide_ms(p) + 50);
+        finish(p);
+        assert_int_equal(karp_send_owed(p), 0);
+    }
+    start(p);
+    assert_int_equal(karp_card(p), 29);
+    assert_true(karp_label(p, 29, lab));
+    assert_true(lab[0] >= 'D'); /* the AI's */
+    assert_int_equal(touch(p, lab, karp_decide_ms(p) + 50), 1);
+    finish(p);
+    assert_int_equal(karp_send_owed(p), 1);
+    assert_non_null(strstr(karp_judgement(p), "You owe the AI 1 card: choose it from your territory (KA-R9)"));
+    pl_buf err = {0};
+    assert_int_equal(karp_start(p, &err), -1); /* not before the send */
+    assert_non_null(strstr(pl_buf_str(&err), "send them first"));
+    pl_buf_clear(&err);
+    karp_status before, after;
+    karp_get_status(p, &before);
+    char theirs[KARP_LABEL];
+    karp_cell cell;
+    assert_int_equal(karp_cell_get(p, 1, 0, 0, &cell), 0); /* some card of the AI's */
+    int c1 = 0;
+    for (int col = 0; col < 17 && !c1; col++)
+        for (int row = 0; row < 3 && !c1; row++)
+            if (karp_cell_get(p, 1, row, col, &cell) == 0 && cell.kind == KARP_CELL_CARD)
+                c1 = cell.card;
+    assert_true(karp_label(p, c1, theirs));
+    assert_int_equal(karp_send(p, theirs, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "is not yours"));
+    pl_buf_clear(&err);
+    assert_int_equal(karp_send(p, "Z99", &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "no card lies at Z99"));
+    pl_buf_clear(&err);
+    assert_int_equal(karp_send(p, "A5", &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "not a slot label"));
+    pl_buf_clear(&err);
+    karp_get_status(p, &after);
+    assert_int_equal(after.count[0], before.count[0]);
+    assert_int_equal(karp_send_owed(p), 1);
+    /* our highest card, not the engine's lowest */
+    int mine = 0;
+    for (int c = 100; c >= 1 && !mine; c--)
+        if (karp_label(p, c, lab) && lab[0] <= 'C')
+            mine = c;
+    assert_true(karp_label(p, mine, lab));
+    assert_int_equal(karp_send(p, lab, &err), 0);
+    assert_int_equal(karp_send_owed(p), 0);
+    assert_true(karp_label(p, mine, lab));
+    assert_true(lab[0] >= 'D'); /* it lies in the AI's territory now (placed there, KA-R10) */
+    char want[64];
+    snprintf(want, sizeof want, "You send the AI 1 card: poem %d (KA-R9).", mine);
+    assert_non_null(strstr(karp_judgement(p), want));
+    assert_int_equal(karp_send(p, NULL, &err), -1); /* nothing owed now */
+    pl_buf_free(&err);
+    start(p);
+    karp_free(p);
+}
+
+/* The card texts as the field shows them: as many characters as tell each
+ * card from every other of the hundred (47 share their first two). */
+static void test_card_heads_tell_every_card_apart(void **st)
+{
+    (void)st;
+    char head[64], whole[96], other[96];
+    int shared2 = 0, most = 0;
+    for (int a = 1; a <= 100; a++) {
+        int n = karp_card_unique(a);
+        most = n > most ? n : most;
+        karp_card_head(a, n, head, sizeof head);
+        karp_card_head(a, 2, whole, sizeof whole);
+        bool two = false;
+        for (int b = 1; b <= 100; b++) {
+            if (b == a)
+                continue;
+            karp_card_head(b, 0, other, sizeof other);
+            assert_false(strncmp(other, head, strlen(head)) == 0); /* nobody else starts so */
+            two = two || strncmp(other, whole, strlen(whole)) == 0;
+        }
+        shared2 += two;
+    }
+    assert_int_equal(shared2, 47);
+    assert_int_equal(most, 8);
+    assert_int_equal(karp_card_unique(0), 0);
+    karp_card_head(101, 3, head, sizeof head);
+    assert_string_equal(head, "");
+    karp_card_head(1, 0, whole, sizeof whole);
+    assert_string_equal(whole, "わかころもてはつゆにぬれつつ");
+    karp_card_head(1, 0, head, 7); /* two kana and no half of a third */
+    assert_string_equal(head, "わか");
+}
+
+/* Computer players at a level: the karuta bot plays seat 1 in kyōgi, and
+ * several seats on a chirashi field (KA-S1 .. KA-S3); the same seed gives
+ * the same game. */
+static void test_KA_S3_computer_players_at_a_level(void **st)
+{
+    (void)st;
+    karp_options o = {.solo = true, .seed = "11", .opponents = 2, .level = "nosuch"};
+    pl_buf err = {0};
+    assert_null(karp_new(&o, &err));
+    assert_non_null(strstr(pl_buf_str(&err), "unknown karuta level 'nosuch'"));
+    pl_buf_clear(&err);
+    karp_options k = {.seed = "11", .opponents = 1};
+    assert_null(karp_new(&k, &err)); /* kyōgi has its one opponent */
+    pl_buf_clear(&err);
+    o.level = "easy";
+    karp *a = karp_new(&o, &err), *b = karp_new(&o, &err);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(karp_seats(a), 3);
+    assert_string_equal(karp_level(a), "easy");
+    int taken = 0;
+    for (int i = 0; i < 12; i++) {
+        start(a);
+        start(b);
+        assert_int_equal(karp_ai_ms(a), karp_ai_ms(b));
+        finish(a);
+        finish(b);
+        assert_string_equal(karp_judgement(a), karp_judgement(b));
+    }
+    karp_status s;
+    karp_get_status(a, &s);
+    taken = s.count[1] + s.count[2];
+    assert_true(taken > 0); /* nobody touched for us: the computers took cards */
+    assert_int_equal(s.count[0], 0);
+    assert_non_null(strstr(karp_stats(a), "computer 2"));
+    karp_free(a);
+    karp_free(b);
+    karp_options ky = {.seed = "5", .level = "hard"};
+    a = karp_new(&ky, &err);
+    assert_non_null(a);
+    assert_int_equal(karp_seats(a), 2);
+    start(a);
+    finish(a);
+    karp_free(a);
+    pl_buf_free(&err);
+    assert_true(karp_handles(pl_game_find("karuta")));
+    assert_false(karp_handles(pl_game_find("ur")));
+    assert_false(karp_handles(NULL));
+}
+
+/* Uta-karuta in real time (KA-U1 .. KA-U11): four hands of 25 less the pool
+ * card each (pool=auto), labels A-D and P in poem order, one answer a
+ * reading; an answer inside another owner's window is ignored. */
+static void test_KA_U11_uta_hands_labels_one_answer(void **st)
+{
+    (void)st;
+    pl_buf err = {0};
+    karp_options bad = {.uta = true, .solo = true, .seed = "4"};
+    assert_null(karp_new(&bad, &err));
+    pl_buf_clear(&err);
+    karp_options o = {.uta = true, .seed = "4"};
+    karp *p = karp_new(&o, &err);
+    assert_non_null(p);
+    assert_true(karp_uta(p));
+    assert_int_equal(karp_seats(p), 4);
+    assert_int_equal(karp_zones(p), 5);
+    int rows, cols, total = 0;
+    for (int z = 0; z < 5; z++) {
+        assert_int_equal(karp_zone_size(p, z, &rows, &cols), 0);
+        assert_int_equal(rows, 1);
+        assert_int_equal(cols, z < 4 ? 24 : 4); /* KA-U2: one card of each hand in the pool */
+        int last = 0;
+        for (int c = 0; c < cols; c++) {
+            karp_cell cell;
+            assert_int_equal(karp_cell_get(p, z, 0, c, &cell), 0);
+            assert_int_equal(cell.kind, KARP_CELL_CARD);
+            assert_true(cell.card > last);
+            last = cell.card;
+            char want[KARP_LABEL], lab[KARP_LABEL];
+            snprintf(want, sizeof want, "%c%02u", z < 4 ? 'A' + z : 'P', (unsigned)(c + 1) % 100u);
+            assert_string_equal(cell.label, want);
+            assert_true(karp_label(p, cell.card, lab));
+            assert_string_equal(lab, want);
+            assert_int_equal(karp_card_at(p, want), cell.card);
+            assert_int_equal(cell.owner, z < 4 ? z : -1);
+            total++;
+        }
+    }
+    assert_int_equal(total, 100);
+    start(p); /* 38, in computer 2's hand */
+    assert_int_equal(karp_card(p), 38);
+    char lab[KARP_LABEL];
+    assert_true(karp_label(p, karp_wrong_card(p), lab));
+    assert_int_equal(touch(p, lab, 100), 1); /* one answer: the turn is over */
+    assert_int_equal(karp_touch(p, "A02", 200, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "your turn is over"));
+    pl_buf_clear(&err);
+    finish(p);
+    assert_non_null(strstr(karp_judgement(p), "came inside the owner's window (3000 ms) and was ignored (KA-U11)"));
+    assert_non_null(strstr(karp_judgement(p), "Computer 2 answered it"));
+    karp_free(p);
+    pl_buf_free(&err);
+}
+
+/* `parlour karuta kimariji`: the romaji column starts at the same display
+ * column on every line, whatever the width of the poet's name (kanji take
+ * two columns). */
+static void test_kimariji_columns_line_up(void **st)
+{
+    (void)st;
+    FILE *f = popen(PARLOUR_BIN " karuta kimariji --read 1,2", "r");
+    assert_non_null(f);
+    char line[512];
+    int col = -1, n = 0;
+    while (fgets(line, sizeof line, f) && n < 100) {
+        size_t i = 0, last = 0; /* the romaji: the first letter after the poet's kanji */
+        for (size_t k = 0; line[k]; k++)
+            if ((unsigned char)line[k] >= 0x80)
+                last = k;
+        i = last;
+        while (line[i] && !(line[i] >= 'a' && line[i] <= 'z'))
+            i++;
+        assert_true(line[i] != '\0');
+        line[i] = '\0';
+        int w = pl_text_width(line);
+        if (col < 0)
+            col = w;
+        assert_int_equal(w, col);
+        n++;
+    }
+    assert_int_equal(n, 100);
+    assert_int_equal(pclose(f), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -569,6 +867,13 @@ int main(void)
         cmocka_unit_test(test_karp_new_each_allocation_failing),
         cmocka_unit_test(test_readings_without_memory),
         cmocka_unit_test(test_KA_K2_K3_kimariji_queries),
+        cmocka_unit_test(test_KA_R5_prelude_lower_half_then_pause),
+        cmocka_unit_test(test_KA_R3_memorisation_time),
+        cmocka_unit_test(test_KA_R9_player_chooses_the_card_to_send),
+        cmocka_unit_test(test_card_heads_tell_every_card_apart),
+        cmocka_unit_test(test_KA_S3_computer_players_at_a_level),
+        cmocka_unit_test(test_KA_U11_uta_hands_labels_one_answer),
+        cmocka_unit_test(test_kimariji_columns_line_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

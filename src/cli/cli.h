@@ -2,6 +2,8 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include <stdbool.h>
+
 int cli_list(int argc, char **argv);
 int cli_rules(int argc, char **argv);
 int cli_engine(int argc, char **argv);
@@ -14,5 +16,13 @@ int cli_arena(int argc, char **argv);
 /* `parlour karuta kimariji|practice ...`: karuta study aids and real-time
  * practice in the terminal (karuta.c). */
 int cli_karuta(int argc, char **argv);
+/* True when `parlour play` with these arguments (argv[0] "play") is karuta
+ * for the real-time screen: the game is karuta and no option asks for the
+ * turn-based one (place=manual, rearrange=on, answer=poet, pool=choose,
+ * teams=2v2, send=auto, --load, --save, a human or computer seat
+ * other than one human at seat 0). Cannot fail. */
+bool cli_karuta_play_wanted(int argc, char **argv);
+/* `parlour play karuta` in real time (src/cli/karuta.c); the exit status. */
+int cli_karuta_play(int argc, char **argv);
 
 #endif

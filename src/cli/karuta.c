@@ -4,9 +4,12 @@
  * (KA-K3), computed by the karuta module through its public header
  * (src/games/karuta/public/kar_practice.h).
  * `parlour karuta practice` is real-time practice in the terminal (ncursesw)
- * against an AI with a fixed reaction delay, or alone on a chirashi field
- * (KA-S5), played through the game interface; a --script mode replaces the
- * terminal and the clock for tests.
+ * against an AI with a fixed reaction delay or the karuta bot, or on a
+ * chirashi field alone (KA-S5) or against computer players; `parlour play
+ * karuta` is the same screen as the game (src/cli/main.c routes it here
+ * through cli_karuta_play_wanted). Everything is played through the game
+ * interface behind the practice API; a --script mode replaces the terminal
+ * and the clock for tests, and --screen WxH prints the screen it would show.
  */
 #include <ctype.h>
 #include <curses.h>
@@ -17,6 +20,7 @@
 #include <time.h>
 
 #include "kar_practice.h"
+#include "parlour/registry.h"
 #include "cli.h"
 #include "term.h"
 
@@ -78,7 +82,11 @@ static int kimariji(int argc, char **argv)
         karp_kim_free(k);
         return 2;
     }
-    int dist[KARP_DEPTH + 1] = {0}, now[KARP_DEPTH + 1] = {0};
+    int dist[KARP_DEPTH + 1] = {0}, now[KARP_DEPTH + 1] = {0}, poetw = 0;
+    for (int n = 1; n <= KARP_NPOEMS; n++) { /* the poet column is as wide as the widest name */
+        int w = pl_text_width(karp_poem_poet(n));
+        poetw = w > poetw ? w : poetw;
+    }
     pl_buf b = {0};
     for (int n = 1; n <= KARP_NPOEMS; n++) {
         int kim = karp_kim_static(n);
@@ -96,7 +104,8 @@ static int kimariji(int argc, char **argv)
             nread++;
             pl_buf_printf(&b, "%-*s", 2 * KARP_DEPTH + 4, "read");
         }
-        pl_buf_printf(&b, "%s  %s", karp_poem_poet(n), karp_poem_romaji(n));
+        const char *poet = karp_poem_poet(n); /* padded by display width: kanji are 2 columns */
+        pl_buf_printf(&b, "%s%*s  %s", poet, poetw - pl_text_width(poet), "", karp_poem_romaji(n));
         puts(pl_buf_str(&b));
     }
     pl_buf_free(&b);
@@ -113,18 +122,20 @@ static int kimariji(int argc, char **argv)
     return 0;
 }
 
-/* ---- practice (`parlour karuta practice`) ------------------------------- */
+/* ---- practice (`parlour karuta practice`, `parlour play karuta`) -------- */
 
 /* The practice loop runs a session of the karuta practice API
  * (games/karuta/public/kar_practice.h: the match, the reading timeline, the
- * opponent, the judgements) and only draws and reads keys: input comes from
- * the terminal (ncursesw, getch polled every few ms, key times from
- * CLOCK_MONOTONIC) or from a --script file on a virtual clock, so the same
- * loop runs in tests without a terminal. */
+ * computer players, the judgements) and only draws and reads keys: input
+ * comes from the terminal (ncursesw, getch polled every few ms, key times
+ * from CLOCK_MONOTONIC) or from a --script file on a virtual clock, so the
+ * same loop runs in tests without a terminal (--screen WxH prints the screen
+ * a terminal of that size would show after each reading). */
 
 #define PR_POLL_MS 10 /* getch polling period */
 #define PR_MAXKEYS 64
-#define PR_WRAP 110   /* columns of the judgement text */
+#define PR_MINW 60    /* the narrowest screen: the judgement and prompts need it */
+#define PR_SENDS 8
 
 typedef struct pr_key {
     int ch, ms;
@@ -132,14 +143,21 @@ typedef struct pr_key {
 
 typedef struct practice {
     karp *k;
-    FILE *script;  /* NULL: the terminal */
+    const char *cmd;  /* for messages: "parlour karuta practice", "parlour play karuta" */
+    bool play;        /* `parlour play karuta`: the game, not the practice */
+    FILE *script;     /* NULL: the terminal */
     pr_key keys[PR_MAXKEYS];
     int nkeys, ikey, vnow;
-    struct timespec t0;
+    char sends[PR_SENDS][KARP_LABEL]; /* script: the cards to send after this reading */
+    int nsends;
+    int scr_w, scr_h; /* script --screen: the size whose screens are printed; 0: none */
+    struct timespec t0; /* the first kana of the upper half (the prelude runs before it) */
     bool quit;
     /* what the screen shows */
-    int shown;     /* kana of the reading shown */
+    int shown;        /* kana of the upper half shown */
+    int pshown;       /* kana of the prelude (the previous lower half) shown, -1: none */
     char input[4];
+    char msg[200];    /* a one-line answer to the last key (a refused label ...) */
 } practice;
 
 static int pr_elapsed(const practice *p)
@@ -155,7 +173,7 @@ static int pr_elapsed(const practice *p)
  * clock). Returns false at the end of the script. Tokens: LABEL@MS,
  * hit+MS / hit-MS (the read card, relative to its deciding kana),
  * wrong@MS (a card whose touch is a foul, karp_wrong_card), pass@MS
- * (space), quit, none. */
+ * (space), send:LABEL (a card to send if one is owed), quit, none. */
 static bool pr_script_line(practice *p, char *line, size_t cap)
 {
     for (;;) {
@@ -180,7 +198,7 @@ static int pr_script_keys(practice *p, const char *line, pl_buf *err)
 {
     char buf[512], lab[KARP_LABEL];
     snprintf(buf, sizeof buf, "%s", line);
-    p->nkeys = p->ikey = 0;
+    p->nkeys = p->ikey = p->nsends = 0;
     char *save = NULL;
     for (char *t = strtok_r(buf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
         int ms = 0;
@@ -196,11 +214,15 @@ static int pr_script_keys(practice *p, const char *line, pl_buf *err)
                 pr_add_keys(p, lab, ms);
         } else if (!strncmp(t, "pass@", 5) && sscanf(t + 5, "%d", &ms) == 1) {
             pr_add_keys(p, " ", ms);
+        } else if (!strncmp(t, "send:", 5) && strlen(t + 5) == 3 && p->nsends < PR_SENDS) {
+            snprintf(p->sends[p->nsends++], KARP_LABEL, "%s", t + 5);
         } else if (strlen(t) > 4 && t[3] == '@' && sscanf(t + 4, "%d", &ms) == 1) {
             snprintf(lab, sizeof lab, "%.3s", t);
             pr_add_keys(p, lab, ms);
         } else {
-            pl_buf_printf(err, "bad script token '%s' (LABEL@MS, hit+MS, hit-MS, wrong@MS, pass@MS, quit, none)", t);
+            pl_buf_printf(err,
+                          "bad script token '%s' (LABEL@MS, hit+MS, hit-MS, wrong@MS, pass@MS, send:LABEL, quit, none)",
+                          t);
             return -1;
         }
     }
@@ -236,114 +258,406 @@ static int pr_next_key(practice *p, int deadline, int *ms)
 
 /* ---- the screen ---- */
 
-static void pr_draw_canvas(const pl_canvas *c)
+/* Row letter of row `r` of zone `z` as the screen shows it (kyōgi: the
+ * AI's D-F from the top, yours C-A; chirashi A-E). */
+static char pr_row_letter(const practice *p, int z, int r)
 {
-    erase();
-    term_put_canvas(c, 0, 0);
-    refresh();
+    if (karp_uta(p->k))
+        return (char)(z < 4 ? 'A' + z : 'P');
+    if (karp_solo(p->k))
+        return (char)('A' + r);
+    return (char)(z == 1 ? 'D' + r : 'C' - r);
 }
 
-/* Draws zone `z` of the field (kyōgi: 0 yours, 1 the AI's; solo: the
- * field) from row `y`; returns the next free row. */
-static int pr_draw_cards(const practice *p, int z, int y, pl_canvas *c)
+/* Lines that `n` card heads take in `w` columns with `gap` spaces between. */
+static int pr_row_lines(const karp_cell *cell, int n, int w, int gap)
 {
-    int rows = 0, cols = 0, dx = karp_solo(p->k) ? 5 : 6;
-    karp_zone_size(p->k, z, &rows, &cols);
-    for (int r = 0; r < rows; r++)
-        for (int k = 0; k < cols; k++) {
-            karp_cell cell;
-            karp_cell_get(p->k, z, r, k, &cell);
-            int x = 1 + dx * k, yy = y + 2 * r;
-            if (cell.kind == KARP_CELL_NONE)
-                continue;
-            if (cell.kind == KARP_CELL_EMPTY) {
-                pl_canvas_put(c, yy, x, PL_ST_DIM, " · ");
-                continue;
-            }
-            pl_canvas_put(c, yy, x, PL_ST_DIM, cell.label);
-            pl_canvas_put(c, yy + 1, x, cell.owner < 0 ? PL_ST_NORMAL : cell.owner == 0 ? PL_ST_RED : PL_ST_BLACK,
-                          cell.head);
+    int x = 3, lines = 1;
+    for (int i = 0; i < n; i++) {
+        int cw = 3 + pl_text_width(cell[i].head);
+        if (x > 3 && x + cw > w) {
+            lines++;
+            x = 3;
         }
-    return y + 2 * rows;
+        x += cw + gap;
+    }
+    return lines;
 }
 
-/* Draws the screen; `reading`: the kana shown so far are drawn too. */
-static void pr_draw(const practice *p, bool reading, const char *prompt)
+/* Draws zone `z` of the field from row `y` in `w` columns, one line per
+ * field row (folded onto more lines when it is long): each card as its slot
+ * number and its card text, the whole lower half when the row has room for
+ * every card's, else as much as tells it from every other card
+ * (karp_card_unique: never ambiguous). With c NULL only counts. Returns the
+ * next free row. */
+static int pr_draw_zone(const practice *p, int z, int y, int w, pl_canvas *c)
 {
-    if (p->script)
-        return;
+    int rows = 0, cols = 0;
+    karp_zone_size(p->k, z, &rows, &cols);
+    for (int r = 0; r < rows; r++) {
+        karp_cell cell[KARP_NPOEMS];
+        int n = 0, full = 3;
+        for (int k = 0; k < cols && k < KARP_NPOEMS; k++) {
+            karp_cell_get(p->k, z, r, k, &cell[n]);
+            if (cell[n].kind == KARP_CELL_CARD) {
+                char whole[96];
+                karp_card_head(cell[n].card, 0, whole, sizeof whole);
+                full += 3 + pl_text_width(whole) + 2;
+                n++;
+            }
+        }
+        bool whole = full <= w;
+        /* two spaces between cards, one when that saves a folded line */
+        int gap = pr_row_lines(cell, n, w, 1) < pr_row_lines(cell, n, w, 2) ? 1 : 2;
+        if (c)
+            pl_canvas_printf(c, y, 0, PL_ST_TITLE, "%c", pr_row_letter(p, z, r));
+        if (!n && c)
+            pl_canvas_put(c, y, 3, PL_ST_DIM, "-");
+        int x = 3;
+        for (int i = 0; i < n; i++) {
+            char text[96];
+            if (whole)
+                karp_card_head(cell[i].card, 0, text, sizeof text);
+            else
+                snprintf(text, sizeof text, "%s", cell[i].head);
+            int cw = 3 + pl_text_width(text);
+            if (x > 3 && x + cw > w) { /* fold the row */
+                y++;
+                x = 3;
+            }
+            if (c) {
+                pl_canvas_put(c, y, x, PL_ST_DIM, cell[i].label + 1);
+                pl_canvas_put(c, y, x + 3, cell[i].owner < 0 ? PL_ST_NORMAL : cell[i].owner == 0 ? PL_ST_RED : PL_ST_BLACK,
+                              text);
+            }
+            x += cw + gap;
+        }
+        y++;
+    }
+    return y;
+}
+
+/* Draws the field and the title lines from row 0; returns the next row. */
+static int pr_draw_field(const practice *p, int w, pl_canvas *c)
+{
     karp_status st;
     karp_get_status(p->k, &st);
-    pl_canvas c = {0};
     int y = 0;
-    if (karp_solo(p->k)) {
-        pl_canvas_printf(&c, y++, 0, PL_ST_TITLE, "Karuta practice (chirashi, solo) - reading %d - taken %d, pot %d",
-                         st.nread, st.count[0], st.pot);
-        y = pr_draw_cards(p, 0, y + 1, &c);
+    const char *lv = karp_level(p->k);
+    if (karp_uta(p->k)) {
+        if (c) {
+            int x = pl_canvas_printf(c, y, 0, PL_ST_TITLE, "Uta-karuta - reading %d - in hand: A you %d", st.nread,
+                                     st.count[0]);
+            for (int q = 1; q < 4; q++)
+                x = pl_canvas_printf(c, y, x, PL_ST_TITLE, ", %c %d", 'A' + q, st.count[q]);
+            pl_canvas_put(c, y, x, PL_ST_TITLE, "; P the pool");
+        }
+        y++;
+        for (int z = 0; z < karp_zones(p->k); z++)
+            y = pr_draw_zone(p, z, y, w, c);
+    } else if (karp_solo(p->k) && karp_seats(p->k) == 1) {
+        if (c)
+            pl_canvas_printf(c, y, 0, PL_ST_TITLE, "Karuta practice (chirashi, alone) - reading %d - taken %d, pot %d",
+                             st.nread, st.count[0], st.pot);
+        y = pr_draw_zone(p, 0, y + 1, w, c);
+    } else if (karp_solo(p->k)) {
+        if (c) {
+            int x = pl_canvas_printf(c, y, 0, PL_ST_TITLE, "Karuta (chirashi) - reading %d - taken: you %d", st.nread,
+                                     st.count[0]);
+            for (int q = 1; q < karp_seats(p->k); q++)
+                x = pl_canvas_printf(c, y, x, PL_ST_TITLE, ", computer %d %d", q, st.count[q]);
+            pl_canvas_printf(c, y, x, PL_ST_TITLE, "; pot %d", st.pot);
+        }
+        y = pr_draw_zone(p, 0, y + 1, w, c);
     } else {
-        pl_canvas_printf(&c, y++, 0, PL_ST_TITLE, "Karuta practice (kyogi) - reading %d - AI delay %d ms", st.nread,
-                         karp_delay_ms(p->k));
-        pl_canvas_printf(&c, y++, 0, PL_ST_BLACK, "AI (seat 1): %d cards, rows D-F", st.count[1]);
-        y = pr_draw_cards(p, 1, y, &c);
-        pl_canvas_put(&c, y++, 0, PL_ST_DIM, "  - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -");
-        y = pr_draw_cards(p, 0, y, &c);
-        pl_canvas_printf(&c, y++, 0, PL_ST_RED, "You (seat 0): %d cards, rows A-C", st.count[0]);
+        if (c) {
+            if (lv)
+                pl_canvas_printf(c, y, 0, PL_ST_TITLE, "Karuta %s(kyogi) - reading %d - the computer: %s",
+                                 p->play ? "" : "practice ", st.nread, lv);
+            else
+                pl_canvas_printf(c, y, 0, PL_ST_TITLE, "Karuta practice (kyogi) - reading %d - AI delay %d ms",
+                                 st.nread, karp_delay_ms(p->k));
+            pl_canvas_printf(c, y + 1, 0, PL_ST_BLACK, "The AI: %d cards, rows D-F", st.count[1]);
+        }
+        y = pr_draw_zone(p, 1, y + 2, w, c);
+        if (c)
+            for (int x = 0; x + 2 <= w && x < 78; x += 2)
+                pl_canvas_put(c, y, x, PL_ST_DIM, "- ");
+        y = pr_draw_zone(p, 0, y + 1, w, c);
+        if (c)
+            pl_canvas_printf(c, y, 0, PL_ST_RED, "You: %d cards, rows A-C", st.count[0]);
+        y++;
     }
-    y++;
-    if (reading && p->shown > 0) {
-        int x = pl_canvas_put(&c, y, 0, PL_ST_NORMAL, "Reading: ");
+    return y;
+}
+
+/* Word-wraps `text` (newlines kept) at `w` columns from row `y`, at most
+ * `max` lines (the last one cut with "…" when more would follow); with c
+ * NULL only counts. Returns the lines it takes (uncut: the count of all). */
+static int pr_wrap(const char *text, int w, int y, int max, pl_canvas *c)
+{
+    char word[256];
+    int x = 0, line = 0;
+    for (const char *t = text; *t;) {
+        if (*t == '\n' || *t == ' ') {
+            if (*t == '\n') {
+                line++;
+                x = 0;
+            }
+            t++;
+            continue;
+        }
+        size_t n = strcspn(t, " \n");
+        snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), t);
+        int ww = pl_text_width(word);
+        if (x > 0 && x + 1 + ww > w) {
+            line++;
+            x = 0;
+        }
+        if (c && line < max) {
+            if (line == max - 1 && x + 1 + ww > w - 2 && t[n]) {
+                pl_canvas_put(c, y + line, x, PL_ST_NORMAL, " …");
+                return line + 1;
+            }
+            pl_canvas_put(c, y + line, x + (x > 0), PL_ST_NORMAL, word);
+        }
+        x += ww + (x > 0);
+        t += n;
+    }
+    return line + (x > 0);
+}
+
+/* The lines under the field: the reading, the touches, the message line, a
+ * blank, the prompt; the judgement comes between them. */
+#define PR_FIXED_LINES 5
+#define PR_MIN_SAID 2 /* the judgement gets at least this many lines */
+
+/* Lays the screen out for a terminal of w x h (the whole screen); with the
+ * reading on, the kana heard so far. Below the smallest size that holds it
+ * says so instead. */
+static void pr_screen(const practice *p, int w, int h, bool reading, const char *prompt, pl_canvas *c)
+{
+    int field = pr_draw_field(p, w < PR_MINW ? PR_MINW : w, NULL);
+    int need = field + PR_FIXED_LINES + PR_MIN_SAID;
+    if (w < PR_MINW || h < need) {
+        pl_canvas_printf(c, 0, 0, PL_ST_TITLE, "terminal too small: need %d×%d", PR_MINW > w ? PR_MINW : w, need);
+        pl_canvas_printf(c, 1, 0, PL_ST_DIM, "(now %d×%d; q quits)", w, h);
+        return;
+    }
+    int y = pr_draw_field(p, w, c);
+    if (reading && p->pshown >= 0) { /* the previous poem's lower half, then the pause (KA-R5) */
+        int x = pl_canvas_put(c, y, 0, PL_ST_DIM, "Reading: ");
+        for (int i = 0; i < p->pshown; i++)
+            x = pl_canvas_put(c, y, x, PL_ST_DIM, karp_prelude_kana(p->k, i));
+    } else if (reading && p->shown > 0) { /* the kana as read: no hold marks */
+        int x = pl_canvas_put(c, y, 0, PL_ST_NORMAL, "Reading: ");
         for (int i = 0; i < p->shown; i++)
-            x = pl_canvas_put(&c, y, x, PL_ST_HILITE, karp_kana(p->k, i));
+            x = pl_canvas_put(c, y, x, PL_ST_HILITE, karp_kana(p->k, i));
     }
     y++;
-    int x = pl_canvas_printf(&c, y, 0, PL_ST_NORMAL, "Touch: %s", p->input);
+    int x = pl_canvas_printf(c, y, 0, PL_ST_NORMAL, "Touch: %s", p->input);
     for (int i = 0; i < karp_touch_count(p->k); i++) {
         char lab[KARP_LABEL];
         int ms = karp_touch_get(p->k, i, lab);
-        x = pl_canvas_printf(&c, y, x + 2, PL_ST_MARK, "%s@%d", lab[0] ? lab : "?", ms);
+        x = pl_canvas_printf(c, y, x + 2, PL_ST_MARK, "%s@%d", lab, ms);
     }
-    y += 2;
+    y++;
+    if (p->msg[0])
+        pr_wrap(p->msg, w, y, 1, c);
+    y++;
     const char *said = karp_judgement(p->k);
-    if (*said) { /* the last judgement, word-wrapped at PR_WRAP columns */
-        char word[256];
-        x = 0;
-        for (const char *t = said; *t;) {
-            if (*t == '\n' || *t == ' ') {
-                if (*t == '\n') {
-                    y++;
-                    x = 0;
-                }
-                t++;
-                continue;
-            }
-            size_t n = strcspn(t, " \n");
-            snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), t);
-            int w = pl_text_width(word);
-            if (x > 0 && x + 1 + w > PR_WRAP) {
-                y++;
-                x = 0;
-            }
-            x = pl_canvas_put(&c, y, x + (x > 0), PL_ST_NORMAL, word);
-            t += n;
-        }
-        y += 2;
+    int room = h - y - 2; /* a blank and the prompt below */
+    if (*said) {
+        char brief[1024];
+        snprintf(brief, sizeof brief, "%s", said);
+        if (pr_wrap(said, w, y, room, NULL) > room)
+            brief[strcspn(brief, "\n")] = '\0'; /* no room: the engine's own line goes first */
+        pr_wrap(brief, w, y, room, c);
     }
-    pl_canvas_put(&c, y, 0, PL_ST_DIM, prompt);
-    pr_draw_canvas(&c);
+    pr_wrap(prompt, w, h - 1, 1, c);
+}
+
+/* Draws the screen (terminal), or prints it (script with --screen, when
+ * `dump`); `reading`: the kana heard so far are drawn too. */
+static void pr_draw(const practice *p, bool reading, const char *prompt, bool dump)
+{
+    pl_canvas c = {0};
+    if (p->script) {
+        if (!dump || !p->scr_w)
+            return;
+        pr_screen(p, p->scr_w, p->scr_h, reading, prompt, &c);
+        pl_buf b = {0};
+        pl_canvas_to_text(&c, &b);
+        printf("--- screen %dx%d ---\n%s--- end of screen ---\n", p->scr_w, p->scr_h, pl_buf_str(&b));
+        pl_buf_free(&b);
+        pl_canvas_free(&c);
+        return;
+    }
+    int h, w;
+    getmaxyx(stdscr, h, w);
+    pr_screen(p, w, h, reading, prompt, &c);
+    erase();
+    term_put_canvas(&c, 0, 0);
+    refresh();
     pl_canvas_free(&c);
 }
 
-/* ---- one reading ---- */
+/* ---- between readings ---- */
 
-/* Waits for a key (terminal) so the player can read; false on 'q'. */
+static bool pr_is_enter(int ch) { return ch == '\n' || ch == '\r' || ch == KEY_ENTER; }
+
+/* Waits for Enter (terminal) so the player can read; false on 'q'.
+ * A resize redraws; any other key (a label typed too early) is answered,
+ * never taken as the start. */
 static bool pr_wait(practice *p, const char *prompt)
 {
     if (p->script)
         return true;
-    pr_draw(p, false, prompt);
-    timeout(-1);
-    int ch = getch();
-    return ch != 'q' && ch != 'Q';
+    for (;;) {
+        pr_draw(p, false, prompt, false);
+        timeout(-1);
+        int ch = getch();
+        if (ch == 'q' || ch == 'Q')
+            return false;
+        if (pr_is_enter(ch)) {
+            p->msg[0] = '\0';
+            return true;
+        }
+        if (ch != KEY_RESIZE && ch != ERR)
+            snprintf(p->msg, sizeof p->msg, "Between readings: Enter starts the next one (touch during a reading).");
+    }
+}
+
+/* The memorisation time before the first reading (KA-R3): counted down on
+ * the screen; Enter ends it early. False when the player quits. */
+static bool pr_memorise(practice *p)
+{
+    int total = karp_memo_s(p->k);
+    if (p->script) {
+        if (total > 0)
+            printf("Memorisation time: %d s (KA-R3), passed at once on the script's clock.\n", total);
+        return true;
+    }
+    if (total <= 0)
+        return pr_wait(p, "Reading 1: Enter starts it (q quits)");
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        int left = total - (int)(t.tv_sec - t0.tv_sec);
+        if (left <= 0)
+            return true;
+        char prompt[160];
+        snprintf(prompt, sizeof prompt,
+                 "Memorise the field (KA-R3): %d:%02d left; Enter starts now, q quits.", left / 60,
+                 left % 60);
+        pr_draw(p, false, prompt, false);
+        timeout(250);
+        int ch = getch();
+        if (ch == 'q' || ch == 'Q')
+            return false;
+        if (pr_is_enter(ch))
+            return true;
+    }
+}
+
+/* The player chooses the cards he owes (KA-R9): typed labels, Enter for his
+ * lowest; the script's send:LABEL tokens, else the lowest. False on 'q'. */
+static bool pr_send(practice *p, pl_buf *err)
+{
+    int si = 0;
+    char lab[KARP_LABEL] = "";
+    while (karp_send_owed(p->k) > 0) {
+        int owed = karp_send_owed(p->k);
+        if (p->script) {
+            pl_buf why = {0};
+            const char *l = si < p->nsends ? p->sends[si++] : NULL;
+            if (karp_send(p->k, l, &why) < 0) {
+                printf("! send %s: %s; your lowest card goes instead\n", l ? l : "", pl_buf_str(&why));
+                pl_buf_clear(&why);
+                if (karp_send(p->k, NULL, &why) < 0) {
+                    pl_buf_puts(err, pl_buf_str(&why));
+                    pl_buf_free(&why);
+                    return false;
+                }
+            }
+            pl_buf_free(&why);
+            continue;
+        }
+        char prompt[200];
+        snprintf(prompt, sizeof prompt,
+                 "You send the AI %d card%s (KA-R9): type the label of one of yours (rows A-C), Enter: your lowest: %s",
+                 owed, owed == 1 ? "" : "s", lab);
+        pr_draw(p, false, prompt, false);
+        timeout(-1);
+        int ch = getch();
+        size_t len = strlen(lab);
+        pl_buf why = {0};
+        if (ch == 'q' || ch == 'Q') {
+            return false;
+        } else if (pr_is_enter(ch)) {
+            if (karp_send(p->k, NULL, &why) < 0)
+                snprintf(p->msg, sizeof p->msg, "%s", pl_buf_str(&why));
+            lab[0] = '\0';
+        } else if (ch == 27 || ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+            lab[0] = '\0';
+        } else if (len == 0 && ch < 128 && isalpha(ch)) {
+            lab[0] = (char)toupper(ch);
+            lab[1] = '\0';
+        } else if (len > 0 && len < 3 && ch < 128 && isdigit(ch)) {
+            lab[len] = (char)ch;
+            lab[len + 1] = '\0';
+            if (len + 1 == 3) {
+                if (karp_send(p->k, lab, &why) < 0)
+                    snprintf(p->msg, sizeof p->msg, "%s", pl_buf_str(&why));
+                else
+                    p->msg[0] = '\0';
+                lab[0] = '\0';
+            }
+        }
+        pl_buf_free(&why);
+    }
+    return true;
+}
+
+/* ---- one reading ---- */
+
+/* Takes one key of the reading at `ms`; sets *done when the player's turn
+ * is over. */
+static void pr_take_key(practice *p, int ch, int ms, bool *done)
+{
+    size_t len = strlen(p->input);
+    if (ch == 'q' || ch == 'Q') {
+        p->quit = *done = true;
+    } else if (ms < 0) { /* the previous lower half or the pause: no touch yet */
+        p->input[0] = '\0';
+        if (ch < 128 && isalnum(ch))
+            snprintf(p->msg, sizeof p->msg, "Wait for the upper half: no touch before its first kana.");
+    } else if (ch == ' ') {
+        *done = true;
+    } else if (ch == 27 || ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+        p->input[0] = '\0';
+    } else if (len == 0 && ch < 128 && isalpha(ch)) { /* KEY_* codes are past 255 */
+        p->input[0] = (char)toupper(ch);
+        p->input[1] = '\0';
+    } else if (len > 0 && len < 3 && ch < 128 && isdigit(ch)) {
+        p->input[len] = (char)ch;
+        p->input[len + 1] = '\0';
+        if (len + 1 == 3) {
+            pl_buf why = {0};
+            int r = karp_touch(p->k, p->input, ms, &why);
+            if (r < 0) { /* an unknown label, an empty slot, a card touched already: said */
+                snprintf(p->msg, sizeof p->msg, "%s", pl_buf_str(&why));
+                if (p->script)
+                    printf("! %s@%d: %s\n", p->input, ms, pl_buf_str(&why));
+            } else {
+                p->msg[0] = '\0';
+            }
+            *done = r == 1;
+            pl_buf_free(&why);
+            p->input[0] = '\0';
+        }
+    }
 }
 
 /* Plays one reading. Returns 1 when played, 0 when the session ends
@@ -355,90 +669,150 @@ static int pr_reading(practice *p, pl_buf *err)
     char line[512];
     if (p->script && !pr_script_line(p, line, sizeof line))
         return 0;
-    if (!p->script) {
+    karp_status st;
+    karp_get_status(p->k, &st);
+    if (!p->script && st.nread > 0) {
         char prompt[96];
-        karp_status st;
-        karp_get_status(p->k, &st);
-        snprintf(prompt, sizeof prompt, "Reading %d: any key to start it (q quits)", st.nread + 1);
-        if (!pr_wait(p, prompt))
+        snprintf(prompt, sizeof prompt, "Reading %d: Enter starts it (q quits)", st.nread + 1);
+        if (!pr_wait(p, prompt)) {
+            p->quit = true;
             return 0;
+        }
     }
     int r = karp_start(p->k, err);
     if (r <= 0)
         return r;
-    int deadline = karp_deadline_ms(p->k);
+    int deadline = karp_deadline_ms(p->k), pre = karp_prelude_ms(p->k);
     if (p->script && pr_script_keys(p, line, err) < 0)
         return -1;
     p->input[0] = '\0';
+    p->msg[0] = '\0';
     p->shown = 0;
+    p->pshown = -1;
     if (!p->script) {
-        pr_draw(p, false, "");
-        napms(karp_pause_ms(p->k)); /* the 1 of 5-3-1-6 */
         flushinp();
-        clock_gettime(CLOCK_MONOTONIC, &p->t0);
+        clock_gettime(CLOCK_MONOTONIC, &p->t0); /* t0: the first kana of the upper half */
+        p->t0.tv_sec += pre / 1000;
+        p->t0.tv_nsec += (long)(pre % 1000) * 1000000L;
+        if (p->t0.tv_nsec >= 1000000000L) {
+            p->t0.tv_sec++;
+            p->t0.tv_nsec -= 1000000000L;
+        }
     } else {
-        p->vnow = 0;
+        p->vnow = -pre;
     }
     bool done = false;
     while (!done) {
         int now = pr_elapsed(p);
         if (now >= deadline)
             break;
-        int shown = karp_kana_shown(p->k, now);
-        if (shown != p->shown || !p->script) {
+        int shown = karp_kana_shown(p->k, now), pshown = -1;
+        if (now < 0) {
+            pshown = 0;
+            while (pshown < karp_prelude_count(p->k) && karp_prelude_start_ms(p->k, pshown) <= now + pre)
+                pshown++;
+        }
+        if (shown != p->shown || pshown != p->pshown || !p->script) {
             p->shown = shown;
-            pr_draw(p, true, "Type a slot label to touch (e.g. A05); space: no touch; q: quit");
+            p->pshown = pshown;
+            pr_draw(p, true, "Type a slot label to touch (e.g. A05); space: no touch; q: quit", false);
         }
-        int ms, ch = pr_next_key(p, deadline, &ms);
-        if (ch < 0)
-            continue;
-        size_t len = strlen(p->input);
-        if (ch == 'q' || ch == 'Q') {
-            p->quit = done = true;
-        } else if (ch == ' ') {
-            done = true;
-        } else if (ch == 27 || ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-            p->input[0] = '\0';
-        } else if (len == 0 && ch < 128 && isalpha(ch)) { /* KEY_* codes are past 255 */
-            p->input[0] = (char)toupper(ch);
-            p->input[1] = '\0';
-        } else if (len > 0 && len < 3 && ch < 128 && isdigit(ch)) {
-            p->input[len] = (char)ch;
-            p->input[len + 1] = '\0';
-            if (len + 1 == 3) {
-                pl_buf why = {0}; /* a label with no card, or one touched already: ignored */
-                done = karp_touch(p->k, p->input, ms, &why) == 1;
-                pl_buf_free(&why);
-                p->input[0] = '\0';
-            }
-        }
+        int ms, ch = pr_next_key(p, now < 0 ? 0 : deadline, &ms);
+        if (ch >= 0)
+            pr_take_key(p, ch, ms, &done);
     }
     if (karp_finish(p->k, err) < 0)
         return -1;
-    if (p->script)
+    p->pshown = -1;
+    if (!p->quit && !pr_send(p, err)) {
+        if (err->len)
+            return -1;
+        p->quit = true;
+    }
+    if (p->script) {
         printf("%s\n", karp_judgement(p->k));
+        char prompt[96];
+        snprintf(prompt, sizeof prompt, "Reading %d: Enter starts it (q quits)", st.nread + 2);
+        pr_draw(p, false, karp_done(p->k) ? "The game is over: any key for the statistics." : prompt, true);
+    }
     return 1;
 }
 
+/* Runs a session to its end (terminal or script) and prints the statistics.
+ * Returns the exit status. */
+static int pr_run(practice *p, const char *script, const char *title)
+{
+    pl_buf err = {0};
+    if (script && !(p->script = fopen(script, "r"))) {
+        fprintf(stderr, "%s: cannot read %s\n", p->cmd, script);
+        return 2;
+    }
+    if (!p->script) {
+        term_start();
+        curs_set(0);
+    } else {
+        printf("%s, seed %llu\n", title, (unsigned long long)karp_seed(p->k));
+    }
+    int r = 1;
+    if (!pr_memorise(p)) {
+        p->quit = true;
+        r = 0;
+    }
+    while (r > 0 && (r = pr_reading(p, &err)) > 0)
+        ;
+    /* the statistics: after the practice, or a game that ended (a quit game leaves the shell clean) */
+    const char *st = r == 0 && !(p->play && p->quit && !p->script) ? karp_stats(p->k) : "";
+    if (!p->script) {
+        if (r == 0 && !p->quit)
+            pr_wait(p, "The game is over: Enter for the statistics.");
+        endwin();
+    }
+    if (r < 0)
+        fprintf(stderr, "%s: %s\n", p->cmd, pl_buf_str(&err));
+    else
+        fputs(st, stdout);
+    if (p->script)
+        fclose(p->script);
+    pl_buf_free(&err);
+    return r < 0 ? 1 : 0;
+}
+
+/* Parses --screen WxH. */
+static bool pr_parse_size(const char *arg, int *w, int *h)
+{
+    char x;
+    return sscanf(arg, "%d%c%d", w, &x, h) == 3 && (x == 'x' || x == 'X') && *w > 0 && *w <= 400 && *h > 0 &&
+           *h <= 200;
+}
+
 static const char practice_usage[] =
-    "usage: parlour karuta practice [--solo] [--seed N] [--delay-ms N] [--readings N]\n"
-    "                               [--script FILE] [KEY=VALUE ...]\n"
-    "Kyogi practice against an AI in the terminal: both territories are drawn with each card's\n"
-    "first characters and a slot label (yours A-C, the AI's D-F); the upper half appears kana\n"
-    "by kana at reading speed. Touch a card by typing its label (e.g. A05): the time of the\n"
-    "last key press, from the first kana, is your touch time. Up to 3 touches a reading; space\n"
-    "ends your turn with no touch; q quits. The AI touches the read card --delay-ms after its\n"
-    "deciding kana (default 400). After each reading: who took it and why, fouls and sends;\n"
-    "at the end, your take times (mean, median).\n"
-    "  --solo         chirashi practice alone (KA-S5): 100 cards (cards=50: 50) on one field,\n"
-    "                 labels A01-E20, whole poems read, take times recorded\n"
+    "usage: parlour karuta practice [--solo [--opponents N]] [--seed N] [--delay-ms N | --level L]\n"
+    "                               [--readings N] [--script FILE [--screen WxH]] [KEY=VALUE ...]\n"
+    "Kyogi practice against an AI in the terminal: both territories are drawn row by row, each\n"
+    "card as its slot number and as much of its lower half as tells it from every other card\n"
+    "(yours rows A-C, the AI's D-F; a slot label is the row letter and the number, e.g. A05).\n"
+    "Before each reading the previous poem's lower half is read, then a pause (5-3-1-6, KA-R5);\n"
+    "the upper half appears kana by kana at reading speed. Touch a card by typing its label: the\n"
+    "time of the last key press, from the first kana, is your touch time. Up to 3 touches a\n"
+    "reading; space ends your turn with no touch; q quits; Enter starts the next reading. The AI\n"
+    "touches the read card --delay-ms after its deciding kana (default 400), or plays as the\n"
+    "karuta bot at --level. When you owe cards (KA-R9) you choose them by label. Before the\n"
+    "first reading the memorisation time (memo_s, KA-R3) is counted down; Enter ends it early.\n"
+    "After each reading: who took it and why, fouls and sends; at the end, your take times.\n"
+    "  --solo         chirashi (KA-S5): 100 cards (cards=50: 50) on one field, labels A01-E20,\n"
+    "                 whole poems read, take times recorded; alone unless --opponents\n"
+    "  --opponents N  chirashi: N computer players (1-7) at --level (default medium)\n"
+    "  --uta          uta-karuta for 4 (KA-U): your hand A, three computer players' B-D, the\n"
+    "                 pool P (pool=auto); one answer a reading\n"
+    "  --level L      the computer players' level: easy, medium, hard, champion (parlour rules karuta)\n"
     "  --seed N       the deal and the reading order (same seed, same practice)\n"
     "  --readings N   stop after N readings\n"
     "  --script FILE  no terminal: one line per reading of timed touches, on a virtual clock\n"
     "                 (LABEL@MS, hit+MS or hit-MS: the read card relative to its deciding\n"
-    "                 kana, wrong@MS, pass@MS, none, quit; # comments); prints each judgement\n"
-    "                 and the statistics\n"
-    "  KEY=VALUE      game options (parlour rules karuta), e.g. upper_ms=4000 tie_ms=20;\n"
+    "                 kana, wrong@MS, pass@MS, send:LABEL, none, quit; # comments); prints\n"
+    "                 each judgement and the statistics\n"
+    "  --screen WxH   with --script: print the screen a WxH terminal shows after each reading\n"
+    "  KEY=VALUE      game options (parlour rules karuta), e.g. upper_ms=4000 tie_ms=20 memo_s=60;\n"
     "                 variant, players, send, place and rearrange are set by the practice\n";
 
 static int practice_cmd(int argc, char **argv)
@@ -448,21 +822,37 @@ static int practice_cmd(int argc, char **argv)
                                        {"delay-ms", required_argument, NULL, 'd'},
                                        {"readings", required_argument, NULL, 'n'},
                                        {"script", required_argument, NULL, 'f'},
+                                       {"screen", required_argument, NULL, 'W'},
+                                       {"level", required_argument, NULL, 'L'},
+                                       {"opponents", required_argument, NULL, 'o'},
+                                       {"uta", no_argument, NULL, 'u'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
     karp_options o = {.delay_ms = 400};
     const char *script = NULL;
+    practice p;
+    memset(&p, 0, sizeof p);
+    p.cmd = "parlour karuta practice";
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "sS:d:n:f:h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "suS:d:n:f:W:L:o:h", lo, NULL)) != -1) {
         char *e = NULL;
         switch (c) {
         case 's': o.solo = true; break;
+        case 'u': o.uta = true; break;
         case 'S': o.seed = optarg; break;
+        case 'L': o.level = optarg; break;
         case 'd':
             o.delay_ms = (int)strtol(optarg, &e, 10);
             if (*e || o.delay_ms < 0 || o.delay_ms > KARP_DELAY_MAX) {
                 fputs("parlour karuta practice: --delay-ms wants 0-10000\n", stderr);
+                return 2;
+            }
+            break;
+        case 'o':
+            o.opponents = (int)strtol(optarg, &e, 10);
+            if (*e || o.opponents < 1 || o.opponents > 7) {
+                fputs("parlour karuta practice: --opponents wants 1-7\n", stderr);
                 return 2;
             }
             break;
@@ -474,14 +864,18 @@ static int practice_cmd(int argc, char **argv)
             }
             break;
         case 'f': script = optarg; break;
+        case 'W':
+            if (!pr_parse_size(optarg, &p.scr_w, &p.scr_h)) {
+                fputs("parlour karuta practice: --screen wants WIDTHxHEIGHT, e.g. 80x24\n", stderr);
+                return 2;
+            }
+            break;
         case 'h': fputs(practice_usage, stdout); return 0;
         default: fputs(practice_usage, stderr); return 2;
         }
     }
     o.nwords = argc - optind;
     o.words = argv + optind;
-    practice p;
-    memset(&p, 0, sizeof p);
     pl_buf err = {0};
     p.k = karp_new(&o, &err);
     if (!p.k) {
@@ -489,37 +883,202 @@ static int practice_cmd(int argc, char **argv)
         pl_buf_free(&err);
         return 2;
     }
-    if (script && !(p.script = fopen(script, "r"))) {
-        fprintf(stderr, "parlour karuta practice: cannot read %s\n", script);
-        karp_free(p.k);
+    pl_buf_free(&err);
+    int r = pr_run(&p, script,
+                   o.uta    ? "karuta practice (uta-karuta against three computer players)"
+                   : !o.solo ? "karuta practice (kyogi against the AI)"
+                   : o.opponents ? "karuta practice (chirashi against the computer)"
+                                 : "karuta practice (chirashi, solo)");
+    karp_free(p.k);
+    return r;
+}
+
+/* ---- `parlour play karuta` ---------------------------------------------- */
+
+/* The game word `w` ("KEY=VALUE") has key `key`; its value in *val. */
+static bool pr_word(const char *w, const char *key, const char **val)
+{
+    size_t n = strlen(key);
+    if (strncmp(w, key, n) || w[n] != '=')
+        return false;
+    *val = w + n + 1;
+    return true;
+}
+
+/* Options the real-time screen does not play: the turn-based screen does
+ * (uta-karuta's hands and pool, manual placing, rearranging, naming the
+ * poet, the engine's sends, a record to load or save, no human or two). */
+static bool pr_needs_turns(const char *w)
+{
+    static const char *const turn_based[] = {"place=manual", "rearrange=on", "answer=poet", "pool=choose",
+                                             "teams=2v2", "send=auto"};
+    for (size_t i = 0; i < sizeof turn_based / sizeof *turn_based; i++)
+        if (!strcmp(w, turn_based[i]))
+            return true;
+    return false;
+}
+
+bool cli_karuta_play_wanted(int argc, char **argv)
+{
+    const pl_game *g = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--load") || !strcmp(a, "--save") || !strncmp(a, "--load=", 7) || !strncmp(a, "--save=", 7) ||
+            !strcmp(a, "-h") || !strcmp(a, "--help"))
+            return false;
+        if (!strcmp(a, "--seat") || !strncmp(a, "--seat=", 7)) {
+            const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : "";
+            if (!strncmp(v, "0=", 2) || strstr(v, "=human")) /* the computer at seat 0, or hot-seat */
+                return false;
+            continue;
+        }
+        if (!strcmp(a, "--script") || !strcmp(a, "--screen")) {
+            i++;
+            continue;
+        }
+        if (a[0] == '-')
+            continue;
+        if (!g) {
+            if (!(g = pl_game_find(a)) || !karp_handles(g))
+                return false;
+        } else if (pr_needs_turns(a)) {
+            return false;
+        }
+    }
+    return g != NULL;
+}
+
+static const char play_usage[] =
+    "usage: parlour play karuta [KEY=VALUE ...] [--seat N=ai[:LEVEL]] [--script FILE [--screen WxH]]\n"
+    "Karuta in real time, as `parlour karuta practice` (see its --help): the reading at speed,\n"
+    "touches by slot label with the key's time, the judgement after each reading, the cards you\n"
+    "send chosen by you. variant=kyogi (default): against the computer's karuta bot;\n"
+    "variant=chirashi players=N: one field against N-1 computer players; variant=uta: your hand\n"
+    "A against three computer players' hands B-D and the pool P (pool=auto; one answer a\n"
+    "reading). LEVEL: easy, medium (default), hard, champion (parlour rules karuta). The\n"
+    "turn-based screen plays the rest: place=manual, rearrange=on, answer=poet, pool=choose,\n"
+    "teams=2v2, send=auto (the engine's sends: the way to the turn-based kyogi), --load, --save,\n"
+    "or seats other than the usual.\n";
+
+int cli_karuta_play(int argc, char **argv)
+{
+    static const struct option lo[] = {{"seat", required_argument, NULL, 's'},
+                                       {"script", required_argument, NULL, 'f'},
+                                       {"screen", required_argument, NULL, 'W'},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {NULL, 0, NULL, 0}};
+    karp_options o = {.delay_ms = 400, .level = "medium"};
+    const char *script = NULL;
+    practice p;
+    memset(&p, 0, sizeof p);
+    p.cmd = "parlour play karuta";
+    p.play = true;
+    char level[32];
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "+h", lo, NULL)) != -1) {
+        switch (c) {
+        case 's': { /* N=ai or N=ai:LEVEL (LEVEL may be bot:NAME) */
+            const char *v = strchr(optarg, '=');
+            if (!v || strncmp(v + 1, "ai", 2) || (v[3] && v[3] != ':')) {
+                fprintf(stderr, "parlour play karuta: --seat wants N=ai[:LEVEL], got '%s'\n", optarg);
+                return 2;
+            }
+            if (v[3] == ':') {
+                const char *l = v + 4;
+                if (!strncmp(l, "bot:", 4))
+                    l += 4;
+                snprintf(level, sizeof level, "%s", l);
+                o.level = level;
+            }
+            break;
+        }
+        case 'f': script = optarg; break;
+        case 'W':
+            if (!pr_parse_size(optarg, &p.scr_w, &p.scr_h)) {
+                fputs("parlour play karuta: --screen wants WIDTHxHEIGHT, e.g. 80x24\n", stderr);
+                return 2;
+            }
+            break;
+        case 'h': fputs(play_usage, stdout); return 0;
+        default: fputs(play_usage, stderr); return 2;
+        }
+    }
+    /* argv[optind] is the game; the rest are game options, some of them the session's */
+    char *words[32];
+    int nw = 0, players = 0;
+    for (int i = optind + 1; i < argc; i++) {
+        const char *v;
+        char *e;
+        while (i < argc && argv[i][0] == '-') { /* options after the game */
+            if ((!strcmp(argv[i], "--seat") || !strcmp(argv[i], "--script") || !strcmp(argv[i], "--screen")) &&
+                i + 1 < argc) {
+                const char *opt = argv[i], *arg = argv[i + 1];
+                if (!strcmp(opt, "--script"))
+                    script = arg;
+                else if (!strcmp(opt, "--screen") && !pr_parse_size(arg, &p.scr_w, &p.scr_h)) {
+                    fputs("parlour play karuta: --screen wants WIDTHxHEIGHT, e.g. 80x24\n", stderr);
+                    return 2;
+                } else if (!strcmp(opt, "--seat")) {
+                    const char *q = strchr(arg, '=');
+                    if (q && !strncmp(q + 1, "ai:", 3)) {
+                        snprintf(level, sizeof level, "%s", !strncmp(q + 4, "bot:", 4) ? q + 8 : q + 4);
+                        o.level = level;
+                    }
+                }
+                i += 2;
+            } else {
+                fprintf(stderr, "parlour play karuta: unknown option '%s'\n%s", argv[i], play_usage);
+                return 2;
+            }
+        }
+        if (i >= argc)
+            break;
+        if (pr_word(argv[i], "variant", &v)) {
+            if (strcmp(v, "kyogi") && strcmp(v, "chirashi") && strcmp(v, "uta")) {
+                fprintf(stderr, "parlour play karuta: variant wants kyogi, uta or chirashi, got '%s'\n", v);
+                return 2;
+            }
+            o.solo = !strcmp(v, "chirashi");
+            o.uta = !strcmp(v, "uta");
+        } else if (pr_word(argv[i], "players", &v)) {
+            players = (int)strtol(v, &e, 10);
+            if (*e || players < 0 || players > 8) {
+                fputs("parlour play karuta: players wants 0-8 (chirashi: 1-8)\n", stderr);
+                return 2;
+            }
+        } else if (pr_word(argv[i], "seed", &v)) {
+            o.seed = v;
+        } else if (!strcmp(argv[i], "send=manual") || !strcmp(argv[i], "place=auto") ||
+                   !strcmp(argv[i], "rearrange=off")) {
+            continue; /* what the real-time screen plays anyway */
+        } else if (nw < 32) {
+            words[nw++] = argv[i];
+        }
+    }
+    if (players && !o.solo && players != (o.uta ? 4 : 2)) {
+        fputs(o.uta ? "parlour play karuta: uta-karuta is for 4 players\n" : "parlour play karuta: kyogi is for 2 players\n",
+              stderr);
+        return 2;
+    }
+    if (o.solo)
+        o.opponents = players ? players - 1 : 1;
+    o.nwords = nw;
+    o.words = words;
+    pl_buf err = {0};
+    p.k = karp_new(&o, &err);
+    if (!p.k) {
+        fprintf(stderr, "parlour play karuta: %s\n", pl_buf_str(&err));
         pl_buf_free(&err);
         return 2;
     }
-    if (!p.script) {
-        term_start();
-        curs_set(0);
-    } else {
-        printf("karuta practice (%s), seed %llu\n", o.solo ? "chirashi, solo" : "kyogi against the AI",
-               (unsigned long long)karp_seed(p.k));
-    }
-    int r;
-    while ((r = pr_reading(&p, &err)) > 0)
-        ;
-    const char *st = r == 0 ? karp_stats(p.k) : "";
-    if (!p.script) {
-        if (r == 0)
-            pr_wait(&p, "The practice is over: any key for the statistics.");
-        endwin();
-    }
-    if (r < 0)
-        fprintf(stderr, "parlour karuta practice: %s\n", pl_buf_str(&err));
-    else
-        fputs(st, stdout);
-    if (p.script)
-        fclose(p.script);
     pl_buf_free(&err);
+    int r = pr_run(&p, script,
+                   o.solo  ? "karuta (chirashi against the computer)"
+                   : o.uta ? "karuta (uta-karuta against three computer players)"
+                           : "karuta (kyogi against the computer)");
     karp_free(p.k);
-    return r < 0 ? 1 : 0;
+    return r;
 }
 
 int cli_karuta(int argc, char **argv)

@@ -106,6 +106,13 @@ int cli_engine(int argc, char **argv)
     return pl_proto_run(stdin, stdout);
 }
 
+/* `parlour play`: karuta goes to its real-time screen (src/cli/karuta.c)
+ * unless the options ask for the turn-based one; every game else to tui.c. */
+static int play_cmd(int argc, char **argv)
+{
+    return cli_karuta_play_wanted(argc, argv) ? cli_karuta_play(argc, argv) : cli_play(argc, argv);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -117,7 +124,7 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } cmds[] = {{"list", cli_list},   {"rules", cli_rules},   {"engine", cli_engine},
-                {"bench", cli_bench}, {"play", cli_play},     {"replay", cli_replay}, {"solve", cli_solve},
+                {"bench", cli_bench}, {"play", play_cmd},     {"replay", cli_replay}, {"solve", cli_solve},
                 {"karuta", cli_karuta}, {"arena", cli_arena}};
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);

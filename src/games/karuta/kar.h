@@ -18,6 +18,7 @@
 #endif
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "parlour/game.h"
@@ -85,6 +86,15 @@ void kar_key_text(int number, int n, pl_buf *out);
  * spelled (ou, oo), without macrons: the readings carry no word boundaries,
  * so the particle の before お (yamadori no o) cannot be told from a long vowel. */
 void kar_romaji(const char *hiragana, pl_buf *out);
+
+/* How many characters of poem `number`'s card text (spaces not counted)
+ * tell it from every other card: one more than the longest prefix it shares
+ * with another card, the whole text at most (1..8); 0 for a bad number. */
+int kar_card_unique(int number);
+/* Writes the first `n` characters of poem `number`'s card text (spaces
+ * dropped; n <= 0: all) to `out` of `cap` bytes, stopping before a
+ * character that would not fit; "" for a bad number. */
+void kar_card_head(int number, int n, char *out, size_t cap);
 
 /* One kana of a reading timeline. */
 typedef struct kar_kana {

@@ -361,3 +361,61 @@ int kar_kana_start(int number, int upper_ms, int k)
         return upper_ms;
     return unit_ms(p->tl_start[0][k - 1], p->tl_total[0], upper_ms);
 }
+
+/* Decodes poem `poem`'s card text without its spaces into `cp` (at most
+ * `cap` code points); returns how many. */
+static int card_cps(int poem, utf8proc_int32_t *cp, int cap)
+{
+    const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)kar_poem_get(poem)->card;
+    int n = 0;
+    for (utf8proc_int32_t c; *u && n < cap;) {
+        utf8proc_ssize_t k = utf8proc_iterate(u, -1, &c);
+        if (k <= 0)
+            break;
+        u += k;
+        if (c != ' ')
+            cp[n++] = c;
+    }
+    return n;
+}
+
+int kar_card_unique(int number)
+{
+    if (!kar_poem_get(number))
+        return 0;
+    utf8proc_int32_t a[64], b[64];
+    int na = card_cps(number, a, 64), need = 1;
+    for (int q = 1; q <= KAR_NPOEMS; q++) {
+        if (q == number)
+            continue;
+        int nb = card_cps(q, b, 64), l = 0;
+        while (l < na && l < nb && a[l] == b[l])
+            l++;
+        if (l + 1 > need)
+            need = l + 1;
+    }
+    return need < na ? need : na;
+}
+
+void kar_card_head(int number, int n, char *out, size_t cap)
+{
+    size_t len = 0;
+    if (!cap)
+        return;
+    out[0] = '\0';
+    if (!kar_poem_get(number))
+        return;
+    utf8proc_int32_t cp[64];
+    int m = card_cps(number, cp, 64);
+    if (n <= 0 || n > m)
+        n = m;
+    for (int i = 0; i < n; i++) {
+        utf8proc_uint8_t enc[4];
+        utf8proc_ssize_t k = utf8proc_encode_char(cp[i], enc);
+        if (len + (size_t)k >= cap)
+            break;
+        memcpy(out + len, enc, (size_t)k);
+        len += (size_t)k;
+    }
+    out[len] = '\0';
+}

@@ -31,6 +31,10 @@ typedef struct karp_stat {
 struct karp {
     pl_match *m;
     bool solo;
+    bool uta;            /* uta-karuta for 4: hands A-D (A yours), the pool P (KA-U) */
+    int nseats;          /* 2 kyōgi; chirashi 1 + opponents */
+    const char *level;   /* bot level of the computer players, NULL: fixed delay */
+    char level_buf[32];
     int delay_ms, readings;
     uint8_t field_at[KARP_SOLO_ROWS][KARP_SOLO_COLS]; /* solo: card under A01..E20, 0 none */
     char label_of[KAR_NPOEMS + 1][KARP_LABEL];        /* solo: label of each card on the field */
@@ -41,7 +45,11 @@ struct karp {
     int card, decide_ms, ai_ms, end_ms, deadline;
     kar_kana tl[2 * KAR_TL_MAX];
     int ntl;
+    kar_kana pre[2 * KAR_TL_MAX]; /* the previous poem's lower half, from the prelude's start */
+    int npre, pre_ms, prev;       /* its kana, the prelude's length, the previous card */
+    pl_action bot_act[PL_MAX_SEATS]; /* computer players' responses to the open reading */
     kar_touch touch[KAR_MAXTOUCH];
+    char touch_label[KAR_MAXTOUCH][KARP_LABEL];
     int nt;
     pl_buf said, stats;
 };
@@ -56,7 +64,7 @@ static const kar_state *karp_state(const karp *p) { return p->m->state; }
 
 karp *karp_new(const karp_options *o, pl_buf *err)
 {
-    static const char *const fixed[] = {"variant=", "players=", "send=", "place=", "seed=", "rearrange="};
+    static const char *const fixed[] = {"variant=", "players=", "send=", "place=", "seed=", "rearrange=", "pool="};
     if (o->delay_ms < 0 || o->delay_ms > KARP_DELAY_MAX) {
         pl_buf_printf(err, "the opponent's delay wants 0-%d ms, got %d", KARP_DELAY_MAX, o->delay_ms);
         return NULL;
@@ -65,15 +73,34 @@ karp *karp_new(const karp_options *o, pl_buf *err)
         pl_buf_printf(err, "the number of readings wants 1-%d (0: to the end), got %d", KAR_NPOEMS, o->readings);
         return NULL;
     }
+    if (o->uta && o->solo) {
+        pl_buf_puts(err, "uta-karuta or chirashi, not both");
+        return NULL;
+    }
+    if (o->opponents < 0 || o->opponents > 7 || (o->opponents && !o->solo)) {
+        pl_buf_printf(err, "computer players on the chirashi field: 0-7 (kyogi has its one opponent), got %d",
+                      o->opponents);
+        return NULL;
+    }
+    if (o->level && !kar_bot_find(o->level)) {
+        pl_buf_printf(err, "unknown karuta level '%s'; levels: easy medium hard champion ", o->level);
+        kar_bot_levels(err);
+        return NULL;
+    }
+    if (o->level && strlen(o->level) >= 32) {
+        pl_buf_puts(err, "a level name is at most 31 bytes");
+        return NULL;
+    }
     if (o->nwords < 0 || o->nwords > 32) {
         pl_buf_printf(err, "at most 32 game options, got %d", o->nwords);
         return NULL;
     }
-    char *words[40], seedw[64];
+    char *words[40], seedw[64], playersw[24];
     int nw = 0;
-    words[nw++] = o->solo ? "variant=chirashi" : "variant=kyogi";
-    words[nw++] = o->solo ? "players=1" : "send=auto";
-    if (!o->solo)
+    snprintf(playersw, sizeof playersw, "players=%d", 1 + o->opponents);
+    words[nw++] = o->solo ? "variant=chirashi" : o->uta ? "variant=uta" : "variant=kyogi";
+    words[nw++] = o->solo ? playersw : o->uta ? "pool=auto" : "send=manual";
+    if (!o->solo && !o->uta)
         words[nw++] = "place=auto";
     if (o->seed) {
         snprintf(seedw, sizeof seedw, "seed=%s", o->seed);
@@ -98,6 +125,14 @@ karp *karp_new(const karp_options *o, pl_buf *err)
         return NULL;
     }
     p->solo = o->solo;
+    p->uta = o->uta;
+    p->nseats = o->solo ? 1 + o->opponents : o->uta ? 4 : 2;
+    if (o->level) {
+        snprintf(p->level_buf, sizeof p->level_buf, "%s", o->level);
+        p->level = p->level_buf;
+    } else if (o->opponents || o->uta) {
+        p->level = "medium";
+    }
     p->delay_ms = o->delay_ms;
     p->readings = o->readings;
     p->ai_ms = -1;
@@ -124,8 +159,35 @@ void karp_free(karp *p)
     pl_free(p);
 }
 
+bool karp_handles(const struct pl_game *g) { return g == &kar_game; }
+
 uint64_t karp_seed(const karp *p) { return p->m->seed; }
 bool karp_solo(const karp *p) { return p->solo; }
+bool karp_uta(const karp *p) { return p->uta; }
+
+/* Uta: the location of zone `z` (0..3 a hand, 4 the pool). */
+static int karp_uta_loc(int z) { return z < 4 ? z : KAR_LOC_POOL; }
+
+/* Uta: the `i`-th card (0-based, poem order) at location `loc`, or 0. */
+static int karp_uta_nth(const kar_state *s, int loc, int i)
+{
+    for (int c = 1; c <= KAR_NPOEMS; c++)
+        if (s->loc[c] == loc && i-- == 0)
+            return c;
+    return 0;
+}
+
+/* Uta: cards at location `loc`. */
+static int karp_uta_count(const kar_state *s, int loc)
+{
+    int n = 0;
+    for (int c = 1; c <= KAR_NPOEMS; c++)
+        n += s->loc[c] == loc;
+    return n;
+}
+int karp_seats(const karp *p) { return p->nseats; }
+const char *karp_level(const karp *p) { return p->level; }
+int karp_memo_s(const karp *p) { return karp_state(p)->memo_s; }
 int karp_delay_ms(const karp *p) { return p->delay_ms; }
 int karp_pause_ms(const karp *p) { return karp_state(p)->pause_ms; }
 
@@ -133,11 +195,12 @@ void karp_get_status(const karp *p, karp_status *out)
 {
     const kar_state *s = karp_state(p);
     out->nread = s->nread;
-    out->count[0] = s->count[0];
-    out->count[1] = p->solo ? 0 : s->count[1];
+    memset(out->count, 0, sizeof out->count);
+    for (int q = 0; q < p->nseats && q < 8; q++)
+        out->count[q] = s->count[q];
     out->pot = s->pot;
     out->over = s->stage == KAR_ST_OVER;
-    out->winner = out->over && !p->solo ? s->winner : -1;
+    out->winner = out->over && p->nseats > 1 ? s->winner : -1;
 }
 
 bool karp_done(const karp *p)
@@ -148,10 +211,36 @@ bool karp_done(const karp *p)
 
 /* ---- one reading ---- */
 
+static int karp_touch_ms(pl_action a, int card);
+
+/* Sets the prelude of the reading about to open (KA-R5): the previous
+ * poem's lower half (kyōgi), its last kana held yoin_ms, then the pause. */
+static void karp_prelude(karp *p, const kar_state *s)
+{
+    p->npre = 0;
+    p->pre_ms = s->pause_ms;
+    if (p->solo || !p->prev)
+        return;
+    kar_kana whole[2 * KAR_TL_MAX];
+    int n = kar_timeline(p->prev, s->upper_ms, s->lower_ms, true, whole, 2 * KAR_TL_MAX);
+    int nup = kar_timeline(p->prev, s->upper_ms, s->lower_ms, false, p->pre, 2 * KAR_TL_MAX);
+    for (int i = nup; i < n; i++) {
+        p->pre[p->npre] = whole[i];
+        p->pre[p->npre].start_ms -= s->upper_ms;
+        p->pre[p->npre].end_ms -= s->upper_ms;
+        p->npre++;
+    }
+    p->pre_ms = s->lower_ms + s->yoin_ms + s->pause_ms;
+}
+
 int karp_start(karp *p, pl_buf *err)
 {
     if (p->open) {
         pl_buf_puts(err, "a reading is open: finish it first");
+        return -1;
+    }
+    if (karp_send_owed(p)) {
+        pl_buf_puts(err, "you owe cards: send them first (karp_send)");
         return -1;
     }
     if (karp_done(p))
@@ -160,6 +249,13 @@ int karp_start(karp *p, pl_buf *err)
     if (pl_match_random(p->m, &rd, err) < 0)
         return -1;
     const kar_state *s = karp_state(p);
+    while (p->uta && s->stage == KAR_ST_READ && s->last.void_reading && !karp_done(p)) { /* KA-U11: a card out of play */
+        if (pl_match_random(p->m, &rd, err) < 0)
+            return -1;
+        s = karp_state(p);
+    }
+    if (p->uta && s->stage == KAR_ST_OVER)
+        return 0;
     if (s->stage != KAR_ST_TOUCH) { /* cannot happen in kyōgi or chirashi (only uta has void readings) */
         pl_buf_puts(err, "the reading opened no touch");
         pl_match_undo(p->m, NULL);
@@ -170,9 +266,31 @@ int karp_start(karp *p, pl_buf *err)
     p->decide_ms = s->last.decide_ms;
     p->ntl = kar_timeline(card, s->upper_ms, s->lower_ms, p->solo, p->tl, 2 * KAR_TL_MAX);
     p->end_ms = p->ntl ? p->tl[p->ntl - 1].end_ms : s->upper_ms;
-    p->ai_ms = !p->solo && kar_owner(s, card) >= 0 ? p->decide_ms + p->delay_ms : -1;
-    if (p->ai_ms > KAR_MS_MAX)
-        p->ai_ms = KAR_MS_MAX;
+    karp_prelude(p, s);
+    p->prev = card;
+    p->ai_ms = -1;
+    for (int q = 1; q < p->nseats; q++) {
+        int ms = -1;
+        if (p->level) { /* the game's bot, seeded by the match: the same seed, the same answers */
+            uint64_t seed = p->m->seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(s->nread * 8 + q));
+            if (kar_bot(s, q, p->level, seed, &p->bot_act[q], err) < 0) {
+                pl_match_undo(p->m, NULL);
+                return -1;
+            }
+            ms = p->bot_act[q] & KAR_A_TOUCH ? karp_touch_ms(p->bot_act[q], card) : -1;
+            int own = kar_owner(s, card);
+            if (p->uta && own >= 0 && own != q && ms >= 0 && ms < s->owner_ms)
+                ms = -1; /* inside the owner's window: ignored (KA-U11) */
+        } else if (kar_owner(s, card) >= 0) {
+            ms = p->decide_ms + p->delay_ms > KAR_MS_MAX ? KAR_MS_MAX : p->decide_ms + p->delay_ms;
+            kar_touch t = {(uint8_t)card, (uint16_t)ms};
+            p->bot_act[q] = kar_touch_action(&t, 1);
+        } else {
+            p->bot_act[q] = KAR_A_NONE;
+        }
+        if (ms >= 0 && (p->ai_ms < 0 || ms < p->ai_ms))
+            p->ai_ms = ms;
+    }
     p->deadline = p->end_ms + KARP_GRACE_MS;
     if (p->ai_ms >= 0 && p->ai_ms + s->tie_ms + 1 < p->deadline)
         p->deadline = p->ai_ms + s->tie_ms + 1; /* the opponent has taken it: ties still count */
@@ -183,6 +301,11 @@ int karp_start(karp *p, pl_buf *err)
     p->turn_over = false;
     return 1;
 }
+
+int karp_prelude_ms(const karp *p) { return p->pre_ms; }
+int karp_prelude_count(const karp *p) { return p->npre; }
+const char *karp_prelude_kana(const karp *p, int i) { return i >= 0 && i < p->npre ? p->pre[i].kana : ""; }
+int karp_prelude_start_ms(const karp *p, int i) { return i >= 0 && i < p->npre ? p->pre[i].start_ms : -1; }
 
 int karp_card(const karp *p) { return p->card; }
 int karp_decide_ms(const karp *p) { return p->decide_ms; }
@@ -221,6 +344,10 @@ int karp_card_at(const karp *p, const char *label)
     int L, n;
     if (!karp_parse_label(label, &L, &n))
         return 0;
+    if (p->uta) {
+        int z = L == 'P' ? 4 : L - 'A';
+        return z >= 0 && z <= 4 && n >= 1 ? karp_uta_nth(karp_state(p), karp_uta_loc(z), n - 1) : 0;
+    }
     if (p->solo)
         return L >= 'A' && L < 'A' + KARP_SOLO_ROWS && n >= 1 && n <= KARP_SOLO_COLS
                    ? p->field_at[L - 'A'][n - 1]
@@ -237,7 +364,15 @@ bool karp_label(const karp *p, int card, char *out)
     out[0] = '\0';
     if (card < 1 || card > KAR_NPOEMS)
         return false;
-    if (p->solo) {
+    if (p->uta) {
+        int l = s->loc[card];
+        if (l < 4 || l == KAR_LOC_POOL) {
+            int i = 0;
+            for (int c = 1; c < card; c++)
+                i += s->loc[c] == l;
+            snprintf(out, KARP_LABEL, "%c%02u", l < 4 ? 'A' + l : 'P', (unsigned)(i + 1) % 100u);
+        }
+    } else if (p->solo) {
         if (s->loc[card] == KAR_LOC_FIELD)
             snprintf(out, KARP_LABEL, "%s", p->label_of[card]);
     } else if (kar_owner(s, card) >= 0 && s->row[card]) {
@@ -261,14 +396,17 @@ int karp_touch(karp *p, const char *label, int ms, pl_buf *err)
         pl_buf_printf(err, "a touch time is in ms from the first kana, got %d", ms);
         return -1;
     }
-    const char *field = p->solo ? "rows A-E, places 01-20" : "rows A-F, slots 01-17";
+    const char *field = p->uta    ? "hands A (yours) to D, the pool P"
+                        : p->solo ? "rows A-E, places 01-20"
+                                  : "rows A-F, slots 01-17";
     if (!karp_parse_label(label, &L, &n)) {
         pl_buf_printf(err, "'%s' is not a slot label (a letter and two digits, e.g. A05; %s)", label ? label : "",
                       field);
         return -1;
     }
-    if (L < 'A' || L > (p->solo ? 'A' + KARP_SOLO_ROWS - 1 : 'F') || n < 1 ||
-        n > (p->solo ? KARP_SOLO_COLS : KAR_SLOTS)) {
+    if (p->uta ? (L < 'A' || L > 'D') && L != 'P'
+               : L < 'A' || L > (p->solo ? 'A' + KARP_SOLO_ROWS - 1 : 'F') || n < 1 ||
+                     n > (p->solo ? KARP_SOLO_COLS : KAR_SLOTS)) {
         pl_buf_printf(err, "%s is not on the field (%s)", label, field);
         return -1;
     }
@@ -282,8 +420,9 @@ int karp_touch(karp *p, const char *label, int ms, pl_buf *err)
             pl_buf_printf(err, "%s is touched already", label);
             return -1;
         }
+    snprintf(p->touch_label[p->nt], KARP_LABEL, "%c%02d", L, n);
     p->touch[p->nt++] = (kar_touch){(uint8_t)c, (uint16_t)(ms > KAR_MS_MAX ? KAR_MS_MAX : ms)};
-    p->turn_over = c == p->card || p->nt == KAR_MAXTOUCH;
+    p->turn_over = c == p->card || p->nt == (p->uta ? 1 : KAR_MAXTOUCH); /* uta: one answer (KA-U11) */
     return p->turn_over;
 }
 
@@ -294,7 +433,7 @@ int karp_touch_get(const karp *p, int i, char *label)
     label[0] = '\0';
     if (i < 0 || i >= p->nt)
         return -1;
-    karp_label(p, p->touch[i].card, label);
+    snprintf(label, KARP_LABEL, "%s", p->touch_label[i]);
     return p->touch[i].ms;
 }
 
@@ -309,6 +448,81 @@ static int karp_touch_ms(pl_action a, int card)
     return -1;
 }
 
+/* The name of seat `q` in the judgements: you, the AI (kyōgi), computer N. */
+static void karp_who(const karp *p, int q, bool capital, pl_buf *out)
+{
+    if (q == 0)
+        pl_buf_puts(out, capital ? "You" : "you");
+    else if (!p->solo && !p->uta)
+        pl_buf_puts(out, capital ? "The AI" : "the AI");
+    else
+        pl_buf_printf(out, "%somputer %d", capital ? "C" : "c", q);
+}
+
+/* Chirashi with computer players: who took it and the fouls (KA-S3). */
+static void karp_words_field(const karp *p, const kar_judgement *j, pl_buf *out)
+{
+    const kar_state *s = karp_state(p);
+    if (j->taker >= 0) {
+        karp_who(p, j->taker, true, out);
+        pl_buf_printf(out, " took it at %d ms (%+d ms after the deciding kana)", j->take_ms, j->take_ms - j->decide_ms);
+        int you = karp_touch_ms(j->resp[0], j->card);
+        if (j->taker != 0 && you >= 0)
+            pl_buf_printf(out, "; you touched it at %d ms", you);
+        pl_buf_puts(out, " (KA-S3).");
+    } else {
+        pl_buf_puts(out, j->where == KAR_LOC_FIELD ? "Nobody touched it; it leaves the field."
+                                                   : "It was not on the field (a dead card).");
+    }
+    for (int q = 0; q < p->nseats; q++)
+        if (j->fouls[q]) {
+            pl_buf_putc(out, ' ');
+            karp_who(p, q, true, out);
+            pl_buf_puts(out, s->foul_pot ? " touched a wrong card: a foul, one taken card to the pot (KA-S3)."
+                                         : " touched a wrong card: a foul (KA-S3).");
+        }
+}
+
+/* Uta-karuta: who answered, the wrong answers, the cards moved (KA-U4 ..
+ * KA-U9). */
+static void karp_words_uta(const karp *p, const kar_judgement *j, pl_buf *out)
+{
+    if (j->where < 4) {
+        pl_buf_puts(out, "It lay in ");
+        if (j->where == 0)
+            pl_buf_puts(out, "your hand");
+        else
+            pl_buf_printf(out, "computer %d's hand", j->where);
+        pl_buf_puts(out, ". ");
+    } else {
+        pl_buf_puts(out, "It lay in the pool. ");
+    }
+    if (j->taker >= 0) {
+        karp_who(p, j->taker, true, out);
+        pl_buf_printf(out, " answered it at %d ms (%+d ms after the deciding kana); it leaves play (KA-U5).",
+                      j->take_ms, j->take_ms - j->decide_ms);
+    } else {
+        pl_buf_puts(out, "Nobody answered it rightly; it stays (KA-U11).");
+    }
+    const kar_state *s = karp_state(p);
+    int you = -1;
+    kar_touch t[KAR_MAXTOUCH];
+    if (kar_touch_list(j->resp[0], t) > 0)
+        you = t[0].ms;
+    if (j->where < 4 && j->where != 0 && you >= 0 && you < s->owner_ms && j->taker != 0)
+        pl_buf_printf(out, " Your answer at %d ms came inside the owner's window (%d ms) and was ignored (KA-U11).", you,
+                      s->owner_ms);
+    for (int q = 0; q < p->nseats; q++)
+        if (j->fouls[q]) {
+            pl_buf_putc(out, ' ');
+            karp_who(p, q, true, out);
+            pl_buf_puts(out, " answered wrong.");
+        }
+    if (j->moved)
+        pl_buf_printf(out, " %d card%s moved by the gift, penalty, pearl and pool rules (KA-U6 .. KA-U8).", j->moved,
+                      j->moved == 1 ? "" : "s");
+}
+
 /* Why the reading went as it did, in plain words (from the engine's
  * judgement `j`, KA-R7 .. KA-R12, KA-S3). */
 static void karp_words(const karp *p, const kar_judgement *j, pl_buf *out)
@@ -318,6 +532,14 @@ static void karp_words(const karp *p, const kar_judgement *j, pl_buf *out)
     pl_buf_printf(out, "Poem %d, kimariji ", j->card);
     kar_key_text(j->card, j->kim, out);
     pl_buf_printf(out, " (%d kana, deciding kana at %d ms). ", j->kim, j->decide_ms);
+    if (p->uta) {
+        karp_words_uta(p, j, out);
+        return;
+    }
+    if (p->solo && p->nseats > 1) {
+        karp_words_field(p, j, out);
+        return;
+    }
     if (p->solo) {
         if (j->taker == 0)
             pl_buf_printf(out, "You took it at %d ms, %+d ms after the deciding kana.", j->take_ms,
@@ -352,15 +574,60 @@ static void karp_words(const karp *p, const kar_judgement *j, pl_buf *out)
             pl_buf_printf(out, " %s %d foul%s: a touch in a territory without the card (KA-R8).",
                           q == 0 ? "You made" : "The AI made", j->fouls[q], j->fouls[q] > 1 ? "s" : "");
     if (j->sender >= 0) {
-        pl_buf_printf(out, " %s %d card%s", j->sender == 0 ? "You send the AI" : "The AI sends you", j->sent,
-                      j->sent == 1 ? "" : "s");
+        int owed = j->owed > j->sent ? j->owed - j->sent : 0;
+        if (j->sender == 0 && owed && s->stage == KAR_ST_SEND)
+            pl_buf_printf(out, " You owe the AI %d card%s: choose %s from your territory (KA-R9)", owed,
+                          owed == 1 ? "" : "s", owed == 1 ? "it" : "them");
+        else
+            pl_buf_printf(out, " %s %d card%s", j->sender == 0 ? "You send the AI" : "The AI sends you", j->sent,
+                          j->sent == 1 ? "" : "s");
+        if (j->sender == 0 && owed && s->stage == KAR_ST_SEND && j->sent)
+            pl_buf_puts(out, "; sent so far");
         for (int i = 0; i < j->sent; i++)
             pl_buf_printf(out, "%s%d", i ? ", " : ": poem ", j->sent_cards[i]);
-        pl_buf_puts(out, " (KA-R9).");
+        pl_buf_puts(out, j->sender == 0 && owed && s->stage == KAR_ST_SEND ? "." : " (KA-R9).");
     } else {
         int r0 = (j->taker == 0 && j->where == 1) + j->fouls[1], r1 = (j->taker == 1 && j->where == 0) + j->fouls[0];
         if (r0 && r0 == r1)
             pl_buf_puts(out, " The send rights cancel out: nobody sends (KA-R9).");
+    }
+}
+
+/* Writes the judgement of the last reading (words, then the engine's line). */
+static void karp_compose(karp *p)
+{
+    const kar_state *s = karp_state(p);
+    pl_buf_clear(&p->said);
+    pl_buf_printf(&p->said, "%d. ", s->nread);
+    karp_words(p, &s->last, &p->said);
+    pl_buf_puts(&p->said, "\nEngine: ");
+    kar_judgement_text(s, &s->last, &p->said);
+}
+
+/* The lowest card in `seat`'s territory, or 0. */
+static int karp_lowest(const kar_state *s, int seat)
+{
+    for (int c = 1; c <= KAR_NPOEMS; c++)
+        if (s->loc[c] == seat)
+            return c;
+    return 0;
+}
+
+/* Lets the computer players send what they owe (KA-R9): the bot's choice,
+ * or the fixed-delay opponent's lowest card. Stops when the player must
+ * choose or the sends are over. Returns 0, or -1 with a message. */
+static int karp_bot_sends(karp *p, pl_buf *err)
+{
+    for (;;) {
+        const kar_state *s = karp_state(p);
+        if (s->stage != KAR_ST_SEND || s->last.sender <= 0)
+            return 0;
+        int q = s->last.sender;
+        pl_action a = KAR_A_SEND | (pl_action)karp_lowest(s, q);
+        if (p->level && kar_bot(s, q, p->level, p->m->seed ^ (uint64_t)(s->nread * 131 + s->last.sent), &a, err) < 0)
+            return -1;
+        if (pl_match_play(p->m, q, a, err) < 0)
+            return -1;
     }
 }
 
@@ -372,25 +639,58 @@ int karp_finish(karp *p, pl_buf *err)
     }
     pl_match *m = p->m;
     pl_action you = p->nt ? kar_touch_action(p->touch, p->nt) : KAR_A_NONE;
+    int hist = m->nhist;
     if (pl_match_play(m, 0, you, err) < 0)
         return -1;
-    if (!p->solo) {
-        kar_touch t = {(uint8_t)p->card, (uint16_t)(p->ai_ms < 0 ? 0 : p->ai_ms)};
-        if (pl_match_play(m, 1, p->ai_ms >= 0 ? kar_touch_action(&t, 1) : KAR_A_NONE, err) < 0) {
-            pl_match_undo(m, NULL); /* the player's touches: nothing changed */
-            return -1;
-        }
-    }
+    for (int q = 1; q < p->nseats; q++)
+        if (pl_match_play(m, q, p->bot_act[q], err) < 0)
+            goto undo;
+    if (karp_bot_sends(p, err) < 0)
+        goto undo;
     const kar_state *s = karp_state(p);
     const kar_judgement *j = &s->last;
     p->st[p->nst++] = (karp_stat){p->card, j->kim, j->decide_ms, j->taker, j->take_ms, j->fouls[0]};
-    pl_buf_clear(&p->said);
-    pl_buf_printf(&p->said, "%d. ", s->nread);
-    karp_words(p, j, &p->said);
-    pl_buf_puts(&p->said, "\nEngine: ");
-    kar_judgement_text(s, j, &p->said);
+    karp_compose(p);
     p->open = false;
     return 0;
+undo: /* nothing changed: take back what was played of this reading */
+    while (m->nhist > hist)
+        pl_match_undo(m, NULL);
+    return -1;
+}
+
+int karp_send_owed(const karp *p)
+{
+    const kar_state *s = karp_state(p);
+    if (p->open || s->stage != KAR_ST_SEND || s->last.sender != 0)
+        return 0;
+    return s->last.owed - s->last.sent;
+}
+
+int karp_send(karp *p, const char *label, pl_buf *err)
+{
+    if (!karp_send_owed(p)) {
+        pl_buf_puts(err, "you owe no card now");
+        return -1;
+    }
+    const kar_state *s = karp_state(p);
+    int c = label ? karp_card_at(p, label) : karp_lowest(s, 0);
+    if (label && !c) {
+        int L, n;
+        if (!karp_parse_label(label, &L, &n))
+            pl_buf_printf(err, "'%s' is not a slot label (a letter and two digits, e.g. A05)", label);
+        else
+            pl_buf_printf(err, "no card lies at %s", label);
+        return -1;
+    }
+    if (kar_owner(s, c) != 0) {
+        pl_buf_printf(err, "the card at %s is not yours: send one of your own (rows A-C)", label ? label : "?");
+        return -1;
+    }
+    if (pl_match_play(p->m, 0, KAR_A_SEND | (pl_action)c, err) < 0)
+        return -1;
+    karp_compose(p);
+    return karp_send_owed(p);
 }
 
 const char *karp_judgement(const karp *p) { return pl_buf_str(&p->said); }
@@ -430,13 +730,34 @@ const char *karp_stats(karp *p)
     } else {
         pl_buf_puts(out, "You took none.\n");
     }
-    if (!p->solo)
+    if (p->uta) {
+        pl_buf_printf(out, "Your wrong answers: %d. Cards in hand: you %d", fouls, s->count[0]);
+        for (int q = 1; q < p->nseats; q++)
+            pl_buf_printf(out, ", computer %d %d", q, s->count[q]);
+        pl_buf_printf(out, "; in the pool: %d.\n", karp_uta_count(s, KAR_LOC_POOL));
+    } else if (!p->solo) {
         pl_buf_printf(out, "The AI took %d. Your fouls: %d. Cards left: you %d, the AI %d.\n", ai, fouls, s->count[0],
                       s->count[1]);
-    else
+    } else if (p->nseats > 1) {
+        pl_buf_printf(out, "Your fouls: %d. Taken: you %d", fouls, s->count[0]);
+        for (int q = 1; q < p->nseats; q++)
+            pl_buf_printf(out, ", computer %d %d", q, s->count[q]);
+        pl_buf_printf(out, "; in the pot: %d.\n", s->pot);
+    } else {
         pl_buf_printf(out, "Your fouls: %d. Taken: %d, in the pot: %d.\n", fouls, s->count[0], s->pot);
+    }
     if (s->stage == KAR_ST_OVER) {
-        if (p->solo)
+        if (p->uta && s->winner >= 0) {
+            karp_who(p, s->winner, true, out);
+            pl_buf_puts(out, s->winner == 0 ? " win (KA-U9).\n" : " wins (KA-U9).\n");
+        } else if (p->uta) {
+            pl_buf_puts(out, "A draw.\n");
+        } else if (p->solo && p->nseats > 1 && s->winner >= 0) {
+            karp_who(p, s->winner, true, out);
+            pl_buf_puts(out, s->winner == 0 ? " win: the most cards.\n" : " wins: the most cards.\n");
+        } else if (p->solo && p->nseats > 1)
+            pl_buf_puts(out, "A tie for the most cards.\n");
+        else if (p->solo)
             pl_buf_puts(out, "Every card on the field is taken or gone.\n");
         else
             pl_buf_puts(out, s->winner == 0 ? "You win: your territory is empty.\n"
@@ -452,6 +773,12 @@ int karp_wrong_card(const karp *p)
     const kar_state *s = karp_state(p);
     if (!p->open)
         return 0;
+    if (p->uta) {
+        for (int c = 1; c <= KAR_NPOEMS; c++)
+            if (c != p->card && (s->loc[c] < 4 || s->loc[c] == KAR_LOC_POOL))
+                return c;
+        return 0;
+    }
     int own = p->solo ? -2 : kar_owner(s, p->card);
     for (int c = 1; c <= KAR_NPOEMS; c++)
         if (c != p->card && (p->solo ? s->loc[c] == KAR_LOC_FIELD
@@ -461,34 +788,25 @@ int karp_wrong_card(const karp *p)
     return 0;
 }
 
-int karp_zones(const karp *p) { return p->solo ? 1 : 2; }
+int karp_zones(const karp *p) { return p->uta ? 5 : p->solo ? 1 : 2; }
 
 int karp_zone_size(const karp *p, int z, int *rows, int *cols)
 {
     if (z < 0 || z >= karp_zones(p))
         return -1;
+    if (p->uta) { /* a hand or the pool: one row of its cards in poem order */
+        *rows = 1;
+        *cols = karp_uta_count(karp_state(p), karp_uta_loc(z));
+        return 0;
+    }
     *rows = p->solo ? KARP_SOLO_ROWS : KAR_ROWS;
     *cols = p->solo ? KARP_SOLO_COLS : KAR_SLOTS;
     return 0;
 }
 
-/* Writes the first `n` characters of `s` (UTF-8; spaces are kept but not
- * counted) to `out` of `cap` bytes, stopping early rather than cut one. */
-static void karp_first_chars(const char *s, int n, char *out, size_t cap)
-{
-    const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)s;
-    size_t len = 0;
-    for (int i = 0; i < n && u[len];) {
-        utf8proc_int32_t cp;
-        utf8proc_ssize_t k = utf8proc_iterate(u + len, -1, &cp);
-        if (k <= 0 || len + (size_t)k >= cap)
-            break;
-        len += (size_t)k;
-        i += cp != ' ';
-    }
-    memcpy(out, s, len);
-    out[len] = '\0';
-}
+int karp_card_unique(int poem) { return kar_card_unique(poem); }
+
+void karp_card_head(int poem, int n, char *out, size_t cap) { kar_card_head(poem, n, out, cap); }
 
 int karp_cell_get(const karp *p, int z, int row, int col, karp_cell *out)
 {
@@ -496,9 +814,13 @@ int karp_cell_get(const karp *p, int z, int row, int col, karp_cell *out)
     if (karp_zone_size(p, z, &rows, &cols) < 0 || row < 0 || row >= rows || col < 0 || col >= cols)
         return -1;
     const kar_state *s = karp_state(p);
-    karp_cell c = {KARP_CELL_EMPTY, 0, p->solo ? -1 : z, "", ""};
+    karp_cell c = {KARP_CELL_EMPTY, 0, p->solo || z == 4 ? -1 : z, "", ""};
     int card;
-    if (p->solo) {
+    if (p->uta) {
+        card = karp_uta_nth(s, karp_uta_loc(z), col);
+        if (card)
+            karp_label(p, card, c.label);
+    } else if (p->solo) {
         card = p->field_at[row][col];
         if (!card)
             c.kind = KARP_CELL_NONE;
@@ -516,7 +838,7 @@ int karp_cell_get(const karp *p, int z, int row, int col, karp_cell *out)
     if (card) {
         c.kind = KARP_CELL_CARD;
         c.card = card;
-        karp_first_chars(kar_poem_get(card)->card, 2, c.head, sizeof c.head);
+        karp_card_head(card, karp_card_unique(card), c.head, sizeof c.head);
     }
     *out = c;
     return 0;

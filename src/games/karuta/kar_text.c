@@ -354,64 +354,63 @@ void kar_view(const void *st, int seat, pl_buf *out)
 
 /* ---- picture ------------------------------------------------------------ */
 
-/* First `n` characters of `s` into `out` (UTF-8, at most 4n bytes + NUL). */
-static void first_chars(const char *s, int n, char *out)
-{
-    const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s;
-    size_t len = 0;
-    for (int i = 0; i < n && p[len];) {
-        utf8proc_int32_t cp;
-        utf8proc_ssize_t k = utf8proc_iterate(p + len, -1, &cp);
-        if (k <= 0)
-            break;
-        len += (size_t)k;
-        if (cp != ' ')
-            i++;
-    }
-    memcpy(out, s, len);
-    out[len] = '\0';
-}
-
-static void draw_territory(const kar_state *s, int t, int top, pl_canvas *c)
+/* Draws territory `t` from row `top`, one line per row (seat 1's near row
+ * first, at the top; seat 0's near row last), each card as its slot number
+ * and as much of its card text as tells it from every other card
+ * (kar_card_unique), the slots in the order the seat at the bottom sees them;
+ * a long row folds onto the next line. Returns the next free row. */
+static int draw_territory(const kar_state *s, int t, int top, pl_canvas *c)
 {
     pl_style st = t == 0 ? PL_ST_RED : PL_ST_BLACK;
+    int y = top;
     for (int i = 0; i < KAR_ROWS; i++) {
         int row = t == 1 ? i + 1 : KAR_ROWS - i; /* seat 1 at the top, its near row first */
-        int y = top + 2 * i;
+        char label[8];
+        kar_slot_label(t, row, 1, label);
+        pl_canvas_printf(c, y, 0, PL_ST_TITLE, "%c", label[0]);
+        int x = 3;
         for (int k = 0; k < KAR_SLOTS; k++) {
             int slot = t == 1 ? KAR_SLOTS - k : k + 1; /* seat 1's left is on the right */
-            int x = 2 + 6 * k;
             int card = s->grid[t][row - 1][slot - 1];
-            char label[8];
-            kar_slot_label(t, row, slot, label);
-            if (!card) {
-                pl_canvas_put(c, y, x, PL_ST_DIM, " · ");
+            if (!card)
                 continue;
+            char txt[40];
+            kar_card_head(card, kar_card_unique(card), txt, sizeof txt);
+            int w = 3 + pl_text_width(txt);
+            if (x > 3 && x + w > 80) {
+                y++;
+                x = 3;
             }
-            char txt[16];
-            first_chars(kar_poem_get(card)->card, 2, txt);
-            pl_canvas_put(c, y, x, s->cur == card && s->stage != KAR_ST_READ ? PL_ST_HILITE : PL_ST_DIM, label);
-            pl_canvas_put(c, y + 1, x, st, txt);
+            pl_canvas_printf(c, y, x, s->cur == card && s->stage != KAR_ST_READ ? PL_ST_HILITE : PL_ST_DIM, "%02d",
+                             slot);
+            pl_canvas_put(c, y, x + 3, st, txt);
+            x += w + 2;
         }
+        if (x == 3)
+            pl_canvas_put(c, y, 3, PL_ST_DIM, "-");
+        y++;
     }
+    return y;
 }
 
-static void draw_list(const kar_state *s, int loc, int y, const char *title, pl_style st, pl_canvas *c)
+static int draw_list(const kar_state *s, int loc, int y, const char *title, pl_style st, pl_canvas *c)
 {
     pl_canvas_put(c, y, 0, st, title);
     int x = 16, line = y;
     for (int card = 1; card <= KAR_NPOEMS; card++) {
         if (s->loc[card] != loc)
             continue;
-        char txt[16];
-        first_chars(kar_poem_get(card)->card, 2, txt);
-        if (x > 90) {
+        char txt[40];
+        kar_card_head(card, kar_card_unique(card), txt, sizeof txt);
+        int w = snprintf(NULL, 0, "%d:", card) + pl_text_width(txt);
+        if (x > 16 && x + w > 80) {
             x = 16;
             line++;
         }
         x = pl_canvas_printf(c, line, x, st, "%d:", card);
         x = pl_canvas_put(c, line, x, st, txt) + 1;
     }
+    return line + 1;
 }
 
 void kar_draw(const void *st, int seat, pl_canvas *c)
@@ -422,23 +421,19 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
     int y = 2;
     if (s->variant == KAR_KYOGI) {
         pl_canvas_printf(c, y++, 0, PL_ST_BLACK, "Seat 1: %d card%s", s->count[1], s->count[1] == 1 ? "" : "s");
-        draw_territory(s, 1, y, c);
-        y += 2 * KAR_ROWS;
-        pl_canvas_put(c, y++, 0, PL_ST_DIM, "  - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -");
-        draw_territory(s, 0, y, c);
-        y += 2 * KAR_ROWS;
+        y = draw_territory(s, 1, y, c);
+        pl_canvas_put(c, y++, 0, PL_ST_DIM, "- - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -");
+        y = draw_territory(s, 0, y, c);
         pl_canvas_printf(c, y++, 0, PL_ST_RED, "Seat 0: %d card%s", s->count[0], s->count[0] == 1 ? "" : "s");
     } else if (s->variant == KAR_UTA) {
-        for (int p = 0; p < 4; p++, y += 3) {
+        for (int p = 0; p < 4; p++) {
             char title[32];
             snprintf(title, sizeof title, "Seat %d (%d)", p, s->count[p]);
-            draw_list(s, p, y, title, p % 2 ? PL_ST_BLACK : PL_ST_RED, c);
+            y = draw_list(s, p, y, title, p % 2 ? PL_ST_BLACK : PL_ST_RED, c);
         }
-        draw_list(s, KAR_LOC_POOL, y, "Pool", PL_ST_MARK, c);
-        y += 2;
+        y = draw_list(s, KAR_LOC_POOL, y, "Pool", PL_ST_MARK, c) + 1;
     } else {
-        draw_list(s, KAR_LOC_FIELD, y, "Field", PL_ST_NORMAL, c);
-        y += 8;
+        y = draw_list(s, KAR_LOC_FIELD, y, "Field", PL_ST_NORMAL, c) + 1;
         for (int p = 0; p < s->nseats; p++)
             pl_canvas_printf(c, y, 16 * p, p % 2 ? PL_ST_BLACK : PL_ST_RED, "Seat %d: %d taken", p, s->count[p]);
         y++;
@@ -447,7 +442,15 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
     }
     if (s->cur) {
         const kar_poem *p = kar_poem_get(s->cur);
-        pl_canvas_printf(c, ++y, 0, PL_ST_HILITE, "Reading poem %d: %s", s->cur, p->kyogi_kami);
+        char kana[4 * KAR_TL_MAX + 1]; /* the kana as read: the holds ー ｰ are time, not text */
+        size_t n = 0;
+        for (int i = 0; i < p->tl_n[0]; i++) {
+            size_t k = strlen(p->tl_kana[0][i]);
+            memcpy(kana + n, p->tl_kana[0][i], k);
+            n += k;
+        }
+        kana[n] = '\0';
+        pl_canvas_printf(c, ++y, 0, PL_ST_HILITE, "Reading poem %d: %s", s->cur, kana);
         y++;
     }
     if (s->last.card && s->stage != KAR_ST_TOUCH) {

@@ -3,8 +3,11 @@
  * practice`, later the server and the browser). A front end runs the loop
  * and draws; everything else is here: the session (a kyōgi match against a
  * computer opponent with a fixed reaction delay, or chirashi alone, KA-S5),
- * the reading timeline (which kana are heard at t ms, when the reading ends,
- * when the touch window closes), the opponent's touch time, touches given by
+ * chirashi with computer players, uta-karuta for four, or a game against the
+ * karuta bot at a level),
+ * the reading timeline (the previous poem's lower half, the pause, then the
+ * kana heard at t ms, when the reading ends, when the touch window closes),
+ * the memorisation time, the opponents' touch time, touches given by
  * slot label, the judgement of each reading in plain words, the statistics,
  * the field as labelled cells, and the kimariji queries of the study aid
  * (`parlour karuta kimariji`). Implementation: kar_practice.c; the manual:
@@ -24,6 +27,7 @@
 #define KAR_PRACTICE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "parlour/buf.h"
@@ -38,34 +42,59 @@
 
 /* ---- The session ---------------------------------------------------------- */
 
-/* A practice session: it owns a karuta match (seat 0 is the player, seat 1
- * the computer opponent in kyōgi) and the readings' statistics. Opaque. */
+struct pl_game;
+/* True when `g` is the karuta game (a front end routes it to its real-time
+ * screen, built on this API, instead of a turn-based one). Cannot fail. */
+bool karp_handles(const struct pl_game *g);
+
+/* A practice session: it owns a karuta match (seat 0 is the player, seats
+ * 1.. the computer players: the opponent in kyōgi, the other players in
+ * chirashi) and the readings' statistics. Opaque. */
 typedef struct karp karp;
 
 typedef struct karp_options {
-    bool solo;          /* chirashi alone (KA-S5) instead of kyōgi against the opponent */
+    bool solo;          /* chirashi (KA-S): alone (KA-S5), or with `opponents`, instead of
+                           kyōgi against the opponent */
     const char *seed;   /* the deal and reading order ("7"), NULL: drawn from the system */
     int delay_ms;       /* kyōgi: the opponent touches this long after the deciding kana,
                            0..KARP_DELAY_MAX */
     int readings;       /* stop after this many readings, 1..KARP_NPOEMS; 0: to the end */
     int nwords;         /* further game options, KEY=VALUE (parlour rules karuta) */
-    char **words;       /* variant, players, send, place, rearrange and seed are refused:
-                           the practice sets them */
+    char **words;       /* variant, players, send, place, rearrange, pool and seed are
+                           refused: the practice sets them */
+    int opponents;      /* solo: computer players on the chirashi field, 0..7 (0: alone) */
+    bool uta;           /* uta-karuta for 4 (KA-U) against three computer players, pool=auto;
+                           not with solo */
+    const char *level;  /* the computer players' level (the game's levels: easy, medium,
+                           hard, champion, or a bot level name such as club); NULL: kyōgi's
+                           opponent touches at delay_ms, chirashi's and uta's play "medium" */
 } karp_options;
 
-/* Starts a session: kyōgi with send=auto place=auto, or chirashi with
- * players=1 (solo), with the given options; the chirashi field is labelled
- * A01..E20 in poem order. Returns the session (free it with karp_free), or
- * NULL with a message in `err` (an option out of range or set by the
- * practice, a bad game option, no memory). */
+/* Starts a session: kyōgi with send=manual place=auto (the player chooses
+ * the cards he sends, karp_send; the computer chooses its own), or chirashi
+ * with players=1+opponents, with the given options; the chirashi field is
+ * labelled A01..E20 in poem order. Returns the session (free it with
+ * karp_free), or NULL with a message in `err` (an option out of range or set
+ * by the practice, an unknown level, a bad game option, no memory). */
 karp *karp_new(const karp_options *o, pl_buf *err);
 /* Frees the session; NULL is a no-op. */
 void karp_free(karp *p);
 
 /* The seed of the match (the one given, or the one drawn). */
 uint64_t karp_seed(const karp *p);
-/* Whether the session is chirashi alone. */
+/* Whether the session is chirashi (alone or with computer players). */
 bool karp_solo(const karp *p);
+/* Whether the session is uta-karuta (hands A-D, A yours, and the pool P;
+ * labels number each hand's cards in poem order, so they change as cards
+ * move; one answer a reading; readings of cards out of play are skipped). */
+bool karp_uta(const karp *p);
+/* The number of seats: 2 in kyōgi, 1 + opponents in chirashi, 4 in uta. */
+int karp_seats(const karp *p);
+/* The computer players' level name as given, or NULL (fixed delay). */
+const char *karp_level(const karp *p);
+/* The memorisation time before the first reading (s; the option memo_s,
+ * KA-R3): a front end counts it down, and may let the player end it early. */
+int karp_memo_s(const karp *p);
 /* The opponent's delay after the deciding kana (ms), as given. */
 int karp_delay_ms(const karp *p);
 /* The pause before each reading (ms; the option pause_ms, the 1 of 5-3-1-6,
@@ -75,10 +104,12 @@ int karp_pause_ms(const karp *p);
 /* What a front end shows in its title lines. */
 typedef struct karp_status {
     int nread;    /* readings so far (the open one included) */
-    int count[2]; /* kyōgi: cards in your territory, the opponent's; solo: [0] cards taken */
+    int count[8]; /* kyōgi: cards in your territory, the opponent's; chirashi: cards taken
+                     by each seat (0 you) */
     int pot;      /* solo: cards in the foul pot (KA-S3) */
     bool over;    /* the match is over */
-    int winner;   /* when over, kyōgi: 0 you, 1 the opponent, -1 a draw; solo: -1 */
+    int winner;   /* when over, kyōgi: 0 you, 1 the opponent, -1 a draw; chirashi with
+                     opponents: the seat with most cards, -1 a tie; alone: -1 */
 } karp_status;
 
 /* Fills `out` with the session's counts. Cannot fail. */
@@ -105,7 +136,8 @@ int karp_decide_ms(const karp *p);
 
 /* The reading's kana timeline (upper half; solo: the whole poem, KA-S2):
  * the number of kana, then kana `i` (0-based) as UTF-8 ("" out of range) and
- * its start in ms (-1 out of range). Valid from karp_start until the next. */
+ * its start in ms (-1 out of range). Kana only: the holds of the competition
+ * reading (ー, ｰ) are time, not text. Valid from karp_start until the next. */
 int karp_kana_count(const karp *p);
 const char *karp_kana(const karp *p, int i);
 int karp_kana_start_ms(const karp *p, int i);
@@ -114,12 +146,25 @@ int karp_kana_start_ms(const karp *p, int i);
 int karp_kana_shown(const karp *p, int t_ms);
 /* End of the reading (ms): the end of its last kana. */
 int karp_reading_end_ms(const karp *p);
-/* The opponent's touch time for the reading (ms), the deciding kana plus
- * the delay, capped at KARP_MS_MAX; -1 when it will not touch (solo, or a
- * card in no territory: a dead card). The opponent never fouls. */
+/* What comes before the upper half (KA-R5, 5-3-1-6): in kyōgi the previous
+ * poem's lower half (over lower_ms; none before the first reading), its last
+ * kana held yoin_ms, then the pause (pause_ms); in chirashi only the pause.
+ * karp_prelude_ms: its length (ms) from the start of the prelude to the first
+ * kana of the upper half; karp_prelude_count/_kana/_start_ms: the lower
+ * half's kana and their starts, in ms from the start of the prelude (as
+ * karp_kana). Valid from karp_start until the next; touches are not taken
+ * during the prelude. */
+int karp_prelude_ms(const karp *p);
+int karp_prelude_count(const karp *p);
+const char *karp_prelude_kana(const karp *p, int i);
+int karp_prelude_start_ms(const karp *p, int i);
+/* The first computer player's touch time on the read card (ms): the
+ * fixed-delay opponent's deciding kana plus the delay, or the earliest bot's
+ * take time (capped at KARP_MS_MAX); -1 when none will touch it (alone, or a
+ * dead card). The fixed-delay opponent never fouls; the bots may. */
 int karp_ai_ms(const karp *p);
 /* When the touch window closes (ms): KARP_GRACE_MS after the reading, or
- * sooner once the opponent has touched and the tie window (option tie_ms,
+ * sooner once a computer player has touched and the tie window (option tie_ms,
  * KA-R7) after it has passed; at most KARP_MS_MAX. A front end stops taking
  * touches here and calls karp_finish. */
 int karp_deadline_ms(const karp *p);
@@ -134,17 +179,29 @@ int karp_deadline_ms(const karp *p);
  * The deadline is not checked here: touches count until karp_finish. */
 int karp_touch(karp *p, const char *label, int ms, pl_buf *err);
 /* The touches of the open (or last) reading: how many, then touch `i`'s time
- * (ms, -1 out of range) with the label where its card lies now written to
- * `label` (KARP_LABEL bytes; "" when it left the field or i is out of range). */
+ * (ms, -1 out of range) with the label the card lay at when touched written
+ * to `label` (KARP_LABEL bytes; "" when i is out of range). */
 int karp_touch_count(const karp *p);
 int karp_touch_get(const karp *p, int i, char *label);
 
 /* Closes the reading: plays the player's touches (or no touch) and the
- * opponent's, lets the rules judge it (KA-R7 .. KA-R12, KA-S3) and records
- * the take time for the statistics. The judgement text is then ready.
- * Returns 0, or -1 with a message when no reading is open or the match
- * refuses (nothing changed). */
+ * computer players', lets the rules judge it (KA-R7 .. KA-R12, KA-S3) and
+ * records the take time for the statistics; a computer player that sends
+ * chooses its cards (KA-R9). The judgement text is then ready; when the
+ * player owes cards, karp_send_owed says how many (the judgement is
+ * rewritten once they are sent). Returns 0, or -1 with a message when no
+ * reading is open or the match refuses (nothing changed). */
 int karp_finish(karp *p, pl_buf *err);
+/* Cards the player must still send before the next reading (kyōgi, KA-R9:
+ * the sender chooses them), 0 when none. */
+int karp_send_owed(const karp *p);
+/* Sends the card at slot `label` of the player's territory to the opponent
+ * (KA-R9; placed there automatically, KA-R10), or with label NULL the
+ * player's lowest card (the engine's choice). Returns the cards still owed
+ * (0: done, the judgement rewritten), or -1 with a message when nothing is
+ * owed, the label is no slot, or no card of the player lies there (nothing
+ * changed). */
+int karp_send(karp *p, const char *label, pl_buf *err);
 /* The last reading's judgement in plain words: "N. Poem ..., kimariji ...",
  * who took it and why (a first touch, a tie and the owner, a dead card, an
  * untouched card), the fouls, the sends or their cancelling out, then a
@@ -184,12 +241,14 @@ typedef struct karp_cell {
     int card;               /* KARP_CELL_CARD: the card, else 0 */
     int owner;              /* 0 your territory, 1 the opponent's, -1 the shared field */
     char label[KARP_LABEL]; /* KARP_CELL_CARD: its slot label, else "" */
-    char head[24];          /* KARP_CELL_CARD: the card text's first two characters */
+    char head[40];          /* KARP_CELL_CARD: the card text's first characters, as many
+                               as tell it from every other card (karp_card_head) */
 } karp_cell;
 
 /* The field as the player sees it: zones (kyōgi 2: zone 0 your territory,
- * zone 1 the opponent's; solo 1: the field), each a grid of rows x cols
- * (kyōgi 3 x 17, solo 5 x 20) in screen order, row 0 at the top: the
+ * zone 1 the opponent's; solo 1: the field; uta 5: the hands of seats 0-3
+ * and the pool, each one row of its cards), each a grid of rows x cols
+ * (kyōgi 3 x 17, solo 5 x 20, uta 1 x cards) in screen order, row 0 at the top: the
  * opponent's territory has its near row (D) at the top and its slots
  * mirrored, yours its near row (A) at the bottom. */
 int karp_zones(const karp *p);
@@ -206,6 +265,16 @@ const char *karp_poem_poet(int poem);
 const char *karp_poem_romaji(int poem);
 /* The card text of poem `poem` (the lower half, as on the torifuda), or NULL. */
 const char *karp_card_text(int poem);
+/* How many characters of poem `poem`'s card text (spaces not counted) tell
+ * it from every other card of the hundred: one more than the longest prefix
+ * it shares with another card (the whole text at most); 0 for a bad number.
+ * 47 cards share their first two characters with another, so two are not
+ * enough; the most needed is 8 (わかころもては / わかころもてに). */
+int karp_card_unique(int poem);
+/* Writes the first `n` characters of poem `poem`'s card text (spaces
+ * dropped; n <= 0: the whole text) to `out` of `cap` bytes, stopping before
+ * a character that would not fit; "" for a bad number. */
+void karp_card_head(int poem, int n, char *out, size_t cap);
 /* Appends the first `n` kana of poem `poem`'s sound key (KA-K1) to `out`;
  * nothing for a bad number. */
 void karp_poem_key(int poem, int n, pl_buf *out);
