@@ -1209,4 +1209,5 @@ const pl_game cbw_game = {
     .levels = cbw_levels,
     .variants = cbw_variants,
     .check_state = cbw_check_state,
+    .seat_name = cbw_seat_name,
 };

@@ -801,3 +801,9 @@ void cbw_draw(const void *st, int seat, pl_canvas *c)
         pl_buf_free(&b);
     }
 }
+
+void cbw_seat_name(const void *st, int seat, pl_buf *out)
+{
+    (void)st;
+    pl_buf_puts(out, team_name[cbw_team(seat)]);
+}

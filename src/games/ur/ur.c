@@ -647,4 +647,5 @@ const pl_game ur_game = {
     .variants = ur_variants,
     .bench_sets = ur_bench_sets,
     .check_state = ur_check_state,
+    .seat_name = ur_seat_name,
 };
