@@ -10,16 +10,24 @@ CASE=$2
 RECORDS=${3:-}
 command -v tmux >/dev/null || { echo "tmux is not installed: skipped"; exit 77; }
 export LC_ALL=C.UTF-8
-SOCK="parlour-tui-$CASE-$$"
+# Each start gets a tmux server of its own (a new socket), so that no step
+# waits for an old server to go away.
+RUNS=0
+SOCK="parlour-tui-$CASE-$$-0"
 WORK=$(mktemp -d)
 t() { tmux -u -L "$SOCK" -f /dev/null "$@"; }
-cleanup() { t kill-server 2>/dev/null; rm -rf "$WORK"; }
+cleanup() {
+    for i in $(seq 0 "$RUNS"); do tmux -L "parlour-tui-$CASE-$$-$i" kill-server 2>/dev/null; done
+    rm -rf "$WORK"
+}
 trap cleanup EXIT
 
 # start W H COMMAND: runs COMMAND in a W x H pane; PARLOUR-EXIT=rc when it ends.
 start() {
     local w=$1 h=$2
     shift 2
+    RUNS=$((RUNS + 1))
+    SOCK="parlour-tui-$CASE-$$-$RUNS"
     t new-session -d -s main -x "$w" -y "$h" "$*; echo PARLOUR-EXIT=\$?; sleep 600"
 }
 screen() { t capture-pane -p -t main; }
@@ -51,6 +59,14 @@ fits() {
     [ "$n" -le "$1" ] || fail "a line $n columns wide on a $1-column screen"
 }
 
+# finish: clears the line, quits, and checks the program ended well (under
+# the sanitizers a leak or an error makes the exit status non-zero).
+finish() {
+    keys C-u
+    type_line quit
+    wait_for '^PARLOUR-EXIT=0$'
+}
+
 case $CASE in
 fit_ur | fit_cbw | fit_tamcuc)
     # The first screen at 80x24: the board's title, the legal list and the prompt.
@@ -65,6 +81,7 @@ fit_ur | fit_cbw | fit_tamcuc)
     cbw) wait_for 'City Behind Walls' ;;
     tamcuc) wait_for 'Tam Cúc' ;;
     esac
+    finish
     ;;
 resize)
     # A resize redraws at once, keeps what was typed, and says when it is too small.
@@ -82,6 +99,7 @@ resize)
     t resize-window -t main -x 100 -y 40
     wait_for 'City Behind Walls'
     wait_for '^ > ab$'
+    finish
     ;;
 tall_board)
     # City Behind Walls on an 8-row Rectangle is taller than 24 rows: its board scrolls.
@@ -91,6 +109,7 @@ tall_board)
     keys Down
     wait_for 'board rows 2–[0-9]+ of [0-9]+'
     fits 80 24
+    finish
     ;;
 numbers)
     # An out-of-range number, a move played for the player, undo in moves.
@@ -103,6 +122,7 @@ numbers)
     wait_for '^ >$'
     type_line undo
     wait_for 'took back [0-9]+ moves?: seat 0 '
+    finish
     ;;
 quit | ctrl_d)
     # Nothing is printed on the shell after quit or Ctrl-D.
@@ -120,6 +140,7 @@ game_over)
     absent 'phase over|seats 2'
     type_line x
     wait_for 'the game is over'
+    finish
     ;;
 rules)
     # `rules` shows the summary; Finkel's board lists only its marks.
@@ -131,6 +152,7 @@ rules)
     wait_for 'rules=finkel'
     keys q
     wait_for '^ >( |$)'
+    finish
     ;;
 load_saves)
     # --load FILE keeps saving to FILE.
@@ -139,7 +161,6 @@ load_saves)
     type_line quit
     wait_for '^PARLOUR-EXIT=0$'
     before=$(grep -o '"[^"]*"' "$WORK/g.json" | wc -l)
-    t kill-server
     start 80 24 "$P play --load $WORK/g.json"
     wait_for '^ >( |$)'
     type_line 1
