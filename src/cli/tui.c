@@ -6,10 +6,11 @@
  * the next player confirms they are at the keyboard.
  *
  * Every screen is laid out for the terminal's size when it is drawn, and
- * drawn again at once when the terminal is resized: the board's rows are
- * folded at a blank when wider than the terminal and its blank rows dropped
- * when it is too tall; the legal list takes the rows left and pages with
- * PgUp/PgDn; the prompt is always on screen. Below the smallest size that
+ * drawn again at once when the terminal is resized: a board row wider than
+ * the terminal folds at a blank (a grid, four or more such rows in a row,
+ * pans with Left/Right instead), blank rows go when the board is too tall,
+ * and a board still too tall scrolls with Up/Down; the legal list takes the
+ * rows left and pages with PgUp/PgDn; the prompt is always on screen. Below the smallest size that
  * holds the board and a prompt the screen says "terminal too small: need
  * W×H" (the prompt stays, so quit still works).
  */
@@ -206,14 +207,17 @@ static attr_t style_attr(int st)
     return a;
 }
 
-static void board_put(const pl_canvas *c, const vrow *v, int y)
+/* Draws board row `v` at screen row y, its first `left` columns panned off. */
+static void board_put(const pl_canvas *c, const vrow *v, int y, int left)
 {
     for (int k = v->from; k < v->to; k++) {
         const pl_cell *cell = cell_at(c, v->r, k);
         if (!cell->ch[0])
             continue; /* second column of a wide character */
-        int x = 1 + v->x + (k - v->from);
-        if (x + 1 >= COLS)
+        int x = 1 + v->x + (k - v->from) - left;
+        if (x < 1)
+            continue;
+        if (x + pl_text_width(cell->ch) >= COLS)
             break;
         attr_t a = style_attr(cell->style);
         attron(a);
@@ -234,6 +238,8 @@ typedef struct screen {
     int shown;              /* out: items shown from `top` */
     int btop;               /* first board row shown when the board scrolls */
     bool bscroll;           /* out: the board is taller than its window */
+    int bleft;              /* first board column shown when the board pans */
+    bool bpan;              /* out: the board is a grid wider than the screen */
     const char *hint;       /* a line of commands, shown when there is room */
     bool prompt;            /* a "> " line with `input` */
     const char *input;
@@ -336,7 +342,16 @@ static int screen_draw(screen *s)
     static vrow v[MAX_VROWS];
     int H = LINES, W = COLS;
     int bw = W - 2, widest = 0;
-    int nv = s->board ? board_fold(s->board, bw, v, MAX_VROWS, &widest) : 0;
+    /* Rows wider than the screen fold, unless four or more in a row are:
+     * such a block is a grid (a table of cells, a frame), panned with
+     * Left/Right rather than folded, so that its columns stay in line. */
+    int run = 0, longest_run = 0;
+    for (int r = 0; s->board && r < s->board->rows; r++) {
+        run = row_len(s->board, r) > bw ? run + 1 : 0;
+        longest_run = run > longest_run ? run : longest_run;
+    }
+    s->bpan = longest_run >= 4;
+    int nv = s->board ? board_fold(s->board, s->bpan ? 100000 : bw, v, MAX_VROWS, &widest) : 0;
     bool has_list = s->head || s->nitems > 0;
     int lw = W - 2 > 1 ? W - 2 : 1;
     int msg_need = s->msg && *s->msg ? wrap_rows(s->msg, lw) : 0;
@@ -359,7 +374,7 @@ static int screen_draw(screen *s)
     int need_w = widest + 2 < 80 ? widest + 2 : 80;
     if (need_w < 24)
         need_w = 24;
-    int win_min = solid <= BOARD_MIN_ROWS ? solid : BOARD_MIN_ROWS + 1; /* + the scroll line */
+    int win_min = solid <= BOARD_MIN_ROWS ? solid + s->bpan : BOARD_MIN_ROWS + 1; /* + the scroll line */
     int need_h = fixed + win_min;
     erase();
     if (W < need_w || H < need_h) {
@@ -378,7 +393,7 @@ static int screen_draw(screen *s)
     }
     /* A board taller than the room left scrolls (Up/Down), a line saying so. */
     int win = nv;
-    s->bscroll = nv > H - fixed;
+    s->bscroll = nv > H - fixed - s->bpan;
     if (s->bscroll) {
         win = H - fixed - 1;
         if (s->btop > nv - win)
@@ -386,7 +401,11 @@ static int screen_draw(screen *s)
     } else {
         s->btop = 0;
     }
-    int rest = H - fixed - (s->bscroll ? win + 1 : nv);
+    if (!s->bpan || s->bleft > widest - bw)
+        s->bleft = s->bpan ? widest - bw : 0;
+    if (s->bleft < 0)
+        s->bleft = 0;
+    int rest = H - fixed - win - (s->bscroll || s->bpan);
     int msg_rows = msg_need;
     if (msg_rows > 1) {
         int extra = msg_rows - 1 < rest ? msg_rows - 1 : rest;
@@ -405,10 +424,14 @@ static int screen_draw(screen *s)
     bool gap = rest > 0; /* a blank row under the board */
     int y = 0;
     for (int i = s->btop; i < s->btop + win; i++)
-        board_put(s->board, &v[i], y++);
-    if (s->bscroll) {
-        char t[96];
-        snprintf(t, sizeof t, "── board rows %d–%d of %d: Up/Down to scroll ──", s->btop + 1, s->btop + win, nv);
+        board_put(s->board, &v[i], y++, s->bleft);
+    if (s->bscroll || s->bpan) {
+        char t[160], rows[64] = "", cols[64] = "";
+        if (s->bscroll)
+            snprintf(rows, sizeof rows, "rows %d–%d of %d, Up/Down", s->btop + 1, s->btop + win, nv);
+        if (s->bpan)
+            snprintf(cols, sizeof cols, "columns %d–%d of %d, Left/Right", s->bleft + 1, s->bleft + bw, widest);
+        snprintf(t, sizeof t, "── board %s%s%s to scroll ──", rows, *rows && *cols ? "; " : "", cols);
         attron(A_DIM);
         put_clipped(y++, 1, t, lw);
         attroff(A_DIM);
@@ -448,7 +471,7 @@ static int screen_draw(screen *s)
 }
 
 /* What a key did to the line being typed. */
-enum { ED_KEEP, ED_ENTER, ED_EOF, ED_PGDN, ED_PGUP, ED_DOWN, ED_UP };
+enum { ED_KEEP, ED_ENTER, ED_EOF, ED_PGDN, ED_PGUP, ED_DOWN, ED_UP, ED_LEFT, ED_RIGHT };
 
 /* Applies key `ch` to the line `buf` (capacity `cap`). */
 static int line_key(int ch, char *buf, size_t cap)
@@ -466,6 +489,10 @@ static int line_key(int ch, char *buf, size_t cap)
         return ED_DOWN;
     if (ch == KEY_UP)
         return ED_UP;
+    if (ch == KEY_LEFT)
+        return ED_LEFT;
+    if (ch == KEY_RIGHT)
+        return ED_RIGHT;
     if (ch == KEY_CTRL_D && len == 0)
         return ED_EOF;
     if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0)
@@ -498,6 +525,10 @@ static int screen_read(screen *s, char *buf, size_t cap)
             s->btop++; /* screen_draw keeps it in range */
         else if (r == ED_UP && s->btop > 0)
             s->btop--;
+        else if (r == ED_RIGHT && s->bpan)
+            s->bleft += 8; /* screen_draw keeps it in range */
+        else if (r == ED_LEFT && s->bleft > 0)
+            s->bleft = s->bleft > 8 ? s->bleft - 8 : 0;
         else if (r == ED_PGDN && s->top + s->shown < s->nitems)
             s->top += s->shown > 0 ? s->shown : 1;
         else if (r == ED_PGUP && s->top > 0) {

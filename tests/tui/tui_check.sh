@@ -105,9 +105,19 @@ tall_board)
     # City Behind Walls on an 8-row Rectangle is taller than 24 rows: its board scrolls.
     start 80 24 "$P play cbw h=8 seed=1"
     wait_for '^ >( |$)'
-    wait_for 'board rows 1–[0-9]+ of [0-9]+: Up/Down to scroll'
+    wait_for 'board rows 1–[0-9]+ of [0-9]+, Up/Down to scroll'
     keys Down
     wait_for 'board rows 2–[0-9]+ of [0-9]+'
+    fits 80 24
+    finish
+    ;;
+wide_board)
+    # 52-card City Behind Walls is a grid wider than 80 columns: it pans, not folds.
+    start 80 24 "$P play cbw deck=52 seed=1"
+    wait_for '^ >( |$)'
+    wait_for 'columns 1–78 of [0-9]+, Left/Right to scroll'
+    keys Right
+    wait_for 'columns 9–86 of [0-9]+'
     fits 80 24
     finish
     ;;
