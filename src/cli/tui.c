@@ -729,7 +729,12 @@ static void undo_to_human(pl_match *m, const seatcfg *seats, int viewer, pl_acti
     for (int i = m->nhist; i < from; i++) {
         const pl_move *mv = &m->hist[i];
         if (mv->seat != PL_CHANCE && said < 6) {
-            pl_buf_printf(msg, "%s seat %d ", said ? "," : "", mv->seat);
+            pl_buf_puts(msg, said ? ", " : " ");
+            if (g->seat_name)
+                g->seat_name(st, mv->seat, msg);
+            else
+                pl_buf_printf(msg, "seat %d", mv->seat);
+            pl_buf_putc(msg, ' ');
             if (g->format_action_for && viewer >= 0)
                 g->format_action_for(st, mv->seat, mv->a, viewer, msg);
             else

@@ -131,7 +131,7 @@ numbers)
     type_line 1
     wait_for '^ >$'
     type_line undo
-    wait_for 'took back [0-9]+ moves?: seat 0 '
+    wait_for 'took back [0-9]+ moves?: Light [A-Ce]'
     finish
     ;;
 quit | ctrl_d)
