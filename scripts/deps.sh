@@ -7,4 +7,5 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update
 $SUDO apt-get install -y --no-install-recommends \
   build-essential cmake ninja-build pkg-config \
-  libjansson-dev libutf8proc-dev libcmocka-dev libncurses-dev libsqlite3-dev
+  libjansson-dev libutf8proc-dev libcmocka-dev libncurses-dev libsqlite3-dev \
+  tmux # the terminal tests (tests/tui) drive `parlour play` in a tmux pane
