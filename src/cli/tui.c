@@ -833,6 +833,43 @@ static void free_items(char **items, int n)
         pl_free(items[i]);
 }
 
+/* How an action came to be played, for its note. */
+typedef enum note_kind {
+    NOTE_CHANCE,   /* a roll, a deal: "roll 3" */
+    NOTE_COMPUTER, /* an AI seat's move: "Seat 1 (Dark): B5" */
+    NOTE_FORCED,   /* a human's only legal move, played for them */
+    NOTE_TYPED     /* the move the player typed: the board shows it */
+} note_kind;
+
+/* Says in `msg` what the action just applied did: the last entry of `m`'s
+ * history, applied to `before`. Every action of `play` (chance, computer,
+ * forced, typed) passes here once, after it is applied, worded for the
+ * seat whose screen it is (`viewer`); `together`: seats were answering at
+ * once, so a computer's answer is not shown. */
+static void note_action(const pl_match *m, const void *before, note_kind kind, int viewer, bool together,
+                        pl_buf *msg)
+{
+    const pl_game *g = m->game;
+    const pl_move *mv = &m->hist[m->nhist - 1];
+    if (kind == NOTE_TYPED)
+        return;
+    pl_buf t = {0};
+    if (kind != NOTE_CHANCE) {
+        seat_words(g, before, mv->seat, &t);
+        pl_buf_puts(&t, ": ");
+    }
+    if (together && kind == NOTE_COMPUTER) /* nobody sees an answer before giving theirs */
+        pl_buf_puts(&t, "answered");
+    else if (g->format_action_for) /* a deal or a hidden card: as the screen's seat may see it */
+        g->format_action_for(before, mv->seat, mv->a, viewer, &t);
+    else
+        g->format_action(before, mv->seat, mv->a, &t);
+    if (kind == NOTE_FORCED)
+        pl_buf_puts(&t, " (the only legal move, played for you)");
+    add_note(msg, pl_buf_str(&t));
+    pl_buf_free(&t);
+}
+
 static int play_loop(pl_match *m, seatcfg *seats, const char *save)
 {
     const pl_game *g = m->game;
@@ -845,9 +882,11 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
     pl_buf msg = {0};
     pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
     char **items = pl_malloc(sizeof *items * PL_MAX_ACTIONS);
-    if (!acts || !items) {
+    void *before = pl_malloc(g->state_size); /* the state an action is applied to */
+    if (!acts || !items || !before) {
         pl_free(acts);
         pl_free(items);
+        pl_free(before);
         return 1;
     }
     int screen_owner = last_human;
@@ -855,25 +894,19 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
         pl_phase ph = g->phase(m->state);
         int actor = pl_sole_actor(g, m->state);
         /* Chance and AI seats act by themselves. */
+        pl_state_copy(g, before, m->state);
         if (ph == PL_PHASE_CHANCE) {
             pl_action a;
-            pl_buf t = {0};
-            void *before = pl_malloc(g->state_size);
-            if (before) {
-                pl_state_copy(g, before, m->state);
-                if (pl_match_random(m, &a, &t) == 0) {
-                    pl_buf_clear(&t);
-                    /* A deal is hidden information: word it as the screen's seat may see it. */
-                    if (g->format_action_for)
-                        g->format_action_for(before, PL_CHANCE, a, screen_owner, &t);
-                    else
-                        g->format_action(before, PL_CHANCE, a, &t);
-                    add_note(&msg, pl_buf_str(&t));
-                }
-                pl_free(before);
-            }
-            pl_buf_free(&t);
+            pl_buf e = {0};
+            int rc = pl_match_random(m, &a, &e);
+            if (rc == 0)
+                note_action(m, before, NOTE_CHANCE, screen_owner, false, &msg);
+            else
+                add_note(&msg, pl_buf_str(&e));
+            pl_buf_free(&e);
             autosave(m, save, &msg);
+            if (rc < 0) /* a chance phase that cannot draw must not spin */
+                break;
             continue;
         }
         if (ph == PL_PHASE_MOVE && actor < 0) {
@@ -893,33 +926,21 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
         if (ph == PL_PHASE_MOVE && (!seats[actor].human || n == 1)) {
             /* A computer's move, or a human's only legal one, played for them. */
             pl_action a = n > 0 ? acts[0] : 0;
-            pl_buf e = {0}, t = {0}, who = {0};
+            pl_buf e = {0};
             int rc = 0;
             if (!seats[actor].human) {
                 pl_rng r;
                 pl_match_rng(m, (uint64_t)actor + 1, &r);
                 rc = ai_player_choose(seats[actor].ai, m->state, actor, pl_rng_next(&r), &a, &e);
             }
-            if (rc == 0) {
-                if (together) /* seats acting at once: nobody sees an answer before giving theirs */
-                    pl_buf_puts(&t, "answered");
-                else if (g->format_action_for)
-                    g->format_action_for(m->state, actor, a, screen_owner, &t);
-                else
-                    g->format_action(m->state, actor, a, &t);
-                seat_words(g, m->state, actor, &who);
+            if (rc == 0)
                 rc = pl_match_play(m, actor, a, &e);
-            }
-            if (rc == 0) {
-                pl_buf_printf(&who, ": %s%s", pl_buf_str(&t),
-                              seats[actor].human ? " (the only legal move, played for you)" : "");
-                add_note(&msg, pl_buf_str(&who));
-            } else { /* a broken AI seat must not spin: say so and stop */
+            if (rc == 0)
+                note_action(m, before, seats[actor].human ? NOTE_FORCED : NOTE_COMPUTER, screen_owner, together,
+                            &msg);
+            else /* a broken AI seat must not spin: say so and stop */
                 add_note(&msg, pl_buf_str(&e));
-            }
             pl_buf_free(&e);
-            pl_buf_free(&t);
-            pl_buf_free(&who);
             autosave(m, save, &msg);
             if (rc < 0)
                 break;
@@ -1030,9 +1051,12 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
         }
         if (rc < 0)
             pl_buf_printf(&msg, "%s", pl_buf_str(&e));
+        else
+            note_action(m, before, NOTE_TYPED, screen_owner, together, &msg);
         pl_buf_free(&e);
         autosave(m, save, &msg);
     }
+    pl_free(before);
     pl_free(acts);
     pl_free(items);
     pl_buf_free(&msg);
