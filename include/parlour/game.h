@@ -286,6 +286,13 @@ typedef struct pl_game {
      * the position, so the solvers see each position once); a game whose
      * state keeps it marks it in `draw` itself. Only what `viewer` may see. */
     void (*mark_move)(const void *before, int seat, pl_action a, const void *after, int viewer, pl_canvas *c);
+
+    /* Optional: the name people give `seat` (0 <= seat < num_seats), appended
+     * to `out`: "Light"/"Dark" in Ur, the seat's team colour in City Behind
+     * Walls. The terminal says "Seat 1 (Dark) to act" and words the end of a
+     * game with it ("Dark wins 7–5.", a team named by any of its seats).
+     * Cannot fail; reads `st` only. NULL: seats are known by number. */
+    void (*seat_name)(const void *st, int seat, pl_buf *out);
 } pl_game;
 
 /* Lists every legal action of `seat` in `st` into `out`, which has room for

@@ -4,8 +4,18 @@
  * human or AI; chance is drawn by the match's generator. In games with
  * hidden information the screen is blanked between two human seats until
  * the next player confirms they are at the keyboard.
+ *
+ * Every screen is laid out for the terminal's size when it is drawn, and
+ * drawn again at once when the terminal is resized: a board row wider than
+ * the terminal folds at a blank (a grid, four or more such rows in a row,
+ * pans with Left/Right instead), blank rows go when the board is too tall,
+ * and a board still too tall scrolls with Up/Down; the legal list takes the
+ * rows left and pages with PgUp/PgDn; the prompt is always on screen. Below the smallest size that
+ * holds the board and a prompt the screen says "terminal too small: need
+ * W×H" (the prompt stays, so quit still works).
  */
 #include <curses.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +29,10 @@
 #include "parlour/record.h"
 #include "parlour/registry.h"
 
-#define MAX_SHOWN_LEGAL 60
+#define MSG_MAX_ROWS 4
+#define MAX_VROWS 600 /* folded board rows: a canvas has at most 200 rows */
+#define KEY_CTRL_D 4
+#define BOARD_MIN_ROWS 10 /* a board taller than the screen scrolls in a window this tall at least */
 
 typedef struct seatcfg {
     int human;
@@ -27,13 +40,543 @@ typedef struct seatcfg {
     ai_player *ai; /* the AI seat's player, made once the game is known */
 } seatcfg;
 
-static void draw_state(const pl_game *g, const void *st, int viewer, int y)
+/* ---- Text measured in columns ---- */
+
+/* Bytes of the UTF-8 character at `s` (1 for a broken one). */
+static int u8_len(const char *s)
 {
-    pl_canvas c = {0};
-    g->draw(st, viewer, &c);
-    term_put_canvas(&c, y, 1);
-    pl_canvas_free(&c);
+    unsigned char c = (unsigned char)s[0];
+    int n = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    for (int i = 1; i < n; i++)
+        if (!s[i])
+            return i;
+    return n;
 }
+
+static int u8_cols(const char *s, int nbytes)
+{
+    char ch[5];
+    int cols = 0;
+    for (int i = 0; i < nbytes;) {
+        int n = u8_len(s + i);
+        memcpy(ch, s + i, (size_t)n);
+        ch[n] = '\0';
+        int w = pl_text_width(ch);
+        cols += w > 0 ? w : 0;
+        i += n;
+    }
+    return cols;
+}
+
+/* Bytes of the line that starts at `s` and fits in `w` columns: up to a
+ * newline, broken after a space when the text goes on (or inside a word
+ * longer than the line). At least one character unless `s` is empty. */
+static int wrap_len(const char *s, int w)
+{
+    int cols = 0, i = 0, brk = 0;
+    while (s[i] && s[i] != '\n') {
+        int n = u8_len(s + i);
+        int cw = u8_cols(s + i, n);
+        if (cols + cw > w && i > 0)
+            return brk > 0 ? brk : i;
+        cols += cw;
+        i += n;
+        if (s[i - 1] == ' ')
+            brk = i;
+    }
+    return i;
+}
+
+/* Next line of `s` after a line of `len` bytes (skips the newline or blanks). */
+static const char *wrap_next(const char *s, int len)
+{
+    s += len;
+    if (*s == '\n')
+        return s + 1;
+    while (*s == ' ')
+        s++;
+    return s;
+}
+
+static int wrap_rows(const char *s, int w)
+{
+    int rows = 0;
+    while (s && *s) {
+        s = wrap_next(s, wrap_len(s, w));
+        rows++;
+    }
+    return rows;
+}
+
+/* ---- The board, folded to the terminal's width ---- */
+
+/* A screen row of the board: cells [from, to) of canvas row r, drawn
+ * `x` columns right of the board's left edge. */
+typedef struct vrow {
+    int r, from, to, x;
+} vrow;
+
+static const pl_cell *cell_at(const pl_canvas *c, int r, int k)
+{
+    return &c->cells[r * c->capcols + k];
+}
+
+static bool cell_blank(const pl_canvas *c, int r, int k)
+{
+    const char *ch = cell_at(c, r, k)->ch;
+    return ch[0] == ' ' && ch[1] == '\0';
+}
+
+static int row_len(const pl_canvas *c, int r)
+{
+    int n = c->cols;
+    while (n > 0 && cell_blank(c, r, n - 1))
+        n--;
+    return n;
+}
+
+/* Folds every row of `c` wider than `width` at a blank (continuations
+ * indented two columns past the row's own indent). Fills at most `cap`
+ * rows of `out`; returns how many; *widest gets the widest row unfolded. */
+static int board_fold(const pl_canvas *c, int width, vrow *out, int cap, int *widest)
+{
+    int n = 0;
+    *widest = 0;
+    for (int r = 0; r < c->rows && n < cap; r++) {
+        int len = row_len(c, r);
+        if (len > *widest)
+            *widest = len;
+        int ind = 0;
+        while (ind < len && cell_blank(c, r, ind))
+            ind++;
+        int from = 0, x = 0;
+        while (n < cap) {
+            int avail = width - x;
+            if (len - from <= avail || avail < 8) {
+                out[n++] = (vrow){r, from, len, x};
+                break;
+            }
+            int cut = from + avail, b = cut; /* cells [from, cut) fit */
+            /* Break at two blanks (between cards, fields) if any, else at one. */
+            while (b > from + 2 && !(cell_blank(c, r, b) && cell_blank(c, r, b - 1)))
+                b--;
+            if (b <= from + 2)
+                for (b = cut; b > from + 1 && !cell_blank(c, r, b); b--)
+                    ;
+            if (b <= from + 1) /* no blank: cut, but not inside a wide character */
+                for (b = cut; b > from + 1 && !cell_at(c, r, b)->ch[0]; b--)
+                    ;
+            out[n++] = (vrow){r, from, b, x};
+            from = b;
+            while (from < len && cell_blank(c, r, from))
+                from++;
+            if (from >= len)
+                break;
+            x = ind + 2 < width / 2 ? ind + 2 : 2;
+        }
+    }
+    while (n > 0 && out[n - 1].from == out[n - 1].to) /* trailing blank rows */
+        n--;
+    return n;
+}
+
+/* Drops blank rows of `v` until at most `rows` are left: first runs of
+ * blank rows become one, then blank rows go. Returns the new count. */
+static int board_compact(vrow *v, int n, int rows)
+{
+    for (int pass = 0; pass < 2 && n > rows; pass++) {
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            bool blank = v[i].from == v[i].to;
+            if (blank && (pass == 1 || (k > 0 && v[k - 1].from == v[k - 1].to)))
+                continue;
+            v[k++] = v[i];
+        }
+        n = k;
+    }
+    return n;
+}
+
+static attr_t style_attr(int st)
+{
+    attr_t a = has_colors() && st > 0 ? COLOR_PAIR(st) : 0;
+    if (st == PL_ST_DIM)
+        a |= A_DIM;
+    if (st == PL_ST_HILITE || st == PL_ST_TITLE)
+        a |= A_BOLD;
+    return a;
+}
+
+/* Draws board row `v` at screen row y, its first `left` columns panned off. */
+static void board_put(const pl_canvas *c, const vrow *v, int y, int left)
+{
+    for (int k = v->from; k < v->to; k++) {
+        const pl_cell *cell = cell_at(c, v->r, k);
+        if (!cell->ch[0])
+            continue; /* second column of a wide character */
+        int x = 1 + v->x + (k - v->from) - left;
+        if (x < 1)
+            continue;
+        if (x + pl_text_width(cell->ch) >= COLS)
+            break;
+        attr_t a = style_attr(cell->style);
+        attron(a);
+        mvaddstr(y, x, cell->ch);
+        attroff(a);
+    }
+}
+
+/* ---- One screen: board, notes, the legal list, a prompt ---- */
+
+typedef struct screen {
+    const pl_canvas *board; /* may be NULL */
+    const char *msg;        /* notes and errors, wrapped, at most MSG_MAX_ROWS */
+    const char *head;       /* first words of the list area, bold ("Seat 0 to act:") */
+    char **items;           /* the legal list as "N) text" */
+    int nitems;
+    int top;                /* first item shown (paging) */
+    int shown;              /* out: items shown from `top` */
+    int btop;               /* first board row shown when the board scrolls */
+    bool bscroll;           /* out: the board is taller than its window */
+    int bleft;              /* first board column shown when the board pans */
+    bool bpan;              /* out: the board is a grid wider than the screen */
+    const char *hint;       /* a line of commands, shown when there is room */
+    bool prompt;            /* a "> " line with `input` */
+    const char *input;
+} screen;
+
+/* Writes at most `cols` columns of `t` at (y, x). */
+static void put_clipped(int y, int x, const char *t, int cols)
+{
+    int i = 0, used = 0;
+    while (t[i]) {
+        int n = u8_len(t + i), cw = u8_cols(t + i, n);
+        if (used + cw > cols)
+            break;
+        used += cw;
+        i += n;
+    }
+    mvaddnstr(y, x, t, i);
+}
+
+static int text_cols(const char *t)
+{
+    return u8_cols(t, (int)strlen(t));
+}
+
+/* Lays the list area out in at most `rows` rows of `w` columns from item
+ * `top`, drawing from row `y` when y >= 0. Returns the rows used; *shown
+ * gets the items placed. When items are left over, the last row ends with
+ * "+N more: PgDn" (and a list paged on begins with "PgUp «"). */
+static int list_pack(const screen *s, int top, int rows, int w, int y, int *shown)
+{
+    int row = 0, x = 0, placed = 0;
+    if (s->head && *s->head) {
+        if (y >= 0) {
+            attron(A_BOLD);
+            put_clipped(y, 1, s->head, w);
+            attroff(A_BOLD);
+        }
+        int hw = text_cols(s->head);
+        x = hw > w ? w : hw + 2;
+    }
+    if (top > 0) {
+        if (x > 0 && x + 6 > w) {
+            row++;
+            x = 0;
+        }
+        if (y >= 0 && row < rows) {
+            attron(A_DIM);
+            put_clipped(y + row, 1 + x, "PgUp «", w - x);
+            attroff(A_DIM);
+        }
+        x += 8;
+    }
+    char more[48];
+    for (int i = top; i < s->nitems; i++) {
+        int iw = text_cols(s->items[i]);
+        if (iw > w)
+            iw = w;
+        int nx = x, nrow = row;
+        if (nx > 0 && nx + iw > w) {
+            nrow++;
+            nx = 0;
+        }
+        if (nrow >= rows)
+            break;
+        snprintf(more, sizeof more, "+%d more: PgDn", s->nitems - i - 1);
+        if (nrow == rows - 1 && i + 1 < s->nitems && nx + iw + 2 + text_cols(more) > w)
+            break;
+        row = nrow;
+        x = nx;
+        if (y >= 0)
+            put_clipped(y + row, 1 + x, s->items[i], w - x);
+        x += iw + 2;
+        placed++;
+    }
+    if (top + placed < s->nitems && rows > 0) {
+        snprintf(more, sizeof more, "+%d more: PgDn", s->nitems - top - placed);
+        int mw = text_cols(more);
+        if (row < rows - 1) {
+            row = rows - 1;
+            x = 0;
+        }
+        if (x + mw > w)
+            x = w - mw > 0 ? w - mw : 0;
+        if (y >= 0) {
+            attron(A_DIM);
+            put_clipped(y + row, 1 + x, more, w - x);
+            attroff(A_DIM);
+        }
+        x += mw;
+    }
+    if (shown)
+        *shown = placed;
+    return row + 1;
+}
+
+/* Draws screen `s` on the whole terminal. Returns 0, or -1 when the
+ * terminal is too small (the screen then says so, with the prompt). */
+static int screen_draw(screen *s)
+{
+    static vrow v[MAX_VROWS];
+    int H = LINES, W = COLS;
+    int bw = W - 2, widest = 0;
+    /* Rows wider than the screen fold, unless four or more in a row are:
+     * such a block is a grid (a table of cells, a frame), panned with
+     * Left/Right rather than folded, so that its columns stay in line. */
+    int run = 0, longest_run = 0;
+    for (int r = 0; s->board && r < s->board->rows; r++) {
+        run = row_len(s->board, r) > bw ? run + 1 : 0;
+        longest_run = run > longest_run ? run : longest_run;
+    }
+    s->bpan = longest_run >= 4;
+    int nv = s->board ? board_fold(s->board, s->bpan ? 100000 : bw, v, MAX_VROWS, &widest) : 0;
+    bool has_list = s->head || s->nitems > 0;
+    int lw = W - 2 > 1 ? W - 2 : 1;
+    int msg_need = s->msg && *s->msg ? wrap_rows(s->msg, lw) : 0;
+    if (msg_need > MSG_MAX_ROWS)
+        msg_need = MSG_MAX_ROWS;
+    int solid = 0; /* the board's rows with every blank row dropped */
+    for (int i = 0; i < nv; i++)
+        solid += v[i].from < v[i].to;
+    /* The list gets up to three rows if blank board rows can make room, else one. */
+    int list_min = 0;
+    if (has_list) {
+        list_min = list_pack(s, s->top, 3, lw, -1, NULL);
+        while (list_min > 1 && solid > H - 1 - list_min - (msg_need ? 1 : 0))
+            list_min--;
+    }
+    int fixed = 1 + list_min + (msg_need ? 1 : 0);
+    nv = board_compact(v, nv, H - fixed);
+    /* The minimum: the board unfolded up to 80 columns (wider ones fold),
+     * and a window of at least BOARD_MIN_ROWS of its rows (it scrolls). */
+    int need_w = widest + 2 < 80 ? widest + 2 : 80;
+    if (need_w < 24)
+        need_w = 24;
+    int win_min = solid <= BOARD_MIN_ROWS ? solid + s->bpan : BOARD_MIN_ROWS + 1; /* + the scroll line */
+    int need_h = fixed + win_min;
+    erase();
+    if (W < need_w || H < need_h) {
+        char t[96];
+        snprintf(t, sizeof t, "terminal too small: need %d×%d", need_w, need_h);
+        attron(A_BOLD);
+        mvaddnstr(0, 0, t, (int)strlen(t));
+        attroff(A_BOLD);
+        if (s->prompt && H > 1) {
+            mvaddstr(H - 1, 0, "> ");
+            addnstr(s->input, W > 3 ? W - 3 : 0);
+        }
+        refresh();
+        s->shown = 0;
+        return -1;
+    }
+    /* A board taller than the room left scrolls (Up/Down), a line saying so. */
+    int win = nv;
+    s->bscroll = nv > H - fixed - s->bpan;
+    if (s->bscroll) {
+        win = H - fixed - 1;
+        if (s->btop > nv - win)
+            s->btop = nv - win;
+    } else {
+        s->btop = 0;
+    }
+    if (!s->bpan || s->bleft > widest - bw)
+        s->bleft = s->bpan ? widest - bw : 0;
+    if (s->bleft < 0)
+        s->bleft = 0;
+    int rest = H - fixed - win - (s->bscroll || s->bpan);
+    int msg_rows = msg_need;
+    if (msg_rows > 1) {
+        int extra = msg_rows - 1 < rest ? msg_rows - 1 : rest;
+        msg_rows = 1 + extra;
+        rest -= extra;
+    }
+    int list_rows = 0;
+    if (has_list) {
+        int need = list_pack(s, s->top, 1000, lw, -1, NULL);
+        int extra = need - list_min < rest ? need - list_min : rest;
+        list_rows = list_min + (extra > 0 ? extra : 0);
+        rest -= extra > 0 ? extra : 0;
+    }
+    bool hint = s->hint && rest > 0;
+    rest -= hint;
+    bool gap = rest > 0; /* a blank row under the board */
+    int y = 0;
+    for (int i = s->btop; i < s->btop + win; i++)
+        board_put(s->board, &v[i], y++, s->bleft);
+    if (s->bscroll || s->bpan) {
+        char t[160], rows[64] = "", cols[64] = "";
+        if (s->bscroll)
+            snprintf(rows, sizeof rows, "rows %d–%d of %d, Up/Down", s->btop + 1, s->btop + win, nv);
+        if (s->bpan)
+            snprintf(cols, sizeof cols, "columns %d–%d of %d, Left/Right", s->bleft + 1, s->bleft + bw, widest);
+        snprintf(t, sizeof t, "── board %s%s%s to scroll ──", rows, *rows && *cols ? "; " : "", cols);
+        attron(A_DIM);
+        put_clipped(y++, 1, t, lw);
+        attroff(A_DIM);
+    }
+    y += gap;
+    if (msg_rows) {
+        attron(A_BOLD);
+        /* When not all fit: the latest notes, from the start of one ("; "). */
+        const char *m = s->msg;
+        for (const char *next; wrap_rows(m, lw) > msg_rows && (next = strstr(m, "; "));)
+            m = next + 2;
+        for (int skip = wrap_rows(m, lw) - msg_rows; skip > 0; skip--)
+            m = wrap_next(m, wrap_len(m, lw));
+        for (int l = 0; l < msg_rows && *m; l++) {
+            int len = wrap_len(m, lw);
+            mvaddnstr(y++, 1, m, len);
+            m = wrap_next(m, len);
+        }
+        attroff(A_BOLD);
+    }
+    if (has_list)
+        y += list_pack(s, s->top, list_rows, lw, y, &s->shown) > 0 ? list_rows : 0;
+    if (hint) {
+        attron(A_DIM);
+        mvaddnstr(y++, 1, s->hint, lw);
+        attroff(A_DIM);
+    }
+    if (s->prompt) {
+        int room = W - 4;
+        int len = (int)strlen(s->input);
+        const char *in = len > room && room > 0 ? s->input + (len - room) : s->input;
+        mvaddstr(y, 1, "> ");
+        addstr(in);
+    }
+    refresh();
+    return 0;
+}
+
+/* What a key did to the line being typed. */
+enum { ED_KEEP, ED_ENTER, ED_EOF, ED_PGDN, ED_PGUP, ED_DOWN, ED_UP, ED_LEFT, ED_RIGHT };
+
+/* Applies key `ch` to the line `buf` (capacity `cap`). */
+static int line_key(int ch, char *buf, size_t cap)
+{
+    size_t len = strlen(buf);
+    if (ch == ERR)
+        return ED_EOF;
+    if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+        return ED_ENTER;
+    if (ch == KEY_NPAGE)
+        return ED_PGDN;
+    if (ch == KEY_PPAGE)
+        return ED_PGUP;
+    if (ch == KEY_DOWN)
+        return ED_DOWN;
+    if (ch == KEY_UP)
+        return ED_UP;
+    if (ch == KEY_LEFT)
+        return ED_LEFT;
+    if (ch == KEY_RIGHT)
+        return ED_RIGHT;
+    if (ch == KEY_CTRL_D && len == 0)
+        return ED_EOF;
+    if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0)
+        buf[len - 1] = '\0';
+    else if (ch == 21) /* ^U */
+        buf[0] = '\0';
+    else if (ch >= 32 && ch < 127 && len + 1 < cap) {
+        buf[len] = (char)ch;
+        buf[len + 1] = '\0';
+    }
+    return ED_KEEP; /* KEY_RESIZE too: the caller draws again */
+}
+
+/* Shows screen `s` and reads a line into `buf`, drawing again after every
+ * key (a resize included) and paging the list. Returns 0 on Enter, -1 at
+ * the end of input (Ctrl-D on an empty line). */
+static int screen_read(screen *s, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    s->prompt = true;
+    s->input = buf;
+    for (;;) {
+        screen_draw(s);
+        int r = line_key(getch(), buf, cap);
+        if (r == ED_ENTER)
+            return 0;
+        if (r == ED_EOF)
+            return -1;
+        if (r == ED_DOWN && s->bscroll)
+            s->btop++; /* screen_draw keeps it in range */
+        else if (r == ED_UP && s->btop > 0)
+            s->btop--;
+        else if (r == ED_RIGHT && s->bpan)
+            s->bleft += 8; /* screen_draw keeps it in range */
+        else if (r == ED_LEFT && s->bleft > 0)
+            s->bleft = s->bleft > 8 ? s->bleft - 8 : 0;
+        else if (r == ED_PGDN && s->top + s->shown < s->nitems)
+            s->top += s->shown > 0 ? s->shown : 1;
+        else if (r == ED_PGUP && s->top > 0) {
+            /* back by a page as long as the one shown */
+            int step = s->shown > 0 ? s->shown : 1;
+            s->top = s->top > step ? s->top - step : 0;
+        }
+    }
+}
+
+/* Shows `text` full screen, wrapped, scrolled by the arrows and PgUp/PgDn,
+ * until Enter, q or the end of input. */
+static void show_page(const char *title, const char *text)
+{
+    int top = 0;
+    for (;;) {
+        erase();
+        int W = COLS > 4 ? COLS - 2 : 2, H = LINES > 2 ? LINES - 2 : 1;
+        int total = wrap_rows(text, W);
+        if (top > total - H)
+            top = total - H > 0 ? total - H : 0;
+        const char *p = text;
+        for (int l = 0; *p; l++) {
+            int len = wrap_len(p, W);
+            if (l >= top && l < top + H)
+                mvaddnstr(l - top, 1, p, len);
+            p = wrap_next(p, len);
+        }
+        attron(A_DIM);
+        mvprintw(LINES - 1, 1, "%s — %s", title,
+                 total > H ? "up/down, PgUp/PgDn to scroll; Enter or q to go back" : "Enter or q to go back");
+        attroff(A_DIM);
+        refresh();
+        int ch = getch();
+        if (ch == ERR || ch == 'q' || ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == KEY_CTRL_D || ch == 27)
+            return;
+        if (ch == KEY_DOWN || ch == 'j')
+            top++;
+        else if ((ch == KEY_UP || ch == 'k') && top > 0)
+            top--;
+        else if (ch == KEY_NPAGE || ch == ' ')
+            top += H;
+        else if (ch == KEY_PPAGE)
+            top = top > H ? top - H : 0;
+    }
+}
+
+/* ---- Play ---- */
 
 static int parse_seat_arg(const char *arg, seatcfg *seats, pl_buf *err)
 {
@@ -68,29 +611,65 @@ static void seat_label(const seatcfg *s, int seat, char *out, size_t n)
         snprintf(out, n, "ai%s%s", s[seat].spec[0] ? ":" : "", s[seat].spec);
 }
 
-/* Reads a line of input at (y, x) into buf; returns -1 on end of input. */
-static int read_line(int y, int x, char *buf, size_t cap)
+/* Appends "Seat 1 (Dark)", or "Seat 1" for a game without seat names. */
+static void seat_words(const pl_game *g, const void *st, int seat, pl_buf *out)
 {
-    size_t len = 0;
-    buf[0] = '\0';
-    for (;;) {
-        move(y, x);
-        clrtoeol();
-        mvprintw(y, x, "%s", buf);
-        refresh();
-        int ch = getch();
-        if (ch == ERR)
-            return -1;
-        if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
-            return 0;
-        if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0)
-            buf[--len] = '\0';
-        else if (ch == 4 && len == 0) /* ^D */
-            return -1;
-        else if (ch >= 32 && ch < 127 && len + 1 < cap) {
-            buf[len++] = (char)ch;
-            buf[len] = '\0';
-        }
+    pl_buf_printf(out, "Seat %d", seat);
+    if (g->seat_name) {
+        pl_buf_puts(out, " (");
+        g->seat_name(st, seat, out);
+        pl_buf_putc(out, ')');
+    }
+}
+
+/* Appends how a finished game ended, as a sentence: "Dark wins 7–5.",
+ * "Red wins 12–9.", "Seat 2 wins: +6, −2, −2, −2.", "A draw, 7–7." */
+static void result_sentence(const pl_game *g, const void *st, pl_buf *out)
+{
+    pl_outcome o;
+    memset(&o, 0, sizeof o);
+    g->outcome(st, &o);
+    int w = -1; /* a seat of the winner */
+    if (o.kind == PL_WIN_SEAT)
+        w = o.winner;
+    else if (o.kind == PL_WIN_TEAM)
+        for (int i = 0; i < o.nseats && w < 0; i++)
+            if (g->team_of(st, i) == o.winner)
+                w = i;
+    if (w < 0 && o.kind != PL_WIN_DRAW) {
+        pl_buf_puts(out, "Game over.");
+        return;
+    }
+    if (w >= 0) {
+        if (g->seat_name)
+            g->seat_name(st, w, out);
+        else if (o.kind == PL_WIN_TEAM)
+            pl_buf_printf(out, "Team %d", o.winner);
+        else
+            pl_buf_printf(out, "Seat %d", w);
+        pl_buf_puts(out, " wins");
+    } else {
+        pl_buf_puts(out, "A draw");
+    }
+    /* Two sides: "7–5"; more: every seat's score. */
+    int other = -1;
+    bool two_sides = true;
+    int ref = w >= 0 ? w : 0;
+    for (int i = 0; i < o.nseats; i++) {
+        if (g->team_of(st, i) == g->team_of(st, ref))
+            continue;
+        if (other >= 0 && g->team_of(st, i) != g->team_of(st, other))
+            two_sides = false;
+        if (other < 0)
+            other = i;
+    }
+    if (other >= 0 && two_sides) {
+        pl_buf_printf(out, " %ld–%ld.", o.score[ref], o.score[other]);
+    } else {
+        pl_buf_puts(out, ":");
+        for (int i = 0; i < o.nseats; i++)
+            pl_buf_printf(out, "%s seat %d %+ld", i ? "," : "", i, o.score[i]);
+        pl_buf_putc(out, '.');
     }
 }
 
@@ -102,23 +681,71 @@ static int count_humans(const seatcfg *s, int ns)
     return n;
 }
 
-/* Undo back to the previous decision of a human seat. */
-static void undo_to_human(pl_match *m, const seatcfg *seats, pl_buf *msg)
+/* True when a human seat decides at `m`'s state: a human acts and has more
+ * than one legal action (a single one is played for them). */
+static bool human_decides(const pl_match *m, const seatcfg *seats, pl_action *acts)
 {
+    const pl_game *g = m->game;
+    if (g->phase(m->state) != PL_PHASE_MOVE)
+        return false;
+    int sl[PL_MAX_SEATS];
+    int n = g->actors(m->state, sl);
+    for (int i = 0; i < n; i++)
+        if (seats[sl[i]].human && pl_legal_all(g, m->state, sl[i], acts) > 1)
+            return true;
+    return false;
+}
+
+/* Takes back to the previous decision of a human seat (moves played for a
+ * human because they were the only one are taken back with it) and says
+ * which moves went, worded for `viewer`; chance is not a move. */
+static void undo_to_human(pl_match *m, const seatcfg *seats, int viewer, pl_action *acts, pl_buf *msg)
+{
+    const pl_game *g = m->game;
     pl_buf err = {0};
-    int undone = 0;
+    int from = m->nhist;
     while (m->nhist > 0) {
         pl_match_undo(m, &err);
-        undone++;
-        int a = pl_sole_actor(m->game, m->state);
-        if (a >= 0 && seats[a].human)
+        if (human_decides(m, seats, acts))
             break;
     }
     pl_buf_clear(msg);
-    if (undone)
-        pl_buf_printf(msg, "took back %d action%s", undone, undone > 1 ? "s" : "");
-    else
-        pl_buf_puts(msg, "nothing to take back");
+    int moves = 0;
+    for (int i = m->nhist; i < from; i++)
+        moves += m->hist[i].seat != PL_CHANCE;
+    void *st = pl_malloc(g->state_size);
+    if (moves == 0 || !st) {
+        pl_buf_puts(msg, moves ? "took back" : "nothing to take back");
+        if (moves)
+            pl_buf_printf(msg, " %d move%s", moves, moves > 1 ? "s" : "");
+        pl_free(st);
+        pl_buf_free(&err);
+        return;
+    }
+    /* The history past nhist is still in place: replay it to word each move. */
+    pl_buf_printf(msg, "took back %d move%s:", moves, moves > 1 ? "s" : "");
+    pl_state_copy(g, st, m->state);
+    int said = 0;
+    for (int i = m->nhist; i < from; i++) {
+        const pl_move *mv = &m->hist[i];
+        if (mv->seat != PL_CHANCE && said < 6) {
+            pl_buf_puts(msg, said ? ", " : " ");
+            if (g->seat_name)
+                g->seat_name(st, mv->seat, msg);
+            else
+                pl_buf_printf(msg, "seat %d", mv->seat);
+            pl_buf_putc(msg, ' ');
+            if (g->format_action_for && viewer >= 0)
+                g->format_action_for(st, mv->seat, mv->a, viewer, msg);
+            else
+                g->format_action(st, mv->seat, mv->a, msg);
+            said++;
+        }
+        g->apply(st, mv->seat, mv->a);
+    }
+    if (said < moves)
+        pl_buf_puts(msg, ", …");
+    pl_free(st);
     pl_buf_free(&err);
 }
 
@@ -153,6 +780,106 @@ static bool same_picture(const pl_game *g, const void *st, int a, int b)
     return same;
 }
 
+/* The hand-over screen between two human seats; -1 at the end of input. */
+static int hand_over(int seat)
+{
+    for (;;) {
+        erase();
+        char t[80];
+        snprintf(t, sizeof t, "Pass the keyboard to seat %d, then press Enter.", seat);
+        mvaddnstr(LINES > 4 ? 2 : 0, 1, t, COLS > 2 ? COLS - 2 : 1);
+        refresh();
+        int ch = getch();
+        if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+            return 0;
+        if (ch == ERR || ch == KEY_CTRL_D)
+            return -1;
+    }
+}
+
+/* The rules page: the game's summary, the options in force, the levels. */
+static void show_rules(const pl_match *m)
+{
+    const pl_game *g = m->game;
+    pl_buf t = {0}, o = {0}, lv = {0};
+    pl_opts_write(&m->opts, &o);
+    ai_describe_levels(g, &lv);
+    pl_buf sum = {0}; /* the summary's lines joined into paragraphs, wrapped to the screen */
+    pl_buf_puts(&sum, g->summary);
+    for (size_t i = 1; i + 1 < sum.len; i++)
+        if (sum.s[i] == '\n' && sum.s[i - 1] != '\n' && sum.s[i + 1] != '\n' && sum.s[i + 1] != ' ' &&
+            sum.s[i + 1] != '-' && sum.s[i + 1] != '*')
+            sum.s[i] = ' ';
+    pl_buf_printf(&t, "%s\n\n%s\n\nOptions in force:\n%s\nComputer players by level:\n%s", g->name, pl_buf_str(&sum),
+                  pl_buf_str(&o), pl_buf_str(&lv));
+    pl_buf_free(&sum);
+    show_page("rules", pl_buf_str(&t));
+    pl_buf_free(&t);
+    pl_buf_free(&o);
+    pl_buf_free(&lv);
+}
+
+/* Appends `text` to the notes shown above the list ("; " between). */
+static void add_note(pl_buf *msg, const char *text)
+{
+    if (msg->len)
+        pl_buf_puts(msg, "; ");
+    pl_buf_puts(msg, text);
+}
+
+static void free_items(char **items, int n)
+{
+    for (int i = 0; i < n; i++)
+        pl_free(items[i]);
+}
+
+/* How an action came to be played, for its note. */
+typedef enum note_kind {
+    NOTE_CHANCE,   /* a roll, a deal: "roll 3" */
+    NOTE_COMPUTER, /* an AI seat's move: "Seat 1 (Dark): B5" */
+    NOTE_FORCED,   /* a human's only legal move, played for them */
+    NOTE_TYPED     /* the move the player typed: the board shows it */
+} note_kind;
+
+/* Says in `msg` what the action just applied did: the last entry of `m`'s
+ * history, applied to `before`. Every action of `play` (chance, computer,
+ * forced, typed) passes here once, after it is applied, worded for the
+ * seat whose screen it is (`viewer`); `together`: seats were answering at
+ * once, so a computer's answer is not shown. */
+static void note_action(const pl_match *m, const void *before, note_kind kind, int viewer, bool together,
+                        pl_buf *msg)
+{
+    const pl_game *g = m->game;
+    const pl_move *mv = &m->hist[m->nhist - 1];
+    bool hidden_answer = together && kind == NOTE_COMPUTER; /* nobody sees an answer before giving theirs */
+    if (kind != NOTE_TYPED) {
+        pl_buf t = {0};
+        if (kind != NOTE_CHANCE) {
+            seat_words(g, before, mv->seat, &t);
+            pl_buf_puts(&t, ": ");
+        }
+        if (hidden_answer)
+            pl_buf_puts(&t, "answered");
+        else if (g->format_action_for) /* a deal or a hidden card: as the screen's seat may see it */
+            g->format_action_for(before, mv->seat, mv->a, viewer, &t);
+        else
+            g->format_action(before, mv->seat, mv->a, &t);
+        if (kind == NOTE_FORCED)
+            pl_buf_puts(&t, " (the only legal move, played for you)");
+        add_note(msg, pl_buf_str(&t));
+        pl_buf_free(&t);
+    }
+    /* What it did, in the game's words, as `viewer` may know it (game.h,
+     * describe): captures, tricks won, a deal's scores. */
+    if (g->describe && !hidden_answer) {
+        pl_buf d = {0};
+        g->describe(before, mv->seat, mv->a, m->state, viewer, &d);
+        if (d.len)
+            add_note(msg, pl_buf_str(&d));
+        pl_buf_free(&d);
+    }
+}
+
 static int play_loop(pl_match *m, seatcfg *seats, const char *save)
 {
     const pl_game *g = m->game;
@@ -164,33 +891,32 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             last_human = i;
     pl_buf msg = {0};
     pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
-    if (!acts)
+    char **items = pl_malloc(sizeof *items * PL_MAX_ACTIONS);
+    void *before = pl_malloc(g->state_size); /* the state an action is applied to */
+    if (!acts || !items || !before) {
+        pl_free(acts);
+        pl_free(items);
+        pl_free(before);
         return 1;
+    }
     int screen_owner = last_human;
-    int told = m->nhist; /* texts14: history told so far (pl_match_describe) */
     for (;;) {
         pl_phase ph = g->phase(m->state);
         int actor = pl_sole_actor(g, m->state);
         /* Chance and AI seats act by themselves. */
+        pl_state_copy(g, before, m->state);
         if (ph == PL_PHASE_CHANCE) {
             pl_action a;
-            pl_buf t = {0};
-            void *before = pl_malloc(g->state_size);
-            if (before) {
-                pl_state_copy(g, before, m->state);
-                if (pl_match_random(m, &a, &t) == 0) {
-                    pl_buf_clear(&t);
-                    /* A deal is hidden information: word it as the screen's seat may see it. */
-                    if (g->format_action_for)
-                        g->format_action_for(before, PL_CHANCE, a, screen_owner, &t);
-                    else
-                        g->format_action(before, PL_CHANCE, a, &t);
-                    pl_buf_printf(&msg, "%s%s", msg.len ? "; " : "", pl_buf_str(&t));
-                }
-                pl_free(before);
-            }
-            pl_buf_free(&t);
+            pl_buf e = {0};
+            int rc = pl_match_random(m, &a, &e);
+            if (rc == 0)
+                note_action(m, before, NOTE_CHANCE, screen_owner, false, &msg);
+            else
+                add_note(&msg, pl_buf_str(&e));
+            pl_buf_free(&e);
             autosave(m, save, &msg);
+            if (rc < 0) /* a chance phase that cannot draw must not spin */
+                break;
             continue;
         }
         if (ph == PL_PHASE_MOVE && actor < 0) {
@@ -204,30 +930,36 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
                     break;
                 }
         }
-        if (ph == PL_PHASE_MOVE && !seats[actor].human) {
-            pl_rng r;
-            pl_match_rng(m, (uint64_t)actor + 1, &r);
-            pl_action a;
-            pl_buf e = {0}, t = {0};
-            int others[PL_MAX_SEATS];
-            bool together = g->actors(m->state, others) > 1;
-            if (ai_player_choose(seats[actor].ai, m->state, actor, pl_rng_next(&r), &a, &e) == 0) {
-                if (together) /* seats acting at once: nobody sees an answer before giving theirs */
-                    pl_buf_puts(&t, "answered");
-                else if (g->format_action_for)
-                    g->format_action_for(m->state, actor, a, screen_owner, &t);
-                else
-                    g->format_action(m->state, actor, a, &t);
-                pl_match_play(m, actor, a, &e);
-                pl_buf_printf(&msg, "%sseat %d: %s", msg.len ? "; " : "", actor, pl_buf_str(&t));
+        int others[PL_MAX_SEATS];
+        bool together = ph == PL_PHASE_MOVE && g->actors(m->state, others) > 1;
+        int n = ph == PL_PHASE_MOVE ? pl_legal_all(g, m->state, actor, acts) : 0;
+        if (ph == PL_PHASE_MOVE && (!seats[actor].human || n == 1)) {
+            /* A computer's move, or a human's only legal one, played for them. */
+            pl_action a = n > 0 ? acts[0] : 0;
+            pl_buf e = {0};
+            int rc = 0;
+            if (!seats[actor].human) {
+                pl_rng r;
+                pl_match_rng(m, (uint64_t)actor + 1, &r);
+                rc = ai_player_choose(seats[actor].ai, m->state, actor, pl_rng_next(&r), &a, &e);
             }
+            if (rc == 0)
+                rc = pl_match_play(m, actor, a, &e);
+            if (rc == 0)
+                note_action(m, before, seats[actor].human ? NOTE_FORCED : NOTE_COMPUTER, screen_owner, together,
+                            &msg);
+            else /* a broken AI seat must not spin: say so and stop */
+                add_note(&msg, pl_buf_str(&e));
             pl_buf_free(&e);
-            pl_buf_free(&t);
             autosave(m, save, &msg);
-            if (humans > 0) {
-                erase();
-                draw_state(g, m->state, (g->flags & PL_GAME_HIDDEN) ? screen_owner : -1, 0);
-                refresh();
+            if (rc < 0)
+                break;
+            if (humans > 0 && !seats[actor].human) {
+                pl_canvas c = {0};
+                g->draw(m->state, (g->flags & PL_GAME_HIDDEN) ? screen_owner : -1, &c);
+                screen s = {.board = &c, .msg = pl_buf_str(&msg)};
+                screen_draw(&s);
+                pl_canvas_free(&c);
                 napms(250);
             }
             continue;
@@ -236,97 +968,60 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             !same_picture(g, m->state, actor, screen_owner)) {
             /* What was said was worded for the previous player's eyes. */
             pl_buf_clear(&msg);
-            erase();
-            mvprintw(2, 2, "Pass the keyboard to seat %d, then press Enter.", actor);
-            refresh();
-            int ch;
-            while ((ch = getch()) != '\n' && ch != '\r' && ch != KEY_ENTER && ch != ERR)
-                ;
-            if (ch == ERR)
+            if (hand_over(actor) < 0)
                 break;
         }
         int viewer = ph == PL_PHASE_MOVE ? actor : -1;
         if (ph == PL_PHASE_MOVE)
             screen_owner = actor;
-        if (!(g->flags & PL_GAME_HIDDEN) || (ph == PL_PHASE_OVER))
-            viewer = ph == PL_PHASE_OVER ? -1 : viewer;
-        /* texts14: what happened since the last prompt, for this screen's seat; the last move marked. */
-        int me = (g->flags & PL_GAME_HIDDEN) ? viewer : screen_owner;
-        told = pl_match_describe(m, told, me, &msg);
-        erase();
-        pl_canvas c = {0};
-        pl_match_draw(m, me, &c);
-        int y = term_put_canvas(&c, 0, 1) + 1;
-        pl_canvas_free(&c);
-        if (msg.len) { /* wrapped to the screen's width, at most 4 lines */
-            attron(A_BOLD);
-            const char *s = pl_buf_str(&msg);
-            int w = COLS > 10 ? COLS - 2 : 8;
-            for (int l = 0; *s && l < 4; l++) {
-                int k = (int)strlen(s) < w ? (int)strlen(s) : w;
-                if (s[k] && s[k] != ' ') /* break after a space, not inside a word */
-                    for (int b = k - 1; b > 0; b--)
-                        if (s[b] == ' ') {
-                            k = b + 1;
-                            break;
-                        }
-                mvprintw(y++, 1, "%.*s", k, s);
-                s += k;
-                while (*s == ' ')
-                    s++;
-            }
-            attroff(A_BOLD);
-        }
-        int n = 0;
+        pl_canvas c = {0}; /* the last move marked (game.h, mark_move); Ur says "you" */
+        pl_match_draw(m, (g->flags & PL_GAME_HIDDEN) ? viewer : screen_owner, &c);
+        pl_buf head = {0};
+        int nitems = 0;
         if (ph == PL_PHASE_OVER) {
-            pl_buf st = {0};
-            pl_match_status(m, &st);
-            mvprintw(y++, 1, "Game over.");
-            const char *s = pl_buf_str(&st);
-            while (*s) {
-                const char *e = strchr(s, '\n');
-                int l = e ? (int)(e - s) : (int)strlen(s);
-                mvprintw(y++, 3, "%.*s", l, s);
-                s += l + (e ? 1 : 0);
-            }
-            pl_buf_free(&st);
-            mvprintw(y++, 1, "Type undo, save FILE, or quit.");
+            result_sentence(g, m->state, &head);
         } else {
-            n = pl_legal_all(g, m->state, actor, acts);
-            mvprintw(y++, 1, "Seat %d to act. Legal (number or notation):", actor);
-            int x = 3;
-            for (int i = 0; i < n && i < MAX_SHOWN_LEGAL; i++) {
+            seat_words(g, m->state, actor, &head);
+            pl_buf_printf(&head, " to act, %d legal:", n);
+            for (; nitems < n; nitems++) {
                 pl_buf t = {0};
-                pl_buf_printf(&t, "%d) ", i + 1);
-                pl_format_action_long(g, m->state, actor, acts[i], &t); /* texts14: "A4 → B1" */
-                int w = (int)t.len + 2;
-                if (x + w > COLS - 1) {
-                    y++;
-                    x = 3;
+                pl_buf_printf(&t, "%d) ", nitems + 1);
+                pl_format_action_long(g, m->state, actor, acts[nitems], &t); /* "A4 → B1" */
+                items[nitems] = pl_malloc(t.len + 1);
+                if (!items[nitems]) {
+                    pl_buf_free(&t);
+                    break;
                 }
-                mvprintw(y, x, "%s", pl_buf_str(&t));
-                x += w;
+                memcpy(items[nitems], pl_buf_str(&t), t.len + 1);
                 pl_buf_free(&t);
             }
-            if (n > MAX_SHOWN_LEGAL)
-                mvprintw(++y, 3, "... %d in all: type the notation", n);
-            y += 2;
-            mvprintw(y++, 1, "Commands: undo, save FILE, rules, quit.");
         }
-        mvprintw(y, 1, "> ");
+        screen s = {.board = &c,
+                    .msg = pl_buf_str(&msg),
+                    .head = pl_buf_str(&head),
+                    .items = items,
+                    .nitems = nitems,
+                    .hint = ph == PL_PHASE_OVER ? "Commands: undo, save FILE, rules, quit (or Ctrl-D)."
+                                                : "Type a number or the notation; undo, save FILE, rules, quit."};
         char line[512];
-        if (read_line(y, 3, line, sizeof line) < 0)
+        int rd = screen_read(&s, line, sizeof line);
+        free_items(items, nitems);
+        pl_buf_free(&head);
+        pl_canvas_free(&c);
+        if (rd < 0)
             break;
         pl_buf_clear(&msg);
         char *cmd = line;
         while (*cmd == ' ')
             cmd++;
+        for (size_t l = strlen(cmd); l > 0 && cmd[l - 1] == ' '; l--)
+            cmd[l - 1] = '\0';
         if (!*cmd)
             continue;
         if (!strcmp(cmd, "quit") || !strcmp(cmd, "q"))
             break;
         if (!strcmp(cmd, "undo")) {
-            undo_to_human(m, seats, &msg);
+            undo_to_human(m, seats, screen_owner, acts, &msg);
             autosave(m, save, &msg);
             continue;
         }
@@ -343,34 +1038,51 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             continue;
         }
         if (!strcmp(cmd, "rules")) {
-            pl_buf o = {0};
-            pl_opts_write(&m->opts, &o);
-            for (size_t i = 0; i < o.len; i++)
-                if (o.s[i] == '\n')
-                    o.s[i] = ' ';
-            pl_buf_printf(&msg, "%s", pl_buf_str(&o));
-            pl_buf_free(&o);
+            show_rules(m);
             continue;
         }
         if (ph != PL_PHASE_MOVE) {
             pl_buf_puts(&msg, "the game is over: undo, save FILE or quit");
             continue;
         }
-        char *end;
-        long k = strtol(cmd, &end, 10);
+        size_t digits = strspn(cmd, "0123456789");
         pl_buf e = {0};
         int rc;
-        if (*end == '\0' && k >= 1 && k <= n)
-            rc = pl_match_play(m, actor, acts[k - 1], &e);
-        else
+        if (!cmd[digits]) { /* a number: one of the list */
+            long k = digits <= 6 ? strtol(cmd, NULL, 10) : 0;
+            if (k >= 1 && k <= n)
+                rc = pl_match_play(m, actor, acts[k - 1], &e);
+            else {
+                rc = -1;
+                pl_buf_printf(&e, "no move %s; 1–%d", cmd, n);
+            }
+        } else {
             rc = pl_match_play_text(m, actor, cmd, &e);
+        }
         if (rc < 0)
             pl_buf_printf(&msg, "%s", pl_buf_str(&e));
+        else
+            note_action(m, before, NOTE_TYPED, screen_owner, together, &msg);
         pl_buf_free(&e);
         autosave(m, save, &msg);
     }
+    pl_free(before);
     pl_free(acts);
+    pl_free(items);
     pl_buf_free(&msg);
+    return 0;
+}
+
+/* Checks that `path` can be read, so that a missing file is named as such
+ * rather than as a parse error. Returns 0, or -1 with "cannot open PATH: why". */
+static int check_readable(const char *path, pl_buf *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        pl_buf_printf(err, "cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    fclose(f);
     return 0;
 }
 
@@ -406,9 +1118,12 @@ int cli_play(int argc, char **argv)
                    "[--save FILE] [--load FILE]\n"
                    "Plays GAME in the terminal. Seat 0 is human and the others AI unless --seat\n"
                    "says otherwise (all human: hot-seat). Type a legal action's number or its\n"
-                   "notation; undo takes back to your previous move; save FILE writes the record.\n"
+                   "notation (PgUp/PgDn page a long list); a move that is the only legal one is\n"
+                   "played for you. undo takes back to your previous move; save FILE writes the\n"
+                   "record; rules shows the rules; quit or Ctrl-D leaves.\n"
                    "  --save FILE   keep the record in FILE after every action\n"
                    "  --load FILE   resume a saved game (GAME and options come from the record)\n"
+                   "                and keep saving to FILE unless --save names another\n"
                    "AI players (SPEC):\n%s",
                    pl_buf_str(&ai));
             pl_buf_free(&ai);
@@ -419,7 +1134,10 @@ int cli_play(int argc, char **argv)
     }
     pl_match *m = NULL;
     if (load) {
-        m = pl_record_load_file(load, &err);
+        if (check_readable(load, &err) == 0)
+            m = pl_record_load_file(load, &err);
+        if (!save)
+            save = load; /* resuming keeps the same record up to date */
     } else {
         if (optind >= argc) {
             fputs("parlour play: which game? (parlour list)\n", stderr);
@@ -454,18 +1172,14 @@ int cli_play(int argc, char **argv)
     }
     term_start();
     play_loop(m, seats, save);
-    endwin();
+    endwin(); /* nothing more on the shell: the record, if asked for, is saved */
     for (int i = 0; i < ns; i++)
         ai_player_free(seats[i].ai);
-    pl_buf st = {0};
-    pl_match_status(m, &st);
-    printf("%s\n", pl_buf_str(&st));
-    if (save)
-        printf("record saved in %s\n", save);
-    pl_buf_free(&st);
     pl_match_free(m);
     return 0;
 }
+
+/* ---- Replay ---- */
 
 /* State after the first `k` actions of `m`, into `st`. */
 static void state_at(const pl_match *m, int k, void *st)
@@ -498,6 +1212,37 @@ static void describe_action(const pl_match *m, int k, pl_buf *out)
     pl_free(prev);
 }
 
+/* The replay's stops: the start, after every move, and the end. Chance is
+ * folded into the move it precedes (a roll and the move it allowed are one
+ * step). Fills `stop` (room for nhist + 1) and returns the count. */
+static int replay_stops(const pl_match *m, int *stop)
+{
+    int n = 0;
+    stop[n++] = 0;
+    for (int k = 1; k <= m->nhist; k++)
+        if (m->hist[k - 1].seat != PL_CHANCE || k == m->nhist)
+            stop[n++] = k;
+    return n;
+}
+
+/* Appends what happened between stops `a` and `b` (actions a+1 .. b). */
+static void describe_step(const pl_match *m, int a, int b, void *st, pl_buf *out)
+{
+    const pl_game *g = m->game;
+    state_at(m, a, st);
+    for (int i = a; i < b; i++) {
+        const pl_move *mv = &m->hist[i];
+        if (i > a)
+            pl_buf_puts(out, "; ");
+        if (mv->seat != PL_CHANCE) {
+            seat_words(g, st, mv->seat, out);
+            pl_buf_puts(out, ": ");
+        }
+        g->format_action(st, mv->seat, mv->a, out);
+        g->apply(st, mv->seat, mv->a);
+    }
+}
+
 int cli_replay(int argc, char **argv)
 {
     static const struct option lo[] = {{"text", no_argument, 0, 't'},
@@ -510,9 +1255,11 @@ int cli_replay(int argc, char **argv)
             text = 1;
         else if (c == 'h') {
             puts("usage: parlour replay RECORD [--text]\n"
-                 "Steps through a saved game: right/n next, left/p back, home/end, q quit.\n"
+                 "Steps through a saved game from the start, a move at a time (a roll or a deal\n"
+                 "goes with the move after it): right/n/space next, left/p back, home/g start,\n"
+                 "end/e/G end, q quit.\n"
                  "Every action is checked through the rules when the record is loaded.\n"
-                 "  --text   print every position as text instead (no terminal needed)");
+                 "  --text   print every position, action by action, as text (no terminal needed)");
             return 0;
         } else
             return 2;
@@ -522,7 +1269,9 @@ int cli_replay(int argc, char **argv)
         return 2;
     }
     pl_buf err = {0};
-    pl_match *m = pl_record_load_file(argv[optind], &err);
+    pl_match *m = NULL;
+    if (check_readable(argv[optind], &err) == 0)
+        m = pl_record_load_file(argv[optind], &err);
     if (!m) {
         fprintf(stderr, "parlour replay: %s\n", pl_buf_str(&err));
         pl_buf_free(&err);
@@ -530,7 +1279,10 @@ int cli_replay(int argc, char **argv)
     }
     const pl_game *g = m->game;
     void *st = pl_malloc(g->state_size);
-    if (!st) {
+    int *stop = pl_malloc(sizeof *stop * ((size_t)m->nhist + 1));
+    if (!st || !stop) {
+        pl_free(st);
+        pl_free(stop);
         pl_match_free(m);
         return 1;
     }
@@ -546,38 +1298,48 @@ int cli_replay(int argc, char **argv)
             pl_buf_free(&b);
         }
         pl_free(st);
+        pl_free(stop);
         pl_match_free(m);
         return 0;
     }
+    int nstops = replay_stops(m, stop);
     term_start();
-    int k = m->nhist;
+    int i = 0;
     for (;;) {
-        state_at(m, k, st);
-        erase();
+        pl_buf head = {0}, what = {0};
+        if (i == 0)
+            pl_buf_puts(&what, "the start");
+        else
+            describe_step(m, stop[i - 1], stop[i], st, &what);
+        pl_buf_printf(&head, "Move %d of %d: %s", i, nstops - 1, pl_buf_str(&what));
+        state_at(m, stop[i], st);
+        if (g->phase(st) == PL_PHASE_OVER) {
+            pl_buf_puts(&head, ". ");
+            result_sentence(g, st, &head);
+        }
         pl_canvas cv = {0};
         g->draw(st, -1, &cv);
-        int y = term_put_canvas(&cv, 0, 1) + 1;
+        screen s = {.board = &cv, .head = pl_buf_str(&head),
+                    .hint = "right/n next, left/p back, home/g start, end/e end, q quit"};
+        screen_draw(&s);
         pl_canvas_free(&cv);
-        mvprintw(y++, 1, "Action %d of %d.  right/n next, left/p back, home/end, q quit", k, m->nhist);
-        pl_buf b = {0};
-        describe_action(m, k, &b);
-        mvprintw(y++, 1, "%s", pl_buf_str(&b));
-        pl_buf_free(&b);
-        refresh();
+        pl_buf_free(&head);
+        pl_buf_free(&what);
         int ch = getch();
-        if (ch == 'q' || ch == ERR)
+        if (ch == 'q' || ch == ERR || ch == KEY_CTRL_D)
             break;
-        if ((ch == KEY_RIGHT || ch == 'n' || ch == ' ') && k < m->nhist)
-            k++;
-        else if ((ch == KEY_LEFT || ch == 'p') && k > 0)
-            k--;
-        else if (ch == KEY_HOME)
-            k = 0;
-        else if (ch == KEY_END)
-            k = m->nhist;
+        if ((ch == KEY_RIGHT || ch == 'n' || ch == ' ' || ch == '\n') && i + 1 < nstops)
+            i++;
+        else if ((ch == KEY_LEFT || ch == 'p' || ch == KEY_BACKSPACE) && i > 0)
+            i--;
+        else if (ch == KEY_HOME || ch == 'g')
+            i = 0;
+        else if (ch == KEY_END || ch == 'e' || ch == 'G')
+            i = nstops - 1;
     }
     endwin();
     pl_free(st);
+    pl_free(stop);
     pl_match_free(m);
     return 0;
 }

@@ -1210,4 +1210,5 @@ const pl_game cbw_game = {
     .variants = cbw_variants,
     .check_state = cbw_check_state,
     .describe = cbw_describe,
+    .seat_name = cbw_seat_name,
 };

@@ -166,6 +166,8 @@ void cbw_format_action(const void *st, int seat, pl_action a, pl_buf *out);
 int cbw_parse_action(const void *st, int seat, const char *text, pl_action *a, pl_buf *err);
 void cbw_explain_illegal(const void *st, int seat, pl_action a, pl_buf *out);
 void cbw_draw(const void *st, int seat, pl_canvas *c);
+/* pl_game.seat_name: the colour of the seat's team, "Red" or "Black". */
+void cbw_seat_name(const void *st, int seat, pl_buf *out);
 void cbw_view(const void *st, int seat, pl_buf *out);
 void cbw_to_text(const void *st, pl_buf *out);
 int cbw_from_text(void *st, const char *text, pl_buf *err);

@@ -879,3 +879,9 @@ void cbw_describe(const void *before, int seat, pl_action a, const void *after, 
                       viewer >= 0 && cbw_team(viewer) == t ? " (your team)" : "");
     }
 }
+
+void cbw_seat_name(const void *st, int seat, pl_buf *out)
+{
+    (void)st;
+    pl_buf_puts(out, team_name[cbw_team(seat)]);
+}

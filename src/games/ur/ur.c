@@ -650,4 +650,5 @@ const pl_game ur_game = {
     .describe = ur_describe,
     .format_action_long = ur_format_action_long,
     .mark_move = ur_mark_move,
+    .seat_name = ur_seat_name,
 };

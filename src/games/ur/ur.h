@@ -90,6 +90,8 @@ void ur_format_action(const void *st, int seat, pl_action a, pl_buf *out);
 int ur_parse_action(const void *st, int seat, const char *text, pl_action *a, pl_buf *err);
 void ur_explain_illegal(const void *st, int seat, pl_action a, pl_buf *out);
 void ur_draw(const void *st, int seat, pl_canvas *c);
+/* pl_game.seat_name: "Light" (seat 0) or "Dark" (seat 1). */
+void ur_seat_name(const void *st, int seat, pl_buf *out);
 void ur_view(const void *st, int seat, pl_buf *out);
 void ur_to_text(const void *st, pl_buf *out);
 int ur_from_text(void *st, const char *text, pl_buf *err);

@@ -369,7 +369,27 @@ void ur_draw(const void *st, int seat, pl_canvas *c)
         pl_canvas_printf(c, 8, 0, PL_ST_HILITE, "%s wins %d-%d", side_name[s->off[1] == s->pieces],
                          s->off[s->off[1] == s->pieces], s->off[s->off[1] != s->pieces]);
     }
-    pl_canvas_put(c, 9, 0, PL_ST_DIM, "Marks: * rosette  o eyes  + safe  F finish  ~ conversion  . plain");
+    /* The legend names only the marks this board has (Finkel's: rosettes). */
+    static const char *const legend[] = {"* rosette", "o eyes", "+ safe", "F finish", "~ conversion", ". plain"};
+    bool has[6] = {false};
+    for (int r = 0; r < 3; r++)
+        for (int col = 1; col <= 8; col++) {
+            char name[3] = {rows[r], (char)('0' + col), 0};
+            int sq = ur_sq_parse(name);
+            if (sq >= 0)
+                for (int i = 0; i < 6; i++)
+                    has[i] |= mark_of(s, sq)[0] == legend[i][0];
+        }
+    int x = pl_canvas_put(c, 9, 0, PL_ST_DIM, "Marks:");
+    for (int i = 0; i < 6; i++)
+        if (has[i])
+            x = pl_canvas_printf(c, 9, x, PL_ST_DIM, "%s%s", x == 6 ? " " : "  ", legend[i]);
+}
+
+void ur_seat_name(const void *st, int seat, pl_buf *out)
+{
+    (void)st;
+    pl_buf_puts(out, side_name[seat & 1]);
 }
 
 /* ---------------------------------------------------------------- what a move did */

@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# tui_check.sh PARLOUR CASE — drives `parlour play`/`replay` in a real
+# terminal (a detached tmux pane of a given size) and checks what the screen
+# shows. Each step waits until the screen shows what it expects (polling, up
+# to 60 s) or fails with the screen: no step depends on how fast the program
+# is. Exit 77 (skipped) when tmux is not installed.
+set -u
+P=$1
+CASE=$2
+RECORDS=${3:-}
+command -v tmux >/dev/null || { echo "tmux is not installed: skipped"; exit 77; }
+export LC_ALL=C.UTF-8
+# Each start gets a tmux server of its own (a new socket), so that no step
+# waits for an old server to go away.
+RUNS=0
+SOCK="parlour-tui-$CASE-$$-0"
+WORK=$(mktemp -d)
+t() { tmux -u -L "$SOCK" -f /dev/null "$@"; }
+cleanup() {
+    for i in $(seq 0 "$RUNS"); do tmux -L "parlour-tui-$CASE-$$-$i" kill-server 2>/dev/null; done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# start W H COMMAND: runs COMMAND in a W x H pane; PARLOUR-EXIT=rc when it ends.
+start() {
+    local w=$1 h=$2
+    shift 2
+    RUNS=$((RUNS + 1))
+    SOCK="parlour-tui-$CASE-$$-$RUNS"
+    t new-session -d -s main -x "$w" -y "$h" "$*; echo PARLOUR-EXIT=\$?; sleep 600"
+}
+screen() { t capture-pane -p -t main; }
+fail() {
+    echo "FAIL ($CASE): $1"
+    echo "---- screen ----"
+    screen
+    echo "----------------"
+    exit 1
+}
+# wait_for REGEX: until a line of the screen matches.
+wait_for() {
+    for _ in $(seq 1 600); do # 60 s at most
+        screen | grep -Eq -- "$1" && return 0
+        sleep 0.1
+    done
+    fail "never saw /$1/"
+}
+# absent REGEX: no line of the screen matches now.
+absent() { ! screen | grep -Eq -- "$1" || fail "saw /$1/"; }
+keys() { t send-keys -t main "$@"; }
+type_line() { keys -l "$1"; keys Enter; }
+# fits W H: every line within W columns, at most H lines, prompt on screen.
+fits() {
+    local n
+    n=$(screen | wc -l)
+    [ "$n" -le "$2" ] || fail "$n lines on a $2-line screen"
+    n=$(screen | wc -L) # display columns (wide characters count two)
+    [ "$n" -le "$1" ] || fail "a line $n columns wide on a $1-column screen"
+}
+
+# finish: clears the line, quits, and checks the program ended well (under
+# the sanitizers a leak or an error makes the exit status non-zero).
+finish() {
+    keys C-u
+    type_line quit
+    wait_for '^PARLOUR-EXIT=0$'
+}
+
+case $CASE in
+fit_ur | fit_cbw | fit_tamcuc)
+    # The first screen at 80x24: the board's title, the legal list and the prompt.
+    game=${CASE#fit_}
+    start 80 24 "$P play $game seed=2"
+    wait_for '^ >( |$)'
+    wait_for 'to act, [0-9]+ legal:  1\) '
+    absent 'terminal too small'
+    fits 80 24
+    case $game in
+    ur) wait_for 'Royal Game of Ur' ;;
+    cbw) wait_for 'City Behind Walls' ;;
+    tamcuc) wait_for 'Tam Cúc' ;;
+    esac
+    finish
+    ;;
+resize)
+    # A resize redraws at once, keeps what was typed, and says when it is too small.
+    start 80 24 "$P play cbw seed=1"
+    wait_for '^ >( |$)'
+    keys -l 'ab'
+    wait_for '^ > ab$'
+    t resize-window -t main -x 60 -y 20
+    wait_for '^terminal too small: need [0-9]+×[0-9]+'
+    wait_for '^> ab$'
+    t resize-window -t main -x 80 -y 24
+    wait_for 'to act, [0-9]+ legal:'
+    wait_for '^ > ab$'
+    absent 'terminal too small'
+    t resize-window -t main -x 100 -y 40
+    wait_for 'City Behind Walls'
+    wait_for '^ > ab$'
+    finish
+    ;;
+tall_board)
+    # City Behind Walls on an 8-row Rectangle is taller than 24 rows: its board scrolls.
+    start 80 24 "$P play cbw h=8 seed=1"
+    wait_for '^ >( |$)'
+    wait_for 'board rows 1–[0-9]+ of [0-9]+, Up/Down to scroll'
+    keys Down
+    wait_for 'board rows 2–[0-9]+ of [0-9]+'
+    fits 80 24
+    finish
+    ;;
+wide_board)
+    # 52-card City Behind Walls is a grid wider than 80 columns: it pans, not folds.
+    start 80 24 "$P play cbw deck=52 seed=1"
+    wait_for '^ >( |$)'
+    wait_for 'columns 1–78 of [0-9]+, Left/Right to scroll'
+    keys Right
+    wait_for 'columns 9–86 of [0-9]+'
+    fits 80 24
+    finish
+    ;;
+numbers)
+    # An out-of-range number, a move played for the player, undo in moves.
+    start 80 24 "$P play ur seed=3"
+    wait_for '^ >( |$)'
+    wait_for 'played for you\)'
+    type_line 99
+    wait_for 'no move 99; 1–[0-9]+'
+    type_line 1
+    wait_for '^ >$'
+    type_line undo
+    wait_for 'took back [0-9]+ moves?: Light [A-Ce]'
+    finish
+    ;;
+quit | ctrl_d)
+    # Nothing is printed on the shell after quit or Ctrl-D.
+    start 80 24 "$P play ur seed=3"
+    wait_for '^ >( |$)'
+    if [ "$CASE" = quit ]; then type_line quit; else keys C-d; fi
+    wait_for '^PARLOUR-EXIT=0$'
+    [ "$(screen | grep -cv '^ *$')" = 1 ] || fail "more than the exit line on the shell"
+    ;;
+game_over)
+    # The end of a game is a sentence over the final board.
+    start 80 24 "$P play ur pieces=1 seed=4 --seat 0=ai:random"
+    wait_for '^ (Light|Dark) wins [0-9]–[0-9]\.$'
+    wait_for '^ >( |$)'
+    absent 'phase over|seats 2'
+    type_line x
+    wait_for 'the game is over'
+    finish
+    ;;
+rules)
+    # `rules` shows the summary; Finkel's board lists only its marks.
+    start 80 24 "$P play ur rules=finkel seed=3"
+    wait_for '^ Marks: \* rosette  \. plain$'
+    absent 'eyes|conversion'
+    type_line rules
+    wait_for 'Options in force'
+    wait_for 'rules=finkel'
+    keys q
+    wait_for '^ >( |$)'
+    finish
+    ;;
+load_saves)
+    # --load FILE keeps saving to FILE.
+    start 80 24 "$P play ur seed=3 --save $WORK/g.json"
+    wait_for '^ >( |$)'
+    type_line quit
+    wait_for '^PARLOUR-EXIT=0$'
+    before=$(grep -o '"[^"]*"' "$WORK/g.json" | wc -l)
+    start 80 24 "$P play --load $WORK/g.json"
+    wait_for '^ >( |$)'
+    type_line 1
+    wait_for '^ >$'
+    type_line quit
+    wait_for '^PARLOUR-EXIT=0$'
+    after=$(grep -o '"[^"]*"' "$WORK/g.json" | wc -l)
+    [ "$after" -gt "$before" ] || fail "the loaded record was not saved again ($before, $after strings)"
+    ;;
+replay)
+    # Replay opens at the start, steps by move, and jumps to the end with End.
+    start 80 24 "$P replay $RECORDS/ur_three_pieces.json"
+    wait_for '^ Move 0 of [0-9]+: the start'
+    keys n
+    wait_for '^ Move 1 of [0-9]+: .*Seat [01] \((Light|Dark)\): '
+    keys End
+    wait_for '^ Move ([0-9]+) of \1: .* wins [0-9]–[0-9]\.'
+    keys q
+    wait_for '^PARLOUR-EXIT=0$'
+    ;;
+*)
+    echo "unknown case $CASE"
+    exit 2
+    ;;
+esac
+echo "ok ($CASE)"
