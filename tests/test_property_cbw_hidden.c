@@ -3,7 +3,7 @@
  * second world is kept in which two cards v has never seen (still in the
  * hands of two other seats of one colour, CBW-R4) were dealt the other way
  * round (the `deal=` option), and every action of the real game is replayed
- * in it. After every action v's `view` and v's history
+ * in it. After every action v's `view`, v's and a spectator's JSON view (pl_view_json), v's history
  * (pl_match_history_for) must be byte-identical in both worlds, and so must
  * v's record (pl_record_write_for) when a world is built and when the game
  * ends, and so must what `describe` tells v of each action (captures); the
@@ -16,6 +16,7 @@
 #include "cbw_util.h"
 
 #define NGAMES 2000
+#define JSON_EVERY 10 /* games, one of which compares the JSON views */
 
 typedef struct world {
     pl_match *m; /* NULL: none yet */
@@ -99,6 +100,7 @@ static int build_world(pl_match *real, const char *opts, int v, pl_rng *r, world
 }
 
 static pl_buf ta, tb;
+static int json_game; /* this game compares the JSON views too */
 static long records; /* seat records compared: at each new world and at the end */
 
 /* v's view in both worlds; v's whole history too when `full` (a new
@@ -111,6 +113,15 @@ static void compare(pl_match *real, world *w, int v, const char *opts, int full,
     pl_buf_clear(&tb);
     real->game->view(real->state, v, &ta);
     real->game->view(w->m->state, v, &tb);
+    /* the structured views (pl_view_json) of v and of a spectator, who
+     * sees less than v; in one game in JSON_EVERY (they cost ten times the
+     * rest of the test) */
+    for (int who = v; json_game && who >= -1; who = who == -1 ? -2 : -1) {
+        pl_buf_putc(&ta, '\n');
+        pl_buf_putc(&tb, '\n');
+        assert_int_equal(pl_view_json(real->game, real->state, who, &ta, &ta), 0);
+        assert_int_equal(pl_view_json(w->m->game, w->m->state, who, &tb, &tb), 0);
+    }
     if (full) {
         pl_match_history_for(real, v, &ta);
         pl_match_history_for(w->m, v, &tb);
@@ -143,6 +154,7 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
     }
     pl_buf err = {0};
     for (int g = 0; g < NGAMES; g++) {
+        json_game = g % JSON_EVERY == 0;
         char opts[256];
         random_options(&r, g + 1, opts, sizeof opts);
         pl_match *m = th_new("cbw", opts);

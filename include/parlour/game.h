@@ -49,6 +49,10 @@
 
 typedef uint64_t pl_action;
 
+/* jansson's value type (jansson.h); opaque here, so that this header needs
+ * no jansson. Only pl_game.view_json and its helpers use it. */
+struct json_t;
+
 /* What code relies on: seats fit the 8-bit seat fields and bitmasks of the
  * games and the per-seat arrays sized PL_MAX_SEATS; an action list of
  * PL_MAX_ACTIONS (64 KiB) is counted in an int and allocated with one size_t
@@ -293,6 +297,26 @@ typedef struct pl_game {
      * game with it ("Dark wins 7–5.", a team named by any of its seats).
      * Cannot fail; reads `st` only. NULL: seats are known by number. */
     void (*seat_name)(const void *st, int seat, pl_buf *out);
+
+    /* Optional: the game's part of the structured per-seat view
+     * (pl_view_json, docs/web-views.md), for a browser that draws the table
+     * without parsing text. Adds the game's own keys ("board", "hand",
+     * "trick" ...) to `obj`, a jansson object (jansson.h) that already holds
+     * the common fields (pl_view_json: "game", "viewer", "phase", "seats",
+     * "teams", "actors", "outcome"; never replace them). `viewer` is a seat,
+     * or -1 for a spectator, who sees only what every seat sees. Hidden
+     * things: exactly what `view(st, viewer)` shows that seat, never more;
+     * for a state that differs only in what `viewer` cannot see, the JSON is
+     * the same. Only integers, strings, booleans, null, arrays and objects
+     * (no reals), so that the text is exact. Returns 0, or -1 when memory
+     * runs out (`obj` may then hold some of the keys: the caller drops it).
+     * Never changes `st`.
+     *
+     * Why a jansson object and not text: pl_view_json writes the whole view
+     * with sorted keys in compact form, so that two views compare byte for
+     * byte whatever order a game adds its keys in, and no game writes JSON
+     * escapes by hand. */
+    int (*view_json)(const void *st, int viewer, struct json_t *obj);
 } pl_game;
 
 /* Lists every legal action of `seat` in `st` into `out`, which has room for
@@ -351,6 +375,19 @@ void pl_format_action_long(const pl_game *g, const void *st, int seat, pl_action
 
 /* Appends the picture of `draw` as plain text (the protocol's `show`). */
 void pl_show(const pl_game *g, const void *st, int seat, pl_buf *out);
+
+/* Appends seat `viewer`'s structured view of `st` (viewer -1: a
+ * spectator) as one line of JSON, compact, keys sorted (so two views
+ * compare byte for byte), UTF-8: the common fields "game" (the id),
+ * "viewer", "phase" ("chance", "move" or "over"), "seats", "teams" (the
+ * team of each seat), "actors" (the seats that act now, [] unless phase
+ * move) and "outcome" (null until the game is over, then {"kind": "seat",
+ * "team" or "draw", "winner": the seat or team or null, "score": points
+ * per seat}), then the game's own part (pl_game.view_json;
+ * docs/web-views.md). Returns 0; -1 with a message in `err` and nothing
+ * appended when the game has no JSON view, `viewer` is neither -1 nor a
+ * seat, or memory runs out. Never changes `st`. Defined in src/core/view.c. */
+int pl_view_json(const pl_game *g, const void *st, int viewer, pl_buf *out, pl_buf *err);
 
 /* Draws a chance outcome: from the listed distribution or `sample_chance`. */
 pl_action pl_draw_chance(const pl_game *g, const void *st, pl_rng *rng);

@@ -27,6 +27,10 @@ int pl_record_write_for(const pl_match *m, int viewer, pl_buf *out);
 /* Builds a match from a record's JSON text. Returns the match, or NULL with
  * a message naming the field or action that is wrong. */
 pl_match *pl_record_read(const char *json, pl_buf *err);
+/* Sets jansson's allocator to pl_malloc/pl_free, once for the program
+ * (pthread_once; any thread may call it, every call after the first does
+ * nothing). Every core function that builds JSON calls it first. Cannot fail. */
+void pl_json_setup(void);
 /* Reads/writes a record file. NULL/-1 with a message on failure. */
 pl_match *pl_record_load_file(const char *path, pl_buf *err);
 int pl_record_save_file(const pl_match *m, const char *path, pl_buf *err);

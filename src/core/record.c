@@ -46,6 +46,8 @@ static void rec_alloc_set(void) { json_set_alloc_funcs(pl_malloc, pl_free); }
 
 static void rec_alloc_init(void) { pthread_once(&rec_alloc_once, rec_alloc_set); }
 
+void pl_json_setup(void) { rec_alloc_init(); }
+
 /* Whether option `key` shows hidden cards (pl_game.secret_options). */
 static int secret_option(const pl_game *g, const char *key)
 {

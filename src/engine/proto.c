@@ -446,6 +446,20 @@ static int cmd_show(pl_proto *p, const proto_cmd *c, int argc, char **argv, cons
     return 0;
 }
 
+/* view_json SEAT|spectator (an extension, docs/protocol.md): the seat's
+ * structured view (pl_view_json) on one line. */
+static int cmd_view_json(pl_proto *p, const proto_cmd *c, int argc, char **argv, const char *rest,
+                         pl_buf *res)
+{
+    (void)rest;
+    int seat = -1;
+    if (argc != 1)
+        return usage(c, res);
+    if (strcmp(argv[0], "spectator") && check_seat(p, argv[0], &seat, res) < 0)
+        return -1;
+    return pl_view_json(p->m->game, p->m->state, seat, res, res);
+}
+
 static int cmd_position(pl_proto *p, const proto_cmd *c, int argc, char **argv,
                         const char *rest, pl_buf *res)
 {
@@ -476,6 +490,8 @@ static const proto_cmd commands[] = {
     {"genmove", "genmove [PLAYER]", true, cmd_genmove},
     {"position", "position", true, cmd_position},
     {"quit", "quit", false, cmd_quit},
+    /* extensions (docs/protocol.md, "Extensions"): after the original commands */
+    {"view_json", "view_json SEAT|spectator", true, cmd_view_json},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -1202,6 +1202,7 @@ const pl_game cbw_game = {
     .explain_illegal = cbw_explain_illegal,
     .draw = cbw_draw,
     .view = cbw_view,
+    .view_json = cbw_view_json,
     .to_text = cbw_to_text,
     .from_text = cbw_from_text,
     .determinize = cbw_determinize,

@@ -125,6 +125,11 @@ typedef struct cbw_state {
 
 extern const pl_game cbw_game;
 
+/* The game's part of the structured view (pl_game.view_json, cbw_text.c):
+ * the table, spans and fixed edges, the viewer's hand only, hand sizes,
+ * prisoners, castles, score, the public history. */
+int cbw_view_json(const void *st, int viewer, struct json_t *obj);
+
 /* Team (= colour) of a seat: even seats Red, odd seats Black (CBW-R1). */
 static inline int cbw_team(int seat) { return seat & 1; }
 /* True when the axis is fixed (CBW-R9): the span has reached W (or H). */

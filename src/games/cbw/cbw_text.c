@@ -8,6 +8,8 @@
 
 #include "cbw.h"
 
+#include <jansson.h>
+
 #include "parlour/alloc.h"
 
 static const char *const rank_txt[13] = {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"};
@@ -884,4 +886,96 @@ void cbw_seat_name(const void *st, int seat, pl_buf *out)
 {
     (void)st;
     pl_buf_puts(out, team_name[cbw_team(seat)]);
+}
+
+/* ---- the structured view (pl_game.view_json, docs/web-views.md) ---- */
+
+/* A card as JSON: its notation ("10H"), NULL when memory runs out. */
+static json_t *card_json(int k)
+{
+    pl_buf b = {0};
+    cbw_card_text(k, 0, &b);
+    json_t *j = b.oom ? NULL : json_string(pl_buf_str(&b));
+    pl_buf_free(&b);
+    return j;
+}
+
+/* The cards of `m` in notation, lowest first (as the text view lists them). */
+static json_t *cards_json(uint64_t m)
+{
+    json_t *a = json_array();
+    int bad = 0;
+    for (; m; m &= m - 1)
+        bad |= json_array_append_new(a, card_json(__builtin_ctzll(m)));
+    if (bad) {
+        json_decref(a);
+        return NULL;
+    }
+    return a;
+}
+
+static json_t *span_json(int lo, int hi) { return json_pack("[i,i]", lo, hi); }
+
+int cbw_view_json(const void *st, int viewer, json_t *obj)
+{
+    const cbw_state *s = st;
+    int bad = 0;
+    bad |= json_object_set_new(obj, "options", json_pack("{s:i,s:i,s:i,s:i}", "players", (int)s->players, "deck",
+                                                         (int)s->deck, "width", (int)s->w, "height", (int)s->h));
+    bad |= json_object_set_new(obj, "stage", json_string(phase_word[s->phase]));
+    bad |= json_object_set_new(obj, "turn", json_integer(s->turn));
+    bad |= json_object_set_new(obj, "opener", s->opener < 2 ? json_string(team_word[s->opener]) : json_null());
+    bad |= json_object_set_new(obj, "passes", json_integer(s->passes));
+    json_t *span = s->started ? json_pack("{s:o,s:o}", "x", span_json(s->x0, s->x1), "y", span_json(s->y0, s->y1))
+                              : json_null();
+    bad |= json_object_set_new(obj, "span", span);
+    bad |= json_object_set_new(obj, "fixed_x", cbw_fixed_x(s) ? span_json(s->x0, s->x1) : json_null());
+    bad |= json_object_set_new(obj, "fixed_y", cbw_fixed_y(s) ? span_json(s->y0, s->y1) : json_null());
+    bad |= json_object_set_new(obj, "inside", json_pack("{s:o,s:o}", "x", span_json(s->ix0, s->ix1), "y",
+                                                        span_json(s->iy0, s->iy1)));
+    /* hidden: the viewer's own hand, and its partner's when one person holds
+     * both seats of a team (as cbw_view); a spectator sees no hand */
+    if (viewer >= 0) {
+        bad |= json_object_set_new(obj, "hand", cards_json(s->hand[viewer]));
+        if (s->players == 2)
+            bad |= json_object_set_new(obj, "partner_hand", json_pack("{s:i,s:o}", "seat", (viewer + 2) % s->nseats,
+                                                                      "cards", cards_json(s->hand[(viewer + 2) % s->nseats])));
+    }
+    json_t *sizes = json_array();
+    for (int i = 0; i < s->nseats; i++)
+        bad |= json_array_append_new(sizes, json_integer(__builtin_popcountll(s->hand[i])));
+    bad |= json_object_set_new(obj, "hand_sizes", sizes);
+    json_t *table = json_array();
+    int cards[CBW_NCARDS], n = table_order(s, cards);
+    for (int i = 0; i < n; i++)
+        bad |= json_array_append_new(table, json_pack("{s:o,s:i,s:i}", "card", card_json(cards[i]), "x",
+                                                      cbw_cell_x(s->pos[cards[i]]), "y", cbw_cell_y(s->pos[cards[i]])));
+    bad |= json_object_set_new(obj, "table", table);
+    bad |= json_object_set_new(obj, "prisoners", json_pack("[o,o]", cards_json(s->prisoners[0]),
+                                                           cards_json(s->prisoners[1])));
+    int c[2], sc[2];
+    cbw_castles(s, c);
+    cbw_score(s, sc);
+    bad |= json_object_set_new(obj, "castles", json_pack("[i,i]", c[0], c[1]));
+    bad |= json_object_set_new(obj, "score", json_pack("[i,i]", sc[0], sc[1]));
+    /* the public history: every placement and pass in order, from the opener */
+    json_t *hist = json_array();
+    if (s->opener < 2) {
+        int seat = s->opener;
+        for (int i = 0; i <= s->nhist; i++) {
+            int np = i < s->nhist ? s->hist[i].passes : s->passes;
+            for (int j = 0; j < np; j++) {
+                bad |= json_array_append_new(hist, json_pack("{s:i,s:s}", "seat", seat, "move", "pass"));
+                seat = (seat + 1) % s->nseats;
+            }
+            if (i == s->nhist)
+                break;
+            bad |= json_array_append_new(hist, json_pack("{s:i,s:s,s:o,s:i,s:i}", "seat", seat, "move", "place",
+                                                         "card", card_json(s->hist[i].card), "x", s->hist[i].x,
+                                                         "y", s->hist[i].y));
+            seat = (seat + 1) % s->nseats;
+        }
+    }
+    bad |= json_object_set_new(obj, "history", hist);
+    return bad ? -1 : 0;
 }

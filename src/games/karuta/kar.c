@@ -1250,6 +1250,7 @@ const pl_game kar_game = {
     .bot = kar_bot,
     .draw = kar_draw,
     .view = kar_view,
+    .view_json = kar_view_json,
     .to_text = kar_to_text,
     .from_text = kar_from_text,
     .determinize = kar_determinize,

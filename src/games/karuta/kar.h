@@ -279,6 +279,10 @@ static inline bool kar_free_space(int row, int slot) { return row == KAR_FREE_RO
 /* Team of `seat`: seat % 2 with uta teams=2v2 (0+2 against 1+3), else the
  * seat itself (pl_game.team_of). */
 int kar_team(const kar_state *s, int seat);
+/* The game's part of the structured view (pl_game.view_json, kar_text.c):
+ * layout, counts, the reading (its card only once every answer is in),
+ * pending seats, sends, the judgement. */
+int kar_view_json(const void *st, int viewer, struct json_t *obj);
 /* Checks the layout row rule (KA-R2) for territory `t`: every row holds a
  * card in its left half (slots 1-8) and one in its right half (10-17).
  * Returns true when it holds. */

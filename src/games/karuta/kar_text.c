@@ -869,3 +869,106 @@ void kar_reading_log(const pl_match *m, pl_buf *out)
     }
     pl_free(s);
 }
+
+/* ---- structured view (pl_game.view_json, docs/web-views.md) -------------- */
+
+#include <jansson.h>
+
+/* The game's part of the structured view. Karuta hides no card, but the
+ * reading is secret while the seats answer it (stage touch): a server sends
+ * its kana as they are read, and the view must not tell the card sooner, so
+ * until every answer is in, "reading" gives no card and "unread" still
+ * holds it (the text view, for the engine's players, says both). */
+int kar_view_json(const void *st, int viewer, json_t *obj)
+{
+    const kar_state *s = st;
+    (void)viewer; /* the same for every seat: nothing in the layout is private */
+    int bad = 0, open = s->stage != KAR_ST_TOUCH;
+    bad |= json_object_set_new(obj, "variant", json_string(variant_name[s->variant]));
+    bad |= json_object_set_new(obj, "stage", json_string(stage_name[s->stage]));
+    bad |= json_object_set_new(
+        obj, "timing",
+        json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "upper_ms", (int)s->upper_ms, "lower_ms", (int)s->lower_ms,
+                  "yoin_ms", (int)s->yoin_ms, "pause_ms", (int)s->pause_ms, "tie_ms", (int)s->tie_ms, "owner_ms",
+                  (int)s->owner_ms, "memo_s", (int)s->memo_s));
+    bad |= json_object_set_new(obj, "team_play", json_boolean(s->teams));
+    bad |= json_object_set_new(obj, "answer_poet", json_boolean(s->answer_poet));
+    bad |= json_object_set_new(obj, "rearrange", json_boolean(s->rearrange));
+    bad |= json_object_set_new(obj, "readings", json_integer(s->nread));
+    /* where the cards lie, by variant: a zone is {"count", "cards"} */
+    int nz = s->variant == KAR_KYOGI ? 2 : s->variant == KAR_UTA ? 4 : 0;
+    json_t *zones = json_array(), *dead = json_array(), *field = json_array(), *pool = json_array();
+    for (int t = 0; t < nz; t++) {
+        json_t *cards = json_array();
+        for (int c = 1; c <= KAR_NPOEMS; c++)
+            if (s->loc[c] == t) {
+                if (s->variant == KAR_KYOGI && s->row[c]) {
+                    char label[8];
+                    kar_slot_label(t, s->row[c], s->slot[c], label);
+                    bad |= json_array_append_new(cards, json_pack("{s:i,s:i,s:i,s:s}", "card", c, "row",
+                                                                  (int)s->row[c], "slot", (int)s->slot[c], "label",
+                                                                  label));
+                } else {
+                    bad |= json_array_append_new(cards, json_pack("{s:i}", "card", c));
+                }
+            }
+        bad |= json_array_append_new(zones, json_pack("{s:i,s:o}", "count", (int)s->count[t], "cards", cards));
+    }
+    json_t *taken = json_array();
+    for (int c = 1; c <= KAR_NPOEMS; c++) {
+        if (s->loc[c] == KAR_LOC_DEAD && s->variant == KAR_KYOGI)
+            bad |= json_array_append_new(dead, json_integer(c));
+        if (s->loc[c] == KAR_LOC_FIELD)
+            bad |= json_array_append_new(field, json_integer(c));
+        if (s->loc[c] == KAR_LOC_POOL)
+            bad |= json_array_append_new(pool, json_integer(c));
+    }
+    for (int p = 0; s->variant == KAR_CHIRASHI && p < s->nseats; p++)
+        bad |= json_array_append_new(taken, json_integer(s->count[p]));
+    bad |= json_object_set_new(obj, s->variant == KAR_KYOGI ? "territories" : "hands", zones);
+    bad |= json_object_set_new(obj, "dead", dead);
+    bad |= json_object_set_new(obj, "field", field);
+    bad |= json_object_set_new(obj, "pool", pool);
+    bad |= json_object_set_new(obj, "taken", taken);
+    bad |= json_object_set_new(obj, "pot", json_integer(s->pot));
+    json_t *unread = json_array();
+    for (int c = 1; c <= KAR_NPOEMS; c++)
+        if (s->kim.unread[c] || (!open && c == s->cur))
+            bad |= json_array_append_new(unread, json_integer(c));
+    bad |= json_object_set_new(obj, "unread", unread);
+    bad |= json_object_set_new(obj, "reading", s->cur ? json_pack("{s:b,s:o}", "open", open, "card",
+                                                                  open ? json_integer(s->cur) : json_null())
+                                                      : json_null());
+    json_t *pending = json_array();
+    if (s->stage == KAR_ST_TOUCH || s->stage == KAR_ST_POOL || s->stage == KAR_ST_ARRANGE)
+        for (int p = 0; p < s->nseats; p++)
+            if (s->pending & (1u << p))
+                bad |= json_array_append_new(pending, json_integer(p));
+    bad |= json_object_set_new(obj, "pending", pending);
+    bad |= json_object_set_new(obj, "send", s->stage == KAR_ST_SEND || s->stage == KAR_ST_PLACE
+                                                ? json_pack("{s:i,s:i,s:i,s:i,s:i}", "sender", (int)s->last.sender,
+                                                            "receiver", (int)s->last.receiver, "owed",
+                                                            (int)s->last.owed, "sent", (int)s->last.sent,
+                                                            "place_card", (int)s->place_card)
+                                                : json_null());
+    json_t *judg = json_null();
+    if (s->last.card && open) { /* responses stay secret until all are in */
+        const kar_judgement *j = &s->last;
+        pl_buf text = {0};
+        judgement_line(s, j, &text);
+        json_t *fouls = json_array(), *sent = json_array();
+        for (int p = 0; p < s->nseats; p++)
+            bad |= json_array_append_new(fouls, json_integer(j->fouls[p]));
+        for (int i = 0; i < j->sent; i++)
+            bad |= json_array_append_new(sent, json_integer(j->sent_cards[i]));
+        judg = json_pack("{s:i,s:o,s:i,s:o,s:o,s:o,s:i,s:o,s:s?}", "card", (int)j->card, "taker",
+                         j->taker >= 0 ? json_integer(j->taker) : json_null(), "take_ms", (int)j->take_ms, "fouls",
+                         fouls, "sender", j->sender >= 0 ? json_integer(j->sender) : json_null(), "receiver",
+                         j->receiver >= 0 ? json_integer(j->receiver) : json_null(), "owed", (int)j->owed,
+                         "sent_cards", sent, "text", text.oom ? NULL : pl_buf_str(&text));
+        bad |= text.oom;
+        pl_buf_free(&text);
+    }
+    bad |= json_object_set_new(obj, "judgement", judg);
+    return bad ? -1 : 0;
+}

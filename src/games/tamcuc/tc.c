@@ -1478,6 +1478,7 @@ const pl_game tc_game = {
     .explain_illegal = tc_explain_illegal,
     .draw = tc_draw,
     .view = tc_view,
+    .view_json = tc_view_json,
     .to_text = tc_to_text,
     .from_text = tc_from_text,
     .determinize = tc_determinize,

@@ -197,6 +197,10 @@ void tc_draw(const void *st, int seat, pl_canvas *c);
  * deal's total. Only public facts: the same for every viewer but "you". */
 void tc_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out);
 void tc_view(const void *st, int seat, pl_buf *out);
+/* The game's part of the structured view (pl_game.view_json): the
+ * viewer's hand, hand sizes, the trick with face-down groups as backs,
+ * declarations, tricks won, discards, scores, the ban marker. */
+int tc_view_json(const void *st, int viewer, struct json_t *obj);
 void tc_to_text(const void *st, pl_buf *out);
 int tc_from_text(void *st, const char *text, pl_buf *err);
 /* pl_game.check_state: what tc_from_text requires of a position (cards

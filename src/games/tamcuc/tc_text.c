@@ -13,6 +13,8 @@
 
 #include "tc.h"
 
+#include <jansson.h>
+
 #include "parlour/alloc.h"
 
 #define ONE TC_ONE
@@ -1100,4 +1102,155 @@ void tc_describe(const void *before, int seat, pl_action a, const void *after, i
         pl_buf_printf(out, " payments %+d, deal %+d", total - base, total);
     }
     pl_buf_putc(out, '.');
+}
+
+/* ------------------------------------- structured view (docs/web-views.md) */
+
+/* The cards of `x` in notation ("rG"), strongest kind first (as
+ * tc_cards_text lists them); NULL when memory runs out. */
+static json_t *cards_json(tc_cards x)
+{
+    json_t *a = json_array();
+    int bad = 0;
+    for (int k = TC_NKIND - 1; k >= 0; k--)
+        for (int c = TC_NIB(x, k); c > 0; c--) {
+            char t[3] = {(k & 1) ? 'r' : 'b', tc_rank_ch[k >> 1], '\0'};
+            bad |= json_array_append_new(a, json_string(t));
+        }
+    if (bad) {
+        json_decref(a);
+        return NULL;
+    }
+    return a;
+}
+
+static json_t *seats_json(const int16_t *v, int np)
+{
+    json_t *a = json_array();
+    int bad = 0;
+    for (int p = 0; p < np; p++)
+        bad |= json_array_append_new(a, json_integer(v[p]));
+    if (bad) {
+        json_decref(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* A group on the table: face up ("up", its cards), or face down ("down",
+ * "hidden": how many backs, and the cards only for their owner). */
+static json_t *group_json(const char *state, int n, tc_cards x, int show)
+{
+    if (!strcmp(state, "up") || !strcmp(state, "revealed"))
+        return json_pack("{s:s,s:i,s:o}", "state", state, "count", n, "cards", cards_json(x));
+    return json_pack("{s:s,s:i,s:o}", "state", state, "count", n, "cards", show ? cards_json(x) : json_null());
+}
+
+int tc_view_json(const void *st, int viewer, json_t *obj)
+{
+    const tc_state *s = st;
+    int np = s->np, bad = 0;
+    bad |= json_object_set_new(obj, "stage", json_string(phase_name[s->phase]));
+    bad |= json_object_set_new(obj, "deal", json_integer(s->deals_done + (s->phase == TC_PH_OVER ? 0 : 1)));
+    bad |= json_object_set_new(obj, "dealer", json_integer(s->dealer));
+    json_t *counting = json_null();
+    if (s->count_prov >= 0) {
+        json_t *cc = json_array();
+        for (int i = 0; i < np; i++) {
+            int k = s->count_card[i];
+            char t[3] = {(k & 1) ? 'r' : 'b', tc_rank_ch[k >> 1], '\0'};
+            bad |= json_array_append_new(cc, json_string(t));
+        }
+        counting = json_pack("{s:i,s:o,s:i}", "provisional", (int)s->count_prov, "cards", cc, "steps",
+                             (int)s->count_steps);
+    }
+    bad |= json_object_set_new(obj, "counting", counting);
+    if (viewer >= 0)
+        bad |= json_object_set_new(obj, "hand", cards_json(s->hand[viewer]));
+    json_t *sizes = json_array();
+    for (int p = 0; p < np; p++)
+        bad |= json_array_append_new(sizes, json_integer(tc_size(s->hand[p])));
+    bad |= json_object_set_new(obj, "hand_sizes", sizes);
+    /* night exchange: who has passed; what the viewer gave and got */
+    json_t *exch = json_null();
+    if (s->night_k && s->phase >= TC_PH_EXCH) {
+        json_t *done = json_array();
+        for (int p = 0; p < np; p++)
+            if (s->phase != TC_PH_EXCH || (s->xdone >> p & 1))
+                bad |= json_array_append_new(done, json_integer(p));
+        int mine = viewer >= 0 && (s->phase != TC_PH_EXCH || (s->xdone >> viewer & 1));
+        json_t *passed = mine ? cards_json(s->passed[viewer]) : json_null();
+        json_t *recv = mine && s->phase != TC_PH_EXCH ? cards_json(s->passed[(viewer + np - 1) % np]) : json_null();
+        exch = json_pack("{s:i,s:o,s:o,s:o}", "cards", (int)s->night_k, "done", done, "passed", passed,
+                         "received", recv);
+    }
+    bad |= json_object_set_new(obj, "exchange", exch);
+    json_t *decl = json_array();
+    for (int i = 0; i < s->ndecl; i++) {
+        int e = s->decl_log[i];
+        bad |= json_array_append_new(decl, json_pack("{s:i,s:s,s:s,s:b}", "seat", e & 3, "size",
+                                                     (e >> 2 & 7) == 5 ? "five" : "four", "colour",
+                                                     (e >> 5 & 1) ? "red" : "black", "counter", e >> 6 & 1));
+    }
+    bad |= json_object_set_new(obj, "declarations", decl);
+    bad |= json_object_set_new(obj, "asking", s->phase == TC_PH_DECL
+                                                  ? json_pack("{s:s,s:i,s:b}", "size", s->dround == 5 ? "five" : "four",
+                                                              "seat", tc_decl_seat(s), "counter", (int)s->dctr)
+                                                  : json_null());
+    /* the trick: face-down groups are backs, their cards shown to the owner only */
+    json_t *trick = json_null();
+    if (s->phase == TC_PH_LEAD || s->phase == TC_PH_LAY || s->phase == TC_PH_REVEAL) {
+        int L = s->tleader, ban = s->phase == TC_PH_LEAD ? tc_ban_applies(s) : s->tban;
+        json_t *lead = json_null(), *lays = json_array();
+        if (s->phase != TC_PH_LEAD) {
+            lead = s->tshown ? group_json("up", s->tn, s->tlead, 1) : group_json("down", s->tn, s->tlead, viewer == L);
+            for (int i = 1; i < np; i++) {
+                int f = (L + i) % np;
+                json_t *g;
+                if (!(s->phase == TC_PH_REVEAL || i < s->tstep))
+                    g = json_pack("{s:s}", "state", "waiting");
+                else if (s->trev >> f & 1)
+                    g = group_json("revealed", s->tn, s->tlay[f], 1);
+                else
+                    g = group_json((s->thid >> f & 1) ? "hidden" : "down", s->tn, s->tlay[f], viewer == f);
+                bad |= json_object_set_new(g, "seat", json_integer(f));
+                bad |= json_array_append_new(lays, g);
+            }
+        }
+        trick = json_pack("{s:i,s:s,s:b,s:o,s:o}", "leader", L, "kind", s->textra ? "extra" : "ordinary", "ban", ban,
+                          "lead", lead, "lays", lays);
+    }
+    bad |= json_object_set_new(obj, "trick", trick);
+    json_t *last = json_null();
+    if (s->pv_valid) {
+        json_t *lays = json_array();
+        for (int i = 1; i < np; i++) {
+            int f = (s->pv_leader + i) % np;
+            bad |= json_array_append_new(lays, json_pack("{s:i,s:o}", "seat", f, "cards", (s->pv_rev >> f & 1)
+                                                         ? cards_json(s->pv_lay[f]) : json_null()));
+        }
+        last = json_pack("{s:i,s:i,s:i,s:o,s:o}", "leader", (int)s->pv_leader, "count", (int)s->pv_n, "winner",
+                         (int)s->pv_winner, "lead", cards_json(s->pv_lead), "lays", lays);
+    }
+    bad |= json_object_set_new(obj, "last_trick", last);
+    json_t *won = json_array(), *disc = json_array();
+    for (int p = 0; p < np; p++) {
+        bad |= json_array_append_new(won, cards_json(s->won[p]));
+        bad |= json_array_append_new(
+            disc, json_pack("{s:i,s:o,s:i,s:o}", "public", tc_size(s->pub[p]), "public_cards",
+                            s->pubdisc_off ? json_null() : cards_json(s->pub[p]), "secret", tc_size(s->sec[p]),
+                            "secret_cards", p == viewer ? cards_json(s->sec[p]) : json_null()));
+    }
+    bad |= json_object_set_new(obj, "won", won);
+    bad |= json_object_set_new(obj, "discards", disc);
+    tc_cards opp;
+    bad |= json_object_set_new(obj, "opponent", opponent_cards(s, viewer, &opp) == 0
+                                                    ? json_pack("{s:s,s:o}", "knowledge",
+                                                                s->open2 == TC_OPEN_INITIAL ? "may-hold" : "holds",
+                                                                "cards", cards_json(opp))
+                                                    : json_null());
+    bad |= json_object_set_new(obj, "deal_score", seats_json(s->phase == TC_PH_OVER || s->phase <= TC_PH_DEAL
+                                                                 ? s->last_score : s->dscore, np));
+    bad |= json_object_set_new(obj, "score", seats_json(s->total, np));
+    return bad ? -1 : 0;
 }

@@ -638,6 +638,7 @@ const pl_game ur_game = {
     .explain_illegal = ur_explain_illegal,
     .draw = ur_draw,
     .view = ur_view,
+    .view_json = ur_view_json,
     .to_text = ur_to_text,
     .from_text = ur_from_text,
     .determinize = ur_determinize,

@@ -93,6 +93,9 @@ void ur_draw(const void *st, int seat, pl_canvas *c);
 /* pl_game.seat_name: "Light" (seat 0) or "Dark" (seat 1). */
 void ur_seat_name(const void *st, int seat, pl_buf *out);
 void ur_view(const void *st, int seat, pl_buf *out);
+/* The game's part of the structured view (pl_game.view_json): options,
+ * stage, turn, roll, reserves, borne off, every square with its stack. */
+int ur_view_json(const void *st, int viewer, struct json_t *obj);
 void ur_to_text(const void *st, pl_buf *out);
 int ur_from_text(void *st, const char *text, pl_buf *err);
 /* pl_game.format_action_long: the notation, then where the piece lands

@@ -7,6 +7,8 @@
 
 #include "ur.h"
 
+#include <jansson.h>
+
 #include "parlour/alloc.h"
 
 static const char piece_ch[] = "ldLD"; /* owner | marked << 1 */
@@ -502,4 +504,38 @@ void ur_mark_move(const void *before, int seat, pl_action a, const void *after, 
         return;
     mark_square(c, m.from);
     mark_square(c, m.to);
+}
+
+/* ---- the structured view (pl_game.view_json, docs/web-views.md) ---- */
+
+static const char *const kind_word[] = {"plain", "rosette", "lane-eyes", "b7-eyes", "safe", "finish", "conversion"};
+
+static json_t *pair_json(int a, int b) { return json_pack("[i,i]", a, b); }
+
+int ur_view_json(const void *st, int viewer, json_t *obj)
+{
+    const ur_state *s = st;
+    (void)viewer; /* Ur hides nothing */
+    int bad = 0;
+    json_t *opts = json_pack("{s:s,s:i,s:s,s:s,s:s}", "rules", s->finkel ? "finkel" : "skiryuk", "pieces",
+                             (int)s->pieces, "dice", s->d4 ? "d4" : "3lots", "loop",
+                             s->loop ? "opponent-first" : "own-first", "stack", s->stackany ? "any" : "top");
+    bad |= json_object_set_new(obj, "options", opts);
+    bad |= json_object_set_new(obj, "stage", json_string(phase_word(s)));
+    bad |= json_object_set_new(obj, "turn", json_integer(s->turn));
+    bad |= json_object_set_new(obj, "roll", json_integer(s->phase == UR_PH_MOVE ? s->roll : 0));
+    bad |= json_object_set_new(obj, "reserve", pair_json(s->reserve[0], s->reserve[1]));
+    bad |= json_object_set_new(obj, "off", pair_json(s->off[0], s->off[1]));
+    json_t *board = json_array();
+    for (int sq = 0; sq < UR_NSQ; sq++) {
+        json_t *stack = json_array();
+        for (int lv = 0; lv < s->h[sq]; lv++) {
+            int p = (s->pc[sq] >> (2 * lv)) & 3;
+            bad |= json_array_append_new(stack, json_pack("{s:i,s:b}", "owner", p & 1, "marked", p >> 1));
+        }
+        bad |= json_array_append_new(board, json_pack("{s:s,s:s,s:o}", "square", ur_sq_name[sq], "kind",
+                                                      kind_word[ur_sq_kind(s, sq)], "stack", stack));
+    }
+    bad |= json_object_set_new(obj, "board", board);
+    return bad ? -1 : 0;
 }
