@@ -615,6 +615,52 @@ static void test_position_text_from_text(void **st)
     pl_match_free(m);
 }
 
+/* Found by fuzz_position: a touch stage with nobody pending was read in,
+ * and the rules then had no seat to ask (0 actors in a move phase). A
+ * stage where someone acts must name who; each such text is refused with
+ * the field at fault, and the state is unchanged. */
+static void test_regress_karuta_position_names_who_acts(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("karuta", "seed=5");
+    static const char *const good =
+        "variant=kyogi stage=touch readings=1 reading=4 t0=1@1,1;2@2,1;3@3,1 t1=4@1,1;5@2,1;6@3,1 out=- "
+        "read=4 took=- pending=3 place=0 winner=-1 seq=- "
+        "last=4,1,2,2,230,230,0,0,-1,0,-1,-1,0,0,0/0,0/0,0/- moved=-";
+    static const struct {
+        const char *from, *to, *why;
+    } bad[] = {
+        {"pending=3", "pending=0", "pending (nobody to act"},
+        {"pending=3", "pending=4", "pending (a seat the game does not have"},
+    };
+    kar_state back, before;
+    memcpy(&back, m->initial, sizeof back);
+    pl_buf err = {0};
+    assert_int_equal(m->game->from_text(&back, good, &err), 0);
+    memcpy(&before, &back, sizeof before);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char text[1024];
+        const char *at = strstr(good, bad[i].from);
+        assert_non_null(at);
+        snprintf(text, sizeof text, "%.*s%s%s", (int)(at - good), good, bad[i].to, at + strlen(bad[i].from));
+        pl_buf_clear(&err);
+        assert_int_equal(m->game->from_text(&back, text, &err), -1);
+        if (!strstr(pl_buf_str(&err), bad[i].why))
+            fail_msg("'%s': '%s' lacks '%s'", text, pl_buf_str(&err), bad[i].why);
+        assert_memory_equal(&back, &before, sizeof back);
+    }
+    /* A send whose sender is missing: the stage moved to send by hand. */
+    const char *at = strstr(good, "stage=touch");
+    char text[1024];
+    snprintf(text, sizeof text, "%.*sstage=send%s", (int)(at - good), good, at + strlen("stage=touch"));
+    pl_buf_clear(&err);
+    assert_int_equal(m->game->from_text(&back, text, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "a send without its sender"));
+    assert_memory_equal(&back, &before, sizeof back);
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -645,6 +691,7 @@ int main(void)
         cmocka_unit_test(test_untouched_card_leaves_with_owner),
         cmocka_unit_test(test_canonical_legal_and_interface),
         cmocka_unit_test(test_position_text_from_text),
+        cmocka_unit_test(test_regress_karuta_position_names_who_acts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

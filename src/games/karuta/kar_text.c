@@ -813,6 +813,16 @@ int kar_from_text(void *st, const char *text, pl_buf *err)
         bad = "t0 (more than 50 cards in the territories, KA-R2)";
     if (!bad && nr != nread)
         bad = "readings (not the number of poems in read=)";
+    /* A stage someone acts in names who: pending seats that exist, or the
+     * sender and receiver of a send (the rules would have nobody to ask). */
+    if (!bad && (pending & ~((1 << s->nseats) - 1)))
+        bad = "pending (a seat the game does not have)";
+    if (!bad && (stage == KAR_ST_TOUCH || stage == KAR_ST_POOL || stage == KAR_ST_ARRANGE) && pending == 0)
+        bad = "pending (nobody to act at this stage)";
+    if (!bad && stage == KAR_ST_SEND && (j.sender < 0 || j.sender >= s->nseats))
+        bad = "last (a send without its sender)";
+    if (!bad && stage == KAR_ST_PLACE && (j.receiver < 0 || j.receiver >= s->nseats))
+        bad = "last (a placement without its receiver)";
     if (bad) {
         pl_buf_printf(err, "bad karuta position at '%s' (expected the fields of position, docs/notation-karuta.md)",
                       bad);
