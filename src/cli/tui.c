@@ -819,6 +819,42 @@ static void show_rules(const pl_match *m)
     pl_buf_free(&lv);
 }
 
+/* The log page: what each action of the game did (the game's `describe`,
+ * game.h), as seat `viewer` may know it, one line per action that did
+ * something worth telling: the trick history in Tam Cúc, every capture in
+ * Ur and City Behind Walls. Replays the history from the initial state. */
+static void show_log(const pl_match *m, int viewer)
+{
+    const pl_game *g = m->game;
+    pl_buf t = {0};
+    void *st = pl_malloc(g->state_size), *before = pl_malloc(g->state_size);
+    if (st && before && g->describe) {
+        pl_state_copy(g, st, m->initial);
+        for (int i = 0; i < m->nhist; i++) {
+            const pl_move *mv = &m->hist[i];
+            pl_state_copy(g, before, st);
+            g->apply(st, mv->seat, mv->a);
+            size_t mark = t.len;
+            pl_buf_printf(&t, "%d. ", i + 1);
+            size_t head = t.len;
+            g->describe(before, mv->seat, mv->a, st, viewer, &t);
+            if (t.len == head) { /* nothing worth telling: no line */
+                t.len = mark;
+                if (t.s)
+                    t.s[t.len] = '\0';
+            } else {
+                pl_buf_putc(&t, '\n');
+            }
+        }
+    }
+    if (!t.len)
+        pl_buf_puts(&t, g->describe ? "Nothing has happened yet that the game tells." : "This game keeps no log.");
+    show_page("log", pl_buf_str(&t));
+    pl_free(st);
+    pl_free(before);
+    pl_buf_free(&t);
+}
+
 /* Appends `text` to the notes shown above the list ("; " between). */
 static void add_note(pl_buf *msg, const char *text)
 {
@@ -1001,8 +1037,8 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
                     .head = pl_buf_str(&head),
                     .items = items,
                     .nitems = nitems,
-                    .hint = ph == PL_PHASE_OVER ? "Commands: undo, save FILE, rules, quit (or Ctrl-D)."
-                                                : "Type a number or the notation; undo, save FILE, rules, quit."};
+                    .hint = ph == PL_PHASE_OVER ? "Commands: undo, save FILE, rules, log, quit (or Ctrl-D)."
+                                                : "Type a number or the notation; undo, save FILE, rules, log, quit."};
         char line[512];
         int rd = screen_read(&s, line, sizeof line);
         free_items(items, nitems);
@@ -1039,6 +1075,10 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
         }
         if (!strcmp(cmd, "rules")) {
             show_rules(m);
+            continue;
+        }
+        if (!strcmp(cmd, "log")) { /* what happened so far, as this screen's seat knows it */
+            show_log(m, (g->flags & PL_GAME_HIDDEN) ? viewer : screen_owner);
             continue;
         }
         if (ph != PL_PHASE_MOVE) {

@@ -83,6 +83,35 @@ fit_ur | fit_cbw | fit_tamcuc)
     esac
     finish
     ;;
+fit_karuta)
+    # Karuta plays in real time (src/cli/karuta.c): its first screen at 80x24
+    # is the whole field, both sides, and the memorisation countdown.
+    start 80 24 "$P play karuta seed=2"
+    wait_for 'Memorise the field \(KA-R3\)'
+    wait_for '^A  01 '
+    wait_for '^F  17 '
+    wait_for 'You: 25 cards, rows A-C'
+    absent 'terminal too small'
+    fits 80 24
+    keys q
+    wait_for '^PARLOUR-EXIT=0$'
+    ;;
+log)
+    # `log` pages what the game told so far: in Tam Cúc the trick history.
+    start 80 24 "$P play tamcuc players=2 seed=2"
+    wait_for '^ >( |$)'
+    for _ in $(seq 1 40); do
+        screen | grep -Eq 'won the trick' && break
+        type_line 1
+        sleep 0.2
+    done
+    wait_for 'won the trick'
+    type_line log
+    wait_for '^ *[0-9]+\. (You|Seat [0-9]) won the trick with '
+    keys q
+    wait_for '^ >( |$)'
+    finish
+    ;;
 resize)
     # A resize redraws at once, keeps what was typed, and says when it is too small.
     start 80 24 "$P play cbw seed=1"
