@@ -8,6 +8,7 @@
  * without its malloc). The CSV has no quoting (SOURCE.md), so a line splits
  * on commas.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,7 +367,8 @@ int kar_kana_start(int number, int upper_ms, int k)
  * `cap` code points); returns how many. */
 static int card_cps(int poem, utf8proc_int32_t *cp, int cap)
 {
-    const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)kar_poem_get(poem)->card;
+    assert(poem >= 1 && poem <= KAR_NPOEMS);
+    const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)poems[poem].card;
     int n = 0;
     for (utf8proc_int32_t c; *u && n < cap;) {
         utf8proc_ssize_t k = utf8proc_iterate(u, -1, &c);
