@@ -143,3 +143,19 @@ ai_arena_result th_arena(const char *game, char **opts, int nopts, const char *a
     pl_buf_free(&e);
     return r;
 }
+
+bool th_has_legal(pl_match *m, int seat, const char *text)
+{
+    pl_action a, *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
+    assert_non_null(acts);
+    pl_buf err = {0};
+    if (m->game->parse_action(m->state, seat, text, &a, &err) != 0)
+        fail_msg("'%s' does not read: %s", text, pl_buf_str(&err));
+    pl_buf_free(&err);
+    int n = pl_legal_all(m->game, m->state, seat, acts);
+    bool found = false;
+    for (int i = 0; i < n && !found; i++)
+        found = acts[i] == a;
+    pl_free(acts);
+    return found;
+}

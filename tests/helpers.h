@@ -4,6 +4,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -32,6 +33,9 @@ void th_other_seed(const char *opts, char *out, size_t n);
 /* Fails the test unless seat v's records of `a` and `b` (pl_record_write_for)
  * are byte-identical; `what` names the case in the message. */
 void th_same_record_for(const pl_match *a, const pl_match *b, int v, const char *what);
+/* Whether `text` reads as an action of `seat` (failing the test if it does
+ * not) that is among `seat`'s legal actions now. */
+bool th_has_legal(pl_match *m, int seat, const char *text);
 /* Fails the test unless `game` refuses the options `opts` (space separated)
  * with a message containing `want`. */
 void th_options_refused(const char *game, const char *opts, const char *want);

@@ -91,20 +91,6 @@ static void test_KA_R2_layout_grid_and_row_rule(void **st)
     assert_null(pl_match_new(g, 1, off, &err));
     pl_buf_free(&err);
 }
-
-/* Whether `text` is among `seat`'s legal actions now. */
-static bool legal_has(pl_match *m, int seat, const char *text)
-{
-    pl_action a, acts[PL_MAX_ACTIONS];
-    pl_buf err = {0};
-    assert_int_equal(m->game->parse_action(m->state, seat, text, &a, &err), 0);
-    pl_buf_free(&err);
-    int n = m->game->legal(m->state, seat, acts, PL_MAX_ACTIONS);
-    for (int i = 0; i < n; i++)
-        if (acts[i] == a)
-            return true;
-    return false;
-}
 /* "deal=" with cards 1..n in territory 0 (automatic slots) and n+1..n+m in 1. */
 static void big_deal(char *out, size_t cap, int n, int m)
 {
@@ -146,8 +132,8 @@ static void test_KA_R2_free_space_refused_everywhere(void **st)
     m = th_new("karuta", SMALL " place=manual");
     reading(m, 50, "touch 4@300", "none"); /* kata-ote by A: B sends 1 */
     kar_do(m, 1, "send 6");
-    assert_false(legal_has(m, 0, "place 6@1,9"));
-    assert_true(legal_has(m, 0, "place 6@1,8"));
+    assert_false(th_has_legal(m, 0, "place 6@1,9"));
+    assert_true(th_has_legal(m, 0, "place 6@1,8"));
     pl_buf err = {0};
     assert_int_equal(kar_try(m, 0, "place 6@1,9", &err), -1);
     assert_non_null(strstr(pl_buf_str(&err), "KA-R2"));
@@ -162,8 +148,8 @@ static void test_KA_R2_free_space_refused_everywhere(void **st)
                          "11@1,1;12@1,10;13@2,1;14@2,10;15@3,1;16@3,10;17@1,2");
     reading(m, 50, "none", "none");
     assert_int_equal(KS(m)->stage, KAR_ST_ARRANGE);
-    assert_true(legal_has(m, 0, "arrange 7@1,8"));
-    assert_false(legal_has(m, 0, "arrange 7@1,9"));
+    assert_true(th_has_legal(m, 0, "arrange 7@1,8"));
+    assert_false(th_has_legal(m, 0, "arrange 7@1,9"));
     assert_int_equal(pl_match_play_text(m, 0, "arrange 7@1,9", &err), -1);
     assert_non_null(strstr(pl_buf_str(&err), "KA-R2"));
     pl_buf_clear(&err);

@@ -255,19 +255,6 @@ static void test_KA_U4_poet_named_right_and_wrong(void **st)
 #define KYOGI "rearrange=on seed=1 deal=1@1,1;2@1,10;3@2,1;4@2,10;5@3,1;6@3,10;7@1,2/" \
               "11@1,1;12@1,10;13@2,1;14@2,10;15@3,1;16@3,10;17@1,2"
 
-static bool has_action(pl_match *m, int seat, const char *text)
-{
-    pl_action a, acts[PL_MAX_ACTIONS];
-    pl_buf err = {0};
-    assert_int_equal(m->game->parse_action(m->state, seat, text, &a, &err), 0);
-    pl_buf_free(&err);
-    int n = m->game->legal(m->state, seat, acts, PL_MAX_ACTIONS);
-    for (int i = 0; i < n; i++)
-        if (acts[i] == a)
-            return true;
-    return false;
-}
-
 static void test_KA_R15_rearrange_between_readings(void **st)
 {
     (void)st;
@@ -296,9 +283,9 @@ static void test_KA_R15_rearrange_between_readings(void **st)
     assert_non_null(strstr(pl_buf_str(&v), "pending 0 1\n"));
     pl_buf_free(&v);
     /* legal: ready first; no move that breaks the row rule (KA-R2) */
-    assert_true(has_action(m, 1, "ready"));
-    assert_true(has_action(m, 1, "arrange 11@1,3"));
-    assert_false(has_action(m, 1, "arrange 12@2,5"));
+    assert_true(th_has_legal(m, 1, "ready"));
+    assert_true(th_has_legal(m, 1, "arrange 11@1,3"));
+    assert_false(th_has_legal(m, 1, "arrange 12@2,5"));
     pl_buf err = {0};
     assert_int_equal(pl_match_play_text(m, 1, "arrange 12@2,5", &err), -1);
     assert_non_null(strstr(pl_buf_str(&err), "KA-R2"));

@@ -23,7 +23,7 @@ void term_start(void)
     init_pair(PL_ST_TITLE, COLOR_MAGENTA, -1);
 }
 
-static attr_t style_attr(int st)
+attr_t term_style_attr(int st)
 {
     attr_t a = has_colors() && st > 0 ? COLOR_PAIR(st) : 0;
     if (st == PL_ST_DIM)
@@ -40,7 +40,7 @@ int term_put_canvas(const pl_canvas *c, int y, int x)
             const pl_cell *cell = &c->cells[r * c->capcols + k];
             if (!cell->ch[0])
                 continue; /* second column of a wide character */
-            attr_t a = style_attr(cell->style);
+            attr_t a = term_style_attr(cell->style);
             attron(a);
             mvaddstr(y + r, x + k, cell->ch);
             attroff(a);

@@ -197,16 +197,6 @@ static int board_compact(vrow *v, int n, int rows)
     return n;
 }
 
-static attr_t style_attr(int st)
-{
-    attr_t a = has_colors() && st > 0 ? COLOR_PAIR(st) : 0;
-    if (st == PL_ST_DIM)
-        a |= A_DIM;
-    if (st == PL_ST_HILITE || st == PL_ST_TITLE)
-        a |= A_BOLD;
-    return a;
-}
-
 /* Draws board row `v` at screen row y, its first `left` columns panned off. */
 static void board_put(const pl_canvas *c, const vrow *v, int y, int left)
 {
@@ -219,7 +209,7 @@ static void board_put(const pl_canvas *c, const vrow *v, int y, int left)
             continue;
         if (x + pl_text_width(cell->ch) >= COLS)
             break;
-        attr_t a = style_attr(cell->style);
+        attr_t a = term_style_attr(cell->style);
         attron(a);
         mvaddstr(y, x, cell->ch);
         attroff(a);
