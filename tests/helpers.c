@@ -159,3 +159,18 @@ bool th_has_legal(pl_match *m, int seat, const char *text)
     pl_free(acts);
     return found;
 }
+
+bool th_told_both(const pl_game *g, int seat, pl_action a, int v, const void *before_a, const void *after_a,
+                  const void *before_b, const void *after_b, char *told_a, char *told_b, size_t cap)
+{
+    pl_buf ta = {0}, tb = {0};
+    g->describe(before_a, seat, a, after_a, v, &ta);
+    g->describe(before_b, seat, a, after_b, v, &tb);
+    size_t la = strlen(told_a), lb = strlen(told_b);
+    snprintf(told_a + la, cap - la, "\n%s", pl_buf_str(&ta));
+    snprintf(told_b + lb, cap - lb, "\n%s", pl_buf_str(&tb));
+    bool told = ta.len > 0;
+    pl_buf_free(&ta);
+    pl_buf_free(&tb);
+    return told;
+}

@@ -36,6 +36,12 @@ void th_same_record_for(const pl_match *a, const pl_match *b, int v, const char 
 /* Whether `text` reads as an action of `seat` (failing the test if it does
  * not) that is among `seat`'s legal actions now. */
 bool th_has_legal(pl_match *m, int seat, const char *text);
+/* The hidden-card proofs: appends "\n" and what `seat`'s action `a` did, as
+ * told to viewer `v` (game.h describe), in the real world (`before_a` to
+ * `after_a`) to `told_a`, and in the swapped world to `told_b` (each `cap`
+ * bytes, cut when full). Returns whether the real world told anything. */
+bool th_told_both(const pl_game *g, int seat, pl_action a, int v, const void *before_a, const void *after_a,
+                  const void *before_b, const void *after_b, char *told_a, char *told_b, size_t cap);
 /* Fails the test unless `game` refuses the options `opts` (space separated)
  * with a message containing `want`. */
 void th_options_refused(const char *game, const char *opts, const char *want);

@@ -204,16 +204,9 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
                     worlds++;
                     fresh = 1;
                 }
-                if (w[v].m && !fresh) { /* and what the action did, as told to v */
-                    pl_buf_clear(&ta);
-                    pl_buf_clear(&tb);
-                    m->game->describe(before, seat, a, m->state, v, &ta);
-                    m->game->describe(wbefore[v], seat, a, w[v].m->state, v, &tb);
-                    size_t la = strlen(last_a[v]), lb = strlen(last_b[v]);
-                    snprintf(last_a[v] + la, sizeof last_a[v] - la, "\n%s", pl_buf_str(&ta));
-                    snprintf(last_b[v] + lb, sizeof last_b[v] - lb, "\n%s", pl_buf_str(&tb));
-                    described += ta.len > 0;
-                }
+                if (w[v].m && !fresh) /* and what the action did, as told to v */
+                    described += th_told_both(m->game, seat, a, v, before, m->state, wbefore[v], w[v].m->state,
+                                              last_a[v], last_b[v], sizeof last_a[v]);
                 if (w[v].m) {
                     compare(m, &w[v], v, opts, fresh, last_a[v], last_b[v]);
                     compared++;

@@ -29,6 +29,10 @@ void pl_buf_puts(pl_buf *b, const char *s);
 void pl_buf_putc(pl_buf *b, char c);
 /* The text so far ("" when empty); valid until the next append. */
 const char *pl_buf_str(const pl_buf *b);
+/* Cuts the text back to its first `len` bytes (no-op when `len` >= its
+ * length), keeping the memory and the `oom` flag: how a writer takes back
+ * what it appended (e.g. a half-written text after memory ran out). */
+void pl_buf_truncate(pl_buf *b, size_t len);
 /* Empties the buffer, keeping its memory. */
 void pl_buf_clear(pl_buf *b);
 /* Frees the memory; the buffer is empty and reusable afterwards. */

@@ -829,9 +829,7 @@ static void show_log(const pl_match *m, int viewer)
             size_t head = t.len;
             g->describe(before, mv->seat, mv->a, st, viewer, &t);
             if (t.len == head) { /* nothing worth telling: no line */
-                t.len = mark;
-                if (t.s)
-                    t.s[t.len] = '\0';
+                pl_buf_truncate(&t, mark);
             } else {
                 pl_buf_putc(&t, '\n');
             }

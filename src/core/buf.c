@@ -68,12 +68,18 @@ void pl_buf_printf(pl_buf *b, const char *fmt, ...)
 
 const char *pl_buf_str(const pl_buf *b) { return b->s ? b->s : ""; }
 
+void pl_buf_truncate(pl_buf *b, size_t len)
+{
+    if (len >= b->len)
+        return;
+    b->len = len;
+    b->s[len] = '\0';
+}
+
 void pl_buf_clear(pl_buf *b)
 {
-    b->len = 0;
+    pl_buf_truncate(b, 0);
     b->oom = false;
-    if (b->s)
-        b->s[0] = '\0';
 }
 
 void pl_buf_free(pl_buf *b)

@@ -121,9 +121,7 @@ static int write_record(const pl_match *m, int viewer, pl_buf *out)
         pl_buf_puts(out, s);
         pl_free(s);
         if (out->oom) { /* nothing half-written */
-            out->len = before;
-            if (out->s)
-                out->s[before] = '\0';
+            pl_buf_truncate(out, before);
         } else {
             rc = 0;
         }

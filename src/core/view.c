@@ -79,9 +79,7 @@ int pl_view_json(const pl_game *g, const void *st, int viewer, pl_buf *out, pl_b
     pl_buf_puts(out, s);
     pl_free(s);
     if (out->oom) { /* nothing half-written */
-        out->len = before;
-        if (out->s)
-            out->s[before] = '\0';
+        pl_buf_truncate(out, before);
         pl_buf_puts(err, "out of memory");
         return -1;
     }
