@@ -1,0 +1,160 @@
+/* hub.h — the server's heart without I/O: rooms, seats, connections and
+ * the web protocol's messages (docs/web-protocol.md). Prefix hub_.
+ *
+ * The hub owns every room and every connection's session. It never reads a
+ * socket, a clock, a disk or a thread: the network layer (net.c) gives it
+ * what arrived and the time, and takes from it what must go out; the
+ * storage thread takes the writes it asks for and reports when they are
+ * durable; the worker pool takes the computer players' jobs and returns
+ * their choices. So the whole protocol can be driven synchronously by tests
+ * and by the fuzz target, with a fake clock.
+ *
+ * Flow of one accepted action: hub_message parses and checks it through the
+ * rules, applies it to the room, queues the store write (hub_store_take)
+ * and the messages it causes, HELD. Held messages are released to
+ * hub_out_next only when hub_store_done reports the write durable: no client
+ * hears of an action before it is on disk (a crash loses no acknowledged
+ * action). Messages that cause no write (errors, lobby lists, chat echo
+ * when chat is not stored) are released at once.
+ *
+ * Threading: a hub belongs to one thread (the service thread). Jobs carry
+ * their own copies of a state, so workers never touch the hub.
+ */
+#ifndef PARLOUR_HUB_H
+#define PARLOUR_HUB_H
+
+#if !defined(PARLOUR_IN_FRONT)
+#error "hub.h belongs to the server (a front end): core, games and AI may not include it"
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parlour/buf.h"
+#include "parlour/game.h"
+#include "store.h"
+
+#define HUB_PROTOCOL 1              /* the web protocol's version (docs/web-protocol.md) */
+#define HUB_MAX_MESSAGE 8192        /* bytes: a longer client message is refused unread */
+#define HUB_MAX_CHAT 500            /* bytes of one chat text */
+#define HUB_MAX_NAME 40             /* bytes of a display name */
+
+typedef struct hub hub;
+typedef struct ai_player ai_player;
+
+/* Settings of a hub; zero fields take the defaults in brackets. */
+typedef struct hub_config {
+    int rate_per_s;      /* messages a connection may send per second, sustained [20] */
+    int rate_burst;      /* ... and in a burst [60]; more are answered "rate" and dropped */
+    int grace_s;         /* default seconds before an empty seat is played by a computer [60] */
+    int max_rooms;       /* rooms held at once [100000] */
+    int max_conns;       /* connections at once [200000] */
+    const char *takeover_level; /* level of the computer player that keeps an empty seat ["medium"] */
+    uint64_t test_seed;  /* 0: every room's seed and code come from getrandom (always in
+                            production); else rooms get seeds test_seed, test_seed+1, ... and
+                            codes derived from them, so tests replay a run exactly
+                            (`parlour serve --test-seed N`, documented as for tests only) */
+} hub_config;
+
+/* Makes an empty hub. Returns it, or NULL with a message in `err`. */
+hub *hub_new(const hub_config *cfg, pl_buf *err);
+/* Frees the hub, its rooms, sessions, queued messages, jobs not taken;
+ * NULL is a no-op. Jobs taken and not yet done must be done or dropped
+ * (hub_job_free) by the caller. */
+void hub_free(hub *h);
+
+/* Rebuilds every unfinished room of store `s` by replaying its actions
+ * through the rules (the record loader's way), at time `now_ms`. Returns the
+ * number of rooms, or -1 with a message. Called once, before any connection. */
+int hub_restore(hub *h, store *s, int64_t now_ms, pl_buf *err);
+
+/* ---- Connections ---------------------------------------------------------- */
+
+/* A new connection: returns its id (> 0), or 0 when the hub holds
+ * max_conns (the caller closes the socket). Queues the "welcome" message. */
+uint64_t hub_connect(hub *h, int64_t now_ms);
+/* The connection is gone (closed by either side): its seats become empty
+ * (their grace period starts), its subscriptions end. Unknown ids: no-op. */
+void hub_disconnect(hub *h, uint64_t conn, int64_t now_ms);
+/* One message `data` of `len` bytes (not NUL-terminated) from `conn`,
+ * received at `now_ms`. Any input is safe: too long, not JSON, wrong shape,
+ * unknown type, a stale or illegal action — each gets an "error" message
+ * naming what was wrong and what is allowed, and changes nothing. */
+void hub_message(hub *h, uint64_t conn, const char *data, size_t len, int64_t now_ms);
+/* Runs what is due at `now_ms`: clocks, grace periods, karuta's reading
+ * (kana sent as they are read), clock-sync pings, closing touch windows.
+ * Call it at hub_next_ms at the latest. */
+void hub_tick(hub *h, int64_t now_ms);
+/* When hub_tick must next run (ms), or INT64_MAX when nothing is timed. */
+int64_t hub_next_ms(const hub *h);
+
+/* One message ready to go out. */
+typedef struct hub_out {
+    uint64_t conn; /* to this connection */
+    char *text;    /* one JSON object (owned by the caller after hub_out_next: pl_free) */
+    size_t len;
+    int close;     /* 1: close the connection after sending (flood, protocol abuse) */
+} hub_out;
+/* Takes the next released message into `o`; returns 1, or 0 when none. */
+int hub_out_next(hub *h, hub_out *o);
+
+/* ---- Storage -------------------------------------------------------------- */
+
+/* A batch of writes for the storage thread: new rooms, then actions, then
+ * finished rooms, in this order. Everything in it belongs to the batch
+ * (free with hub_batch_free after hub_store_done). */
+typedef struct hub_batch {
+    uint64_t id;
+    store_room *rooms;       int nrooms;
+    store_action *actions;   int nactions;
+    char **finished;         /* room codes */
+    char **results;          /* result JSON per finished room */
+    int nfinished;
+} hub_batch;
+/* Takes every write queued since the last call as one batch; returns NULL
+ * when nothing is queued. At most one batch is out at a time: NULL also
+ * while the previous batch is not done. */
+hub_batch *hub_store_take(hub *h);
+/* Writes batch `b` to `s` (rooms, one append for all actions, finishes).
+ * Returns 0, or -1 with a message. Any thread may call it (the storage
+ * thread does); it touches only `b` and `s`. */
+int hub_batch_write(store *s, const hub_batch *b, pl_buf *err);
+/* Reports batch `b` written (ok 1) or failed (ok 0: the hub answers each
+ * action's sender with an error "storage" and takes the action back by
+ * replaying the room's history without it). Releases the messages held for it.
+ * Frees nothing: free `b` with hub_batch_free afterwards. */
+void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms);
+void hub_batch_free(hub_batch *b);
+
+/* ---- Computer players ----------------------------------------------------- */
+
+/* One decision for the worker pool: everything it needs is copied in. */
+typedef struct hub_job {
+    uint64_t id;
+    const pl_game *game;
+    void *state;              /* a copy (game->state_size bytes) */
+    int seat;
+    const ai_player *player;  /* owned by the hub; lives until hub_free */
+    uint64_t seed;
+    pl_action action;         /* the worker's answer */
+    int failed;               /* 1 when the choice failed (the hub then plays a random legal move) */
+} hub_job;
+/* Takes the next job; returns NULL when none. */
+hub_job *hub_job_take(hub *h);
+/* Runs job `j` (ai_player_choose), setting j->action or j->failed. Any
+ * thread may call it; it touches only `j`. */
+void hub_job_run(hub_job *j);
+/* Hands back a finished job: the hub plays its action if the room still
+ * waits for it (else it is dropped). Frees `j`. */
+void hub_job_done(hub *h, hub_job *j, int64_t now_ms);
+/* Frees a job without playing it. */
+void hub_job_free(hub_job *j);
+
+/* ---- Figures (for the benchmarks and tests) ------------------------------- */
+
+typedef struct hub_stats {
+    uint64_t rooms, conns, messages_in, messages_out, actions, errors, rate_limited;
+} hub_stats;
+void hub_get_stats(const hub *h, hub_stats *out);
+
+#endif
