@@ -156,9 +156,9 @@ static void test_clamping_both_ways(void **st)
     assert_int_equal(rtc_touch_ms(&c, heard - 200 + offset, heard + 300 + 60, t0, 1500, &cl), 1500);
     assert_int_equal(cl, 1);
     /* a stamp far in the future on a touch that arrived 300 ms after the kana
-     * was heard: at most arrival - t0 - rtt/2 */
+     * was heard: at most its arrival on the reading's timeline */
     int64_t recv = heard + 300 + 60;
-    assert_int_equal(rtc_touch_ms(&c, heard + 5000 + offset, recv, t0, 1500, &cl), (int)(recv - t0 - 60));
+    assert_int_equal(rtc_touch_ms(&c, heard + 5000 + offset, recv, t0, 1500, &cl), (int)(recv - t0));
     assert_int_equal(cl, 1);
     /* the honest stamp of that touch is not clamped */
     assert_int_equal(rtc_touch_ms(&c, heard + 300 + offset, recv, t0, 1500, &cl), 1800);
@@ -166,8 +166,14 @@ static void test_clamping_both_ways(void **st)
     /* arrived before the deciding kana could be heard (a guess): lo */
     assert_int_equal(rtc_touch_ms(&c, t0 + 100 + offset, t0 + 200, t0, 1500, &cl), 1500);
     assert_int_equal(cl, 1);
+    /* the latest time a touch can be given is its arrival (as if no trip
+     * took any time): not clamped up to there, clamped one ms after */
+    assert_int_equal(rtc_touch_ms(&c, recv + 60 + offset, recv, t0, 1500, &cl), (int)(recv - t0));
+    assert_int_equal(cl, 0);
+    assert_int_equal(rtc_touch_ms(&c, recv + 61 + offset, recv, t0, 1500, &cl), (int)(recv - t0));
+    assert_int_equal(cl, 1);
     /* absurd stamps: no overflow, clamped */
-    assert_int_equal(rtc_touch_ms(&c, INT64_MAX, recv, t0, 1500, &cl), (int)(recv - t0 - 60));
+    assert_int_equal(rtc_touch_ms(&c, INT64_MAX, recv, t0, 1500, &cl), (int)(recv - t0));
     assert_int_equal(cl, 1);
     assert_int_equal(rtc_touch_ms(&c, INT64_MIN, recv, t0, 1500, &cl), 1500);
     assert_int_equal(cl, 1);

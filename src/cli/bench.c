@@ -100,6 +100,8 @@ int cli_bench(int argc, char **argv)
     double seconds = 3;
     long games = 0;
     int copy = 0, c;
+    if (argc > 1 && !strcmp(argv[1], "karuta-net")) /* bench_karnet.c */
+        return cli_bench_karuta_net(argc - 1, argv + 1);
     optind = 1;
     while ((c = getopt_long(argc, argv, "s:g:ch", lo, NULL)) != -1) {
         switch (c) {
@@ -113,7 +115,8 @@ int cli_bench(int argc, char **argv)
                  "the copy-per-action mode and the game's other rule sets where it has them.\n"
                  "  --seconds S  run each measurement S seconds (default 3)\n"
                  "  --games N    play exactly N games instead\n"
-                 "  --copy       apply each action to a copy of the state (as a search would)");
+                 "  --copy       apply each action to a copy of the state (as a search would)\n"
+                 "parlour bench karuta-net --help: the fairness of real-time karuta over the network");
             return 0;
         default: return 2;
         }

@@ -97,13 +97,9 @@ int64_t rtc_offset_ms(const rtc_clock *c)
 
 int rtc_touch_ms(const rtc_clock *c, int64_t client_ms, int64_t recv_ms, int64_t t0_ms, int lo_ms, int *clamped)
 {
-    int64_t t, hi;
-    if (c->n) {
-        t = rtc_stamp(client_ms) - t0_ms - rtc_down(c);
-        hi = recv_ms - t0_ms - c->rtt[rtc_min_index(c)] / 2;
-    } else { /* no exchange: the touch counts at its arrival */
-        t = hi = recv_ms - t0_ms;
-    }
+    /* hi: an honest touch is hi - (its trip up) - (the trips down in the
+     * estimate), so never later than hi; with no exchange it counts there */
+    int64_t hi = recv_ms - t0_ms, t = c->n ? rtc_stamp(client_ms) - t0_ms - rtc_down(c) : hi;
     int cl = 0;
     if (t > hi) {
         t = hi;

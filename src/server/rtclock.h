@@ -79,11 +79,11 @@ int64_t rtc_offset_ms(const rtc_clock *c);
  * (server clock; kana i at t0_ms + start_ms[i]): the touch's time on the
  * reading's timeline as this client heard it, client_ms - t0_ms - e (the
  * offset and the trip down removed), clamped to [lo_ms, hi] where
- * hi = recv_ms - t0_ms - (the window's smallest round trip) / 2 is the
- * latest it can be given when it arrived (it was made before it arrived,
- * and its way up plus the trip down of the kana is at least that) and lo_ms
- * is the timeline start of the kana that decides the touched card: on the
- * timeline as heard, the earliest the client could have received it. When
+ * hi = recv_ms - t0_ms is the latest it can be given when it arrived (an
+ * honest touch is hi minus its own trip up minus the trips down in e, so it
+ * is never clamped there) and lo_ms is the timeline start of the kana that
+ * decides the touched card: on the timeline as heard, the earliest the
+ * client could have received it. When
  * hi < lo_ms (the touch arrived before the deciding kana could reach the
  * client) the result is lo_ms. With no exchange yet the touch counts at its
  * arrival (recv_ms - t0_ms, then the same clamps). *clamped (may be NULL)
