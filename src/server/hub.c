@@ -1223,11 +1223,11 @@ static void conn_leave(hub *h, hub_conn *c, int64_t now_ms)
 static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
 {
     const char *type, *game;
-    json_t *opts = NULL, *seats = NULL, *clock = NULL;
+    json_t *opts = NULL, *seats = NULL, *clock = NULL, *jgrace = NULL;
     int grace = -1, pub = 0;
     json_error_t je;
-    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s, s?o, s?o, s?i, s?o, s?b}", "type", &type, "game", &game,
-                       "options", &opts, "seats", &seats, "grace_s", &grace, "clock", &clock, "public", &pub) < 0) {
+    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s, s?o, s?o, s?o, s?o, s?b}", "type", &type, "game", &game,
+                       "options", &opts, "seats", &seats, "grace_s", &jgrace, "clock", &clock, "public", &pub) < 0) {
         hub_error(h, c->id, "shape", "create", "create: %s; fields: game, options, seats, grace_s, clock, public",
                   je.text);
         return;
@@ -1244,7 +1244,7 @@ static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         hub_error(h, c->id, "shape", "create", "options: an object of strings");
         return;
     }
-    if (grace != -1 && (grace < 0 || grace > 3600)) {
+    if (jgrace && (!json_is_integer(jgrace) || json_integer_value(jgrace) < 0 || json_integer_value(jgrace) > 3600)) {
         hub_error(h, c->id, "shape", "create", "grace_s: 0 to 3600");
         return;
     }
@@ -1260,6 +1260,8 @@ static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         hub_error(h, c->id, "full", "create", "the server holds %d rooms, its most", h->nrooms);
         return;
     }
+    if (jgrace)
+        grace = (int)json_integer_value(jgrace);
     pl_buf err = {0};
     hub_room *r = room_new(h, g, opts, random_seed(h), &err);
     if (!r) {
