@@ -32,6 +32,12 @@ typedef struct drv {
     json_t *in[MAXC]; /* every message received, by connection */
     int closed[MAXC];
     pl_buf all;       /* every message's text, for the leak scans */
+    int64_t t0[MAXC];      /* karuta: the last reading's first kana, by connection */
+    int reading[MAXC];     /* ... its number */
+    int touched[MAXC];     /* the last reading this connection answered */
+    int kana_seen[MAXC];   /* kana of the current reading received */
+    int64_t clock_off;     /* the clients' clocks: the server's plus this */
+    int syncs;             /* sync answers sent */
 } drv;
 
 static void db_remove(const char *path)
@@ -73,6 +79,7 @@ static drv *drv_new(const char *name)
     drv_open_store(d);
     d->h = new_hub(1000);
     d->now = 1000000;
+    d->clock_off = 3600000 + 17;
     for (int i = 0; i < MAXC; i++)
         d->in[i] = json_array();
     return d;
@@ -117,6 +124,26 @@ static void pump(drv *d)
             if (!m || !json_is_object(m))
                 fail_msg("not a JSON object: %s", o.text);
             pl_buf_printf(&d->all, "%s\n", o.text);
+            const char *type = json_string_value(json_object_get(m, "type"));
+            if (i >= 0 && !strcmp(type, "reading")) {
+                d->t0[i] = json_integer_value(json_object_get(m, "t0_ms"));
+                d->reading[i] = (int)json_integer_value(json_object_get(m, "n"));
+                d->kana_seen[i] = 0;
+            }
+            if (i >= 0 && !strcmp(type, "kana")) { /* never before its time */
+                int64_t due = d->t0[i] + json_integer_value(json_object_get(m, "t_ms"));
+                if (d->now < due)
+                    fail_msg("kana %s sent at %lld, due at %lld", o.text, (long long)d->now, (long long)due);
+                assert_int_equal(json_integer_value(json_object_get(m, "i")), d->kana_seen[i]);
+                d->kana_seen[i]++;
+            }
+            if (i >= 0 && !strcmp(type, "sync")) { /* the client answers at once */
+                char ans[128];
+                snprintf(ans, sizeof ans, "{\"type\":\"sync\",\"id\":%lld,\"client_ms\":%lld}",
+                         (long long)json_integer_value(json_object_get(m, "id")), (long long)(d->now + d->clock_off));
+                hub_message(d->h, o.conn, ans, strlen(ans), d->now);
+                d->syncs++;
+            }
             if (i >= 0) {
                 json_array_append_new(d->in[i], m);
                 d->closed[i] |= o.close;
@@ -274,14 +301,69 @@ static int play_round(drv *d, const int *conns, int n, unsigned *pick)
     return acted;
 }
 
+/* Karuta: every person answers the reading under way once it has heard a
+ * kana: a card of the table, or nothing (left to the deadline). */
+static int touch_round(drv *d, const int *conns, int n, unsigned *pick)
+{
+    int acted = 0;
+    for (int k = 0; k < n; k++) {
+        int i = conns[k];
+        if (!d->reading[i] || d->touched[i] == d->reading[i] || !d->kana_seen[i])
+            continue;
+        d->touched[i] = d->reading[i];
+        json_t *view = json_object_get(last(d, i, "state"), "view");
+        int cards[100], nc = 0;
+        json_t *terr = json_object_get(view, "territories");
+        for (size_t t = 0; t < json_array_size(terr); t++) {
+            json_t *cs = json_object_get(json_array_get(terr, t), "cards");
+            for (size_t c = 0; c < json_array_size(cs) && nc < 100; c++)
+                cards[nc++] = (int)num(json_array_get(cs, c), "card");
+        }
+        *pick = *pick * 1103515245u + 12345u;
+        if (!nc || (*pick >> 8) % 4 == 0)
+            continue; /* no touch this time */
+        int card = cards[(*pick >> 12) % (unsigned)nc];
+        sendf(d, i, "{\"type\":\"touch\",\"card\":%d,\"client_ms\":%lld}", card, (long long)(d->now + d->clock_off));
+        json_t *m = json_array_get(d->in[i], json_array_size(d->in[i]) - 1);
+        if (!strcmp(str(m, "type"), "error"))
+            fail_msg("touch refused: %s", json_dumps(m, 0));
+        acted++;
+    }
+    return acted;
+}
+
+/* A reading under way: no view names its card, no history tells it. */
+static void check_reading_hidden(drv *d, int i)
+{
+    json_t *st = last(d, i, "state");
+    json_t *view = st ? json_object_get(st, "view") : NULL;
+    if (!view || !json_object_get(view, "stage") || strcmp(str(view, "stage"), "touch"))
+        return;
+    assert_true(json_is_null(json_object_get(json_object_get(view, "reading"), "card")));
+    json_t *hist = json_object_get(st, "history");
+    for (size_t k = 0; k < json_array_size(hist); k++)
+        assert_true(num(json_array_get(hist, k), "seq") < num(st, "seq") - 0);
+    assert_int_equal(json_array_size(json_object_get(st, "legal")), 0);
+}
+
 static void play_to_end(drv *d, const int *conns, int n, unsigned seed)
 {
-    for (int round = 0; round < 5000; round++) {
+    for (int round = 0; round < 100000; round++) {
         json_t *st = last(d, conns[0], "state");
         if (st && json_is_true(json_object_get(st, "over")))
             return;
-        if (!play_round(d, conns, n, &seed))
-            fail_msg("nobody can act and the game is not over: %s", st ? json_dumps(st, 0) : "no state");
+        for (int k = 0; k < n; k++)
+            check_reading_hidden(d, conns[k]);
+        if (play_round(d, conns, n, &seed) || touch_round(d, conns, n, &seed))
+            continue;
+        int64_t next = hub_next_ms(d->h);
+        if (next == INT64_MAX)
+            fail_msg("nobody can act, nothing is timed and the game is not over: %s",
+                     st ? json_dumps(st, 0) : "no state");
+        if (next > d->now)
+            d->now = next;
+        hub_tick(d->h, d->now);
+        pump(d);
     }
     fail_msg("the game did not end");
 }
@@ -311,6 +393,15 @@ static void no_leak(drv *d, size_t upto, const char *needle)
     const char *p = strstr(all, needle);
     if (p && (size_t)(p - all) < upto)
         fail_msg("a message before the end holds '%s': %.300s", needle, p > all + 200 ? p - 200 : all);
+}
+
+/* Counts stored actions of seat `*(int *)ctx` whose text begins with "touch". */
+static int count_touch(void *ctx, const store_action *a)
+{
+    int *c = ctx;
+    if (a->seat == c[0] && !strncmp(a->text, "touch", 5))
+        c[1]++;
+    return 0;
 }
 
 /* ---- tests ---------------------------------------------------------------- */
@@ -395,6 +486,31 @@ static void whole_game(const char *game, const char *body, int persons, const ch
     for (int k = 0; k < persons; k++)
         check_history(d, conns[k]);
     check_history(d, spec);
+    if (!strcmp(game, "karuta")) { /* the reading was the hub's, in real time */
+        assert_true(count(d, conns[0], "reading") >= 1);
+        assert_true(count(d, conns[0], "kana") >= count(d, conns[0], "reading"));
+        assert_true(count(d, spec, "kana") >= 1);
+        assert_true(d->syncs >= 3);
+        pl_buf err2 = {0};
+        int seat0_touch = 0;
+        json_t *h = json_object_get(st, "history");
+        (void)err2;
+        for (size_t k = 0; k < json_array_size(h); k++) {
+            json_t *e = json_array_get(h, k);
+            seat0_touch += num(e, "seat") == 0 && !strncmp(str(e, "text"), "touch", 5);
+        }
+        /* the state at the end carries only the last entries: read the record */
+        sendf(d, conns[0], "{\"type\":\"record\",\"who\":\"referee\"}");
+        char *rec = json_dumps(json_object_get(last(d, conns[0], "record"), "record"), 0);
+        assert_non_null(strstr(rec, "touch"));
+        pl_free(rec);
+        (void)seat0_touch;
+        int c[2] = {0, 0};
+        pl_buf e3 = {0};
+        assert_int_equal(store_actions(d->s, room, count_touch, c, &e3), 0);
+        pl_buf_free(&e3);
+        assert_true(c[1] > 0); /* the person's touches were played */
+    }
     /* every action is on disk */
     pl_buf err = {0};
     assert_int_equal(store_count(d->s, room, &err), num(st, "seq"));

@@ -973,7 +973,7 @@ uint64_t hub_job_queue(hub *h, hub_room *r, int seat, const ai_player *p, int ki
 }
 
 /* Queues a job for every actor a computer plays now (once per state). */
-static void room_schedule(hub *h, hub_room *r)
+void hub_room_schedule(hub *h, hub_room *r)
 {
     if (!room_started(r) || r->game->phase(r->m->state) != PL_PHASE_MOVE)
         return;
@@ -1030,7 +1030,7 @@ static void room_advance(hub *h, hub_room *r, int64_t now_ms)
         queue_finish(h, r);
     if (r->kar)
         hubk_after_change(h, r, now_ms);
-    room_schedule(h, r);
+    hub_room_schedule(h, r);
 }
 
 int hub_room_play(hub *h, hub_room *r, int seat, pl_action a, uint64_t sender, int64_t now_ms, pl_buf *err)
@@ -1884,7 +1884,7 @@ static void room_tick(hub *h, hub_room *r, int64_t now_ms)
     if (r->kar)
         hubk_tick(h, r, now_ms);
     if (changed) {
-        room_schedule(h, r);
+        hub_room_schedule(h, r);
         hub_room_broadcast(h, r);
     }
 }
@@ -1968,15 +1968,17 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
             r->finished_queued = 0;
             for (int s = 0; s < r->nseats; s++)
                 r->seats[s].job_nhist = -1;
-            if (r->kar)
+            if (r->kar) {
                 hubk_reset(r);
+                hubk_after_change(h, r, now_ms); /* a reading taken back is read again */
+            }
             for (int k = 0; k < r->nmembers; k++) {
                 hub_conn *c = hub_conn_get(h, r->members[k]);
                 if (c && c->hist_sent > n)
                     c->hist_sent = n;
             }
             r->turn_ms = now_ms;
-            room_schedule(h, r);
+            hub_room_schedule(h, r);
             hub_room_broadcast(h, r);
         }
     }

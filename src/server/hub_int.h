@@ -81,6 +81,8 @@ void hub_error(hub *h, uint64_t conn, const char *code, const char *request, con
 /* Applies `a` for `seat` (checked) to the room, queues its write and the
  * states; 0 or -1 with the rules' message in `err`. */
 int hub_room_play(hub *h, hub_room *r, int seat, pl_action a, uint64_t sender, int64_t now_ms, pl_buf *err);
+/* Queues a job for every actor a computer plays now (once per state). */
+void hub_room_schedule(hub *h, hub_room *r);
 /* Sends every member its state. */
 void hub_room_broadcast(hub *h, hub_room *r);
 /* True when seat `s` of `r` is played by a computer now. */
