@@ -8,4 +8,5 @@ $SUDO apt-get update
 $SUDO apt-get install -y --no-install-recommends \
   build-essential cmake ninja-build pkg-config \
   libjansson-dev libutf8proc-dev libcmocka-dev libncurses-dev libsqlite3-dev \
-  tmux
+  tmux \
+  libwebsockets-dev python3

@@ -19,6 +19,9 @@ int cli_arena(int argc, char **argv);
 /* `parlour karuta kimariji|practice ...`: karuta study aids and real-time
  * practice in the terminal (karuta.c). */
 int cli_karuta(int argc, char **argv);
+/* `parlour serve ...`: the game server until SIGINT/SIGTERM (serve.c); the
+ * exit status: 0 stopped cleanly, 1 could not start or failed, 2 bad flags. */
+int cli_serve(int argc, char **argv);
 /* True when `parlour play` with these arguments (argv[0] "play") is karuta
  * for the real-time screen: the game is karuta and no option asks for the
  * turn-based one (place=manual, rearrange=on, answer=poet, pool=choose,

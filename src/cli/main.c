@@ -24,7 +24,8 @@ static void usage(FILE *f)
           "  solve GAME        exact solution: the game's own solver or a generic one (docs/solver.md)\n"
           "  arena GAME        matches between computer players: win rates, Elo (docs/ai.md)\n"
           "  karuta kimariji   the kimariji of the hundred poems (study aid)\n"
-          "  karuta practice   real-time karuta practice against an AI, or alone (chirashi)\n\n"
+          "  karuta practice   real-time karuta practice against an AI, or alone (chirashi)\n"
+          "  serve             the game server: play in the browser, together (docs/server.md)\n\n"
           "Each command takes --help.\n",
           f);
 }
@@ -125,7 +126,7 @@ int main(int argc, char **argv)
         int (*fn)(int, char **);
     } cmds[] = {{"list", cli_list},   {"rules", cli_rules},   {"engine", cli_engine},
                 {"bench", cli_bench}, {"play", play_cmd},     {"replay", cli_replay}, {"solve", cli_solve},
-                {"karuta", cli_karuta}, {"arena", cli_arena}};
+                {"karuta", cli_karuta}, {"arena", cli_arena}, {"serve", cli_serve}};
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);
         return 0;

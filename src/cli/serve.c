@@ -1,0 +1,178 @@
+/* serve.c — `parlour serve`: the game server (src/server/net.h) on a port,
+ * until SIGINT or SIGTERM. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "net.h"
+
+#ifndef PARLOUR_WEB_DIR
+#define PARLOUR_WEB_DIR "web"
+#endif
+
+static const char serve_usage[] =
+    "usage: parlour serve [--port N] [--host ADDR] [--db FILE] [--web DIR] [--workers N]\n"
+    "                     [--test-seed N]\n"
+    "The game server: rooms played from the browser (docs/server.md, docs/web-protocol.md).\n"
+    "Open http://HOST:PORT/ once it prints \"listening\"; stop it with Ctrl-C (SIGINT) or SIGTERM.\n\n"
+    "  --port N       TCP port (default 8080; 0: any free port, printed)\n"
+    "  --host ADDR    address to listen on (default 127.0.0.1, this machine only;\n"
+    "                 0.0.0.0: every IPv4 interface, so others on the network can join)\n"
+    "  --db FILE      the SQLite file of rooms and actions (default parlour.db, created if needed)\n"
+    "  --web DIR      the static files (default ./web if it exists, else the source tree's web/)\n"
+    "  --workers N    threads for the computer players (default min(2, cores))\n"
+    "  --test-seed N  for tests only: rooms get seeds N, N+1, ... and codes derived from them\n";
+
+/* Reads an integer in [lo, hi] from `s`. Returns 0, or -1 when it is not one. */
+static int serve_int(const char *s, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int serve_is_dir(const char *path)
+{
+    struct stat st;
+    return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* Waits for SIGINT or SIGTERM (blocked in every thread) and stops the server. */
+static void *serve_signals(void *arg)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    int sig;
+    sigwait(&set, &sig);
+    net_stop(arg);
+    return NULL;
+}
+
+int cli_serve(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        {"port", required_argument, NULL, 'p'},    {"host", required_argument, NULL, 'H'},
+        {"db", required_argument, NULL, 'd'},      {"web", required_argument, NULL, 'w'},
+        {"workers", required_argument, NULL, 'j'}, {"test-seed", required_argument, NULL, 's'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+    net_config cfg = {.host = "127.0.0.1", .port = 8080, .db = "parlour.db"};
+    const char *web = NULL;
+    long long v;
+    int o;
+    optind = 1;
+    opterr = 0;
+    while ((o = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
+        switch (o) {
+        case 'p':
+            if (serve_int(optarg, 0, 65535, &v)) {
+                fprintf(stderr, "parlour serve: --port takes a number from 0 to 65535, not '%s'\n", optarg);
+                return 2;
+            }
+            cfg.port = (int)v;
+            break;
+        case 'H':
+            if (!*optarg) {
+                fputs("parlour serve: --host takes an address (e.g. 127.0.0.1 or 0.0.0.0)\n", stderr);
+                return 2;
+            }
+            cfg.host = optarg;
+            break;
+        case 'd':
+            if (!*optarg) {
+                fputs("parlour serve: --db takes a file name\n", stderr);
+                return 2;
+            }
+            cfg.db = optarg;
+            break;
+        case 'w':
+            web = optarg;
+            break;
+        case 'j':
+            if (serve_int(optarg, 1, 64, &v)) {
+                fprintf(stderr, "parlour serve: --workers takes a number from 1 to 64, not '%s'\n", optarg);
+                return 2;
+            }
+            cfg.workers = (int)v;
+            break;
+        case 's':
+            if (serve_int(optarg, 1, LLONG_MAX, &v)) {
+                fprintf(stderr, "parlour serve: --test-seed takes a positive number, not '%s'\n", optarg);
+                return 2;
+            }
+            cfg.test_seed = (uint64_t)v;
+            break;
+        case 'h':
+            fputs(serve_usage, stdout);
+            return 0;
+        case ':':
+            fprintf(stderr, "parlour serve: %s needs a value\n", argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "parlour serve: unknown option '%s'\n%s", argv[optind - 1], serve_usage);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "parlour serve: unexpected argument '%s'\n%s", argv[optind], serve_usage);
+        return 2;
+    }
+    /* The web folder: the one named, else ./web, else the source tree's
+     * (baked in at build time: PARLOUR_WEB_DIR). */
+    if (web && !serve_is_dir(web)) {
+        fprintf(stderr, "parlour serve: --web '%s' is not a folder\n", web);
+        return 2;
+    }
+    if (!web)
+        web = serve_is_dir("web") ? "web" : PARLOUR_WEB_DIR;
+    cfg.web = web;
+
+    /* SIGINT and SIGTERM go to serve_signals only (the threads net_new
+     * starts inherit the mask); a closed socket is an error, not a signal. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    pl_buf err = {0};
+    net *n = net_new(&cfg, &err);
+    if (!n) {
+        fprintf(stderr, "parlour serve: %s\n", pl_buf_str(&err));
+        pl_buf_free(&err);
+        return 1;
+    }
+    pl_buf_free(&err);
+    printf("parlour serve: listening on http://%s:%d/ (db %s, web %s)\n", cfg.host, net_port(n), cfg.db,
+           net_web(n));
+    fflush(stdout);
+    pthread_t sig_thread;
+    int have_sig = !pthread_create(&sig_thread, NULL, serve_signals, n);
+    if (!have_sig)
+        fputs("parlour serve: cannot wait for signals; stop it with SIGKILL\n", stderr);
+    int rc = net_run(n);
+    if (have_sig) {
+        pthread_kill(sig_thread, SIGTERM); /* wakes its sigwait if no signal came */
+        pthread_join(sig_thread, NULL);
+    }
+    net_free(n);
+    if (rc)
+        fputs("parlour serve: the event loop failed\n", stderr);
+    else
+        puts("parlour serve: stopped");
+    return rc ? 1 : 0;
+}

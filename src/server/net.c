@@ -1,0 +1,781 @@
+/* net.c — the server's network layer (net.h): libwebsockets for HTTP (the
+ * static files of web/) and the WebSocket at /ws, the storage thread, the
+ * worker pool, and the loop that drives the hub.
+ *
+ * The service thread (net_run's) is the only one that touches the hub and
+ * the connections. After every hub call it "pumps": the messages the hub
+ * released go to their connections' queues, the writes it queued go to the
+ * storage thread as one batch (at most one out at a time, so what arrives
+ * while a batch is on its way to disk rides in the next: one fsync for
+ * many actions), its computer players' jobs go to the workers, and the
+ * timer is set for hub_next_ms. Helper threads post their results under
+ * `mu` and wake the loop with lws_cancel_service, which arrives as
+ * LWS_CALLBACK_EVENT_WAIT_CANCELLED on the service thread.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libwebsockets.h>
+
+#include "hub.h"
+#include "net.h"
+#include "parlour/alloc.h"
+#include "store.h"
+
+/* One message waiting to be sent: LWS_PRE bytes of room for the frame's
+ * header, then the text. */
+typedef struct net_msg {
+    struct net_msg *next;
+    size_t len;
+    int close; /* close the connection once this message is sent */
+    unsigned char buf[];
+} net_msg;
+
+/* A WebSocket connection (lws's per-session data, zeroed by lws; also
+ * allocated, unused, for plain HTTP connections). */
+typedef struct net_conn {
+    uint64_t id;          /* the hub's id; 0: not (or no longer) the hub's */
+    struct lws *wsi;
+    net_msg *head, *tail; /* to send, oldest first */
+    size_t queued;        /* bytes in the queue */
+    int closing;          /* close once the queue is sent; drop what comes */
+    pl_buf rx;            /* a message arriving in pieces */
+    int rx_over;          /* rx holds HUB_MAX_MESSAGE + 1 bytes: the rest is dropped */
+} net_conn;
+
+/* The hub's connection ids to their sessions: open addressing, linear
+ * probing, deletion by backward shift; id 0 marks a free slot. */
+typedef struct net_map {
+    uint64_t *keys;
+    net_conn **vals;
+    size_t cap, n; /* cap: a power of two, or 0 */
+} net_map;
+
+/* A job of the worker pool, on the to-do list or the done list. */
+typedef struct net_job {
+    struct net_job *next;
+    hub_job *job;
+} net_job;
+
+struct net {
+    struct lws_context *ctx;
+    hub *hub;
+    store *store;
+    char web[PATH_MAX]; /* the web folder, resolved */
+    size_t weblen;
+    int port;
+    atomic_int stop;
+    int destroying;     /* net_free runs: what the hub sends is dropped, nothing new starts */
+    net_map conns;
+    lws_sorted_usec_list_t sul;
+    int64_t sul_at;     /* the hub time the timer is set for; INT64_MAX: none */
+
+    pthread_mutex_t mu; /* guards what follows */
+    pthread_cond_t st_cv, wk_cv;
+    int st_started;
+    pthread_t st_thread;
+    hub_batch *st_todo; /* for the storage thread */
+    hub_batch *st_done; /* written (st_ok 1) or failed, for hub_store_done */
+    int st_ok;
+    int st_quit;
+    pthread_t *wk;
+    int nwk;            /* workers started */
+    net_job *todo, *todo_tail, *done, *done_tail;
+    int wk_quit;
+};
+
+static int64_t net_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- The connection map ---------------------------------------------------- */
+
+static size_t net_slot(uint64_t k, size_t cap)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return (size_t)k & (cap - 1);
+}
+
+static int net_map_grow(net_map *m)
+{
+    size_t cap = m->cap ? m->cap * 2 : 64;
+    uint64_t *keys = pl_calloc(cap, sizeof *keys);
+    net_conn **vals = pl_calloc(cap, sizeof *vals);
+    if (!keys || !vals) {
+        pl_free(keys);
+        pl_free(vals);
+        return -1;
+    }
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->keys[i]) {
+            size_t j = net_slot(m->keys[i], cap);
+            while (keys[j])
+                j = (j + 1) & (cap - 1);
+            keys[j] = m->keys[i];
+            vals[j] = m->vals[i];
+        }
+    pl_free(m->keys);
+    pl_free(m->vals);
+    m->keys = keys;
+    m->vals = vals;
+    m->cap = cap;
+    return 0;
+}
+
+/* Adds k -> v (k not present, k > 0). Returns 0, or -1 out of memory. */
+static int net_map_put(net_map *m, uint64_t k, net_conn *v)
+{
+    if ((m->n + 1) * 2 > m->cap && net_map_grow(m))
+        return -1;
+    size_t i = net_slot(k, m->cap);
+    while (m->keys[i])
+        i = (i + 1) & (m->cap - 1);
+    m->keys[i] = k;
+    m->vals[i] = v;
+    m->n++;
+    return 0;
+}
+
+static net_conn *net_map_get(const net_map *m, uint64_t k)
+{
+    if (!m->cap)
+        return NULL;
+    for (size_t i = net_slot(k, m->cap); m->keys[i]; i = (i + 1) & (m->cap - 1))
+        if (m->keys[i] == k)
+            return m->vals[i];
+    return NULL;
+}
+
+static void net_map_del(net_map *m, uint64_t k)
+{
+    if (!m->cap)
+        return;
+    size_t mask = m->cap - 1, i = net_slot(k, m->cap);
+    while (m->keys[i] && m->keys[i] != k)
+        i = (i + 1) & mask;
+    if (!m->keys[i])
+        return;
+    /* Shift back every entry of the run after i that may move to i (its home
+     * slot is not cyclically in (i, j]), so no lookup meets a hole early. */
+    for (size_t j = (i + 1) & mask; m->keys[j]; j = (j + 1) & mask) {
+        size_t h = net_slot(m->keys[j], m->cap);
+        if (((j - h) & mask) >= ((j - i) & mask)) {
+            m->keys[i] = m->keys[j];
+            m->vals[i] = m->vals[j];
+            i = j;
+        }
+    }
+    m->keys[i] = 0;
+    m->vals[i] = NULL;
+    m->n--;
+}
+
+/* ---- Sending ---------------------------------------------------------------- */
+
+static void net_conn_clear(net_conn *c)
+{
+    while (c->head) {
+        net_msg *m = c->head;
+        c->head = m->next;
+        pl_free(m);
+    }
+    c->tail = NULL;
+    c->queued = 0;
+    pl_buf_free(&c->rx);
+    c->rx_over = 0;
+}
+
+/* Closes `c` from outside its callbacks: it is dropped at lws's next turn. */
+static void net_conn_kill(net_conn *c)
+{
+    net_conn_clear(c);
+    c->closing = 1;
+    lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+}
+
+/* Queues the hub's message `o` on its connection; frees o->text. */
+static void net_deliver(net *n, hub_out *o)
+{
+    net_conn *c = n->destroying ? NULL : net_map_get(&n->conns, o->conn);
+    if (!c || c->closing) {
+        pl_free(o->text);
+        return;
+    }
+    net_msg *m = NULL;
+    if (c->queued + o->len <= NET_MAX_QUEUE)
+        m = pl_malloc(sizeof *m + LWS_PRE + o->len);
+    if (!m) {
+        /* A client that does not read (or no memory for its message): a
+         * connection that lost a message would show a wrong table, so it is
+         * closed; the client comes back with its token and gets the state. */
+        pl_free(o->text);
+        net_conn_kill(c);
+        return;
+    }
+    m->next = NULL;
+    m->len = o->len;
+    m->close = o->close;
+    memcpy(m->buf + LWS_PRE, o->text, o->len);
+    pl_free(o->text);
+    if (c->tail)
+        c->tail->next = m;
+    else
+        c->head = m;
+    c->tail = m;
+    c->queued += m->len;
+    if (m->close)
+        c->closing = 1;
+    lws_callback_on_writable(c->wsi);
+}
+
+/* Sends one queued message of `c`. Returns 0, or -1 to close. */
+static int net_write(net_conn *c)
+{
+    net_msg *m = c->head;
+    if (!m) {
+        if (!c->closing)
+            return 0;
+        /* The last message (the one with `close`) went out with the
+         * previous callback: lws calls this one only once it is flushed. */
+        static const char why[] = "closed by the server";
+        lws_close_reason(c->wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, (unsigned char *)why, sizeof why - 1);
+        return -1;
+    }
+    c->head = m->next;
+    if (!c->head)
+        c->tail = NULL;
+    c->queued -= m->len;
+    int w = lws_write(c->wsi, m->buf + LWS_PRE, m->len, LWS_WRITE_TEXT);
+    int ok = w >= 0 && (size_t)w >= m->len;
+    pl_free(m);
+    if (!ok)
+        return -1;
+    if (c->head || c->closing)
+        lws_callback_on_writable(c->wsi);
+    return 0;
+}
+
+/* ---- Driving the hub -------------------------------------------------------- */
+
+static void net_sul_cb(lws_sorted_usec_list_t *sul);
+
+static void net_drain(net *n)
+{
+    hub_out o;
+    while (hub_out_next(n->hub, &o))
+        net_deliver(n, &o);
+}
+
+/* Sets the timer for hub_next_ms. */
+static void net_timer(net *n)
+{
+    int64_t next = hub_next_ms(n->hub);
+    if (next == n->sul_at)
+        return;
+    n->sul_at = next;
+    if (next == INT64_MAX) {
+        lws_sul_cancel(&n->sul);
+        return;
+    }
+    int64_t d = next - net_now();
+    if (d < 0)
+        d = 0;
+    lws_sul_schedule(n->ctx, 0, &n->sul, net_sul_cb, (lws_usec_t)d * LWS_US_PER_MS);
+}
+
+/* After every hub call: messages out, the writes to the storage thread, the
+ * jobs to the workers, the timer. */
+static void net_pump(net *n)
+{
+    net_drain(n);
+    if (n->destroying)
+        return;
+    hub_batch *b = hub_store_take(n->hub);
+    if (b) {
+        pthread_mutex_lock(&n->mu);
+        n->st_todo = b; /* the hub gives one batch at a time: the slot is free */
+        pthread_cond_signal(&n->st_cv);
+        pthread_mutex_unlock(&n->mu);
+    }
+    hub_job *j;
+    int ran = 0;
+    while ((j = hub_job_take(n->hub))) {
+        net_job *x = pl_malloc(sizeof *x);
+        if (!x) { /* no memory for the list: think here rather than lose the move */
+            hub_job_run(j);
+            hub_job_done(n->hub, j, net_now());
+            ran = 1;
+            continue;
+        }
+        x->next = NULL;
+        x->job = j;
+        pthread_mutex_lock(&n->mu);
+        if (n->todo_tail)
+            n->todo_tail->next = x;
+        else
+            n->todo = x;
+        n->todo_tail = x;
+        pthread_cond_signal(&n->wk_cv);
+        pthread_mutex_unlock(&n->mu);
+    }
+    if (ran)
+        net_drain(n);
+    net_timer(n);
+}
+
+static void net_sul_cb(lws_sorted_usec_list_t *sul)
+{
+    net *n = lws_container_of(sul, net, sul);
+    n->sul_at = INT64_MAX;
+    hub_tick(n->hub, net_now());
+    net_pump(n);
+}
+
+/* The helper threads' results: the written batch, the finished jobs. */
+static void net_collect(net *n)
+{
+    pthread_mutex_lock(&n->mu);
+    hub_batch *b = n->st_done;
+    int ok = n->st_ok;
+    n->st_done = NULL;
+    net_job *done = n->done;
+    n->done = n->done_tail = NULL;
+    pthread_mutex_unlock(&n->mu);
+    int64_t now = net_now();
+    if (b) {
+        hub_store_done(n->hub, b, ok, now);
+        hub_batch_free(b);
+    }
+    while (done) {
+        net_job *x = done;
+        done = x->next;
+        hub_job_done(n->hub, x->job, now);
+        pl_free(x);
+    }
+    net_pump(n);
+}
+
+/* ---- Helper threads ----------------------------------------------------------- */
+
+static void *net_storage_main(void *arg)
+{
+    net *n = arg;
+    pthread_mutex_lock(&n->mu);
+    for (;;) {
+        while (!n->st_todo && !n->st_quit)
+            pthread_cond_wait(&n->st_cv, &n->mu);
+        if (!n->st_todo)
+            break; /* asked to quit and nothing in flight */
+        hub_batch *b = n->st_todo;
+        n->st_todo = NULL;
+        pthread_mutex_unlock(&n->mu);
+        pl_buf err = {0};
+        int ok = hub_batch_write(n->store, b, &err) == 0;
+        if (!ok)
+            fprintf(stderr, "parlour serve: storage: %s\n", pl_buf_str(&err));
+        pl_buf_free(&err);
+        pthread_mutex_lock(&n->mu);
+        n->st_done = b;
+        n->st_ok = ok;
+        pthread_mutex_unlock(&n->mu);
+        lws_cancel_service(n->ctx);
+        pthread_mutex_lock(&n->mu);
+    }
+    pthread_mutex_unlock(&n->mu);
+    return NULL;
+}
+
+static void *net_worker_main(void *arg)
+{
+    net *n = arg;
+    pthread_mutex_lock(&n->mu);
+    for (;;) {
+        while (!n->todo && !n->wk_quit)
+            pthread_cond_wait(&n->wk_cv, &n->mu);
+        if (n->wk_quit)
+            break;
+        net_job *x = n->todo;
+        n->todo = x->next;
+        if (!n->todo)
+            n->todo_tail = NULL;
+        pthread_mutex_unlock(&n->mu);
+        hub_job_run(x->job);
+        x->next = NULL;
+        pthread_mutex_lock(&n->mu);
+        if (n->done_tail)
+            n->done_tail->next = x;
+        else
+            n->done = x;
+        n->done_tail = x;
+        pthread_mutex_unlock(&n->mu);
+        lws_cancel_service(n->ctx);
+        pthread_mutex_lock(&n->mu);
+    }
+    pthread_mutex_unlock(&n->mu);
+    return NULL;
+}
+
+/* ---- HTTP ----------------------------------------------------------------------- */
+
+/* Answers `code` with a short text and ends the transaction. */
+static int net_http_status(struct lws *wsi, unsigned code, const char *text)
+{
+    if (lws_return_http_status(wsi, code, text))
+        return -1;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+/* Maps the request's path `p` (len bytes, %-decoded and with dot segments
+ * resolved by lws) to a file name relative to the web folder, in out[cap]:
+ * "/" and "/room/CODE" are the page index.html. Returns 0, or the HTTP
+ * status refusing it: 403 for a path that is not plainly a file of the
+ * folder (NUL, no leading '/', an empty segment, a segment starting with
+ * '.' — "..", ".", hidden files —, a backslash), 404 for one too long. */
+static unsigned net_http_path(const char *p, size_t len, char *out, size_t cap)
+{
+    if (len == 0 || p[0] != '/' || memchr(p, '\0', len) || memchr(p, '\\', len))
+        return 403;
+    if (len == 1 || (len > 6 && !memcmp(p, "/room/", 6) && !memchr(p + 6, '/', len - 6))) {
+        snprintf(out, cap, "index.html");
+        return 0;
+    }
+    if (len >= cap)
+        return 404;
+    for (size_t i = 0; i < len; i++)
+        if (p[i] == '/' && (i + 1 == len || p[i + 1] == '/' || p[i + 1] == '.'))
+            return 403;
+    memcpy(out, p + 1, len - 1);
+    out[len - 1] = '\0';
+    return 0;
+}
+
+static const char *net_mime(const char *path)
+{
+    static const struct {
+        const char *ext, *type;
+    } types[] = {{".html", "text/html; charset=utf-8"},
+                 {".css", "text/css; charset=utf-8"},
+                 {".js", "text/javascript; charset=utf-8"},
+                 {".mjs", "text/javascript; charset=utf-8"},
+                 {".json", "application/json"},
+                 {".svg", "image/svg+xml"},
+                 {".png", "image/png"},
+                 {".ico", "image/x-icon"},
+                 {".woff2", "font/woff2"},
+                 {".txt", "text/plain; charset=utf-8"}};
+    const char *dot = strrchr(path, '.');
+    if (dot && !strchr(dot, '/'))
+        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+            if (!strcmp(dot, types[i].ext))
+                return types[i].type;
+    return "application/octet-stream";
+}
+
+/* One HTTP request for `path`: a file of the web folder, or a refusal. The
+ * resolved path (realpath: every symlink followed) must lie inside the
+ * folder, be a regular file and at most NET_MAX_FILE bytes. */
+static int net_http(net *n, struct lws *wsi, const char *path, size_t len)
+{
+    char *uri;
+    int ulen;
+    int method = lws_http_get_uri_and_method(wsi, &uri, &ulen);
+    if (method != LWSHUMETH_GET && method != LWSHUMETH_HEAD) {
+        lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, "only GET and HEAD");
+        return -1;
+    }
+    char rel[PATH_MAX], full[2 * PATH_MAX + 2], real[PATH_MAX];
+    unsigned code = net_http_path(path, len, rel, sizeof rel);
+    if (code)
+        return net_http_status(wsi, code, code == 403 ? "forbidden" : "not found");
+    snprintf(full, sizeof full, "%s/%s", n->web, rel);
+    if (!realpath(full, real))
+        return net_http_status(wsi, errno == ENOENT || errno == ENOTDIR ? 404 : 403,
+                               errno == ENOENT || errno == ENOTDIR ? "not found" : "forbidden");
+    if (strncmp(real, n->web, n->weblen) || real[n->weblen] != '/')
+        return net_http_status(wsi, 403, "forbidden"); /* a symlink out of the folder */
+    struct stat st;
+    if (stat(real, &st) || !S_ISREG(st.st_mode))
+        return net_http_status(wsi, 404, "not found");
+    if (st.st_size > NET_MAX_FILE)
+        return net_http_status(wsi, 403, "forbidden");
+    int r = lws_serve_http_file(wsi, real, net_mime(real), NULL, 0);
+    if (r < 0 || (r > 0 && lws_http_transaction_completed(wsi)))
+        return -1;
+    return 0;
+}
+
+/* ---- The lws callback ------------------------------------------------------------ */
+
+/* A piece of a message from `c`: reassembled up to HUB_MAX_MESSAGE + 1
+ * bytes (enough for the hub to see it is too long), the rest dropped. */
+static void net_receive(net *n, net_conn *c, const char *in, size_t len)
+{
+    int last = lws_is_final_fragment(c->wsi) && !lws_remaining_packet_payload(c->wsi);
+    if (last && !c->rx.len && !c->rx_over) { /* the usual case: whole in one piece */
+        hub_message(n->hub, c->id, in, len, net_now());
+        net_pump(n);
+        return;
+    }
+    if (!c->rx_over) {
+        size_t room = HUB_MAX_MESSAGE + 1 - c->rx.len;
+        pl_buf_append(&c->rx, in, len < room ? len : room);
+        if (c->rx.oom) {
+            net_conn_kill(c);
+            return;
+        }
+        c->rx_over = c->rx.len > HUB_MAX_MESSAGE;
+    }
+    if (last) {
+        hub_message(n->hub, c->id, c->rx.s, c->rx.len, net_now());
+        pl_buf_free(&c->rx);
+        c->rx_over = 0;
+        net_pump(n);
+    }
+}
+
+static int net_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                        size_t len)
+{
+    net *n = lws_context_user(lws_get_context(wsi));
+    net_conn *c = user;
+    switch (reason) {
+    case LWS_CALLBACK_HTTP:
+        return net_http(n, wsi, in, len);
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: {
+        char uri[8];
+        if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) != 3 || strcmp(uri, "/ws"))
+            return 1; /* WebSocket only at /ws */
+        return 0;
+    }
+    case LWS_CALLBACK_ESTABLISHED:
+        if (n->destroying)
+            return -1;
+        memset(c, 0, sizeof *c);
+        c->wsi = wsi;
+        c->id = hub_connect(n->hub, net_now());
+        if (!c->id)
+            return -1; /* the hub is full */
+        if (net_map_put(&n->conns, c->id, c)) {
+            hub_disconnect(n->hub, c->id, net_now());
+            c->id = 0;
+            net_pump(n);
+            return -1;
+        }
+        net_pump(n);
+        return 0;
+    case LWS_CALLBACK_RECEIVE:
+        if (c && c->id && !c->closing)
+            net_receive(n, c, in, len);
+        return 0;
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        return c && c->id ? net_write(c) : 0;
+    case LWS_CALLBACK_CLOSED:
+        if (c && c->id) {
+            uint64_t id = c->id;
+            c->id = 0;
+            net_map_del(&n->conns, id);
+            net_conn_clear(c);
+            hub_disconnect(n->hub, id, net_now());
+            net_pump(n);
+        }
+        return 0;
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        if (n && !n->destroying)
+            net_collect(n);
+        return 0;
+    default:
+        return lws_callback_http_dummy(wsi, reason, user, in, len);
+    }
+}
+
+static const struct lws_protocols net_protocols[] = {
+    /* The first protocol also takes HTTP and the WebSocket clients that name
+     * none. rx_buffer_size: one piece of a message at most this big. */
+    {"parlour.v1", net_callback, sizeof(net_conn), HUB_MAX_MESSAGE, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0}};
+
+/* ---- Life cycle ------------------------------------------------------------------ */
+
+net *net_new(const net_config *cfg, pl_buf *err)
+{
+    net *n = pl_calloc(1, sizeof *n);
+    if (!n) {
+        pl_buf_puts(err, "out of memory");
+        return NULL;
+    }
+    n->sul_at = INT64_MAX;
+    pthread_mutex_init(&n->mu, NULL);
+    pthread_cond_init(&n->st_cv, NULL);
+    pthread_cond_init(&n->wk_cv, NULL);
+    struct stat st;
+    if (!cfg->web || !realpath(cfg->web, n->web) || stat(n->web, &st)) {
+        pl_buf_printf(err, "web folder '%s': %s", cfg->web ? cfg->web : "(none)", strerror(errno));
+        goto fail;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        pl_buf_printf(err, "web folder '%s': not a folder", cfg->web);
+        goto fail;
+    }
+    n->weblen = strlen(n->web);
+    if (!cfg->db || !(n->store = store_open(cfg->db, err)))
+        goto fail;
+    hub_config hc = {0};
+    hc.test_seed = cfg->test_seed;
+    if (!(n->hub = hub_new(&hc, err)))
+        goto fail;
+    if (hub_restore(n->hub, n->store, net_now(), err) < 0)
+        goto fail;
+
+    lws_set_log_level(LLL_ERR, NULL);
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.port = cfg->port;
+    info.iface = cfg->host;
+    info.protocols = net_protocols;
+    info.vhost_name = "parlour";
+    info.server_string = "parlour";
+    info.user = n;
+    info.gid = -1;
+    info.uid = -1;
+    info.max_http_header_data = NET_MAX_HEADER;
+    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 |
+                   LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+    if (cfg->host && !strchr(cfg->host, ':'))
+        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6; /* an IPv4 address */
+    n->ctx = lws_create_context(&info);
+    struct lws_vhost *vh = n->ctx ? lws_get_vhost_by_name(n->ctx, "parlour") : NULL;
+    if (!vh || (n->port = lws_get_vhost_listen_port(vh)) <= 0) {
+        pl_buf_printf(err, "cannot listen on %s port %d", cfg->host ? cfg->host : "all interfaces",
+                      cfg->port);
+        goto fail;
+    }
+
+    if (pthread_create(&n->st_thread, NULL, net_storage_main, n)) {
+        pl_buf_puts(err, "cannot start the storage thread");
+        goto fail;
+    }
+    n->st_started = 1;
+    int nw = cfg->workers;
+    if (nw <= 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        nw = cores >= 2 ? 2 : 1;
+    }
+    if (!(n->wk = pl_calloc((size_t)nw, sizeof *n->wk))) {
+        pl_buf_puts(err, "out of memory");
+        goto fail;
+    }
+    for (; n->nwk < nw; n->nwk++)
+        if (pthread_create(&n->wk[n->nwk], NULL, net_worker_main, n)) {
+            pl_buf_puts(err, "cannot start the workers");
+            goto fail;
+        }
+    net_pump(n); /* restored rooms may have computer players to move and timers */
+    return n;
+fail:
+    net_free(n);
+    return NULL;
+}
+
+int net_port(const net *n)
+{
+    return n->port;
+}
+
+const char *net_web(const net *n)
+{
+    return n->web;
+}
+
+int net_run(net *n)
+{
+    while (!atomic_load(&n->stop))
+        if (lws_service(n->ctx, 0) < 0)
+            return -1;
+    return 0;
+}
+
+void net_stop(net *n)
+{
+    atomic_store(&n->stop, 1);
+    lws_cancel_service(n->ctx);
+}
+
+static void net_jobs_free(net_job *x)
+{
+    while (x) {
+        net_job *next = x->next;
+        hub_job_free(x->job);
+        pl_free(x);
+        x = next;
+    }
+}
+
+void net_free(net *n)
+{
+    if (!n)
+        return;
+    n->destroying = 1;
+    pthread_mutex_lock(&n->mu);
+    n->wk_quit = 1;
+    n->st_quit = 1;
+    pthread_cond_broadcast(&n->wk_cv);
+    pthread_cond_broadcast(&n->st_cv);
+    pthread_mutex_unlock(&n->mu);
+    for (int i = 0; i < n->nwk; i++)
+        pthread_join(n->wk[i], NULL);
+    pl_free(n->wk);
+    if (n->st_started)
+        pthread_join(n->st_thread, NULL); /* it finishes the batch in flight */
+    net_jobs_free(n->todo);
+    net_jobs_free(n->done);
+    if (n->hub) {
+        /* The last writes, on this thread now that the storage thread is gone:
+         * what the hub accepted is on disk before it is freed. */
+        hub_batch *b = n->st_done;
+        int ok = n->st_ok;
+        pl_buf err = {0};
+        for (int round = 0; round < 16; round++) { /* the hub may queue more after each */
+            if (b) {
+                hub_store_done(n->hub, b, ok, net_now());
+                hub_batch_free(b);
+                net_drain(n);
+            }
+            if (!(b = hub_store_take(n->hub)))
+                break;
+            ok = hub_batch_write(n->store, b, &err) == 0;
+            if (!ok)
+                fprintf(stderr, "parlour serve: storage: %s\n", pl_buf_str(&err));
+            pl_buf_clear(&err);
+        }
+        if (b) {
+            hub_store_done(n->hub, b, ok, net_now());
+            hub_batch_free(b);
+        }
+        pl_buf_free(&err);
+    }
+    if (n->ctx) {
+        lws_sul_cancel(&n->sul);
+        lws_context_destroy(n->ctx); /* closes every connection: hub_disconnect */
+    }
+    hub_free(n->hub);
+    store_close(n->store);
+    pl_free(n->conns.keys);
+    pl_free(n->conns.vals);
+    pthread_cond_destroy(&n->wk_cv);
+    pthread_cond_destroy(&n->st_cv);
+    pthread_mutex_destroy(&n->mu);
+    pl_free(n);
+}

@@ -1,0 +1,69 @@
+/* net.h — the server's network layer: HTTP for the static files of web/,
+ * the WebSocket of the web protocol (docs/web-protocol.md) at /ws, and the
+ * threads around the hub (docs/server.md, "Threads"). Prefix net_.
+ *
+ * One libwebsockets context served by one thread (the one that calls
+ * net_run): it owns the hub, feeds it what arrives and the time, and sends
+ * what the hub releases. Two kinds of helper threads never touch the hub:
+ * the storage thread (owns the store: writes the hub's batches, so the
+ * service thread never waits on disk) and a pool of workers (the computer
+ * players' choices). Both post their results back through a mutex-guarded
+ * queue and lws_cancel_service, which wakes the service thread.
+ *
+ * Time: the hub gets CLOCK_REALTIME in milliseconds since the epoch (the
+ * protocol's `server_ms` and the stored `at_ms` are wall-clock times);
+ * timers are scheduled as delays from now (lws_sul, monotonic), so a jump of
+ * the wall clock moves a timer's deadline but never stalls the loop.
+ */
+#ifndef PARLOUR_NET_H
+#define PARLOUR_NET_H
+
+#if !defined(PARLOUR_IN_FRONT)
+#error "net.h belongs to the server (a front end): core, games and AI may not include it"
+#endif
+
+#include <stdint.h>
+
+#include "parlour/buf.h"
+
+#define NET_MAX_FILE (8 << 20)      /* bytes: a bigger file of web/ is refused (403) */
+#define NET_MAX_QUEUE (4 << 20)     /* bytes waiting for one slow client before it is closed */
+#define NET_MAX_HEADER 4096         /* bytes of a request's headers; more: the request is refused */
+
+typedef struct net net;
+
+/* What net_new needs; zero fields take the defaults in brackets. */
+typedef struct net_config {
+    const char *host;    /* the address to listen on [all interfaces] */
+    int port;            /* the TCP port; 0: any free one (net_port tells which) */
+    const char *db;      /* the store's file (created if needed) [required] */
+    const char *web;     /* the folder of static files [required; must exist] */
+    int workers;         /* computer players' threads [min(2, cores)] */
+    uint64_t test_seed;  /* hub_config.test_seed: 0 in production */
+} net_config;
+
+/* Opens the store, makes the hub, rebuilds every unfinished room from the
+ * store (hub_restore), starts the storage thread and the workers, and
+ * listens. Returns the server (free it with net_free), or NULL with a
+ * message in `err` and nothing left open. Call from the thread that will
+ * call net_run. */
+net *net_new(const net_config *cfg, pl_buf *err);
+/* The port listened on (the one chosen by the system when cfg->port was 0). */
+int net_port(const net *n);
+/* The web folder served, as an absolute path without symlinks. */
+const char *net_web(const net *n);
+/* Serves until net_stop; returns 0, or -1 when the event loop failed.
+ * Call once, on net_new's thread. */
+int net_run(net *n);
+/* Asks net_run to return soon. Any thread may call it, any number of times
+ * (it sets a flag and wakes the loop); not from a signal handler (a thread
+ * waiting in sigwait calls it: serve.c). */
+void net_stop(net *n);
+/* Stops the workers (each finishes the choice it is making) and the storage
+ * thread (it finishes the batch it is writing; the writes still queued are
+ * then written on this thread), closes every connection, frees the hub and
+ * closes the store. NULL is a no-op. Call on net_run's thread after it
+ * returned (or instead of it). */
+void net_free(net *n);
+
+#endif

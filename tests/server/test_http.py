@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""test_http.py — `parlour serve`'s HTTP side and WebSocket handshake over real sockets.
+
+Usage: test_http.py PARLOUR_BINARY SOURCE_DIR
+
+Starts the server on a free port (--port 0) with a temporary web folder (a copy of the
+source tree's web/ plus traps: a symlink out of the folder, a symlink inside it, a hidden
+file, a file over the size limit), checks what is served and what is refused, that a
+WebSocket opens at /ws (with the subprotocol parlour.v1 or none) and nowhere else, that a
+message longer than the limit is refused even in fragments, and that SIGTERM stops the
+server with exit status 0 (under ASan: no leak). Python's standard library only.
+"""
+import base64
+import http.client
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+
+FAILS = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        FAILS.append(what)
+
+
+def start(binary, tmp, web):
+    cmd = [binary, "serve", "--port", "0", "--db", os.path.join(tmp, "t.db"), "--web", web]
+    err = open(os.path.join(tmp, "stderr.txt"), "wb")
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, cwd=tmp, bufsize=0)
+    err.close()
+    line = b""
+    while not line.endswith(b"\n"):
+        r, _, _ = select.select([p.stdout], [], [], 60)
+        if not r:
+            p.kill()
+            sys.exit("the server did not say it was listening within 60 s")
+        c = p.stdout.read(1)
+        if not c:
+            with open(os.path.join(tmp, "stderr.txt")) as f:
+                sys.exit("the server ended before listening: " + f.read())
+        line += c
+    text = line.decode()
+    print(text.strip())
+    if not text.startswith("parlour serve: listening on http://127.0.0.1:"):
+        sys.exit("unexpected first line: " + text)
+    port = int(text.split("http://127.0.0.1:")[1].split("/")[0])
+    return p, port
+
+
+def get(port, path, method="GET", headers=None):
+    """(status, content type, content length, body); status 0: closed without an answer."""
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    try:
+        c.request(method, path, headers=headers or {})
+        r = c.getresponse()
+        body = r.read()
+    except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+        return 0, "", None, b""
+    finally:
+        c.close()
+    return r.status, r.getheader("content-type") or "", r.getheader("content-length"), body
+
+
+def raw(port, data):
+    """Sends raw bytes, returns what came back until the server closed or 5 s of silence."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=20)
+    try:
+        s.sendall(data)
+    except OSError:
+        pass
+    out = b""
+    s.settimeout(5)
+    try:
+        while True:
+            b = s.recv(65536)
+            if not b:
+                break
+            out += b
+    except (socket.timeout, OSError):
+        pass
+    s.close()
+    return out
+
+
+# ---- A minimal WebSocket client (RFC 6455: handshake, masked frames) -------------------
+
+def ws_open(port, path="/ws", protocol="parlour.v1"):
+    s = socket.create_connection(("127.0.0.1", port), timeout=20)
+    key = base64.b64encode(os.urandom(16)).decode()
+    req = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n")
+    if protocol:
+        req += f"Sec-WebSocket-Protocol: {protocol}\r\n"
+    s.sendall((req + "\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        b = s.recv(1)
+        if not b:
+            break
+        head += b
+    return s, head.decode(errors="replace")
+
+
+def ws_send(s, payload, opcode=1, fin=True):
+    mask = os.urandom(4)
+    n = len(payload)
+    h = bytes([(0x80 if fin else 0) | opcode])
+    if n < 126:
+        h += bytes([0x80 | n])
+    elif n < 65536:
+        h += bytes([0x80 | 126]) + struct.pack("!H", n)
+    else:
+        h += bytes([0x80 | 127]) + struct.pack("!Q", n)
+    s.sendall(h + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+
+def recv_exact(s, n):
+    out = b""
+    while len(out) < n:
+        b = s.recv(n - len(out))
+        if not b:
+            raise EOFError("closed")
+        out += b
+    return out
+
+
+def ws_recv(s):
+    """The next text message (a dict), skipping control frames; None when closed."""
+    try:
+        while True:
+            b0, b1 = recv_exact(s, 2)
+            n = b1 & 0x7F
+            if n == 126:
+                n = struct.unpack("!H", recv_exact(s, 2))[0]
+            elif n == 127:
+                n = struct.unpack("!Q", recv_exact(s, 8))[0]
+            data = recv_exact(s, n)
+            op = b0 & 0x0F
+            if op == 8:
+                return None
+            if op == 1:
+                return json.loads(data)
+    except (EOFError, OSError):
+        return None
+
+
+def main():
+    binary, source = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    tmp = tempfile.mkdtemp(prefix="parlour-http-")
+    web = os.path.join(tmp, "web")
+    shutil.copytree(os.path.join(source, "web"), web)
+    with open(os.path.join(tmp, "secret.txt"), "w") as f:
+        f.write("SECRET outside the web folder\n")
+    os.symlink(os.path.join(tmp, "secret.txt"), os.path.join(web, "out.txt"))
+    os.symlink("index.html", os.path.join(web, "in.html"))
+    with open(os.path.join(web, ".hidden"), "w") as f:
+        f.write("hidden\n")
+    with open(os.path.join(web, "big.bin"), "wb") as f:
+        f.truncate(9 << 20)  # over NET_MAX_FILE (8 MiB), sparse
+    os.mkdir(os.path.join(web, "sub"))
+    with open(os.path.join(web, "index.html"), "rb") as f:
+        index = f.read()
+
+    p, port = start(binary, tmp, web)
+    try:
+        st, ct, cl, body = get(port, "/")
+        check(st == 200 and body == index and ct.startswith("text/html"), "/ serves index.html as text/html")
+        st, ct, cl, body = get(port, "/room/0123456789abcdef0123456789abcdef")
+        check(st == 200 and body == index, "/room/CODE serves index.html (invitation links)")
+        st, ct, cl, body = get(port, "/", method="HEAD")
+        check(st == 200 and body == b"" and cl == str(len(index)), "HEAD / : the length, no body")
+        st, ct, _, _ = get(port, "/lobby.js")
+        check(st == 200 and ct.startswith("text/javascript"), "/lobby.js as text/javascript")
+        st, ct, _, _ = get(port, "/style.css")
+        check(st == 200 and ct.startswith("text/css"), "/style.css as text/css")
+        st, _, _, body = get(port, "/in.html")
+        check(st == 200 and body == index, "a symlink inside the folder is served")
+        check(get(port, "/no-such-file.html")[0] == 404, "a missing file: 404")
+        check(get(port, "/sub")[0] == 404, "a folder: 404")
+        for path in ["/../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E/%2e%2e/" + "secret.txt",
+                     "/sub/../../secret.txt", "/..%2fsecret.txt", "/%2e%2e%2fsecret.txt",
+                     "//" + os.path.join(tmp, "secret.txt").lstrip("/"),
+                     "/out.txt", "/.hidden", "/big.bin", "/sub/", "/index.html%00.png"]:
+            st, _, _, body = get(port, path)
+            check(st in (0, 403, 404) and b"SECRET" not in body, f"{path} refused ({st or 'closed'})")
+        check(get(port, "/out.txt")[0] == 403, "a symlink out of the folder: 403")
+        check(get(port, "/big.bin")[0] == 403, "a file over the size limit: 403")
+        st = get(port, "/", method="POST")[0]
+        check(st == 405, f"POST refused ({st})")
+        reply = raw(port, b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n")
+        check(not reply.startswith(b"HTTP/1.1 200"), "a 20 KB header is refused: "
+              + (reply.split(b"\r\n")[0].decode(errors="replace") or "connection closed"))
+        reply = raw(port, b"\x00\x01garbage\r\n\r\n")
+        check(not reply.startswith(b"HTTP/1.1 200"), "garbage instead of a request is refused")
+        check(get(port, "/")[0] == 200, "the server still answers afterwards")
+
+        s, head = ws_open(port)
+        check(head.startswith("HTTP/1.1 101") and "sec-websocket-protocol: parlour.v1" in head.lower(),
+              "WebSocket at /ws with parlour.v1: 101")
+        m = ws_recv(s)
+        check(isinstance(m, dict) and m.get("type") == "welcome" and m.get("protocol") == 1,
+              f"the first message is the welcome ({m})")
+        # Too long in one frame, then in three fragments: "too-long", and the connection lives.
+        ws_send(s, b"x" * 9000)
+        m = ws_recv(s)
+        check(m and m.get("type") == "error" and m.get("error") == "too-long", f"9000 bytes: too-long ({m})")
+        ws_send(s, b"y" * 5000, fin=False)
+        ws_send(s, b"y" * 5000, opcode=0, fin=False)
+        ws_send(s, b"y" * 10, opcode=0, fin=True)
+        m = ws_recv(s)
+        check(m and m.get("type") == "error" and m.get("error") == "too-long",
+              f"10010 bytes in fragments: too-long ({m})")
+        ws_send(s, json.dumps({"type": "hello", "v": 1}).encode(), fin=False)
+        ws_send(s, b"", opcode=0, fin=True)
+        m = ws_recv(s)
+        check(isinstance(m, dict) and "type" in m, f"a message in two fragments is answered ({m})")
+        s.close()
+        s, head = ws_open(port, protocol=None)
+        check(head.startswith("HTTP/1.1 101"), "WebSocket at /ws naming no subprotocol: 101")
+        m = ws_recv(s)
+        check(isinstance(m, dict) and m.get("type") == "welcome", "... and its welcome")
+        s.close()
+        s, head = ws_open(port, path="/other")
+        check(not head.startswith("HTTP/1.1 101"), "WebSocket anywhere but /ws: refused")
+        s.close()
+        check(get(port, "/")[0] == 200, "the server still answers at the end")
+    finally:
+        p.send_signal(signal.SIGTERM)
+        try:
+            rc = p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            rc = "killed after 60 s"
+        with open(os.path.join(tmp, "stderr.txt"), errors="replace") as f:
+            err = f.read()
+        out = p.stdout.read().decode(errors="replace")
+        check(rc == 0, f"SIGTERM: exit status 0 ({rc})")
+        check("Sanitizer" not in err and "runtime error" not in err, "no sanitizer report")
+        if err.strip():
+            print("server stderr:\n" + err)
+        if out.strip():
+            print("server stdout:\n" + out)
+        shutil.rmtree(tmp, ignore_errors=True)
+    if FAILS:
+        print(f"{len(FAILS)} check(s) failed")
+        sys.exit(1)
+    print("all checks passed")
+
+
+if __name__ == "__main__":
+    main()
