@@ -438,11 +438,10 @@ int cli_bench_karuta_net_hub(long readings, uint64_t seed, int jitter, int diff_
             hub_tick(b->h, b->now);
         while (!rc && b->nq && b->q[0].at <= b->now) {
             kh_msg m = kh_pop(b);
-            if (m.conn != b->c[m.k].conn) /* a client that left with its match */
-                ;
-            else if (m.to_server)
+            int live = m.conn == b->c[m.k].conn; /* else its client left with its match */
+            if (live && m.to_server)
                 hub_message(b->h, m.conn, m.text, m.len, b->now);
-            else
+            else if (live)
                 rc = kh_receive(b, m.k, m.text, m.len);
             free(m.text);
             if (!rc)
@@ -464,14 +463,13 @@ int cli_bench_karuta_net_hub(long readings, uint64_t seed, int jitter, int diff_
                100.0 * (b->readings - b->right - b->equal) / b->readings, 100.0 * b->equal / b->readings, KH_TIE_MS,
                100.0 * b->ties / b->readings);
         printf("%-42s |error| mean %.1f ms, p50 %d, p99 %d, max %d ms; right order by difference: "
-               "<40 ms %.2f %%, 40-59 %.2f %%, 60+ %.2f %%; unrecognised readings %ld, errors %ld%s%s\n",
+               "<40 ms %.2f %%, 40-59 %.2f %%, 60+ %.2f %%; unrecognised readings %ld, errors %ld\n",
                "", n ? (double)b->err_sum / n : 0.0, n ? e[n / 2] : 0, n ? e[n * 99 / 100] : 0, n ? e[n - 1] : 0,
                b->bydiff[0][0] ? 100.0 * b->bydiff[0][1] / b->bydiff[0][0] : 0.0,
                b->bydiff[1][0] ? 100.0 * b->bydiff[1][1] / b->bydiff[1][0] : 0.0,
-               b->bydiff[2][0] ? 100.0 * b->bydiff[2][1] / b->bydiff[2][0] : 0.0, b->unrecognised, b->errors,
-               b->errors ? " (first: " : "", b->errors ? pl_buf_str(&b->first_error) : "");
+               b->bydiff[2][0] ? 100.0 * b->bydiff[2][1] / b->bydiff[2][0] : 0.0, b->unrecognised, b->errors);
         if (b->errors)
-            puts(")");
+            printf("the first error: %s\n", pl_buf_str(&b->first_error));
     }
     while (b->nq) {
         kh_msg m = kh_pop(b);
