@@ -155,13 +155,14 @@ int cli_bench_karuta_net(int argc, char **argv)
                                        {"diff", required_argument, 0, 'd'},
                                        {"sync-ms", required_argument, 0, 'y'},
                                        {"hub", no_argument, 0, 'H'},
+                                       {"liar", required_argument, 0, 'L'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
     long readings = 1000;
     uint64_t seed = 1;
-    int jitter = 15, diff_min = 30, sync_ms = KN_SYNC_MS, hub = 0, c;
+    int jitter = 15, diff_min = 30, sync_ms = KN_SYNC_MS, hub = 0, liar = 0, c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "n:s:j:d:y:Hh", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "n:s:j:d:y:HL:h", lo, NULL)) != -1) {
         switch (c) {
         case 'n': readings = atol(optarg); break;
         case 's': seed = strtoull(optarg, NULL, 10); break;
@@ -169,8 +170,9 @@ int cli_bench_karuta_net(int argc, char **argv)
         case 'd': diff_min = atoi(optarg); break;
         case 'y': sync_ms = atoi(optarg); break;
         case 'H': hub = 1; break;
+        case 'L': liar = atoi(optarg); break;
         case 'h':
-            puts("usage: parlour bench karuta-net [--readings N] [--seed N] [--jitter MS] [--diff MS] [--sync-ms MS] [--hub]\n"
+            puts("usage: parlour bench karuta-net [--readings N] [--seed N] [--jitter MS] [--diff MS] [--sync-ms MS] [--hub [--liar MS]]\n"
                  "Fairness of real-time karuta over the network, on a virtual clock: two clients\n"
                  "with trips of 10-150 ms each way, +-jitter per message, clocks a minute apart,\n"
                  "synced as the server does; their true reactions differ by at least --diff ms.\n"
@@ -182,20 +184,21 @@ int cli_bench_karuta_net(int argc, char **argv)
                  "  --diff MS     the reactions differ by MS..MS+70 ms (default 30)\n"
                  "  --sync-ms MS  a sync every MS ms during play (default 5000, the hub's)\n"
                  "  --hub         through the server's hub (src/server/hub.h): its sync schedule, its\n"
-                 "                reading and its conversion, two scripted clients at chirashi for two");
+                 "                reading and its conversion, two scripted clients at chirashi for two\n"
+                 "  --liar MS     (with --hub) the second client cheats, stamping its touches MS ms early");
             return 0;
         default: return 2;
         }
     }
     if (readings < 1 || readings > KN_MAXREAD || jitter < 0 || jitter > 1000 || diff_min < 0 ||
-        diff_min > 10000 || sync_ms < 100 || sync_ms > 60000) {
+        diff_min > 10000 || sync_ms < 100 || sync_ms > 60000 || liar < 0 || liar > 100000 || (liar && !hub)) {
         fputs("parlour bench karuta-net: --readings 1..1000000, --jitter 0..1000, --diff 0..10000, "
-              "--sync-ms 100..60000\n",
+              "--sync-ms 100..60000, --liar 0..100000 with --hub\n",
               stderr);
         return 2;
     }
     if (hub) /* bench_karnet_hub.c */
-        return cli_bench_karuta_net_hub(readings, seed, jitter, diff_min);
+        return cli_bench_karuta_net_hub(readings, seed, jitter, diff_min, liar);
     kn_stats st[KN_METHODS] = {0};
     for (int meth = 0; meth < KN_METHODS; meth++)
         if (!(st[meth].err = malloc(2 * (size_t)readings * sizeof *st[meth].err))) {

@@ -16,6 +16,8 @@
  * it `reaction` ms later, its stamp on its own clock. The two reactions of
  * a reading differ by diff..diff+70 ms. The judged times are the hub's
  * touch actions in the history ("touch N@MS"), read when the window closes.
+ * With --liar MS the second client cheats: its stamps are MS ms early (the
+ * hub clamps them to the deciding kana, and logs each clamp on stderr).
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -60,6 +62,7 @@ typedef struct kh {
     hub *h;
     pl_rng rng;
     int jitter, diff_min;
+    int liar;       /* client 1 stamps its touches this many ms early (a cheat) */
     long target;    /* readings to compare */
     int64_t now;
     kh_msg *q;
@@ -79,6 +82,7 @@ typedef struct kh {
     int keylen[KARP_NPOEMS + 1][KARP_DEPTH + 1];
     /* figures */
     long readings, right, equal, ties, unrecognised, errors, bydiff[3][2];
+    long liar_at_lo, liar_first, liar_truly_first;
     long err_n, err_sum;
     int *err;
     pl_buf first_error;
@@ -286,7 +290,7 @@ static int kh_kana(kh *b, int k, const char *kana, int t_ms)
     int64_t at = b->now + b->react[k];
     return kh_send(b, k, at,
                    json_pack("{s:s, s:i, s:I}", "type", "touch", "card", found, "client_ms",
-                             (json_int_t)(at + c->offset)));
+                             (json_int_t)(at + c->offset - (k == 1 ? b->liar : 0))));
 }
 
 /* A history entry "touch N@MS ...": the judged times of the cards both
@@ -318,6 +322,9 @@ static void kh_history(kh *b, int seat, const char *text)
         int bd = r->diff < 40 ? 0 : r->diff < 60 ? 1 : 2;
         b->bydiff[bd][0]++;
         b->bydiff[bd][1] += right;
+        b->liar_at_lo += t1 == r->dec[1];
+        b->liar_first += t1 < t0;
+        b->liar_truly_first += r->react[1] < r->react[0];
         for (int q = 0; q < 2; q++) { /* each touch against the truth: its deciding kana + reaction */
             int e = r->judged[q] - 1 - (r->dec[q] + r->react[q]);
             b->err[b->err_n++] = e < 0 ? -e : e;
@@ -389,7 +396,7 @@ static int kh_receive(kh *b, int k, const char *text, size_t len)
     return rc;
 }
 
-int cli_bench_karuta_net_hub(long readings, uint64_t seed, int jitter, int diff_min)
+int cli_bench_karuta_net_hub(long readings, uint64_t seed, int jitter, int diff_min, int liar)
 {
     kh *b = calloc(1, sizeof *b);
     if (!b || !(b->err = malloc(2 * (size_t)readings * sizeof *b->err))) {
@@ -401,6 +408,7 @@ int cli_bench_karuta_net_hub(long readings, uint64_t seed, int jitter, int diff_
     pl_rng_seed(&b->rng, pl_mix64(seed ^ 0x68756232ull));
     b->jitter = jitter;
     b->diff_min = diff_min;
+    b->liar = liar;
     b->target = readings;
     b->rn = -1;
     for (int p = 1; p <= KARP_NPOEMS; p++) {
@@ -470,6 +478,11 @@ int cli_bench_karuta_net_hub(long readings, uint64_t seed, int jitter, int diff_
                b->bydiff[2][0] ? 100.0 * b->bydiff[2][1] / b->bydiff[2][0] : 0.0, b->unrecognised, b->errors);
         if (b->errors)
             printf("the first error: %s\n", pl_buf_str(&b->first_error));
+        if (liar)
+            printf("%-42s seat 1 stamps its touches %d ms early: judged at its deciding kana (clamped) %.2f %%, "
+                   "judged first %.2f %%, truly first %.2f %%\n",
+                   "a cheat", liar, 100.0 * b->liar_at_lo / b->readings, 100.0 * b->liar_first / b->readings,
+                   100.0 * b->liar_truly_first / b->readings);
     }
     while (b->nq) {
         kh_msg m = kh_pop(b);

@@ -13,8 +13,9 @@ int cli_bench(int argc, char **argv);
  * over simulated links (bench_karnet.c); argv[0] is "karuta-net". */
 int cli_bench_karuta_net(int argc, char **argv);
 /* The same through the server's hub on a virtual clock (bench_karnet_hub.c):
- * `readings` compared readings, the draws from `seed`. The exit status. */
-int cli_bench_karuta_net_hub(long readings, uint64_t seed, int jitter, int diff_min);
+ * `readings` compared readings, the draws from `seed`, seat 1 stamping its
+ * touches `liar` ms early (0: honest). The exit status. */
+int cli_bench_karuta_net_hub(long readings, uint64_t seed, int jitter, int diff_min, int liar);
 int cli_play(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_solve(int argc, char **argv);
