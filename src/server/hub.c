@@ -99,6 +99,7 @@ static char *dupn(const char *s)
 
 int64_t hub_now(const hub *h) { return h->now; }
 const char *hub_takeover_level(const hub *h) { return h->cfg.takeover_level; }
+FILE *hub_log(const hub *h) { return h->cfg.log ? h->cfg.log : stderr; }
 
 /* 128 random bits as hex (getrandom, or from the test seed). */
 static void random_hex(hub *h, char out[HUB_CODE])

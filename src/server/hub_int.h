@@ -90,6 +90,8 @@ int hub_seat_is_ai(const hub_room *r, int s);
 /* The ai_player for `level` of game `g` (the hub keeps it), or NULL + message. */
 const ai_player *hub_player(hub *h, const pl_game *g, const char *level, pl_buf *err);
 const char *hub_takeover_level(const hub *h);
+/* The log (hub_config.log, else stderr). */
+FILE *hub_log(const hub *h);
 /* A new job id. */
 uint64_t hub_job_queue(hub *h, hub_room *r, int seat, const ai_player *p, int kind);
 int64_t hub_now(const hub *h);

@@ -237,7 +237,7 @@ void hubk_touch(hub *h, hub_conn *c, int card, int64_t client_ms, int poet, int6
     int clamped = 0;
     int ms = rtc_touch_ms(&k->clk[s], client_ms, now_ms, k->t0, lo, &clamped);
     if (clamped)
-        fprintf(stderr, "hub: room %s seat %d: touch of card %d clamped to %d ms\n", r->code, s, card, ms);
+        fprintf(hub_log(h), "hub: room %s seat %d: touch of card %d clamped to %d ms\n", r->code, s, card, ms);
     if (ms > KARP_MS_MAX)
         ms = KARP_MS_MAX;
     /* the answer with this touch must be a valid action */
