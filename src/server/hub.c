@@ -997,11 +997,13 @@ void hub_room_schedule(hub *h, hub_room *r)
 }
 
 /* After any change of the room's state: chance, the end, jobs, clocks. */
-static void room_advance(hub *h, hub_room *r, int64_t now_ms)
+void hub_room_advance(hub *h, hub_room *r, int64_t now_ms)
 {
     if (!room_started(r))
         return;
     while (r->game->phase(r->m->state) == PL_PHASE_CHANCE) {
+        if (r->kar && hubk_hold_chance(r, now_ms))
+            break; /* karuta: the judgement is shown a while before the next reading */
         pl_buf err = {0}, t = {0};
         void *before = pl_malloc(r->game->state_size);
         pl_action a;
@@ -1053,7 +1055,7 @@ int hub_room_play(hub *h, hub_room *r, int seat, pl_action a, uint64_t sender, i
     r->stored = r->m->nhist;
     h->st.actions++;
     pl_buf_free(&t);
-    room_advance(h, r, now_ms);
+    hub_room_advance(h, r, now_ms);
     return 0;
 }
 
@@ -1318,7 +1320,7 @@ static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     char link[64];
     snprintf(link, sizeof link, "/room/%s", r->code);
     hub_send(h, c->id, json_pack("{s:s, s:s, s:s}", "type", "created", "room", r->code, "link", link));
-    room_advance(h, r, now_ms); /* a room of computers only starts at once */
+    hub_room_advance(h, r, now_ms); /* a room of computers only starts at once */
 }
 
 static void req_join(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
@@ -1411,7 +1413,7 @@ static void req_join(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
                                  t->token));
     if (r->kar)
         hubk_joined(h, r, c, now_ms);
-    room_advance(h, r, now_ms);
+    hub_room_advance(h, r, now_ms);
     hub_room_broadcast(h, r);
 }
 
@@ -1584,7 +1586,7 @@ static void req_rematch(hub *h, hub_conn *c, int64_t now_ms)
     queue_room(h, n);
     for (int i = 0; i < r->nmembers; i++)
         hub_send(h, r->members[i], json_pack("{s:s, s:s}", "type", "rematch", "room", n->code));
-    room_advance(h, n, now_ms);
+    hub_room_advance(h, n, now_ms);
 }
 
 static void req_record(hub *h, hub_conn *c, json_t *root)
@@ -2144,6 +2146,6 @@ int hub_restore(hub *h, store *s, int64_t now_ms, pl_buf *err)
     if (store_rooms(s, 1, restore_room, &x, err) != 0)
         return -1;
     for (int i = 0; i < h->nrooms; i++)
-        room_advance(h, h->rooms[i], now_ms); /* chance due, jobs, karuta readings */
+        hub_room_advance(h, h->rooms[i], now_ms); /* chance due, jobs, karuta readings */
     return x.n;
 }

@@ -83,6 +83,8 @@ void hub_error(hub *h, uint64_t conn, const char *code, const char *request, con
 int hub_room_play(hub *h, hub_room *r, int seat, pl_action a, uint64_t sender, int64_t now_ms, pl_buf *err);
 /* Queues a job for every actor a computer plays now (once per state). */
 void hub_room_schedule(hub *h, hub_room *r);
+/* After any change of the room's state: chance, the end, jobs, clocks. */
+void hub_room_advance(hub *h, hub_room *r, int64_t now_ms);
 /* Sends every member its state. */
 void hub_room_broadcast(hub *h, hub_room *r);
 /* True when seat `s` of `r` is played by a computer now. */
@@ -116,6 +118,8 @@ int64_t hubk_tick(hub *h, hub_room *r, int64_t now_ms);
 void hubk_job_done(hub *h, hub_room *r, int seat, pl_action a, int64_t now_ms);
 /* A connection joined the room as a seat: starts its clock sync. */
 void hubk_joined(hub *h, hub_room *r, hub_conn *c, int64_t now_ms);
+/* 1 while the next reading must wait (the last judgement is shown). */
+int hubk_hold_chance(const hub_room *r, int64_t now_ms);
 /* Frees the room's karuta part. */
 void hubk_free(hub_room *r);
 /* After a storage failure took actions back: forget the reading. */
