@@ -1499,12 +1499,12 @@ static void req_act(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         return;
     }
     pl_buf t = {0};
+    int after = r->m->nhist + 1; /* the history's length with this action (chance may follow) */
     r->game->format_action(r->m->state, c->seat, a, &t);
     if (hub_room_play(h, r, c->seat, a, c->id, now_ms, &err) < 0) {
         hub_error(h, c->id, "illegal", "act", "%s", pl_buf_str(&err));
     } else {
-        hub_send(h, c->id,
-                 json_pack("{s:s, s:i, s:s}", "type", "accepted", "seq", r->m->nhist, "action", pl_buf_str(&t)));
+        hub_send(h, c->id, json_pack("{s:s, s:i, s:s}", "type", "accepted", "seq", after, "action", pl_buf_str(&t)));
         hub_room_broadcast(h, r);
     }
     pl_buf_free(&t);
