@@ -28,6 +28,7 @@
 #include "parlour/registry.h"
 
 #define HUB_VERSION "parlour 0.1.0"
+#define HUB_MAX_LEGAL 512 /* legal actions listed in one state */
 
 /* A queued message: released (tag 0) or held for batch `tag`. */
 typedef struct hub_msg {
@@ -53,6 +54,13 @@ typedef struct hub_jobp {
     int kind;
     struct hub_jobp *next;
 } hub_jobp;
+
+/* An entry of the timer heap: room `r` is due at `at` (stale when
+ * r->wake_ms moved since: skipped). */
+typedef struct hub_wake {
+    int64_t at;
+    hub_room *r;
+} hub_wake;
 
 typedef struct hub_ai {
     const pl_game *g;
@@ -86,6 +94,9 @@ struct hub {
     hub_ai *ais;
     int nais;
     uint64_t seed_next;          /* test_seed mode */
+    hub_wake *heap;              /* timers: a binary min-heap by `at` */
+    int nheap, capheap;
+    uint64_t tick_seq;
     int64_t now;
     hub_stats st;
 };
@@ -373,6 +384,75 @@ static void room_free(hub_room *r)
     pl_free(r);
 }
 
+/* ---- timers: a min-heap of rooms by due time ------------------------------- */
+
+static void heap_down(hub *h, int i)
+{
+    for (;;) {
+        int l = 2 * i + 1, m = i;
+        if (l < h->nheap && h->heap[l].at < h->heap[m].at)
+            m = l;
+        if (l + 1 < h->nheap && h->heap[l + 1].at < h->heap[m].at)
+            m = l + 1;
+        if (m == i)
+            return;
+        hub_wake t = h->heap[i];
+        h->heap[i] = h->heap[m];
+        h->heap[m] = t;
+        i = m;
+    }
+}
+
+static void heap_build(hub *h)
+{
+    for (int i = h->nheap / 2 - 1; i >= 0; i--)
+        heap_down(h, i);
+}
+
+static void heap_push(hub *h, int64_t at, hub_room *r)
+{
+    if (h->nheap == h->capheap) {
+        int cap = h->capheap ? h->capheap * 2 : 64;
+        hub_wake *a = pl_realloc(h->heap, sizeof *a * (size_t)cap);
+        if (!a)
+            return; /* no memory: the room's timer is late until its next change */
+        h->heap = a;
+        h->capheap = cap;
+    }
+    int i = h->nheap++;
+    h->heap[i] = (hub_wake){at, r};
+    while (i > 0 && h->heap[(i - 1) / 2].at > h->heap[i].at) {
+        hub_wake t = h->heap[i];
+        h->heap[i] = h->heap[(i - 1) / 2];
+        h->heap[(i - 1) / 2] = t;
+        i = (i - 1) / 2;
+    }
+}
+
+static void heap_pop(hub *h)
+{
+    h->heap[0] = h->heap[--h->nheap];
+    heap_down(h, 0);
+}
+
+static int64_t room_next(const hub_room *r);
+
+/* Registers when room `r` is next due (after any change of it). */
+static void room_rewake(hub *h, hub_room *r)
+{
+    int64_t t = room_next(r);
+    if (r->kar) {
+        int64_t k = hubk_tick(h, r, INT64_MIN);
+        if (k < t)
+            t = k;
+    }
+    if (t == r->wake_ms)
+        return;
+    r->wake_ms = t;
+    if (t != INT64_MAX)
+        heap_push(h, t, r);
+}
+
 /* Removes `r` from the hub and frees it (a room whose creation failed). */
 static void room_remove(hub *h, hub_room *r)
 {
@@ -382,6 +462,12 @@ static void room_remove(hub *h, hub_room *r)
             break;
         }
     table_rebuild(h, h->tcap);
+    int keep = 0; /* its timers go (the heap is rebuilt) */
+    for (int i = 0; i < h->nheap; i++)
+        if (h->heap[i].r != r)
+            h->heap[keep++] = h->heap[i];
+    h->nheap = keep;
+    heap_build(h);
     for (int i = 0; i < r->nmembers; i++) {
         hub_conn *c = hub_conn_get(h, r->members[i]);
         if (c && c->room == r)
@@ -557,6 +643,7 @@ void hub_free(hub *h)
         pl_free(h->ais[i].level);
     }
     pl_free(h->ais);
+    pl_free(h->heap);
     pl_free(h);
 }
 
@@ -905,9 +992,9 @@ static json_t *state_json(hub *h, hub_room *r, hub_conn *c)
     int kar_touch = r->kar && hubk_visible(r) < r->m->nhist;
     if (viewer >= 0 && room_started(r) && !hub_seat_is_ai(r, viewer) && !kar_touch &&
         pl_is_actor(g, r->m->state, viewer)) {
-        pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
-        int n = acts ? pl_legal_all(g, r->m->state, viewer, acts) : 0;
-        for (int i = 0; i < n && i < 512; i++) {
+        pl_action acts[HUB_MAX_LEGAL]; /* a menu lists at most this many */
+        int n = g->legal(r->m->state, viewer, acts, HUB_MAX_LEGAL);
+        for (int i = 0; i < n && i < HUB_MAX_LEGAL; i++) {
             pl_buf t = {0}, l = {0};
             g->format_action(r->m->state, viewer, acts[i], &t);
             pl_format_action_long(g, r->m->state, viewer, acts[i], &l);
@@ -915,7 +1002,6 @@ static json_t *state_json(hub *h, hub_room *r, hub_conn *c)
             pl_buf_free(&t);
             pl_buf_free(&l);
         }
-        pl_free(acts);
     }
     int upto = visible(r);
     int from = c->hist_sent < upto ? c->hist_sent : upto;
@@ -944,6 +1030,7 @@ void hub_room_broadcast(hub *h, hub_room *r)
         if (c && c->room == r)
             send_state(h, r, c);
     }
+    room_rewake(h, r);
 }
 
 /* ---- playing -------------------------------------------------------------------- */
@@ -1034,6 +1121,7 @@ void hub_room_advance(hub *h, hub_room *r, int64_t now_ms)
     if (r->kar)
         hubk_after_change(h, r, now_ms);
     hub_room_schedule(h, r);
+    room_rewake(h, r);
 }
 
 int hub_room_play(hub *h, hub_room *r, int seat, pl_action a, uint64_t sender, int64_t now_ms, pl_buf *err)
@@ -1203,6 +1291,7 @@ static hub_room *room_new(hub *h, const pl_game *g, json_t *opts, uint64_t seed,
     for (int s = 0; s < PL_MAX_SEATS; s++)
         r->seats[s].job_nhist = -1;
     r->created_ms = h->now;
+    r->wake_ms = INT64_MAX;
     return r;
 }
 
@@ -1838,8 +1927,8 @@ static int64_t room_next(const hub_room *r)
         int seats[PL_MAX_SEATS];
         int n = r->game->actors(r->m->state, seats);
         for (int i = 0; i < n; i++) {
-            if (hub_seat_is_ai(r, seats[i]))
-                continue;
+            if (hub_seat_is_ai(r, seats[i]) || (r->move_s && r->seats[seats[i]].job_nhist == r->m->nhist))
+                continue; /* a computer, or the computer already plays this move for him */
             int64_t at = r->move_s ? r->turn_ms + (int64_t)r->move_s * 1000 : r->turn_ms + r->seats[seats[i]].left_ms;
             if (at < next)
                 next = at;
@@ -1895,29 +1984,28 @@ static void room_tick(hub *h, hub_room *r, int64_t now_ms)
 void hub_tick(hub *h, int64_t now_ms)
 {
     h->now = now_ms;
-    for (int i = 0; i < h->nrooms; i++) {
-        hub_room *r = h->rooms[i];
-        int64_t k = r->kar ? hubk_tick(h, r, INT64_MIN) : INT64_MAX;
-        if (room_next(r) <= now_ms || k <= now_ms)
-            room_tick(h, r, now_ms);
+    uint64_t seq = ++h->tick_seq;
+    while (h->nheap && h->heap[0].at <= now_ms) {
+        hub_wake w = h->heap[0];
+        heap_pop(h);
+        hub_room *r = w.r;
+        if (w.at != r->wake_ms)
+            continue; /* stale: the room's time moved */
+        if (r->ticked == seq) { /* ticked in this call already: due again, next call */
+            heap_push(h, w.at, r);
+            break;
+        }
+        r->ticked = seq;
+        r->wake_ms = INT64_MAX;
+        room_tick(h, r, now_ms);
+        room_rewake(h, r);
     }
 }
 
 int64_t hub_next_ms(const hub *h)
 {
-    int64_t next = INT64_MAX;
-    for (int i = 0; i < h->nrooms; i++) {
-        hub_room *r = h->rooms[i];
-        int64_t t = room_next(r);
-        if (t < next)
-            next = t;
-        if (r->kar) {
-            t = hubk_tick((hub *)h, r, INT64_MIN);
-            if (t < next)
-                next = t;
-        }
-    }
-    return next;
+    /* the top may be stale (earlier than needed): a spurious tick does nothing */
+    return h->nheap ? h->heap[0].at : INT64_MAX;
 }
 
 /* ---- storage answers ------------------------------------------------------------ */

@@ -56,6 +56,8 @@ typedef struct hub_room {
     uint64_t *members;      /* connections in the room (seats and spectators) */
     int nmembers, capmembers;
     hub_karuta *kar;        /* karuta real time, NULL otherwise */
+    int64_t wake_ms;        /* when the hub's timer heap holds this room due, INT64_MAX none */
+    uint64_t ticked;        /* the hub_tick call that last ticked it */
     int64_t created_ms;
 } hub_room;
 
