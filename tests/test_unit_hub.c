@@ -839,6 +839,15 @@ static void test_held_until_durable_and_failure(void **state)
     /* and play goes on */
     sendf(d, mover, "{\"type\":\"act\",\"action\":\"%s\",\"seq\":%ld}", act, seq);
     assert_int_equal(count(d, mover, "accepted"), accepted + 1);
+    /* a room whose creation cannot be stored is gone, and its creator told */
+    int created = count(d, a, "created");
+    d->fail_next = 1;
+    sendf(d, a, "{\"type\":\"create\",\"game\":\"ur\"}");
+    assert_int_equal(count(d, a, "created"), created); /* never told it exists */
+    assert_string_equal(last_error(d, a), "storage");
+    hub_stats hs;
+    hub_get_stats(d->h, &hs);
+    assert_int_equal(hs.rooms, 1);
     pl_buf_free(&err);
     drv_free(d);
 }

@@ -35,6 +35,7 @@ typedef struct hub_msg {
     hub_out o;
     uint64_t tag;
     hub_room *room; /* the room it tells about, or NULL */
+    int history;    /* it tells the room's history (state, accepted, reading, kana) */
     struct hub_msg *next;
 } hub_msg;
 
@@ -163,7 +164,7 @@ static uint64_t hold_tag(const hub *h)
     return h->inflight;
 }
 
-static void queue_msg(hub *h, uint64_t conn, char *text, int close, uint64_t tag, hub_room *room)
+static void queue_msg(hub *h, uint64_t conn, char *text, int close, uint64_t tag, hub_room *room, int history)
 {
     hub_msg *m = pl_calloc(1, sizeof *m);
     if (!m) {
@@ -176,6 +177,7 @@ static void queue_msg(hub *h, uint64_t conn, char *text, int close, uint64_t tag
     m->o.close = close;
     m->tag = tag;
     m->room = room;
+    m->history = history;
     if (tag) {
         if (h->held_tail)
             h->held_tail->next = m;
@@ -202,9 +204,12 @@ static void send_tagged(hub *h, uint64_t conn, json_t *j, uint64_t tag, hub_room
 {
     if (!j)
         return;
+    const char *type = json_string_value(json_object_get(j, "type"));
+    int history = type && (!strcmp(type, "state") || !strcmp(type, "accepted") || !strcmp(type, "reading") ||
+                           !strcmp(type, "kana"));
     char *s = dump(j);
     if (s)
-        queue_msg(h, conn, s, 0, tag, room);
+        queue_msg(h, conn, s, 0, tag, room, history);
 }
 
 void hub_send(hub *h, uint64_t conn, json_t *j)
@@ -257,13 +262,14 @@ static void release(hub *h, uint64_t tag)
     }
 }
 
-/* Drops every held message about room `r`. */
-static void drop_held(hub *h, const hub_room *r)
+/* Drops the held messages about room `r`: all of them (`all`), or those
+ * that tell its history (taken back). */
+static void drop_held(hub *h, const hub_room *r, int all)
 {
     hub_msg **pp = &h->held, *prev = NULL;
     while (*pp) {
         hub_msg *m = *pp;
-        if (m->room == r) {
+        if (m->room == r && (all || m->history)) {
             *pp = m->next;
             if (h->held_tail == m)
                 h->held_tail = prev;
@@ -473,7 +479,7 @@ static void room_remove(hub *h, hub_room *r)
         if (c && c->room == r)
             c->room = NULL;
     }
-    drop_held(h, r);
+    drop_held(h, r, 1);
     room_free(r);
 }
 
@@ -1405,10 +1411,13 @@ static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         room_free(r);
         return;
     }
+    r->creator = c->id;
     queue_room(h, r);
     char link[64];
     snprintf(link, sizeof link, "/room/%s", r->code);
-    hub_send(h, c->id, json_pack("{s:s, s:s, s:s}", "type", "created", "room", r->code, "link", link));
+    /* about the new room: dropped with it if storing it fails */
+    send_tagged(h, c->id, json_pack("{s:s, s:s, s:s}", "type", "created", "room", r->code, "link", link),
+                hold_tag(h), r);
     hub_room_advance(h, r, now_ms); /* a room of computers only starts at once */
 }
 
@@ -1767,7 +1776,7 @@ static int rate_ok(hub *h, hub_conn *c, int64_t now_ms)
                               "too many messages: closing", "request");
         char *s = dump(j);
         if (s)
-            queue_msg(h, c->id, s, 1, 0, NULL);
+            queue_msg(h, c->id, s, 1, 0, NULL, 0);
         h->st.errors++;
         return 0;
     }
@@ -1963,7 +1972,7 @@ static void room_tick(hub *h, hub_room *r, int64_t now_ms)
                     pl_buf err = {0};
                     const ai_player *p = hub_player(h, r->game, h->cfg.takeover_level, &err);
                     pl_buf_free(&err);
-                    if (p && hub_job_queue(h, r, s, p, HUB_JOB_MOVE))
+                    if (p && hub_job_queue(h, r, s, p, HUB_JOB_CLOCK))
                         r->seats[s].job_nhist = r->m->nhist;
                 } else if (r->total_s && now_ms >= r->turn_ms + r->seats[s].left_ms) {
                     r->seats[s].left_ms = 0;
@@ -2010,6 +2019,50 @@ int64_t hub_next_ms(const hub *h)
 
 /* ---- storage answers ------------------------------------------------------------ */
 
+/* Takes room `code`'s actions and finish out of the batch being built
+ * (and, with `all`, its new room and configuration too). */
+static void next_forget(hub *h, const char *code, int all)
+{
+    hub_batchp *nx = h->next;
+    if (!nx)
+        return;
+    int k = 0;
+    for (int i = 0; i < nx->b.nactions; i++) {
+        if (!strcmp(nx->b.actions[i].room, code)) {
+            pl_free((char *)nx->b.actions[i].room);
+            pl_free((char *)nx->b.actions[i].text);
+            continue;
+        }
+        nx->senders[k] = nx->senders[i];
+        nx->b.actions[k++] = nx->b.actions[i];
+    }
+    nx->b.nactions = k;
+    k = 0;
+    for (int i = 0; i < nx->b.nfinished; i++) {
+        if (!strcmp(nx->b.finished[i], code)) {
+            pl_free(nx->b.finished[i]);
+            pl_free(nx->b.results[i]);
+            continue;
+        }
+        nx->b.results[k] = nx->b.results[i];
+        nx->b.finished[k++] = nx->b.finished[i];
+    }
+    nx->b.nfinished = k;
+    if (!all)
+        return;
+    k = 0;
+    for (int i = 0; i < nx->ncfg; i++) {
+        if (!strcmp(nx->cfg_codes[i], code)) {
+            pl_free(nx->cfg_codes[i]);
+            pl_free(nx->cfg_texts[i]);
+            continue;
+        }
+        nx->cfg_texts[k] = nx->cfg_texts[i];
+        nx->cfg_codes[k++] = nx->cfg_codes[i];
+    }
+    nx->ncfg = k;
+}
+
 void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
 {
     h->now = now_ms;
@@ -2029,10 +2082,18 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
     for (int i = 0; i < b->nrooms; i++) {
         hub_room *r = room_find(h, b->rooms[i].code);
         if (r) {
+            hub_error(h, r->creator, "storage", "create", "the room could not be stored: try again");
             for (int k = 0; k < r->nmembers; k++)
-                hub_error(h, r->members[k], "storage", "create", "the room could not be stored: try again");
+                if (r->members[k] != r->creator)
+                    hub_error(h, r->members[k], "storage", "create", "the room could not be stored: try again");
+            next_forget(h, r->code, 1);
             room_remove(h, r);
         }
+    }
+    for (int i = 0; i < p->ncfg; i++) { /* seats taken: written again with the next batch */
+        hub_room *r = room_find(h, p->cfg_codes[i]);
+        if (r)
+            queue_config(h, r);
     }
     for (int i = 0; i < b->nactions; i++) {
         hub_room *r = room_find(h, b->actions[i].room);
@@ -2042,19 +2103,8 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
             hub_error(h, p->senders[i], "storage", "act", "the action could not be stored: it is taken back");
         if (r->m->nhist > r->durable) {
             int n = r->durable;
-            drop_held(h, r);
-            /* the next batch's actions for this room continue the failed ones: drop them */
-            hub_batchp *nx = h->next;
-            for (int k = 0; nx && k < nx->b.nactions; k++)
-                if (!strcmp(nx->b.actions[k].room, r->code)) {
-                    pl_free((char *)nx->b.actions[k].room);
-                    pl_free((char *)nx->b.actions[k].text);
-                    memmove(&nx->b.actions[k], &nx->b.actions[k + 1],
-                            sizeof *nx->b.actions * (size_t)(nx->b.nactions - k - 1));
-                    memmove(&nx->senders[k], &nx->senders[k + 1], sizeof *nx->senders * (size_t)(nx->b.nactions - k - 1));
-                    nx->b.nactions--;
-                    k--;
-                }
+            drop_held(h, r, 0);
+            next_forget(h, r->code, 0); /* the next batch's actions continue the failed ones */
             room_truncate(r, n);
             r->finished_queued = 0;
             for (int s = 0; s < r->nseats; s++)
@@ -2115,6 +2165,10 @@ void hub_job_done(hub *h, hub_job *job, int64_t now_ms)
         return; /* the room moved on: a newer job (if any) decides */
     }
     r->seats[job->seat].job_nhist = -1;
+    if (j->kind == HUB_JOB_MOVE && !hub_seat_is_ai(r, job->seat)) {
+        hub_job_free(job); /* the person came back meanwhile: his move */
+        return;
+    }
     pl_action a = job->action;
     pl_buf why = {0};
     int bad = job->failed || pl_check(r->game, r->m->state, job->seat, a, &why) < 0;

@@ -59,6 +59,7 @@ typedef struct hub_room {
     int64_t wake_ms;        /* when the hub's timer heap holds this room due, INT64_MAX none */
     uint64_t ticked;        /* the hub_tick call that last ticked it */
     int64_t created_ms;
+    uint64_t creator;       /* the connection that created it (told if storing it fails) */
 } hub_room;
 
 /* A connection's session. */
@@ -101,7 +102,10 @@ uint64_t hub_job_queue(hub *h, hub_room *r, int seat, const ai_player *p, int ki
 int64_t hub_now(const hub *h);
 
 /* ---- hub_karuta.c ---- */
-enum { HUB_JOB_MOVE = 0, HUB_JOB_KARUTA = 1 };
+/* A job's kind: a computer's seat (or a covered one) moves; a person's
+ * move clock ran out (the computer plays that move even if he is back);
+ * a karuta answer (kept secret until the window closes). */
+enum { HUB_JOB_MOVE = 0, HUB_JOB_KARUTA = 1, HUB_JOB_CLOCK = 2 };
 /* Whether karuta's real time applies to room `r` (a karuta room). */
 int hubk_applies(const hub_room *r);
 /* Called after every change of `r`'s state: starts a reading when a touch
