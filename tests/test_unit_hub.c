@@ -386,6 +386,54 @@ static void check_history(drv *d, int i)
     }
 }
 
+/* The text of history entry `seq` as connection i got it, or NULL. */
+static const char *entry_text(drv *d, int i, long seq, long *seat)
+{
+    for (size_t k = 0; k < json_array_size(d->in[i]); k++) {
+        json_t *m = json_array_get(d->in[i], k);
+        if (strcmp(str(m, "type"), "state"))
+            continue;
+        json_t *hist = json_object_get(m, "history");
+        for (size_t e = 0; e < json_array_size(hist); e++) {
+            json_t *en = json_array_get(hist, e);
+            if (num(en, "seq") == seq) {
+                *seat = num(en, "seat");
+                return str(en, "text");
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Two seats (conns[0] seat 0, conns[1] seat 1) and a spectator: the
+ * spectator reads each action as the seat that did not play it, and a
+ * chance outcome the seats read differently (their own cards) as "?". */
+static void check_spectator_texts(drv *d, const int *conns, int spec, int must_hide)
+{
+    long n = num(last(d, spec, "state"), "seq");
+    int hidden = 0;
+    for (long q = 0; q < n; q++) {
+        long seat = 0, s0, s1;
+        const char *t = entry_text(d, spec, q, &seat);
+        const char *a = entry_text(d, conns[0], q, &s0);
+        const char *b = entry_text(d, conns[1], q, &s1);
+        assert_non_null(t);
+        assert_non_null(a);
+        assert_non_null(b);
+        int seat0 = (int)num(last(d, conns[0], "joined"), "seat");
+        const char *other = seat == seat0 ? b : a; /* what the seat that did not play reads */
+        if (seat >= 0)
+            assert_string_equal(t, other);
+        else if (strcmp(a, b))
+            assert_string_equal(t, "?");
+        else
+            assert_string_equal(t, a);
+        hidden += strcmp(a, b) != 0;
+    }
+    if (must_hide)
+        assert_true(hidden > 0); /* the game did hide something from someone */
+}
+
 /* No text before `upto` bytes of d->all holds `needle`. */
 static void no_leak(drv *d, size_t upto, const char *needle)
 {
@@ -486,6 +534,8 @@ static void whole_game(const char *game, const char *body, int persons, const ch
     for (int k = 0; k < persons; k++)
         check_history(d, conns[k]);
     check_history(d, spec);
+    if (persons == 2 && (!strcmp(game, "tamcuc") || !strcmp(game, "cbw")))
+        check_spectator_texts(d, conns, spec, !strcmp(game, "tamcuc"));
     if (!strcmp(game, "karuta")) { /* the reading was the hub's, in real time */
         assert_true(count(d, conns[0], "reading") >= 1);
         assert_true(count(d, conns[0], "kana") >= count(d, conns[0], "reading"));

@@ -867,14 +867,37 @@ int hub_batch_write(store *s, const hub_batch *b, pl_buf *err)
 
 /* ---- history entries ------------------------------------------------------------ */
 
-/* Works out the entry of the action `seat` played from `before` to `after`. */
+/* What a spectator may read of one action, given what each seat reads
+ * (`by_seat[v]` for seat v): the text the seats that did not play it all
+ * read, else `otherwise`. (The games' format_action_for and describe take
+ * viewer -1 for "everything", not for a spectator.) */
+static const char *spectator_view(char *const *by_seat, int nseats, int actor, const char *otherwise)
+{
+    const char *common = NULL;
+    for (int v = 0; v < nseats; v++) {
+        if (v == actor)
+            continue;
+        if (!common)
+            common = by_seat[v];
+        else if (strcmp(common, by_seat[v]))
+            return otherwise;
+    }
+    return common ? common : otherwise;
+}
+
+/* Works out the entry of the action `seat` played from `before` to `after`:
+ * its text and description for each seat, and for a spectator (index 0):
+ * in a game without hidden information what everyone reads (viewer -1);
+ * else what every seat but the actor reads, "?" (text) or "" (said) when
+ * they read different things (a deal: each sees his own cards). */
 static int entry_make(const hub_room *r, hub_entry *e, const void *before, int seat, pl_action a,
                       const void *after)
 {
     const pl_game *g = r->game;
+    int hidden = (g->flags & PL_GAME_HIDDEN) != 0;
     memset(e, 0, sizeof *e);
     e->seat = seat;
-    for (int v = -1; v < r->nseats; v++) {
+    for (int v = hidden ? 0 : -1; v < r->nseats; v++) {
         pl_buf t = {0}, d = {0};
         if (g->format_action_for)
             g->format_action_for(before, seat, a, v, &t);
@@ -888,6 +911,12 @@ static int entry_make(const hub_room *r, hub_entry *e, const void *before, int s
         pl_buf_free(&t);
         pl_buf_free(&d);
         if (bad)
+            return -1;
+    }
+    if (hidden) {
+        e->text[0] = dupn(spectator_view(e->text + 1, r->nseats, seat, "?"));
+        e->said[0] = dupn(spectator_view(e->said + 1, r->nseats, seat, ""));
+        if (!e->text[0] || !e->said[0])
             return -1;
     }
     return 0;
