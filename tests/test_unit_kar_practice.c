@@ -13,6 +13,7 @@
 #include "games/karuta/public/kar_practice.h"
 #include "parlour/alloc.h"
 #include "parlour/canvas.h"
+#include "parlour/match.h"
 #include "parlour/registry.h"
 
 /* A session with `seed`, `delay_ms`, solo or not, and game options `opts`
@@ -852,6 +853,153 @@ static void test_kimariji_columns_line_up(void **st)
     assert_int_equal(pclose(f), 0);
 }
 
+/* ---- karp_reading_of: the reading of a match state (the server's clock) ---- */
+
+/* Kana in the longest whole reading of the hundred (measured; KARP_MAXKANA has room). */
+#define KARP_LONGEST_READING 33
+
+/* A karuta match with `words` (space separated); fails the test on error. */
+static pl_match *new_match(const char *words)
+{
+    char buf[256], *w[16];
+    int n = 0;
+    snprintf(buf, sizeof buf, "%s", words);
+    for (char *save = NULL, *t = strtok_r(buf, " ", &save); t && n < 16; t = strtok_r(NULL, " ", &save))
+        w[n++] = t;
+    pl_buf err = {0};
+    pl_match *m = pl_match_new(pl_game_find("karuta"), n, w, &err);
+    if (!m)
+        fail_msg("pl_match_new: %s", pl_buf_str(&err));
+    pl_buf_free(&err);
+    return m;
+}
+
+/* Asserts that `r` is the reading practice session `p` has open. */
+static void assert_reading_is_practice(const karp_reading *r, karp *p)
+{
+    assert_int_equal(r->card, karp_card(p));
+    assert_int_equal(r->nkana, karp_kana_count(p));
+    for (int i = 0; i < r->nkana; i++) {
+        assert_string_equal(r->kana[i], karp_kana(p, i));
+        assert_int_equal(r->start_ms[i], karp_kana_start_ms(p, i));
+    }
+    assert_int_equal(r->start_ms[r->decide], karp_decide_ms(p));
+    assert_int_equal(r->end_ms, karp_reading_end_ms(p));
+    int dl = r->end_ms + KARP_GRACE_MS > KARP_MS_MAX ? KARP_MS_MAX : r->end_ms + KARP_GRACE_MS;
+    assert_int_equal(r->deadline_ms, dl);
+}
+
+/* The server's reading agrees with the practice session's on the same card:
+ * a match with the practice's options and seed reads the same card first. */
+static void test_karp_reading_of_agrees_with_practice(void **st)
+{
+    (void)st;
+    for (int seed = 1; seed <= 30; seed++) {
+        for (int solo = 0; solo < 2; solo++) {
+            char seedw[16], words[128];
+            snprintf(seedw, sizeof seedw, "%d", seed);
+            karp *p = new_session(seedw, 400, solo, "upper_ms=7000 lower_ms=4000");
+            start(p);
+            snprintf(words, sizeof words, "%s seed=%d upper_ms=7000 lower_ms=4000",
+                     solo ? "variant=chirashi players=1" : "variant=kyogi send=manual place=auto", seed);
+            pl_match *m = new_match(words);
+            karp_reading r;
+            assert_int_equal(karp_reading_of(m->game, m->state, &r), 0); /* before the first reading */
+            assert_int_equal(r.card, 0);
+            assert_int_equal(r.nkana, 0);
+            pl_buf err = {0};
+            assert_int_equal(pl_match_random(m, NULL, &err), 0);
+            pl_buf_free(&err);
+            assert_int_equal(karp_reading_of(m->game, m->state, &r), 1);
+            assert_reading_is_practice(&r, p);
+            if (solo) { /* KA-S2: the whole poem, the lower half from upper_ms on */
+                int lower = 0;
+                while (lower < r.nkana && r.start_ms[lower] < 7000)
+                    lower++;
+                assert_true(lower < r.nkana);
+                assert_int_equal(r.start_ms[lower], 7000);
+                assert_int_equal(r.end_ms, 7000 + 4000);
+            } else { /* the upper half only */
+                assert_true(r.start_ms[r.nkana - 1] < 7000);
+                assert_int_equal(r.end_ms, 7000);
+            }
+            pl_match_free(m);
+            karp_free(p);
+        }
+    }
+}
+
+/* 0 and a zeroed reading outside the touch stage and for another game;
+ * every kana of every poem's whole reading fits KARP_MAXKANA. */
+static void test_karp_reading_of_only_in_touch_stages(void **st)
+{
+    (void)st;
+    karp_reading r;
+    pl_match *ur = pl_match_new(pl_game_find("ur"), 0, NULL, NULL);
+    assert_non_null(ur);
+    memset(&r, 0x5a, sizeof r);
+    assert_int_equal(karp_reading_of(ur->game, ur->state, &r), 0);
+    assert_int_equal(r.card, 0);
+    assert_null(r.kana[0]);
+    pl_match_free(ur);
+
+    /* chirashi alone through all 100 readings: each a touch stage, then none */
+    pl_match *m = new_match("variant=chirashi players=1 seed=3");
+    pl_buf err = {0};
+    int readings = 0, longest = 0;
+    while (m->game->phase(m->state) != PL_PHASE_OVER) {
+        assert_int_equal(karp_reading_of(m->game, m->state, &r), 0);
+        assert_int_equal(pl_match_random(m, NULL, &err), 0);
+        assert_int_equal(karp_reading_of(m->game, m->state, &r), 1);
+        assert_true(r.card >= 1 && r.card <= KARP_NPOEMS);
+        assert_true(r.decide >= 0 && r.decide < KARP_DEPTH && r.decide < r.nkana);
+        for (int i = 1; i < r.nkana; i++)
+            assert_true(r.start_ms[i] > r.start_ms[i - 1]);
+        assert_true(r.end_ms > r.start_ms[r.nkana - 1]);
+        if (r.nkana > longest)
+            longest = r.nkana;
+        readings++;
+        if (pl_match_play_text(m, 0, "none", &err) < 0)
+            fail_msg("none: %s", pl_buf_str(&err));
+        memset(&r, 0x5a, sizeof r);
+        assert_int_equal(karp_reading_of(m->game, m->state, &r), 0); /* answered: the stage moved on */
+        assert_int_equal(r.nkana, 0);
+        assert_int_equal(r.deadline_ms, 0);
+    }
+    assert_int_equal(readings, 100);
+    assert_int_equal(longest, KARP_LONGEST_READING);
+    assert_true(longest <= KARP_MAXKANA);
+    pl_match_free(m);
+
+    /* kyōgi, the send stage (KA-R9): the card is still the one read, the
+     * touches are over. Seed 7 reads 39, a dead card: the AI's touch on a
+     * card of either territory is a foul, so you send it one. */
+    m = new_match("variant=kyogi send=manual place=auto seed=7");
+    assert_int_equal(pl_match_random(m, NULL, &err), 0);
+    assert_int_equal(karp_reading_of(m->game, m->state, &r), 1);
+    assert_int_equal(r.card, 39);
+    assert_int_equal(pl_match_play_text(m, 0, "none", &err), 0);
+    assert_int_equal(karp_reading_of(m->game, m->state, &r), 1); /* the AI still answers */
+    char t[32];
+    int c = 1;
+    for (; c <= KARP_NPOEMS; c++) {
+        snprintf(t, sizeof t, "touch %d@2000", c);
+        if (pl_match_play_text(m, 1, t, &err) == 0)
+            break;
+    }
+    assert_true(c <= KARP_NPOEMS);
+    pl_buf v = {0};
+    m->game->view(m->state, 0, &v);
+    assert_non_null(strstr(pl_buf_str(&v), "stage send\n"));
+    assert_non_null(strstr(pl_buf_str(&v), "reading 39\n"));
+    pl_buf_free(&v);
+    memset(&r, 0x5a, sizeof r);
+    assert_int_equal(karp_reading_of(m->game, m->state, &r), 0);
+    assert_int_equal(r.card, 0);
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -874,6 +1022,8 @@ int main(void)
         cmocka_unit_test(test_KA_S3_computer_players_at_a_level),
         cmocka_unit_test(test_KA_U11_uta_hands_labels_one_answer),
         cmocka_unit_test(test_kimariji_columns_line_up),
+        cmocka_unit_test(test_karp_reading_of_agrees_with_practice),
+        cmocka_unit_test(test_karp_reading_of_only_in_touch_stages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

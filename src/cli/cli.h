@@ -8,6 +8,9 @@ int cli_list(int argc, char **argv);
 int cli_rules(int argc, char **argv);
 int cli_engine(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+/* `parlour bench karuta-net ...`: the fairness of real-time karuta's clock
+ * over simulated links (bench_karnet.c); argv[0] is "karuta-net". */
+int cli_bench_karuta_net(int argc, char **argv);
 int cli_play(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_solve(int argc, char **argv);

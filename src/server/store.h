@@ -70,6 +70,12 @@ int store_append(store *s, const store_action *a, int n, pl_buf *err);
  * 0, or -1 with a message (no such room, already finished, I/O error). */
 int store_finish(store *s, const char *code, const char *result, pl_buf *err);
 
+/* Replaces the configuration (store_room.config) of room `code` with
+ * `config` (JSON text): the server's seats change as people join. Returns
+ * 0, or -1 with a message (no such room, I/O error); nothing changes on
+ * failure. */
+int store_room_config(store *s, const char *code, const char *config, pl_buf *err);
+
 /* Called once per room by store_rooms; `finished` is 0 or 1, `result` NULL
  * unless finished. A non-zero return stops the walk and is returned. */
 typedef int (*store_room_fn)(void *ctx, const store_room *r, int finished, const char *result);

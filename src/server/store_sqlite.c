@@ -31,6 +31,7 @@ enum {
     Q_BEGIN,
     Q_COMMIT,
     Q_ROLLBACK,
+    Q_CONFIG,
     NQ
 };
 
@@ -49,6 +50,7 @@ static const char *const sql_text[NQ] = {
     [Q_BEGIN] = "BEGIN IMMEDIATE",
     [Q_COMMIT] = "COMMIT",
     [Q_ROLLBACK] = "ROLLBACK",
+    [Q_CONFIG] = "UPDATE rooms SET config = ?2 WHERE code = ?1",
 };
 
 static const char schema_sql[] =
@@ -304,6 +306,26 @@ int store_finish(store *s, const char *code, const char *result, pl_buf *err)
     int rc = sqlite3_step(q);
     done(q);
     return rc == SQLITE_DONE ? 0 : fail(s, "finishing a room", err);
+}
+
+int store_room_config(store *s, const char *code, const char *config, pl_buf *err)
+{
+    if (!code || !config) {
+        pl_buf_puts(err, "store: a configuration needs a room code and a text");
+        return -1;
+    }
+    sqlite3_stmt *q = s->q[Q_CONFIG];
+    sqlite3_bind_text(q, 1, code, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, config, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    done(q);
+    if (rc != SQLITE_DONE)
+        return fail(s, "changing a room's configuration", err);
+    if (sqlite3_changes(s->db) == 0) {
+        pl_buf_printf(err, "store: no room '%s'", code);
+        return -1;
+    }
+    return 0;
 }
 
 static const char *col_text(sqlite3_stmt *q, int i)

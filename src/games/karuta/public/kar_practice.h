@@ -215,6 +215,37 @@ const char *karp_judgement(const karp *p);
  * ending in a newline. Owned by the session, valid until the next call. */
 const char *karp_stats(karp *p);
 
+/* ---- The reading of a match state (the server's clock) --------------------- */
+
+/* Kana in one reading timeline: a whole poem read in chirashi (KA-S2) has at
+ * most two halves of KAR_TL_MAX kana (kar_poems.c refuses a longer half at
+ * start-up); the longest of the hundred has 33 (tests/test_unit_kar_practice.c). */
+#define KARP_MAXKANA 80
+
+/* The reading of a karuta state in a touch stage, for a front end that reads
+ * aloud on its own clock (the server sends each kana when it is read).
+ * Times are ms from the first kana of the reading, as everywhere here. */
+typedef struct karp_reading {
+    int card;                       /* the poem being read, 1..100 */
+    int nkana;                      /* kana of its timeline (upper half; chirashi: whole poem) */
+    const char *kana[KARP_MAXKANA]; /* each kana as UTF-8 (static strings: the poem table) */
+    int start_ms[KARP_MAXKANA];     /* its start, ms from the first kana */
+    int decide;                     /* index of the deciding kana (last kana of the dynamic
+                                       kimariji, KA-K3) */
+    int end_ms;                     /* end of the reading (end of its last kana) */
+    int deadline_ms;                /* end_ms + KARP_GRACE_MS, capped at KARP_MS_MAX */
+} karp_reading;
+
+/* Fills `out` with the reading of `st`, a state of game `g`, and returns 1
+ * when `g` is karuta and the state is in a touch stage (every seat still to
+ * answer a reading: the read card is drawn, responses are open), with the
+ * match's timing options (upper_ms, lower_ms); kana[] point into the poem
+ * table and stay valid for the program's life. Returns 0 with `out` zeroed
+ * otherwise: another game, no reading open, a stage other than the touch
+ * (pool, send, place, arrange, over). Never changes `st`; cannot fail.
+ * Threading: reads only `st` and the read-only poem table; any thread. */
+int karp_reading_of(const struct pl_game *g, const void *st, karp_reading *out);
+
 /* ---- The field ------------------------------------------------------------ */
 
 /* The card at slot `label` now ("A05": kyōgi rows A-C yours, D-F the

@@ -1,0 +1,42 @@
+/* kar_reading.c — the reading of a karuta match state for a front end that
+ * reads aloud on its own clock (public/kar_practice.h, karp_reading_of):
+ * the server sends each kana of the timeline when it is read and converts
+ * touches to the reading's time, so it needs the timeline, the deciding
+ * kana and the touch window of the state it holds, without kar.h.
+ */
+#include <string.h>
+
+#include "kar.h"
+#include "public/kar_practice.h"
+
+_Static_assert(KARP_MAXKANA >= 2 * KAR_TL_MAX, "a whole poem's timeline fits a karp_reading");
+
+int karp_reading_of(const struct pl_game *g, const void *st, karp_reading *out)
+{
+    memset(out, 0, sizeof *out);
+    if (g != &kar_game || !st)
+        return 0;
+    const kar_state *s = st;
+    const kar_poem *poem = kar_poem_get(s->cur);
+    if (s->stage != KAR_ST_TOUCH || !poem)
+        return 0;
+    kar_kana tl[2 * KAR_TL_MAX];
+    bool whole = s->variant == KAR_CHIRASHI; /* KA-S2: chirashi reads whole poems */
+    int n = kar_timeline(s->cur, s->upper_ms, s->lower_ms, whole, tl, 2 * KAR_TL_MAX);
+    if (n < 1) /* cannot happen: every poem has a timeline (kar_poems.c checks at start-up) */
+        return 0;
+    out->card = s->cur;
+    out->nkana = n;
+    for (int i = 0; i < n; i++) { /* static strings: the poem table, not the copies in tl */
+        int h = i >= poem->tl_n[0];
+        out->kana[i] = poem->tl_kana[h][h ? i - poem->tl_n[0] : i];
+        out->start_ms[i] = tl[i].start_ms;
+    }
+    /* the deciding kana: the last of the dynamic kimariji fixed when the card
+     * was read (KA-K3), the same kana whose start is s->last.decide_ms */
+    int kim = s->last.kim >= 1 ? s->last.kim : 1;
+    out->decide = kim <= n ? kim - 1 : n - 1;
+    out->end_ms = tl[n - 1].end_ms;
+    out->deadline_ms = out->end_ms + KARP_GRACE_MS > KAR_MS_MAX ? KAR_MS_MAX : out->end_ms + KARP_GRACE_MS;
+    return 1;
+}

@@ -1,0 +1,2148 @@
+/* hub.c — the server's heart without I/O (hub.h): connections, rooms,
+ * seats, the web protocol's messages (docs/web-protocol.md), the store
+ * batches and the computer players' jobs.
+ *
+ * Every message is parsed by jansson (json_loadb after a size check) and
+ * unpacked strictly (JSON_STRICT) for its type; anything wrong gets one
+ * `error` and changes nothing. A room holds a pl_match; every action
+ * (chance included, played by the hub at once) goes into the next store
+ * batch, and every message about a room is HELD while any write is pending,
+ * released by hub_store_done: no client hears of an action before it is on
+ * disk. History entries are worked out once per action for every viewer
+ * (format_action_for, describe), when it is applied.
+ *
+ * Karuta's real-time reading is in hub_karuta.c (hub_int.h's hubk_*).
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "../ai/ai.h"
+#include "hub_int.h"
+#include "parlour/alloc.h"
+#include "parlour/record.h"
+#include "parlour/registry.h"
+
+#define HUB_VERSION "parlour 0.1.0"
+
+/* A queued message: released (tag 0) or held for batch `tag`. */
+typedef struct hub_msg {
+    hub_out o;
+    uint64_t tag;
+    hub_room *room; /* the room it tells about, or NULL */
+    struct hub_msg *next;
+} hub_msg;
+
+/* A batch and what the hub needs to answer it. */
+typedef struct hub_batchp {
+    hub_batch b;                 /* first: hub_batch_free casts */
+    uint64_t *senders;           /* by action: the connection that sent it, 0 */
+    char **cfg_codes, **cfg_texts; /* config updates */
+    int ncfg;
+    int caprooms, capactions, capfinished, capcfg;
+} hub_batchp;
+
+typedef struct hub_jobp {
+    hub_job j;                   /* first */
+    char code[HUB_CODE];
+    int nhist;
+    int kind;
+    struct hub_jobp *next;
+} hub_jobp;
+
+typedef struct hub_ai {
+    const pl_game *g;
+    char *level;
+    ai_player *p;
+} hub_ai;
+
+struct hub {
+    hub_config cfg;
+    /* connections: id = slot + 1 + (generation << 32) */
+    hub_conn *conns;
+    int nconns, capconns;
+    int *freeslots;
+    int nfree;
+    uint32_t gen;
+    uint64_t live_conns;
+    /* rooms */
+    hub_room **rooms;
+    int nrooms, caprooms;
+    hub_room **table; /* open addressing by code */
+    size_t tcap;
+    /* messages */
+    hub_msg *ready, *ready_tail, *held, *held_tail;
+    /* storage */
+    hub_batchp *next;            /* being built */
+    uint64_t batch_seq;          /* id of the next batch */
+    uint64_t inflight;           /* id of the batch out, 0 none */
+    /* jobs */
+    hub_jobp *jobs, *jobs_tail;
+    uint64_t job_seq;
+    hub_ai *ais;
+    int nais;
+    uint64_t seed_next;          /* test_seed mode */
+    int64_t now;
+    hub_stats st;
+};
+
+/* ---- small helpers --------------------------------------------------------- */
+
+static char *dupn(const char *s)
+{
+    return pl_strdup(s ? s : "");
+}
+
+int64_t hub_now(const hub *h) { return h->now; }
+const char *hub_takeover_level(const hub *h) { return h->cfg.takeover_level; }
+
+/* 128 random bits as hex (getrandom, or from the test seed). */
+static void random_hex(hub *h, char out[HUB_CODE])
+{
+    uint64_t w[2];
+    if (h->cfg.test_seed) {
+        w[0] = pl_mix64(h->seed_next++ ^ 0x5a5a5a5a5a5a5a5aull);
+        w[1] = pl_mix64(w[0] + 0x9e3779b97f4a7c15ull);
+    } else {
+        size_t got = 0;
+        while (got < sizeof w) {
+            ssize_t n = getrandom((char *)w + got, sizeof w - got, 0);
+            if (n > 0)
+                got += (size_t)n;
+        }
+    }
+    snprintf(out, HUB_CODE, "%016" PRIx64 "%016" PRIx64, w[0], w[1]);
+}
+
+static uint64_t random_seed(hub *h)
+{
+    if (h->cfg.test_seed)
+        return h->cfg.test_seed + h->seed_next++;
+    uint64_t s = 0;
+    size_t got = 0;
+    while (got < sizeof s) {
+        ssize_t n = getrandom((char *)&s + got, sizeof s - got, 0);
+        if (n > 0)
+            got += (size_t)n;
+    }
+    return s;
+}
+
+static size_t code_hash(const char *s)
+{
+    uint64_t x = 1469598103934665603ull;
+    for (; *s; s++)
+        x = (x ^ (unsigned char)*s) * 1099511628211ull;
+    return (size_t)x;
+}
+
+/* ---- messages -------------------------------------------------------------- */
+
+/* The batch id a message about the world must wait for now (0: none). */
+static uint64_t hold_tag(const hub *h)
+{
+    const hub_batchp *n = h->next;
+    if (n && (n->b.nrooms || n->b.nactions || n->b.nfinished || n->ncfg))
+        return h->batch_seq;
+    return h->inflight;
+}
+
+static void queue_msg(hub *h, uint64_t conn, char *text, int close, uint64_t tag, hub_room *room)
+{
+    hub_msg *m = pl_calloc(1, sizeof *m);
+    if (!m) {
+        pl_free(text);
+        return;
+    }
+    m->o.conn = conn;
+    m->o.text = text;
+    m->o.len = strlen(text);
+    m->o.close = close;
+    m->tag = tag;
+    m->room = room;
+    if (tag) {
+        if (h->held_tail)
+            h->held_tail->next = m;
+        else
+            h->held = m;
+        h->held_tail = m;
+    } else {
+        if (h->ready_tail)
+            h->ready_tail->next = m;
+        else
+            h->ready = m;
+        h->ready_tail = m;
+    }
+}
+
+static char *dump(json_t *j)
+{
+    char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(j);
+    return s;
+}
+
+static void send_tagged(hub *h, uint64_t conn, json_t *j, uint64_t tag, hub_room *room)
+{
+    if (!j)
+        return;
+    char *s = dump(j);
+    if (s)
+        queue_msg(h, conn, s, 0, tag, room);
+}
+
+void hub_send(hub *h, uint64_t conn, json_t *j)
+{
+    hub_conn *c = hub_conn_get(h, conn);
+    send_tagged(h, conn, j, hold_tag(h), c ? c->room : NULL);
+}
+
+/* Released now: lobby answers that tell nothing of a room. */
+static void send_now(hub *h, uint64_t conn, json_t *j)
+{
+    send_tagged(h, conn, j, 0, NULL);
+}
+
+void hub_error(hub *h, uint64_t conn, const char *code, const char *request, const char *fmt, ...)
+{
+    pl_buf b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    pl_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    json_t *j = json_pack("{s:s, s:s, s:s, s:o}", "type", "error", "error", code, "message", pl_buf_str(&b),
+                          "request", request ? json_string(request) : json_null());
+    pl_buf_free(&b);
+    h->st.errors++;
+    send_now(h, conn, j);
+}
+
+/* Moves the held messages of batch `tag` (and older) to the ready queue. */
+static void release(hub *h, uint64_t tag)
+{
+    hub_msg **pp = &h->held, *prev = NULL;
+    while (*pp) {
+        hub_msg *m = *pp;
+        if (m->tag <= tag) {
+            *pp = m->next;
+            if (h->held_tail == m)
+                h->held_tail = prev;
+            m->next = NULL;
+            m->tag = 0;
+            if (h->ready_tail)
+                h->ready_tail->next = m;
+            else
+                h->ready = m;
+            h->ready_tail = m;
+        } else {
+            prev = m;
+            pp = &m->next;
+        }
+    }
+}
+
+/* Drops every held message about room `r`. */
+static void drop_held(hub *h, const hub_room *r)
+{
+    hub_msg **pp = &h->held, *prev = NULL;
+    while (*pp) {
+        hub_msg *m = *pp;
+        if (m->room == r) {
+            *pp = m->next;
+            if (h->held_tail == m)
+                h->held_tail = prev;
+            pl_free(m->o.text);
+            pl_free(m);
+        } else {
+            prev = m;
+            pp = &m->next;
+        }
+    }
+}
+
+int hub_out_next(hub *h, hub_out *o)
+{
+    hub_msg *m = h->ready;
+    if (!m)
+        return 0;
+    h->ready = m->next;
+    if (!h->ready)
+        h->ready_tail = NULL;
+    *o = m->o;
+    pl_free(m);
+    h->st.messages_out++;
+    return 1;
+}
+
+/* ---- connections ----------------------------------------------------------- */
+
+hub_conn *hub_conn_get(hub *h, uint64_t id)
+{
+    uint64_t slot = (id & 0xffffffffu);
+    if (!id || slot == 0 || slot > (uint64_t)h->nconns)
+        return NULL;
+    hub_conn *c = &h->conns[slot - 1];
+    return c->id == id ? c : NULL;
+}
+
+/* ---- rooms: lookup --------------------------------------------------------- */
+
+static hub_room *room_find(hub *h, const char *code)
+{
+    if (!h->tcap)
+        return NULL;
+    for (size_t i = code_hash(code) & (h->tcap - 1);; i = (i + 1) & (h->tcap - 1)) {
+        hub_room *r = h->table[i];
+        if (!r)
+            return NULL;
+        if (!strcmp(r->code, code))
+            return r;
+    }
+}
+
+static void table_put(hub_room **t, size_t cap, hub_room *r)
+{
+    size_t i = code_hash(r->code) & (cap - 1);
+    while (t[i])
+        i = (i + 1) & (cap - 1);
+    t[i] = r;
+}
+
+static void table_rebuild(hub *h, size_t cap)
+{
+    hub_room **t = pl_calloc(cap, sizeof *t);
+    if (!t)
+        return;
+    for (int i = 0; i < h->nrooms; i++)
+        table_put(t, cap, h->rooms[i]);
+    pl_free(h->table);
+    h->table = t;
+    h->tcap = cap;
+}
+
+/* Adds `r` to the hub; 0 or -1 (no memory). */
+static int room_add(hub *h, hub_room *r)
+{
+    if (h->nrooms == h->caprooms) {
+        int cap = h->caprooms ? h->caprooms * 2 : 16;
+        hub_room **a = pl_realloc(h->rooms, sizeof *a * (size_t)cap);
+        if (!a)
+            return -1;
+        h->rooms = a;
+        h->caprooms = cap;
+    }
+    if ((size_t)(h->nrooms + 1) * 2 > h->tcap) {
+        table_rebuild(h, h->tcap ? h->tcap * 2 : 64);
+        if ((size_t)(h->nrooms + 1) * 2 > h->tcap)
+            return -1;
+    }
+    h->rooms[h->nrooms++] = r;
+    table_put(h->table, h->tcap, r);
+    h->st.rooms++;
+    return 0;
+}
+
+static void entry_free(hub_entry *e)
+{
+    for (int v = 0; v <= PL_MAX_SEATS; v++) {
+        pl_free(e->text[v]);
+        pl_free(e->said[v]);
+    }
+    memset(e, 0, sizeof *e);
+}
+
+static void room_free(hub_room *r)
+{
+    if (!r)
+        return;
+    if (r->m)
+        for (int i = 0; i < r->m->nhist && r->ent; i++)
+            entry_free(&r->ent[i]);
+    pl_free(r->ent);
+    for (int s = 0; s < PL_MAX_SEATS; s++)
+        pl_free(r->seats[s].level);
+    hubk_free(r);
+    pl_match_free(r->m);
+    pl_free(r->options_json);
+    pl_free(r->members);
+    pl_free(r);
+}
+
+/* Removes `r` from the hub and frees it (a room whose creation failed). */
+static void room_remove(hub *h, hub_room *r)
+{
+    for (int i = 0; i < h->nrooms; i++)
+        if (h->rooms[i] == r) {
+            h->rooms[i] = h->rooms[--h->nrooms];
+            break;
+        }
+    table_rebuild(h, h->tcap);
+    for (int i = 0; i < r->nmembers; i++) {
+        hub_conn *c = hub_conn_get(h, r->members[i]);
+        if (c && c->room == r)
+            c->room = NULL;
+    }
+    drop_held(h, r);
+    room_free(r);
+}
+
+static int member_add(hub_room *r, uint64_t conn)
+{
+    for (int i = 0; i < r->nmembers; i++)
+        if (r->members[i] == conn)
+            return 0;
+    if (r->nmembers == r->capmembers) {
+        int cap = r->capmembers ? r->capmembers * 2 : 8;
+        uint64_t *a = pl_realloc(r->members, sizeof *a * (size_t)cap);
+        if (!a)
+            return -1;
+        r->members = a;
+        r->capmembers = cap;
+    }
+    r->members[r->nmembers++] = conn;
+    return 0;
+}
+
+static void member_del(hub_room *r, uint64_t conn)
+{
+    for (int i = 0; i < r->nmembers; i++)
+        if (r->members[i] == conn) {
+            r->members[i] = r->members[--r->nmembers];
+            return;
+        }
+}
+
+int hub_seat_is_ai(const hub_room *r, int s)
+{
+    const hub_seat *t = &r->seats[s];
+    return t->kind == HUB_SEAT_AI || t->covered || t->out_of_time;
+}
+
+/* Every person seat has been taken once: the game runs. */
+static int room_started(const hub_room *r)
+{
+    for (int s = 0; s < r->nseats; s++)
+        if (r->seats[s].kind == HUB_SEAT_PERSON && !r->seats[s].token[0])
+            return 0;
+    return 1;
+}
+
+static int room_over(const hub_room *r)
+{
+    return r->game->phase(r->m->state) == PL_PHASE_OVER;
+}
+
+/* ---- AI players ------------------------------------------------------------- */
+
+/* Level names of `g`: its table's, then the generic ones it leaves out. */
+static int level_known(const pl_game *g, const char *level)
+{
+    static const char *const generic[] = {"easy", "medium", "hard"};
+    for (const pl_level *l = g->levels; l && l->name; l++)
+        if (!strcmp(l->name, level))
+            return 1;
+    for (size_t i = 0; i < sizeof generic / sizeof *generic; i++)
+        if (!strcmp(generic[i], level))
+            return 1;
+    return 0;
+}
+
+static void levels_list(const pl_game *g, pl_buf *out)
+{
+    static const char *const generic[] = {"easy", "medium", "hard"};
+    int n = 0;
+    for (const pl_level *l = g->levels; l && l->name; l++)
+        pl_buf_printf(out, "%s%s", n++ ? ", " : "", l->name);
+    for (size_t i = 0; i < sizeof generic / sizeof *generic; i++) {
+        int have = 0;
+        for (const pl_level *l = g->levels; l && l->name; l++)
+            have |= !strcmp(l->name, generic[i]);
+        if (!have)
+            pl_buf_printf(out, "%s%s", n++ ? ", " : "", generic[i]);
+    }
+}
+
+const ai_player *hub_player(hub *h, const pl_game *g, const char *level, pl_buf *err)
+{
+    for (int i = 0; i < h->nais; i++)
+        if (h->ais[i].g == g && !strcmp(h->ais[i].level, level))
+            return h->ais[i].p;
+    if (!level_known(g, level)) {
+        pl_buf_printf(err, "unknown level '%s' for %s; levels: ", level, g->id);
+        levels_list(g, err);
+        return NULL;
+    }
+    ai_player *p = ai_player_new(g, level, err);
+    if (!p)
+        return NULL;
+    hub_ai *a = pl_realloc(h->ais, sizeof *a * (size_t)(h->nais + 1));
+    char *copy = pl_strdup(level);
+    if (!a || !copy) {
+        if (a)
+            h->ais = a;
+        pl_free(copy);
+        ai_player_free(p);
+        pl_buf_puts(err, "out of memory");
+        return NULL;
+    }
+    h->ais = a;
+    h->ais[h->nais++] = (hub_ai){g, copy, p};
+    return p;
+}
+
+/* ---- hub ------------------------------------------------------------------- */
+
+hub *hub_new(const hub_config *cfg, pl_buf *err)
+{
+    pl_json_setup();
+    hub *h = pl_calloc(1, sizeof *h);
+    if (!h) {
+        pl_buf_puts(err, "out of memory");
+        return NULL;
+    }
+    if (cfg)
+        h->cfg = *cfg;
+    if (h->cfg.rate_per_s <= 0)
+        h->cfg.rate_per_s = 20;
+    if (h->cfg.rate_burst <= 0)
+        h->cfg.rate_burst = 60;
+    if (h->cfg.grace_s <= 0)
+        h->cfg.grace_s = 60;
+    if (h->cfg.max_rooms <= 0)
+        h->cfg.max_rooms = 100000;
+    if (h->cfg.max_conns <= 0)
+        h->cfg.max_conns = 200000;
+    if (!h->cfg.takeover_level || !*h->cfg.takeover_level)
+        h->cfg.takeover_level = "medium";
+    h->batch_seq = 1;
+    h->job_seq = 1;
+    return h;
+}
+
+static void batch_free_inner(hub_batchp *p);
+
+void hub_free(hub *h)
+{
+    if (!h)
+        return;
+    for (int i = 0; i < h->nrooms; i++)
+        room_free(h->rooms[i]);
+    pl_free(h->rooms);
+    pl_free(h->table);
+    pl_free(h->conns);
+    pl_free(h->freeslots);
+    for (hub_msg *m = h->ready, *n; m; m = n) {
+        n = m->next;
+        pl_free(m->o.text);
+        pl_free(m);
+    }
+    for (hub_msg *m = h->held, *n; m; m = n) {
+        n = m->next;
+        pl_free(m->o.text);
+        pl_free(m);
+    }
+    if (h->next)
+        batch_free_inner(h->next);
+    for (hub_jobp *j = h->jobs, *n; j; j = n) {
+        n = j->next;
+        hub_job_free(&j->j);
+    }
+    for (int i = 0; i < h->nais; i++) {
+        ai_player_free(h->ais[i].p);
+        pl_free(h->ais[i].level);
+    }
+    pl_free(h->ais);
+    pl_free(h);
+}
+
+void hub_get_stats(const hub *h, hub_stats *out)
+{
+    *out = h->st;
+    out->conns = h->live_conns;
+    out->rooms = (uint64_t)h->nrooms;
+}
+
+/* ---- storage queue ----------------------------------------------------------- */
+
+static hub_batchp *next_batch(hub *h)
+{
+    if (!h->next)
+        h->next = pl_calloc(1, sizeof *h->next);
+    return h->next;
+}
+
+static int grow(void **p, int *cap, int need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    int cap2 = *cap ? *cap * 2 : 8;
+    while (cap2 < need)
+        cap2 *= 2;
+    void *q = pl_realloc(*p, size * (size_t)cap2);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = cap2;
+    return 0;
+}
+
+/* The room's configuration as stored (docs/web-protocol.md, "Storage"). */
+static char *room_config(const hub_room *r)
+{
+    json_t *seats = json_array();
+    for (int s = 0; s < r->nseats; s++) {
+        const hub_seat *t = &r->seats[s];
+        if (t->kind == HUB_SEAT_AI)
+            json_array_append_new(seats, json_pack("{s:s, s:s}", "kind", "ai", "level", t->level));
+        else
+            json_array_append_new(seats, json_pack("{s:s, s:s, s:s}", "kind", "person", "name", t->name,
+                                                   "token", t->token));
+    }
+    json_t *j = json_pack("{s:o, s:i, s:i, s:i, s:b}", "seats", seats, "grace_s", r->grace_s, "move_s",
+                          r->move_s, "total_s", r->total_s, "public", r->public_);
+    return j ? dump(j) : NULL;
+}
+
+static void queue_room(hub *h, hub_room *r)
+{
+    hub_batchp *p = next_batch(h);
+    char *cfg = room_config(r);
+    if (!p || !cfg || grow((void **)&p->b.rooms, &p->caprooms, p->b.nrooms + 1, sizeof *p->b.rooms) < 0) {
+        pl_free(cfg);
+        return;
+    }
+    p->b.rooms[p->b.nrooms++] = (store_room){.code = dupn(r->code), .game = dupn(r->game->id),
+                                             .options = dupn(r->options_json), .config = cfg,
+                                             .seed = r->m->seed, .created_ms = r->created_ms};
+}
+
+/* Queues the room's current configuration (seats joined). */
+static void queue_config(hub *h, hub_room *r)
+{
+    hub_batchp *p = next_batch(h);
+    if (!p)
+        return;
+    char *cfg = room_config(r);
+    if (!cfg)
+        return;
+    for (int i = 0; i < p->b.nrooms; i++) /* a room still in the batch: replace its config */
+        if (!strcmp(p->b.rooms[i].code, r->code)) {
+            pl_free((char *)p->b.rooms[i].config);
+            p->b.rooms[i].config = cfg;
+            return;
+        }
+    for (int i = 0; i < p->ncfg; i++)
+        if (!strcmp(p->cfg_codes[i], r->code)) {
+            pl_free(p->cfg_texts[i]);
+            p->cfg_texts[i] = cfg;
+            return;
+        }
+    int c1 = p->capcfg, c2 = p->capcfg;
+    if (grow((void **)&p->cfg_codes, &c1, p->ncfg + 1, sizeof(char *)) < 0 ||
+        grow((void **)&p->cfg_texts, &c2, p->ncfg + 1, sizeof(char *)) < 0) {
+        pl_free(cfg);
+        return;
+    }
+    p->capcfg = c1 < c2 ? c1 : c2;
+    p->cfg_codes[p->ncfg] = dupn(r->code);
+    p->cfg_texts[p->ncfg++] = cfg;
+}
+
+static int queue_action(hub *h, hub_room *r, int seq, int seat, const char *text, uint64_t sender)
+{
+    hub_batchp *p = next_batch(h);
+    if (!p)
+        return -1;
+    int cap = p->capactions;
+    if (grow((void **)&p->b.actions, &cap, p->b.nactions + 1, sizeof *p->b.actions) < 0)
+        return -1;
+    int cap2 = p->capactions;
+    if (grow((void **)&p->senders, &cap2, p->b.nactions + 1, sizeof *p->senders) < 0)
+        return -1;
+    p->capactions = cap < cap2 ? cap : cap2;
+    p->b.actions[p->b.nactions] =
+        (store_action){.room = dupn(r->code), .seq = seq, .seat = seat, .text = dupn(text), .at_ms = h->now};
+    p->senders[p->b.nactions++] = sender;
+    return 0;
+}
+
+static json_t *result_json(const hub_room *r)
+{
+    if (!room_over(r))
+        return json_null();
+    pl_outcome o;
+    memset(&o, 0, sizeof o);
+    r->game->outcome(r->m->state, &o);
+    json_t *score = json_array();
+    for (int s = 0; s < o.nseats && s < PL_MAX_SEATS; s++)
+        json_array_append_new(score, json_integer(o.score[s]));
+    const char *kind = o.kind == PL_WIN_SEAT ? "seat" : o.kind == PL_WIN_TEAM ? "team" : "draw";
+    return json_pack("{s:s, s:o, s:o}", "kind", kind, "winner",
+                     o.kind == PL_WIN_DRAW ? json_null() : json_integer(o.winner), "score", score);
+}
+
+static void queue_finish(hub *h, hub_room *r)
+{
+    if (r->finished_queued)
+        return;
+    hub_batchp *p = next_batch(h);
+    if (!p)
+        return;
+    int c1 = p->capfinished, c2 = p->capfinished;
+    if (grow((void **)&p->b.finished, &c1, p->b.nfinished + 1, sizeof(char *)) < 0 ||
+        grow((void **)&p->b.results, &c2, p->b.nfinished + 1, sizeof(char *)) < 0)
+        return;
+    p->capfinished = c1 < c2 ? c1 : c2;
+    p->b.finished[p->b.nfinished] = dupn(r->code);
+    p->b.results[p->b.nfinished++] = dump(result_json(r));
+    r->finished_queued = 1;
+}
+
+static void batch_free_inner(hub_batchp *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->b.nrooms; i++) {
+        pl_free((char *)p->b.rooms[i].code);
+        pl_free((char *)p->b.rooms[i].game);
+        pl_free((char *)p->b.rooms[i].options);
+        pl_free((char *)p->b.rooms[i].config);
+    }
+    for (int i = 0; i < p->b.nactions; i++) {
+        pl_free((char *)p->b.actions[i].room);
+        pl_free((char *)p->b.actions[i].text);
+    }
+    for (int i = 0; i < p->b.nfinished; i++) {
+        pl_free(p->b.finished[i]);
+        pl_free(p->b.results[i]);
+    }
+    for (int i = 0; i < p->ncfg; i++) {
+        pl_free(p->cfg_codes[i]);
+        pl_free(p->cfg_texts[i]);
+    }
+    pl_free(p->b.rooms);
+    pl_free(p->b.actions);
+    pl_free(p->b.finished);
+    pl_free(p->b.results);
+    pl_free(p->senders);
+    pl_free(p->cfg_codes);
+    pl_free(p->cfg_texts);
+    pl_free(p);
+}
+
+void hub_batch_free(hub_batch *b)
+{
+    batch_free_inner((hub_batchp *)b);
+}
+
+hub_batch *hub_store_take(hub *h)
+{
+    if (h->inflight)
+        return NULL;
+    hub_batchp *p = h->next;
+    if (!p || !(p->b.nrooms || p->b.nactions || p->b.nfinished || p->ncfg)) {
+        release(h, h->batch_seq); /* nothing to wait for */
+        return NULL;
+    }
+    h->next = NULL;
+    p->b.id = h->batch_seq++;
+    h->inflight = p->b.id;
+    return &p->b;
+}
+
+int hub_batch_write(store *s, const hub_batch *b, pl_buf *err)
+{
+    const hub_batchp *p = (const hub_batchp *)b;
+    for (int i = 0; i < b->nrooms; i++)
+        if (store_room_put(s, &b->rooms[i], err) < 0)
+            return -1;
+    for (int i = 0; i < p->ncfg; i++)
+        if (store_room_config(s, p->cfg_codes[i], p->cfg_texts[i], err) < 0)
+            return -1;
+    if (store_append(s, b->actions, b->nactions, err) < 0)
+        return -1;
+    for (int i = 0; i < b->nfinished; i++)
+        if (store_finish(s, b->finished[i], b->results[i], err) < 0)
+            return -1;
+    return 0;
+}
+
+/* ---- history entries ------------------------------------------------------------ */
+
+/* Works out the entry of the action `seat` played from `before` to `after`. */
+static int entry_make(const hub_room *r, hub_entry *e, const void *before, int seat, pl_action a,
+                      const void *after)
+{
+    const pl_game *g = r->game;
+    memset(e, 0, sizeof *e);
+    e->seat = seat;
+    for (int v = -1; v < r->nseats; v++) {
+        pl_buf t = {0}, d = {0};
+        if (g->format_action_for)
+            g->format_action_for(before, seat, a, v, &t);
+        else
+            g->format_action(before, seat, a, &t);
+        if (g->describe)
+            g->describe(before, seat, a, after, v, &d);
+        e->text[v + 1] = dupn(pl_buf_str(&t));
+        e->said[v + 1] = dupn(pl_buf_str(&d));
+        int bad = t.oom || d.oom || !e->text[v + 1] || !e->said[v + 1];
+        pl_buf_free(&t);
+        pl_buf_free(&d);
+        if (bad)
+            return -1;
+    }
+    return 0;
+}
+
+/* Applies a checked action to the match and records its entry. */
+static int room_apply(hub_room *r, int seat, pl_action a, pl_buf *err)
+{
+    const pl_game *g = r->game;
+    void *before = pl_malloc(g->state_size);
+    if (!before || grow((void **)&r->ent, &r->capent, r->m->nhist + 1, sizeof *r->ent) < 0) {
+        pl_free(before);
+        pl_buf_puts(err, "out of memory");
+        return -1;
+    }
+    pl_state_copy(g, before, r->m->state);
+    if (pl_match_play(r->m, seat, a, err) < 0) {
+        pl_free(before);
+        return -1;
+    }
+    hub_entry *e = &r->ent[r->m->nhist - 1];
+    if (entry_make(r, e, before, seat, a, r->m->state) < 0) {
+        entry_free(e);
+        pl_buf e2 = {0};
+        pl_match_undo(r->m, &e2);
+        pl_buf_free(&e2);
+        pl_free(before);
+        pl_buf_puts(err, "out of memory");
+        return -1;
+    }
+    pl_free(before);
+    return 0;
+}
+
+/* Takes the room back to `n` actions. */
+static void room_truncate(hub_room *r, int n)
+{
+    while (r->m->nhist > n) {
+        entry_free(&r->ent[r->m->nhist - 1]);
+        pl_buf e = {0};
+        pl_match_undo(r->m, &e);
+        pl_buf_free(&e);
+    }
+    if (r->stored > n)
+        r->stored = n;
+}
+
+/* ---- state messages ------------------------------------------------------------- */
+
+static json_t *seats_json(const hub *h, const hub_room *r)
+{
+    json_t *a = json_array();
+    for (int s = 0; s < r->nseats; s++) {
+        const hub_seat *t = &r->seats[s];
+        const char *kind = t->kind == HUB_SEAT_AI ? "ai" : t->token[0] ? "person" : "open";
+        const char *level = t->kind == HUB_SEAT_AI ? t->level
+                            : (t->covered || t->out_of_time) ? h->cfg.takeover_level
+                                                             : NULL;
+        json_array_append_new(
+            a, json_pack("{s:s, s:s, s:o, s:b, s:b}", "kind", kind, "name", t->name, "level",
+                         level ? json_string(level) : json_null(), "connected",
+                         t->kind == HUB_SEAT_AI || t->conn != 0, "covered", t->covered || t->out_of_time));
+    }
+    return a;
+}
+
+static json_t *clock_json(const hub_room *r)
+{
+    if (!r->move_s && !r->total_s)
+        return json_null();
+    json_t *j = json_object();
+    if (r->move_s) {
+        json_object_set_new(j, "move_s", json_integer(r->move_s));
+    }
+    if (r->total_s) {
+        json_t *left = json_array();
+        for (int s = 0; s < r->nseats; s++)
+            json_array_append_new(left, json_integer(r->seats[s].left_ms));
+        json_object_set_new(j, "total_s", json_integer(r->total_s));
+        json_object_set_new(j, "left_ms", left);
+    }
+    json_object_set_new(j, "since_ms", json_integer(r->turn_ms));
+    return j;
+}
+
+static const char *room_status(const hub_room *r)
+{
+    return room_over(r) ? "over" : room_started(r) ? "playing" : "waiting";
+}
+
+static int visible(const hub_room *r)
+{
+    return r->kar ? hubk_visible(r) : r->m->nhist;
+}
+
+/* The state message for connection `c` (seat or spectator of `r`). */
+static json_t *state_json(hub *h, hub_room *r, hub_conn *c)
+{
+    const pl_game *g = r->game;
+    int viewer = c->seat;
+    pl_buf v = {0}, err = {0};
+    json_t *view = NULL;
+    if (pl_view_json(g, r->m->state, viewer, &v, &err) == 0)
+        view = json_loads(pl_buf_str(&v), 0, NULL);
+    pl_buf_free(&v);
+    pl_buf_free(&err);
+    json_t *legal = json_array();
+    int kar_touch = r->kar && hubk_visible(r) < r->m->nhist;
+    if (viewer >= 0 && room_started(r) && !hub_seat_is_ai(r, viewer) && !kar_touch &&
+        pl_is_actor(g, r->m->state, viewer)) {
+        pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
+        int n = acts ? pl_legal_all(g, r->m->state, viewer, acts) : 0;
+        for (int i = 0; i < n && i < 512; i++) {
+            pl_buf t = {0}, l = {0};
+            g->format_action(r->m->state, viewer, acts[i], &t);
+            pl_format_action_long(g, r->m->state, viewer, acts[i], &l);
+            json_array_append_new(legal, json_pack("{s:s, s:s}", "action", pl_buf_str(&t), "long", pl_buf_str(&l)));
+            pl_buf_free(&t);
+            pl_buf_free(&l);
+        }
+        pl_free(acts);
+    }
+    int upto = visible(r);
+    int from = c->hist_sent < upto ? c->hist_sent : upto;
+    json_t *hist = json_array();
+    for (int i = from; i < upto; i++) {
+        const hub_entry *e = &r->ent[i];
+        json_array_append_new(hist, json_pack("{s:i, s:i, s:s, s:s}", "seq", i, "seat", e->seat, "text",
+                                              e->text[viewer + 1], "said", e->said[viewer + 1]));
+    }
+    c->hist_sent = upto;
+    return json_pack("{s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:i, s:o, s:o, s:b, s:o, s:s}", "type", "state", "room",
+                     r->code, "seat", viewer, "seq", r->m->nhist, "view", view ? view : json_null(), "legal", legal,
+                     "history", hist, "history_from", from, "seats", seats_json(h, r), "clock", clock_json(r),
+                     "over", room_over(r), "result", result_json(r), "status", room_status(r));
+}
+
+static void send_state(hub *h, hub_room *r, hub_conn *c)
+{
+    hub_send(h, c->id, state_json(h, r, c));
+}
+
+void hub_room_broadcast(hub *h, hub_room *r)
+{
+    for (int i = 0; i < r->nmembers; i++) {
+        hub_conn *c = hub_conn_get(h, r->members[i]);
+        if (c && c->room == r)
+            send_state(h, r, c);
+    }
+}
+
+/* ---- playing -------------------------------------------------------------------- */
+
+uint64_t hub_job_queue(hub *h, hub_room *r, int seat, const ai_player *p, int kind)
+{
+    hub_jobp *j = pl_calloc(1, sizeof *j);
+    void *st = pl_malloc(r->game->state_size);
+    if (!j || !st) {
+        pl_free(j);
+        pl_free(st);
+        return 0;
+    }
+    pl_state_copy(r->game, st, r->m->state);
+    pl_rng rng;
+    pl_match_rng(r->m, (uint64_t)seat + 1 + ((uint64_t)kind << 8), &rng);
+    j->j = (hub_job){.id = h->job_seq++, .game = r->game, .state = st, .seat = seat, .player = p,
+                     .seed = pl_rng_next(&rng)};
+    memcpy(j->code, r->code, HUB_CODE);
+    j->nhist = r->m->nhist;
+    j->kind = kind;
+    if (h->jobs_tail)
+        h->jobs_tail->next = j;
+    else
+        h->jobs = j;
+    h->jobs_tail = j;
+    return j->j.id;
+}
+
+/* Queues a job for every actor a computer plays now (once per state). */
+void hub_room_schedule(hub *h, hub_room *r)
+{
+    if (!room_started(r) || r->game->phase(r->m->state) != PL_PHASE_MOVE)
+        return;
+    if (r->kar && hubk_visible(r) < r->m->nhist)
+        return; /* karuta's reading: its own jobs (hub_karuta.c) */
+    int seats[PL_MAX_SEATS];
+    int n = r->game->actors(r->m->state, seats);
+    for (int i = 0; i < n; i++) {
+        int s = seats[i];
+        if (!hub_seat_is_ai(r, s) || r->seats[s].job_nhist == r->m->nhist)
+            continue;
+        pl_buf err = {0};
+        const char *level = r->seats[s].kind == HUB_SEAT_AI ? r->seats[s].level : h->cfg.takeover_level;
+        const ai_player *p = r->seats[s].kind == HUB_SEAT_AI && r->seats[s].ai ? r->seats[s].ai
+                                                                              : hub_player(h, r->game, level, &err);
+        pl_buf_free(&err);
+        if (hub_job_queue(h, r, s, p, HUB_JOB_MOVE))
+            r->seats[s].job_nhist = r->m->nhist;
+    }
+}
+
+/* After any change of the room's state: chance, the end, jobs, clocks. */
+static void room_advance(hub *h, hub_room *r, int64_t now_ms)
+{
+    if (!room_started(r))
+        return;
+    while (r->game->phase(r->m->state) == PL_PHASE_CHANCE) {
+        pl_buf err = {0}, t = {0};
+        void *before = pl_malloc(r->game->state_size);
+        pl_action a;
+        pl_rng rng;
+        if (!before) {
+            pl_buf_free(&err);
+            return;
+        }
+        pl_state_copy(r->game, before, r->m->state);
+        pl_match_rng(r->m, 0, &rng);
+        a = pl_draw_chance(r->game, r->m->state, &rng);
+        int ok = room_apply(r, PL_CHANCE, a, &err) == 0;
+        if (ok) {
+            r->game->format_action(before, PL_CHANCE, a, &t);
+            queue_action(h, r, r->m->nhist - 1, PL_CHANCE, pl_buf_str(&t), 0);
+            r->stored = r->m->nhist;
+            h->st.actions++;
+        }
+        pl_free(before);
+        pl_buf_free(&t);
+        pl_buf_free(&err);
+        if (!ok)
+            return;
+    }
+    r->turn_ms = now_ms;
+    if (room_over(r))
+        queue_finish(h, r);
+    if (r->kar)
+        hubk_after_change(h, r, now_ms);
+    hub_room_schedule(h, r);
+}
+
+int hub_room_play(hub *h, hub_room *r, int seat, pl_action a, uint64_t sender, int64_t now_ms, pl_buf *err)
+{
+    pl_buf t = {0};
+    if (pl_check(r->game, r->m->state, seat, a, err) < 0)
+        return -1;
+    r->game->format_action(r->m->state, seat, a, &t);
+    if (t.oom || room_apply(r, seat, a, err) < 0) {
+        pl_buf_free(&t);
+        return -1;
+    }
+    if (r->total_s && seat >= 0) {
+        r->seats[seat].left_ms -= now_ms - r->turn_ms;
+        if (r->seats[seat].left_ms < 0)
+            r->seats[seat].left_ms = 0;
+    }
+    queue_action(h, r, r->m->nhist - 1, seat, pl_buf_str(&t), sender);
+    r->stored = r->m->nhist;
+    h->st.actions++;
+    pl_buf_free(&t);
+    room_advance(h, r, now_ms);
+    return 0;
+}
+
+/* ---- requests ------------------------------------------------------------------- */
+
+static json_t *games_json(void)
+{
+    int n;
+    const pl_game *const *gs = pl_games(&n);
+    json_t *arr = json_array();
+    for (int i = 0; i < n; i++) {
+        const pl_game *g = gs[i];
+        json_t *opts = json_array();
+        for (const pl_option_def *d = g->options; d && d->key; d++) {
+            json_t *o = json_pack("{s:s, s:s, s:s}", "key", d->key, "default", d->def ? d->def : "", "about",
+                                  d->help ? d->help : "");
+            if (d->kind == PL_OPT_ENUM) {
+                json_t *vals = json_array();
+                const char *p = d->choices ? d->choices : "";
+                while (*p) {
+                    const char *bar = strchr(p, '|');
+                    size_t len = bar ? (size_t)(bar - p) : strlen(p);
+                    json_array_append_new(vals, json_stringn(p, len));
+                    p += len + (bar ? 1 : 0);
+                }
+                json_object_set_new(o, "values", vals);
+            } else if (d->kind == PL_OPT_INT) {
+                json_object_set_new(o, "range", json_pack("[I, I]", (json_int_t)d->min, (json_int_t)d->max));
+            } else {
+                json_object_set_new(o, "values", json_string("text"));
+            }
+            json_array_append_new(opts, o);
+        }
+        json_t *lv = json_array();
+        pl_buf names = {0};
+        levels_list(g, &names);
+        const char *p = pl_buf_str(&names);
+        while (*p) {
+            const char *c = strstr(p, ", ");
+            size_t len = c ? (size_t)(c - p) : strlen(p);
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
+            const char *about = "a search of the generic levels (docs/ai.md)";
+            for (const pl_level *l = g->levels; l && l->name; l++)
+                if (!strcmp(l->name, name))
+                    about = l->about ? l->about : "";
+            json_array_append_new(lv, json_pack("{s:s, s:s}", "name", name, "about", about));
+            p += len + (c ? 2 : 0);
+        }
+        pl_buf_free(&names);
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:b, s:o, s:o}", "id", g->id, "name", g->name,
+                                             "summary", g->summary ? g->summary : "", "hidden",
+                                             (g->flags & PL_GAME_HIDDEN) != 0, "options", opts, "levels", lv));
+    }
+    return json_pack("{s:s, s:o}", "type", "games", "games", arr);
+}
+
+static json_t *rooms_json(hub *h)
+{
+    json_t *arr = json_array();
+    for (int i = 0; i < h->nrooms; i++) {
+        hub_room *r = h->rooms[i];
+        if (!r->public_ || room_over(r))
+            continue;
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:s}", "room", r->code, "game", r->game->id,
+                                             "seats", seats_json(h, r), "state", room_status(r)));
+    }
+    return json_pack("{s:s, s:o}", "type", "rooms", "rooms", arr);
+}
+
+/* The words KEY=VALUE of an options object (strings only, no seed, no space).
+ * Returns the count, or -1 with a message. */
+static int option_words(json_t *opts, char **words, int cap, pl_buf *err)
+{
+    int n = 0;
+    const char *key;
+    json_t *val;
+    json_object_foreach(opts, key, val)
+    {
+        if (!json_is_string(val)) {
+            pl_buf_printf(err, "option '%s': values are strings", key);
+            goto fail;
+        }
+        if (!strcmp(key, PL_SEED_KEY)) {
+            pl_buf_puts(err, "the seed is the server's: a room's seed comes from getrandom");
+            goto fail;
+        }
+        const char *v = json_string_value(val);
+        if (strchr(key, '=') || strpbrk(v, " \t\r\n") || !*key || strlen(v) != json_string_length(val)) {
+            pl_buf_printf(err, "option '%s': a key without '=' and a value without spaces", key);
+            goto fail;
+        }
+        if (n == cap) {
+            pl_buf_puts(err, "too many options");
+            goto fail;
+        }
+        size_t len = strlen(key) + strlen(v) + 2;
+        words[n] = pl_malloc(len);
+        if (!words[n]) {
+            pl_buf_puts(err, "out of memory");
+            goto fail;
+        }
+        snprintf(words[n++], len, "%s=%s", key, v);
+    }
+    return n;
+fail:
+    for (int i = 0; i < n; i++)
+        pl_free(words[i]);
+    return -1;
+}
+
+/* Makes a room's match from its options object and seed. */
+static pl_match *make_match(const pl_game *g, json_t *opts, uint64_t seed, pl_buf *err)
+{
+    char *words[64];
+    int n = opts ? option_words(opts, words, 63, err) : 0;
+    if (n < 0)
+        return NULL;
+    char seedw[48];
+    snprintf(seedw, sizeof seedw, "seed=%" PRIu64, seed);
+    words[n] = seedw;
+    pl_match *m = pl_match_new(g, n + 1, words, err);
+    for (int i = 0; i < n; i++)
+        pl_free(words[i]);
+    return m;
+}
+
+static hub_room *room_new(hub *h, const pl_game *g, json_t *opts, uint64_t seed, pl_buf *err)
+{
+    hub_room *r = pl_calloc(1, sizeof *r);
+    if (!r) {
+        pl_buf_puts(err, "out of memory");
+        return NULL;
+    }
+    r->game = g;
+    r->m = make_match(g, opts, seed, err);
+    r->options_json = opts ? json_dumps(opts, JSON_COMPACT | JSON_SORT_KEYS) : pl_strdup("{}");
+    if (!r->m || !r->options_json) {
+        if (r->m)
+            pl_buf_puts(err, "out of memory");
+        room_free(r);
+        return NULL;
+    }
+    r->nseats = g->num_seats(r->m->state);
+    for (int s = 0; s < PL_MAX_SEATS; s++)
+        r->seats[s].job_nhist = -1;
+    r->created_ms = h->now;
+    return r;
+}
+
+/* Leaves the room the connection is in (its seat keeps its token). */
+static void conn_leave(hub *h, hub_conn *c, int64_t now_ms)
+{
+    hub_room *r = c->room;
+    if (!r)
+        return;
+    member_del(r, c->id);
+    if (c->seat >= 0 && r->seats[c->seat].conn == c->id) {
+        r->seats[c->seat].conn = 0;
+        r->seats[c->seat].gone_ms = now_ms;
+        c->room = NULL;
+        hub_room_broadcast(h, r);
+    }
+    c->room = NULL;
+    c->seat = -1;
+}
+
+static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
+{
+    const char *type, *game;
+    json_t *opts = NULL, *seats = NULL, *clock = NULL, *jgrace = NULL;
+    int grace = -1, pub = 0;
+    json_error_t je;
+    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s, s?o, s?o, s?o, s?o, s?b}", "type", &type, "game", &game,
+                       "options", &opts, "seats", &seats, "grace_s", &jgrace, "clock", &clock, "public", &pub) < 0) {
+        hub_error(h, c->id, "shape", "create", "create: %s; fields: game, options, seats, grace_s, clock, public",
+                  je.text);
+        return;
+    }
+    const pl_game *g = pl_game_find(game);
+    if (!g) {
+        pl_buf ids = {0};
+        pl_games_list(&ids);
+        hub_error(h, c->id, "options", "create", "unknown game '%s'; games: %s", game, pl_buf_str(&ids));
+        pl_buf_free(&ids);
+        return;
+    }
+    if (opts && !json_is_object(opts)) {
+        hub_error(h, c->id, "shape", "create", "options: an object of strings");
+        return;
+    }
+    if (jgrace && (!json_is_integer(jgrace) || json_integer_value(jgrace) < 0 || json_integer_value(jgrace) > 3600)) {
+        hub_error(h, c->id, "shape", "create", "grace_s: 0 to 3600");
+        return;
+    }
+    int move_s = 0, total_s = 0;
+    if (clock && !json_is_null(clock) &&
+        (json_unpack_ex(clock, &je, JSON_STRICT, "{s?i, s?i}", "move_s", &move_s, "total_s", &total_s) < 0 ||
+         move_s < 0 || move_s > 86400 || total_s < 0 || total_s > 86400 || (move_s && total_s) ||
+         (!move_s && !total_s))) {
+        hub_error(h, c->id, "shape", "create", "clock: {\"move_s\": 1-86400} or {\"total_s\": 1-86400}");
+        return;
+    }
+    if ((int)h->nrooms >= h->cfg.max_rooms) {
+        hub_error(h, c->id, "full", "create", "the server holds %d rooms, its most", h->nrooms);
+        return;
+    }
+    if (jgrace)
+        grace = (int)json_integer_value(jgrace);
+    pl_buf err = {0};
+    hub_room *r = room_new(h, g, opts, random_seed(h), &err);
+    if (!r) {
+        hub_error(h, c->id, "options", "create", "%s", pl_buf_str(&err));
+        pl_buf_free(&err);
+        return;
+    }
+    if (seats && (!json_is_array(seats) || (int)json_array_size(seats) != r->nseats)) {
+        hub_error(h, c->id, "shape", "create", "seats: an array of %d entries (this game with these options)",
+                  r->nseats);
+        room_free(r);
+        return;
+    }
+    for (int s = 0; seats && s < r->nseats; s++) {
+        const char *kind, *level = NULL;
+        if (json_unpack_ex(json_array_get(seats, (size_t)s), &je, JSON_STRICT, "{s:s, s?s}", "kind", &kind,
+                           "level", &level) < 0 ||
+            (strcmp(kind, "person") && strcmp(kind, "ai")) || (!strcmp(kind, "person") && level)) {
+            hub_error(h, c->id, "shape", "create",
+                      "seat %d: {\"kind\": \"person\"} or {\"kind\": \"ai\", \"level\": L}", s);
+            room_free(r);
+            return;
+        }
+        if (!strcmp(kind, "ai")) {
+            const char *lv = level ? level : "medium";
+            const ai_player *p = hub_player(h, g, lv, &err);
+            if (!p) {
+                hub_error(h, c->id, "options", "create", "seat %d: %s", s, pl_buf_str(&err));
+                pl_buf_free(&err);
+                room_free(r);
+                return;
+            }
+            r->seats[s].kind = HUB_SEAT_AI;
+            r->seats[s].ai = p;
+            r->seats[s].level = pl_strdup(lv);
+            snprintf(r->seats[s].name, sizeof r->seats[s].name, "computer (%s)", lv);
+        }
+    }
+    pl_buf_free(&err);
+    random_hex(h, r->code);
+    r->grace_s = grace == -1 ? h->cfg.grace_s : grace;
+    r->move_s = move_s;
+    r->total_s = total_s;
+    r->public_ = pub;
+    for (int s = 0; s < r->nseats; s++)
+        r->seats[s].left_ms = (int64_t)total_s * 1000;
+    if (hubk_applies(r) < 0 || room_add(h, r) < 0) {
+        hub_error(h, c->id, "storage", "create", "out of memory");
+        room_free(r);
+        return;
+    }
+    queue_room(h, r);
+    char link[64];
+    snprintf(link, sizeof link, "/room/%s", r->code);
+    hub_send(h, c->id, json_pack("{s:s, s:s, s:s}", "type", "created", "room", r->code, "link", link));
+    room_advance(h, r, now_ms); /* a room of computers only starts at once */
+}
+
+static void req_join(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
+{
+    const char *type, *code, *name = NULL, *token = NULL;
+    int seat = -1;
+    json_t *jseat = NULL;
+    json_error_t je;
+    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s, s?s, s?s, s?o}", "type", &type, "room", &code, "name",
+                       &name, "token", &token, "seat", &jseat) < 0 ||
+        !name == !token || (jseat && (!json_is_integer(jseat) || token))) {
+        hub_error(h, c->id, "shape", "join", "join: {room, name, seat (optional)} or {room, token}%s%s",
+                  je.text[0] ? ": " : "", je.text);
+        return;
+    }
+    hub_room *r = room_find(h, code);
+    if (!r) {
+        hub_error(h, c->id, "room", "join", "no room '%s'", code);
+        return;
+    }
+    if (jseat) {
+        json_int_t v = json_integer_value(jseat);
+        seat = v >= 0 && v < r->nseats ? (int)v : -2;
+        if (seat == -2) {
+            hub_error(h, c->id, "seat", "join", "seat: 0 to %d", r->nseats - 1);
+            return;
+        }
+    }
+    if (token) {
+        for (seat = 0; seat < r->nseats; seat++)
+            if (r->seats[seat].token[0] && !strcmp(r->seats[seat].token, token))
+                break;
+        if (seat == r->nseats) {
+            hub_error(h, c->id, "seat", "join", "this token holds no seat of room %s", code);
+            return;
+        }
+    } else {
+        size_t len = strlen(name);
+        if (len < 1 || len > HUB_MAX_NAME || strpbrk(name, "\r\n\t")) {
+            hub_error(h, c->id, "shape", "join", "name: 1 to %d bytes, one line", HUB_MAX_NAME);
+            return;
+        }
+        if (seat >= 0) {
+            if (r->seats[seat].kind != HUB_SEAT_PERSON || r->seats[seat].token[0]) {
+                hub_error(h, c->id, "full", "join", "seat %d is not open", seat);
+                return;
+            }
+        } else {
+            for (seat = 0; seat < r->nseats; seat++)
+                if (r->seats[seat].kind == HUB_SEAT_PERSON && !r->seats[seat].token[0])
+                    break;
+            if (seat == r->nseats) {
+                hub_error(h, c->id, "full", "join", "no open seat in room %s: watch it instead", code);
+                return;
+            }
+        }
+    }
+    if (member_add(r, c->id) < 0) {
+        hub_error(h, c->id, "storage", "join", "out of memory");
+        return;
+    }
+    if (c->room && (c->room != r || c->seat != seat)) {
+        hub_room *old = c->room;
+        conn_leave(h, c, now_ms);
+        if (old == r)
+            member_add(r, c->id);
+    }
+    hub_seat *t = &r->seats[seat];
+    if (t->conn && t->conn != c->id) { /* the same person from another connection: the old one goes */
+        hub_conn *o = hub_conn_get(h, t->conn);
+        if (o) {
+            member_del(r, o->id);
+            o->room = NULL;
+            o->seat = -1;
+            hub_send(h, o->id, json_pack("{s:s}", "type", "left"));
+        }
+    }
+    if (!token) {
+        snprintf(t->name, sizeof t->name, "%s", name);
+        random_hex(h, t->token);
+        queue_config(h, r);
+    }
+    t->conn = c->id;
+    t->covered = 0;
+    t->gone_ms = 0;
+    c->room = r;
+    c->seat = seat;
+    c->hist_sent = 0;
+    hub_send(h, c->id, json_pack("{s:s, s:s, s:i, s:s}", "type", "joined", "room", r->code, "seat", seat, "token",
+                                 t->token));
+    if (r->kar)
+        hubk_joined(h, r, c, now_ms);
+    room_advance(h, r, now_ms);
+    hub_room_broadcast(h, r);
+}
+
+static void req_watch(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
+{
+    const char *type, *code;
+    json_error_t je;
+    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s}", "type", &type, "room", &code) < 0) {
+        hub_error(h, c->id, "shape", "watch", "watch: {room}: %s", je.text);
+        return;
+    }
+    hub_room *r = room_find(h, code);
+    if (!r) {
+        hub_error(h, c->id, "room", "watch", "no room '%s'", code);
+        return;
+    }
+    if (member_add(r, c->id) < 0) {
+        hub_error(h, c->id, "storage", "watch", "out of memory");
+        return;
+    }
+    if (c->room)
+        conn_leave(h, c, now_ms);
+    member_add(r, c->id);
+    c->room = r;
+    c->seat = -1;
+    c->hist_sent = 0;
+    send_state(h, r, c);
+}
+
+/* The seated connection's room and seat, or an error. */
+static hub_room *seated(hub *h, hub_conn *c, const char *req)
+{
+    if (!c->room || c->seat < 0) {
+        hub_error(h, c->id, "seat", req, "%s: join a seat first", req);
+        return NULL;
+    }
+    return c->room;
+}
+
+static void req_act(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
+{
+    const char *type, *text;
+    json_t *jseq = NULL;
+    json_error_t je;
+    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s, s?o}", "type", &type, "action", &text, "seq", &jseq) < 0 ||
+        (jseq && !json_is_integer(jseq))) {
+        hub_error(h, c->id, "shape", "act", "act: {action (text), seq (int, optional)}%s%s", je.text[0] ? ": " : "",
+                  je.text);
+        return;
+    }
+    hub_room *r = seated(h, c, "act");
+    if (!r)
+        return;
+    if (room_over(r)) {
+        hub_error(h, c->id, "over", "act", "the game is over");
+        return;
+    }
+    if (!room_started(r)) {
+        hub_error(h, c->id, "not-your-turn", "act", "the room waits for its players");
+        return;
+    }
+    if (jseq && json_integer_value(jseq) != r->m->nhist) {
+        hub_error(h, c->id, "stale", "act", "stale: the history has %d actions, not %" JSON_INTEGER_FORMAT, r->m->nhist,
+                  json_integer_value(jseq));
+        return;
+    }
+    if (r->kar && hubk_visible(r) < r->m->nhist) {
+        hub_error(h, c->id, "not-your-turn", "act", "a reading is on: answer it with touch messages");
+        return;
+    }
+    if (!pl_is_actor(r->game, r->m->state, c->seat)) {
+        pl_buf err = {0};
+        pl_check(r->game, r->m->state, c->seat, 0, &err);
+        hub_error(h, c->id, "not-your-turn", "act", "%s", pl_buf_str(&err));
+        pl_buf_free(&err);
+        return;
+    }
+    pl_buf err = {0};
+    pl_action a;
+    if (strlen(text) > 200 || pl_parse_legal(r->game, r->m->state, c->seat, text, &a, &err) < 0) {
+        hub_error(h, c->id, "illegal", "act", "%s", err.len ? pl_buf_str(&err) : "action too long");
+        pl_buf_free(&err);
+        return;
+    }
+    pl_buf t = {0};
+    r->game->format_action(r->m->state, c->seat, a, &t);
+    if (hub_room_play(h, r, c->seat, a, c->id, now_ms, &err) < 0) {
+        hub_error(h, c->id, "illegal", "act", "%s", pl_buf_str(&err));
+    } else {
+        hub_send(h, c->id,
+                 json_pack("{s:s, s:i, s:s}", "type", "accepted", "seq", r->m->nhist, "action", pl_buf_str(&t)));
+        hub_room_broadcast(h, r);
+    }
+    pl_buf_free(&t);
+    pl_buf_free(&err);
+}
+
+static void req_chat(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
+{
+    const char *type, *text;
+    json_error_t je;
+    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s}", "type", &type, "text", &text) < 0) {
+        hub_error(h, c->id, "shape", "chat", "chat: {text}: %s", je.text);
+        return;
+    }
+    size_t len = strlen(text);
+    if (len < 1 || len > HUB_MAX_CHAT) {
+        hub_error(h, c->id, "shape", "chat", "text: 1 to %d bytes", HUB_MAX_CHAT);
+        return;
+    }
+    hub_room *r = c->room;
+    if (!r) {
+        hub_error(h, c->id, "room", "chat", "chat: join or watch a room first");
+        return;
+    }
+    const char *name = c->seat >= 0 ? r->seats[c->seat].name : "spectator";
+    for (int i = 0; i < r->nmembers; i++)
+        hub_send(h, r->members[i], json_pack("{s:s, s:i, s:s, s:s, s:I}", "type", "chat", "seat", c->seat, "name",
+                                             name, "text", text, "at_ms", (json_int_t)now_ms));
+}
+
+static void req_rematch(hub *h, hub_conn *c, int64_t now_ms)
+{
+    hub_room *r = seated(h, c, "rematch");
+    if (!r)
+        return;
+    if (!room_over(r)) {
+        hub_error(h, c->id, "over", "rematch", "rematch: the game is not over");
+        return;
+    }
+    r->seats[c->seat].rematch = 1;
+    for (int s = 0; s < r->nseats; s++)
+        if (r->seats[s].kind == HUB_SEAT_PERSON && !r->seats[s].rematch)
+            return; /* the others have not asked yet */
+    if ((int)h->nrooms >= h->cfg.max_rooms) {
+        hub_error(h, c->id, "full", "rematch", "the server holds %d rooms, its most", h->nrooms);
+        return;
+    }
+    pl_buf err = {0};
+    json_t *opts = json_loads(r->options_json, 0, NULL);
+    hub_room *n = room_new(h, r->game, opts, random_seed(h), &err);
+    json_decref(opts);
+    if (!n) {
+        hub_error(h, c->id, "storage", "rematch", "%s", pl_buf_str(&err));
+        pl_buf_free(&err);
+        return;
+    }
+    pl_buf_free(&err);
+    random_hex(h, n->code);
+    n->grace_s = r->grace_s;
+    n->move_s = r->move_s;
+    n->total_s = r->total_s;
+    n->public_ = r->public_;
+    for (int s = 0; s < r->nseats && s < n->nseats; s++) {
+        hub_seat *o = &r->seats[s], *t = &n->seats[s];
+        t->kind = o->kind;
+        t->ai = o->ai;
+        t->level = o->level ? pl_strdup(o->level) : NULL;
+        memcpy(t->name, o->name, sizeof t->name);
+        memcpy(t->token, o->token, sizeof t->token);
+        t->gone_ms = now_ms;
+        t->left_ms = (int64_t)n->total_s * 1000;
+        o->rematch = 0;
+    }
+    if (hubk_applies(n) < 0 || room_add(h, n) < 0) {
+        room_free(n);
+        hub_error(h, c->id, "storage", "rematch", "out of memory");
+        return;
+    }
+    queue_room(h, n);
+    for (int i = 0; i < r->nmembers; i++)
+        hub_send(h, r->members[i], json_pack("{s:s, s:s}", "type", "rematch", "room", n->code));
+    room_advance(h, n, now_ms);
+}
+
+static void req_record(hub *h, hub_conn *c, json_t *root)
+{
+    const char *type, *who;
+    json_error_t je;
+    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s}", "type", &type, "who", &who) < 0 ||
+        (strcmp(who, "seat") && strcmp(who, "referee"))) {
+        hub_error(h, c->id, "shape", "record", "record: {who: \"seat\" or \"referee\"}%s%s", je.text[0] ? ": " : "",
+                  je.text);
+        return;
+    }
+    hub_room *r = c->room;
+    if (!r) {
+        hub_error(h, c->id, "room", "record", "record: join or watch a room first");
+        return;
+    }
+    pl_buf out = {0};
+    int rc;
+    if (!strcmp(who, "referee")) {
+        if (!room_over(r)) {
+            hub_error(h, c->id, "over", "record", "the referee's record (with the seed) comes only after the game");
+            return;
+        }
+        rc = pl_record_write(r->m, &out);
+    } else {
+        if (c->seat < 0) {
+            hub_error(h, c->id, "seat", "record", "a spectator has no seat's record: ask for the referee's after the game");
+            return;
+        }
+        if (r->kar && hubk_visible(r) < r->m->nhist) {
+            hub_error(h, c->id, "not-your-turn", "record", "ask again once the reading is answered");
+            return;
+        }
+        rc = pl_record_write_for(r->m, c->seat, &out);
+    }
+    json_t *rec = rc == 0 ? json_loads(pl_buf_str(&out), 0, NULL) : NULL;
+    pl_buf_free(&out);
+    if (!rec) {
+        hub_error(h, c->id, "storage", "record", "out of memory");
+        return;
+    }
+    hub_send(h, c->id, json_pack("{s:s, s:o}", "type", "record", "record", rec));
+}
+
+static void req_hello(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
+{
+    const char *type;
+    int v = 0;
+    json_error_t je;
+    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:i}", "type", &type, "v", &v) < 0 || v != HUB_PROTOCOL) {
+        hub_error(h, c->id, "shape", "hello", "hello: {v: %d} (this server speaks version %d)", HUB_PROTOCOL,
+                  HUB_PROTOCOL);
+        return;
+    }
+    send_now(h, c->id, json_pack("{s:s, s:i, s:s, s:I}", "type", "welcome", "protocol", HUB_PROTOCOL, "server",
+                                 HUB_VERSION, "server_ms", (json_int_t)now_ms));
+}
+
+/* A message of no more than its type: {"type": T}. */
+static int bare(hub *h, hub_conn *c, json_t *root, const char *t)
+{
+    const char *type;
+    json_error_t je;
+    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s}", "type", &type) < 0) {
+        hub_error(h, c->id, "shape", t, "%s takes no field but type: %s", t, je.text);
+        return 0;
+    }
+    return 1;
+}
+
+/* Rate limit: 1 when the message may go on. */
+static int rate_ok(hub *h, hub_conn *c, int64_t now_ms)
+{
+    if (now_ms > c->tokens_ms) {
+        c->tokens += (double)(now_ms - c->tokens_ms) * h->cfg.rate_per_s / 1000.0;
+        if (c->tokens > h->cfg.rate_burst)
+            c->tokens = h->cfg.rate_burst;
+        c->tokens_ms = now_ms;
+    }
+    if (c->tokens >= 1) {
+        c->tokens -= 1;
+        c->dropped = 0;
+        return 1;
+    }
+    h->st.rate_limited++;
+    if (++c->dropped > h->cfg.rate_burst) { /* a flood: answer and close */
+        json_t *j = json_pack("{s:s, s:s, s:s, s:n}", "type", "error", "error", "rate", "message",
+                              "too many messages: closing", "request");
+        char *s = dump(j);
+        if (s)
+            queue_msg(h, c->id, s, 1, 0, NULL);
+        h->st.errors++;
+        return 0;
+    }
+    hub_error(h, c->id, "rate", NULL, "more than %d messages a second (bursts of %d): this one was dropped",
+              h->cfg.rate_per_s, h->cfg.rate_burst);
+    return 0;
+}
+
+void hub_message(hub *h, uint64_t conn, const char *data, size_t len, int64_t now_ms)
+{
+    h->now = now_ms;
+    hub_conn *c = hub_conn_get(h, conn);
+    if (!c)
+        return;
+    h->st.messages_in++;
+    if (!rate_ok(h, c, now_ms))
+        return;
+    if (len > HUB_MAX_MESSAGE) {
+        hub_error(h, conn, "too-long", NULL, "a message is at most %d bytes, not %zu", HUB_MAX_MESSAGE, len);
+        return;
+    }
+    json_error_t je;
+    json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &je);
+    if (!root) {
+        hub_error(h, conn, "json", NULL, "not JSON: %s (line %d, column %d)", je.text, je.line, je.column);
+        return;
+    }
+    json_t *jt = json_is_object(root) ? json_object_get(root, "type") : NULL;
+    if (!jt || !json_is_string(jt)) {
+        hub_error(h, conn, "shape", NULL, "a message is one JSON object with a string \"type\"");
+        json_decref(root);
+        return;
+    }
+    const char *t = json_string_value(jt);
+    if (!strcmp(t, "hello"))
+        req_hello(h, c, root, now_ms);
+    else if (!strcmp(t, "games")) {
+        if (bare(h, c, root, "games"))
+            send_now(h, conn, games_json());
+    } else if (!strcmp(t, "rooms")) {
+        if (bare(h, c, root, "rooms"))
+            send_now(h, conn, rooms_json(h));
+    } else if (!strcmp(t, "create"))
+        req_create(h, c, root, now_ms);
+    else if (!strcmp(t, "join"))
+        req_join(h, c, root, now_ms);
+    else if (!strcmp(t, "watch"))
+        req_watch(h, c, root, now_ms);
+    else if (!strcmp(t, "act"))
+        req_act(h, c, root, now_ms);
+    else if (!strcmp(t, "chat"))
+        req_chat(h, c, root, now_ms);
+    else if (!strcmp(t, "rematch")) {
+        if (bare(h, c, root, "rematch"))
+            req_rematch(h, c, now_ms);
+    } else if (!strcmp(t, "record"))
+        req_record(h, c, root);
+    else if (!strcmp(t, "leave")) {
+        if (bare(h, c, root, "leave")) {
+            conn_leave(h, c, now_ms);
+            send_now(h, conn, json_pack("{s:s}", "type", "left"));
+        }
+    } else if (!strcmp(t, "sync") || !strcmp(t, "touch")) {
+        json_int_t id = 0, ms = 0;
+        int card = 0, poet = 0;
+        const char *type;
+        int bad = !strcmp(t, "sync")
+                      ? json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:I, s:I}", "type", &type, "id", &id, "client_ms",
+                                       &ms) < 0
+                      : json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:i, s:I, s?i}", "type", &type, "card", &card,
+                                       "client_ms", &ms, "poet", &poet) < 0 ||
+                            card < 1 || card > 100 || poet < 0 || poet > 100;
+        if (bad)
+            hub_error(h, conn, "shape", t, "%s", !strcmp(t, "sync") ? "sync: {id, client_ms}"
+                                                                   : "touch: {card (1-100), client_ms, poet (optional, 1-100)}");
+        else if (!c->room || c->seat < 0 || !c->room->kar)
+            hub_error(h, conn, "seat", t, "%s: only for a seat of a karuta room", t);
+        else if (!strcmp(t, "sync"))
+            hubk_sync(h, c, id, ms, now_ms);
+        else
+            hubk_touch(h, c, card, ms, poet, now_ms);
+    } else
+        hub_error(h, conn, "type", t,
+                  "unknown type '%.40s'; types: hello, games, rooms, create, join, watch, act, chat, rematch, "
+                  "record, sync, touch, leave",
+                  t);
+    json_decref(root);
+}
+
+/* ---- connections ---------------------------------------------------------------- */
+
+uint64_t hub_connect(hub *h, int64_t now_ms)
+{
+    h->now = now_ms;
+    if (h->live_conns >= (uint64_t)h->cfg.max_conns)
+        return 0;
+    int slot;
+    if (h->nfree)
+        slot = h->freeslots[--h->nfree];
+    else {
+        if (h->nconns == h->capconns) {
+            int cap = h->capconns ? h->capconns * 2 : 64;
+            hub_conn *a = pl_realloc(h->conns, sizeof *a * (size_t)cap);
+            int *f = a ? pl_realloc(h->freeslots, sizeof *f * (size_t)cap) : NULL;
+            if (a)
+                h->conns = a;
+            if (!f)
+                return 0;
+            h->freeslots = f;
+            h->capconns = cap;
+        }
+        slot = h->nconns++;
+    }
+    h->gen++;
+    hub_conn *c = &h->conns[slot];
+    memset(c, 0, sizeof *c);
+    c->id = ((uint64_t)h->gen << 32) | (uint64_t)(slot + 1);
+    c->seat = -1;
+    c->tokens = h->cfg.rate_burst;
+    c->tokens_ms = now_ms;
+    h->live_conns++;
+    send_now(h, c->id, json_pack("{s:s, s:i, s:s, s:I}", "type", "welcome", "protocol", HUB_PROTOCOL, "server",
+                                 HUB_VERSION, "server_ms", (json_int_t)now_ms));
+    return c->id;
+}
+
+void hub_disconnect(hub *h, uint64_t conn, int64_t now_ms)
+{
+    h->now = now_ms;
+    hub_conn *c = hub_conn_get(h, conn);
+    if (!c)
+        return;
+    conn_leave(h, c, now_ms);
+    c->id = 0;
+    h->freeslots[h->nfree++] = (int)(c - h->conns);
+    h->live_conns--;
+}
+
+/* ---- time ----------------------------------------------------------------------- */
+
+/* The next time room `r` needs a tick, given `now` (INT64_MAX none). */
+static int64_t room_next(const hub_room *r)
+{
+    int64_t next = INT64_MAX;
+    if (!room_started(r) || room_over(r))
+        return next;
+    for (int s = 0; s < r->nseats; s++) {
+        const hub_seat *t = &r->seats[s];
+        if (t->kind == HUB_SEAT_PERSON && !t->conn && !t->covered && r->grace_s) {
+            int64_t at = t->gone_ms + (int64_t)r->grace_s * 1000;
+            if (at < next)
+                next = at;
+        }
+    }
+    if ((r->move_s || r->total_s) && r->game->phase(r->m->state) == PL_PHASE_MOVE &&
+        !(r->kar && hubk_visible(r) < r->m->nhist)) {
+        int seats[PL_MAX_SEATS];
+        int n = r->game->actors(r->m->state, seats);
+        for (int i = 0; i < n; i++) {
+            if (hub_seat_is_ai(r, seats[i]))
+                continue;
+            int64_t at = r->move_s ? r->turn_ms + (int64_t)r->move_s * 1000 : r->turn_ms + r->seats[seats[i]].left_ms;
+            if (at < next)
+                next = at;
+        }
+    }
+    return next;
+}
+
+static void room_tick(hub *h, hub_room *r, int64_t now_ms)
+{
+    int changed = 0;
+    if (room_started(r) && !room_over(r)) {
+        for (int s = 0; s < r->nseats; s++) {
+            hub_seat *t = &r->seats[s];
+            if (t->kind == HUB_SEAT_PERSON && !t->conn && !t->covered && r->grace_s &&
+                now_ms >= t->gone_ms + (int64_t)r->grace_s * 1000) {
+                t->covered = 1; /* the grace ran out: a computer keeps the seat */
+                changed = 1;
+            }
+        }
+        int kar_on = r->kar && hubk_visible(r) < r->m->nhist;
+        if ((r->move_s || r->total_s) && r->game->phase(r->m->state) == PL_PHASE_MOVE && !kar_on) {
+            int seats[PL_MAX_SEATS];
+            int n = r->game->actors(r->m->state, seats);
+            for (int i = 0; i < n; i++) {
+                int s = seats[i];
+                if (hub_seat_is_ai(r, s))
+                    continue;
+                if (r->move_s && now_ms >= r->turn_ms + (int64_t)r->move_s * 1000 &&
+                    r->seats[s].job_nhist != r->m->nhist) {
+                    /* the move's time ran out: the computer plays this one move */
+                    pl_buf err = {0};
+                    const ai_player *p = hub_player(h, r->game, h->cfg.takeover_level, &err);
+                    pl_buf_free(&err);
+                    if (p && hub_job_queue(h, r, s, p, HUB_JOB_MOVE))
+                        r->seats[s].job_nhist = r->m->nhist;
+                } else if (r->total_s && now_ms >= r->turn_ms + r->seats[s].left_ms) {
+                    r->seats[s].left_ms = 0;
+                    r->seats[s].out_of_time = 1; /* a computer plays his moves from then on */
+                    changed = 1;
+                }
+            }
+        }
+    }
+    if (r->kar)
+        hubk_tick(h, r, now_ms);
+    if (changed) {
+        hub_room_schedule(h, r);
+        hub_room_broadcast(h, r);
+    }
+}
+
+void hub_tick(hub *h, int64_t now_ms)
+{
+    h->now = now_ms;
+    for (int i = 0; i < h->nrooms; i++) {
+        hub_room *r = h->rooms[i];
+        int64_t k = r->kar ? hubk_tick(h, r, INT64_MIN) : INT64_MAX;
+        if (room_next(r) <= now_ms || k <= now_ms)
+            room_tick(h, r, now_ms);
+    }
+}
+
+int64_t hub_next_ms(const hub *h)
+{
+    int64_t next = INT64_MAX;
+    for (int i = 0; i < h->nrooms; i++) {
+        hub_room *r = h->rooms[i];
+        int64_t t = room_next(r);
+        if (t < next)
+            next = t;
+        if (r->kar) {
+            t = hubk_tick((hub *)h, r, INT64_MIN);
+            if (t < next)
+                next = t;
+        }
+    }
+    return next;
+}
+
+/* ---- storage answers ------------------------------------------------------------ */
+
+void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
+{
+    h->now = now_ms;
+    const hub_batchp *p = (const hub_batchp *)b;
+    if (h->inflight == b->id)
+        h->inflight = 0;
+    if (ok) {
+        for (int i = 0; i < b->nactions; i++) {
+            hub_room *r = room_find(h, b->actions[i].room);
+            if (r && r->durable < (int)b->actions[i].seq + 1)
+                r->durable = (int)b->actions[i].seq + 1;
+        }
+        release(h, b->id);
+        return;
+    }
+    /* Failed: rooms created in it go; actions in it are taken back. */
+    for (int i = 0; i < b->nrooms; i++) {
+        hub_room *r = room_find(h, b->rooms[i].code);
+        if (r) {
+            for (int k = 0; k < r->nmembers; k++)
+                hub_error(h, r->members[k], "storage", "create", "the room could not be stored: try again");
+            room_remove(h, r);
+        }
+    }
+    for (int i = 0; i < b->nactions; i++) {
+        hub_room *r = room_find(h, b->actions[i].room);
+        if (!r)
+            continue;
+        if (p->senders[i])
+            hub_error(h, p->senders[i], "storage", "act", "the action could not be stored: it is taken back");
+        if (r->m->nhist > r->durable) {
+            int n = r->durable;
+            drop_held(h, r);
+            /* the next batch's actions for this room continue the failed ones: drop them */
+            hub_batchp *nx = h->next;
+            for (int k = 0; nx && k < nx->b.nactions; k++)
+                if (!strcmp(nx->b.actions[k].room, r->code)) {
+                    pl_free((char *)nx->b.actions[k].room);
+                    pl_free((char *)nx->b.actions[k].text);
+                    memmove(&nx->b.actions[k], &nx->b.actions[k + 1],
+                            sizeof *nx->b.actions * (size_t)(nx->b.nactions - k - 1));
+                    memmove(&nx->senders[k], &nx->senders[k + 1], sizeof *nx->senders * (size_t)(nx->b.nactions - k - 1));
+                    nx->b.nactions--;
+                    k--;
+                }
+            room_truncate(r, n);
+            r->finished_queued = 0;
+            for (int s = 0; s < r->nseats; s++)
+                r->seats[s].job_nhist = -1;
+            if (r->kar) {
+                hubk_reset(r);
+                hubk_after_change(h, r, now_ms); /* a reading taken back is read again */
+            }
+            for (int k = 0; k < r->nmembers; k++) {
+                hub_conn *c = hub_conn_get(h, r->members[k]);
+                if (c && c->hist_sent > n)
+                    c->hist_sent = n;
+            }
+            r->turn_ms = now_ms;
+            hub_room_schedule(h, r);
+            hub_room_broadcast(h, r);
+        }
+    }
+    release(h, b->id);
+}
+
+/* ---- jobs ----------------------------------------------------------------------- */
+
+hub_job *hub_job_take(hub *h)
+{
+    hub_jobp *j = h->jobs;
+    if (!j)
+        return NULL;
+    h->jobs = j->next;
+    if (!h->jobs)
+        h->jobs_tail = NULL;
+    j->next = NULL;
+    return &j->j;
+}
+
+void hub_job_run(hub_job *j)
+{
+    pl_buf err = {0};
+    j->failed = !j->player || ai_player_choose(j->player, j->state, j->seat, j->seed, &j->action, &err) < 0;
+    pl_buf_free(&err);
+}
+
+void hub_job_free(hub_job *j)
+{
+    if (!j)
+        return;
+    pl_free(j->state);
+    pl_free(j);
+}
+
+void hub_job_done(hub *h, hub_job *job, int64_t now_ms)
+{
+    h->now = now_ms;
+    hub_jobp *j = (hub_jobp *)job;
+    hub_room *r = room_find(h, j->code);
+    if (!r || j->nhist != r->m->nhist || r->seats[job->seat].job_nhist != j->nhist) {
+        hub_job_free(job);
+        return; /* the room moved on: a newer job (if any) decides */
+    }
+    r->seats[job->seat].job_nhist = -1;
+    pl_action a = job->action;
+    pl_buf why = {0};
+    int bad = job->failed || pl_check(r->game, r->m->state, job->seat, a, &why) < 0;
+    pl_buf_free(&why);
+    if (bad) {
+        pl_action acts[PL_MAX_ACTIONS > 4096 ? 4096 : PL_MAX_ACTIONS];
+        int n = r->game->legal(r->m->state, job->seat, acts, (int)(sizeof acts / sizeof *acts));
+        pl_rng rng;
+        pl_match_rng(r->m, 77, &rng);
+        a = n > 0 ? acts[pl_rng_next(&rng) % (uint64_t)(n < 4096 ? n : 4096)] : 0;
+    }
+    if (j->kind == HUB_JOB_KARUTA) {
+        hubk_job_done(h, r, job->seat, a, now_ms);
+    } else {
+        pl_buf err = {0};
+        if (hub_room_play(h, r, job->seat, a, 0, now_ms, &err) == 0)
+            hub_room_broadcast(h, r);
+        pl_buf_free(&err);
+    }
+    hub_job_free(job);
+}
+
+/* ---- restore -------------------------------------------------------------------- */
+
+typedef struct restore_ctx {
+    hub *h;
+    store *s;
+    int64_t now;
+    int n;
+    pl_buf *err;
+    hub_room *r; /* while replaying */
+} restore_ctx;
+
+static int restore_action(void *ctx, const store_action *a)
+{
+    restore_ctx *x = ctx;
+    hub_room *r = x->r;
+    pl_buf err = {0};
+    pl_action code;
+    if (pl_parse_legal(r->game, r->m->state, a->seat, a->text, &code, &err) < 0 ||
+        room_apply(r, a->seat, code, &err) < 0) {
+        pl_buf_printf(x->err, "room %s: action %lld '%s': %s", r->code, (long long)a->seq, a->text, pl_buf_str(&err));
+        pl_buf_free(&err);
+        return -1;
+    }
+    return 0;
+}
+
+static int restore_room(void *ctx, const store_room *sr, int finished, const char *result)
+{
+    (void)result;
+    restore_ctx *x = ctx;
+    hub *h = x->h;
+    if (finished)
+        return 0;
+    const pl_game *g = pl_game_find(sr->game);
+    json_t *opts = json_loads(sr->options, 0, NULL);
+    json_t *cfg = json_loads(sr->config, 0, NULL);
+    json_t *seats = NULL;
+    int grace = 60, move_s = 0, total_s = 0, pub = 0;
+    json_error_t je;
+    if (!g || !opts || !cfg ||
+        json_unpack_ex(cfg, &je, 0, "{s:o, s:i, s:i, s:i, s:b}", "seats", &seats, "grace_s", &grace, "move_s",
+                       &move_s, "total_s", &total_s, "public", &pub) < 0) {
+        pl_buf_printf(x->err, "room %s: its game, options or configuration cannot be read", sr->code);
+        json_decref(opts);
+        json_decref(cfg);
+        return -1;
+    }
+    hub_room *r = room_new(h, g, opts, sr->seed, x->err);
+    json_decref(opts);
+    if (!r) {
+        json_decref(cfg);
+        return -1;
+    }
+    snprintf(r->code, sizeof r->code, "%s", sr->code);
+    r->created_ms = sr->created_ms;
+    r->grace_s = grace;
+    r->move_s = move_s;
+    r->total_s = total_s;
+    r->public_ = pub;
+    for (int s = 0; s < r->nseats; s++) {
+        json_t *e = json_array_get(seats, (size_t)s);
+        const char *kind = "person", *level = NULL, *name = "", *token = "";
+        json_unpack(e, "{s?s, s?s, s?s, s?s}", "kind", &kind, "level", &level, "name", &name, "token", &token);
+        hub_seat *t = &r->seats[s];
+        t->left_ms = (int64_t)total_s * 1000;
+        t->gone_ms = x->now;
+        if (!strcmp(kind, "ai")) {
+            t->kind = HUB_SEAT_AI;
+            t->level = pl_strdup(level ? level : "medium");
+            t->ai = hub_player(h, g, t->level, x->err);
+            snprintf(t->name, sizeof t->name, "computer (%s)", t->level);
+        } else {
+            snprintf(t->name, sizeof t->name, "%s", name);
+            snprintf(t->token, sizeof t->token, "%s", token);
+        }
+    }
+    json_decref(cfg);
+    x->r = r;
+    int rc = store_actions(x->s, sr->code, restore_action, x, x->err);
+    x->r = NULL;
+    if (rc != 0 || hubk_applies(r) < 0 || room_add(h, r) < 0) {
+        room_free(r);
+        return -1;
+    }
+    r->stored = r->durable = r->m->nhist;
+    r->turn_ms = x->now;
+    x->n++;
+    return 0;
+}
+
+int hub_restore(hub *h, store *s, int64_t now_ms, pl_buf *err)
+{
+    h->now = now_ms;
+    restore_ctx x = {.h = h, .s = s, .now = now_ms, .err = err};
+    if (store_rooms(s, 1, restore_room, &x, err) != 0)
+        return -1;
+    for (int i = 0; i < h->nrooms; i++)
+        room_advance(h, h->rooms[i], now_ms); /* chance due, jobs, karuta readings */
+    return x.n;
+}

@@ -1,0 +1,122 @@
+/* hub_int.h — the hub's private structures, shared by hub.c and
+ * hub_karuta.c (karuta's real-time reading). Not an interface: only the
+ * hub's own files include it. Threading: the hub's thread only.
+ */
+#ifndef PARLOUR_HUB_INT_H
+#define PARLOUR_HUB_INT_H
+
+#include <jansson.h>
+
+#include "hub.h"
+#include "parlour/match.h"
+
+#define HUB_CODE 33 /* 32 hex digits and the NUL */
+
+enum { HUB_SEAT_PERSON = 0, HUB_SEAT_AI = 1 };
+
+/* One seat of a room. */
+typedef struct hub_seat {
+    int kind;               /* HUB_SEAT_PERSON or HUB_SEAT_AI */
+    char *level;            /* AI seats: the level name (owned) */
+    const ai_player *ai;    /* AI seats: the shared player (the hub's) */
+    char name[HUB_MAX_NAME + 1];
+    char token[HUB_CODE];   /* person seats: "" while open */
+    uint64_t conn;          /* the person's connection, 0 when away */
+    int64_t gone_ms;        /* when the person went away (grace) */
+    int covered;            /* a computer keeps the seat (grace ran out) */
+    int out_of_time;        /* the total clock ran out: a computer plays on */
+    int rematch;            /* asked for a rematch */
+    int64_t left_ms;        /* total clock: time left */
+    int job_nhist;          /* history length of this seat's pending job, -1 none */
+} hub_seat;
+
+/* One entry of the history as every viewer may see it. */
+typedef struct hub_entry {
+    int seat;
+    char *text[PL_MAX_SEATS + 1]; /* by viewer + 1 (0: spectator); owned */
+    char *said[PL_MAX_SEATS + 1];
+} hub_entry;
+
+typedef struct hub_karuta hub_karuta; /* hub_karuta.c's per-room part */
+
+typedef struct hub_room {
+    char code[HUB_CODE];
+    const pl_game *game;
+    char *options_json;     /* the options as given, JSON object (owned) */
+    pl_match *m;
+    int nseats;
+    hub_seat seats[PL_MAX_SEATS];
+    hub_entry *ent;         /* ent[i] for m->hist[i] */
+    int capent;
+    int grace_s, move_s, total_s, public_;
+    int64_t turn_ms;        /* when the current decision started (clocks) */
+    int stored;             /* actions durable or queued; equals m->nhist */
+    int durable;            /* actions known durable */
+    int finished_queued;
+    uint64_t *members;      /* connections in the room (seats and spectators) */
+    int nmembers, capmembers;
+    hub_karuta *kar;        /* karuta real time, NULL otherwise */
+    int64_t created_ms;
+} hub_room;
+
+/* A connection's session. */
+typedef struct hub_conn {
+    uint64_t id;            /* 0: slot free */
+    hub_room *room;         /* NULL: in the lobby */
+    int seat;               /* -1 spectator (when room) */
+    int hist_sent;          /* history entries this connection has got */
+    double tokens;          /* rate limit bucket */
+    int64_t tokens_ms;
+    int dropped;            /* messages refused in a row for rate */
+} hub_conn;
+
+/* Functions of hub.c used by hub_karuta.c. */
+hub_conn *hub_conn_get(hub *h, uint64_t id);
+/* Queues message `j` (stolen) to connection `conn`, held behind any
+ * pending write (as every message about a room). */
+void hub_send(hub *h, uint64_t conn, json_t *j);
+/* Queues an error reply. */
+void hub_error(hub *h, uint64_t conn, const char *code, const char *request, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Applies `a` for `seat` (checked) to the room, queues its write and the
+ * states; 0 or -1 with the rules' message in `err`. */
+int hub_room_play(hub *h, hub_room *r, int seat, pl_action a, uint64_t sender, int64_t now_ms, pl_buf *err);
+/* Queues a job for every actor a computer plays now (once per state). */
+void hub_room_schedule(hub *h, hub_room *r);
+/* Sends every member its state. */
+void hub_room_broadcast(hub *h, hub_room *r);
+/* True when seat `s` of `r` is played by a computer now. */
+int hub_seat_is_ai(const hub_room *r, int s);
+/* The ai_player for `level` of game `g` (the hub keeps it), or NULL + message. */
+const ai_player *hub_player(hub *h, const pl_game *g, const char *level, pl_buf *err);
+const char *hub_takeover_level(const hub *h);
+/* A new job id. */
+uint64_t hub_job_queue(hub *h, hub_room *r, int seat, const ai_player *p, int kind);
+int64_t hub_now(const hub *h);
+
+/* ---- hub_karuta.c ---- */
+enum { HUB_JOB_MOVE = 0, HUB_JOB_KARUTA = 1 };
+/* Whether karuta's real time applies to room `r` (a karuta room). */
+int hubk_applies(const hub_room *r);
+/* Called after every change of `r`'s state: starts a reading when a touch
+ * stage began. */
+void hubk_after_change(hub *h, hub_room *r, int64_t now_ms);
+/* History entries clients may get now (the reading's "read N" hidden
+ * while it is answered). */
+int hubk_visible(const hub_room *r);
+/* A `touch` message. */
+void hubk_touch(hub *h, hub_conn *c, int card, int64_t client_ms, int poet, int64_t now_ms);
+/* A `sync` answer. */
+void hubk_sync(hub *h, hub_conn *c, int64_t id, int64_t client_ms, int64_t now_ms);
+/* Timed work at `now_ms`; returns the next time it needs (INT64_MAX none). */
+int64_t hubk_tick(hub *h, hub_room *r, int64_t now_ms);
+/* A karuta job came back: the answer of `seat`, held secret. */
+void hubk_job_done(hub *h, hub_room *r, int seat, pl_action a, int64_t now_ms);
+/* A connection joined the room as a seat: starts its clock sync. */
+void hubk_joined(hub *h, hub_room *r, hub_conn *c, int64_t now_ms);
+/* Frees the room's karuta part. */
+void hubk_free(hub_room *r);
+/* After a storage failure took actions back: forget the reading. */
+void hubk_reset(hub_room *r);
+
+#endif

@@ -1,0 +1,348 @@
+/* hub_karuta.c — karuta's real-time reading in the hub (hub_int.h, hubk_*).
+ *
+ * When a karuta room's state enters a touch stage (a card was read: the
+ * chance action "read N"), the hub reads it aloud: `reading` at once, then
+ * each kana (karp_reading_of's timeline) when its time comes, from t0 =
+ * HUBK_LEAD_MS after the reading began. The read action's history entry is
+ * withheld while the reading is answered (hubk_visible), and the view
+ * names no card then (docs/web-views.md), so nothing tells the card before
+ * the kana that decide it are sent.
+ *
+ * Seats answer with `touch` messages (card, client_ms on the client's
+ * clock), converted to the reading's timeline by the seat's rtc_clock
+ * (rtclock.h; the hub pings `sync` on join and every HUBK_SYNC_MS). A
+ * computer seat's answer is a job queued at the reading's start, kept secret
+ * until the window closes. The window closes when every person's answer is
+ * final (the read card touched, or 3 touches; uta: 1) and every computer
+ * answered, or at the reading's deadline (karp_reading.deadline_ms) +
+ * HUBK_MARGIN_MS on the server's clock after t0; then every seat's answer is
+ * played ("touch N@MS ..." or "none", docs/notation-karuta.md) in seat
+ * order, and the judgement goes out in `state`.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hub_int.h"
+#include "kar_practice.h"
+#include "parlour/alloc.h"
+#include "rtclock.h"
+
+#define HUBK_LEAD_MS 1000   /* from the reading's start to its first kana */
+#define HUBK_MARGIN_MS 500  /* network margin after the deadline */
+#define HUBK_SYNC_MS 5000   /* clock sync period during play */
+#define HUBK_BURST 4        /* syncs sent on join, HUBK_BURST_MS apart */
+#define HUBK_BURST_MS 100
+#define HUBK_PINGS 16       /* sync pings remembered (by id) */
+
+struct hub_karuta {
+    int on;                 /* a reading is being answered */
+    int closing;            /* its answers are being played */
+    int read_idx;           /* history index of its "read" action */
+    int n;                  /* reading number (1, 2, ...) */
+    karp_reading rd;
+    int64_t t0;             /* server time of the first kana */
+    int sent;               /* kana sent */
+    int uta, poet_mode;
+    int ntouch[PL_MAX_SEATS];
+    int card[PL_MAX_SEATS][3];
+    int ms[PL_MAX_SEATS][3];
+    int poet[PL_MAX_SEATS];
+    int final_[PL_MAX_SEATS];
+    int persons;                   /* persons answering this reading */
+    int ai_wait[PL_MAX_SEATS];     /* a computer's answer is awaited */
+    int ai_has[PL_MAX_SEATS];
+    pl_action ai_answer[PL_MAX_SEATS];
+    rtc_clock clk[PL_MAX_SEATS];
+    uint64_t clk_conn[PL_MAX_SEATS]; /* the connection the clock measures */
+    int64_t next_sync[PL_MAX_SEATS];
+    int burst[PL_MAX_SEATS];
+    int64_t ping_id;
+    int64_t ping_sent[HUBK_PINGS];
+    int ping_seat[HUBK_PINGS];
+    int64_t ping_ids[HUBK_PINGS];
+};
+
+int hubk_applies(const hub_room *r)
+{
+    hub_room *w = (hub_room *)r;
+    if (strcmp(r->game->id, "karuta") || r->kar)
+        return 0;
+    w->kar = pl_calloc(1, sizeof *w->kar);
+    if (!w->kar)
+        return -1;
+    const char *variant = pl_opts_get(&r->m->opts, "variant");
+    const char *answer = pl_opts_get(&r->m->opts, "answer");
+    w->kar->uta = variant && !strcmp(variant, "uta");
+    w->kar->poet_mode = answer && !strcmp(answer, "poet");
+    for (int s = 0; s < PL_MAX_SEATS; s++)
+        rtc_init(&w->kar->clk[s]);
+    return 0;
+}
+
+void hubk_free(hub_room *r)
+{
+    pl_free(r->kar);
+    r->kar = NULL;
+}
+
+void hubk_reset(hub_room *r)
+{
+    hub_karuta *k = r->kar;
+    k->on = 0;
+    k->closing = 0;
+}
+
+int hubk_visible(const hub_room *r)
+{
+    const hub_karuta *k = r->kar;
+    return k && k->on ? k->read_idx : r->m->nhist;
+}
+
+/* The answer of seat `s` as text: "touch N@MS ..." or "none". */
+static void answer_text(const hub_karuta *k, int s, pl_buf *out)
+{
+    if (!k->ntouch[s]) {
+        pl_buf_puts(out, "none");
+        return;
+    }
+    pl_buf_puts(out, "touch");
+    for (int i = 0; i < k->ntouch[s]; i++)
+        pl_buf_printf(out, " %d@%d", k->card[s][i], k->ms[s][i]);
+    if (k->poet_mode)
+        pl_buf_printf(out, " poet %d", k->poet[s] ? k->poet[s] : k->card[s][0]);
+}
+
+void hubk_after_change(hub *h, hub_room *r, int64_t now_ms)
+{
+    hub_karuta *k = r->kar;
+    if (k->closing || k->on)
+        return;
+    karp_reading rd;
+    if (!karp_reading_of(r->game, r->m->state, &rd) || r->m->nhist == 0)
+        return;
+    /* a reading begins: the last action was the chance "read N" */
+    memset(k->ntouch, 0, sizeof k->ntouch);
+    memset(k->final_, 0, sizeof k->final_);
+    memset(k->poet, 0, sizeof k->poet);
+    memset(k->ai_has, 0, sizeof k->ai_has);
+    memset(k->ai_wait, 0, sizeof k->ai_wait);
+    k->rd = rd;
+    k->on = 1;
+    k->read_idx = r->m->nhist - 1;
+    k->n++;
+    k->t0 = now_ms + HUBK_LEAD_MS;
+    k->sent = 0;
+    k->persons = 0;
+    for (int s = 0; s < r->nseats; s++) {
+        if (!pl_is_actor(r->game, r->m->state, s)) {
+            k->final_[s] = 1;
+            continue;
+        }
+        if (hub_seat_is_ai(r, s)) {
+            pl_buf err = {0};
+            const char *level = r->seats[s].kind == HUB_SEAT_AI ? r->seats[s].level : hub_takeover_level(h);
+            const ai_player *p = r->seats[s].kind == HUB_SEAT_AI && r->seats[s].ai
+                                     ? r->seats[s].ai
+                                     : hub_player(h, r->game, level, &err);
+            pl_buf_free(&err);
+            if (hub_job_queue(h, r, s, p, HUB_JOB_KARUTA)) {
+                r->seats[s].job_nhist = r->m->nhist;
+                k->ai_wait[s] = 1;
+            }
+            k->final_[s] = 1;
+        } else {
+            k->persons++;
+        }
+    }
+    for (int i = 0; i < r->nmembers; i++)
+        hub_send(h, r->members[i],
+                 json_pack("{s:s, s:i, s:I, s:i}", "type", "reading", "n", k->n, "t0_ms", (json_int_t)k->t0,
+                           "kana_count", rd.nkana));
+}
+
+/* Plays every answer and ends the reading. */
+static void close_window(hub *h, hub_room *r, int64_t now_ms)
+{
+    hub_karuta *k = r->kar;
+    k->closing = 1;
+    for (int s = 0; s < r->nseats; s++) {
+        if (!pl_is_actor(r->game, r->m->state, s))
+            continue;
+        pl_buf t = {0}, err = {0};
+        pl_action a;
+        int ok;
+        if (k->ai_has[s]) {
+            a = k->ai_answer[s];
+            ok = 1;
+        } else {
+            answer_text(k, s, &t);
+            ok = pl_parse_legal(r->game, r->m->state, s, pl_buf_str(&t), &a, &err) == 0;
+        }
+        if (!ok || hub_room_play(h, r, s, a, r->seats[s].conn, now_ms, &err) < 0) {
+            pl_buf e2 = {0};
+            if (pl_parse_legal(r->game, r->m->state, s, "none", &a, &e2) == 0)
+                hub_room_play(h, r, s, a, 0, now_ms, &e2);
+            pl_buf_free(&e2);
+        }
+        r->seats[s].job_nhist = -1;
+        pl_buf_free(&t);
+        pl_buf_free(&err);
+    }
+    k->closing = 0;
+    k->on = 0;
+    hubk_after_change(h, r, now_ms); /* the next reading, when one began */
+    hub_room_schedule(h, r);
+    hub_room_broadcast(h, r);
+}
+
+/* The window closes early when the persons answering it have all given
+ * their final answer and the computers have answered (a reading with no
+ * person is read to its deadline, so that spectators hear it). */
+static int all_final(const hub_room *r)
+{
+    const hub_karuta *k = r->kar;
+    if (!k->persons)
+        return 0;
+    for (int s = 0; s < r->nseats; s++)
+        if (!k->final_[s] || k->ai_wait[s])
+            return 0;
+    return 1;
+}
+
+void hubk_touch(hub *h, hub_conn *c, int card, int64_t client_ms, int poet, int64_t now_ms)
+{
+    hub_room *r = c->room;
+    hub_karuta *k = r->kar;
+    int s = c->seat;
+    if (!k->on || now_ms < k->t0) {
+        hub_error(h, c->id, "not-your-turn", "touch", "no reading is being answered now");
+        return;
+    }
+    if (k->final_[s] || hub_seat_is_ai(r, s)) {
+        hub_error(h, c->id, "not-your-turn", "touch", "your answer to this reading is complete");
+        return;
+    }
+    if ((poet != 0) != (k->poet_mode != 0)) {
+        hub_error(h, c->id, "shape", "touch", k->poet_mode ? "this room's answers name the poet: add \"poet\""
+                                                           : "\"poet\" only with the option answer=poet");
+        return;
+    }
+    for (int i = 0; i < k->ntouch[s]; i++)
+        if (k->card[s][i] == card) {
+            hub_error(h, c->id, "illegal", "touch", "card %d is touched already", card);
+            return;
+        }
+    int lo = card == k->rd.card ? k->rd.start_ms[k->rd.decide] : 0;
+    int clamped = 0;
+    int ms = rtc_touch_ms(&k->clk[s], client_ms, now_ms, k->t0, lo, &clamped);
+    if (clamped)
+        fprintf(stderr, "hub: room %s seat %d: touch of card %d clamped to %d ms\n", r->code, s, card, ms);
+    if (ms > KARP_MS_MAX)
+        ms = KARP_MS_MAX;
+    /* the answer with this touch must be a valid action */
+    int n = k->ntouch[s];
+    k->card[s][n] = card;
+    k->ms[s][n] = ms;
+    k->ntouch[s] = n + 1;
+    if (poet)
+        k->poet[s] = poet;
+    pl_buf t = {0}, err = {0};
+    pl_action a;
+    answer_text(k, s, &t);
+    if (pl_parse_legal(r->game, r->m->state, s, pl_buf_str(&t), &a, &err) < 0) {
+        k->ntouch[s] = n;
+        hub_error(h, c->id, "illegal", "touch", "%s", pl_buf_str(&err));
+    } else if (card == k->rd.card || k->ntouch[s] == (k->uta ? 1 : 3)) {
+        k->final_[s] = 1;
+    }
+    pl_buf_free(&t);
+    pl_buf_free(&err);
+    if (all_final(r))
+        close_window(h, r, now_ms);
+}
+
+void hubk_sync(hub *h, hub_conn *c, int64_t id, int64_t client_ms, int64_t now_ms)
+{
+    hub_karuta *k = c->room->kar;
+    int slot = (int)(((id % HUBK_PINGS) + HUBK_PINGS) % HUBK_PINGS);
+    if (k->ping_ids[slot] != id || id <= 0 || k->ping_seat[slot] != c->seat) {
+        hub_error(h, c->id, "shape", "sync", "sync: id %lld is not a ping of this server's", (long long)id);
+        return;
+    }
+    if (k->clk_conn[c->seat] == c->id)
+        rtc_sample(&k->clk[c->seat], k->ping_sent[slot], client_ms, now_ms);
+    k->ping_ids[slot] = 0;
+}
+
+void hubk_joined(hub *h, hub_room *r, hub_conn *c, int64_t now_ms)
+{
+    (void)h;
+    hub_karuta *k = r->kar;
+    if (k->clk_conn[c->seat] != c->id) {
+        rtc_init(&k->clk[c->seat]);
+        k->clk_conn[c->seat] = c->id;
+    }
+    k->burst[c->seat] = HUBK_BURST;
+    k->next_sync[c->seat] = now_ms;
+}
+
+void hubk_job_done(hub *h, hub_room *r, int seat, pl_action a, int64_t now_ms)
+{
+    hub_karuta *k = r->kar;
+    if (!k->on || !k->ai_wait[seat])
+        return;
+    k->ai_wait[seat] = 0;
+    k->ai_has[seat] = 1;
+    k->ai_answer[seat] = a;
+    if (all_final(r) && now_ms >= k->t0)
+        close_window(h, r, now_ms);
+}
+
+int64_t hubk_tick(hub *h, hub_room *r, int64_t now_ms)
+{
+    hub_karuta *k = r->kar;
+    int query = now_ms == INT64_MIN;
+    int64_t next = INT64_MAX;
+    int over = r->game->phase(r->m->state) == PL_PHASE_OVER;
+    /* clock sync pings */
+    for (int s = 0; s < r->nseats && !over; s++) {
+        hub_seat *t = &r->seats[s];
+        if (!t->conn || t->conn != k->clk_conn[s])
+            continue;
+        if (!query && now_ms >= k->next_sync[s]) {
+            int64_t id = ++k->ping_id;
+            int slot = (int)(id % HUBK_PINGS);
+            k->ping_ids[slot] = id;
+            k->ping_sent[slot] = now_ms;
+            k->ping_seat[slot] = s;
+            hub_send(h, t->conn,
+                     json_pack("{s:s, s:I, s:I}", "type", "sync", "id", (json_int_t)id, "server_ms", (json_int_t)now_ms));
+            if (k->burst[s] > 0)
+                k->burst[s]--;
+            k->next_sync[s] = now_ms + (k->burst[s] > 0 ? HUBK_BURST_MS : HUBK_SYNC_MS);
+        }
+        if (k->next_sync[s] < next)
+            next = k->next_sync[s];
+    }
+    if (!k->on)
+        return next;
+    /* kana due */
+    while (k->sent < k->rd.nkana && (query ? 0 : now_ms >= k->t0 + k->rd.start_ms[k->sent])) {
+        int i = k->sent++;
+        for (int m = 0; m < r->nmembers; m++)
+            hub_send(h, r->members[m],
+                     json_pack("{s:s, s:i, s:i, s:s, s:i}", "type", "kana", "n", k->n, "i", i, "kana", k->rd.kana[i],
+                               "t_ms", k->rd.start_ms[i]));
+    }
+    int64_t close_at = k->t0 + k->rd.deadline_ms + HUBK_MARGIN_MS;
+    if (!query && (now_ms >= close_at || (now_ms >= k->t0 && all_final(r)))) {
+        close_window(h, r, now_ms);
+        return hubk_tick(h, r, INT64_MIN);
+    }
+    if (k->sent < k->rd.nkana) {
+        int64_t at = k->t0 + k->rd.start_ms[k->sent];
+        return at < next ? at : next;
+    }
+    return close_at < next ? close_at : next;
+}

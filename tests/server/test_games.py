@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""test_games.py -- whole games of the four games through `parlour serve`
+over real sockets (issue 15, "Tests and benchmarks").
+
+For each game a room with some computer seats is created, the person seats
+are joined from separate clients, a spectator watches, and random legal
+actions are played from each `state`'s `legal` until the end (karuta:
+`touch` messages a reaction time after the kana that decide the card).
+Checked: `accepted` for every act, every receiver at the same `seq` at
+the end, `over` reached, `record` who=referee refused before the end and
+given after (with the seed), who=seat always; a client that drops in the
+middle comes back with its token (same seat, full state) and plays on; the
+spectator never gets a `legal` list or a hand; chat reaches everyone;
+rematch gives a new room with the same seats and people.
+
+Usage: test_games.py --parlour PATH [--web DIR]
+"""
+
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wsclient import ServerProcess, WSClient, check, parse_args, run_main  # noqa: E402
+from driver import (Conn, ai, all_over, candidates, create_room, person, play_turns, poem_timelines,  # noqa: E402
+                    predict_reads, settle)
+
+SEED = 424242
+
+
+def no_hidden_for_spectator(w):
+    """Every state a spectator got: seat -1, no legal action, no hand."""
+    for s in w.states:
+        check(s["seat"] == -1, "spectator state with seat %r" % s["seat"])
+        check(s.get("legal") == [], "spectator got legal actions: %s" % s.get("legal"))
+        v = s["view"]
+        check("hand" not in v and "partner_hand" not in v, "spectator got a hand: %s" % list(v))
+        check(v.get("viewer") == -1, "spectator view of viewer %r" % v.get("viewer"))
+
+
+def check_records(conns, referee_ok, seed=None):
+    for c in conns:
+        r = c.request({"type": "record", "who": "seat"}, answers=("record", "error"))
+        check(r["type"] == "record", "%s: seat record refused: %s" % (c.name, r))
+        check(r["record"].get("format") in ("parlour-record-view", "parlour-record"),
+              "seat record format %r" % r["record"].get("format"))
+        check("seed" not in r["record"] or referee_ok, "%s: seat record shows the seed before the end" % c.name)
+        r = c.request({"type": "record", "who": "referee"}, answers=("record", "error"))
+        if referee_ok:
+            check(r["type"] == "record" and r["record"].get("format") == "parlour-record",
+                  "%s: referee record after the end: %s" % (c.name, str(r)[:300]))
+            if seed is not None:
+                check(r["record"].get("seed") == seed, "referee record seed %r, the room was made with --test-seed %d"
+                      % (r["record"].get("seed"), seed))
+        else:
+            check(r["type"] == "error", "%s: referee record given before the end: %s" % (c.name, str(r)[:300]))
+
+
+def chat_round(sender, everyone, text):
+    sender.c.send({"type": "chat", "text": text})
+    settle(everyone, lambda: all(any(m["text"] == text for m in c.chats) for c in everyone), 20,
+           "chat %r everywhere" % text)
+    for c in everyone:
+        m = [m for m in c.chats if m["text"] == text][0]
+        check(m["seat"] == sender.seat and m["name"] == sender.name, "chat from %s arrived as %s" % (sender.name, m))
+
+
+def end_checks(players, watchers):
+    everyone = players + watchers
+    settle(everyone, lambda: all_over(everyone), 60, "over everywhere")
+    seqs = {c.name: c.state["seq"] for c in everyone}
+    check(len(set(seqs.values())) == 1, "receivers disagree on the final seq: %s" % seqs)
+    res = {c.name: c.state.get("result") for c in everyone}
+    check(all(r is not None for r in res.values()), "over without a result: %s" % res)
+    outs = {repr(c.state["view"].get("outcome")) for c in everyone}
+    check(len(outs) == 1 and "None" not in outs, "outcomes differ or are missing: %s" % outs)
+    for c in players:
+        check(c.state.get("legal") == [], "%s: legal actions after the end" % c.name)
+
+
+def setup(srv, game, options, seats, names, public=False):
+    lobby = Conn(WSClient(srv.port), "lobby")
+    lobby.c.wait_for("welcome", 10)
+    room = create_room(lobby, game, options, seats, public=public)
+    players = []
+    for name, seat in names:
+        p = Conn(WSClient(srv.port), name)
+        p.join(room, name, seat)
+        check(p.seat == seat, "%s asked for seat %d, got %d" % (name, seat, p.seat))
+        check(p.state["seat"] == seat and p.state["view"]["viewer"] == seat, "state of the wrong seat")
+        players.append(p)
+    w = Conn(WSClient(srv.port), "watcher")
+    w.watch(room)
+    lobby.close()
+    return room, players, w
+
+
+def test_ur_with_rematch(args):
+    with ServerProcess(args.parlour, args.web, test_seed=SEED) as srv:
+        room, players, w = setup(srv, "ur", {"pieces": "2"}, [person(), ai("easy")], [("Ann", 0)])
+        rng = random.Random(1)
+        check_records(players, referee_ok=False)
+        chat_round(players[0], players + [w], "good luck")
+        n, _ = play_turns(players, rng, [w], timeout=120)
+        end_checks(players, [w])
+        check_records(players, referee_ok=True, seed=SEED)
+        chat_round(w, players + [w], "well played")
+        no_hidden_for_spectator(w)
+        # Rematch: every person seated asks; everyone hears the new room.
+        p = players[0]
+        p.c.send({"type": "rematch"})
+        m = p.wait_type("rematch", 20)
+        new = m["room"]
+        check(new != room, "rematch gave the same room")
+        w.wait_type("rematch", 20)
+        q = Conn(WSClient(srv.port), "Ann again")
+        q.rejoin(new, p.token)
+        check(q.seat == 0, "rematch seat %r" % q.seat)
+        seats = q.state["seats"]
+        check(seats[0]["kind"] == "person" and seats[0]["name"] == "Ann" and seats[1]["kind"] == "ai",
+              "rematch seats %s" % seats)
+        check(q.state["seq"] <= 2 and not q.state["over"], "rematch room not new: %s" % q.state["seq"])
+        print("  ur: %d person actions" % n)
+
+
+def test_cbw_reconnect(args):
+    with ServerProcess(args.parlour, args.web, test_seed=SEED) as srv:
+        room, players, w = setup(srv, "cbw", {"players": "4", "deck": "36"},
+                                 [person(), ai("easy"), person(), ai("easy")], [("Bea", 0), ("Cy", 2)])
+        rng = random.Random(2)
+        state = {"done": False}
+
+        def on_step(n):
+            if n != 3 or state["done"]:
+                return
+            state["done"] = True
+            old = players[0]
+            settle(players + [w], lambda: all(c.state["seq"] == old.state["seq"] for c in players + [w]), 20)
+            seq_before = old.state["seq"]
+            old.c.drop()  # network gone without a close
+            time.sleep(0.3)
+            back = Conn(WSClient(srv.port), "Bea back")
+            back.rejoin(room, old.token)
+            check(back.seat == 0, "came back to seat %r" % back.seat)
+            s = back.state
+            check(s["seq"] >= seq_before, "came back to an older state")
+            check(s["history_from"] == 0 and len(s["history"]) == s["seq"],
+                  "full history on coming back: from %s, %d entries, seq %d"
+                  % (s["history_from"], len(s["history"]), s["seq"]))
+            check("hand" in s["view"], "no hand after coming back")
+            seats = s["seats"]
+            check(seats[0]["kind"] == "person" and seats[0]["connected"], "seat 0 after coming back: %s" % seats[0])
+            players[0] = back
+        n, stale = play_turns(players, rng, [w], on_step=on_step, timeout=150)
+        check(state["done"], "the game ended before the reconnection")
+        chat_round(players[1], players + [w], "gg")
+        end_checks(players, [w])
+        check_records(players, referee_ok=True, seed=SEED)
+        no_hidden_for_spectator(w)
+        print("  cbw: %d person actions, %d stale retries" % (n, stale))
+
+
+def test_tamcuc(args):
+    with ServerProcess(args.parlour, args.web, test_seed=SEED) as srv:
+        room, players, w = setup(srv, "tamcuc", {"players": "4"},
+                                 [person(), ai("easy"), person(), ai("easy")], [("Dao", 0), ("Em", 2)])
+        rng = random.Random(3)
+        check_records(players, referee_ok=False)
+        n, stale = play_turns(players, rng, [w], timeout=150)
+        end_checks(players, [w])
+        check_records(players, referee_ok=True, seed=SEED)
+        chat_round(players[1], players + [w], "xin chao")
+        no_hidden_for_spectator(w)
+        print("  tamcuc: %d person actions, %d stale retries" % (n, stale))
+
+
+KARUTA_OPTS = {"upper_ms": "1000", "pause_ms": "0", "yoin_ms": "0", "memo_s": "0", "send": "auto"}
+
+
+def play_karuta(p, everyone, tl, reaction_ms=150, timeout=90):
+    """Seat p touches each read card that is on the field `reaction_ms`
+    after the kana that decide it (as it can tell from the kana heard);
+    plays `legal` actions when it has any (none with send=auto)."""
+    i = 0
+    heard, unread, touched, due, readings = [], [], False, None, 0
+    until = time.monotonic() + timeout
+    while not all_over(everyone):
+        check(time.monotonic() < until, "karuta not over in %d s (%d readings)" % (timeout, readings))
+        for c in everyone:
+            c.update()
+        log = p.c.log
+        while i < len(log):
+            m = log[i]
+            i += 1
+            if m["type"] == "reading":
+                readings += 1
+                heard, touched, due = [], False, None
+                unread = p.state["view"]["unread"]
+            elif m["type"] == "kana" and not touched and due is None:
+                heard.append(m["kana"])
+                cand = candidates(tl, heard, unread)
+                if len(cand) == 1:
+                    v = p.state["view"]
+                    field = [x["card"] for t in v.get("territories", []) for x in t["cards"]]
+                    if cand[0] in field:
+                        due = (time.monotonic() + reaction_ms / 1000.0, cand[0])
+                    else:
+                        touched = True  # a dead card: no touch
+        if due and time.monotonic() >= due[0]:
+            p.c.send({"type": "touch", "card": due[1], "client_ms": p.c.now_ms()})
+            touched, due = True, None
+        s = p.state
+        if s and s.get("legal") and not s.get("over"):
+            r = p.act(random.choice(s["legal"])["action"], s["seq"])
+            check(r["type"] == "accepted", "karuta act refused: %s" % r)
+        time.sleep(0.002)
+    return readings
+
+
+def test_karuta(args):
+    tl = poem_timelines(args.parlour)
+    opts = " ".join("%s=%s" % kv for kv in KARUTA_OPTS.items())
+    reads, spare = predict_reads(args.parlour, SEED, opts, 3)
+    deal = "%d;%d/%d" % (reads[0], reads[1], reads[2])  # every card in play is read in the first three
+    with ServerProcess(args.parlour, args.web, test_seed=SEED) as srv:
+        o = dict(KARUTA_OPTS, deal=deal)
+        room, players, w = setup(srv, "karuta", o, [person(), ai("easy")], [("Fumi", 0)])
+        check_records(players, referee_ok=False)
+        readings = play_karuta(players[0], players + [w], tl)
+        end_checks(players, [w])
+        check_records(players, referee_ok=True, seed=SEED)
+        chat_round(players[0], players + [w], "arigatou")
+        no_hidden_for_spectator(w)
+        for s in players[0].states + w.states:
+            v = s["view"]
+            if v.get("stage") == "touch":
+                check(v["reading"] is None or v["reading"]["card"] is None, "card named during touch: %s" % v["reading"])
+                check(v["judgement"] is None, "judgement during touch")
+        print("  karuta: %d readings (planned deal %s from the seed's reading order %s)" % (readings, deal, reads))
+
+
+if __name__ == "__main__":
+    run_main([test_ur_with_rematch, test_cbw_reconnect, test_tamcuc, test_karuta], parse_args())

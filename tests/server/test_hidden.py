@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""test_hidden.py -- the hidden-information proof over the wire (issue 15,
+"Hidden information over the wire"), for cbw and tamcuc.
+
+Run A: `parlour serve --test-seed S`, a room with `deal=D_A`, four person
+seats from four clients and a spectator; scripted clients play random legal
+actions (lowest acting seat first) and chat now and then. Run B: another
+server with `--test-seed S'` (another seed) and `deal=D_B`, D_B = D_A with
+two cards swapped between seats a and b; the clients play the SAME action
+texts and chats. Both runs stop before the first action of a or b that
+plays one of the two cards (run A avoids them while it can). Every message
+each receiver got (a seat r other than a and b, the spectator; chat
+included) is compared byte for byte after dropping the volatile keys of
+docs/web-protocol.md (json.dumps sort_keys): any difference is a leak. And
+the test can fail: the same comparison for a and b, who hold the swapped
+cards, must find a difference.
+
+Usage: test_hidden.py --parlour PATH [--web DIR]
+"""
+
+import os
+import random
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wsclient import ServerProcess, WSClient, canonical, check, parse_args, run_main, strip_volatile  # noqa: E402
+from driver import Conn, create_room, person, settle  # noqa: E402
+
+CHAT_EVERY = 7
+
+
+def cbw_deal(rng):
+    """A random own-colour deal of the 36-card deck to 4 seats (CBW-R4)."""
+    ranks = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    red = [r + s for s in "HD" for r in ranks]
+    black = [r + s for s in "SC" for r in ranks]
+    rng.shuffle(red)
+    rng.shuffle(black)
+    return [red[:9], black[:9], red[9:], black[9:]]
+
+
+def tamcuc_deal(rng):
+    """A random deal of the 32 Tam Cuc cards to 4 seats (8 each)."""
+    deck = [c + k for c in "rb" for k, n in (("G", 1), ("A", 2), ("E", 2), ("C", 2), ("N", 2), ("H", 2), ("S", 5))
+            for _ in range(n)]
+    rng.shuffle(deck)
+    return [deck[8 * i:8 * i + 8] for i in range(4)]
+
+
+def deal_text(hands):
+    return "/".join(",".join(h) for h in hands)
+
+
+def swap(hands, a, x, b, y):
+    h = [list(v) for v in hands]
+    h[a][h[a].index(x)] = y
+    h[b][h[b].index(y)] = x
+    return h
+
+
+def plays(text, seat, holders, cards):
+    """The action `text` of `seat` may play one of `cards`."""
+    if seat not in holders:
+        return False
+    toks = set(re.split(r"[ ,/@]+", text))
+    return bool(toks & set(cards))
+
+
+def quiet(conns):
+    """Everyone at the same seq, and someone to act or the end."""
+    seqs = {c.state["seq"] for c in conns if c.state}
+    if len(seqs) != 1 or any(c.state is None for c in conns):
+        return False
+    return any(c.state.get("legal") for c in conns) or all(c.state.get("over") for c in conns)
+
+
+def run(args, seed, game, options, script=None, avoid=None, rng=None, max_actions=400):
+    """One run. Without `script`: plays random legal actions (avoiding those
+    `avoid(seat, text)` flags while others exist; stops before the first
+    flagged one) and returns the script; with one: plays it. Returns
+    (script, logs: {receiver: [messages]}, stopped_by)."""
+    with ServerProcess(args.parlour, args.web, test_seed=seed) as srv:
+        lobby = Conn(WSClient(srv.port), "lobby")
+        lobby.c.wait_for("welcome", 10)
+        room = create_room(lobby, game, options, [person()] * 4)
+        lobby.close()
+        seats = []
+        for s in range(4):
+            c = Conn(WSClient(srv.port), "seat%d" % s)
+            c.join(room, "P%d" % s, s)
+            seats.append(c)
+        spec = Conn(WSClient(srv.port), "spectator")
+        spec.watch(room)
+        everyone = seats + [spec]
+        played, marks = [], []
+        stopped = "end"
+        k = 0
+        while True:
+            settle(everyone, lambda: quiet(everyone), 30, "a quiet table")
+            marks.append([len(c.c.log) for c in everyone])
+            if all(c.state.get("over") for c in everyone):
+                break
+            if script is not None:
+                if k >= len(script):
+                    stopped = "script"
+                    break
+                kind, seat, text = script[k]
+            else:
+                if len(played) >= max_actions:
+                    stopped = "max"
+                    break
+                if len(played) and len(played) % CHAT_EVERY == 0 and played[-1][0] != "chat":
+                    kind, seat, text = "chat", len(played) % 5 - 1, "note %d" % len(played)
+                else:
+                    actor = min((c for c in seats if c.state.get("legal")), key=lambda c: c.seat)
+                    texts = [x["action"] for x in actor.state["legal"]]
+                    ok = [t for t in texts if not avoid(actor.seat, t)]
+                    if not ok:
+                        stopped = "swapped card"
+                        break
+                    kind, seat, text = "act", actor.seat, rng.choice(ok)
+            k += 1
+            if kind == "chat":
+                sender = spec if seat < 0 else seats[seat]
+                sender.c.send({"type": "chat", "text": text})
+                settle(everyone, lambda: all(any(m["text"] == text for m in c.chats) for c in everyone), 20,
+                       "chat everywhere")
+            else:
+                c = seats[seat]
+                check(c.state.get("legal"), "run with seed %d: seat %d does not act at step %d" % (seed, seat, k))
+                r = c.act(text, c.state["seq"])
+                if r["type"] != "accepted":
+                    check(script is not None, "run A: %r refused: %s" % (text, r))
+                    stopped = "refused: seat %d %s: %s" % (seat, text, r.get("message", "")[:120])
+                    break
+            played.append((kind, seat, text))
+        # each receiver's messages up to the quiet point before each step
+        cut = lambda i: {("seat%d" % j if j < 4 else "spectator"): everyone[j].c.log[:marks[i][j]]
+                         for j in range(5)}
+        logs = [cut(i) for i in range(len(marks))]
+        for c in everyone:
+            c.close()
+        return played, logs, stopped
+
+
+def first_difference(la, lb):
+    a = [canonical(strip_volatile(m)) for m in la]
+    b = [canonical(strip_volatile(m)) for m in lb]
+    for i in range(min(len(a), len(b))):
+        if a[i] != b[i]:
+            return i, a[i], b[i]
+    if len(a) != len(b):
+        return min(len(a), len(b)), a[len(b):][:1], b[len(a):][:1]
+    return None
+
+
+def proof(args, game, options, hands, a, x, b, y, seed_a, seed_b, rng):
+    holders = (a, b)
+    opts_a = dict(options, deal=deal_text(hands))
+    opts_b = dict(options, deal=deal_text(swap(hands, a, x, b, y)))
+    script, logs_a, stop_a = run(args, seed_a, game, opts_a, avoid=lambda s, t: plays(t, s, holders, (x, y)), rng=rng)
+    played_b, logs_b, stop_b = run(args, seed_b, game, opts_b, script=script)
+    n = len(played_b)  # steps both runs made; compare what came before step n
+    if stop_b.startswith("refused"):
+        # only a holder's action may be refused (its hand differs); anyone else's is a leak of its own kind
+        check(script[n][1] in holders, "%s: run B refused another seat's action: %s" % (game, stop_b))
+    logs_a, logs_b = logs_a[min(n, len(logs_a) - 1)], logs_b[n]
+    script = script[:n]
+    acts = sum(1 for s in script if s[0] == "act")
+    compared = 0
+    for r in logs_a:
+        seat = int(r[4:]) if r.startswith("seat") else -1
+        d = first_difference(logs_a[r], logs_b[r])
+        if seat in holders:
+            check(d is not None, "%s: %s holds a swapped card (%s/%s) but saw the same messages: the proof "
+                  "cannot fail" % (game, r, x, y))
+        else:
+            check(d is None, "%s: LEAK: %s can tell that seat %d holds %s and seat %d holds %s: message %s:\n"
+                  "A: %s\nB: %s" % (game, r, a, x, b, y, d and d[0], d and str(d[1])[:2000], d and str(d[2])[:2000]))
+            compared += len(logs_a[r])
+    print("  %s: seats %d/%d swap %s/%s, %d actions and %d chats compared (run A stopped: %s), "
+          "%d messages equal for the other receivers, the holders' differ"
+          % (game, a, b, x, y, acts, len(script) - acts, stop_b if n < len(played_b) or stop_b != "script"
+             else stop_a, compared))
+    check(acts >= 4, "%s: only %d actions before a swapped card was played" % (game, acts))
+
+
+def test_cbw(args):
+    rng = random.Random(15)
+    for i, (a, b) in enumerate([(0, 2), (1, 3)]):
+        hands = cbw_deal(rng)
+        x, y = rng.choice(hands[a]), rng.choice(hands[b])
+        proof(args, "cbw", {"players": "4", "deck": "36", "first": "red"}, hands, a, x, b, y,
+              1000 + i, 5000 + i, rng)
+
+
+def test_tamcuc(args):
+    rng = random.Random(16)
+    for i, (a, b) in enumerate([(0, 2), (1, 3), (3, 0)]):
+        while True:
+            hands = tamcuc_deal(rng)
+            xs = [c for c in hands[a] if c not in hands[b]]
+            ys = [c for c in hands[b] if c not in hands[a]]
+            if xs and ys:
+                break
+        x, y = rng.choice(xs), rng.choice(ys)
+        proof(args, "tamcuc", {"players": "4", "dealer": str(i % 4)}, hands, a, x, b, y, 2000 + i, 6000 + i, rng)
+
+
+if __name__ == "__main__":
+    run_main([test_cbw, test_tamcuc], parse_args())

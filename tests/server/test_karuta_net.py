@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""test_karuta_net.py -- a kyogi match over the network with simulated
+delays (issue 15, "Real-time karuta over the network").
+
+Two clients on a simulated network: A hears the server 120 ms late and
+speaks 120 ms late, B 20 ms, each with up to 15 ms of jitter, and their
+clocks are off by +3 s and -2 s; both answer the server's clock `sync` at
+once. Each touches the read card a fixed reaction time after it HEARS the
+kana that decide it (A 250 ms, B 330 ms: A faster by 80 ms, though its
+touches reach the server 200 ms later than B's would). A must be judged the
+taker of every reading (the server converts touch times to the reading's
+timeline with the clock exchange, docs/server.md "Real-time karuta");
+A sends a card with `act` when it takes from B's territory. Also checked:
+no `kana` arrives before its time (t0_ms + t_ms on the server's clock,
+which is this machine's), the kana are the engine's timeline, and no
+`reading`, `kana` or `state` message names the card before its judgement
+(view.reading.card null and judgement null during the touch stage).
+
+The deal is planned from the engine: with --test-seed S the room's seed is
+S and the match draws each reading from (seed, actions so far), so the
+first cards read are known; the deal puts exactly those in play (a few
+readings, all live).
+
+Usage: test_karuta_net.py --parlour PATH [--web DIR]
+"""
+
+import os
+import re
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wsclient import ServerProcess, WSClient, check, parse_args, run_main  # noqa: E402
+from driver import Conn, all_over, candidates, create_room, decide_index, person, poem_timelines, predict_reads  # noqa: E402
+
+SEED = 31337
+OPTS = {"upper_ms": "1000", "pause_ms": "0", "yoin_ms": "0", "memo_s": "0", "send": "manual", "tie_ms": "10"}
+READINGS = 6
+EARLY_TOLERANCE_MS = 2  # clock granularity between the server's and this process's reading of the same clock
+
+
+class Player:
+    def __init__(self, conn, seat, reaction_ms, tl, send_card):
+        self.p, self.seat, self.reaction, self.tl, self.send_card = conn, seat, reaction_ms, tl, send_card
+        self.i = 0
+        self.reading = None     # the `reading` message of the current reading
+        self.heard = []         # kana heard in it
+        self.unread = []
+        self.due = None         # (monotonic time, card) of the planned touch
+        self.done = False
+        self.touches = []       # (reading n, card, kana index heard, client_ms)
+        self.per_reading = {}   # n -> {"reading": msg, "kana": [(msg, arrived_ms)], "decided_at": index}
+
+    def step(self):
+        self.p.update()
+        log = self.p.c.log
+        while self.i < len(log):
+            m, arrived = log[self.i], self.p.c.arrived_ms[self.i]
+            self.i += 1
+            if m["type"] == "reading":
+                self.reading, self.heard, self.due, self.done = m, [], None, False
+                self.unread = list(self.p.state["view"]["unread"])
+                self.per_reading[m["n"]] = {"reading": m, "kana": [], "decided_at": None}
+            elif m["type"] == "kana" and self.reading and m.get("n") == self.reading["n"]:
+                self.per_reading[m["n"]]["kana"].append((m, arrived))
+                self.heard.append(m["kana"])
+                if self.done or self.due:
+                    continue
+                cand = candidates(self.tl, self.heard, self.unread)
+                if len(cand) == 1:
+                    self.per_reading[m["n"]]["decided_at"] = len(self.heard) - 1
+                    field = [x["card"] for t in self.p.state["view"]["territories"] for x in t["cards"]]
+                    if cand[0] in field:
+                        self.due = (time.monotonic() + self.reaction / 1000.0, cand[0], len(self.heard) - 1)
+                    else:
+                        self.done = True
+        if self.due and time.monotonic() >= self.due[0]:
+            _, card, k = self.due
+            t = self.p.c.now_ms()
+            self.p.c.send({"type": "touch", "card": card, "client_ms": t})
+            self.touches.append((self.reading["n"], card, k, t))
+            self.due, self.done = None, True
+        s = self.p.state
+        if s and s.get("legal") and not s.get("over"):
+            texts = [x["action"] for x in s["legal"]]
+            want = "send %d" % self.send_card
+            r = self.p.act(want if want in texts else texts[0], s["seq"])
+            check(r["type"] == "accepted", "%s: %s refused: %s" % (self.p.name, texts[0], r))
+
+
+def test_fair_judging_with_delays(args):
+    tl = poem_timelines(args.parlour, int(OPTS["upper_ms"]))
+    reads, spare = predict_reads(args.parlour, SEED, " ".join("%s=%s" % kv for kv in OPTS.items()), READINGS,
+                                 first_send=True)
+    f, g = spare[0], spare[1]
+    # A (seat 0) holds the cards read 2..6 and f (the card it sends when it takes
+    # the first card, read from B's territory); B holds the first card and g.
+    deal = "%s;%d/%d;%d" % (";".join(str(c) for c in reads[1:]), f, reads[0], g)
+    with ServerProcess(args.parlour, args.web, test_seed=SEED) as srv:
+        lobby = Conn(WSClient(srv.port), "lobby")
+        lobby.c.wait_for("welcome", 10)
+        room = create_room(lobby, "karuta", dict(OPTS, deal=deal), [person(), person()])
+        lobby.close()
+        ca = Conn(WSClient(srv.port, down_ms=120, up_ms=120, jitter_ms=15, clock_offset_ms=3000, auto_sync=True,
+                           seed=1), "A")
+        cb = Conn(WSClient(srv.port, down_ms=20, up_ms=20, jitter_ms=15, clock_offset_ms=-2000, auto_sync=True,
+                           seed=2), "B")
+        ca.join(room, "A", 0)
+        cb.join(room, "B", 1)
+        a, b = Player(ca, 0, 250, tl, f), Player(cb, 1, 330, tl, g)
+        until = time.monotonic() + 60
+        while not all_over([ca, cb]):
+            check(time.monotonic() < until, "match not over in 60 s: %d readings" % len(a.per_reading))
+            a.step()
+            b.step()
+            time.sleep(0.001)
+        judgements = {}
+        for s in ca.states + cb.states:
+            j = s["view"].get("judgement")
+            if j:
+                judgements[s["view"]["readings"]] = j
+            if s["view"].get("stage") == "touch":
+                check(s["view"]["reading"] is None or s["view"]["reading"]["card"] is None,
+                      "the card is named during the touch stage: %s" % s["view"]["reading"])
+                check(s["view"]["judgement"] is None, "a judgement during the touch stage")
+        check_messages(tl, [a, b], judgements)
+        takers = [(n, j["card"], j["taker"]) for n, j in sorted(judgements.items())]
+        print("  deal %s; readings (n, card, taker): %s" % (deal, takers))
+        times = []
+        for n, j in sorted(judgements.items()):
+            m = re.search(r"decide_ms (\d+)", j["text"])
+            t0 = re.search(r"\| 0 touch (\d+)@(\d+)", j["text"])
+            t1 = re.search(r"\| 1 touch (\d+)@(\d+)", j["text"])
+            if m and t0 and t1:
+                d = int(m.group(1))
+                times.append((n, int(t0.group(2)) - d, int(t1.group(2)) - d))
+        print("  judged touch times after the deciding kana (A true 250 ms, B true 330 ms): %s" % times)
+        wrong = [t for t in takers if t[2] != 0]
+        check(len(takers) >= 3, "only %d readings judged" % len(takers))
+        check(not wrong, "A (80 ms faster) was not judged the taker in %s; times %s" % (wrong, times))
+        check(ca.state["view"]["outcome"] and ca.state["view"]["outcome"]["winner"] == 0,
+              "A did not win: %s" % ca.state["view"]["outcome"])
+        if [c for _, c, _ in takers[:READINGS]] != reads[:len(takers)]:
+            print("  note: the readings were not the planned ones %s (the hub draws them another way)" % reads)
+
+
+def check_messages(tl, players, judgements):
+    leaks_by_count = 0
+    for pl in players:
+        for n, r in pl.per_reading.items():
+            check(set(r["reading"]) <= {"type", "n", "t0_ms", "kana_count"},
+                  "the reading message says more than n, t0_ms, kana_count: %s" % r["reading"])
+            j = judgements.get(n)
+            check(j is not None, "reading %d: no judgement" % n)
+            card = j["card"]
+            t0 = r["reading"]["t0_ms"]
+            for i, (m, arrived) in enumerate(r["kana"]):
+                check(set(m) <= {"type", "n", "i", "kana", "t_ms"}, "a kana message says more: %s" % m)
+                check(m["i"] == i, "reading %d: kana %d came as %d" % (n, i, m["i"]))
+                check(arrived >= t0 + m["t_ms"] - EARLY_TOLERANCE_MS,
+                      "%s: reading %d kana %d arrived at %d, %d ms before its time %d"
+                      % (pl.p.name, n, i, arrived, t0 + m["t_ms"] - arrived, t0 + m["t_ms"]))
+                want = tl[card][i] if i < len(tl[card]) else None
+                check(want and (m["kana"], m["t_ms"]) == want,
+                      "reading %d kana %d: %s, the engine's timeline has %s" % (n, i, (m["kana"], m["t_ms"]), want))
+            # what kana_count adds to the kana heard: can it tell the card sooner?
+            kc = r["reading"].get("kana_count")
+            if kc is not None:
+                check(kc == len(tl[card]), "kana_count %s, the poem has %d kana" % (kc, len(tl[card])))
+                gone = {judgements[m]["card"] for m in judgements if m < n}
+                unread = [c for c in range(1, 101) if c not in gone]
+                d = r["decided_at"] if r["decided_at"] is not None else decide_index(tl, card, unread)
+                for i in range(d):
+                    heard = [k for k, _ in tl[card][:i + 1]]
+                    if len([c for c in candidates(tl, heard, unread) if len(tl[c]) == kc]) == 1:
+                        leaks_by_count += 1
+                        break
+    if leaks_by_count:
+        print("  WARNING: in %d readings the reading's kana_count with the kana heard names the card before "
+              "its deciding kana (see the report)" % leaks_by_count)
+
+
+if __name__ == "__main__":
+    run_main([test_fair_judging_with_delays], parse_args())

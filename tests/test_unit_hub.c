@@ -1,0 +1,1003 @@
+/* test_unit_hub.c — the hub (src/server/hub.h) driven synchronously with a
+ * fake clock: after every call a driver writes the hub's store batches to a
+ * real SQLite file, runs the computer players' jobs and collects every
+ * message per connection (parsed back with jansson). Whole games of every
+ * game, reconnect, spectators, chat, rematch, records, hostile messages,
+ * the rate limit, messages held until the write is durable, a failed write
+ * taken back, restart (hub_restore), grace takeover and the move clock. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "hub.h"
+#include "parlour/alloc.h"
+#include "parlour/record.h"
+#include "store.h"
+
+#define MAXC 16
+#define TEST_SEED 987654321987ull
+
+typedef struct drv {
+    hub *h;
+    store *s;
+    char path[256];
+    int64_t now;
+    int hold;      /* 1: batches are not written (messages stay held) */
+    int fail_next; /* 1: the next batch fails */
+    int no_jobs;   /* 1: jobs wait */
+    uint64_t id[MAXC];
+    json_t *in[MAXC]; /* every message received, by connection */
+    int closed[MAXC];
+    pl_buf all;       /* every message's text, for the leak scans */
+    int64_t t0[MAXC];      /* karuta: the last reading's first kana, by connection */
+    int reading[MAXC];     /* ... its number */
+    int touched[MAXC];     /* the last reading this connection answered */
+    int kana_seen[MAXC];   /* kana of the current reading received */
+    int64_t clock_off;     /* the clients' clocks: the server's plus this */
+    int syncs;             /* sync answers sent */
+} drv;
+
+static void db_remove(const char *path)
+{
+    char side[300];
+    unlink(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
+}
+
+static void drv_open_store(drv *d)
+{
+    pl_buf err = {0};
+    d->s = store_open(d->path, &err);
+    if (!d->s)
+        fail_msg("store_open: %s", pl_buf_str(&err));
+    pl_buf_free(&err);
+}
+
+static hub *new_hub(int rate)
+{
+    hub_config cfg = {.test_seed = TEST_SEED, .takeover_level = "easy", .rate_per_s = rate, .rate_burst = rate * 3};
+    pl_buf err = {0};
+    hub *h = hub_new(&cfg, &err);
+    if (!h)
+        fail_msg("hub_new: %s", pl_buf_str(&err));
+    pl_buf_free(&err);
+    return h;
+}
+
+static drv *drv_new(const char *name)
+{
+    pl_json_setup();
+    drv *d = calloc(1, sizeof *d);
+    snprintf(d->path, sizeof d->path, "hub_test_%s_%ld.db", name, (long)getpid());
+    db_remove(d->path);
+    drv_open_store(d);
+    d->h = new_hub(1000);
+    d->now = 1000000;
+    d->clock_off = 3600000 + 17;
+    for (int i = 0; i < MAXC; i++)
+        d->in[i] = json_array();
+    return d;
+}
+
+static int conn_index(drv *d, uint64_t id)
+{
+    for (int i = 0; i < MAXC; i++)
+        if (d->id[i] == id)
+            return i;
+    return -1;
+}
+
+/* Runs the store, the jobs and collects messages until nothing moves. */
+static void pump(drv *d)
+{
+    for (int guard = 0; guard < 100000; guard++) {
+        int moved = 0;
+        hub_batch *b = d->hold ? NULL : hub_store_take(d->h);
+        if (b) {
+            pl_buf err = {0};
+            int ok = !d->fail_next && hub_batch_write(d->s, b, &err) == 0;
+            if (!d->fail_next && !ok)
+                fail_msg("batch write: %s", pl_buf_str(&err));
+            d->fail_next = 0;
+            pl_buf_free(&err);
+            hub_store_done(d->h, b, ok, d->now);
+            hub_batch_free(b);
+            moved = 1;
+        }
+        hub_job *j = d->no_jobs ? NULL : hub_job_take(d->h);
+        if (j) {
+            hub_job_run(j);
+            hub_job_done(d->h, j, d->now);
+            moved = 1;
+        }
+        hub_out o;
+        while (hub_out_next(d->h, &o)) {
+            int i = conn_index(d, o.conn);
+            json_error_t je;
+            json_t *m = json_loadb(o.text, o.len, 0, &je);
+            if (!m || !json_is_object(m))
+                fail_msg("not a JSON object: %s", o.text);
+            pl_buf_printf(&d->all, "%s\n", o.text);
+            const char *type = json_string_value(json_object_get(m, "type"));
+            if (i >= 0 && !strcmp(type, "reading")) {
+                d->t0[i] = json_integer_value(json_object_get(m, "t0_ms"));
+                d->reading[i] = (int)json_integer_value(json_object_get(m, "n"));
+                d->kana_seen[i] = 0;
+            }
+            if (i >= 0 && !strcmp(type, "kana")) { /* never before its time */
+                int64_t due = d->t0[i] + json_integer_value(json_object_get(m, "t_ms"));
+                if (d->now < due)
+                    fail_msg("kana %s sent at %lld, due at %lld", o.text, (long long)d->now, (long long)due);
+                assert_int_equal(json_integer_value(json_object_get(m, "i")), d->kana_seen[i]);
+                d->kana_seen[i]++;
+            }
+            if (i >= 0 && !strcmp(type, "sync")) { /* the client answers at once */
+                char ans[128];
+                snprintf(ans, sizeof ans, "{\"type\":\"sync\",\"id\":%lld,\"client_ms\":%lld}",
+                         (long long)json_integer_value(json_object_get(m, "id")), (long long)(d->now + d->clock_off));
+                hub_message(d->h, o.conn, ans, strlen(ans), d->now);
+                d->syncs++;
+            }
+            if (i >= 0) {
+                json_array_append_new(d->in[i], m);
+                d->closed[i] |= o.close;
+            } else
+                json_decref(m);
+            pl_free(o.text);
+            moved = 1;
+        }
+        if (!moved)
+            return;
+    }
+    fail_msg("the hub never settles");
+}
+
+static void drv_free(drv *d)
+{
+    pump(d);
+    hub_free(d->h);
+    store_close(d->s);
+    db_remove(d->path);
+    for (int i = 0; i < MAXC; i++)
+        json_decref(d->in[i]);
+    pl_buf_free(&d->all);
+    free(d);
+}
+
+static int connect_(drv *d)
+{
+    uint64_t id = hub_connect(d->h, d->now);
+    assert_true(id > 0);
+    int i = conn_index(d, 0);
+    assert_true(i >= 0);
+    d->id[i] = id;
+    json_array_clear(d->in[i]);
+    d->closed[i] = 0;
+    pump(d);
+    return i;
+}
+
+static void disconnect_(drv *d, int i)
+{
+    hub_disconnect(d->h, d->id[i], d->now);
+    d->id[i] = 0;
+    pump(d);
+}
+
+static void sendn(drv *d, int i, const char *text, size_t len)
+{
+    d->now += 7;
+    hub_message(d->h, d->id[i], text, len, d->now);
+    pump(d);
+}
+
+static void sendf(drv *d, int i, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void sendf(drv *d, int i, const char *fmt, ...)
+{
+    char buf[10000];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    sendn(d, i, buf, strlen(buf));
+}
+
+/* The last message of `type` that connection i got, or NULL. */
+static json_t *last(drv *d, int i, const char *type)
+{
+    for (size_t k = json_array_size(d->in[i]); k-- > 0;) {
+        json_t *m = json_array_get(d->in[i], k);
+        if (!strcmp(json_string_value(json_object_get(m, "type")), type))
+            return m;
+    }
+    return NULL;
+}
+
+static int count(drv *d, int i, const char *type)
+{
+    int n = 0;
+    for (size_t k = 0; k < json_array_size(d->in[i]); k++)
+        n += !strcmp(json_string_value(json_object_get(json_array_get(d->in[i], k), "type")), type);
+    return n;
+}
+
+static const char *str(json_t *m, const char *key)
+{
+    json_t *v = json_object_get(m, key);
+    assert_non_null(v);
+    return json_string_value(v);
+}
+
+static long num(json_t *m, const char *key)
+{
+    json_t *v = json_object_get(m, key);
+    if (!v || !json_is_integer(v))
+        fail_msg("no integer %s in %s", key, json_dumps(m, 0));
+    return (long)json_integer_value(v);
+}
+
+/* Creates a room from connection i; returns its code (static). */
+static const char *create(drv *d, int i, const char *body)
+{
+    static char code[64];
+    sendf(d, i, "{\"type\":\"create\",%s}", body);
+    json_t *c = last(d, i, "created");
+    if (!c)
+        fail_msg("no room: %s", json_dumps(last(d, i, "error"), 0));
+    snprintf(code, sizeof code, "%s", str(c, "room"));
+    assert_int_equal(strlen(code), 32);
+    return code;
+}
+
+static int join(drv *d, const char *room, const char *name)
+{
+    int i = connect_(d);
+    sendf(d, i, "{\"type\":\"join\",\"room\":\"%s\",\"name\":\"%s\"}", room, name);
+    if (!last(d, i, "joined"))
+        fail_msg("join refused: %s", json_dumps(last(d, i, "error"), 0));
+    return i;
+}
+
+/* The error code of the last message of i, which must be an error. */
+static const char *last_error(drv *d, int i)
+{
+    json_t *m = json_array_get(d->in[i], json_array_size(d->in[i]) - 1);
+    assert_non_null(m);
+    if (strcmp(str(m, "type"), "error"))
+        fail_msg("expected an error, got %s", json_dumps(m, 0));
+    assert_true(strlen(str(m, "message")) > 0);
+    return str(m, "error");
+}
+
+/* Plays one action from `legal` for every person connection that has one;
+ * returns how many acted. `pick` chooses among the legal actions. */
+static int play_round(drv *d, const int *conns, int n, unsigned *pick)
+{
+    int acted = 0;
+    for (int k = 0; k < n; k++) {
+        json_t *st = last(d, conns[k], "state");
+        if (!st || json_is_true(json_object_get(st, "over")))
+            continue;
+        json_t *legal = json_object_get(st, "legal");
+        size_t nl = json_array_size(legal);
+        if (!nl)
+            continue;
+        *pick = *pick * 1103515245u + 12345u;
+        const char *a = str(json_array_get(legal, (*pick >> 8) % nl), "action");
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", a);
+        sendf(d, conns[k], "{\"type\":\"act\",\"action\":\"%s\",\"seq\":%ld}", buf, num(st, "seq"));
+        json_t *m = json_array_get(d->in[conns[k]], json_array_size(d->in[conns[k]]) - 1);
+        if (!strcmp(str(m, "type"), "error"))
+            fail_msg("refused %s: %s", buf, json_dumps(m, 0));
+        acted++;
+    }
+    return acted;
+}
+
+/* Karuta: every person answers the reading under way once it has heard a
+ * kana: a card of the table, or nothing (left to the deadline). */
+static int touch_round(drv *d, const int *conns, int n, unsigned *pick)
+{
+    int acted = 0;
+    for (int k = 0; k < n; k++) {
+        int i = conns[k];
+        if (!d->reading[i] || d->touched[i] == d->reading[i] || !d->kana_seen[i])
+            continue;
+        d->touched[i] = d->reading[i];
+        json_t *view = json_object_get(last(d, i, "state"), "view");
+        int cards[100], nc = 0;
+        json_t *terr = json_object_get(view, "territories");
+        for (size_t t = 0; t < json_array_size(terr); t++) {
+            json_t *cs = json_object_get(json_array_get(terr, t), "cards");
+            for (size_t c = 0; c < json_array_size(cs) && nc < 100; c++)
+                cards[nc++] = (int)num(json_array_get(cs, c), "card");
+        }
+        *pick = *pick * 1103515245u + 12345u;
+        if (!nc || (*pick >> 8) % 4 == 0)
+            continue; /* no touch this time */
+        int card = cards[(*pick >> 12) % (unsigned)nc];
+        sendf(d, i, "{\"type\":\"touch\",\"card\":%d,\"client_ms\":%lld}", card, (long long)(d->now + d->clock_off));
+        json_t *m = json_array_get(d->in[i], json_array_size(d->in[i]) - 1);
+        if (!strcmp(str(m, "type"), "error"))
+            fail_msg("touch refused: %s", json_dumps(m, 0));
+        acted++;
+    }
+    return acted;
+}
+
+/* A reading under way: no view names its card, no history tells it. */
+static void check_reading_hidden(drv *d, int i)
+{
+    json_t *st = last(d, i, "state");
+    json_t *view = st ? json_object_get(st, "view") : NULL;
+    if (!view || !json_object_get(view, "stage") || strcmp(str(view, "stage"), "touch"))
+        return;
+    assert_true(json_is_null(json_object_get(json_object_get(view, "reading"), "card")));
+    json_t *hist = json_object_get(st, "history");
+    for (size_t k = 0; k < json_array_size(hist); k++)
+        assert_true(num(json_array_get(hist, k), "seq") < num(st, "seq") - 0);
+    assert_int_equal(json_array_size(json_object_get(st, "legal")), 0);
+}
+
+static void play_to_end(drv *d, const int *conns, int n, unsigned seed)
+{
+    for (int round = 0; round < 100000; round++) {
+        json_t *st = last(d, conns[0], "state");
+        if (st && json_is_true(json_object_get(st, "over")))
+            return;
+        for (int k = 0; k < n; k++)
+            check_reading_hidden(d, conns[k]);
+        if (play_round(d, conns, n, &seed) || touch_round(d, conns, n, &seed))
+            continue;
+        int64_t next = hub_next_ms(d->h);
+        if (next == INT64_MAX)
+            fail_msg("nobody can act, nothing is timed and the game is not over: %s",
+                     st ? json_dumps(st, 0) : "no state");
+        if (next > d->now)
+            d->now = next;
+        hub_tick(d->h, d->now);
+        pump(d);
+    }
+    fail_msg("the game did not end");
+}
+
+/* Every state a connection got continues its history without a gap. */
+static void check_history(drv *d, int i)
+{
+    long have = 0;
+    for (size_t k = 0; k < json_array_size(d->in[i]); k++) {
+        json_t *m = json_array_get(d->in[i], k);
+        if (strcmp(str(m, "type"), "state"))
+            continue;
+        long from = num(m, "history_from");
+        assert_true(from <= have);
+        json_t *hist = json_object_get(m, "history");
+        for (size_t e = 0; e < json_array_size(hist); e++)
+            assert_int_equal(num(json_array_get(hist, e), "seq"), from + (long)e);
+        have = from + (long)json_array_size(hist);
+        assert_true(have <= num(m, "seq"));
+    }
+}
+
+/* No text before `upto` bytes of d->all holds `needle`. */
+static void no_leak(drv *d, size_t upto, const char *needle)
+{
+    const char *all = pl_buf_str(&d->all);
+    const char *p = strstr(all, needle);
+    if (p && (size_t)(p - all) < upto)
+        fail_msg("a message before the end holds '%s': %.300s", needle, p > all + 200 ? p - 200 : all);
+}
+
+/* Counts stored actions of seat `*(int *)ctx` whose text begins with "touch". */
+static int count_touch(void *ctx, const store_action *a)
+{
+    int *c = ctx;
+    if (a->seat == c[0] && !strncmp(a->text, "touch", 5))
+        c[1]++;
+    return 0;
+}
+
+/* ---- tests ---------------------------------------------------------------- */
+
+static void test_lobby(void **state)
+{
+    (void)state;
+    drv *d = drv_new("lobby");
+    int a = connect_(d);
+    json_t *w = last(d, a, "welcome");
+    assert_non_null(w);
+    assert_int_equal(num(w, "protocol"), 1);
+    sendf(d, a, "{\"type\":\"hello\",\"v\":1}");
+    assert_int_equal(count(d, a, "welcome"), 2);
+    sendf(d, a, "{\"type\":\"games\"}");
+    json_t *g = json_object_get(last(d, a, "games"), "games");
+    assert_int_equal(json_array_size(g), 4);
+    int seen_levels = 0;
+    for (size_t k = 0; k < json_array_size(g); k++) {
+        json_t *e = json_array_get(g, k);
+        assert_true(json_array_size(json_object_get(e, "options")) > 0);
+        seen_levels += json_array_size(json_object_get(e, "levels")) >= 3;
+    }
+    assert_int_equal(seen_levels, 4);
+    create(d, a, "\"game\":\"ur\",\"public\":true");
+    create(d, a, "\"game\":\"ur\"");
+    sendf(d, a, "{\"type\":\"rooms\"}");
+    json_t *rooms = json_object_get(last(d, a, "rooms"), "rooms");
+    assert_int_equal(json_array_size(rooms), 1); /* only the public one */
+    assert_string_equal(str(json_array_get(rooms, 0), "state"), "waiting");
+    drv_free(d);
+}
+
+/* A whole game of `game` with persons and computers; scans every message
+ * for the seed and `secret` before the end. */
+static void whole_game(const char *game, const char *body, int persons, const char *secret)
+{
+    drv *d = drv_new(game);
+    int owner = connect_(d);
+    char b[1024];
+    snprintf(b, sizeof b, "\"game\":\"%s\"%s%s", game, *body ? "," : "", body);
+    const char *code = create(d, owner, b);
+    char room[64];
+    snprintf(room, sizeof room, "%s", code);
+    int conns[8];
+    for (int k = 0; k < persons; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", k);
+        conns[k] = join(d, room, name);
+        assert_int_equal(num(last(d, conns[k], "joined"), "seat") >= 0, 1);
+    }
+    int spec = connect_(d);
+    sendf(d, spec, "{\"type\":\"watch\",\"room\":\"%s\"}", room);
+    play_to_end(d, conns, persons, 12345);
+    /* the end: the seed may show now, not before */
+    size_t end = d->all.len;
+    json_t *st = last(d, conns[0], "state");
+    for (size_t k = 0; k < json_array_size(d->in[conns[0]]); k++) {
+        json_t *m = json_array_get(d->in[conns[0]], k);
+        if (!strcmp(str(m, "type"), "state") && json_is_true(json_object_get(m, "over"))) {
+            end = 0; /* find the first "over" message in the whole text */
+            break;
+        }
+    }
+    const char *all = pl_buf_str(&d->all);
+    const char *over = strstr(all, "\"over\":true");
+    end = over ? (size_t)(over - all) : d->all.len;
+    char seedtxt[32];
+    for (int k = 0; k < 4; k++) {
+        snprintf(seedtxt, sizeof seedtxt, "%llu", (unsigned long long)(TEST_SEED + (unsigned long long)k));
+        no_leak(d, end, seedtxt);
+    }
+    no_leak(d, end, "deal=");
+    if (secret)
+        no_leak(d, end, secret);
+    assert_true(json_is_true(json_object_get(st, "over")));
+    assert_true(json_is_object(json_object_get(st, "result")));
+    json_t *sp = last(d, spec, "state");
+    assert_int_equal(num(sp, "seat"), -1);
+    assert_int_equal(json_array_size(json_object_get(sp, "legal")), 0);
+    assert_true(json_is_true(json_object_get(sp, "over")));
+    for (int k = 0; k < persons; k++)
+        check_history(d, conns[k]);
+    check_history(d, spec);
+    if (!strcmp(game, "karuta")) { /* the reading was the hub's, in real time */
+        assert_true(count(d, conns[0], "reading") >= 1);
+        assert_true(count(d, conns[0], "kana") >= count(d, conns[0], "reading"));
+        assert_true(count(d, spec, "kana") >= 1);
+        assert_true(d->syncs >= 3);
+        pl_buf err2 = {0};
+        int seat0_touch = 0;
+        json_t *h = json_object_get(st, "history");
+        (void)err2;
+        for (size_t k = 0; k < json_array_size(h); k++) {
+            json_t *e = json_array_get(h, k);
+            seat0_touch += num(e, "seat") == 0 && !strncmp(str(e, "text"), "touch", 5);
+        }
+        /* the state at the end carries only the last entries: read the record */
+        sendf(d, conns[0], "{\"type\":\"record\",\"who\":\"referee\"}");
+        char *rec = json_dumps(json_object_get(last(d, conns[0], "record"), "record"), 0);
+        assert_non_null(strstr(rec, "touch"));
+        pl_free(rec);
+        (void)seat0_touch;
+        int c[2] = {0, 0};
+        pl_buf e3 = {0};
+        assert_int_equal(store_actions(d->s, room, count_touch, c, &e3), 0);
+        pl_buf_free(&e3);
+        assert_true(c[1] > 0); /* the person's touches were played */
+    }
+    /* every action is on disk */
+    pl_buf err = {0};
+    assert_int_equal(store_count(d->s, room, &err), num(st, "seq"));
+    pl_buf_free(&err);
+    drv_free(d);
+}
+
+static void test_whole_game_ur(void **state)
+{
+    (void)state;
+    whole_game("ur", "\"options\":{\"pieces\":\"3\"},\"seats\":[{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"}]", 1,
+               NULL);
+    whole_game("ur", "\"options\":{\"pieces\":\"2\"}", 2, NULL);
+}
+
+static void test_whole_game_cbw(void **state)
+{
+    (void)state;
+    whole_game("cbw",
+               "\"seats\":[{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"},{\"kind\":\"person\"},"
+               "{\"kind\":\"ai\",\"level\":\"easy\"}]",
+               2, NULL);
+}
+
+static void test_whole_game_tamcuc(void **state)
+{
+    (void)state;
+    whole_game("tamcuc", "\"options\":{\"players\":\"2\"}", 2, NULL);
+}
+
+static void test_whole_game_karuta(void **state)
+{
+    (void)state;
+    whole_game("karuta",
+               "\"options\":{\"deal\":\"11;12;13/14;15;16\"},\"seats\":[{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"}]", 1,
+               "11;12;13");
+}
+
+static void test_reconnect_spectator_chat(void **state)
+{
+    (void)state;
+    drv *d = drv_new("reconnect");
+    int a = connect_(d);
+    char room[64];
+    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"cbw\",\"seats\":[{\"kind\":\"person\"},{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"},{\"kind\":\"ai\",\"level\":\"easy\"}]"));
+    int p0 = join(d, room, "ann");
+    int p1 = join(d, room, "bob");
+    char token[64];
+    snprintf(token, sizeof token, "%s", str(last(d, p1, "joined"), "token"));
+    assert_int_equal(strlen(token), 32);
+    unsigned pick = 7;
+    int conns[2] = {p0, p1};
+    for (int k = 0; k < 4; k++)
+        play_round(d, conns, 2, &pick);
+    long seq = num(last(d, p0, "state"), "seq");
+    disconnect_(d, p1);
+    json_t *seats = json_object_get(last(d, p0, "state"), "seats");
+    assert_false(json_is_true(json_object_get(json_array_get(seats, 1), "connected")));
+    int back = connect_(d);
+    sendf(d, back, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", room, token);
+    assert_int_equal(num(last(d, back, "joined"), "seat"), 1);
+    json_t *st = last(d, back, "state");
+    assert_int_equal(num(st, "seq"), seq);
+    assert_int_equal(num(st, "history_from"), 0); /* the full history again */
+    assert_int_equal((long)json_array_size(json_object_get(st, "history")), seq);
+    assert_non_null(json_object_get(json_object_get(st, "view"), "hand"));
+    /* a bad token */
+    int x = connect_(d);
+    sendf(d, x, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%032d\"}", room, 0);
+    assert_string_equal(last_error(d, x), "seat");
+    /* a full room */
+    sendf(d, x, "{\"type\":\"join\",\"room\":\"%s\",\"name\":\"eve\"}", room);
+    assert_string_equal(last_error(d, x), "full");
+    /* spectator: no hand, no legal */
+    sendf(d, x, "{\"type\":\"watch\",\"room\":\"%s\"}", room);
+    json_t *sp = last(d, x, "state");
+    assert_int_equal(num(sp, "seat"), -1);
+    assert_null(json_object_get(json_object_get(sp, "view"), "hand"));
+    assert_int_equal(json_array_size(json_object_get(sp, "legal")), 0);
+    /* chat reaches everyone in the room */
+    sendf(d, x, "{\"type\":\"chat\",\"text\":\"hello all\"}");
+    assert_string_equal(str(last(d, p0, "chat"), "text"), "hello all");
+    assert_int_equal(num(last(d, back, "chat"), "seat"), -1);
+    sendf(d, p0, "{\"type\":\"chat\",\"text\":\"hi\"}");
+    assert_string_equal(str(last(d, x, "chat"), "name"), "ann");
+    /* leave */
+    sendf(d, x, "{\"type\":\"leave\"}");
+    assert_non_null(last(d, x, "left"));
+    sendf(d, x, "{\"type\":\"chat\",\"text\":\"x\"}");
+    assert_string_equal(last_error(d, x), "room");
+    drv_free(d);
+}
+
+static void test_record_and_rematch(void **state)
+{
+    (void)state;
+    drv *d = drv_new("record");
+    int a = connect_(d);
+    char room[64];
+    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"tamcuc\",\"options\":{\"players\":\"2\"}"));
+    int p0 = join(d, room, "ann");
+    int p1 = join(d, room, "bob");
+    sendf(d, p0, "{\"type\":\"record\",\"who\":\"referee\"}");
+    assert_string_equal(last_error(d, p0), "over");
+    sendf(d, p0, "{\"type\":\"record\",\"who\":\"seat\"}");
+    json_t *rec = json_object_get(last(d, p0, "record"), "record");
+    assert_non_null(rec);
+    assert_string_equal(str(rec, "format"), "parlour-record-view");
+    assert_null(json_object_get(rec, "seed"));
+    sendf(d, p0, "{\"type\":\"rematch\"}");
+    assert_string_equal(last_error(d, p0), "over");
+    int conns[2] = {p0, p1};
+    play_to_end(d, conns, 2, 99);
+    sendf(d, p1, "{\"type\":\"record\",\"who\":\"referee\"}");
+    rec = json_object_get(last(d, p1, "record"), "record");
+    assert_non_null(rec);
+    assert_string_equal(str(rec, "format"), "parlour-record");
+    assert_non_null(json_object_get(rec, "seed"));
+    char token0[64];
+    snprintf(token0, sizeof token0, "%s", str(last(d, p0, "joined"), "token"));
+    sendf(d, p0, "{\"type\":\"rematch\"}");
+    assert_null(last(d, p0, "rematch")); /* bob has not asked yet */
+    sendf(d, p1, "{\"type\":\"rematch\"}");
+    json_t *rm = last(d, p0, "rematch");
+    assert_non_null(rm);
+    char room2[64];
+    snprintf(room2, sizeof room2, "%s", str(rm, "room"));
+    assert_string_not_equal(room2, room);
+    assert_string_equal(str(last(d, p1, "rematch"), "room"), room2);
+    /* the tokens carry over */
+    sendf(d, p0, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", room2, token0);
+    assert_int_equal(num(last(d, p0, "joined"), "seat"), 0);
+    json_t *st = last(d, p0, "state");
+    assert_false(json_is_true(json_object_get(st, "over")));
+    assert_string_equal(str(st, "status"), "playing");
+    drv_free(d);
+}
+
+static void test_hostile_messages(void **state)
+{
+    (void)state;
+    drv *d = drv_new("hostile");
+    int a = connect_(d);
+    char room[64];
+    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"ur\""));
+    int p0 = join(d, room, "ann");
+    int p1 = join(d, room, "bob");
+    /* who acts? */
+    int mover = json_array_size(json_object_get(last(d, p0, "state"), "legal")) ? p0 : p1;
+    int other = mover == p0 ? p1 : p0;
+    long seq = num(last(d, p0, "state"), "seq");
+    static const struct {
+        const char *msg, *code;
+    } table[] = {
+        {"not json", "json"},
+        {"{\"type\":", "json"},
+        {"[1,2]", "shape"},
+        {"{\"type\":7}", "shape"},
+        {"{}", "shape"},
+        {"{\"type\":\"dance\"}", "type"},
+        {"{\"type\":\"games\",\"x\":1}", "shape"},
+        {"{\"type\":\"hello\",\"v\":2}", "shape"},
+        {"{\"type\":\"create\",\"game\":\"chess\"}", "options"},
+        {"{\"type\":\"create\",\"game\":\"ur\",\"options\":{\"seed\":\"1\"}}", "options"},
+        {"{\"type\":\"create\",\"game\":\"ur\",\"options\":{\"pieces\":\"99\"}}", "options"},
+        {"{\"type\":\"create\",\"game\":\"ur\",\"options\":{\"pieces\":3}}", "options"},
+        {"{\"type\":\"create\",\"game\":\"ur\",\"seats\":[{\"kind\":\"ai\",\"level\":\"godlike\"},{\"kind\":\"person\"}]}",
+         "options"},
+        {"{\"type\":\"create\",\"game\":\"ur\",\"seats\":[{\"kind\":\"person\"}]}", "shape"},
+        {"{\"type\":\"create\",\"game\":\"ur\",\"grace_s\":-1}", "shape"},
+        {"{\"type\":\"create\",\"game\":\"ur\",\"clock\":{\"move_s\":5,\"total_s\":5}}", "shape"},
+        {"{\"type\":\"create\",\"game\":\"ur\",\"bogus\":1}", "shape"},
+        {"{\"type\":\"join\",\"room\":\"nope\",\"name\":\"x\"}", "room"},
+        {"{\"type\":\"join\",\"room\":1,\"name\":\"x\"}", "shape"},
+        {"{\"type\":\"act\",\"action\":5}", "shape"},
+        {"{\"type\":\"chat\",\"text\":\"\"}", "shape"},
+        {"{\"type\":\"record\",\"who\":\"god\"}", "shape"},
+        {"{\"type\":\"touch\",\"card\":0,\"client_ms\":1}", "shape"},
+        {"{\"type\":\"sync\",\"id\":1,\"client_ms\":1}", "seat"},
+        {"{\"type\":\"type\",\"type\":\"games\"}", "json"}, /* duplicate key */
+    };
+    size_t before = d->all.len;
+    for (size_t k = 0; k < sizeof table / sizeof *table; k++) {
+        size_t n0 = json_array_size(d->in[mover]);
+        sendn(d, mover, table[k].msg, strlen(table[k].msg));
+        assert_int_equal(json_array_size(d->in[mover]), n0 + 1); /* exactly one answer */
+        const char *got = last_error(d, mover);
+        if (strcmp(got, table[k].code))
+            fail_msg("%s: error %s, expected %s", table[k].msg, got, table[k].code);
+    }
+    (void)before;
+    /* too long */
+    char *big = malloc(HUB_MAX_MESSAGE + 10);
+    memset(big, ' ', HUB_MAX_MESSAGE + 10);
+    sendn(d, mover, big, HUB_MAX_MESSAGE + 10);
+    free(big);
+    assert_string_equal(last_error(d, mover), "too-long");
+    /* act before join */
+    int x = connect_(d);
+    sendf(d, x, "{\"type\":\"act\",\"action\":\"roll 1\"}");
+    assert_string_equal(last_error(d, x), "seat");
+    /* out of turn */
+    sendf(d, other, "{\"type\":\"act\",\"action\":\"pass\"}");
+    assert_string_equal(last_error(d, other), "not-your-turn");
+    /* stale */
+    sendf(d, mover, "{\"type\":\"act\",\"action\":\"x\",\"seq\":%ld}", seq + 5);
+    assert_string_equal(last_error(d, mover), "stale");
+    /* illegal: the game's own words */
+    sendf(d, mover, "{\"type\":\"act\",\"action\":\"Z9\"}");
+    assert_string_equal(last_error(d, mover), "illegal");
+    /* nothing changed: no new state, the same seq, nothing stored */
+    assert_int_equal(num(last(d, mover, "state"), "seq"), seq);
+    pl_buf err = {0};
+    assert_int_equal(store_count(d->s, room, &err), seq);
+    pl_buf_free(&err);
+    drv_free(d);
+}
+
+static void test_illegal_explained(void **state)
+{
+    (void)state;
+    drv *d = drv_new("illegal");
+    int a = connect_(d);
+    char room[64];
+    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"cbw\",\"seats\":[{\"kind\":\"person\"},{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"},{\"kind\":\"ai\",\"level\":\"easy\"}]"));
+    int p0 = join(d, room, "ann");
+    int p1 = join(d, room, "bob");
+    int mover = json_array_size(json_object_get(last(d, p0, "state"), "legal")) ? p0 : p1;
+    /* a card the seat does not hold, on a legal cell: cbw explains why */
+    json_t *st = last(d, mover, "state");
+    json_t *legal = json_object_get(st, "legal");
+    const char *first = str(json_array_get(legal, 0), "action");
+    const char *cell = strchr(first, '@');
+    assert_non_null(cell);
+    char *hand = json_dumps(json_object_get(json_object_get(st, "view"), "hand"), 0);
+    static const char *const cards[] = {"AS", "KS", "QS", "JS", "AH", "KH", "QH", "JH", "AD", "KD"};
+    const char *card = NULL;
+    for (size_t k = 0; k < 10 && !card; k++) {
+        char q[8];
+        snprintf(q, sizeof q, "\"%s\"", cards[k]);
+        if (!strstr(hand, q))
+            card = cards[k];
+    }
+    pl_free(hand);
+    assert_non_null(card);
+    sendf(d, mover, "{\"type\":\"act\",\"action\":\"%s%s\"}", card, cell);
+    assert_string_equal(last_error(d, mover), "illegal");
+    json_t *e = last(d, mover, "error");
+    if (!strstr(str(e, "message"), "illegal move"))
+        fail_msg("%s", str(e, "message"));
+    assert_string_equal(str(e, "request"), "act");
+    drv_free(d);
+}
+
+static void test_rate_limit(void **state)
+{
+    (void)state;
+    drv *d = drv_new("rate");
+    hub_free(d->h);
+    d->h = new_hub(5); /* 5 a second, bursts of 15 */
+    int a = connect_(d);
+    int rated = 0;
+    for (int k = 0; k < 20; k++) { /* all in the same millisecond */
+        hub_message(d->h, d->id[a], "{\"type\":\"games\"}", 16, d->now);
+        pump(d);
+        json_t *m = json_array_get(d->in[a], json_array_size(d->in[a]) - 1);
+        rated += !strcmp(str(m, "type"), "error") && !strcmp(str(m, "error"), "rate");
+    }
+    assert_int_equal(rated, 5);
+    d->now += 1000; /* refilled: 5 more */
+    hub_message(d->h, d->id[a], "{\"type\":\"games\"}", 16, d->now);
+    pump(d);
+    assert_non_null(last(d, a, "games"));
+    assert_string_equal(str(json_array_get(d->in[a], json_array_size(d->in[a]) - 1), "type"), "games");
+    /* a flood is closed */
+    for (int k = 0; k < 40; k++)
+        hub_message(d->h, d->id[a], "{}", 2, d->now);
+    pump(d);
+    assert_true(d->closed[a]);
+    hub_stats st;
+    hub_get_stats(d->h, &st);
+    assert_true(st.rate_limited >= 5);
+    drv_free(d);
+}
+
+static void test_held_until_durable_and_failure(void **state)
+{
+    (void)state;
+    drv *d = drv_new("held");
+    int a = connect_(d);
+    char room[64];
+    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"ur\""));
+    int p0 = join(d, room, "ann");
+    int p1 = join(d, room, "bob");
+    int mover = json_array_size(json_object_get(last(d, p0, "state"), "legal")) ? p0 : p1;
+    json_t *st = last(d, mover, "state");
+    long seq = num(st, "seq");
+    char act[64];
+    snprintf(act, sizeof act, "%s", str(json_array_get(json_object_get(st, "legal"), 0), "action"));
+    size_t n0 = json_array_size(d->in[mover]), n1 = json_array_size(d->in[p0 == mover ? p1 : p0]);
+    d->hold = 1;
+    sendf(d, mover, "{\"type\":\"act\",\"action\":\"%s\",\"seq\":%ld}", act, seq);
+    /* nothing heard before the write is durable */
+    assert_int_equal(json_array_size(d->in[mover]), n0);
+    assert_int_equal(json_array_size(d->in[p0 == mover ? p1 : p0]), n1);
+    d->hold = 0;
+    pump(d);
+    assert_non_null(last(d, mover, "accepted"));
+    assert_true(num(last(d, mover, "state"), "seq") > seq);
+    pl_buf err = {0};
+    long stored = (long)store_count(d->s, room, &err);
+    assert_int_equal(stored, num(last(d, mover, "state"), "seq"));
+    /* now a write that fails: the action is taken back */
+    st = last(d, p0, "state");
+    mover = json_array_size(json_object_get(st, "legal")) ? p0 : p1;
+    st = last(d, mover, "state");
+    seq = num(st, "seq");
+    snprintf(act, sizeof act, "%s", str(json_array_get(json_object_get(st, "legal"), 0), "action"));
+    int accepted = count(d, mover, "accepted");
+    d->fail_next = 1;
+    sendf(d, mover, "{\"type\":\"act\",\"action\":\"%s\",\"seq\":%ld}", act, seq);
+    assert_string_equal(str(last(d, mover, "error"), "error"), "storage");
+    assert_int_equal(count(d, mover, "accepted"), accepted); /* never accepted */
+    assert_int_equal(num(last(d, mover, "state"), "seq"), seq);
+    assert_int_equal(store_count(d->s, room, &err), seq);
+    /* and play goes on */
+    sendf(d, mover, "{\"type\":\"act\",\"action\":\"%s\",\"seq\":%ld}", act, seq);
+    assert_int_equal(count(d, mover, "accepted"), accepted + 1);
+    pl_buf_free(&err);
+    drv_free(d);
+}
+
+static void test_restore(void **state)
+{
+    (void)state;
+    drv *d = drv_new("restore");
+    int a = connect_(d);
+    char room[64];
+    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"cbw\",\"seats\":[{\"kind\":\"person\"},{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"},{\"kind\":\"ai\",\"level\":\"easy\"}]"));
+    int p0 = join(d, room, "ann");
+    int p1 = join(d, room, "bob");
+    char tok[2][64];
+    snprintf(tok[0], 64, "%s", str(last(d, p0, "joined"), "token"));
+    snprintf(tok[1], 64, "%s", str(last(d, p1, "joined"), "token"));
+    unsigned pick = 3;
+    int conns[2] = {p0, p1};
+    for (int k = 0; k < 6; k++)
+        play_round(d, conns, 2, &pick);
+    char *view0 = json_dumps(json_object_get(last(d, p0, "state"), "view"), JSON_SORT_KEYS);
+    long seq = num(last(d, p0, "state"), "seq");
+    /* restart: a new hub from the same file */
+    hub_free(d->h);
+    for (int i = 0; i < MAXC; i++) {
+        d->id[i] = 0;
+        json_array_clear(d->in[i]);
+    }
+    store_close(d->s);
+    drv_open_store(d);
+    d->h = new_hub(1000);
+    pl_buf err = {0};
+    assert_int_equal(hub_restore(d->h, d->s, d->now, &err), 1);
+    pump(d);
+    int b0 = connect_(d);
+    sendf(d, b0, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", room, tok[0]);
+    assert_int_equal(num(last(d, b0, "joined"), "seat"), 0);
+    json_t *st = last(d, b0, "state");
+    assert_int_equal(num(st, "seq"), seq);
+    char *view1 = json_dumps(json_object_get(st, "view"), JSON_SORT_KEYS);
+    assert_string_equal(view0, view1);
+    pl_free(view0);
+    pl_free(view1);
+    int b1 = connect_(d);
+    sendf(d, b1, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", room, tok[1]);
+    int c2[2] = {b0, b1};
+    play_to_end(d, c2, 2, 5);
+    pl_buf_free(&err);
+    drv_free(d);
+}
+
+static void test_grace_takeover_and_hand_back(void **state)
+{
+    (void)state;
+    drv *d = drv_new("grace");
+    int a = connect_(d);
+    char room[64];
+    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"ur\",\"grace_s\":10"));
+    int p0 = join(d, room, "ann");
+    int p1 = join(d, room, "bob");
+    char tok[64];
+    snprintf(tok, sizeof tok, "%s", str(last(d, p1, "joined"), "token"));
+    disconnect_(d, p1);
+    assert_true(hub_next_ms(d->h) <= d->now + 10000);
+    d->now += 10001;
+    hub_tick(d->h, d->now);
+    pump(d);
+    json_t *seat1 = json_array_get(json_object_get(last(d, p0, "state"), "seats"), 1);
+    assert_true(json_is_true(json_object_get(seat1, "covered")));
+    /* p0 plays; the computer answers for seat 1 */
+    long before = num(last(d, p0, "state"), "seq");
+    unsigned pick = 1;
+    int conns[1] = {p0};
+    for (int k = 0; k < 5; k++)
+        play_round(d, conns, 1, &pick);
+    long after = num(last(d, p0, "state"), "seq");
+    assert_true(after > before + 5);
+    int seat1_moves = 0;
+    json_t *h = json_object_get(last(d, p0, "state"), "history");
+    for (size_t k = 0; k < json_array_size(h); k++)
+        seat1_moves += num(json_array_get(h, k), "seat") == 1;
+    assert_true(seat1_moves > 0);
+    /* bob comes back: his seat again */
+    int b = connect_(d);
+    sendf(d, b, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", room, tok);
+    seat1 = json_array_get(json_object_get(last(d, p0, "state"), "seats"), 1);
+    assert_false(json_is_true(json_object_get(seat1, "covered")));
+    assert_true(json_is_true(json_object_get(seat1, "connected")));
+    int c2[2] = {p0, b};
+    play_to_end(d, c2, 2, 9);
+    drv_free(d);
+}
+
+static void test_move_clock(void **state)
+{
+    (void)state;
+    drv *d = drv_new("clock");
+    int a = connect_(d);
+    char room[64];
+    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"ur\",\"clock\":{\"move_s\":30}"));
+    int p0 = join(d, room, "ann");
+    int p1 = join(d, room, "bob");
+    json_t *st = last(d, p0, "state");
+    assert_int_equal(num(json_object_get(st, "clock"), "move_s"), 30);
+    int mover = json_array_size(json_object_get(st, "legal")) ? p0 : p1;
+    long seq = num(last(d, mover, "state"), "seq");
+    int64_t due = hub_next_ms(d->h);
+    assert_true(due <= d->now + 30000 && due > d->now);
+    d->now = due - 1;
+    hub_tick(d->h, d->now);
+    pump(d);
+    assert_int_equal(num(last(d, mover, "state"), "seq"), seq); /* not yet */
+    d->now = due;
+    hub_tick(d->h, d->now);
+    pump(d);
+    assert_true(num(last(d, mover, "state"), "seq") > seq); /* the computer played that move */
+    json_t *hist = json_object_get(last(d, mover, "state"), "history");
+    assert_true(json_array_size(hist) > 0);
+    drv_free(d);
+}
+
+static void test_total_clock(void **state)
+{
+    (void)state;
+    drv *d = drv_new("total");
+    int a = connect_(d);
+    char room[64];
+    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"ur\",\"clock\":{\"total_s\":5}"));
+    int p0 = join(d, room, "ann");
+    int p1 = join(d, room, "bob");
+    (void)p1;
+    d->now += 5001;
+    hub_tick(d->h, d->now);
+    pump(d);
+    json_t *seats = json_object_get(last(d, p0, "state"), "seats");
+    int covered = json_is_true(json_object_get(json_array_get(seats, 0), "covered")) +
+                  json_is_true(json_object_get(json_array_get(seats, 1), "covered"));
+    assert_int_equal(covered, 1); /* the one whose clock ran: a computer plays on */
+    drv_free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lobby),
+        cmocka_unit_test(test_whole_game_ur),
+        cmocka_unit_test(test_whole_game_cbw),
+        cmocka_unit_test(test_whole_game_tamcuc),
+        cmocka_unit_test(test_whole_game_karuta),
+        cmocka_unit_test(test_reconnect_spectator_chat),
+        cmocka_unit_test(test_record_and_rematch),
+        cmocka_unit_test(test_hostile_messages),
+        cmocka_unit_test(test_illegal_explained),
+        cmocka_unit_test(test_rate_limit),
+        cmocka_unit_test(test_held_until_durable_and_failure),
+        cmocka_unit_test(test_restore),
+        cmocka_unit_test(test_grace_takeover_and_hand_back),
+        cmocka_unit_test(test_move_clock),
+        cmocka_unit_test(test_total_clock),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
