@@ -63,7 +63,8 @@ def chat_round(sender, everyone, text):
            "chat %r everywhere" % text)
     for c in everyone:
         m = [m for m in c.chats if m["text"] == text][0]
-        check(m["seat"] == sender.seat and m["name"] == sender.name, "chat from %s arrived as %s" % (sender.name, m))
+        check(m["seat"] == sender.seat and (sender.seat < 0 or m["name"] == sender.name),
+              "chat from %s (seat %s) arrived as %s" % (sender.name, sender.seat, m))
 
 
 def end_checks(players, watchers):
@@ -120,7 +121,8 @@ def test_ur_with_rematch(args):
         seats = q.state["seats"]
         check(seats[0]["kind"] == "person" and seats[0]["name"] == "Ann" and seats[1]["kind"] == "ai",
               "rematch seats %s" % seats)
-        check(q.state["seq"] <= 2 and not q.state["over"], "rematch room not new: %s" % q.state["seq"])
+        check(not q.state["over"] and q.state["seq"] < p.state["seq"],
+              "rematch room not new: seq %s (the old game ended at %s)" % (q.state["seq"], p.state["seq"]))
         print("  ur: %d person actions" % n)
 
 
@@ -228,6 +230,9 @@ def test_karuta(args):
         room, players, w = setup(srv, "karuta", o, [person(), ai("easy")], [("Fumi", 0)])
         check_records(players, referee_ok=False)
         readings = play_karuta(players[0], players + [w], tl)
+        check(readings >= 2, "karuta ended after %d `reading` messages (the deal puts 3 cards in play)" % readings)
+        touched = [m for m in players[0].c.log if m.get("type") == "kana"]
+        check(touched, "no `kana` message reached the player")
         end_checks(players, [w])
         check_records(players, referee_ok=True, seed=SEED)
         chat_round(players[0], players + [w], "arigatou")

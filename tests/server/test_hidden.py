@@ -129,13 +129,22 @@ def run(args, seed, game, options, script=None, avoid=None, rng=None, max_action
             else:
                 c = seats[seat]
                 check(c.state.get("legal"), "run with seed %d: seat %d does not act at step %d" % (seed, seat, k))
-                r = c.act(text, c.state["seq"])
+                prev = c.state["seq"]
+                r = c.act(text, prev)
+                if r["type"] == "accepted":  # every receiver hears of it before the next step
+                    settle(everyone, lambda: all(e.state["seq"] > prev for e in everyone), 20, "the action's state")
                 if r["type"] != "accepted":
                     check(script is not None, "run A: %r refused: %s" % (text, r))
                     stopped = "refused: seat %d %s: %s" % (seat, text, r.get("message", "")[:120])
                     break
             played.append((kind, seat, text))
-        # each receiver's messages up to the quiet point before each step
+        if not stopped.startswith("refused"):  # each seat's own record, at the same point of both runs
+            for c in seats:
+                r = c.request({"type": "record", "who": "seat"}, answers=("record", "error"))
+                check(r["type"] == "record", "%s: seat record refused: %s" % (c.name, r))
+            settle(everyone, lambda: quiet(everyone), 30, "a quiet table")
+            marks.append([len(c.c.log) for c in everyone])
+        # each receiver's messages up to the quiet point before each step (and at the end)
         cut = lambda i: {("seat%d" % j if j < 4 else "spectator"): everyone[j].c.log[:marks[i][j]]
                          for j in range(5)}
         logs = [cut(i) for i in range(len(marks))]
@@ -165,7 +174,10 @@ def proof(args, game, options, hands, a, x, b, y, seed_a, seed_b, rng):
     if stop_b.startswith("refused"):
         # only a holder's action may be refused (its hand differs); anyone else's is a leak of its own kind
         check(script[n][1] in holders, "%s: run B refused another seat's action: %s" % (game, stop_b))
-    logs_a, logs_b = logs_a[min(n, len(logs_a) - 1)], logs_b[n]
+    if n == len(script) and not stop_b.startswith("refused"):
+        logs_a, logs_b = logs_a[-1], logs_b[-1]  # to the end, the seat records included
+    else:
+        logs_a, logs_b = logs_a[n], logs_b[n]
     script = script[:n]
     acts = sum(1 for s in script if s[0] == "act")
     compared = 0

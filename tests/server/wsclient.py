@@ -81,7 +81,7 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser()
     p.add_argument("--parlour", required=True, help="the parlour program")
     p.add_argument("--web", default=None, help="the web directory to serve")
-    p.add_argument("--verbose", action="store_true")
+    p.add_argument("--only", default=None, help="run only the tests whose name contains this")
     return p.parse_args(argv)
 
 
@@ -97,10 +97,10 @@ class ServerProcess:
     """`parlour serve` on a free port with a temporary database."""
 
     def __init__(self, parlour, web=None, db=None, test_seed=None, extra_args=(), port=None, start_timeout=30):
-        self.parlour = parlour
-        self.web = web
+        self.parlour = os.path.abspath(parlour)  # the server runs in its temp folder
+        self.web = os.path.abspath(web) if web else None
         self.tmp = tempfile.mkdtemp(prefix="parlour-serve-")
-        self.db = db or os.path.join(self.tmp, "parlour.db")
+        self.db = os.path.abspath(db) if db else os.path.join(self.tmp, "parlour.db")
         self.test_seed = test_seed
         self.extra = list(extra_args)
         self.port = port
@@ -528,6 +528,8 @@ def run_main(tests, args):
     """Runs test functions `tests` (each f(args)); prints a line each;
     exits 1 on the first failure."""
     t0 = time.monotonic()
+    if getattr(args, "only", None):
+        tests = [f for f in tests if args.only in f.__name__]
     for f in tests:
         t = time.monotonic()
         try:
