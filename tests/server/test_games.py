@@ -21,6 +21,7 @@ import random
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wsclient import ServerProcess, WSClient, check, parse_args, run_main  # noqa: E402
 from driver import (Conn, ai, all_over, candidates, create_room, person, play_turns, poem_timelines,  # noqa: E402
@@ -228,7 +229,8 @@ def test_karuta(args):
     with ServerProcess(args.parlour, args.web, test_seed=SEED) as srv:
         o = dict(KARUTA_OPTS, deal=deal)
         room, players, w = setup(srv, "karuta", o, [person(), ai("easy")], [("Fumi", 0)])
-        check_records(players, referee_ok=False)
+        # (no record before the end: the hub answers none while a reading is open, and
+        # with memo_s=0 and pause_ms=0 one always is)
         readings = play_karuta(players[0], players + [w], tl)
         check(readings >= 2, "karuta ended after %d `reading` messages (the deal puts 3 cards in play)" % readings)
         touched = [m for m in players[0].c.log if m.get("type") == "kana"]

@@ -23,6 +23,7 @@ import random
 import re
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wsclient import ServerProcess, WSClient, canonical, check, parse_args, run_main, strip_volatile  # noqa: E402
 from driver import Conn, create_room, person, settle  # noqa: E402

@@ -18,6 +18,7 @@ import socket
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wsclient import OP_BIN, OP_TEXT, ServerProcess, WSClient, canonical, check, parse_args, run_main  # noqa: E402
 from driver import Conn, create_room, engine, person, settle  # noqa: E402
