@@ -23,7 +23,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wsclient import ServerProcess, WSClient, check, parse_args, run_main  # noqa: E402
+from wsclient import ServerProcess, WSClient, canonical, check, parse_args, run_main  # noqa: E402
 from driver import (Conn, ai, all_over, candidates, create_room, person, play_turns, poem_timelines,  # noqa: E402
                     predict_reads, settle)
 
@@ -68,6 +68,22 @@ def chat_round(sender, everyone, text):
               "chat from %s (seat %s) arrived as %s" % (sender.name, sender.seat, m))
 
 
+def no_secrets_before_end(conns, secrets):
+    """No message a client got before its first `over` state holds one of
+    `secrets` (the room's seed, the deal= text): they stay on the server
+    until the game is over (issue 15)."""
+    for c in conns:
+        for m in c.c.log:
+            if m.get("type") == "state" and m.get("over"):
+                break
+            text = canonical(m)
+            for sec in secrets:
+                check(sec not in text, "%s got %r before the end: %s" % (c.name, sec, text[:300]))
+            if m.get("type") == "state":
+                opts = m["view"].get("options") or {}
+                check("seed" not in opts and "deal" not in opts, "options shown: %s" % opts)
+
+
 def end_checks(players, watchers):
     everyone = players + watchers
     settle(everyone, lambda: all_over(everyone), 60, "over everywhere")
@@ -106,6 +122,7 @@ def test_ur_with_rematch(args):
         chat_round(players[0], players + [w], "good luck")
         n, _ = play_turns(players, rng, [w], timeout=120)
         end_checks(players, [w])
+        no_secrets_before_end(players + [w], ["%d" % SEED])
         check_records(players, referee_ok=True, seed=SEED)
         chat_round(w, players + [w], "well played")
         no_hidden_for_spectator(w)
@@ -157,6 +174,7 @@ def test_cbw_reconnect(args):
             players[0] = back
         n, stale = play_turns(players, rng, [w], on_step=on_step, timeout=150)
         check(state["done"], "the game ended before the reconnection")
+        no_secrets_before_end(players + [w], ["%d" % SEED])
         chat_round(players[1], players + [w], "gg")
         end_checks(players, [w])
         check_records(players, referee_ok=True, seed=SEED)
@@ -172,6 +190,7 @@ def test_tamcuc(args):
         check_records(players, referee_ok=False)
         n, stale = play_turns(players, rng, [w], timeout=150)
         end_checks(players, [w])
+        no_secrets_before_end(players + [w], ["%d" % SEED])
         check_records(players, referee_ok=True, seed=SEED)
         chat_round(players[1], players + [w], "xin chao")
         no_hidden_for_spectator(w)
@@ -232,6 +251,7 @@ def test_karuta(args):
         # (no record before the end: the hub answers none while a reading is open, and
         # with memo_s=0 and pause_ms=0 one always is)
         readings = play_karuta(players[0], players + [w], tl)
+        no_secrets_before_end(players + [w], ["%d" % SEED, deal])
         check(readings >= 2, "karuta ended after %d `reading` messages (the deal puts 3 cards in play)" % readings)
         touched = [m for m in players[0].c.log if m.get("type") == "kana"]
         check(touched, "no `kana` message reached the player")
