@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../server/loadgen.h"
 #include "cli.h"
 #include "parlour/alloc.h"
 #include "parlour/match.h"
@@ -92,6 +93,8 @@ static void report(const char *label, const bench_result *r)
 
 int cli_bench(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "serve")) /* the server under load (loadgen.c) */
+        return lg_bench_serve(argc - 1, argv + 1);
     static const struct option lo[] = {{"seconds", required_argument, 0, 's'},
                                        {"games", required_argument, 0, 'g'},
                                        {"copy", no_argument, 0, 'c'},
@@ -110,6 +113,7 @@ int cli_bench(int argc, char **argv)
         case 'c': copy = 1; break;
         case 'h':
             puts("usage: parlour bench GAME [KEY=VALUE ...] [--seconds S] [--games N] [--copy]\n"
+                 "       parlour bench serve --help   (load for a running `parlour serve`)\n"
                  "Plays random games on one thread and prints games/s, moves/s (seat actions)\n"
                  "and actions/s (moves and chance outcomes). Without options it also measures\n"
                  "the copy-per-action mode and the game's other rule sets where it has them.\n"
