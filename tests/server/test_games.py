@@ -124,6 +124,8 @@ def test_ur_with_rematch(args):
         end_checks(players, [w])
         no_secrets_before_end(players + [w], ["%d" % SEED])
         check_records(players, referee_ok=True, seed=SEED)
+        r = players[0].act("roll", players[0].state["seq"])
+        check(r["type"] == "error" and r["error"] == "over", "an act after the end: %s" % r)
         chat_round(w, players + [w], "well played")
         no_hidden_for_spectator(w)
         # Rematch: every person seated asks; everyone hears the new room.
