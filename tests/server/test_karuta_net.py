@@ -119,11 +119,19 @@ def test_fair_judging_with_delays(args):
             a.step()
             b.step()
             time.sleep(0.001)
-        for s in ca.states + cb.states:
-            if s["view"].get("stage") == "touch":
-                check(s["view"]["reading"] is None or s["view"]["reading"]["card"] is None,
-                      "the card is named during the touch stage: %s" % s["view"]["reading"])
-                check(s["view"]["judgement"] is None, "a judgement during the touch stage")
+        for conn in (ca, cb):
+            seen = {}  # history entries heard so far
+            for s in conn.states:
+                for h in s["history"]:
+                    seen[h["seq"]] = h
+                if s["view"].get("stage") == "touch":
+                    check(s["view"]["reading"] is None or s["view"]["reading"]["card"] is None,
+                          "the card is named during the touch stage: %s" % s["view"]["reading"])
+                    check(s["view"]["judgement"] is None, "a judgement during the touch stage")
+                    reads_told = sum(1 for h in seen.values() if h["text"].startswith("read "))
+                    check(reads_told == s["view"]["readings"] - 1,
+                          "%s: during reading %d the history tells %d reads (the current one's entry must wait)"
+                          % (conn.name, s["view"]["readings"], reads_told))
         # The readings as the history tells them once answered: "read N", then each
         # seat's "touch N@MS" (ms on the reading's timeline, as the server judged it).
         hist = {}
