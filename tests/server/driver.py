@@ -73,8 +73,9 @@ class Conn:
         settle([self], cond, timeout, "%s: %s" % (self.name, what))
 
     def wait_type(self, type_, timeout=20, pred=None):
-        """The first message of `type_` after the ones seen so far."""
-        start = len(self.c.log)
+        """The first message of `type_` among those update() has not yet
+        taken (or that come later)."""
+        start = self.i
         found = []
 
         def cond():

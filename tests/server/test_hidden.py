@@ -137,7 +137,7 @@ def run(args, seed, game, options, swap, script=None, rng=None, max_actions=400)
         k = 0
         while True:
             settle(everyone, lambda: quiet(everyone), 30, "a quiet table")
-            marks.append([len(c.c.log) for c in everyone])
+            marks.append([c.i for c in everyone])
             if all(c.state.get("over") for c in everyone):
                 break
             if script is not None:
@@ -184,7 +184,7 @@ def run(args, seed, game, options, swap, script=None, rng=None, max_actions=400)
                 r = c.request({"type": "record", "who": "seat"}, answers=("record", "error"))
                 check(r["type"] == "record", "%s: seat record refused: %s" % (c.name, r))
             settle(everyone, lambda: quiet(everyone), 30, "a quiet table")
-            marks.append([len(c.c.log) for c in everyone])
+            marks.append([c.i for c in everyone])
         # each receiver's messages up to the quiet point before each step (and at the end)
         cut = lambda i: {("seat%d" % j if j < 4 else "spectator"): everyone[j].c.log[:marks[i][j]]
                          for j in range(5)}
