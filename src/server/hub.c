@@ -384,6 +384,8 @@ static void room_free(hub_room *r)
     for (int s = 0; s < PL_MAX_SEATS; s++)
         pl_free(r->seats[s].level);
     hubk_free(r);
+    for (int k = 0; k <= PL_MAX_SEATS; k++)
+        pl_free(r->vcache[k]);
     pl_match_free(r->m);
     pl_free(r->options_json);
     pl_free(r->members);
@@ -937,6 +939,7 @@ static int room_apply(hub_room *r, int seat, pl_action a, pl_buf *err)
         pl_free(before);
         return -1;
     }
+    r->version++;
     hub_entry *e = &r->ent[r->m->nhist - 1];
     if (entry_make(r, e, before, seat, a, r->m->state) < 0) {
         entry_free(e);
@@ -954,6 +957,7 @@ static int room_apply(hub_room *r, int seat, pl_action a, pl_buf *err)
 /* Takes the room back to `n` actions. */
 static void room_truncate(hub_room *r, int n)
 {
+    r->version++;
     while (r->m->nhist > n) {
         entry_free(&r->ent[r->m->nhist - 1]);
         pl_buf e = {0};
@@ -1012,17 +1016,31 @@ static int visible(const hub_room *r)
     return r->kar ? hubk_visible(r) : r->m->nhist;
 }
 
-/* The state message for connection `c` (seat or spectator of `r`). */
-static json_t *state_json(hub *h, hub_room *r, hub_conn *c)
+/* The view text of `viewer` now (pl_view_json), kept per viewer until the
+ * state changes: a broadcast to several spectators, or again after a seat
+ * change, makes it once. NULL when the game has none or memory ran out. */
+static const char *view_text(hub_room *r, int viewer)
+{
+    int k = viewer + 1;
+    if (r->vcache[k] && r->vver[k] == r->version)
+        return r->vcache[k];
+    pl_buf v = {0}, err = {0};
+    int ok = pl_view_json(r->game, r->m->state, viewer, &v, &err) == 0 && !v.oom;
+    pl_buf_free(&err);
+    pl_free(r->vcache[k]);
+    r->vcache[k] = ok ? pl_strdup(pl_buf_str(&v)) : NULL;
+    r->vver[k] = r->version;
+    pl_buf_free(&v);
+    return r->vcache[k];
+}
+
+/* The state message for connection `c` (seat or spectator of `r`) as text.
+ * Its keys are sorted and "view" sorts last, so the view's text (already
+ * compact JSON with sorted keys) is spliced in without parsing it again. */
+static char *state_text(hub *h, hub_room *r, hub_conn *c)
 {
     const pl_game *g = r->game;
     int viewer = c->seat;
-    pl_buf v = {0}, err = {0};
-    json_t *view = NULL;
-    if (pl_view_json(g, r->m->state, viewer, &v, &err) == 0)
-        view = json_loads(pl_buf_str(&v), 0, NULL);
-    pl_buf_free(&v);
-    pl_buf_free(&err);
     json_t *legal = json_array();
     int kar_touch = r->kar && hubk_visible(r) < r->m->nhist;
     if (viewer >= 0 && room_started(r) && !hub_seat_is_ai(r, viewer) && !kar_touch &&
@@ -1047,15 +1065,31 @@ static json_t *state_json(hub *h, hub_room *r, hub_conn *c)
                                               e->text[viewer + 1], "said", e->said[viewer + 1]));
     }
     c->hist_sent = upto;
-    return json_pack("{s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:i, s:o, s:o, s:b, s:o, s:s}", "type", "state", "room",
-                     r->code, "seat", viewer, "seq", r->m->nhist, "view", view ? view : json_null(), "legal", legal,
-                     "history", hist, "history_from", from, "seats", seats_json(h, r), "clock", clock_json(r),
-                     "over", room_over(r), "result", result_json(r), "status", room_status(r));
+    json_t *j = json_pack("{s:s, s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:b, s:o, s:s}", "type", "state", "room",
+                          r->code, "seat", viewer, "seq", r->m->nhist, "legal", legal, "history", hist,
+                          "history_from", from, "seats", seats_json(h, r), "clock", clock_json(r), "over",
+                          room_over(r), "result", result_json(r), "status", room_status(r));
+    char *head = j ? dump(j) : NULL;
+    const char *view = view_text(r, viewer);
+    if (!head)
+        return NULL;
+    size_t hl = strlen(head), vl = view ? strlen(view) : 4;
+    char *text = pl_malloc(hl + vl + 16);
+    if (text) { /* head ends in '}': ,"view":VIEW} in its place */
+        memcpy(text, head, hl - 1);
+        memcpy(text + hl - 1, ",\"view\":", 8);
+        memcpy(text + hl + 7, view ? view : "null", vl);
+        memcpy(text + hl + 7 + vl, "}", 2);
+    }
+    pl_free(head);
+    return text;
 }
 
 static void send_state(hub *h, hub_room *r, hub_conn *c)
 {
-    hub_send(h, c->id, state_json(h, r, c));
+    char *text = state_text(h, r, c);
+    if (text)
+        queue_msg(h, c->id, text, 0, hold_tag(h), r, 1);
 }
 
 void hub_room_broadcast(hub *h, hub_room *r)

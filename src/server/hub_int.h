@@ -60,6 +60,9 @@ typedef struct hub_room {
     uint64_t ticked;        /* the hub_tick call that last ticked it */
     int64_t created_ms;
     uint64_t creator;       /* the connection that created it (told if storing it fails) */
+    uint64_t version;       /* bumped at every change of the match's state */
+    char *vcache[PL_MAX_SEATS + 1]; /* the view text by viewer + 1, at version vver[] (owned) */
+    uint64_t vver[PL_MAX_SEATS + 1];
 } hub_room;
 
 /* A connection's session. */
