@@ -494,6 +494,7 @@ static void whole_game(const char *game, const char *body, int persons, const ch
     const char *code = create(d, owner, b);
     char room[64];
     snprintf(room, sizeof room, "%s", code);
+    sendf(d, owner, "{\"type\":\"rooms\"}"); /* the public ones: their options, never a secret one */
     int conns[8];
     for (int k = 0; k < persons; k++) {
         char name[16];
@@ -503,6 +504,8 @@ static void whole_game(const char *game, const char *body, int persons, const ch
     }
     int spec = connect_(d);
     sendf(d, spec, "{\"type\":\"watch\",\"room\":\"%s\"}", room);
+    for (int k = 0; k < persons; k++) /* a seat's record during the game: scanned like the rest */
+        sendf(d, conns[k], "{\"type\":\"record\",\"who\":\"seat\"}");
     play_to_end(d, conns, persons, 12345);
     /* the end: the seed may show now, not before */
     size_t end = d->all.len;
@@ -537,6 +540,12 @@ static void whole_game(const char *game, const char *body, int persons, const ch
     if (persons == 2 && (!strcmp(game, "tamcuc") || !strcmp(game, "cbw")))
         check_spectator_texts(d, conns, spec, !strcmp(game, "tamcuc"));
     if (!strcmp(game, "karuta")) { /* the reading was the hub's, in real time */
+        json_t *rooms = json_object_get(last(d, owner, "rooms"), "rooms");
+        assert_int_equal(json_array_size(rooms), 1);
+        json_t *opts = json_object_get(json_array_get(rooms, 0), "options");
+        assert_string_equal(str(opts, "tie_ms"), "20");
+        assert_null(json_object_get(opts, "deal"));
+        assert_string_equal(str(json_object_get(last(d, conns[0], "joined"), "options"), "tie_ms"), "20");
         assert_true(count(d, conns[0], "reading") >= 1);
         assert_true(count(d, conns[0], "kana") >= count(d, conns[0], "reading"));
         assert_true(count(d, spec, "kana") >= 1);
@@ -595,7 +604,7 @@ static void test_whole_game_karuta(void **state)
 {
     (void)state;
     whole_game("karuta",
-               "\"options\":{\"deal\":\"11;12;13/14;15;16\"},\"seats\":[{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"}]", 1,
+               "\"options\":{\"deal\":\"11;12;13/14;15;16\",\"tie_ms\":\"20\"},\"public\":true,\"seats\":[{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"}]", 1,
                "11;12;13");
 }
 
@@ -1116,6 +1125,11 @@ static void test_karuta_reading(void **state)
     json_t *j = json_object_get(view, "judgement");
     long card = num(j, "card");
     assert_int_equal(card, 9);
+    /* between readings: the seat's record, without the deal */
+    sendf(d, p0, "{\"type\":\"record\",\"who\":\"seat\"}");
+    json_t *rec = json_object_get(last(d, p0, "record"), "record");
+    assert_non_null(rec);
+    assert_null(json_object_get(json_object_get(rec, "options"), "deal"));
     assert_non_null(strstr(text, "seat 0: touch of card 9 clamped")); /* the read card, before its deciding kana */
     assert_null(strstr(text, "card 12 clamped"));
     fclose(log);

@@ -1270,6 +1270,20 @@ static json_t *games_json(void)
     return json_pack("{s:s, s:o}", "type", "games", "games", arr);
 }
 
+/* The room's options as given, less the game's secret ones and any
+ * `deal=` (a game that does not mark its deal secret, karuta's, still
+ * keeps it off the wire: the brief of issue 15). */
+static json_t *public_options(const hub_room *r)
+{
+    json_t *o = json_loads(r->options_json, 0, NULL);
+    if (!o)
+        return json_object();
+    json_object_del(o, "deal");
+    for (const char *const *k = r->game->secret_options; k && *k; k++)
+        json_object_del(o, *k);
+    return o;
+}
+
 static json_t *rooms_json(hub *h)
 {
     json_t *arr = json_array();
@@ -1277,8 +1291,9 @@ static json_t *rooms_json(hub *h)
         hub_room *r = h->rooms[i];
         if (!r->public_ || room_over(r))
             continue;
-        json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:s}", "room", r->code, "game", r->game->id,
-                                             "seats", seats_json(h, r), "state", room_status(r)));
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:o, s:s}", "room", r->code, "game", r->game->id,
+                                             "options", public_options(r), "seats", seats_json(h, r), "state",
+                                             room_status(r)));
     }
     return json_pack("{s:s, s:o}", "type", "rooms", "rooms", arr);
 }
@@ -1570,8 +1585,8 @@ static void req_join(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     c->room = r;
     c->seat = seat;
     c->hist_sent = 0;
-    hub_send(h, c->id, json_pack("{s:s, s:s, s:i, s:s}", "type", "joined", "room", r->code, "seat", seat, "token",
-                                 t->token));
+    hub_send(h, c->id, json_pack("{s:s, s:s, s:s, s:o, s:i, s:s}", "type", "joined", "room", r->code, "game",
+                                 r->game->id, "options", public_options(r), "seat", seat, "token", t->token));
     if (r->kar)
         hubk_joined(h, r, c, now_ms);
     hub_room_advance(h, r, now_ms);
@@ -1786,6 +1801,8 @@ static void req_record(hub *h, hub_conn *c, json_t *root)
     }
     json_t *rec = rc == 0 ? json_loads(pl_buf_str(&out), 0, NULL) : NULL;
     pl_buf_free(&out);
+    if (rec && !room_over(r)) /* no deal= before the end, even a game's that does not mark it secret */
+        json_object_del(json_object_get(rec, "options"), "deal");
     if (!rec) {
         hub_error(h, c->id, "storage", "record", "out of memory");
         return;
