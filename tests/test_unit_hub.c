@@ -1045,6 +1045,9 @@ static void test_total_clock(void **state)
     int covered = json_is_true(json_object_get(json_array_get(seats, 0), "covered")) +
                   json_is_true(json_object_get(json_array_get(seats, 1), "covered"));
     assert_int_equal(covered, 1); /* the one whose clock ran: a computer plays on */
+    int late = json_is_true(json_object_get(json_array_get(seats, 0), "covered")) ? p0 : p1;
+    sendf(d, late, "{\"type\":\"act\",\"action\":\"pass\"}");
+    assert_string_equal(last_error(d, late), "not-your-turn");
     drv_free(d);
 }
 

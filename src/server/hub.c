@@ -1660,6 +1660,10 @@ static void req_act(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         hub_error(h, c->id, "not-your-turn", "act", "a reading is on: answer it with touch messages");
         return;
     }
+    if (hub_seat_is_ai(r, c->seat)) {
+        hub_error(h, c->id, "not-your-turn", "act", "your total time ran out: the computer plays your seat");
+        return;
+    }
     if (!pl_is_actor(r->game, r->m->state, c->seat)) {
         pl_buf err = {0};
         pl_check(r->game, r->m->state, c->seat, 0, &err);
