@@ -958,6 +958,120 @@ static void test_restore(void **state)
     drv_free(d);
 }
 
+/* Random play in three rooms with failed writes, held batches,
+ * connections dropped and come back with their tokens, and time passing;
+ * then a restart from the file: every seat sees the same history length
+ * and the same view as before (what was told is what is on disk). */
+static void test_random_failures_then_restart(void **state)
+{
+    (void)state;
+    drv *d = drv_new("random");
+    static const char *const bodies[] = {
+        "\"game\":\"ur\"",
+        "\"game\":\"cbw\",\"seats\":[{\"kind\":\"person\"},{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"},"
+        "{\"kind\":\"ai\",\"level\":\"easy\"}]",
+        "\"game\":\"tamcuc\",\"options\":{\"players\":\"2\"}",
+    };
+    enum { NR = 3 };
+    char room[NR][64], tok[NR][2][64];
+    int conn[NR][2];
+    int a = connect_(d);
+    for (int k = 0; k < NR; k++) {
+        snprintf(room[k], 64, "%s", create(d, a, bodies[k]));
+        for (int s = 0; s < 2; s++) {
+            conn[k][s] = join(d, room[k], s ? "bob" : "ann");
+            assert_int_equal(num(last(d, conn[k][s], "joined"), "seat"), s);
+            snprintf(tok[k][s], 64, "%s", str(last(d, conn[k][s], "joined"), "token"));
+        }
+    }
+    unsigned x = 2024;
+    int fails = 0, drops = 0, acts = 0;
+    for (int step = 0; step < 400; step++) {
+        x = x * 1103515245u + 12345u;
+        unsigned op = (x >> 16) % 100, k = (x >> 8) % NR, s = (x >> 12) & 1;
+        if (op < 70) {
+            int i = conn[k][s];
+            json_t *st = last(d, i, "state");
+            json_t *legal = st ? json_object_get(st, "legal") : NULL;
+            if (!json_array_size(legal) || json_is_true(json_object_get(st, "over")))
+                continue;
+            char act[128];
+            snprintf(act, sizeof act, "%s", str(json_array_get(legal, (x >> 20) % json_array_size(legal)), "action"));
+            sendf(d, i, "{\"type\":\"act\",\"action\":\"%s\",\"seq\":%ld}", act, num(st, "seq"));
+            acts++;
+        } else if (op < 80) {
+            d->fail_next = 1;
+            fails++;
+        } else if (op < 88) {
+            disconnect_(d, conn[k][s]);
+            int n = connect_(d);
+            sendf(d, n, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", room[k], tok[k][s]);
+            assert_int_equal(num(last(d, n, "joined"), "seat"), s);
+            conn[k][s] = n;
+            drops++;
+        } else if (op < 93) {
+            d->hold = 1; /* the next messages wait for the write */
+            int i = conn[k][s];
+            sendf(d, i, "{\"type\":\"chat\",\"text\":\"wait\"}");
+            d->hold = 0;
+            pump(d);
+        } else {
+            d->now += (x >> 4) % 5000;
+            hub_tick(d->h, d->now);
+            pump(d);
+        }
+    }
+    assert_true(fails > 5 && drops > 5 && acts > 100);
+    assert_non_null(strstr(pl_buf_str(&d->all), "\"error\":\"storage\"")); /* actions were taken back */
+    pump(d);
+    long seq[NR][2];
+    char *view[NR][2];
+    int over[NR] = {0}, open = 0;
+    for (int k = 0; k < NR; k++)
+        for (int s = 0; s < 2; s++) {
+            json_t *st = last(d, conn[k][s], "state");
+            over[k] = json_is_true(json_object_get(st, "over"));
+            open += s == 0 && !over[k];
+            seq[k][s] = num(st, "seq");
+            view[k][s] = json_dumps(json_object_get(st, "view"), JSON_SORT_KEYS | JSON_COMPACT);
+            pl_buf err = {0};
+            assert_int_equal(store_count(d->s, room[k], &err), seq[k][s]); /* all of it on disk */
+            pl_buf_free(&err);
+        }
+    /* restart */
+    hub_free(d->h);
+    for (int i = 0; i < MAXC; i++) {
+        d->id[i] = 0;
+        json_array_clear(d->in[i]);
+    }
+    store_close(d->s);
+    drv_open_store(d);
+    d->h = new_hub(1000);
+    d->no_jobs = 1; /* compare before the computers move on */
+    pl_buf err = {0};
+    assert_true(open >= 2);
+    assert_int_equal(hub_restore(d->h, d->s, d->now, &err), open); /* the finished ones stay on disk */
+    pl_buf_free(&err);
+    for (int k = 0; k < NR; k++)
+        for (int s = 0; s < 2; s++) {
+            if (over[k]) {
+                pl_free(view[k][s]);
+                continue;
+            }
+            int n = connect_(d);
+            sendf(d, n, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", room[k], tok[k][s]);
+            json_t *st = last(d, n, "state");
+            assert_int_equal(num(st, "seq"), seq[k][s]);
+            char *v = json_dumps(json_object_get(st, "view"), JSON_SORT_KEYS | JSON_COMPACT);
+            assert_string_equal(v, view[k][s]);
+            pl_free(v);
+            pl_free(view[k][s]);
+            disconnect_(d, n);
+        }
+    d->no_jobs = 0;
+    drv_free(d);
+}
+
 static void test_grace_takeover_and_hand_back(void **state)
 {
     (void)state;
@@ -1155,6 +1269,7 @@ int main(void)
         cmocka_unit_test(test_rate_limit),
         cmocka_unit_test(test_held_until_durable_and_failure),
         cmocka_unit_test(test_restore),
+        cmocka_unit_test(test_random_failures_then_restart),
         cmocka_unit_test(test_grace_takeover_and_hand_back),
         cmocka_unit_test(test_move_clock),
         cmocka_unit_test(test_total_clock),
