@@ -594,6 +594,54 @@ static void test_whole_game_cbw(void **state)
                2, NULL);
 }
 
+/* City Behind Walls for two: each person plays both seats of a team
+ * (partner seats) and sees both hands; the game goes to its end. */
+static void test_whole_game_cbw_partners(void **state)
+{
+    (void)state;
+    whole_game("cbw",
+               "\"options\":{\"players\":\"2\"},\"seats\":[{\"kind\":\"person\"},{\"kind\":\"person\"},"
+               "{\"kind\":\"partner\",\"of\":0},{\"kind\":\"partner\",\"of\":1}]",
+               2, NULL);
+    drv *d = drv_new("partners");
+    int a = connect_(d);
+    sendf(d, a, "{\"type\":\"create\",\"game\":\"cbw\",\"options\":{\"players\":\"2\"},\"seats\":["
+                "{\"kind\":\"person\"},{\"kind\":\"person\"},{\"kind\":\"partner\",\"of\":3},{\"kind\":\"partner\",\"of\":1}]}");
+    assert_string_equal(last_error(d, a), "shape"); /* a partner of a partner */
+    char room[64];
+    snprintf(room, sizeof room, "%s",
+             create(d, a, "\"game\":\"cbw\",\"options\":{\"players\":\"2\"},\"seats\":[{\"kind\":\"person\"},"
+                          "{\"kind\":\"person\"},{\"kind\":\"partner\",\"of\":0},{\"kind\":\"partner\",\"of\":1}]"));
+    int p0 = join(d, room, "ann");
+    int p1 = join(d, room, "bob");
+    int x = connect_(d);
+    sendf(d, x, "{\"type\":\"join\",\"room\":\"%s\",\"name\":\"eve\"}", room);
+    assert_string_equal(last_error(d, x), "full"); /* two persons, four seats */
+    json_t *st = last(d, p0, "state");
+    assert_string_equal(str(st, "status"), "playing");
+    assert_non_null(json_object_get(json_object_get(st, "view"), "partner_hand"));
+    json_t *seats = json_object_get(st, "seats");
+    assert_string_equal(str(json_array_get(seats, 2), "kind"), "partner");
+    assert_int_equal(num(json_array_get(seats, 2), "of"), 0);
+    assert_string_equal(str(json_array_get(seats, 2), "name"), "ann");
+    /* play until a partner seat acts: its person acts for it */
+    unsigned pick = 5;
+    int conns[2] = {p0, p1}, partner_moves = 0;
+    for (int k = 0; k < 20; k++) {
+        for (int c = 0; c < 2; c++) {
+            json_t *l = json_object_get(last(d, conns[c], "state"), "legal");
+            if (json_array_size(l) && num(json_array_get(l, 0), "seat") >= 2) {
+                sendf(d, conns[c], "{\"type\":\"act\",\"action\":\"%s\",\"seat\":%d}", "pass", c);
+                assert_string_equal(last_error(d, conns[c]), "not-your-turn"); /* its own seat does not act */
+                partner_moves++;
+            }
+        }
+        play_round(d, conns, 2, &pick);
+    }
+    assert_true(partner_moves > 0);
+    drv_free(d);
+}
+
 static void test_whole_game_tamcuc(void **state)
 {
     (void)state;
@@ -1260,6 +1308,7 @@ int main(void)
         cmocka_unit_test(test_lobby),
         cmocka_unit_test(test_whole_game_ur),
         cmocka_unit_test(test_whole_game_cbw),
+        cmocka_unit_test(test_whole_game_cbw_partners),
         cmocka_unit_test(test_whole_game_tamcuc),
         cmocka_unit_test(test_whole_game_karuta),
         cmocka_unit_test(test_reconnect_spectator_chat),
