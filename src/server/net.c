@@ -662,8 +662,12 @@ net *net_new(const net_config *cfg, pl_buf *err)
     info.options = LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
     if (cfg->host && !strchr(cfg->host, ':'))
         info.options |= LWS_SERVER_OPTION_DISABLE_IPV6; /* an IPv4 address */
+    /* The context first, then the listening vhost: lws 4.1 leaks a little
+     * when lws_create_context fails to make its default vhost (a port in
+     * use), not when lws_create_vhost fails on a context of its own. */
+    info.options |= LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
     n->ctx = lws_create_context(&info);
-    struct lws_vhost *vh = n->ctx ? lws_get_vhost_by_name(n->ctx, "parlour") : NULL;
+    struct lws_vhost *vh = n->ctx ? lws_create_vhost(n->ctx, &info) : NULL;
     if (!vh || (n->port = lws_get_vhost_listen_port(vh)) <= 0) {
         pl_buf_printf(err, "cannot listen on %s port %d", cfg->host ? cfg->host : "all interfaces",
                       cfg->port);
