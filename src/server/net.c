@@ -525,13 +525,14 @@ static void net_receive(net *n, net_conn *c, const char *in, size_t len)
 {
     int last = lws_is_final_fragment(c->wsi) && !lws_remaining_packet_payload(c->wsi);
     if (last && !c->rx.len && !c->rx_over) { /* the usual case: whole in one piece */
-        hub_message(n->hub, c->id, in, len, net_now());
+        hub_message(n->hub, c->id, in ? in : "", len, net_now()); /* an empty frame may come as NULL */
         net_pump(n);
         return;
     }
     if (!c->rx_over) {
         size_t room = HUB_MAX_MESSAGE + 1 - c->rx.len;
-        pl_buf_append(&c->rx, in, len < room ? len : room);
+        if (len)
+            pl_buf_append(&c->rx, in, len < room ? len : room);
         if (c->rx.oom) {
             net_conn_kill(c);
             return;
@@ -539,7 +540,7 @@ static void net_receive(net *n, net_conn *c, const char *in, size_t len)
         c->rx_over = c->rx.len > HUB_MAX_MESSAGE;
     }
     if (last) {
-        hub_message(n->hub, c->id, c->rx.s, c->rx.len, net_now());
+        hub_message(n->hub, c->id, c->rx.s ? c->rx.s : "", c->rx.len, net_now());
         pl_buf_free(&c->rx);
         c->rx_over = 0;
         net_pump(n);

@@ -238,6 +238,13 @@ def main():
         m = ws_recv(s)
         check(m and m.get("type") == "error" and m.get("error") == "too-long",
               f"10010 bytes in fragments: too-long ({m})")
+        ws_send(s, b"")
+        m = ws_recv(s)
+        check(m and m.get("type") == "error", f"an empty message: an error ({m})")
+        ws_send(s, b"", fin=False)
+        ws_send(s, b"", opcode=0, fin=True)
+        m = ws_recv(s)
+        check(m and m.get("type") == "error", f"an empty message in two empty fragments: an error ({m})")
         ws_send(s, json.dumps({"type": "hello", "v": 1}).encode(), fin=False)
         ws_send(s, b"", opcode=0, fin=True)
         m = ws_recv(s)
