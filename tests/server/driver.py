@@ -73,8 +73,9 @@ class Conn:
         settle([self], cond, timeout, "%s: %s" % (self.name, what))
 
     def wait_type(self, type_, timeout=20, pred=None):
-        """The first message of `type_` after the ones seen so far."""
-        start = len(self.c.log)
+        """The first message of `type_` among those update() has not yet
+        taken (or that come later)."""
+        start = self.i
         found = []
 
         def cond():
@@ -115,10 +116,10 @@ class Conn:
         return r
 
     def rejoin(self, room, token, timeout=20):
+        n = len(self.states)
         r = self.request({"type": "join", "room": room, "token": token}, timeout, answers=("joined", "error"))
         check(r["type"] == "joined", "%s: coming back refused: %s" % (self.name, r))
         self.seat, self.token, self.room = r["seat"], r["token"], room
-        n = len(self.states)
         self.wait(lambda: len(self.states) > n, timeout, "state after coming back")
         return r
 
@@ -127,7 +128,7 @@ class Conn:
         self.c.send({"type": "watch", "room": room})
         self.wait(lambda: len(self.states) > n or self.errors, timeout, "state after watch")
         check(len(self.states) > n, "%s: watch refused: %s" % (self.name, self.errors[-1:]))
-        self.room = room
+        self.room, self.seat = room, -1
 
     def act(self, action, seq=None, timeout=30):
         msg = {"type": "act", "action": action}
@@ -188,11 +189,11 @@ def play_turns(players, rng, watchers=(), on_step=None, timeout=120, step_timeou
     state with `over`. Each act must be `accepted` (a `stale` answer, when
     another seat's action crossed ours, is retried). on_step(n) runs after
     each accepted action. Returns (actions played, stale retries)."""
-    everyone = list(players) + list(watchers)
     until = time.monotonic() + timeout
     n = stale = 0
     while True:
         check(time.monotonic() < until, "game not over in %d s (%d actions)" % (timeout, n))
+        everyone = list(players) + list(watchers)  # on_step may replace a connection
         settle(everyone, lambda: all_over(everyone) or (actors_now(players) and all(
             c.state and c.state["seq"] == max_seq(everyone) for c in everyone)), step_timeout,
             "a seat to act or the end")
@@ -200,13 +201,15 @@ def play_turns(players, rng, watchers=(), on_step=None, timeout=120, step_timeou
             return n, stale
         c = rng.choice(sorted(actors_now(players), key=lambda x: x.seat))
         action = choose(c) if choose else rng.choice(c.state["legal"])["action"]
-        r = c.act(action, c.state["seq"])
+        prev = c.state["seq"]
+        r = c.act(action, prev)
         if r["type"] == "error" and r.get("error") == "stale":
             stale += 1
             check(stale < 50, "too many stale answers")
             continue
         check(r["type"] == "accepted", "%s: act %r at seq %d not accepted: %s" % (c.name, action, c.state["seq"], r))
         check(r.get("action") is not None and isinstance(r.get("seq"), int), "accepted without seq/action: %s" % r)
+        settle([c], lambda: c.state["seq"] > prev, step_timeout, "the state after an accepted action")
         n += 1
         if on_step:
             on_step(n)

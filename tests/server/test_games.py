@@ -21,8 +21,9 @@ import random
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wsclient import ServerProcess, WSClient, check, parse_args, run_main  # noqa: E402
+from wsclient import ServerProcess, WSClient, canonical, check, parse_args, run_main  # noqa: E402
 from driver import (Conn, ai, all_over, candidates, create_room, person, play_turns, poem_timelines,  # noqa: E402
                     predict_reads, settle)
 
@@ -63,7 +64,24 @@ def chat_round(sender, everyone, text):
            "chat %r everywhere" % text)
     for c in everyone:
         m = [m for m in c.chats if m["text"] == text][0]
-        check(m["seat"] == sender.seat and m["name"] == sender.name, "chat from %s arrived as %s" % (sender.name, m))
+        check(m["seat"] == sender.seat and (sender.seat < 0 or m["name"] == sender.name),
+              "chat from %s (seat %s) arrived as %s" % (sender.name, sender.seat, m))
+
+
+def no_secrets_before_end(conns, secrets):
+    """No message a client got before its first `over` state holds one of
+    `secrets` (the room's seed, the deal= text): they stay on the server
+    until the game is over (issue 15)."""
+    for c in conns:
+        for m in c.c.log:
+            if m.get("type") == "state" and m.get("over"):
+                break
+            text = canonical(m)
+            for sec in secrets:
+                check(sec not in text, "%s got %r before the end: %s" % (c.name, sec, text[:300]))
+            if m.get("type") == "state":
+                opts = m["view"].get("options") or {}
+                check("seed" not in opts and "deal" not in opts, "options shown: %s" % opts)
 
 
 def end_checks(players, watchers):
@@ -104,7 +122,10 @@ def test_ur_with_rematch(args):
         chat_round(players[0], players + [w], "good luck")
         n, _ = play_turns(players, rng, [w], timeout=120)
         end_checks(players, [w])
+        no_secrets_before_end(players + [w], ["%d" % SEED])
         check_records(players, referee_ok=True, seed=SEED)
+        r = players[0].act("roll", players[0].state["seq"])
+        check(r["type"] == "error" and r["error"] == "over", "an act after the end: %s" % r)
         chat_round(w, players + [w], "well played")
         no_hidden_for_spectator(w)
         # Rematch: every person seated asks; everyone hears the new room.
@@ -120,7 +141,8 @@ def test_ur_with_rematch(args):
         seats = q.state["seats"]
         check(seats[0]["kind"] == "person" and seats[0]["name"] == "Ann" and seats[1]["kind"] == "ai",
               "rematch seats %s" % seats)
-        check(q.state["seq"] <= 2 and not q.state["over"], "rematch room not new: %s" % q.state["seq"])
+        check(not q.state["over"] and q.state["seq"] < p.state["seq"],
+              "rematch room not new: seq %s (the old game ended at %s)" % (q.state["seq"], p.state["seq"]))
         print("  ur: %d person actions" % n)
 
 
@@ -154,6 +176,7 @@ def test_cbw_reconnect(args):
             players[0] = back
         n, stale = play_turns(players, rng, [w], on_step=on_step, timeout=150)
         check(state["done"], "the game ended before the reconnection")
+        no_secrets_before_end(players + [w], ["%d" % SEED])
         chat_round(players[1], players + [w], "gg")
         end_checks(players, [w])
         check_records(players, referee_ok=True, seed=SEED)
@@ -169,6 +192,7 @@ def test_tamcuc(args):
         check_records(players, referee_ok=False)
         n, stale = play_turns(players, rng, [w], timeout=150)
         end_checks(players, [w])
+        no_secrets_before_end(players + [w], ["%d" % SEED])
         check_records(players, referee_ok=True, seed=SEED)
         chat_round(players[1], players + [w], "xin chao")
         no_hidden_for_spectator(w)
@@ -226,8 +250,13 @@ def test_karuta(args):
     with ServerProcess(args.parlour, args.web, test_seed=SEED) as srv:
         o = dict(KARUTA_OPTS, deal=deal)
         room, players, w = setup(srv, "karuta", o, [person(), ai("easy")], [("Fumi", 0)])
-        check_records(players, referee_ok=False)
+        # (no record before the end: the hub answers none while a reading is open, and
+        # with memo_s=0 and pause_ms=0 one always is)
         readings = play_karuta(players[0], players + [w], tl)
+        no_secrets_before_end(players + [w], ["%d" % SEED, deal])
+        check(readings >= 2, "karuta ended after %d `reading` messages (the deal puts 3 cards in play)" % readings)
+        touched = [m for m in players[0].c.log if m.get("type") == "kana"]
+        check(touched, "no `kana` message reached the player")
         end_checks(players, [w])
         check_records(players, referee_ok=True, seed=SEED)
         chat_round(players[0], players + [w], "arigatou")

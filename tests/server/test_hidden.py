@@ -23,6 +23,7 @@ import random
 import re
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wsclient import ServerProcess, WSClient, canonical, check, parse_args, run_main, strip_volatile  # noqa: E402
 from driver import Conn, create_room, person, settle  # noqa: E402
@@ -52,19 +53,56 @@ def deal_text(hands):
     return "/".join(",".join(h) for h in hands)
 
 
-def swap(hands, a, x, b, y):
+def swapped_deal(hands, a, x, b, y):
     h = [list(v) for v in hands]
     h[a][h[a].index(x)] = y
     h[b][h[b].index(y)] = x
     return h
 
 
-def plays(text, seat, holders, cards):
-    """The action `text` of `seat` may play one of `cards`."""
-    if seat not in holders:
-        return False
-    toks = set(re.split(r"[ ,/@]+", text))
-    return bool(toks & set(cards))
+class Swap:
+    """Which actions of run A keep the two worlds comparable, and how run B
+    plays them. Seat a holds x in A (y in B), seat b holds y in A (x in B).
+    A face-up play of x or y by its holder ends the comparison (every
+    receiver then sees it, legitimately). With `face_down` (Tam Cuc), a
+    holder may lay a swapped card face down: run B lays the other card, and
+    the holder then hides that lay (`hide`; a `reveal` would show it), so
+    the hidden lays and secret discards are compared too."""
+
+    def __init__(self, a, x, b, y, face_down=False):
+        self.own = {a: x, b: y}
+        self.other = {a: y, b: x}
+        self.face_down = face_down
+        self.pending = {a: False, b: False}  # a lay with the swapped card awaits reveal/hide
+        self.face_down_plays = 0
+
+    def holds(self, seat, text):
+        return seat in self.own and self.own[seat] in re.split(r"[ ,/@]+", text)
+
+    def avoid(self, seat, text):
+        if seat not in self.own:
+            return False
+        if text == "reveal":
+            return self.pending[seat]
+        if self.face_down and text.startswith("lay "):
+            return False
+        return self.holds(seat, text)
+
+    def played(self, seat, text):
+        if seat in self.own:
+            if text.startswith("lay ") and self.holds(seat, text):
+                self.pending[seat] = True
+                self.face_down_plays += 1
+            elif text in ("reveal", "hide"):
+                self.pending[seat] = False
+
+    def translate(self, seat, text):
+        """Run B's text for run A's action."""
+        if seat in self.own and text.startswith("lay ") and self.holds(seat, text):
+            toks = text.split(" ")
+            toks[toks.index(self.own[seat])] = self.other[seat]
+            return " ".join(toks)
+        return text
 
 
 def quiet(conns):
@@ -75,11 +113,12 @@ def quiet(conns):
     return any(c.state.get("legal") for c in conns) or all(c.state.get("over") for c in conns)
 
 
-def run(args, seed, game, options, script=None, avoid=None, rng=None, max_actions=400):
-    """One run. Without `script`: plays random legal actions (avoiding those
-    `avoid(seat, text)` flags while others exist; stops before the first
-    flagged one) and returns the script; with one: plays it. Returns
-    (script, logs: {receiver: [messages]}, stopped_by)."""
+def run(args, seed, game, options, swap, script=None, rng=None, max_actions=400):
+    """One run. Without `script` (run A): plays random legal actions (but
+    those swap.avoid flags while others exist; stops before the first one it
+    must) and returns the script; with one (run B): plays it, each action
+    through swap.translate. Returns (script, logs: [{receiver: [messages]}
+    at each quiet point], stopped_by)."""
     with ServerProcess(args.parlour, args.web, test_seed=seed) as srv:
         lobby = Conn(WSClient(srv.port), "lobby")
         lobby.c.wait_for("welcome", 10)
@@ -98,7 +137,7 @@ def run(args, seed, game, options, script=None, avoid=None, rng=None, max_action
         k = 0
         while True:
             settle(everyone, lambda: quiet(everyone), 30, "a quiet table")
-            marks.append([len(c.c.log) for c in everyone])
+            marks.append([c.i for c in everyone])
             if all(c.state.get("over") for c in everyone):
                 break
             if script is not None:
@@ -115,7 +154,7 @@ def run(args, seed, game, options, script=None, avoid=None, rng=None, max_action
                 else:
                     actor = min((c for c in seats if c.state.get("legal")), key=lambda c: c.seat)
                     texts = [x["action"] for x in actor.state["legal"]]
-                    ok = [t for t in texts if not avoid(actor.seat, t)]
+                    ok = [t for t in texts if not swap.avoid(actor.seat, t)]
                     if not ok:
                         stopped = "swapped card"
                         break
@@ -129,13 +168,24 @@ def run(args, seed, game, options, script=None, avoid=None, rng=None, max_action
             else:
                 c = seats[seat]
                 check(c.state.get("legal"), "run with seed %d: seat %d does not act at step %d" % (seed, seat, k))
-                r = c.act(text, c.state["seq"])
+                prev = c.state["seq"]
+                if script is None:
+                    swap.played(seat, text)
+                r = c.act(swap.translate(seat, text) if script is not None else text, prev)
+                if r["type"] == "accepted":  # every receiver hears of it before the next step
+                    settle(everyone, lambda: all(e.state["seq"] > prev for e in everyone), 20, "the action's state")
                 if r["type"] != "accepted":
                     check(script is not None, "run A: %r refused: %s" % (text, r))
                     stopped = "refused: seat %d %s: %s" % (seat, text, r.get("message", "")[:120])
                     break
             played.append((kind, seat, text))
-        # each receiver's messages up to the quiet point before each step
+        if not stopped.startswith("refused"):  # each seat's own record, at the same point of both runs
+            for c in seats:
+                r = c.request({"type": "record", "who": "seat"}, answers=("record", "error"))
+                check(r["type"] == "record", "%s: seat record refused: %s" % (c.name, r))
+            settle(everyone, lambda: quiet(everyone), 30, "a quiet table")
+            marks.append([c.i for c in everyone])
+        # each receiver's messages up to the quiet point before each step (and at the end)
         cut = lambda i: {("seat%d" % j if j < 4 else "spectator"): everyone[j].c.log[:marks[i][j]]
                          for j in range(5)}
         logs = [cut(i) for i in range(len(marks))]
@@ -155,17 +205,21 @@ def first_difference(la, lb):
     return None
 
 
-def proof(args, game, options, hands, a, x, b, y, seed_a, seed_b, rng):
+def proof(args, game, options, hands, a, x, b, y, seed_a, seed_b, rng, face_down=False):
     holders = (a, b)
     opts_a = dict(options, deal=deal_text(hands))
-    opts_b = dict(options, deal=deal_text(swap(hands, a, x, b, y)))
-    script, logs_a, stop_a = run(args, seed_a, game, opts_a, avoid=lambda s, t: plays(t, s, holders, (x, y)), rng=rng)
-    played_b, logs_b, stop_b = run(args, seed_b, game, opts_b, script=script)
+    opts_b = dict(options, deal=deal_text(swapped_deal(hands, a, x, b, y)))
+    swap = Swap(a, x, b, y, face_down)
+    script, logs_a, stop_a = run(args, seed_a, game, opts_a, swap, rng=rng)
+    played_b, logs_b, stop_b = run(args, seed_b, game, opts_b, swap, script=script)
     n = len(played_b)  # steps both runs made; compare what came before step n
     if stop_b.startswith("refused"):
         # only a holder's action may be refused (its hand differs); anyone else's is a leak of its own kind
         check(script[n][1] in holders, "%s: run B refused another seat's action: %s" % (game, stop_b))
-    logs_a, logs_b = logs_a[min(n, len(logs_a) - 1)], logs_b[n]
+    if n == len(script) and not stop_b.startswith("refused"):
+        logs_a, logs_b = logs_a[-1], logs_b[-1]  # to the end, the seat records included
+    else:
+        logs_a, logs_b = logs_a[n], logs_b[n]
     script = script[:n]
     acts = sum(1 for s in script if s[0] == "act")
     compared = 0
@@ -179,9 +233,10 @@ def proof(args, game, options, hands, a, x, b, y, seed_a, seed_b, rng):
             check(d is None, "%s: LEAK: %s can tell that seat %d holds %s and seat %d holds %s: message %s:\n"
                   "A: %s\nB: %s" % (game, r, a, x, b, y, d and d[0], d and str(d[1])[:2000], d and str(d[2])[:2000]))
             compared += len(logs_a[r])
-    print("  %s: seats %d/%d swap %s/%s, %d actions and %d chats compared (run A stopped: %s), "
+    print("  %s: seats %d/%d swap %s/%s, %d actions (%d face-down plays of a swapped card) and %d chats compared "
+          "(run A stopped: %s), "
           "%d messages equal for the other receivers, the holders' differ"
-          % (game, a, b, x, y, acts, len(script) - acts, stop_b if n < len(played_b) or stop_b != "script"
+          % (game, a, b, x, y, acts, swap.face_down_plays, len(script) - acts, stop_b if n < len(played_b) or stop_b != "script"
              else stop_a, compared))
     check(acts >= 4, "%s: only %d actions before a swapped card was played" % (game, acts))
 
@@ -205,7 +260,8 @@ def test_tamcuc(args):
             if xs and ys:
                 break
         x, y = rng.choice(xs), rng.choice(ys)
-        proof(args, "tamcuc", {"players": "4", "dealer": str(i % 4)}, hands, a, x, b, y, 2000 + i, 6000 + i, rng)
+        proof(args, "tamcuc", {"players": "4", "dealer": str(i % 4)}, hands, a, x, b, y, 2000 + i, 6000 + i, rng,
+              face_down=True)
 
 
 if __name__ == "__main__":

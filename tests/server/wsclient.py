@@ -38,9 +38,10 @@ API (everything a server test needs):
   Common command line of the server tests: parse_args() -> args with
   args.parlour and args.web.
 
-Threads: one reader thread per client (frames, ping/pong, close, fragments)
-and one sender thread (delays); the test itself uses the client from one
-thread.
+Threads: per client a reader (frames, ping/pong, close, fragments), a
+dispatcher (delivers each message when its delay is over, answers sync)
+and a sender (sends each message when its delay is over); the test itself
+uses the client from one thread.
 """
 
 import argparse
@@ -81,7 +82,7 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser()
     p.add_argument("--parlour", required=True, help="the parlour program")
     p.add_argument("--web", default=None, help="the web directory to serve")
-    p.add_argument("--verbose", action="store_true")
+    p.add_argument("--only", default=None, help="run only the tests whose name contains this")
     return p.parse_args(argv)
 
 
@@ -97,10 +98,10 @@ class ServerProcess:
     """`parlour serve` on a free port with a temporary database."""
 
     def __init__(self, parlour, web=None, db=None, test_seed=None, extra_args=(), port=None, start_timeout=30):
-        self.parlour = parlour
-        self.web = web
+        self.parlour = os.path.abspath(parlour)  # the server runs in its temp folder
+        self.web = os.path.abspath(web) if web else None
         self.tmp = tempfile.mkdtemp(prefix="parlour-serve-")
-        self.db = db or os.path.join(self.tmp, "parlour.db")
+        self.db = os.path.abspath(db) if db else os.path.join(self.tmp, "parlour.db")
         self.test_seed = test_seed
         self.extra = list(extra_args)
         self.port = port
@@ -236,6 +237,8 @@ class WSClient:
         self._reader.start()
         self._sender = threading.Thread(target=self._send_loop, daemon=True)
         self._sender.start()
+        self._dispatcher = threading.Thread(target=self._dispatch_loop, daemon=True)
+        self._dispatcher.start()
 
     # ---- handshake ----------------------------------------------------------
     def _handshake(self, host, port, path, protocol):
@@ -402,18 +405,18 @@ class WSClient:
             self._deliver(None)  # end of stream, after what came before
 
     # ---- messages to the test --------------------------------------------------
-    def _pump(self, until):
-        """Moves due messages from the pending heap to the log; waits up to
-        `until` (monotonic) for one. Returns False when nothing new came."""
+    def _dispatch_loop(self):
+        """Delivers each message when its simulated delay is over (and
+        answers `sync` then, with auto_sync), whatever the test is doing."""
         with self._cv:
             while True:
                 now = time.monotonic()
                 if self._pending and self._pending[0][0] <= now:
                     _, _, (arrived, msg) = heapq.heappop(self._pending)
-                    if msg is None:
+                    if msg is None:  # end of stream
                         self._closed = True
                         self._cv.notify_all()
-                        return True
+                        return
                     self.log.append(msg)
                     self.delivered_ms.append(self.now_ms())
                     self.arrived_ms.append(arrived)
@@ -423,36 +426,30 @@ class WSClient:
                         self._last_out = at
                         self._n += 1
                         heapq.heappush(self._sendq, (at, self._n, self.frame(OP_TEXT, ans.encode())))
-                        self._cv.notify_all()
-                    return True
-                if self._closed:
-                    return False
-                if now >= until:
-                    return False
-                wait = until - now
-                if self._pending:
-                    wait = min(wait, self._pending[0][0] - now)
-                self._cv.wait(max(wait, 0.0005))
+                    self._cv.notify_all()
+                    continue
+                self._cv.wait(self._pending[0][0] - now if self._pending else None)
 
     def recv(self, timeout=10):
         """The next message (a dict). Raises Timeout, or Closed when the
         connection is closed and everything before was taken."""
         until = time.monotonic() + timeout
-        while self._taken >= len(self.log):
-            if not self._pump(until):
-                if self._closed and self._taken >= len(self.log):
+        with self._cv:
+            while self._taken >= len(self.log):
+                if self._closed:
                     raise Closed("%s: connection closed (code %s)" % (self.name, self.close_code))
-                if time.monotonic() >= until:
+                left = until - time.monotonic()
+                if left <= 0:
                     raise Timeout("%s: no message in %.1f s" % (self.name, timeout))
-        self._taken += 1
-        return self.log[self._taken - 1]
+                self._cv.wait(left)
+            self._taken += 1
+            return self.log[self._taken - 1]
 
     def poll(self):
         """Every message delivered by now and not yet taken."""
-        while self._pump(time.monotonic()):
-            pass
-        out = self.log[self._taken:]
-        self._taken = len(self.log)
+        with self._cv:
+            out = self.log[self._taken:]
+            self._taken = len(self.log)
         return out
 
     def wait_for(self, type_, timeout=10, pred=None):
@@ -473,11 +470,15 @@ class WSClient:
         return self._closed
 
     def close(self, code=1000):
-        if not self._closed:
+        """The close handshake (waits up to 2 s for the server's close), then the socket."""
+        with self._cv:
+            open_ = not self._closed
+        if open_:
             self._write_now(OP_CLOSE, struct.pack("!H", code))
             deadline = time.monotonic() + 2
-            while not self._closed and time.monotonic() < deadline:
-                self._pump(deadline)
+            with self._cv:
+                while not self._closed and time.monotonic() < deadline:
+                    self._cv.wait(deadline - time.monotonic())
         with self._cv:
             self._closed = True
             self._cv.notify_all()
@@ -528,6 +529,8 @@ def run_main(tests, args):
     """Runs test functions `tests` (each f(args)); prints a line each;
     exits 1 on the first failure."""
     t0 = time.monotonic()
+    if getattr(args, "only", None):
+        tests = [f for f in tests if args.only in f.__name__]
     for f in tests:
         t = time.monotonic()
         try:
