@@ -249,6 +249,15 @@ def main():
         ws_send(s, b"", opcode=0, fin=True)
         m = ws_recv(s)
         check(isinstance(m, dict) and "type" in m, f"a message in two fragments is answered ({m})")
+        # Rooms in production mode (no --test-seed): seeds from getrandom, every create succeeds.
+        made = 0
+        for i in range(16):
+            ws_send(s, json.dumps({"type": "create", "game": "ur"}).encode())
+            m = ws_recv(s)
+            made += bool(m and m.get("type") == "created")
+            if not (m and m.get("type") == "created"):
+                print("     ", m)
+        check(made == 16, f"16 rooms created with seeds from getrandom ({made})")
         s.close()
         s, head = ws_open(port, protocol=None)
         check(head.startswith("HTTP/1.1 101"), "WebSocket at /ws naming no subprotocol: 101")
