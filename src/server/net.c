@@ -615,6 +615,13 @@ static const struct lws_protocols net_protocols[] = {
 
 /* ---- Life cycle ------------------------------------------------------------------ */
 
+/* lws's errors, one line each (lws ends them with a newline), on stderr. */
+static void net_lws_log(int level, const char *line)
+{
+    (void)level;
+    fprintf(stderr, "parlour serve: lws: %s", line);
+}
+
 net *net_new(const net_config *cfg, pl_buf *err)
 {
     net *n = pl_calloc(1, sizeof *n);
@@ -645,7 +652,7 @@ net *net_new(const net_config *cfg, pl_buf *err)
     if (hub_restore(n->hub, n->store, net_now(), err) < 0)
         goto fail;
 
-    lws_set_log_level(LLL_ERR, NULL);
+    lws_set_log_level(LLL_ERR, net_lws_log);
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.port = cfg->port;
