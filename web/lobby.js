@@ -1,8 +1,9 @@
 // lobby.js — the small page of `parlour serve`: the lobby (games, public rooms,
 // a form that creates a room) and a room (join, the raw state, legal actions as
-// buttons, chat). It speaks the web protocol (docs/web-protocol.md) over one
-// WebSocket at /ws; the real UI is the next issue. No framework, no external
-// request; every text from the server goes into the page as text, never HTML.
+// buttons, karuta's kana as they are read and a touch box, chat). It speaks the
+// web protocol (docs/web-protocol.md) over one WebSocket at /ws; the real UI is
+// the next issue. No framework, no external request; every text from the server
+// goes into the page as text, never HTML.
 
 const $ = (id) => document.getElementById(id);
 
@@ -68,6 +69,7 @@ const tokenKey = (code) => 'parlour.token.' + code;
 let games = [];
 let mySeat = null;
 let lastSeq = null;
+let reading = null; // karuta: the reading whose kana are shown
 
 function onOpen() {
   if (roomCode) {
@@ -157,7 +159,15 @@ const handlers = {
       b.onclick = () => send({ type: 'act', action: a.action, seq: lastSeq });
       legal.append(b);
     }
+    $('touch').hidden = !(m.view && m.view.game === 'karuta' && m.seat >= 0 && !m.over);
     $('state').textContent = JSON.stringify(m, null, 2);
+  },
+  reading(m) {
+    reading = m.n;
+    $('reading').textContent = '';
+  },
+  kana(m) {
+    if (m.n === reading) $('reading').textContent += m.kana;
   },
   accepted() {
     showError('');
@@ -264,6 +274,11 @@ function init() {
     $('rematch').onclick = () => send({ type: 'rematch' });
     $('record-seat').onclick = () => send({ type: 'record', who: 'seat' });
     $('record-referee').onclick = () => send({ type: 'record', who: 'referee' });
+    $('touch').onsubmit = (ev) => {
+      // karuta: the touch is stamped on this browser's clock; the server converts it
+      ev.preventDefault();
+      send({ type: 'touch', card: Number($('touch-card').value), client_ms: Date.now() });
+    };
   } else {
     $('lobby').hidden = false;
     $('create').onsubmit = createRoom;

@@ -142,7 +142,7 @@ static uint64_t random_seed(hub *h)
         if (n > 0)
             got += (size_t)n;
     }
-    return s;
+    return s >> 1; /* 63 bits: the seed= option takes 0 .. INT64_MAX */
 }
 
 static size_t code_hash(const char *s)
