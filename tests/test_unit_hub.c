@@ -342,7 +342,7 @@ static void check_reading_hidden(drv *d, int i)
     assert_true(json_is_null(json_object_get(json_object_get(view, "reading"), "card")));
     json_t *hist = json_object_get(st, "history");
     for (size_t k = 0; k < json_array_size(hist); k++)
-        assert_true(num(json_array_get(hist, k), "seq") < num(st, "seq") - 0);
+        assert_true(num(json_array_get(hist, k), "seq") < num(st, "seq") - 1); /* not the "read" */
     assert_int_equal(json_array_size(json_object_get(st, "legal")), 0);
 }
 
@@ -384,6 +384,54 @@ static void check_history(drv *d, int i)
         have = from + (long)json_array_size(hist);
         assert_true(have <= num(m, "seq"));
     }
+}
+
+/* The text of history entry `seq` as connection i got it, or NULL. */
+static const char *entry_text(drv *d, int i, long seq, long *seat)
+{
+    for (size_t k = 0; k < json_array_size(d->in[i]); k++) {
+        json_t *m = json_array_get(d->in[i], k);
+        if (strcmp(str(m, "type"), "state"))
+            continue;
+        json_t *hist = json_object_get(m, "history");
+        for (size_t e = 0; e < json_array_size(hist); e++) {
+            json_t *en = json_array_get(hist, e);
+            if (num(en, "seq") == seq) {
+                *seat = num(en, "seat");
+                return str(en, "text");
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Two seats (conns[0] seat 0, conns[1] seat 1) and a spectator: the
+ * spectator reads each action as the seat that did not play it, and a
+ * chance outcome the seats read differently (their own cards) as "?". */
+static void check_spectator_texts(drv *d, const int *conns, int spec, int must_hide)
+{
+    long n = num(last(d, spec, "state"), "seq");
+    int hidden = 0;
+    for (long q = 0; q < n; q++) {
+        long seat = 0, s0, s1;
+        const char *t = entry_text(d, spec, q, &seat);
+        const char *a = entry_text(d, conns[0], q, &s0);
+        const char *b = entry_text(d, conns[1], q, &s1);
+        assert_non_null(t);
+        assert_non_null(a);
+        assert_non_null(b);
+        int seat0 = (int)num(last(d, conns[0], "joined"), "seat");
+        const char *other = seat == seat0 ? b : a; /* what the seat that did not play reads */
+        if (seat >= 0)
+            assert_string_equal(t, other);
+        else if (strcmp(a, b))
+            assert_string_equal(t, "?");
+        else
+            assert_string_equal(t, a);
+        hidden += strcmp(a, b) != 0;
+    }
+    if (must_hide)
+        assert_true(hidden > 0); /* the game did hide something from someone */
 }
 
 /* No text before `upto` bytes of d->all holds `needle`. */
@@ -486,6 +534,8 @@ static void whole_game(const char *game, const char *body, int persons, const ch
     for (int k = 0; k < persons; k++)
         check_history(d, conns[k]);
     check_history(d, spec);
+    if (persons == 2 && (!strcmp(game, "tamcuc") || !strcmp(game, "cbw")))
+        check_spectator_texts(d, conns, spec, !strcmp(game, "tamcuc"));
     if (!strcmp(game, "karuta")) { /* the reading was the hub's, in real time */
         assert_true(count(d, conns[0], "reading") >= 1);
         assert_true(count(d, conns[0], "kana") >= count(d, conns[0], "reading"));
@@ -839,6 +889,15 @@ static void test_held_until_durable_and_failure(void **state)
     /* and play goes on */
     sendf(d, mover, "{\"type\":\"act\",\"action\":\"%s\",\"seq\":%ld}", act, seq);
     assert_int_equal(count(d, mover, "accepted"), accepted + 1);
+    /* a room whose creation cannot be stored is gone, and its creator told */
+    int created = count(d, a, "created");
+    d->fail_next = 1;
+    sendf(d, a, "{\"type\":\"create\",\"game\":\"ur\"}");
+    assert_int_equal(count(d, a, "created"), created); /* never told it exists */
+    assert_string_equal(last_error(d, a), "storage");
+    hub_stats hs;
+    hub_get_stats(d->h, &hs);
+    assert_int_equal(hs.rooms, 1);
     pl_buf_free(&err);
     drv_free(d);
 }
@@ -980,6 +1039,90 @@ static void test_total_clock(void **state)
     drv_free(d);
 }
 
+/* Karuta's reading: the kana come at their time, a touch before the first
+ * kana or of a card not on the table is refused without a hint, a touch
+ * stamped before its deciding kana could be heard is clamped (and logged),
+ * and the answers are played when the window closes. */
+static void test_karuta_reading(void **state)
+{
+    (void)state;
+    drv *d = drv_new("karuta");
+    hub_free(d->h);
+    FILE *log = tmpfile();
+    hub_config cfg = {.test_seed = TEST_SEED, .takeover_level = "easy", .log = log};
+    pl_buf err = {0};
+    d->h = hub_new(&cfg, &err);
+    int a = connect_(d);
+    char room[64];
+    snprintf(room, sizeof room, "%s",
+             create(d, a, "\"game\":\"karuta\",\"options\":{\"deal\":\"9;12;13/14;15;16\"},"
+                          "\"seats\":[{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"}]"));
+    int p0 = join(d, room, "ann");
+    json_t *rd = last(d, p0, "reading");
+    assert_non_null(rd);
+    assert_null(json_object_get(rd, "kana_count")); /* a count of kana could tell the card */
+    int64_t t0 = json_integer_value(json_object_get(rd, "t0_ms"));
+    assert_true(t0 > d->now);
+    sendf(d, p0, "{\"type\":\"touch\",\"card\":11,\"client_ms\":%lld}", (long long)(d->now + d->clock_off));
+    assert_string_equal(last_error(d, p0), "not-your-turn");
+    while (d->now < t0) { /* clock syncs on the way */
+        d->now = hub_next_ms(d->h) < t0 ? hub_next_ms(d->h) : t0;
+        hub_tick(d->h, d->now);
+        pump(d);
+    }
+    assert_true(d->syncs >= 3);
+    assert_int_equal(d->kana_seen[p0], 1);
+    sendf(d, p0, "{\"type\":\"touch\",\"card\":50,\"client_ms\":%lld}", (long long)(d->now + d->clock_off));
+    assert_string_equal(last_error(d, p0), "illegal");
+    assert_null(strstr(str(last(d, p0, "error"), "message"), "@"));
+    sendf(d, p0, "{\"type\":\"act\",\"action\":\"none\"}");
+    assert_string_equal(last_error(d, p0), "not-your-turn");
+    sendf(d, p0, "{\"type\":\"record\",\"who\":\"seat\"}");
+    assert_string_equal(last_error(d, p0), "not-your-turn");
+    sendf(d, p0, "{\"type\":\"touch\",\"card\":11,\"client_ms\":%lld,\"poet\":3}", (long long)(d->now + d->clock_off));
+    assert_string_equal(last_error(d, p0), "shape"); /* poet only with answer=poet */
+    /* touches stamped at the first kana: those on the read card are clamped
+     * to its deciding kana */
+    long seq = num(last(d, p0, "state"), "seq");
+    static const int touch[] = {12, 9}; /* this seed's first reading reads card 9 */
+    for (int c = 0; c < 2; c++)
+        sendf(d, p0, "{\"type\":\"touch\",\"card\":%d,\"client_ms\":%lld}", touch[c], (long long)(t0 + d->clock_off));
+    /* final now (the read card or three touches): the window closes once the computer answered */
+    json_t *st = last(d, p0, "state");
+    assert_true(num(st, "seq") >= seq + 2);
+    int mine = 0, read = 0;
+    json_t *view = NULL;
+    for (size_t m = 0; m < json_array_size(d->in[p0]); m++) {
+        json_t *sm = json_array_get(d->in[p0], m);
+        if (strcmp(str(sm, "type"), "state"))
+            continue;
+        json_t *hist = json_object_get(sm, "history");
+        for (size_t k = 0; k < json_array_size(hist); k++) {
+            json_t *e = json_array_get(hist, k);
+            mine += num(e, "seat") == 0 && !strncmp(str(e, "text"), "touch 1", 7);
+            read += !strncmp(str(e, "text"), "read ", 5);
+        }
+        if (!view && json_is_object(json_object_get(json_object_get(sm, "view"), "judgement")))
+            view = json_object_get(sm, "view");
+    }
+    assert_int_equal(mine, 1);
+    assert_int_equal(read, 1); /* told once answered */
+    assert_non_null(view);
+    fflush(log);
+    rewind(log);
+    char text[4096] = "";
+    size_t got = fread(text, 1, sizeof text - 1, log);
+    text[got] = 0;
+    json_t *j = json_object_get(view, "judgement");
+    long card = num(j, "card");
+    assert_int_equal(card, 9);
+    assert_non_null(strstr(text, "seat 0: touch of card 9 clamped")); /* the read card, before its deciding kana */
+    assert_null(strstr(text, "card 12 clamped"));
+    fclose(log);
+    pl_buf_free(&err);
+    drv_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -998,6 +1141,7 @@ int main(void)
         cmocka_unit_test(test_grace_takeover_and_hand_back),
         cmocka_unit_test(test_move_clock),
         cmocka_unit_test(test_total_clock),
+        cmocka_unit_test(test_karuta_reading),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -304,12 +304,51 @@ static void test_kill_9_loses_no_acknowledged_action(void **st)
     db_remove(path);
 }
 
+static int grab_config(void *ctx, const store_room *r, int finished, const char *result)
+{
+    (void)finished;
+    (void)result;
+    snprintf(ctx, 64, "%s", r->config);
+    return 0;
+}
+
+/* store_room_config replaces a room's configuration (the server's seats as
+ * people join) and survives a reopening; an unknown room is refused; a
+ * ":memory:" store works without a file. */
+static void test_room_config(void **st)
+{
+    (void)st;
+    char path[256];
+    db_path(path, sizeof path, "config");
+    store *s = open_ok(path);
+    room_ok(s, "c", "ur", 5);
+    pl_buf err = {0};
+    assert_int_equal(store_room_config(s, "c", "{\"seats\":[\"ann\"]}", &err), 0);
+    assert_int_equal(store_room_config(s, "nope", "{}", &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "no room"));
+    store_close(s);
+    s = open_ok(path);
+    char cfg[64] = "";
+    assert_int_equal(store_rooms(s, 0, grab_config, cfg, &err), 0);
+    assert_string_equal(cfg, "{\"seats\":[\"ann\"]}");
+    store_close(s);
+    db_remove(path);
+    s = open_ok(":memory:");
+    room_ok(s, "m", "ur", 1);
+    store_action a = {"m", 0, -1, "roll 1", 1};
+    assert_int_equal(store_append(s, &a, 1, &err), 0);
+    assert_int_equal(store_count(s, "m", &err), 1);
+    store_close(s);
+    pl_buf_free(&err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rooms_and_actions_round_trip),
         cmocka_unit_test(test_refusals_change_nothing),
         cmocka_unit_test(test_kill_9_loses_no_acknowledged_action),
+        cmocka_unit_test(test_room_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

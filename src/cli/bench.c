@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../server/loadgen.h"
+#include "loadgen.h"
 #include "cli.h"
 #include "parlour/alloc.h"
 #include "parlour/match.h"

@@ -28,12 +28,14 @@
 #include "parlour/registry.h"
 
 #define HUB_VERSION "parlour 0.1.0"
+#define HUB_MAX_LEGAL 512 /* legal actions listed in one state */
 
 /* A queued message: released (tag 0) or held for batch `tag`. */
 typedef struct hub_msg {
     hub_out o;
     uint64_t tag;
     hub_room *room; /* the room it tells about, or NULL */
+    int history;    /* it tells the room's history (state, accepted, reading, kana) */
     struct hub_msg *next;
 } hub_msg;
 
@@ -53,6 +55,13 @@ typedef struct hub_jobp {
     int kind;
     struct hub_jobp *next;
 } hub_jobp;
+
+/* An entry of the timer heap: room `r` is due at `at` (stale when
+ * r->wake_ms moved since: skipped). */
+typedef struct hub_wake {
+    int64_t at;
+    hub_room *r;
+} hub_wake;
 
 typedef struct hub_ai {
     const pl_game *g;
@@ -86,6 +95,9 @@ struct hub {
     hub_ai *ais;
     int nais;
     uint64_t seed_next;          /* test_seed mode */
+    hub_wake *heap;              /* timers: a binary min-heap by `at` */
+    int nheap, capheap;
+    uint64_t tick_seq;
     int64_t now;
     hub_stats st;
 };
@@ -99,6 +111,7 @@ static char *dupn(const char *s)
 
 int64_t hub_now(const hub *h) { return h->now; }
 const char *hub_takeover_level(const hub *h) { return h->cfg.takeover_level; }
+FILE *hub_log(const hub *h) { return h->cfg.log ? h->cfg.log : stderr; }
 
 /* 128 random bits as hex (getrandom, or from the test seed). */
 static void random_hex(hub *h, char out[HUB_CODE])
@@ -151,7 +164,7 @@ static uint64_t hold_tag(const hub *h)
     return h->inflight;
 }
 
-static void queue_msg(hub *h, uint64_t conn, char *text, int close, uint64_t tag, hub_room *room)
+static void queue_msg(hub *h, uint64_t conn, char *text, int close, uint64_t tag, hub_room *room, int history)
 {
     hub_msg *m = pl_calloc(1, sizeof *m);
     if (!m) {
@@ -164,6 +177,7 @@ static void queue_msg(hub *h, uint64_t conn, char *text, int close, uint64_t tag
     m->o.close = close;
     m->tag = tag;
     m->room = room;
+    m->history = history;
     if (tag) {
         if (h->held_tail)
             h->held_tail->next = m;
@@ -190,9 +204,12 @@ static void send_tagged(hub *h, uint64_t conn, json_t *j, uint64_t tag, hub_room
 {
     if (!j)
         return;
+    const char *type = json_string_value(json_object_get(j, "type"));
+    int history = type && (!strcmp(type, "state") || !strcmp(type, "accepted") || !strcmp(type, "reading") ||
+                           !strcmp(type, "kana"));
     char *s = dump(j);
     if (s)
-        queue_msg(h, conn, s, 0, tag, room);
+        queue_msg(h, conn, s, 0, tag, room, history);
 }
 
 void hub_send(hub *h, uint64_t conn, json_t *j)
@@ -245,13 +262,14 @@ static void release(hub *h, uint64_t tag)
     }
 }
 
-/* Drops every held message about room `r`. */
-static void drop_held(hub *h, const hub_room *r)
+/* Drops the held messages about room `r`: all of them (`all`), or those
+ * that tell its history (taken back). */
+static void drop_held(hub *h, const hub_room *r, int all)
 {
     hub_msg **pp = &h->held, *prev = NULL;
     while (*pp) {
         hub_msg *m = *pp;
-        if (m->room == r) {
+        if (m->room == r && (all || m->history)) {
             *pp = m->next;
             if (h->held_tail == m)
                 h->held_tail = prev;
@@ -372,6 +390,75 @@ static void room_free(hub_room *r)
     pl_free(r);
 }
 
+/* ---- timers: a min-heap of rooms by due time ------------------------------- */
+
+static void heap_down(hub *h, int i)
+{
+    for (;;) {
+        int l = 2 * i + 1, m = i;
+        if (l < h->nheap && h->heap[l].at < h->heap[m].at)
+            m = l;
+        if (l + 1 < h->nheap && h->heap[l + 1].at < h->heap[m].at)
+            m = l + 1;
+        if (m == i)
+            return;
+        hub_wake t = h->heap[i];
+        h->heap[i] = h->heap[m];
+        h->heap[m] = t;
+        i = m;
+    }
+}
+
+static void heap_build(hub *h)
+{
+    for (int i = h->nheap / 2 - 1; i >= 0; i--)
+        heap_down(h, i);
+}
+
+static void heap_push(hub *h, int64_t at, hub_room *r)
+{
+    if (h->nheap == h->capheap) {
+        int cap = h->capheap ? h->capheap * 2 : 64;
+        hub_wake *a = pl_realloc(h->heap, sizeof *a * (size_t)cap);
+        if (!a)
+            return; /* no memory: the room's timer is late until its next change */
+        h->heap = a;
+        h->capheap = cap;
+    }
+    int i = h->nheap++;
+    h->heap[i] = (hub_wake){at, r};
+    while (i > 0 && h->heap[(i - 1) / 2].at > h->heap[i].at) {
+        hub_wake t = h->heap[i];
+        h->heap[i] = h->heap[(i - 1) / 2];
+        h->heap[(i - 1) / 2] = t;
+        i = (i - 1) / 2;
+    }
+}
+
+static void heap_pop(hub *h)
+{
+    h->heap[0] = h->heap[--h->nheap];
+    heap_down(h, 0);
+}
+
+static int64_t room_next(const hub_room *r);
+
+/* Registers when room `r` is next due (after any change of it). */
+static void room_rewake(hub *h, hub_room *r)
+{
+    int64_t t = room_next(r);
+    if (r->kar) {
+        int64_t k = hubk_tick(h, r, INT64_MIN);
+        if (k < t)
+            t = k;
+    }
+    if (t == r->wake_ms)
+        return;
+    r->wake_ms = t;
+    if (t != INT64_MAX)
+        heap_push(h, t, r);
+}
+
 /* Removes `r` from the hub and frees it (a room whose creation failed). */
 static void room_remove(hub *h, hub_room *r)
 {
@@ -381,12 +468,18 @@ static void room_remove(hub *h, hub_room *r)
             break;
         }
     table_rebuild(h, h->tcap);
+    int keep = 0; /* its timers go (the heap is rebuilt) */
+    for (int i = 0; i < h->nheap; i++)
+        if (h->heap[i].r != r)
+            h->heap[keep++] = h->heap[i];
+    h->nheap = keep;
+    heap_build(h);
     for (int i = 0; i < r->nmembers; i++) {
         hub_conn *c = hub_conn_get(h, r->members[i]);
         if (c && c->room == r)
             c->room = NULL;
     }
-    drop_held(h, r);
+    drop_held(h, r, 1);
     room_free(r);
 }
 
@@ -556,6 +649,7 @@ void hub_free(hub *h)
         pl_free(h->ais[i].level);
     }
     pl_free(h->ais);
+    pl_free(h->heap);
     pl_free(h);
 }
 
@@ -773,14 +867,37 @@ int hub_batch_write(store *s, const hub_batch *b, pl_buf *err)
 
 /* ---- history entries ------------------------------------------------------------ */
 
-/* Works out the entry of the action `seat` played from `before` to `after`. */
+/* What a spectator may read of one action, given what each seat reads
+ * (`by_seat[v]` for seat v): the text the seats that did not play it all
+ * read, else `otherwise`. (The games' format_action_for and describe take
+ * viewer -1 for "everything", not for a spectator.) */
+static const char *spectator_view(char *const *by_seat, int nseats, int actor, const char *otherwise)
+{
+    const char *common = NULL;
+    for (int v = 0; v < nseats; v++) {
+        if (v == actor)
+            continue;
+        if (!common)
+            common = by_seat[v];
+        else if (strcmp(common, by_seat[v]))
+            return otherwise;
+    }
+    return common ? common : otherwise;
+}
+
+/* Works out the entry of the action `seat` played from `before` to `after`:
+ * its text and description for each seat, and for a spectator (index 0):
+ * in a game without hidden information what everyone reads (viewer -1);
+ * else what every seat but the actor reads, "?" (text) or "" (said) when
+ * they read different things (a deal: each sees his own cards). */
 static int entry_make(const hub_room *r, hub_entry *e, const void *before, int seat, pl_action a,
                       const void *after)
 {
     const pl_game *g = r->game;
+    int hidden = (g->flags & PL_GAME_HIDDEN) != 0;
     memset(e, 0, sizeof *e);
     e->seat = seat;
-    for (int v = -1; v < r->nseats; v++) {
+    for (int v = hidden ? 0 : -1; v < r->nseats; v++) {
         pl_buf t = {0}, d = {0};
         if (g->format_action_for)
             g->format_action_for(before, seat, a, v, &t);
@@ -794,6 +911,12 @@ static int entry_make(const hub_room *r, hub_entry *e, const void *before, int s
         pl_buf_free(&t);
         pl_buf_free(&d);
         if (bad)
+            return -1;
+    }
+    if (hidden) {
+        e->text[0] = dupn(spectator_view(e->text + 1, r->nseats, seat, "?"));
+        e->said[0] = dupn(spectator_view(e->said + 1, r->nseats, seat, ""));
+        if (!e->text[0] || !e->said[0])
             return -1;
     }
     return 0;
@@ -904,9 +1027,9 @@ static json_t *state_json(hub *h, hub_room *r, hub_conn *c)
     int kar_touch = r->kar && hubk_visible(r) < r->m->nhist;
     if (viewer >= 0 && room_started(r) && !hub_seat_is_ai(r, viewer) && !kar_touch &&
         pl_is_actor(g, r->m->state, viewer)) {
-        pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
-        int n = acts ? pl_legal_all(g, r->m->state, viewer, acts) : 0;
-        for (int i = 0; i < n && i < 512; i++) {
+        pl_action acts[HUB_MAX_LEGAL]; /* a menu lists at most this many */
+        int n = g->legal(r->m->state, viewer, acts, HUB_MAX_LEGAL);
+        for (int i = 0; i < n && i < HUB_MAX_LEGAL; i++) {
             pl_buf t = {0}, l = {0};
             g->format_action(r->m->state, viewer, acts[i], &t);
             pl_format_action_long(g, r->m->state, viewer, acts[i], &l);
@@ -914,7 +1037,6 @@ static json_t *state_json(hub *h, hub_room *r, hub_conn *c)
             pl_buf_free(&t);
             pl_buf_free(&l);
         }
-        pl_free(acts);
     }
     int upto = visible(r);
     int from = c->hist_sent < upto ? c->hist_sent : upto;
@@ -943,6 +1065,7 @@ void hub_room_broadcast(hub *h, hub_room *r)
         if (c && c->room == r)
             send_state(h, r, c);
     }
+    room_rewake(h, r);
 }
 
 /* ---- playing -------------------------------------------------------------------- */
@@ -996,11 +1119,13 @@ void hub_room_schedule(hub *h, hub_room *r)
 }
 
 /* After any change of the room's state: chance, the end, jobs, clocks. */
-static void room_advance(hub *h, hub_room *r, int64_t now_ms)
+void hub_room_advance(hub *h, hub_room *r, int64_t now_ms)
 {
     if (!room_started(r))
         return;
     while (r->game->phase(r->m->state) == PL_PHASE_CHANCE) {
+        if (r->kar && hubk_hold_chance(r, now_ms))
+            break; /* karuta: the judgement is shown a while before the next reading */
         pl_buf err = {0}, t = {0};
         void *before = pl_malloc(r->game->state_size);
         pl_action a;
@@ -1031,6 +1156,7 @@ static void room_advance(hub *h, hub_room *r, int64_t now_ms)
     if (r->kar)
         hubk_after_change(h, r, now_ms);
     hub_room_schedule(h, r);
+    room_rewake(h, r);
 }
 
 int hub_room_play(hub *h, hub_room *r, int seat, pl_action a, uint64_t sender, int64_t now_ms, pl_buf *err)
@@ -1052,7 +1178,7 @@ int hub_room_play(hub *h, hub_room *r, int seat, pl_action a, uint64_t sender, i
     r->stored = r->m->nhist;
     h->st.actions++;
     pl_buf_free(&t);
-    room_advance(h, r, now_ms);
+    hub_room_advance(h, r, now_ms);
     return 0;
 }
 
@@ -1200,6 +1326,7 @@ static hub_room *room_new(hub *h, const pl_game *g, json_t *opts, uint64_t seed,
     for (int s = 0; s < PL_MAX_SEATS; s++)
         r->seats[s].job_nhist = -1;
     r->created_ms = h->now;
+    r->wake_ms = INT64_MAX;
     return r;
 }
 
@@ -1313,11 +1440,14 @@ static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         room_free(r);
         return;
     }
+    r->creator = c->id;
     queue_room(h, r);
     char link[64];
     snprintf(link, sizeof link, "/room/%s", r->code);
-    hub_send(h, c->id, json_pack("{s:s, s:s, s:s}", "type", "created", "room", r->code, "link", link));
-    room_advance(h, r, now_ms); /* a room of computers only starts at once */
+    /* about the new room: dropped with it if storing it fails */
+    send_tagged(h, c->id, json_pack("{s:s, s:s, s:s}", "type", "created", "room", r->code, "link", link),
+                hold_tag(h), r);
+    hub_room_advance(h, r, now_ms); /* a room of computers only starts at once */
 }
 
 static void req_join(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
@@ -1410,7 +1540,7 @@ static void req_join(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
                                  t->token));
     if (r->kar)
         hubk_joined(h, r, c, now_ms);
-    room_advance(h, r, now_ms);
+    hub_room_advance(h, r, now_ms);
     hub_room_broadcast(h, r);
 }
 
@@ -1496,12 +1626,12 @@ static void req_act(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         return;
     }
     pl_buf t = {0};
+    int after = r->m->nhist + 1; /* the history's length with this action (chance may follow) */
     r->game->format_action(r->m->state, c->seat, a, &t);
     if (hub_room_play(h, r, c->seat, a, c->id, now_ms, &err) < 0) {
         hub_error(h, c->id, "illegal", "act", "%s", pl_buf_str(&err));
     } else {
-        hub_send(h, c->id,
-                 json_pack("{s:s, s:i, s:s}", "type", "accepted", "seq", r->m->nhist, "action", pl_buf_str(&t)));
+        hub_send(h, c->id, json_pack("{s:s, s:i, s:s}", "type", "accepted", "seq", after, "action", pl_buf_str(&t)));
         hub_room_broadcast(h, r);
     }
     pl_buf_free(&t);
@@ -1583,7 +1713,7 @@ static void req_rematch(hub *h, hub_conn *c, int64_t now_ms)
     queue_room(h, n);
     for (int i = 0; i < r->nmembers; i++)
         hub_send(h, r->members[i], json_pack("{s:s, s:s}", "type", "rematch", "room", n->code));
-    room_advance(h, n, now_ms);
+    hub_room_advance(h, n, now_ms);
 }
 
 static void req_record(hub *h, hub_conn *c, json_t *root)
@@ -1675,7 +1805,7 @@ static int rate_ok(hub *h, hub_conn *c, int64_t now_ms)
                               "too many messages: closing", "request");
         char *s = dump(j);
         if (s)
-            queue_msg(h, c->id, s, 1, 0, NULL);
+            queue_msg(h, c->id, s, 1, 0, NULL, 0);
         h->st.errors++;
         return 0;
     }
@@ -1835,8 +1965,8 @@ static int64_t room_next(const hub_room *r)
         int seats[PL_MAX_SEATS];
         int n = r->game->actors(r->m->state, seats);
         for (int i = 0; i < n; i++) {
-            if (hub_seat_is_ai(r, seats[i]))
-                continue;
+            if (hub_seat_is_ai(r, seats[i]) || (r->move_s && r->seats[seats[i]].job_nhist == r->m->nhist))
+                continue; /* a computer, or the computer already plays this move for him */
             int64_t at = r->move_s ? r->turn_ms + (int64_t)r->move_s * 1000 : r->turn_ms + r->seats[seats[i]].left_ms;
             if (at < next)
                 next = at;
@@ -1871,7 +2001,7 @@ static void room_tick(hub *h, hub_room *r, int64_t now_ms)
                     pl_buf err = {0};
                     const ai_player *p = hub_player(h, r->game, h->cfg.takeover_level, &err);
                     pl_buf_free(&err);
-                    if (p && hub_job_queue(h, r, s, p, HUB_JOB_MOVE))
+                    if (p && hub_job_queue(h, r, s, p, HUB_JOB_CLOCK))
                         r->seats[s].job_nhist = r->m->nhist;
                 } else if (r->total_s && now_ms >= r->turn_ms + r->seats[s].left_ms) {
                     r->seats[s].left_ms = 0;
@@ -1892,32 +2022,75 @@ static void room_tick(hub *h, hub_room *r, int64_t now_ms)
 void hub_tick(hub *h, int64_t now_ms)
 {
     h->now = now_ms;
-    for (int i = 0; i < h->nrooms; i++) {
-        hub_room *r = h->rooms[i];
-        int64_t k = r->kar ? hubk_tick(h, r, INT64_MIN) : INT64_MAX;
-        if (room_next(r) <= now_ms || k <= now_ms)
-            room_tick(h, r, now_ms);
+    uint64_t seq = ++h->tick_seq;
+    while (h->nheap && h->heap[0].at <= now_ms) {
+        hub_wake w = h->heap[0];
+        heap_pop(h);
+        hub_room *r = w.r;
+        if (w.at != r->wake_ms)
+            continue; /* stale: the room's time moved */
+        if (r->ticked == seq) { /* ticked in this call already: due again, next call */
+            heap_push(h, w.at, r);
+            break;
+        }
+        r->ticked = seq;
+        r->wake_ms = INT64_MAX;
+        room_tick(h, r, now_ms);
+        room_rewake(h, r);
     }
 }
 
 int64_t hub_next_ms(const hub *h)
 {
-    int64_t next = INT64_MAX;
-    for (int i = 0; i < h->nrooms; i++) {
-        hub_room *r = h->rooms[i];
-        int64_t t = room_next(r);
-        if (t < next)
-            next = t;
-        if (r->kar) {
-            t = hubk_tick((hub *)h, r, INT64_MIN);
-            if (t < next)
-                next = t;
-        }
-    }
-    return next;
+    /* the top may be stale (earlier than needed): a spurious tick does nothing */
+    return h->nheap ? h->heap[0].at : INT64_MAX;
 }
 
 /* ---- storage answers ------------------------------------------------------------ */
+
+/* Takes room `code`'s actions and finish out of the batch being built
+ * (and, with `all`, its new room and configuration too). */
+static void next_forget(hub *h, const char *code, int all)
+{
+    hub_batchp *nx = h->next;
+    if (!nx)
+        return;
+    int k = 0;
+    for (int i = 0; i < nx->b.nactions; i++) {
+        if (!strcmp(nx->b.actions[i].room, code)) {
+            pl_free((char *)nx->b.actions[i].room);
+            pl_free((char *)nx->b.actions[i].text);
+            continue;
+        }
+        nx->senders[k] = nx->senders[i];
+        nx->b.actions[k++] = nx->b.actions[i];
+    }
+    nx->b.nactions = k;
+    k = 0;
+    for (int i = 0; i < nx->b.nfinished; i++) {
+        if (!strcmp(nx->b.finished[i], code)) {
+            pl_free(nx->b.finished[i]);
+            pl_free(nx->b.results[i]);
+            continue;
+        }
+        nx->b.results[k] = nx->b.results[i];
+        nx->b.finished[k++] = nx->b.finished[i];
+    }
+    nx->b.nfinished = k;
+    if (!all)
+        return;
+    k = 0;
+    for (int i = 0; i < nx->ncfg; i++) {
+        if (!strcmp(nx->cfg_codes[i], code)) {
+            pl_free(nx->cfg_codes[i]);
+            pl_free(nx->cfg_texts[i]);
+            continue;
+        }
+        nx->cfg_texts[k] = nx->cfg_texts[i];
+        nx->cfg_codes[k++] = nx->cfg_codes[i];
+    }
+    nx->ncfg = k;
+}
 
 void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
 {
@@ -1938,10 +2111,18 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
     for (int i = 0; i < b->nrooms; i++) {
         hub_room *r = room_find(h, b->rooms[i].code);
         if (r) {
+            hub_error(h, r->creator, "storage", "create", "the room could not be stored: try again");
             for (int k = 0; k < r->nmembers; k++)
-                hub_error(h, r->members[k], "storage", "create", "the room could not be stored: try again");
+                if (r->members[k] != r->creator)
+                    hub_error(h, r->members[k], "storage", "create", "the room could not be stored: try again");
+            next_forget(h, r->code, 1);
             room_remove(h, r);
         }
+    }
+    for (int i = 0; i < p->ncfg; i++) { /* seats taken: written again with the next batch */
+        hub_room *r = room_find(h, p->cfg_codes[i]);
+        if (r)
+            queue_config(h, r);
     }
     for (int i = 0; i < b->nactions; i++) {
         hub_room *r = room_find(h, b->actions[i].room);
@@ -1951,19 +2132,8 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
             hub_error(h, p->senders[i], "storage", "act", "the action could not be stored: it is taken back");
         if (r->m->nhist > r->durable) {
             int n = r->durable;
-            drop_held(h, r);
-            /* the next batch's actions for this room continue the failed ones: drop them */
-            hub_batchp *nx = h->next;
-            for (int k = 0; nx && k < nx->b.nactions; k++)
-                if (!strcmp(nx->b.actions[k].room, r->code)) {
-                    pl_free((char *)nx->b.actions[k].room);
-                    pl_free((char *)nx->b.actions[k].text);
-                    memmove(&nx->b.actions[k], &nx->b.actions[k + 1],
-                            sizeof *nx->b.actions * (size_t)(nx->b.nactions - k - 1));
-                    memmove(&nx->senders[k], &nx->senders[k + 1], sizeof *nx->senders * (size_t)(nx->b.nactions - k - 1));
-                    nx->b.nactions--;
-                    k--;
-                }
+            drop_held(h, r, 0);
+            next_forget(h, r->code, 0); /* the next batch's actions continue the failed ones */
             room_truncate(r, n);
             r->finished_queued = 0;
             for (int s = 0; s < r->nseats; s++)
@@ -2024,6 +2194,10 @@ void hub_job_done(hub *h, hub_job *job, int64_t now_ms)
         return; /* the room moved on: a newer job (if any) decides */
     }
     r->seats[job->seat].job_nhist = -1;
+    if (j->kind == HUB_JOB_MOVE && !hub_seat_is_ai(r, job->seat)) {
+        hub_job_free(job); /* the person came back meanwhile: his move */
+        return;
+    }
     pl_action a = job->action;
     pl_buf why = {0};
     int bad = job->failed || pl_check(r->game, r->m->state, job->seat, a, &why) < 0;
@@ -2143,6 +2317,6 @@ int hub_restore(hub *h, store *s, int64_t now_ms, pl_buf *err)
     if (store_rooms(s, 1, restore_room, &x, err) != 0)
         return -1;
     for (int i = 0; i < h->nrooms; i++)
-        room_advance(h, h->rooms[i], now_ms); /* chance due, jobs, karuta readings */
+        hub_room_advance(h, h->rooms[i], now_ms); /* chance due, jobs, karuta readings */
     return x.n;
 }

@@ -29,6 +29,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "parlour/buf.h"
 #include "parlour/game.h"
@@ -54,6 +55,8 @@ typedef struct hub_config {
                             production); else rooms get seeds test_seed, test_seed+1, ... and
                             codes derived from them, so tests replay a run exactly
                             (`parlour serve --test-seed N`, documented as for tests only) */
+    FILE *log;           /* where the hub logs what an operator may want to see (a karuta
+                            touch clamped to its window) [stderr]; added by the hub's helper */
 } hub_config;
 
 /* Makes an empty hub. Returns it, or NULL with a message in `err`. */

@@ -56,7 +56,10 @@ typedef struct hub_room {
     uint64_t *members;      /* connections in the room (seats and spectators) */
     int nmembers, capmembers;
     hub_karuta *kar;        /* karuta real time, NULL otherwise */
+    int64_t wake_ms;        /* when the hub's timer heap holds this room due, INT64_MAX none */
+    uint64_t ticked;        /* the hub_tick call that last ticked it */
     int64_t created_ms;
+    uint64_t creator;       /* the connection that created it (told if storing it fails) */
 } hub_room;
 
 /* A connection's session. */
@@ -83,6 +86,8 @@ void hub_error(hub *h, uint64_t conn, const char *code, const char *request, con
 int hub_room_play(hub *h, hub_room *r, int seat, pl_action a, uint64_t sender, int64_t now_ms, pl_buf *err);
 /* Queues a job for every actor a computer plays now (once per state). */
 void hub_room_schedule(hub *h, hub_room *r);
+/* After any change of the room's state: chance, the end, jobs, clocks. */
+void hub_room_advance(hub *h, hub_room *r, int64_t now_ms);
 /* Sends every member its state. */
 void hub_room_broadcast(hub *h, hub_room *r);
 /* True when seat `s` of `r` is played by a computer now. */
@@ -90,12 +95,17 @@ int hub_seat_is_ai(const hub_room *r, int s);
 /* The ai_player for `level` of game `g` (the hub keeps it), or NULL + message. */
 const ai_player *hub_player(hub *h, const pl_game *g, const char *level, pl_buf *err);
 const char *hub_takeover_level(const hub *h);
+/* The log (hub_config.log, else stderr). */
+FILE *hub_log(const hub *h);
 /* A new job id. */
 uint64_t hub_job_queue(hub *h, hub_room *r, int seat, const ai_player *p, int kind);
 int64_t hub_now(const hub *h);
 
 /* ---- hub_karuta.c ---- */
-enum { HUB_JOB_MOVE = 0, HUB_JOB_KARUTA = 1 };
+/* A job's kind: a computer's seat (or a covered one) moves; a person's
+ * move clock ran out (the computer plays that move even if he is back);
+ * a karuta answer (kept secret until the window closes). */
+enum { HUB_JOB_MOVE = 0, HUB_JOB_KARUTA = 1, HUB_JOB_CLOCK = 2 };
 /* Whether karuta's real time applies to room `r` (a karuta room). */
 int hubk_applies(const hub_room *r);
 /* Called after every change of `r`'s state: starts a reading when a touch
@@ -114,6 +124,8 @@ int64_t hubk_tick(hub *h, hub_room *r, int64_t now_ms);
 void hubk_job_done(hub *h, hub_room *r, int seat, pl_action a, int64_t now_ms);
 /* A connection joined the room as a seat: starts its clock sync. */
 void hubk_joined(hub *h, hub_room *r, hub_conn *c, int64_t now_ms);
+/* 1 while the next reading must wait (the last judgement is shown). */
+int hubk_hold_chance(const hub_room *r, int64_t now_ms);
 /* Frees the room's karuta part. */
 void hubk_free(hub_room *r);
 /* After a storage failure took actions back: forget the reading. */

@@ -6,7 +6,9 @@
  * HUBK_LEAD_MS after the reading began. The read action's history entry is
  * withheld while the reading is answered (hubk_visible), and the view
  * names no card then (docs/web-views.md), so nothing tells the card before
- * the kana that decide it are sent.
+ * the kana that decide it are sent. (Not even the number of kana: the
+ * protocol's draft had `kana_count` in `reading`, but the length of an
+ * upper half differs from poem to poem and can tell cards apart.)
  *
  * Seats answer with `touch` messages (card, client_ms on the client's
  * clock), converted to the reading's timeline by the seat's rtc_clock
@@ -17,7 +19,8 @@
  * answered, or at the reading's deadline (karp_reading.deadline_ms) +
  * HUBK_MARGIN_MS on the server's clock after t0; then every seat's answer is
  * played ("touch N@MS ..." or "none", docs/notation-karuta.md) in seat
- * order, and the judgement goes out in `state`.
+ * order, and the judgement goes out in `state`; the next reading waits
+ * HUBK_PAUSE_MS, so that every client sees the judgement first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +37,7 @@
 #define HUBK_BURST 4        /* syncs sent on join, HUBK_BURST_MS apart */
 #define HUBK_BURST_MS 100
 #define HUBK_PINGS 16       /* sync pings remembered (by id) */
+#define HUBK_PAUSE_MS 3000  /* from a judgement to the next reading */
 
 struct hub_karuta {
     int on;                 /* a reading is being answered */
@@ -42,6 +46,7 @@ struct hub_karuta {
     int n;                  /* reading number (1, 2, ...) */
     karp_reading rd;
     int64_t t0;             /* server time of the first kana */
+    int64_t next_read_ms;   /* the next reading not before (the judgement is shown) */
     int sent;               /* kana sent */
     int uta, poet_mode;
     int ntouch[PL_MAX_SEATS];
@@ -113,6 +118,11 @@ static void answer_text(const hub_karuta *k, int s, pl_buf *out)
         pl_buf_printf(out, " poet %d", k->poet[s] ? k->poet[s] : k->card[s][0]);
 }
 
+int hubk_hold_chance(const hub_room *r, int64_t now_ms)
+{
+    return r->kar && now_ms < r->kar->next_read_ms;
+}
+
 void hubk_after_change(hub *h, hub_room *r, int64_t now_ms)
 {
     hub_karuta *k = r->kar;
@@ -157,8 +167,7 @@ void hubk_after_change(hub *h, hub_room *r, int64_t now_ms)
     }
     for (int i = 0; i < r->nmembers; i++)
         hub_send(h, r->members[i],
-                 json_pack("{s:s, s:i, s:I, s:i}", "type", "reading", "n", k->n, "t0_ms", (json_int_t)k->t0,
-                           "kana_count", rd.nkana));
+                 json_pack("{s:s, s:i, s:I}", "type", "reading", "n", k->n, "t0_ms", (json_int_t)k->t0));
 }
 
 /* Plays every answer and ends the reading. */
@@ -166,6 +175,7 @@ static void close_window(hub *h, hub_room *r, int64_t now_ms)
 {
     hub_karuta *k = r->kar;
     k->closing = 1;
+    k->next_read_ms = now_ms + HUBK_PAUSE_MS;
     for (int s = 0; s < r->nseats; s++) {
         if (!pl_is_actor(r->game, r->m->state, s))
             continue;
@@ -237,7 +247,7 @@ void hubk_touch(hub *h, hub_conn *c, int card, int64_t client_ms, int poet, int6
     int clamped = 0;
     int ms = rtc_touch_ms(&k->clk[s], client_ms, now_ms, k->t0, lo, &clamped);
     if (clamped)
-        fprintf(stderr, "hub: room %s seat %d: touch of card %d clamped to %d ms\n", r->code, s, card, ms);
+        fprintf(hub_log(h), "hub: room %s seat %d: touch of card %d clamped to %d ms\n", r->code, s, card, ms);
     if (ms > KARP_MS_MAX)
         ms = KARP_MS_MAX;
     /* the answer with this touch must be a valid action */
@@ -251,8 +261,10 @@ void hubk_touch(hub *h, hub_conn *c, int card, int64_t client_ms, int poet, int6
     pl_action a;
     answer_text(k, s, &t);
     if (pl_parse_legal(r->game, r->m->state, s, pl_buf_str(&t), &a, &err) < 0) {
+        /* Not the game's message: its examples of valid touches carry the
+         * read card's deciding time, which must not be told yet. */
         k->ntouch[s] = n;
-        hub_error(h, c->id, "illegal", "touch", "%s", pl_buf_str(&err));
+        hub_error(h, c->id, "illegal", "touch", "card %d cannot be touched: it is not on the table", card);
     } else if (card == k->rd.card || k->ntouch[s] == (k->uta ? 1 : 3)) {
         k->final_[s] = 1;
     }
@@ -325,8 +337,19 @@ int64_t hubk_tick(hub *h, hub_room *r, int64_t now_ms)
         if (k->next_sync[s] < next)
             next = k->next_sync[s];
     }
-    if (!k->on)
+    if (!k->on) {
+        if (r->game->phase(r->m->state) == PL_PHASE_CHANCE && k->next_read_ms) {
+            if (!query && now_ms >= k->next_read_ms) { /* the next reading */
+                k->next_read_ms = 0;
+                hub_room_advance(h, r, now_ms);
+                hub_room_broadcast(h, r);
+                return hubk_tick(h, r, INT64_MIN);
+            }
+            if (k->next_read_ms < next)
+                next = k->next_read_ms;
+        }
         return next;
+    }
     /* kana due */
     while (k->sent < k->rd.nkana && (query ? 0 : now_ms >= k->t0 + k->rd.start_ms[k->sent])) {
         int i = k->sent++;

@@ -45,6 +45,7 @@
 #define LG_PENDING 8         /* moves of one room timed at once */
 #define LG_CONNECTING 256    /* handshakes in flight at once */
 #define LG_READY_TIMEOUT_S 120 /* the run starts then even if some clients are not in */
+#define LG_RETRY_MS 100       /* an `act` dropped for the rate limit is sent again then */
 #define LG_CODE 80           /* bytes of a room code or a seat token, NUL included */
 
 /* One message waiting to be written: LWS_PRE bytes of room, then the text. */
@@ -81,12 +82,15 @@ typedef struct lg_client {
     int welcomed;       /* got `welcome`: may send */
     int asked;          /* sent create/join/watch for the room's current code */
     int in_room;        /* joined (a seat) or watching (first state received) */
+    int in_game;        /* ... the room's current game (a rematch starts another) */
     int player;         /* takes a seat (else watches) */
     int rematch_sent;
     char token[LG_CODE];
     int64_t acted_seq;  /* the history length it last played on */
+    int64_t seen_seq;   /* the longest history of a `state` it received */
     int64_t want_seq;   /* a turn to play (-1: none) ... */
     char *want_action;  /* ... with this action */
+    char *last_action;  /* the last `act` sent (played again if refused for its rate) */
     int sul_on;         /* `sul` is scheduled */
     lws_sorted_usec_list_t sul;
     lg_msg *head, *tail;
@@ -280,8 +284,44 @@ static void lg_act_now(lg_client *c)
             c->want_seq);
     c->acted_seq = c->want_seq;
     c->want_seq = -1;
-    pl_free(c->want_action);
+    pl_free(c->last_action);
+    c->last_action = c->want_action;
     c->want_action = NULL;
+}
+
+static void lg_sul_retry(lws_sorted_usec_list_t *sul)
+{
+    lg_client *c = lws_container_of(sul, lg_client, sul);
+    c->sul_on = 0;
+    if (!c->wsi || c->g->phase == LG_DONE)
+        return;
+    if (c->want_seq >= 0) {
+        if (c->g->phase == LG_RUN)
+            lg_act_now(c);
+    } else if (!c->in_game) {
+        c->asked = 0;
+        lg_ask(c->g, c);
+    }
+}
+
+/* The server dropped a message of `c` for its rate limit (a connection may
+ * send about 20 messages a second; the error does not say which message):
+ * in LG_RETRY_MS, send the last `act` again if no newer state came, or ask
+ * for the room again (create, join or watch) if `c` is not in its game. */
+static void lg_retry(lg *g, lg_client *c)
+{
+    if (c->sul_on)
+        return;
+    if (c->want_seq < 0 && c->last_action && c->acted_seq >= 0 && c->seen_seq <= c->acted_seq) {
+        c->want_action = c->last_action;
+        c->last_action = NULL;
+        c->want_seq = c->acted_seq;
+        c->acted_seq = -1;
+    } else if (c->in_game || c->want_seq >= 0) {
+        return;
+    }
+    c->sul_on = 1;
+    lws_sul_schedule(g->ctx, 0, &c->sul, lg_sul_retry, (lws_usec_t)LG_RETRY_MS * 1000);
 }
 
 static void lg_sul_play(lws_sorted_usec_list_t *sul)
@@ -361,14 +401,21 @@ static void lg_on_state(lg *g, lg_client *c, json_t *m, int64_t now)
     lg_room *r = &g->r[c->room];
     json_int_t seq;
     json_t *legal;
+    const char *room;
     int over = 0;
-    if (json_unpack(m, "{s:I,s:o,s:b}", "seq", &seq, "legal", &legal, "over", &over) ||
+    if (json_unpack(m, "{s:s,s:I,s:o,s:b}", "room", &room, "seq", &seq, "legal", &legal, "over",
+                    &over) ||
         !json_is_array(legal)) {
         g->bad++;
         return;
     }
+    if (strcmp(room, r->code))
+        return; /* the last game's room, after a rematch */
+    c->in_game = 1;
     if (g->phase == LG_RUN)
         g->states++;
+    if (seq > c->seen_seq)
+        c->seen_seq = seq;
     if (!c->player)
         lg_set_ready(g, c);
     lg_seen(g, r, c->slot, seq, now);
@@ -420,6 +467,8 @@ static void lg_on_message(lg *g, lg_client *c, const char *data, size_t len)
         return;
     }
     lg_room *r = &g->r[c->room];
+    if (getenv("LG_TRACE"))
+        fprintf(stderr, "%d< %.*s\n", (int)(c - g->c), (int)(len > 300 ? 300 : len), data);
     if (!strcmp(type, "state")) {
         lg_on_state(g, c, m, now);
     } else if (!strcmp(type, "accepted")) {
@@ -446,6 +495,7 @@ static void lg_on_message(lg *g, lg_client *c, const char *data, size_t len)
         const char *tok = json_string_value(json_object_get(m, "token"));
         if (tok && strlen(tok) < LG_CODE)
             snprintf(c->token, sizeof c->token, "%s", tok);
+        c->in_game = 1;
         lg_set_ready(g, c);
     } else if (!strcmp(type, "rematch")) {
         const char *code = json_string_value(json_object_get(m, "room"));
@@ -456,7 +506,9 @@ static void lg_on_message(lg *g, lg_client *c, const char *data, size_t len)
                 r->over_seen = 0;
             }
             c->rematch_sent = 0;
+            c->in_game = 0;
             c->acted_seq = -1;
+            c->seen_seq = -1;
             lg_cancel_want(c);
             c->asked = 0; /* join the new room with the token (or watch it) */
             lg_ask(g, c);
@@ -471,10 +523,17 @@ static void lg_on_message(lg *g, lg_client *c, const char *data, size_t len)
     } else if (!strcmp(type, "error")) {
         const char *code = json_string_value(json_object_get(m, "error"));
         const char *msg = json_string_value(json_object_get(m, "message"));
+        const char *req = json_string_value(json_object_get(m, "request"));
+        int rate = code && !strcmp(code, "rate");
         if (g->phase == LG_RUN) {
             g->errors++;
-            if (code && !strcmp(code, "rate"))
-                g->rate_errors++;
+            g->rate_errors += rate;
+        }
+        if (rate && (!req || !strcmp(req, "act")))
+            lg_retry(g, c); /* the hub names no request when it drops a message unread */
+        if (req && !strcmp(req, "create") && !r->code[0]) {
+            c->asked = 0; /* create the room again (the figures count the error) */
+            lg_ask(g, c);
         }
         lg_note_error(g, code ? code : "error", msg);
     }
@@ -533,6 +592,9 @@ static int lg_callback(struct lws *wsi, enum lws_callback_reasons reason, void *
                 r->pend[0] = r->pend[--r->npend]; /* forget one: not timed */
                 g->untimed++;
             }
+            for (int i = 0; i < r->npend; i++) /* an `act` sent again: timed from now */
+                if (r->pend[i].seq == m->act_seq)
+                    r->pend[i--] = r->pend[--r->npend];
             uint32_t all = 0;
             for (int s = 0; s < r->n; s++) {
                 lg_client *o = &g->c[c->room + s * g->nrooms];
@@ -707,6 +769,7 @@ static void lg_free(lg *g)
     for (int i = 0; g->c && i < g->nclients; i++) {
         lg_drop_queue(&g->c[i]);
         pl_free(g->c[i].want_action);
+        pl_free(g->c[i].last_action);
         pl_buf_free(&g->c[i].rx);
     }
     pl_free(g->c);
@@ -853,6 +916,7 @@ int lg_bench_serve(int argc, char **argv)
         cl->slot = g.nrooms > 0 ? i / g.nrooms : 0;
         cl->player = g.nrooms > 0 && cl->slot < g.seats;
         cl->acted_seq = -1;
+        cl->seen_seq = -1;
         cl->want_seq = -1;
         if (g.nrooms > 0)
             g.r[cl->room].n++;

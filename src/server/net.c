@@ -577,6 +577,11 @@ static int net_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
         net_pump(n);
         return 0;
     case LWS_CALLBACK_RECEIVE:
+        if (lws_frame_is_binary(wsi)) { /* the protocol is JSON text: RFC 6455's "unacceptable data" */
+            static const char why[] = "text frames only";
+            lws_close_reason(wsi, LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE, (unsigned char *)why, sizeof why - 1);
+            return -1;
+        }
         if (c && c->id && !c->closing)
             net_receive(n, c, in, len);
         return 0;
@@ -651,8 +656,10 @@ net *net_new(const net_config *cfg, pl_buf *err)
     info.gid = -1;
     info.uid = -1;
     info.max_http_header_data = NET_MAX_HEADER;
-    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 |
-                   LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+    /* No LWS_SERVER_OPTION_VALIDATE_UTF8: a text frame that is not UTF-8 is
+     * a malformed message like any other, answered by the hub with an error
+     * (jansson refuses it) while the connection lives on. */
+    info.options = LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
     if (cfg->host && !strchr(cfg->host, ':'))
         info.options |= LWS_SERVER_OPTION_DISABLE_IPV6; /* an IPv4 address */
     n->ctx = lws_create_context(&info);

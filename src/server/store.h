@@ -52,7 +52,8 @@ typedef struct {
  * synchronous=FULL (a commit survives a power cut, not only a killed
  * process), a 5 s busy timeout, foreign keys on, the schema created or
  * checked. Returns the handle (free it with store_close), or NULL with a
- * message in `err`. */
+ * message in `err`. `path` ":memory:" gives a store that lives in memory
+ * until store_close (tests and fuzz targets: no WAL, nothing durable). */
 store *store_open(const char *path, pl_buf *err);
 /* Closes the store; NULL is a no-op. */
 void store_close(store *s);
