@@ -36,7 +36,7 @@ from driver import Conn, all_over, candidates, create_room, decide_index, person
 
 SEED = 31337
 OPTS = {"upper_ms": "1000", "pause_ms": "0", "yoin_ms": "0", "memo_s": "0", "send": "manual", "tie_ms": "10"}
-READINGS = 9
+READINGS = 6
 EARLY_TOLERANCE_MS = 2  # clock granularity between the server's and this process's reading of the same clock
 
 
@@ -113,9 +113,9 @@ def test_fair_judging_with_delays(args):
         ca.join(room, "A", 0)
         cb.join(room, "B", 1)
         a, b = Player(ca, 0, 250, tl, f), Player(cb, 1, 330, tl, g)
-        until = time.monotonic() + 60
+        until = time.monotonic() + 120
         while not all_over([ca, cb]):
-            check(time.monotonic() < until, "match not over in 60 s: %d readings" % len(a.per_reading))
+            check(time.monotonic() < until, "match not over in 120 s: %d readings" % len(a.per_reading))
             a.step()
             b.step()
             time.sleep(0.001)

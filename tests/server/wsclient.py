@@ -499,7 +499,10 @@ class WSClient:
             self._cv.notify_all()
 
 
-def strip_volatile(obj, keys=("room", "token", "server_ms", "at_ms", "t0_ms", "code", "clock", "link")):
+VOLATILE = ("room", "token", "link", "server_ms", "at_ms", "t0_ms", "since_ms", "clock")
+
+
+def strip_volatile(obj, keys=VOLATILE):
     """A copy of a message without the keys docs/web-protocol.md calls
     volatile (at any depth; `id` only in a sync)."""
     if isinstance(obj, dict):
