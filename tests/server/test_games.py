@@ -210,7 +210,9 @@ def play_karuta(p, everyone, tl, reaction_ms=150, timeout=90):
     heard, unread, touched, due, readings = [], [], False, None, 0
     until = time.monotonic() + timeout
     while not all_over(everyone):
-        check(time.monotonic() < until, "karuta not over in %d s (%d readings)" % (timeout, readings))
+        check(time.monotonic() < until, "karuta not over in %d s (%d readings; the deal is planned from the "
+              "reading order the engine gives for the seed: does the hub draw readings another way?)"
+              % (timeout, readings))
         for c in everyone:
             c.update()
         log = p.c.log
