@@ -251,7 +251,13 @@ def test_karuta(args):
     deal = "%d;%d/%d" % (reads[0], reads[1], reads[2])  # every card in play is read in the first three
     with ServerProcess(args.parlour, args.web, test_seed=SEED) as srv:
         o = dict(KARUTA_OPTS, deal=deal)
-        room, players, w = setup(srv, "karuta", o, [person(), ai("easy")], [("Fumi", 0)])
+        room, players, w = setup(srv, "karuta", o, [person(), ai("easy")], [("Fumi", 0)], public=True)
+        # the lobby lists the public room, and not its deal
+        look = Conn(WSClient(srv.port), "looker")
+        r = look.request({"type": "rooms"}, answers=("rooms", "error"))
+        check(r["type"] == "rooms" and any(x["room"] == room for x in r["rooms"]), "public room not listed: %s" % r)
+        check(deal not in canonical(r) and "%d" % SEED not in canonical(r), "the lobby tells the deal or seed: %s" % r)
+        look.close()
         # (no record before the end: the hub answers none while a reading is open, and
         # with memo_s=0 and pause_ms=0 one always is)
         readings = play_karuta(players[0], players + [w], tl)
