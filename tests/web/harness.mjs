@@ -310,17 +310,19 @@ export class Harness {
     });
   }
 
-  /** Waits until the room page's last state satisfies `pred` (a function run in the page on it). */
-  async waitState(page, pred, arg) {
-    await page.waitForFunction(
-      ([src, arg]) => {
-        const p = window.__parlour && window.__parlour.page;
-        const st = p && p.room ? p.room.state : null;
-        return !!st && new Function('st', 'arg', 'return (' + src + ')(st, arg)')(st, arg);
-      },
-      [pred.toString(), arg],
-    );
-    return this.state(page);
+  /** Waits until the room page's last state satisfies pred(state, arg) (run
+   * here in node on a copy; the page's CSP forbids eval); resolves to it.
+   * Fails after `timeout` ms (default 20 s). */
+  async waitState(page, pred, arg, timeout = 20000) {
+    const until = Date.now() + timeout;
+    let st = null;
+    for (;;) {
+      st = await this.state(page);
+      if (st && pred(st, arg)) return st;
+      if (Date.now() > until)
+        throw new TestFailure(`waitState: ${pred.toString()} not true within ${timeout} ms; last state: ${JSON.stringify(st).slice(0, 600)}`);
+      await new Promise((r) => setTimeout(r, 40));
+    }
   }
 
   /** Opens /room/CODE and joins with `name` by the form; resolves to the seat. */

@@ -7,7 +7,7 @@
 // contract"); when that module is missing or fails, a plain table shows the
 // JSON view and the legal actions as buttons.
 
-import { t, lang } from './i18n.js';
+import { t, lang, has } from './i18n.js';
 import { h, clear, download } from './dom.js';
 import { getToken, setToken, clientMs } from './net.js';
 import { inviteBox } from './lobby.js';
@@ -319,7 +319,7 @@ export function open(ctx, code) {
   function renderState() {
     const st = r.state;
     if (!els.title) return;
-    els.title.textContent = r.game ? ctx.gameName(r.game) : t('room.title');
+    els.title.textContent = !r.game ? t('room.title') : has('game.' + r.game + '.name') ? t('game.' + r.game + '.name') : ctx.gameName(r.game);
     els.turn.textContent = turnText();
     renderSeats();
     renderClocks();
@@ -369,7 +369,13 @@ export function open(ctx, code) {
         r.table.update(r.state);
       }
     };
-    import('/games/' + game + '.js').then(start, () => start(null));
+    // localStorage 'parlour.table' = 'plain': the plain table for every game (tests, debugging)
+    let plain = false;
+    try {
+      plain = localStorage.getItem('parlour.table') === 'plain';
+    } catch {}
+    if (plain) start(null);
+    else import('/games/' + game + '.js').then(start, () => start(null));
   }
 
   function renderTools() {
