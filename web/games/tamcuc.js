@@ -55,6 +55,8 @@ export function mount(root, api) {
   let state = null;
   let sel = new Set(); // indices into the hand
   let handKey = '';
+  const tricks = new Map(); // history seq → {winner, cards, extra, deal}: who won which trick (from the `said` lines)
+  let dealNo = 1;
   const els = {
     info: h('div', { class: 'tc-info' }),
     scores: h('div', { class: 'tc-scores' }),
@@ -63,9 +65,10 @@ export function mount(root, api) {
     actions: h('div', { class: 'tc-actions', role: 'group', 'aria-label': t('tamcuc.actions') }),
     hand: h('div', { class: 'tc-hand-box' }),
     extra: h('div', { class: 'tc-extra' }),
+    log: h('div', { class: 'tc-log' }),
   };
   root.classList.add('tc');
-  root.append(els.info, els.scores, els.middle, els.prompt, els.actions, els.hand, els.extra);
+  root.append(els.info, els.scores, els.middle, els.prompt, els.actions, els.hand, els.log, els.extra);
 
   // ---- words ----
   function cardLabel(card) {
@@ -416,7 +419,7 @@ export function mount(root, api) {
           api.act(m.action);
           sel = new Set();
         },
-      }, m ? t('tamcuc.play', { what: m.long }) : t('tamcuc.play.none', { n: sel.size }));
+      }, m ? t('tamcuc.play', { what: m.long, cards: cardsText(m.action.split(' ').slice(1).map(norm)) }) : t('tamcuc.play.none', { n: sel.size }));
       const reset = h('button', { type: 'button', class: 'tc-clear', id: 'tc-clear', disabled: !sel.size, onclick: () => {
         sel = new Set();
         renderHand(state.view);
@@ -429,13 +432,47 @@ export function mount(root, api) {
     } else if (v.phase !== 'over' && api.seat >= 0 && (v.actors || []).length) {
       prompt = t('tamcuc.prompt.wait');
     }
-    for (const a of others)
-      els.actions.append(h('button', { type: 'button', class: 'act tc-act', dataset: { action: a.action }, onclick: () => api.act(a.action) }, a.long || a.action));
+    for (const a of others) {
+      const verb = a.action.split(' ')[0];
+      const gloss = t('tamcuc.do.' + (verb === 'declare' ? a.action.replace(' ', '.') : verb));
+      els.actions.append(h('button', { type: 'button', class: 'act tc-act', dataset: { action: a.action }, onclick: () => api.act(a.action) }, h('span', { class: 'tc-long' }, a.long || a.action), ' — ', gloss));
+    }
     els.prompt.textContent = prompt;
+  }
+
+  /** Reads the trick winners from the new history entries ("Seat 2 won the trick with rC."). */
+  function readHistory(st) {
+    if (st.history_from === 0) {
+      tricks.clear();
+      dealNo = 1;
+    }
+    for (const e of st.history || []) {
+      const said = e.said || '';
+      const m = /(You|Seat (\d+)) won the (extra )?trick with ([^.]*)\./.exec(said);
+      if (m && !tricks.has(e.seq))
+        tricks.set(e.seq, { winner: m[2] === undefined ? api.seat : Number(m[2]), cards: m[4].trim().split(/\s+/).map(norm), extra: !!m[3], deal: dealNo });
+      if (/Deal \d+ scores/.test(said)) dealNo++;
+    }
+  }
+
+  function renderLog(v) {
+    clear(els.log);
+    if (!tricks.size) return;
+    const ol = h('ol', { class: 'tc-tricks' });
+    const many = [...tricks.values()].some((x) => x.deal > 1);
+    for (const [seq, x] of [...tricks.entries()].sort((a, b) => a[0] - b[0]))
+      ol.append(
+        h('li', { dataset: { winner: x.winner } },
+          many ? t('tamcuc.deal', { n: x.deal }) + ': ' : '',
+          t(x.extra ? 'tamcuc.tricks.extra' : 'tamcuc.tricks.one', { name: seatLabel(x.winner) }), ' ',
+          rowSvg(x.cards, 0, { zone: 'tricks', small: true, step: 26, label: cardsText(x.cards) })),
+      );
+    els.log.append(h('section', { class: 'tc-section' }, h('h3', {}, t('tamcuc.tricks')), ol));
   }
 
   function update(st) {
     state = st;
+    readHistory(st);
     const v = st.view;
     if (!v || v.game !== 'tamcuc') return;
     const hk = (v.hand || []).join(',') + '|' + v.stage + '|' + (st.legal || []).map((a) => a.action).join(';');
@@ -448,6 +485,7 @@ export function mount(root, api) {
     renderMiddle(v);
     renderActions(v);
     renderHand(v);
+    renderLog(v);
     renderExtra(v);
   }
 
