@@ -215,7 +215,7 @@ export function mount(root, api) {
         list.append(h('div', { class: 'tc-group' }, h('p', { class: 'tc-who' }, h('b', {}, seatLabel(seat))), rowSvg([card], 0, { zone: 'counting', small: true, label: cardLabel(card) })));
       });
       box.append(list);
-      if (v.stage === 'count' || v.stage === 'dealer' || v.deal <= 1) els.middle.append(box);
+      if (!v.trick && !v.last_trick && v.deal <= 1) els.middle.append(box); // until the first trick
     }
     if (v.trick) {
       const tr = v.trick;
@@ -261,7 +261,7 @@ export function mount(root, api) {
     const won = h('div', { class: 'tc-groups' });
     for (let i = 0; i < v.seats; i++) {
       const cards = (v.won && v.won[i]) || [];
-      won.append(h('div', { class: 'tc-group', dataset: { seat: i } }, h('p', { class: 'tc-who' }, h('b', {}, seatLabel(i)), ' ', t('tamcuc.wonCount', { n: cards.length })), cards.length ? rowSvg(cards, 0, { zone: 'won', small: true, step: 26, label: cardsText(cards) }) : null));
+      won.append(h('div', { class: 'tc-group', dataset: { seat: i } }, h('p', { class: 'tc-who' }, h('b', {}, seatLabel(i)), ' ', t('tamcuc.wonCount', { n: cards.length })), cards.length ? rowSvg(cards, 0, { zone: 'won', small: true, step: 30, label: cardsText(cards) }) : null));
     }
     els.extra.append(h('section', { class: 'tc-section tc-won' }, h('h3', {}, t('tamcuc.won')), won));
     // discards
@@ -269,8 +269,8 @@ export function mount(root, api) {
       const ul = h('ul', { class: 'tc-discards' });
       v.discards.forEach((d, i) => {
         const li = h('li', {}, h('b', {}, seatLabel(i)), ' ', t('tamcuc.discard', { pub: d.public, sec: d.secret }));
-        if (d.public_cards && d.public_cards.length) li.append(' ', rowSvg(d.public_cards, 0, { zone: 'discard', small: true, step: 26, label: cardsText(d.public_cards) }));
-        if (d.secret_cards && d.secret_cards.length) li.append(' ', h('span', { class: 'tc-note' }, t('tamcuc.discard.mine')), ' ', rowSvg(d.secret_cards, 0, { zone: 'own-discard', small: true, step: 26, cardCls: 'tc-own-down', label: cardsText(d.secret_cards) }));
+        if (d.public_cards && d.public_cards.length) li.append(' ', rowSvg(d.public_cards, 0, { zone: 'discard', small: true, step: 30, label: cardsText(d.public_cards) }));
+        if (d.secret_cards && d.secret_cards.length) li.append(' ', h('span', { class: 'tc-note' }, t('tamcuc.discard.mine')), ' ', rowSvg(d.secret_cards, 0, { zone: 'own-discard', small: true, step: 30, cardCls: 'tc-own-down', label: cardsText(d.secret_cards) }));
         ul.append(li);
       });
       els.extra.append(h('section', { class: 'tc-section' }, h('h3', {}, t('tamcuc.discards')), ul));
@@ -278,7 +278,7 @@ export function mount(root, api) {
     // two players: what the other may hold / holds
     if (v.opponent && v.opponent.cards) {
       const o = v.opponent;
-      els.extra.append(h('section', { class: 'tc-section' }, h('h3', {}, t(o.knowledge === 'holds' ? 'tamcuc.opponent.holds' : 'tamcuc.opponent.may')), rowSvg(sortCards(o.cards), 0, { zone: 'opponent', small: true, step: 26, label: cardsText(o.cards) })));
+      els.extra.append(h('section', { class: 'tc-section' }, h('h3', {}, t(o.knowledge === 'holds' ? 'tamcuc.opponent.holds' : 'tamcuc.opponent.may')), rowSvg(sortCards(o.cards), 0, { zone: 'opponent', small: true, step: 30, label: cardsText(o.cards) })));
     }
   }
 
@@ -345,9 +345,13 @@ export function mount(root, api) {
     const canPick = acts.length > 0;
     const ok = extendable(acts, hand);
     const n = hand.length;
-    const rows = n > 8 ? 2 : 1;
-    const per = Math.ceil(n / rows) || 1;
+    if (!n) return; // the hand is played out
     const step = 40;
+    // as many cards a row as the width holds at full size (8 on a 360 px phone), rows of equal length
+    const width = els.hand.clientWidth || root.clientWidth || 336;
+    const fit = Math.max(5, Math.floor((width - CW - 16) / step) + 1);
+    const rows = Math.ceil(n / fit);
+    const per = Math.ceil(n / rows);
     const lift = 14;
     const w = CW + (per - 1) * step + 16;
     const hgt = rows * (CH + lift + 8) + 4;
@@ -465,7 +469,7 @@ export function mount(root, api) {
         h('li', { dataset: { winner: x.winner } },
           many ? t('tamcuc.deal', { n: x.deal }) + ': ' : '',
           t(x.extra ? 'tamcuc.tricks.extra' : 'tamcuc.tricks.one', { name: seatLabel(x.winner) }), ' ',
-          rowSvg(x.cards, 0, { zone: 'tricks', small: true, step: 26, label: cardsText(x.cards) })),
+          rowSvg(x.cards, 0, { zone: 'tricks', small: true, step: 30, label: cardsText(x.cards) })),
       );
     els.log.append(h('section', { class: 'tc-section' }, h('h3', {}, t('tamcuc.tricks')), ol));
   }
