@@ -1364,6 +1364,17 @@ static void test_karuta_reading(void **state)
     json_t *rec = json_object_get(last(d, p0, "record"), "record");
     assert_non_null(rec);
     assert_null(json_object_get(json_object_get(rec, "options"), "deal"));
+    /* the next reading's draw cannot be stored: it is drawn again, and read */
+    int readings = count(d, p0, "reading");
+    d->fail_next = 1;
+    d->now = hub_next_ms(d->h) > d->now ? hub_next_ms(d->h) : d->now;
+    for (int k = 0; k < 5 && count(d, p0, "reading") == readings; k++) {
+        hub_tick(d->h, d->now);
+        pump(d);
+        d->now = hub_next_ms(d->h) > d->now ? hub_next_ms(d->h) : d->now + 1;
+    }
+    assert_int_equal(count(d, p0, "reading"), readings + 1);
+    assert_string_equal(str(json_object_get(last(d, p0, "state"), "view"), "stage"), "touch");
     assert_non_null(strstr(text, "seat 0: touch of card 9 clamped")); /* the read card, before its deciding kana */
     assert_null(strstr(text, "card 12 clamped"));
     fclose(log);

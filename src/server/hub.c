@@ -2274,19 +2274,20 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
             next_forget(h, r->code, 0); /* the next batch's actions continue the failed ones */
             room_truncate(r, n);
             r->finished_queued = 0;
+            r->over_ms = 0;
             for (int s = 0; s < r->nseats; s++)
                 r->seats[s].job_nhist = -1;
-            if (r->kar) {
+            if (r->kar)
                 hubk_reset(r);
-                hubk_after_change(h, r, now_ms); /* a reading taken back is read again */
-            }
             for (int k = 0; k < r->nmembers; k++) {
                 hub_conn *c = hub_conn_get(h, r->members[k]);
                 if (c && c->hist_sent > n)
                     c->hist_sent = n;
             }
-            r->turn_ms = now_ms;
-            hub_room_schedule(h, r);
+            /* on from the durable state: chance taken back is drawn again (the
+             * same outcome: the generator follows the history's length), a
+             * reading is read again, computers decide, clocks restart */
+            hub_room_advance(h, r, now_ms);
             hub_room_broadcast(h, r);
         }
     }
