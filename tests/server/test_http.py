@@ -14,6 +14,7 @@ import base64
 import http.client
 import json
 import os
+import random
 import select
 import shutil
 import signal
@@ -264,6 +265,31 @@ def main():
         m = ws_recv(s)
         check(isinstance(m, dict) and m.get("type") == "welcome", "... and its welcome")
         s.close()
+        # Many connections, half of them closed in random order, more opened: each still gets
+        # its own answers (the connection table grows and deletes under collisions).
+        rng = random.Random(5)
+        conns = []
+        for i in range(300):
+            c, head = ws_open(port)
+            ws_recv(c)  # welcome
+            conns.append(c)
+        rng.shuffle(conns)
+        for c in conns[:150]:
+            c.close()
+        conns = conns[150:]
+        for i in range(100):
+            c, head = ws_open(port)
+            ws_recv(c)
+            conns.append(c)
+        rng.shuffle(conns)
+        answered = 0
+        for c in conns:
+            ws_send(c, json.dumps({"type": "hello", "v": 1}).encode())
+        for c in conns:
+            m = ws_recv(c)
+            answered += bool(m and m.get("type") == "welcome")
+            c.close()
+        check(answered == 250, f"250 connections of 400 opened, 150 closed: each answered ({answered})")
         s, head = ws_open(port, path="/other")
         check(not head.startswith("HTTP/1.1 101"), "WebSocket anywhere but /ws: refused")
         s.close()
