@@ -9,4 +9,12 @@ $SUDO apt-get install -y --no-install-recommends \
   build-essential cmake ninja-build pkg-config \
   libjansson-dev libutf8proc-dev libcmocka-dev libncurses-dev libsqlite3-dev \
   tmux \
-  libwebsockets-dev python3
+  libwebsockets-dev python3 \
+  chromium fonts-noto-cjk nodejs
+# The browser tests (tests/web, issue 16): npm playwright-core drives Debian's
+# chromium; never a downloaded browser. npm comes with nodesource's nodejs;
+# Debian's own npm package only where none is there (it would conflict).
+if ! command -v npm >/dev/null; then
+  $SUDO apt-get install -y --no-install-recommends npm
+fi
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix "$(dirname "$0")/../tests/web" --no-audit --no-fund

@@ -1,0 +1,70 @@
+// test_lobby.mjs — the lobby in a real browser: it renders the four games in
+// English and Russian at phone and desktop size with no layout fault and no
+// missing word; a room with a computer seat is made from the form, its
+// invitation link and QR code appear, and the room page opens from it.
+
+import { run } from './harness.mjs';
+import en from '../../web/i18n/en.js';
+import ru from '../../web/i18n/ru.js';
+
+run('lobby', async (h) => {
+  const cats = { en, ru };
+  for (const lang of ['en', 'ru'])
+    for (const size of ['phone', 'desktop']) {
+      await h.step(`renders in ${lang} at ${size} size`, async () => {
+        const page = await h.page(size, { lang });
+        await page.goto(h.url('/'));
+        await page.locator('#games .game').nth(3).waitFor();
+        h.check((await page.locator('#games .game').count()) === 4, 'four games');
+        const title = await page.locator('#games .game h3').first().textContent();
+        h.check(title === cats[lang]['game.ur.name'], `the first game is named in ${lang}: ${title}`);
+        await page.locator('#create').waitFor();
+        await page.locator('#rooms #no-rooms').waitFor();
+        h.expectLayout(await h.layout(page), `${lang} ${size}`);
+        h.check((await h.missingKeys(page)).length === 0, 'no missing key');
+        await h.shot(page, `${size}-${lang}`);
+        await page.context().close();
+      });
+    }
+
+  await h.step('the language switch changes every word and is remembered', async () => {
+    const page = await h.page('desktop', { lang: 'en' });
+    await page.goto(h.url('/'));
+    await page.locator('#games .game').nth(3).waitFor();
+    await page.selectOption('#lang', 'ru');
+    await page.locator('#games-h', { hasText: ru['lobby.games'] }).waitFor();
+    await page.reload();
+    await page.locator('#games-h', { hasText: ru['lobby.games'] }).waitFor();
+    h.check((await page.locator('#create').textContent()) === ru['new.create'], 'the create button in Russian');
+    await page.context().close();
+  });
+
+  await h.step('a room with a computer seat is made from the form', async () => {
+    const page = await h.page('phone', { lang: 'en' });
+    await page.goto(h.url('/'));
+    await page.locator('#games .game').nth(3).waitFor();
+    await page.locator('.game[data-game="ur"] button.new-game').click();
+    await page.fill('#opt-pieces', '3');
+    h.check((await page.locator('#seat-0 option').count()) >= 4, 'a seat offers a person and the levels');
+    await page.selectOption('#seat-0', 'person');
+    await page.selectOption('#seat-1', 'ai:easy');
+    await page.click('#create');
+    const link = page.locator('.invite-link');
+    await link.waitFor();
+    const url = await link.inputValue();
+    h.check(/\/room\/[0-9a-f]{32}$/.test(url), 'an invitation link: ' + url);
+    await page.locator('svg.qr').waitFor();
+    h.expectLayout(await h.layout(page), 'after create');
+    await h.shot(page, 'created-phone');
+    await page.click('#open-room');
+    await page.waitForURL(/\/room\//);
+    await page.locator('#join-name').waitFor();
+    const st = await h.state(page);
+    h.check(st && st.seats.length === 2 && st.seats[1].kind === 'ai' && st.seats[1].level === 'easy', 'the room has the computer seat');
+    h.check(st.view.options.pieces === 3, 'the option was taken: ' + JSON.stringify(st.view.options));
+    // the public room is listed in the lobby
+    await page.goto(h.url('/'));
+    await page.locator('.room-item a').first().waitFor();
+    await page.context().close();
+  });
+});

@@ -1,0 +1,55 @@
+// i18n.js — the interface's words in English and Russian. t(key, vars) looks a
+// key up in the catalogue of the language in use (web/i18n/en.js, ru.js), puts
+// {name} placeholders in, and falls back to English; a key missing from both
+// is shown as ⟦key⟧ and remembered in `missing` (the tests fail on it).
+// The language: localStorage 'parlour.lang', else navigator.language, else en.
+
+import en from '../i18n/en.js';
+import ru from '../i18n/ru.js';
+
+export const catalogues = { en, ru };
+export const languages = [
+  { code: 'en', name: 'English' },
+  { code: 'ru', name: 'Русский' },
+];
+export const missing = new Set();
+
+function initial() {
+  let stored = null;
+  try {
+    stored = localStorage.getItem('parlour.lang');
+  } catch {}
+  if (stored && catalogues[stored]) return stored;
+  const nav = (navigator.languages && navigator.languages[0]) || navigator.language || 'en';
+  const code = nav.toLowerCase().split('-')[0];
+  return catalogues[code] ? code : 'en';
+}
+
+export let lang = initial();
+
+/** Switches the language (kept in localStorage); the caller redraws. */
+export function setLang(code) {
+  if (!catalogues[code]) return;
+  lang = code;
+  try {
+    localStorage.setItem('parlour.lang', code);
+  } catch {}
+  document.documentElement.lang = code;
+}
+
+/** The text of `key` with {name} replaced by vars.name. */
+export function t(key, vars) {
+  let s = catalogues[lang][key];
+  if (s === undefined) s = en[key];
+  if (s === undefined) {
+    missing.add(key);
+    return '⟦' + key + '⟧';
+  }
+  if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (vars[k] === undefined ? m : String(vars[k])));
+  return s;
+}
+
+/** Does the catalogue have `key` (so callers can offer a fallback text)? */
+export function has(key) {
+  return catalogues[lang][key] !== undefined || en[key] !== undefined;
+}

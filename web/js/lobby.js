@@ -1,0 +1,303 @@
+// lobby.js — the lobby (/): the four games (a small picture and two lines
+// each), the open public rooms (refresh), and "new room": the game, its
+// options built from the server's `games` (values as selects, ranges as
+// number inputs, free text as text, each with its description), the seats
+// (person, or computer at one of the game's levels), grace, clock and
+// public. Once created: the invitation link, a copy button and its QR code.
+
+import { t } from './i18n.js';
+import { h, svg, clear } from './dom.js';
+
+export const GAMES = ['ur', 'cbw', 'tamcuc', 'karuta'];
+
+/** How many seats a room of `game` with `opts` (key → value text) has. */
+export function seatCount(game, opts) {
+  const n = (k, d) => (opts[k] === undefined || opts[k] === '' ? d : Number(opts[k]));
+  if (game === 'cbw') {
+    const p = n('players', 4);
+    return p === 2 ? 4 : p;
+  }
+  if (game === 'tamcuc') return n('players', 4);
+  if (game === 'karuta') {
+    const p = n('players', 0);
+    if (p > 0) return p;
+    return { kyogi: 2, uta: 4, chirashi: 2 }[opts.variant || 'kyogi'] || 2;
+  }
+  return 2;
+}
+
+/** A small picture of each game (inline SVG, drawn here). */
+export function picture(game) {
+  const s = (...c) => svg('svg', { viewBox: '0 0 120 80', class: 'pic', 'aria-hidden': 'true', focusable: 'false' }, ...c);
+  if (game === 'ur') {
+    const cells = [];
+    const on = (c, r) => !(r !== 1 && (c === 4 || c === 5));
+    for (let r = 0; r < 3; r++)
+      for (let c = 0; c < 8; c++)
+        if (on(c, r)) cells.push(svg('rect', { x: 4 + c * 14, y: 19 + r * 14, width: 13, height: 13, rx: 1.5, fill: '#e9d7a8', stroke: '#7a5a2b' }));
+    const ros = (c, r) => svg('path', { d: `M${10.5 + c * 14} ${22 + r * 14}l2 3.5 3.5 2-3.5 2-2 3.5-2-3.5-3.5-2 3.5-2z`, fill: '#2f5d8a' });
+    return s(...cells, ros(0, 0), ros(0, 2), ros(3, 1), ros(6, 0), ros(6, 2),
+      svg('circle', { cx: 38.5, cy: 25.5, r: 4.5, fill: '#fafafa', stroke: '#222' }),
+      svg('circle', { cx: 66.5, cy: 53.5, r: 4.5, fill: '#222' }));
+  }
+  if (game === 'cbw') {
+    const card = (x, y, txt, red) =>
+      svg('g', {}, svg('rect', { x, y, width: 22, height: 30, rx: 3, fill: '#fff', stroke: '#555' }),
+        svg('text', { x: x + 11, y: y + 20, 'text-anchor': 'middle', 'font-size': 13, fill: red ? '#b3261e' : '#222' }, txt));
+    return s(svg('rect', { x: 6, y: 6, width: 108, height: 68, fill: 'none', stroke: '#2e7d32', 'stroke-width': 2, 'stroke-dasharray': '4 3' }),
+      card(12, 10, '7♥', true), card(37, 10, 'K♠'), card(62, 10, '9♦', true), card(87, 10, 'A♣'),
+      card(24, 42, '10♣'), card(49, 42, 'Q♥', true), card(74, 42, 'J♠'));
+  }
+  if (game === 'tamcuc') {
+    const card = (x, rot, ch, red) =>
+      svg('g', { transform: `rotate(${rot} 60 90)` }, svg('rect', { x, y: 14, width: 24, height: 40, rx: 3, fill: '#f6ecd2', stroke: '#6d4c2a' }),
+        svg('circle', { cx: x + 12, cy: 34, r: 9, fill: 'none', stroke: red ? '#b3261e' : '#222' }),
+        svg('text', { x: x + 12, y: 39, 'text-anchor': 'middle', 'font-size': 13, fill: red ? '#b3261e' : '#222', class: 'cjk' }, ch));
+    return s(card(48, -30, '將', true), card(48, -10, '車'), card(48, 10, '馬', true), card(48, 30, '卒'));
+  }
+  // karuta: two torifuda with vertical kana
+  const fuda = (x, txt) =>
+    svg('g', {}, svg('rect', { x, y: 6, width: 30, height: 68, rx: 2, fill: '#fbf6e9', stroke: '#3b6e3b', 'stroke-width': 2 }),
+      svg('text', { x: x + 15, y: 14, 'font-size': 11, 'writing-mode': 'vertical-rl', class: 'cjk', fill: '#222' }, txt));
+  return s(fuda(20, 'わがころも'), fuda(70, 'ふじのたか'));
+}
+
+/** The invitation: the link with a copy button and its QR code (loaded on demand). */
+export function inviteBox(path) {
+  const url = location.origin + path;
+  const qrBox = h('div', { class: 'qr-box' });
+  const copied = h('span', { class: 'quiet', role: 'status' });
+  const input = h('input', { class: 'invite-link', readonly: true, value: url, 'aria-label': t('invite.link'), onfocus: (ev) => ev.target.select() });
+  import('./qr.js').then(
+    (q) => qrBox.append(q.qrSvg(url, t('invite.qr'))),
+    () => qrBox.append(h('span', { class: 'quiet' }, t('invite.noqr'))),
+  );
+  return h('div', { class: 'invite' },
+    h('p', {}, t('invite.text')),
+    h('div', { class: 'row' }, input,
+      h('button', { type: 'button', class: 'copy', onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(url);
+        } catch {
+          input.select();
+          document.execCommand && document.execCommand('copy');
+        }
+        copied.textContent = t('invite.copied');
+      } }, t('invite.copy')), copied),
+    qrBox,
+    h('p', {}, h('a', { href: path, class: 'button primary', id: 'open-room' }, t('invite.open'))));
+}
+
+export function open(ctx) {
+  const { net, root } = ctx;
+  const L = { games: null, rooms: null, created: null, error: null, form: { game: 'ur', options: {}, seats: null } };
+  const els = {};
+  const offs = [];
+
+  offs.push(
+    net.on('rooms', (m) => {
+      L.rooms = m.rooms;
+      renderRooms();
+    }),
+    net.on('created', (m) => {
+      L.created = m;
+      L.error = null;
+      renderCreated();
+    }),
+    net.on('error', (m) => {
+      if (m.request !== 'create') return;
+      L.error = m.message;
+      renderCreated();
+    }),
+  );
+  const offOpen = net.onOpen(() => net.send({ type: 'rooms' }));
+  ctx.games((games) => {
+    L.games = games;
+    render();
+  });
+
+  function render() {
+    clear(root);
+    els.games = h('ul', { class: 'games', id: 'games' });
+    els.rooms = h('div', { class: 'rooms', id: 'rooms' });
+    els.form = h('div', { id: 'new-room' });
+    els.created = h('div', { class: 'created', 'aria-live': 'polite' });
+    root.append(
+      h('section', { class: 'intro' }, h('h1', {}, t('lobby.title')), h('p', {}, t('lobby.intro'))),
+      h('section', { 'aria-labelledby': 'games-h' }, h('h2', { id: 'games-h' }, t('lobby.games')), els.games),
+      h('section', { 'aria-labelledby': 'rooms-h' },
+        h('div', { class: 'row spread' }, h('h2', { id: 'rooms-h' }, t('lobby.rooms')),
+          h('button', { type: 'button', id: 'refresh', onclick: () => net.send({ type: 'rooms' }) }, t('lobby.refresh'))),
+        els.rooms),
+      h('section', { 'aria-labelledby': 'new-h', class: 'card' }, h('h2', { id: 'new-h' }, t('lobby.new')), els.form, els.created),
+      h('p', { class: 'quiet' }, h('a', { href: '/#replay' }, t('lobby.replay'))),
+    );
+    renderGames();
+    renderRooms();
+    renderForm();
+    renderCreated();
+  }
+
+  function renderGames() {
+    clear(els.games);
+    for (const id of GAMES) {
+      const known = !L.games || L.games.some((g) => g.id === id);
+      if (!known) continue;
+      els.games.append(
+        h('li', { class: 'game', dataset: { game: id } },
+          picture(id),
+          h('div', { class: 'game-text' },
+            h('h3', {}, t('game.' + id + '.name')),
+            h('p', {}, t('game.' + id + '.line1')),
+            h('p', { class: 'quiet' }, t('game.' + id + '.line2')),
+            h('button', { type: 'button', class: 'new-game', onclick: () => {
+              L.form = { game: id, options: {}, seats: null };
+              renderForm();
+              document.getElementById('new-room').scrollIntoView({ behavior: 'smooth', block: 'start' });
+            } }, t('lobby.play')))));
+    }
+  }
+
+  function renderRooms() {
+    if (!els.rooms) return;
+    clear(els.rooms);
+    if (!L.rooms) return;
+    if (!L.rooms.length) {
+      els.rooms.append(h('p', { class: 'quiet', id: 'no-rooms' }, t('lobby.noRooms')));
+      return;
+    }
+    const ul = h('ul', { class: 'room-list' });
+    for (const rm of L.rooms) {
+      const open = rm.seats.filter((s) => s.kind === 'open').length;
+      const people = rm.seats.map((s) => (s.kind === 'ai' ? t('lobby.computer') : s.kind === 'open' ? '—' : s.name)).join(', ');
+      ul.append(
+        h('li', { class: 'room-item' },
+          h('a', { href: '/room/' + rm.room }, t('game.' + rm.game + '.name')),
+          h('span', { class: 'quiet' }, ' ', people, ' · ', rm.state === 'waiting' ? t('lobby.openSeats', { n: open }) : t('lobby.playing'))));
+    }
+    els.rooms.append(ul);
+  }
+
+  function gameInfo(id) {
+    return L.games && L.games.find((g) => g.id === id);
+  }
+
+  function renderForm() {
+    if (!els.form) return;
+    clear(els.form);
+    const f = L.form;
+    const g = gameInfo(f.game);
+    const gameSel = h('select', { id: 'new-game', onchange: (ev) => {
+      L.form = { game: ev.target.value, options: {}, seats: null };
+      renderForm();
+    } }, GAMES.filter((id) => !L.games || gameInfo(id)).map((id) => h('option', { value: id, selected: id === f.game }, t('game.' + id + '.name'))));
+    const form = h('form', { id: 'create-form', onsubmit: (ev) => {
+      ev.preventDefault();
+      create();
+    } });
+    form.append(h('label', { class: 'field' }, h('span', {}, t('new.game')), gameSel));
+    if (g) {
+      // options (the ones for tests — "(tests)" in their description — stay out)
+      const opts = h('fieldset', { class: 'options' }, h('legend', {}, t('new.options')));
+      const shown = g.options.filter((o) => !/\(tests\)\s*$/.test(o.about));
+      const details = h('details', {}, h('summary', {}, t('new.moreOptions')));
+      shown.forEach((o, i) => {
+        const id = 'opt-' + o.key;
+        const cur = f.options[o.key] ?? o.default;
+        let input;
+        if (Array.isArray(o.values))
+          input = h('select', { id, name: o.key }, o.values.map((v) => h('option', { value: v, selected: v === cur }, v)));
+        else if (Array.isArray(o.range))
+          input = h('input', { id, name: o.key, type: 'number', min: o.range[0], max: o.range[1], step: 1, value: cur, required: true });
+        else input = h('input', { id, name: o.key, type: 'text', value: cur, spellcheck: 'false' });
+        const changed = () => {
+          f.options[o.key] = input.value;
+          const n = seatCount(f.game, f.options);
+          if (!f.seats || f.seats.length !== n) {
+            f.seats = null;
+            renderSeats();
+          }
+        };
+        input.addEventListener('input', changed);
+        input.addEventListener('change', changed);
+        const row = h('div', { class: 'opt' },
+          h('label', { for: id }, h('code', {}, o.key)), input,
+          h('p', { class: 'about', id: id + '-about' }, o.about));
+        input.setAttribute('aria-describedby', id + '-about');
+        (i < 3 ? opts : details).append(row);
+      });
+      if (shown.length > 3) opts.append(details);
+      form.append(opts);
+    }
+    els.seatsBox = h('fieldset', { class: 'seats-form' });
+    form.append(els.seatsBox);
+    // grace, clock, public
+    const grace = h('input', { id: 'new-grace', type: 'number', min: 0, max: 3600, value: f.grace ?? 60, onchange: (ev) => (f.grace = ev.target.value) });
+    const clockKind = h('select', { id: 'new-clock', onchange: (ev) => {
+      f.clock = ev.target.value;
+      clockN.hidden = f.clock === 'none';
+    } },
+      ['none', 'move', 'total'].map((k) => h('option', { value: k, selected: (f.clock || 'none') === k }, t('new.clock.' + k))));
+    const clockN = h('input', { id: 'new-clock-s', type: 'number', min: 1, max: 86400, value: f.clockS ?? 60, 'aria-label': t('new.clock.seconds'), hidden: (f.clock || 'none') === 'none', onchange: (ev) => (f.clockS = ev.target.value) });
+    const pub = h('input', { id: 'new-public', type: 'checkbox', checked: f.public ?? true, onchange: (ev) => (f.public = ev.target.checked) });
+    form.append(
+      h('div', { class: 'field' }, h('label', { for: 'new-grace' }, t('new.grace')), grace, h('p', { class: 'about' }, t('new.grace.about'))),
+      h('div', { class: 'field' }, h('label', { for: 'new-clock' }, t('new.clock')), h('div', { class: 'row' }, clockKind, clockN)),
+      h('label', { class: 'check' }, pub, ' ', t('new.public')),
+      h('button', { type: 'submit', class: 'primary', id: 'create' }, t('new.create')));
+    els.form.append(form);
+    renderSeats();
+  }
+
+  function renderSeats() {
+    const f = L.form;
+    const g = gameInfo(f.game);
+    const box = clear(els.seatsBox);
+    box.append(h('legend', {}, t('new.seats')));
+    const n = seatCount(f.game, f.options);
+    if (!f.seats || f.seats.length !== n) f.seats = Array.from({ length: n }, (_, i) => (i === 0 ? 'person' : g && g.levels.length ? 'ai:' + g.levels[Math.min(1, g.levels.length - 1)].name : 'person'));
+    f.seats.forEach((v, i) => {
+      const sel = h('select', { id: 'seat-' + i, onchange: (ev) => (f.seats[i] = ev.target.value) },
+        h('option', { value: 'person', selected: v === 'person' }, t('new.seat.person')),
+        (g ? g.levels : []).map((l) => h('option', { value: 'ai:' + l.name, selected: v === 'ai:' + l.name, title: l.about }, t('new.seat.ai', { level: l.name }))));
+      box.append(h('div', { class: 'field seat-choice' }, h('label', { for: 'seat-' + i }, t('room.seat.n', { n: i + 1 })), sel));
+    });
+    if (g && g.levels.length)
+      box.append(h('details', { class: 'levels' }, h('summary', {}, t('new.levels')),
+        h('ul', {}, g.levels.map((l) => h('li', {}, h('b', {}, l.name), ': ', l.about)))));
+  }
+
+  function create() {
+    const f = L.form;
+    const g = gameInfo(f.game);
+    const options = {};
+    if (g)
+      for (const o of g.options) {
+        const v = f.options[o.key];
+        if (v !== undefined && v !== o.default) options[o.key] = String(v);
+      }
+    const msg = { type: 'create', game: f.game, options, seats: f.seats.map((v) => (v === 'person' ? { kind: 'person' } : { kind: 'ai', level: v.slice(3) })) };
+    msg.grace_s = Number(f.grace ?? 60);
+    if (f.clock === 'move') msg.clock = { move_s: Number(f.clockS ?? 60) };
+    if (f.clock === 'total') msg.clock = { total_s: Number(f.clockS ?? 60) };
+    msg.public = f.public ?? true;
+    L.created = null;
+    net.send(msg);
+  }
+
+  function renderCreated() {
+    if (!els.created) return;
+    clear(els.created);
+    if (L.error) els.created.append(h('p', { class: 'note error', role: 'alert' }, t('new.error', { message: L.error })));
+    if (L.created) els.created.append(h('h3', {}, t('new.created')), inviteBox(L.created.link));
+  }
+
+  render();
+  return {
+    render,
+    close() {
+      for (const off of offs) off();
+      offOpen();
+    },
+  };
+}

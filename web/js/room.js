@@ -1,0 +1,446 @@
+// room.js — a room (/room/CODE): it watches the room at once (the table as a
+// spectator sees it), offers the join form (display name, remembered; a seat
+// or any), comes back with the stored token after a reload or a lost
+// connection, and shows the seats (connected, computer covering), whose turn,
+// the clocks, chat, the errors in plain words, the result, rematch and the
+// records. The table is web/games/GAME.js (docs/web-ui.md, "The table
+// contract"); when that module is missing or fails, a plain table shows the
+// JSON view and the legal actions as buttons.
+
+import { t, lang, has } from './i18n.js';
+import { h, clear, download } from './dom.js';
+import { getToken, setToken, clientMs } from './net.js';
+import { inviteBox } from './lobby.js';
+
+const NAME_KEY = 'parlour.name';
+
+function storedName() {
+  try {
+    return localStorage.getItem(NAME_KEY) || '';
+  } catch {
+    return '';
+  }
+}
+
+/** The words for a seat: its name, "open seat", or "computer (level)". */
+export function seatName(s, i) {
+  if (!s) return t('room.seat.n', { n: i + 1 });
+  if (s.kind === 'open') return t('room.seat.open', { n: i + 1 });
+  if (s.kind === 'ai') return t('room.seat.ai', { level: s.level || '' });
+  return s.name || t('room.seat.n', { n: i + 1 });
+}
+
+/** The result in words: "Ann wins", "Team 2 wins", "a draw", with the score. */
+export function resultText(result, seats, mySeat, teams) {
+  if (!result) return '';
+  const score = Array.isArray(result.score) ? result.score.join(' – ') : '';
+  let text;
+  if (result.kind === 'draw' || result.winner === null || result.winner === undefined) text = t('room.result.draw');
+  else if (result.kind === 'team') {
+    const mine = teams && mySeat >= 0 && teams[mySeat] === result.winner;
+    const names = (seats || [])
+      .map((s, i) => ((teams ? teams[i] : i) === result.winner ? seatName(s, i) : null))
+      .filter(Boolean)
+      .join(', ');
+    text = mine ? t('room.result.youTeam', { names }) : t('room.result.team', { team: result.winner + 1, names });
+  } else if (result.winner === mySeat) text = t('room.result.you');
+  else text = t('room.result.seat', { name: seatName(seats && seats[result.winner], result.winner) });
+  return score ? t('room.result.score', { text, score }) : text;
+}
+
+function formatClock(ms) {
+  if (ms < 0) ms = 0;
+  const s = Math.ceil(ms / 1000);
+  const m = Math.floor(s / 60);
+  return m + ':' + String(s % 60).padStart(2, '0');
+}
+
+/** The fallback table: the view as JSON and the legal actions as buttons. */
+function plainTable(root, api) {
+  const legal = h('div', { class: 'legal', role: 'group', 'aria-label': api.t('table.legal') });
+  const pre = h('pre', { class: 'view-json' });
+  root.append(h('p', { class: 'quiet' }, api.t('table.plain')), legal, h('details', {}, h('summary', {}, api.t('table.view')), pre));
+  return {
+    update(state) {
+      pre.textContent = JSON.stringify(state.view, null, 1);
+      clear(legal);
+      for (const a of state.legal || [])
+        legal.append(
+          h('button', { type: 'button', class: 'act', dataset: { action: a.action }, title: a.long, onclick: () => api.act(a.action) }, a.long || a.action),
+        );
+    },
+    event() {},
+    destroy() {},
+  };
+}
+
+export function open(ctx, code) {
+  const { net } = ctx;
+  const root = ctx.root;
+  const r = {
+    code,
+    seat: null, // null: not joined yet; -1: watching
+    wantWatch: false,
+    token: getToken(code),
+    state: null,
+    game: null,
+    table: null,
+    tableGame: null,
+    loading: null,
+    chat: [],
+    notes: [], // [{kind: 'error'|'info', text}]
+    error: null, // a fatal one: no such room
+    history: [],
+    rematchAsked: false,
+  };
+  const els = {};
+  const offs = [];
+  let tick = null;
+
+  // ---- the protocol ----
+  function hello() {
+    if (r.token) net.send({ type: 'join', room: code, token: r.token });
+    else net.send({ type: 'watch', room: code });
+  }
+  const offOpen = net.onOpen(hello);
+
+  offs.push(
+    net.on('joined', (m) => {
+      if (m.room !== code) return;
+      r.seat = m.seat;
+      r.token = m.token;
+      setToken(code, m.token);
+      renderJoin();
+    }),
+    net.on('state', (m) => {
+      if (m.room !== code) return;
+      const fresh = !r.state || m.history_from === 0;
+      if (fresh) r.history = [];
+      else r.history.length = Math.min(r.history.length, m.history_from);
+      for (const e of m.history || []) r.history[e.seq] = e;
+      r.state = m;
+      if (m.seat >= 0) r.seat = m.seat;
+      else if (r.seat === null || r.wantWatch) r.seat = -1;
+      r.game = m.view && m.view.game;
+      renderState();
+    }),
+    net.on('chat', (m) => {
+      r.chat.push(m);
+      renderChat();
+    }),
+    net.on('error', (m) => {
+      if (m.request === 'join' && r.token && (m.error === 'seat' || m.error === 'room')) {
+        // the token holds no seat here (any more): watch and offer the form
+        r.token = null;
+        try {
+          localStorage.removeItem('parlour.token.' + code);
+        } catch {}
+        if (m.error === 'seat') {
+          net.send({ type: 'watch', room: code });
+          return;
+        }
+      }
+      if ((m.request === 'watch' || m.request === 'join') && m.error === 'room') {
+        r.error = t('room.noSuch');
+        render();
+        return;
+      }
+      note('error', errorText(m));
+      if (r.table) r.table.event(m);
+    }),
+    net.on('rematch', (m) => {
+      if (r.token) setToken(m.room, r.token);
+      location.assign('/room/' + m.room);
+    }),
+    net.on('record', (m) => {
+      const rec = m.record || {};
+      const who = rec.format === 'parlour-record' ? 'referee' : 'seat' + (rec.viewer ?? '');
+      download('parlour-' + (rec.game || r.game || 'game') + '-' + code.slice(0, 8) + '-' + who + '.json', JSON.stringify(rec, null, 1) + '\n');
+      note('info', t('room.record.saved'));
+    }),
+    net.on('left', () => {
+      if (r.leaving) location.assign('/');
+    }),
+    net.on('*', (m) => {
+      if (r.table && (m.type === 'reading' || m.type === 'kana')) r.table.event(m);
+    }),
+  );
+
+  function errorText(m) {
+    const head = t('error.' + m.error);
+    return head.startsWith('⟦') ? m.message : head + ' ' + m.message;
+  }
+
+  function note(kind, text) {
+    r.notes.push({ kind, text });
+    if (r.notes.length > 4) r.notes.shift();
+    renderNotes();
+  }
+
+  // ---- the page ----
+  function render() {
+    clear(root);
+    if (r.table) {
+      r.table.destroy();
+      r.table = null;
+      r.tableGame = null;
+    }
+    if (r.error) {
+      root.append(h('section', { class: 'card' }, h('h1', {}, t('room.title')), h('p', { class: 'error', role: 'alert' }, r.error), h('p', {}, h('a', { href: '/' }, t('room.toLobby')))));
+      return;
+    }
+    els.title = h('h1', { class: 'room-title' });
+    els.turn = h('p', { class: 'turn', role: 'status', 'aria-live': 'polite' });
+    els.join = h('div', { class: 'join' });
+    els.seats = h('ol', { class: 'seats', 'aria-label': t('room.seats') });
+    els.notes = h('div', { class: 'notes', 'aria-live': 'assertive' });
+    els.table = h('div', { class: 'table', id: 'table' });
+    els.over = h('div', { class: 'over' });
+    els.chatList = h('ul', { class: 'chat-list', 'aria-live': 'polite' });
+    els.chatText = h('input', { id: 'chat-text', maxlength: 500, autocomplete: 'off', placeholder: t('chat.placeholder'), 'aria-label': t('chat.label') });
+    const chatForm = h(
+      'form',
+      {
+        class: 'chat-form',
+        onsubmit: (ev) => {
+          ev.preventDefault();
+          const text = els.chatText.value.trim();
+          if (!text) return;
+          net.send({ type: 'chat', text });
+          els.chatText.value = '';
+        },
+      },
+      els.chatText,
+      h('button', { type: 'submit' }, t('chat.send')),
+    );
+    els.tools = h('div', { class: 'tools' });
+    els.invite = h('details', { class: 'invite-box' }, h('summary', {}, t('room.invite')), inviteBox('/room/' + code));
+    root.append(
+      h('section', { class: 'room' },
+        h('div', { class: 'room-head' }, els.title, els.turn),
+        els.join,
+        els.notes,
+        els.table,
+        els.over,
+        h('div', { class: 'side' },
+          h('section', { class: 'seats-box' }, h('h2', {}, t('room.seats')), els.seats),
+          h('section', { class: 'chat' }, h('h2', {}, t('chat.title')), els.chatList, chatForm),
+          els.tools,
+          els.invite)));
+    renderJoin();
+    renderState();
+    renderChat();
+    renderNotes();
+  }
+
+  function renderJoin() {
+    if (!els.join) return;
+    clear(els.join);
+    if (r.seat !== null && r.seat >= 0) return;
+    const st = r.state;
+    const open = st ? st.seats.map((s, i) => (s.kind === 'open' ? i : -1)).filter((i) => i >= 0) : [];
+    if (st && !open.length && r.seat === -1) {
+      els.join.append(h('p', { class: 'quiet' }, t('room.watching')));
+      return;
+    }
+    const name = h('input', { id: 'join-name', maxlength: 40, required: true, autocomplete: 'nickname', value: storedName() });
+    const seat = h('select', { id: 'join-seat' }, h('option', { value: '' }, t('room.join.any')), open.map((i) => h('option', { value: String(i) }, t('room.seat.n', { n: i + 1 }))));
+    els.join.append(
+      h('form', {
+          class: 'join-form card',
+          onsubmit: (ev) => {
+            ev.preventDefault();
+            const n = name.value.trim();
+            if (!n) return;
+            try {
+              localStorage.setItem(NAME_KEY, n);
+            } catch {}
+            const msg = { type: 'join', room: code, name: n };
+            if (seat.value !== '') msg.seat = Number(seat.value);
+            r.wantWatch = false;
+            net.send(msg);
+          },
+        },
+        h('h2', {}, t('room.join.title')),
+        h('label', {}, t('room.join.name'), ' ', name),
+        open.length > 1 ? h('label', {}, t('room.join.seat'), ' ', seat) : null,
+        h('div', { class: 'row' },
+          h('button', { type: 'submit', class: 'primary', id: 'join-button' }, t('room.join.button')),
+          r.seat === -1 ? h('span', { class: 'quiet' }, t('room.watching')) : null)));
+  }
+
+  function renderSeats() {
+    const st = r.state;
+    clear(els.seats);
+    if (!st) return;
+    const actors = (st.view && st.view.actors) || [];
+    st.seats.forEach((s, i) => {
+      const bits = [];
+      if (s.kind === 'person') bits.push(s.connected ? t('room.seat.online') : t('room.seat.offline'));
+      if (s.covered) bits.push(t('room.seat.covered', { name: s.name || t('room.seat.n', { n: i + 1 }) }));
+      els.seats.append(
+        h('li', { class: 'seat' + (i === r.seat ? ' me' : '') + (actors.includes(i) ? ' acting' : ''), dataset: { seat: i, kind: s.kind, connected: String(!!s.connected) } },
+          h('span', { class: 'dot ' + (s.kind === 'ai' || s.connected ? 'on' : 'off'), 'aria-hidden': 'true' }),
+          h('span', { class: 'seat-name' }, seatName(s, i), i === r.seat ? ' ' + t('room.seat.you') : ''),
+          bits.length ? h('span', { class: 'seat-note' }, bits.join(' · ')) : null,
+          h('span', { class: 'clock', dataset: { clockSeat: i } })));
+    });
+  }
+
+  function turnText() {
+    const st = r.state;
+    if (!st) return t('room.loading');
+    if (st.status === 'waiting') return t('room.turn.waiting');
+    if (st.over) return t('room.turn.over');
+    const actors = (st.view && st.view.actors) || [];
+    if (!actors.length) return t('room.turn.chance');
+    if (actors.includes(r.seat) && st.legal && st.legal.length) return actors.length > 1 ? t('room.turn.youAnd') : t('room.turn.you');
+    return t('room.turn.other', { names: actors.map((i) => seatName(st.seats[i], i)).join(', ') });
+  }
+
+  function renderClocks() {
+    const st = r.state;
+    if (!st || !els.seats) return;
+    const c = st.clock;
+    const now = ctx.serverNow();
+    const actors = (st.view && st.view.actors) || [];
+    for (const el of els.seats.querySelectorAll('.clock')) {
+      const i = Number(el.dataset.clockSeat);
+      let ms = null;
+      if (c && !st.over && st.status === 'playing') {
+        if (c.total_s && Array.isArray(c.left_ms)) ms = c.left_ms[i] - (actors.includes(i) ? now - c.since_ms : 0);
+        else if (c.move_s && actors.includes(i)) ms = c.move_s * 1000 - (now - c.since_ms);
+      }
+      el.textContent = ms === null ? '' : formatClock(ms);
+      el.setAttribute('aria-label', ms === null ? '' : t('room.clock', { time: formatClock(ms) }));
+    }
+  }
+
+  function renderState() {
+    const st = r.state;
+    if (!els.title) return;
+    els.title.textContent = !r.game ? t('room.title') : has('game.' + r.game + '.name') ? t('game.' + r.game + '.name') : ctx.gameName(r.game);
+    els.turn.textContent = turnText();
+    renderSeats();
+    renderClocks();
+    renderTools();
+    renderOver();
+    if (!st) return;
+    mountTable(st);
+  }
+
+  function mountTable(st) {
+    const game = r.game;
+    if (r.table && r.tableGame === game && r.tableSeat === st.seat) {
+      r.table.update(st);
+      return;
+    }
+    if (r.loading === game + '/' + st.seat) return; // the module is loading: update when it is in
+    if (r.table) r.table.destroy();
+    r.table = null;
+    r.loading = game + '/' + st.seat;
+    const api = {
+      t: (key, vars) => t(key, vars),
+      lang,
+      seat: st.seat,
+      act: (text) => net.send({ type: 'act', action: text, seq: r.state ? r.state.seq : undefined }),
+      touch: (card, ms) => net.send({ type: 'touch', card, client_ms: Math.round(ms ?? clientMs()) }),
+      say: (text) => note('info', text),
+    };
+    const start = (mod) => {
+      if (r.loading !== game + '/' + st.seat) return;
+      r.loading = null;
+      clear(els.table);
+      const box = h('div', { class: 'table-root', dataset: { game } });
+      els.table.append(box);
+      try {
+        r.table = (mod && mod.mount ? mod : { mount: plainTable }).mount(box, api);
+        r.tableGame = game;
+        r.tableSeat = st.seat;
+        r.table.update(r.state);
+      } catch (e) {
+        console.error('table', game, e);
+        clear(els.table);
+        const box2 = h('div', { class: 'table-root', dataset: { game, plain: 'true' } });
+        els.table.append(box2);
+        r.table = plainTable(box2, api);
+        r.tableGame = game;
+        r.tableSeat = st.seat;
+        r.table.update(r.state);
+      }
+    };
+    // localStorage 'parlour.table' = 'plain': the plain table for every game (tests, debugging)
+    let plain = false;
+    try {
+      plain = localStorage.getItem('parlour.table') === 'plain';
+    } catch {}
+    if (plain) start(null);
+    else import('/games/' + game + '.js').then(start, () => start(null));
+  }
+
+  function renderTools() {
+    clear(els.tools);
+    const st = r.state;
+    if (r.seat !== null && r.seat >= 0) {
+      els.tools.append(
+        h('button', { type: 'button', id: 'record-seat', onclick: () => net.send({ type: 'record', who: 'seat' }) }, t('room.record.mine')),
+        h('button', { type: 'button', id: 'leave', onclick: () => {
+          r.leaving = true;
+          net.send({ type: 'leave' });
+        } }, t('room.leave')),
+      );
+    }
+    if (st && st.over)
+      els.tools.append(
+        h('button', { type: 'button', id: 'record-referee', onclick: () => net.send({ type: 'record', who: 'referee' }) }, t('room.record.referee')),
+        h('a', { class: 'button', href: '/room/' + code + '#replay', id: 'replay-link' }, t('room.replay')),
+      );
+  }
+
+  function renderOver() {
+    clear(els.over);
+    const st = r.state;
+    if (!st || !st.over) return;
+    const teams = st.view && st.view.teams;
+    els.over.append(
+      h('div', { class: 'result card', role: 'status' },
+        h('h2', {}, t('room.over')),
+        h('p', { class: 'result-text' }, resultText(st.result || (st.view && st.view.outcome), st.seats, r.seat, teams)),
+        r.seat >= 0
+          ? h('button', { type: 'button', id: 'rematch', class: 'primary', disabled: r.rematchAsked, onclick: () => {
+              r.rematchAsked = true;
+              net.send({ type: 'rematch' });
+              note('info', t('room.rematch.asked'));
+              renderOver();
+            } }, t('room.rematch'))
+          : null));
+  }
+
+  function renderChat() {
+    if (!els.chatList) return;
+    clear(els.chatList);
+    for (const m of r.chat.slice(-50))
+      els.chatList.append(h('li', {}, h('b', {}, m.seat >= 0 ? m.name : t('chat.spectator')), ': ', h('span', { class: 'chat-text' }, m.text)));
+    els.chatList.scrollTop = els.chatList.scrollHeight;
+  }
+
+  function renderNotes() {
+    if (!els.notes) return;
+    clear(els.notes);
+    for (const n of r.notes) els.notes.append(h('p', { class: 'note ' + n.kind, role: n.kind === 'error' ? 'alert' : null }, n.text));
+  }
+
+  tick = setInterval(renderClocks, 250);
+  render();
+
+  return {
+    render,
+    room: r,
+    close() {
+      clearInterval(tick);
+      for (const off of offs) off();
+      offOpen();
+      if (r.table) r.table.destroy();
+    },
+  };
+}
