@@ -134,9 +134,13 @@ run_counted() {
 
 if [ "$SMOKE" = 1 ]; then
     start_server "$WORK/smoke.db"
-    line=$(gen --clients 4 --rooms 2 --seconds 1)
-    stop_server
+    line=$(gen --clients 4 --rooms 2 --seconds 2)
+    kill -TERM "$SPID"
+    src=0
+    wait "$SPID" || src=$?
+    SPID=
     echo "$line"
+    [ "$src" = 0 ] || { echo "bench-serve.sh --smoke: the server exited with $src" >&2; cat "$WORK/server.log" >&2; exit 1; }
     case $line in
     *"(4 connected, 0 failed, 0 dropped)"*) ;;
     *) echo "bench-serve.sh --smoke: not every client connected" >&2; exit 1 ;;

@@ -813,10 +813,14 @@ static void lg_report(lg *g)
            p50, p99, mx, g->nlat, g->errors, g->rate_errors);
     if (g->rate > 0)
         printf("; rate asked %.0f/s", g->rate);
+    /* CPU time a move costs: what a whole idle core would give, even when the
+     * machine is shared and the processes got only part of their cores */
     if (g->pid > 0 && secs > 0 && g->srv_cpu0 >= 0 && g->srv_cpu1 >= 0)
-        printf("; server cpu %.0f%%, rss %ld KB", (g->srv_cpu1 - g->srv_cpu0) / secs * 100,
-               g->srv_rss1);
-    printf("; generator cpu %.0f%%\n", own);
+        printf("; server cpu %.0f%% (%.0f us a move), rss %ld KB",
+               (g->srv_cpu1 - g->srv_cpu0) / secs * 100,
+               g->moves ? (g->srv_cpu1 - g->srv_cpu0) / (double)g->moves * 1e6 : 0.0, g->srv_rss1);
+    printf("; generator cpu %.0f%% (%.0f us a move)\n", own,
+           g->moves ? (g->own_cpu1 - g->own_cpu0) / (double)g->moves * 1e6 : 0.0);
 }
 
 int lg_bench_serve(int argc, char **argv)
