@@ -252,10 +252,11 @@ export class Harness {
     if (!cond) throw new TestFailure('check failed: ' + what);
   }
 
-  /** A full-page screenshot saved as SHOTS/NAME-what.png; returns its path. */
-  async shot(page, what) {
+  /** A screenshot saved as SHOTS/NAME-what.png (the full page, or with
+   * { fullPage: false } the viewport only); returns its path. */
+  async shot(page, what, { fullPage = true } = {}) {
     const file = path.join(config.shots, `${this.name}-${what}.png`);
-    await page.screenshot({ path: file, fullPage: true });
+    await page.screenshot({ path: file, fullPage });
     this.shotsTaken.push(file);
     return file;
   }

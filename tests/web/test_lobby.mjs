@@ -23,6 +23,7 @@ run('lobby', async (h) => {
         h.expectLayout(await h.layout(page), `${lang} ${size}`);
         h.check((await h.missingKeys(page)).length === 0, 'no missing key');
         await h.shot(page, `${size}-${lang}`);
+        await h.shot(page, `${size}-${lang}-screen`, { fullPage: false }); // docs/screenshots/
         await page.context().close();
       });
     }

@@ -113,7 +113,9 @@ export function open(ctx) {
   const offOpen = net.onOpen(() => net.send({ type: 'rooms' }));
   ctx.games((games) => {
     L.games = games;
+    L.form.seats = null; // the default seats need the levels
     render();
+    performance.mark('parlour:games'); // the form has the server's options (docs/benchmarks.md)
   });
 
   function render() {
@@ -293,6 +295,7 @@ export function open(ctx) {
   }
 
   render();
+  if (els.games.children.length) performance.mark('parlour:lobby'); // the games list is drawn (docs/benchmarks.md)
   return {
     render,
     close() {

@@ -214,7 +214,10 @@ export function open(ctx, code) {
       h('button', { type: 'submit' }, t('chat.send')),
     );
     els.tools = h('div', { class: 'tools' });
-    els.invite = h('details', { class: 'invite-box' }, h('summary', {}, t('room.invite')), inviteBox('/room/' + code));
+    els.invite = h('details', { class: 'invite-box', ontoggle: (ev) => {
+      const d = ev.target; // the link and its QR code (a 52 KB module) only once opened
+      if (d.open && d.children.length === 1) d.append(inviteBox('/room/' + code));
+    } }, h('summary', {}, t('room.invite')));
     root.append(
       h('section', { class: 'room' },
         h('div', { class: 'room-head' }, els.title, els.turn),
