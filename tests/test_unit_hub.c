@@ -494,6 +494,7 @@ static void whole_game(const char *game, const char *body, int persons, const ch
     const char *code = create(d, owner, b);
     char room[64];
     snprintf(room, sizeof room, "%s", code);
+    sendf(d, owner, "{\"type\":\"rooms\"}"); /* the public ones: their options, never a secret one */
     int conns[8];
     for (int k = 0; k < persons; k++) {
         char name[16];
@@ -503,6 +504,8 @@ static void whole_game(const char *game, const char *body, int persons, const ch
     }
     int spec = connect_(d);
     sendf(d, spec, "{\"type\":\"watch\",\"room\":\"%s\"}", room);
+    for (int k = 0; k < persons; k++) /* a seat's record during the game: scanned like the rest */
+        sendf(d, conns[k], "{\"type\":\"record\",\"who\":\"seat\"}");
     play_to_end(d, conns, persons, 12345);
     /* the end: the seed may show now, not before */
     size_t end = d->all.len;
@@ -537,6 +540,12 @@ static void whole_game(const char *game, const char *body, int persons, const ch
     if (persons == 2 && (!strcmp(game, "tamcuc") || !strcmp(game, "cbw")))
         check_spectator_texts(d, conns, spec, !strcmp(game, "tamcuc"));
     if (!strcmp(game, "karuta")) { /* the reading was the hub's, in real time */
+        json_t *rooms = json_object_get(last(d, owner, "rooms"), "rooms");
+        assert_int_equal(json_array_size(rooms), 1);
+        json_t *opts = json_object_get(json_array_get(rooms, 0), "options");
+        assert_string_equal(str(opts, "tie_ms"), "20");
+        assert_null(json_object_get(opts, "deal"));
+        assert_string_equal(str(json_object_get(last(d, conns[0], "joined"), "options"), "tie_ms"), "20");
         assert_true(count(d, conns[0], "reading") >= 1);
         assert_true(count(d, conns[0], "kana") >= count(d, conns[0], "reading"));
         assert_true(count(d, spec, "kana") >= 1);
@@ -585,6 +594,54 @@ static void test_whole_game_cbw(void **state)
                2, NULL);
 }
 
+/* City Behind Walls for two: each person plays both seats of a team
+ * (partner seats) and sees both hands; the game goes to its end. */
+static void test_whole_game_cbw_partners(void **state)
+{
+    (void)state;
+    whole_game("cbw",
+               "\"options\":{\"players\":\"2\"},\"seats\":[{\"kind\":\"person\"},{\"kind\":\"person\"},"
+               "{\"kind\":\"partner\",\"of\":0},{\"kind\":\"partner\",\"of\":1}]",
+               2, NULL);
+    drv *d = drv_new("partners");
+    int a = connect_(d);
+    sendf(d, a, "{\"type\":\"create\",\"game\":\"cbw\",\"options\":{\"players\":\"2\"},\"seats\":["
+                "{\"kind\":\"person\"},{\"kind\":\"person\"},{\"kind\":\"partner\",\"of\":3},{\"kind\":\"partner\",\"of\":1}]}");
+    assert_string_equal(last_error(d, a), "shape"); /* a partner of a partner */
+    char room[64];
+    snprintf(room, sizeof room, "%s",
+             create(d, a, "\"game\":\"cbw\",\"options\":{\"players\":\"2\"},\"seats\":[{\"kind\":\"person\"},"
+                          "{\"kind\":\"person\"},{\"kind\":\"partner\",\"of\":0},{\"kind\":\"partner\",\"of\":1}]"));
+    int p0 = join(d, room, "ann");
+    int p1 = join(d, room, "bob");
+    int x = connect_(d);
+    sendf(d, x, "{\"type\":\"join\",\"room\":\"%s\",\"name\":\"eve\"}", room);
+    assert_string_equal(last_error(d, x), "full"); /* two persons, four seats */
+    json_t *st = last(d, p0, "state");
+    assert_string_equal(str(st, "status"), "playing");
+    assert_non_null(json_object_get(json_object_get(st, "view"), "partner_hand"));
+    json_t *seats = json_object_get(st, "seats");
+    assert_string_equal(str(json_array_get(seats, 2), "kind"), "partner");
+    assert_int_equal(num(json_array_get(seats, 2), "of"), 0);
+    assert_string_equal(str(json_array_get(seats, 2), "name"), "ann");
+    /* play until a partner seat acts: its person acts for it */
+    unsigned pick = 5;
+    int conns[2] = {p0, p1}, partner_moves = 0;
+    for (int k = 0; k < 20; k++) {
+        for (int c = 0; c < 2; c++) {
+            json_t *l = json_object_get(last(d, conns[c], "state"), "legal");
+            if (json_array_size(l) && num(json_array_get(l, 0), "seat") >= 2) {
+                sendf(d, conns[c], "{\"type\":\"act\",\"action\":\"%s\",\"seat\":%d}", "pass", c);
+                assert_string_equal(last_error(d, conns[c]), "not-your-turn"); /* its own seat does not act */
+                partner_moves++;
+            }
+        }
+        play_round(d, conns, 2, &pick);
+    }
+    assert_true(partner_moves > 0);
+    drv_free(d);
+}
+
 static void test_whole_game_tamcuc(void **state)
 {
     (void)state;
@@ -595,7 +652,7 @@ static void test_whole_game_karuta(void **state)
 {
     (void)state;
     whole_game("karuta",
-               "\"options\":{\"deal\":\"11;12;13/14;15;16\"},\"seats\":[{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"}]", 1,
+               "\"options\":{\"deal\":\"11;12;13/14;15;16\",\"tie_ms\":\"20\"},\"public\":true,\"seats\":[{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"}]", 1,
                "11;12;13");
 }
 
@@ -949,6 +1006,120 @@ static void test_restore(void **state)
     drv_free(d);
 }
 
+/* Random play in three rooms with failed writes, held batches,
+ * connections dropped and come back with their tokens, and time passing;
+ * then a restart from the file: every seat sees the same history length
+ * and the same view as before (what was told is what is on disk). */
+static void test_random_failures_then_restart(void **state)
+{
+    (void)state;
+    drv *d = drv_new("random");
+    static const char *const bodies[] = {
+        "\"game\":\"ur\"",
+        "\"game\":\"cbw\",\"seats\":[{\"kind\":\"person\"},{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"},"
+        "{\"kind\":\"ai\",\"level\":\"easy\"}]",
+        "\"game\":\"tamcuc\",\"options\":{\"players\":\"2\"}",
+    };
+    enum { NR = 3 };
+    char room[NR][64], tok[NR][2][64];
+    int conn[NR][2];
+    int a = connect_(d);
+    for (int k = 0; k < NR; k++) {
+        snprintf(room[k], 64, "%s", create(d, a, bodies[k]));
+        for (int s = 0; s < 2; s++) {
+            conn[k][s] = join(d, room[k], s ? "bob" : "ann");
+            assert_int_equal(num(last(d, conn[k][s], "joined"), "seat"), s);
+            snprintf(tok[k][s], 64, "%s", str(last(d, conn[k][s], "joined"), "token"));
+        }
+    }
+    unsigned x = 2024;
+    int fails = 0, drops = 0, acts = 0;
+    for (int step = 0; step < 400; step++) {
+        x = x * 1103515245u + 12345u;
+        unsigned op = (x >> 16) % 100, k = (x >> 8) % NR, s = (x >> 12) & 1;
+        if (op < 70) {
+            int i = conn[k][s];
+            json_t *st = last(d, i, "state");
+            json_t *legal = st ? json_object_get(st, "legal") : NULL;
+            if (!json_array_size(legal) || json_is_true(json_object_get(st, "over")))
+                continue;
+            char act[128];
+            snprintf(act, sizeof act, "%s", str(json_array_get(legal, (x >> 20) % json_array_size(legal)), "action"));
+            sendf(d, i, "{\"type\":\"act\",\"action\":\"%s\",\"seq\":%ld}", act, num(st, "seq"));
+            acts++;
+        } else if (op < 80) {
+            d->fail_next = 1;
+            fails++;
+        } else if (op < 88) {
+            disconnect_(d, conn[k][s]);
+            int n = connect_(d);
+            sendf(d, n, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", room[k], tok[k][s]);
+            assert_int_equal(num(last(d, n, "joined"), "seat"), s);
+            conn[k][s] = n;
+            drops++;
+        } else if (op < 93) {
+            d->hold = 1; /* the next messages wait for the write */
+            int i = conn[k][s];
+            sendf(d, i, "{\"type\":\"chat\",\"text\":\"wait\"}");
+            d->hold = 0;
+            pump(d);
+        } else {
+            d->now += (x >> 4) % 5000;
+            hub_tick(d->h, d->now);
+            pump(d);
+        }
+    }
+    assert_true(fails > 5 && drops > 5 && acts > 100);
+    assert_non_null(strstr(pl_buf_str(&d->all), "\"error\":\"storage\"")); /* actions were taken back */
+    pump(d);
+    long seq[NR][2];
+    char *view[NR][2];
+    int over[NR] = {0}, open = 0;
+    for (int k = 0; k < NR; k++)
+        for (int s = 0; s < 2; s++) {
+            json_t *st = last(d, conn[k][s], "state");
+            over[k] = json_is_true(json_object_get(st, "over"));
+            open += s == 0 && !over[k];
+            seq[k][s] = num(st, "seq");
+            view[k][s] = json_dumps(json_object_get(st, "view"), JSON_SORT_KEYS | JSON_COMPACT);
+            pl_buf err = {0};
+            assert_int_equal(store_count(d->s, room[k], &err), seq[k][s]); /* all of it on disk */
+            pl_buf_free(&err);
+        }
+    /* restart */
+    hub_free(d->h);
+    for (int i = 0; i < MAXC; i++) {
+        d->id[i] = 0;
+        json_array_clear(d->in[i]);
+    }
+    store_close(d->s);
+    drv_open_store(d);
+    d->h = new_hub(1000);
+    d->no_jobs = 1; /* compare before the computers move on */
+    pl_buf err = {0};
+    assert_true(open >= 2);
+    assert_int_equal(hub_restore(d->h, d->s, d->now, &err), open); /* the finished ones stay on disk */
+    pl_buf_free(&err);
+    for (int k = 0; k < NR; k++)
+        for (int s = 0; s < 2; s++) {
+            if (over[k]) {
+                pl_free(view[k][s]);
+                continue;
+            }
+            int n = connect_(d);
+            sendf(d, n, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", room[k], tok[k][s]);
+            json_t *st = last(d, n, "state");
+            assert_int_equal(num(st, "seq"), seq[k][s]);
+            char *v = json_dumps(json_object_get(st, "view"), JSON_SORT_KEYS | JSON_COMPACT);
+            assert_string_equal(v, view[k][s]);
+            pl_free(v);
+            pl_free(view[k][s]);
+            disconnect_(d, n);
+        }
+    d->no_jobs = 0;
+    drv_free(d);
+}
+
 static void test_grace_takeover_and_hand_back(void **state)
 {
     (void)state;
@@ -1036,6 +1207,9 @@ static void test_total_clock(void **state)
     int covered = json_is_true(json_object_get(json_array_get(seats, 0), "covered")) +
                   json_is_true(json_object_get(json_array_get(seats, 1), "covered"));
     assert_int_equal(covered, 1); /* the one whose clock ran: a computer plays on */
+    int late = json_is_true(json_object_get(json_array_get(seats, 0), "covered")) ? p0 : p1;
+    sendf(d, late, "{\"type\":\"act\",\"action\":\"pass\"}");
+    assert_string_equal(last_error(d, late), "not-your-turn");
     drv_free(d);
 }
 
@@ -1116,6 +1290,11 @@ static void test_karuta_reading(void **state)
     json_t *j = json_object_get(view, "judgement");
     long card = num(j, "card");
     assert_int_equal(card, 9);
+    /* between readings: the seat's record, without the deal */
+    sendf(d, p0, "{\"type\":\"record\",\"who\":\"seat\"}");
+    json_t *rec = json_object_get(last(d, p0, "record"), "record");
+    assert_non_null(rec);
+    assert_null(json_object_get(json_object_get(rec, "options"), "deal"));
     assert_non_null(strstr(text, "seat 0: touch of card 9 clamped")); /* the read card, before its deciding kana */
     assert_null(strstr(text, "card 12 clamped"));
     fclose(log);
@@ -1129,6 +1308,7 @@ int main(void)
         cmocka_unit_test(test_lobby),
         cmocka_unit_test(test_whole_game_ur),
         cmocka_unit_test(test_whole_game_cbw),
+        cmocka_unit_test(test_whole_game_cbw_partners),
         cmocka_unit_test(test_whole_game_tamcuc),
         cmocka_unit_test(test_whole_game_karuta),
         cmocka_unit_test(test_reconnect_spectator_chat),
@@ -1138,6 +1318,7 @@ int main(void)
         cmocka_unit_test(test_rate_limit),
         cmocka_unit_test(test_held_until_durable_and_failure),
         cmocka_unit_test(test_restore),
+        cmocka_unit_test(test_random_failures_then_restart),
         cmocka_unit_test(test_grace_takeover_and_hand_back),
         cmocka_unit_test(test_move_clock),
         cmocka_unit_test(test_total_clock),

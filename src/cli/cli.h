@@ -3,6 +3,7 @@
 #define CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 int cli_list(int argc, char **argv);
 int cli_rules(int argc, char **argv);
@@ -11,6 +12,10 @@ int cli_bench(int argc, char **argv);
 /* `parlour bench karuta-net ...`: the fairness of real-time karuta's clock
  * over simulated links (bench_karnet.c); argv[0] is "karuta-net". */
 int cli_bench_karuta_net(int argc, char **argv);
+/* The same through the server's hub on a virtual clock (bench_karnet_hub.c):
+ * `readings` compared readings, the draws from `seed`, seat 1 stamping its
+ * touches `liar` ms early (0: honest). The exit status. */
+int cli_bench_karuta_net_hub(long readings, uint64_t seed, int jitter, int diff_min, int liar);
 int cli_play(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_solve(int argc, char **argv);

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netdb.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -24,8 +26,9 @@ static const char serve_usage[] =
     "The game server: rooms played from the browser (docs/server.md, docs/web-protocol.md).\n"
     "Open http://HOST:PORT/ once it prints \"listening\"; stop it with Ctrl-C (SIGINT) or SIGTERM.\n\n"
     "  --port N       TCP port (default 8080; 0: any free port, printed)\n"
-    "  --host ADDR    address to listen on (default 127.0.0.1, this machine only;\n"
-    "                 0.0.0.0: every IPv4 interface, so others on the network can join)\n"
+    "  --host ADDR    address to listen on: an IP address, a host name or an interface\n"
+    "                 (default 127.0.0.1, this machine only; 0.0.0.0: every IPv4\n"
+    "                 interface, so others on the network can join)\n"
     "  --db FILE      the SQLite file of rooms and actions (default parlour.db, created if needed)\n"
     "  --web DIR      the static files (default ./web if it exists, else the source tree's web/)\n"
     "  --workers N    threads for the computer players (default min(2, cores))\n"
@@ -47,6 +50,20 @@ static int serve_is_dir(const char *path)
 {
     struct stat st;
     return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* The address lws listens on for `host`: a name that resolves (localhost,
+ * a host name) becomes its first numeric address in `out`; anything else
+ * (an IP address, an interface name such as lo) goes to lws as it is. */
+static const char *serve_numeric_host(const char *host, char *out, size_t cap)
+{
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE};
+    struct addrinfo *res = NULL;
+    if (getaddrinfo(host, NULL, &hints, &res) || !res)
+        return host;
+    int ok = !getnameinfo(res->ai_addr, res->ai_addrlen, out, (socklen_t)cap, NULL, 0, NI_NUMERICHOST);
+    freeaddrinfo(res);
+    return ok ? out : host;
 }
 
 /* Waits for SIGINT or SIGTERM (blocked in every thread) and stops the server. */
@@ -149,6 +166,10 @@ int cli_serve(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    const char *shown = cfg.host;
+    char numeric[NI_MAXHOST];
+    cfg.host = serve_numeric_host(cfg.host, numeric, sizeof numeric);
+
     pl_buf err = {0};
     net *n = net_new(&cfg, &err);
     if (!n) {
@@ -157,8 +178,9 @@ int cli_serve(int argc, char **argv)
         return 1;
     }
     pl_buf_free(&err);
-    printf("parlour serve: listening on http://%s:%d/ (db %s, web %s)\n", cfg.host, net_port(n), cfg.db,
-           net_web(n));
+    int v6 = strchr(shown, ':') != NULL; /* an IPv6 address goes in brackets in a URL */
+    printf("parlour serve: listening on http://%s%s%s:%d/ (db %s, web %s)\n", v6 ? "[" : "", shown,
+           v6 ? "]" : "", net_port(n), cfg.db, net_web(n));
     fflush(stdout);
     pthread_t sig_thread;
     int have_sig = !pthread_create(&sig_thread, NULL, serve_signals, n);

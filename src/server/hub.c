@@ -142,7 +142,7 @@ static uint64_t random_seed(hub *h)
         if (n > 0)
             got += (size_t)n;
     }
-    return s;
+    return s >> 1; /* 63 bits: the seed= option takes 0 .. INT64_MAX */
 }
 
 static size_t code_hash(const char *s)
@@ -384,6 +384,8 @@ static void room_free(hub_room *r)
     for (int s = 0; s < PL_MAX_SEATS; s++)
         pl_free(r->seats[s].level);
     hubk_free(r);
+    for (int k = 0; k <= PL_MAX_SEATS; k++)
+        pl_free(r->vcache[k]);
     pl_match_free(r->m);
     pl_free(r->options_json);
     pl_free(r->members);
@@ -509,9 +511,14 @@ static void member_del(hub_room *r, uint64_t conn)
         }
 }
 
+int hub_seat_owner(const hub_room *r, int s)
+{
+    return r->seats[s].kind == HUB_SEAT_PARTNER ? r->seats[s].of : s;
+}
+
 int hub_seat_is_ai(const hub_room *r, int s)
 {
-    const hub_seat *t = &r->seats[s];
+    const hub_seat *t = &r->seats[hub_seat_owner(r, s)];
     return t->kind == HUB_SEAT_AI || t->covered || t->out_of_time;
 }
 
@@ -692,6 +699,8 @@ static char *room_config(const hub_room *r)
         const hub_seat *t = &r->seats[s];
         if (t->kind == HUB_SEAT_AI)
             json_array_append_new(seats, json_pack("{s:s, s:s}", "kind", "ai", "level", t->level));
+        else if (t->kind == HUB_SEAT_PARTNER)
+            json_array_append_new(seats, json_pack("{s:s, s:i}", "kind", "partner", "of", t->of));
         else
             json_array_append_new(seats, json_pack("{s:s, s:s, s:s}", "kind", "person", "name", t->name,
                                                    "token", t->token));
@@ -937,6 +946,7 @@ static int room_apply(hub_room *r, int seat, pl_action a, pl_buf *err)
         pl_free(before);
         return -1;
     }
+    r->version++;
     hub_entry *e = &r->ent[r->m->nhist - 1];
     if (entry_make(r, e, before, seat, a, r->m->state) < 0) {
         entry_free(e);
@@ -954,6 +964,7 @@ static int room_apply(hub_room *r, int seat, pl_action a, pl_buf *err)
 /* Takes the room back to `n` actions. */
 static void room_truncate(hub_room *r, int n)
 {
+    r->version++;
     while (r->m->nhist > n) {
         entry_free(&r->ent[r->m->nhist - 1]);
         pl_buf e = {0};
@@ -970,15 +981,17 @@ static json_t *seats_json(const hub *h, const hub_room *r)
 {
     json_t *a = json_array();
     for (int s = 0; s < r->nseats; s++) {
-        const hub_seat *t = &r->seats[s];
-        const char *kind = t->kind == HUB_SEAT_AI ? "ai" : t->token[0] ? "person" : "open";
+        int partner = r->seats[s].kind == HUB_SEAT_PARTNER;
+        const hub_seat *t = &r->seats[hub_seat_owner(r, s)]; /* a partner seat shows its person */
+        const char *kind = partner ? "partner" : t->kind == HUB_SEAT_AI ? "ai" : t->token[0] ? "person" : "open";
         const char *level = t->kind == HUB_SEAT_AI ? t->level
                             : (t->covered || t->out_of_time) ? h->cfg.takeover_level
                                                              : NULL;
         json_array_append_new(
-            a, json_pack("{s:s, s:s, s:o, s:b, s:b}", "kind", kind, "name", t->name, "level",
+            a, json_pack("{s:s, s:s, s:o, s:b, s:b, s:o}", "kind", kind, "name", t->name, "level",
                          level ? json_string(level) : json_null(), "connected",
-                         t->kind == HUB_SEAT_AI || t->conn != 0, "covered", t->covered || t->out_of_time));
+                         t->kind == HUB_SEAT_AI || t->conn != 0, "covered", t->covered || t->out_of_time, "of",
+                         partner ? json_integer(r->seats[s].of) : json_null()));
     }
     return a;
 }
@@ -1012,28 +1025,45 @@ static int visible(const hub_room *r)
     return r->kar ? hubk_visible(r) : r->m->nhist;
 }
 
-/* The state message for connection `c` (seat or spectator of `r`). */
-static json_t *state_json(hub *h, hub_room *r, hub_conn *c)
+/* The view text of `viewer` now (pl_view_json), kept per viewer until the
+ * state changes: a broadcast to several spectators, or again after a seat
+ * change, makes it once. NULL when the game has none or memory ran out. */
+static const char *view_text(hub_room *r, int viewer)
+{
+    int k = viewer + 1;
+    if (r->vcache[k] && r->vver[k] == r->version)
+        return r->vcache[k];
+    pl_buf v = {0}, err = {0};
+    int ok = pl_view_json(r->game, r->m->state, viewer, &v, &err) == 0 && !v.oom;
+    pl_buf_free(&err);
+    pl_free(r->vcache[k]);
+    r->vcache[k] = ok ? pl_strdup(pl_buf_str(&v)) : NULL;
+    r->vver[k] = r->version;
+    pl_buf_free(&v);
+    return r->vcache[k];
+}
+
+/* The state message for connection `c` (seat or spectator of `r`) as text.
+ * Its keys are sorted and "view" sorts last, so the view's text (already
+ * compact JSON with sorted keys) is spliced in without parsing it again. */
+static char *state_text(hub *h, hub_room *r, hub_conn *c)
 {
     const pl_game *g = r->game;
     int viewer = c->seat;
-    pl_buf v = {0}, err = {0};
-    json_t *view = NULL;
-    if (pl_view_json(g, r->m->state, viewer, &v, &err) == 0)
-        view = json_loads(pl_buf_str(&v), 0, NULL);
-    pl_buf_free(&v);
-    pl_buf_free(&err);
     json_t *legal = json_array();
     int kar_touch = r->kar && hubk_visible(r) < r->m->nhist;
-    if (viewer >= 0 && room_started(r) && !hub_seat_is_ai(r, viewer) && !kar_touch &&
-        pl_is_actor(g, r->m->state, viewer)) {
+    for (int s = 0; viewer >= 0 && s < r->nseats; s++) { /* its own seat, and partner seats it plays */
+        if (hub_seat_owner(r, s) != viewer || !room_started(r) || hub_seat_is_ai(r, s) || kar_touch ||
+            !pl_is_actor(g, r->m->state, s))
+            continue;
         pl_action acts[HUB_MAX_LEGAL]; /* a menu lists at most this many */
-        int n = g->legal(r->m->state, viewer, acts, HUB_MAX_LEGAL);
+        int n = g->legal(r->m->state, s, acts, HUB_MAX_LEGAL);
         for (int i = 0; i < n && i < HUB_MAX_LEGAL; i++) {
             pl_buf t = {0}, l = {0};
-            g->format_action(r->m->state, viewer, acts[i], &t);
-            pl_format_action_long(g, r->m->state, viewer, acts[i], &l);
-            json_array_append_new(legal, json_pack("{s:s, s:s}", "action", pl_buf_str(&t), "long", pl_buf_str(&l)));
+            g->format_action(r->m->state, s, acts[i], &t);
+            pl_format_action_long(g, r->m->state, s, acts[i], &l);
+            json_array_append_new(legal, json_pack("{s:s, s:s, s:i}", "action", pl_buf_str(&t), "long",
+                                                   pl_buf_str(&l), "seat", s));
             pl_buf_free(&t);
             pl_buf_free(&l);
         }
@@ -1047,15 +1077,31 @@ static json_t *state_json(hub *h, hub_room *r, hub_conn *c)
                                               e->text[viewer + 1], "said", e->said[viewer + 1]));
     }
     c->hist_sent = upto;
-    return json_pack("{s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:i, s:o, s:o, s:b, s:o, s:s}", "type", "state", "room",
-                     r->code, "seat", viewer, "seq", r->m->nhist, "view", view ? view : json_null(), "legal", legal,
-                     "history", hist, "history_from", from, "seats", seats_json(h, r), "clock", clock_json(r),
-                     "over", room_over(r), "result", result_json(r), "status", room_status(r));
+    json_t *j = json_pack("{s:s, s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:b, s:o, s:s}", "type", "state", "room",
+                          r->code, "seat", viewer, "seq", r->m->nhist, "legal", legal, "history", hist,
+                          "history_from", from, "seats", seats_json(h, r), "clock", clock_json(r), "over",
+                          room_over(r), "result", result_json(r), "status", room_status(r));
+    char *head = j ? dump(j) : NULL;
+    const char *view = view_text(r, viewer);
+    if (!head)
+        return NULL;
+    size_t hl = strlen(head), vl = view ? strlen(view) : 4;
+    char *text = pl_malloc(hl + vl + 16);
+    if (text) { /* head ends in '}': ,"view":VIEW} in its place */
+        memcpy(text, head, hl - 1);
+        memcpy(text + hl - 1, ",\"view\":", 8);
+        memcpy(text + hl + 7, view ? view : "null", vl);
+        memcpy(text + hl + 7 + vl, "}", 2);
+    }
+    pl_free(head);
+    return text;
 }
 
 static void send_state(hub *h, hub_room *r, hub_conn *c)
 {
-    hub_send(h, c->id, state_json(h, r, c));
+    char *text = state_text(h, r, c);
+    if (text)
+        queue_msg(h, c->id, text, 0, hold_tag(h), r, 1);
 }
 
 void hub_room_broadcast(hub *h, hub_room *r)
@@ -1169,10 +1215,11 @@ int hub_room_play(hub *h, hub_room *r, int seat, pl_action a, uint64_t sender, i
         pl_buf_free(&t);
         return -1;
     }
-    if (r->total_s && seat >= 0) {
-        r->seats[seat].left_ms -= now_ms - r->turn_ms;
-        if (r->seats[seat].left_ms < 0)
-            r->seats[seat].left_ms = 0;
+    if (r->total_s && seat >= 0) { /* a partner seat's time is its person's */
+        hub_seat *o = &r->seats[hub_seat_owner(r, seat)];
+        o->left_ms -= now_ms - r->turn_ms;
+        if (o->left_ms < 0)
+            o->left_ms = 0;
     }
     queue_action(h, r, r->m->nhist - 1, seat, pl_buf_str(&t), sender);
     r->stored = r->m->nhist;
@@ -1236,6 +1283,20 @@ static json_t *games_json(void)
     return json_pack("{s:s, s:o}", "type", "games", "games", arr);
 }
 
+/* The room's options as given, less the game's secret ones and any
+ * `deal=` (a game that does not mark its deal secret, karuta's, still
+ * keeps it off the wire: the brief of issue 15). */
+static json_t *public_options(const hub_room *r)
+{
+    json_t *o = json_loads(r->options_json, 0, NULL);
+    if (!o)
+        return json_object();
+    json_object_del(o, "deal");
+    for (const char *const *k = r->game->secret_options; k && *k; k++)
+        json_object_del(o, *k);
+    return o;
+}
+
 static json_t *rooms_json(hub *h)
 {
     json_t *arr = json_array();
@@ -1243,8 +1304,9 @@ static json_t *rooms_json(hub *h)
         hub_room *r = h->rooms[i];
         if (!r->public_ || room_over(r))
             continue;
-        json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:s}", "room", r->code, "game", r->game->id,
-                                             "seats", seats_json(h, r), "state", room_status(r)));
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:o, s:s}", "room", r->code, "game", r->game->id,
+                                             "options", public_options(r), "seats", seats_json(h, r), "state",
+                                             room_status(r)));
     }
     return json_pack("{s:s, s:o}", "type", "rooms", "rooms", arr);
 }
@@ -1404,13 +1466,30 @@ static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     }
     for (int s = 0; seats && s < r->nseats; s++) {
         const char *kind, *level = NULL;
-        if (json_unpack_ex(json_array_get(seats, (size_t)s), &je, JSON_STRICT, "{s:s, s?s}", "kind", &kind,
-                           "level", &level) < 0 ||
-            (strcmp(kind, "person") && strcmp(kind, "ai")) || (!strcmp(kind, "person") && level)) {
+        int of = -1;
+        if (json_unpack_ex(json_array_get(seats, (size_t)s), &je, JSON_STRICT, "{s:s, s?s, s?i}", "kind", &kind,
+                           "level", &level, "of", &of) < 0 ||
+            (strcmp(kind, "person") && strcmp(kind, "ai") && strcmp(kind, "partner")) ||
+            (strcmp(kind, "ai") && level) || (!strcmp(kind, "partner")) != (of != -1)) {
             hub_error(h, c->id, "shape", "create",
-                      "seat %d: {\"kind\": \"person\"} or {\"kind\": \"ai\", \"level\": L}", s);
+                      "seat %d: {\"kind\": \"person\"}, {\"kind\": \"ai\", \"level\": L} or "
+                      "{\"kind\": \"partner\", \"of\": S}",
+                      s);
             room_free(r);
             return;
+        }
+        if (!strcmp(kind, "partner")) { /* played by the person of seat `of` */
+            json_t *o = json_array_get(seats, (size_t)of);
+            const char *okind = of >= 0 && of < r->nseats && of != s ? json_string_value(json_object_get(o, "kind"))
+                                                                      : NULL;
+            if (!okind || strcmp(okind, "person")) {
+                hub_error(h, c->id, "shape", "create", "seat %d: a partner seat's \"of\" names a person seat", s);
+                room_free(r);
+                return;
+            }
+            r->seats[s].kind = HUB_SEAT_PARTNER;
+            r->seats[s].of = of;
+            continue;
         }
         if (!strcmp(kind, "ai")) {
             const char *lv = level ? level : "medium";
@@ -1536,8 +1615,8 @@ static void req_join(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     c->room = r;
     c->seat = seat;
     c->hist_sent = 0;
-    hub_send(h, c->id, json_pack("{s:s, s:s, s:i, s:s}", "type", "joined", "room", r->code, "seat", seat, "token",
-                                 t->token));
+    hub_send(h, c->id, json_pack("{s:s, s:s, s:s, s:o, s:i, s:s}", "type", "joined", "room", r->code, "game",
+                                 r->game->id, "options", public_options(r), "seat", seat, "token", t->token));
     if (r->kar)
         hubk_joined(h, r, c, now_ms);
     hub_room_advance(h, r, now_ms);
@@ -1583,12 +1662,13 @@ static hub_room *seated(hub *h, hub_conn *c, const char *req)
 static void req_act(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
 {
     const char *type, *text;
-    json_t *jseq = NULL;
+    json_t *jseq = NULL, *jseat = NULL;
     json_error_t je;
-    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s, s?o}", "type", &type, "action", &text, "seq", &jseq) < 0 ||
-        (jseq && !json_is_integer(jseq))) {
-        hub_error(h, c->id, "shape", "act", "act: {action (text), seq (int, optional)}%s%s", je.text[0] ? ": " : "",
-                  je.text);
+    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s, s?o, s?o}", "type", &type, "action", &text, "seq", &jseq,
+                       "seat", &jseat) < 0 ||
+        (jseq && !json_is_integer(jseq)) || (jseat && !json_is_integer(jseat))) {
+        hub_error(h, c->id, "shape", "act", "act: {action (text), seq (int, optional), seat (int, optional)}%s%s",
+                  je.text[0] ? ": " : "", je.text);
         return;
     }
     hub_room *r = seated(h, c, "act");
@@ -1611,27 +1691,49 @@ static void req_act(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         hub_error(h, c->id, "not-your-turn", "act", "a reading is on: answer it with touch messages");
         return;
     }
-    if (!pl_is_actor(r->game, r->m->state, c->seat)) {
+    if (hub_seat_is_ai(r, c->seat)) {
+        hub_error(h, c->id, "not-your-turn", "act", "your total time ran out: the computer plays your seat");
+        return;
+    }
+    /* The seat it plays for: its own, or a partner seat its person plays
+     * (`seat` names it; without it, the one of them that acts now). */
+    int seat = c->seat;
+    if (jseat) {
+        json_int_t v = json_integer_value(jseat);
+        if (v < 0 || v >= r->nseats || hub_seat_owner(r, (int)v) != c->seat) {
+            hub_error(h, c->id, "seat", "act", "seat %" JSON_INTEGER_FORMAT " is not played by this connection", v);
+            return;
+        }
+        seat = (int)v;
+    } else if (!pl_is_actor(r->game, r->m->state, seat)) {
+        for (int s = 0; s < r->nseats; s++)
+            if (s != c->seat && hub_seat_owner(r, s) == c->seat && pl_is_actor(r->game, r->m->state, s)) {
+                seat = s;
+                break;
+            }
+    }
+    if (!pl_is_actor(r->game, r->m->state, seat)) {
         pl_buf err = {0};
-        pl_check(r->game, r->m->state, c->seat, 0, &err);
+        pl_check(r->game, r->m->state, seat, 0, &err);
         hub_error(h, c->id, "not-your-turn", "act", "%s", pl_buf_str(&err));
         pl_buf_free(&err);
         return;
     }
     pl_buf err = {0};
     pl_action a;
-    if (strlen(text) > 200 || pl_parse_legal(r->game, r->m->state, c->seat, text, &a, &err) < 0) {
+    if (strlen(text) > 200 || pl_parse_legal(r->game, r->m->state, seat, text, &a, &err) < 0) {
         hub_error(h, c->id, "illegal", "act", "%s", err.len ? pl_buf_str(&err) : "action too long");
         pl_buf_free(&err);
         return;
     }
     pl_buf t = {0};
     int after = r->m->nhist + 1; /* the history's length with this action (chance may follow) */
-    r->game->format_action(r->m->state, c->seat, a, &t);
-    if (hub_room_play(h, r, c->seat, a, c->id, now_ms, &err) < 0) {
+    r->game->format_action(r->m->state, seat, a, &t);
+    if (hub_room_play(h, r, seat, a, c->id, now_ms, &err) < 0) {
         hub_error(h, c->id, "illegal", "act", "%s", pl_buf_str(&err));
     } else {
-        hub_send(h, c->id, json_pack("{s:s, s:i, s:s}", "type", "accepted", "seq", after, "action", pl_buf_str(&t)));
+        hub_send(h, c->id, json_pack("{s:s, s:i, s:s, s:i}", "type", "accepted", "seq", after, "action",
+                                     pl_buf_str(&t), "seat", seat));
         hub_room_broadcast(h, r);
     }
     pl_buf_free(&t);
@@ -1697,6 +1799,7 @@ static void req_rematch(hub *h, hub_conn *c, int64_t now_ms)
     for (int s = 0; s < r->nseats && s < n->nseats; s++) {
         hub_seat *o = &r->seats[s], *t = &n->seats[s];
         t->kind = o->kind;
+        t->of = o->of;
         t->ai = o->ai;
         t->level = o->level ? pl_strdup(o->level) : NULL;
         memcpy(t->name, o->name, sizeof t->name);
@@ -1752,6 +1855,8 @@ static void req_record(hub *h, hub_conn *c, json_t *root)
     }
     json_t *rec = rc == 0 ? json_loads(pl_buf_str(&out), 0, NULL) : NULL;
     pl_buf_free(&out);
+    if (rec && !room_over(r)) /* no deal= before the end, even a game's that does not mark it secret */
+        json_object_del(json_object_get(rec, "options"), "deal");
     if (!rec) {
         hub_error(h, c->id, "storage", "record", "out of memory");
         return;
@@ -1967,7 +2072,8 @@ static int64_t room_next(const hub_room *r)
         for (int i = 0; i < n; i++) {
             if (hub_seat_is_ai(r, seats[i]) || (r->move_s && r->seats[seats[i]].job_nhist == r->m->nhist))
                 continue; /* a computer, or the computer already plays this move for him */
-            int64_t at = r->move_s ? r->turn_ms + (int64_t)r->move_s * 1000 : r->turn_ms + r->seats[seats[i]].left_ms;
+            int64_t at = r->move_s ? r->turn_ms + (int64_t)r->move_s * 1000
+                                   : r->turn_ms + r->seats[hub_seat_owner(r, seats[i])].left_ms;
             if (at < next)
                 next = at;
         }
@@ -2003,9 +2109,9 @@ static void room_tick(hub *h, hub_room *r, int64_t now_ms)
                     pl_buf_free(&err);
                     if (p && hub_job_queue(h, r, s, p, HUB_JOB_CLOCK))
                         r->seats[s].job_nhist = r->m->nhist;
-                } else if (r->total_s && now_ms >= r->turn_ms + r->seats[s].left_ms) {
-                    r->seats[s].left_ms = 0;
-                    r->seats[s].out_of_time = 1; /* a computer plays his moves from then on */
+                } else if (r->total_s && now_ms >= r->turn_ms + r->seats[hub_seat_owner(r, s)].left_ms) {
+                    r->seats[hub_seat_owner(r, s)].left_ms = 0;
+                    r->seats[hub_seat_owner(r, s)].out_of_time = 1; /* a computer plays his moves from then on */
                     changed = 1;
                 }
             }
@@ -2282,11 +2388,16 @@ static int restore_room(void *ctx, const store_room *sr, int finished, const cha
     for (int s = 0; s < r->nseats; s++) {
         json_t *e = json_array_get(seats, (size_t)s);
         const char *kind = "person", *level = NULL, *name = "", *token = "";
-        json_unpack(e, "{s?s, s?s, s?s, s?s}", "kind", &kind, "level", &level, "name", &name, "token", &token);
+        int of = -1;
+        json_unpack(e, "{s?s, s?s, s?s, s?s, s?i}", "kind", &kind, "level", &level, "name", &name, "token", &token,
+                    "of", &of);
         hub_seat *t = &r->seats[s];
         t->left_ms = (int64_t)total_s * 1000;
         t->gone_ms = x->now;
-        if (!strcmp(kind, "ai")) {
+        if (!strcmp(kind, "partner") && of >= 0 && of < r->nseats && of != s) {
+            t->kind = HUB_SEAT_PARTNER;
+            t->of = of;
+        } else if (!strcmp(kind, "ai")) {
             t->kind = HUB_SEAT_AI;
             t->level = pl_strdup(level ? level : "medium");
             t->ai = hub_player(h, g, t->level, x->err);

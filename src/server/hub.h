@@ -118,7 +118,9 @@ typedef struct hub_batch {
  * when nothing is queued. At most one batch is out at a time: NULL also
  * while the previous batch is not done. */
 hub_batch *hub_store_take(hub *h);
-/* Writes batch `b` to `s` (rooms, one append for all actions, finishes).
+/* Writes batch `b` to `s` (rooms, seat changes through store_room_config,
+ * one append for all actions, finishes). `b` must come from
+ * hub_store_take (it carries the seat changes beside the public fields).
  * Returns 0, or -1 with a message. Any thread may call it (the storage
  * thread does); it touches only `b` and `s`. */
 int hub_batch_write(store *s, const hub_batch *b, pl_buf *err);

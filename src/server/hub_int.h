@@ -12,7 +12,10 @@
 
 #define HUB_CODE 33 /* 32 hex digits and the NUL */
 
-enum { HUB_SEAT_PERSON = 0, HUB_SEAT_AI = 1 };
+/* A seat's kind: a person's (open until taken), a computer's, or a
+ * partner seat played by the person of seat `of` (City Behind Walls with
+ * players=2: one person plays both seats of a team and sees both hands). */
+enum { HUB_SEAT_PERSON = 0, HUB_SEAT_AI = 1, HUB_SEAT_PARTNER = 2 };
 
 /* One seat of a room. */
 typedef struct hub_seat {
@@ -28,6 +31,7 @@ typedef struct hub_seat {
     int rematch;            /* asked for a rematch */
     int64_t left_ms;        /* total clock: time left */
     int job_nhist;          /* history length of this seat's pending job, -1 none */
+    int of;                 /* HUB_SEAT_PARTNER: the seat whose person plays it */
 } hub_seat;
 
 /* One entry of the history as every viewer may see it. */
@@ -60,6 +64,9 @@ typedef struct hub_room {
     uint64_t ticked;        /* the hub_tick call that last ticked it */
     int64_t created_ms;
     uint64_t creator;       /* the connection that created it (told if storing it fails) */
+    uint64_t version;       /* bumped at every change of the match's state */
+    char *vcache[PL_MAX_SEATS + 1]; /* the view text by viewer + 1, at version vver[] (owned) */
+    uint64_t vver[PL_MAX_SEATS + 1];
 } hub_room;
 
 /* A connection's session. */
@@ -90,6 +97,9 @@ void hub_room_schedule(hub *h, hub_room *r);
 void hub_room_advance(hub *h, hub_room *r, int64_t now_ms);
 /* Sends every member its state. */
 void hub_room_broadcast(hub *h, hub_room *r);
+/* The seat whose person (or computer) plays seat `s`: `of` for a partner
+ * seat, else `s`. Its clocks and takeover count for both. */
+int hub_seat_owner(const hub_room *r, int s);
 /* True when seat `s` of `r` is played by a computer now. */
 int hub_seat_is_ai(const hub_room *r, int s);
 /* The ai_player for `level` of game `g` (the hub keeps it), or NULL + message. */

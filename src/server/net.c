@@ -525,13 +525,14 @@ static void net_receive(net *n, net_conn *c, const char *in, size_t len)
 {
     int last = lws_is_final_fragment(c->wsi) && !lws_remaining_packet_payload(c->wsi);
     if (last && !c->rx.len && !c->rx_over) { /* the usual case: whole in one piece */
-        hub_message(n->hub, c->id, in, len, net_now());
+        hub_message(n->hub, c->id, in ? in : "", len, net_now()); /* an empty frame may come as NULL */
         net_pump(n);
         return;
     }
     if (!c->rx_over) {
         size_t room = HUB_MAX_MESSAGE + 1 - c->rx.len;
-        pl_buf_append(&c->rx, in, len < room ? len : room);
+        if (len)
+            pl_buf_append(&c->rx, in, len < room ? len : room);
         if (c->rx.oom) {
             net_conn_kill(c);
             return;
@@ -539,7 +540,7 @@ static void net_receive(net *n, net_conn *c, const char *in, size_t len)
         c->rx_over = c->rx.len > HUB_MAX_MESSAGE;
     }
     if (last) {
-        hub_message(n->hub, c->id, c->rx.s, c->rx.len, net_now());
+        hub_message(n->hub, c->id, c->rx.s ? c->rx.s : "", c->rx.len, net_now());
         pl_buf_free(&c->rx);
         c->rx_over = 0;
         net_pump(n);
@@ -614,6 +615,13 @@ static const struct lws_protocols net_protocols[] = {
 
 /* ---- Life cycle ------------------------------------------------------------------ */
 
+/* lws's errors, one line each (lws ends them with a newline), on stderr. */
+static void net_lws_log(int level, const char *line)
+{
+    (void)level;
+    fprintf(stderr, "parlour serve: lws: %s", line);
+}
+
 net *net_new(const net_config *cfg, pl_buf *err)
 {
     net *n = pl_calloc(1, sizeof *n);
@@ -644,7 +652,7 @@ net *net_new(const net_config *cfg, pl_buf *err)
     if (hub_restore(n->hub, n->store, net_now(), err) < 0)
         goto fail;
 
-    lws_set_log_level(LLL_ERR, NULL);
+    lws_set_log_level(LLL_ERR, net_lws_log);
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.port = cfg->port;
@@ -662,8 +670,12 @@ net *net_new(const net_config *cfg, pl_buf *err)
     info.options = LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
     if (cfg->host && !strchr(cfg->host, ':'))
         info.options |= LWS_SERVER_OPTION_DISABLE_IPV6; /* an IPv4 address */
+    /* The context first, then the listening vhost: lws 4.1 leaks a little
+     * when lws_create_context fails to make its default vhost (a port in
+     * use), not when lws_create_vhost fails on a context of its own. */
+    info.options |= LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
     n->ctx = lws_create_context(&info);
-    struct lws_vhost *vh = n->ctx ? lws_get_vhost_by_name(n->ctx, "parlour") : NULL;
+    struct lws_vhost *vh = n->ctx ? lws_create_vhost(n->ctx, &info) : NULL;
     if (!vh || (n->port = lws_get_vhost_listen_port(vh)) <= 0) {
         pl_buf_printf(err, "cannot listen on %s port %d", cfg->host ? cfg->host : "all interfaces",
                       cfg->port);

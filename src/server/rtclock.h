@@ -83,11 +83,11 @@ int64_t rtc_offset_ms(const rtc_clock *c);
  * honest touch is hi minus its own trip up minus the trips down in e, so it
  * is never clamped there) and lo_ms is the timeline start of the kana that
  * decides the touched card: on the timeline as heard, the earliest the
- * client could have received it. When
- * hi < lo_ms (the touch arrived before the deciding kana could reach the
- * client) the result is lo_ms. With no exchange yet the touch counts at its
- * arrival (recv_ms - t0_ms, then the same clamps). *clamped (may be NULL)
- * is set to 1 when the result was clamped (the caller logs it), else 0.
+ * client could have received it. When hi < lo_ms (the touch arrived before
+ * the deciding kana could reach the client) the result is lo_ms. With no
+ * exchange yet the touch counts at its arrival (recv_ms - t0_ms, then the
+ * same clamps). *clamped (may be NULL) is set to 1 when the result was
+ * clamped (the caller logs it), else 0.
  * Cannot fail; the result lies in [lo_ms, max(lo_ms, hi)] (within int). */
 int rtc_touch_ms(const rtc_clock *c, int64_t client_ms, int64_t recv_ms, int64_t t0_ms, int lo_ms, int *clamped);
 

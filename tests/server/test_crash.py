@@ -217,13 +217,17 @@ def main():
             print("room %s: %d actions in its %s, %d accepted by its people, %s"
                   % (room[:8], len(record.get("actions", [])), source, len(accepted),
                      "all there" if not f else "%d FAULTS" % len(f)), flush=True)
+        log = srv.log_text()
+        if "Sanitizer" in log or "runtime error" in log:
+            faults.append("a sanitizer spoke (server log below)")
+            print(log[-6000:])
         if kills < (args.kills + 1) // 2:
             sys.exit("FAIL: the games ended after %d kills (want at least %d)" % (kills, (args.kills + 1) // 2))
         if faults:
             print("\n".join(faults))
             sys.exit("FAIL: %d accepted actions not in the records" % len(faults))
         print("ok: %d kills, %d accepted actions, every one in its record" % (kills, total))
-    except (AssertionError, Timeout, Closed, RuntimeError) as e:
+    except (AssertionError, Timeout, Closed, RuntimeError, OSError) as e:
         print("FAIL: %s\nserver log (end):\n%s" % (e, srv.log_text()[-4000:]))
         sys.exit(1)
     finally:

@@ -11,7 +11,9 @@ the end, `over` reached, `record` who=referee refused before the end and
 given after (with the seed), who=seat always; a client that drops in the
 middle comes back with its token (same seat, full state) and plays on; the
 spectator never gets a `legal` list or a hand; chat reaches everyone;
-rematch gives a new room with the same seats and people.
+rematch gives a new room with the same seats and people; a person gone
+longer than grace_s is covered by a computer and gets the seat back, and a
+move clock plays for a person who does not act in time.
 
 Usage: test_games.py --parlour PATH [--web DIR]
 """
@@ -199,6 +201,50 @@ def test_tamcuc(args):
         print("  tamcuc: %d person actions, %d stale retries" % (n, stale))
 
 
+def test_grace_and_clock(args):
+    """A person gone longer than grace_s is covered by a computer, which
+    plays on; back with the token, the seat is theirs again. With a move
+    clock, a person who does not act in time gets a computer move."""
+    with ServerProcess(args.parlour, args.web, test_seed=SEED) as srv:
+        lobby = Conn(WSClient(srv.port), "lobby")
+        lobby.c.wait_for("welcome", 10)
+        room = create_room(lobby, "ur", {"pieces": "2"}, [person(), ai("easy")], grace_s=1)
+        p = Conn(WSClient(srv.port), "Gil")
+        p.join(room, "Gil", 0)
+        w = Conn(WSClient(srv.port), "watcher")
+        w.watch(room)
+        rng = random.Random(4)
+        for _ in range(2):
+            settle([p], lambda: p.state["legal"] or p.state["over"], 20, "Gil to act")
+            prev = p.state["seq"]
+            r = p.act(rng.choice(p.state["legal"])["action"], prev)
+            check(r["type"] == "accepted", "act refused: %s" % r)
+            settle([p], lambda: p.state["seq"] > prev, 20)
+        p.c.drop()
+        settle([w], lambda: w.state["seats"][0]["covered"] and not w.state["seats"][0]["connected"], 20,
+               "the seat covered after grace_s=1")
+        mine = lambda c: len({h["seq"] for s in c.states for h in s["history"] if h["seat"] == 0})  # noqa: E731
+        before = mine(w)
+        settle([w], lambda: mine(w) > before or w.state["over"], 30, "the computer playing the covered seat")
+        back = Conn(WSClient(srv.port), "Gil back")
+        back.rejoin(room, p.token)
+        check(back.seat == 0, "came back to seat %r" % back.seat)
+        settle([back], lambda: not back.state["seats"][0]["covered"] and back.state["seats"][0]["connected"], 20,
+               "the seat handed back")
+        play_turns([back], rng, [w], timeout=120)
+        end_checks([back], [w])
+        # the move clock: nobody acts for seat 0, the computer moves for it after move_s
+        room = create_room(lobby, "ur", {"pieces": "2"}, [person(), ai("easy")], clock={"move_s": 1})
+        q = Conn(WSClient(srv.port), "Hal")
+        q.join(room, "Hal", 0)
+        check(q.state.get("clock") and q.state["clock"].get("move_s") == 1, "no move clock: %s" % q.state.get("clock"))
+        settle([q], lambda: mine(q) >= 2 or q.state["over"], 30, "moves played for a person out of time")
+        idle = mine(q)
+        play_turns([q], rng, timeout=120)
+        check(q.state["over"], "not over")
+        print("  grace: covered, played for, handed back; move clock: %d moves played for the idle seat" % idle)
+
+
 KARUTA_OPTS = {"upper_ms": "1000", "pause_ms": "0", "yoin_ms": "0", "memo_s": "0", "send": "auto"}
 
 
@@ -210,7 +256,9 @@ def play_karuta(p, everyone, tl, reaction_ms=150, timeout=90):
     heard, unread, touched, due, readings = [], [], False, None, 0
     until = time.monotonic() + timeout
     while not all_over(everyone):
-        check(time.monotonic() < until, "karuta not over in %d s (%d readings)" % (timeout, readings))
+        check(time.monotonic() < until, "karuta not over in %d s (%d readings; the deal is planned from the "
+              "reading order the engine gives for the seed: does the hub draw readings another way?)"
+              % (timeout, readings))
         for c in everyone:
             c.update()
         log = p.c.log
@@ -249,7 +297,13 @@ def test_karuta(args):
     deal = "%d;%d/%d" % (reads[0], reads[1], reads[2])  # every card in play is read in the first three
     with ServerProcess(args.parlour, args.web, test_seed=SEED) as srv:
         o = dict(KARUTA_OPTS, deal=deal)
-        room, players, w = setup(srv, "karuta", o, [person(), ai("easy")], [("Fumi", 0)])
+        room, players, w = setup(srv, "karuta", o, [person(), ai("easy")], [("Fumi", 0)], public=True)
+        # the lobby lists the public room, and not its deal
+        look = Conn(WSClient(srv.port), "looker")
+        r = look.request({"type": "rooms"}, answers=("rooms", "error"))
+        check(r["type"] == "rooms" and any(x["room"] == room for x in r["rooms"]), "public room not listed: %s" % r)
+        check(deal not in canonical(r) and "%d" % SEED not in canonical(r), "the lobby tells the deal or seed: %s" % r)
+        look.close()
         # (no record before the end: the hub answers none while a reading is open, and
         # with memo_s=0 and pause_ms=0 one always is)
         readings = play_karuta(players[0], players + [w], tl)
@@ -270,4 +324,4 @@ def test_karuta(args):
 
 
 if __name__ == "__main__":
-    run_main([test_ur_with_rematch, test_cbw_reconnect, test_tamcuc, test_karuta], parse_args())
+    run_main([test_ur_with_rematch, test_cbw_reconnect, test_tamcuc, test_grace_and_clock, test_karuta], parse_args())

@@ -252,7 +252,7 @@ def test_cbw(args):
 
 def test_tamcuc(args):
     rng = random.Random(16)
-    for i, (a, b) in enumerate([(0, 2), (1, 3), (3, 0)]):
+    for i, (a, b, extra) in enumerate([(0, 2, {}), (1, 3, {}), (3, 0, {}), (2, 1, {"night_exchange": "1"})]):
         while True:
             hands = tamcuc_deal(rng)
             xs = [c for c in hands[a] if c not in hands[b]]
@@ -260,8 +260,8 @@ def test_tamcuc(args):
             if xs and ys:
                 break
         x, y = rng.choice(xs), rng.choice(ys)
-        proof(args, "tamcuc", {"players": "4", "dealer": str(i % 4)}, hands, a, x, b, y, 2000 + i, 6000 + i, rng,
-              face_down=True)
+        proof(args, "tamcuc", dict({"players": "4", "dealer": str(i % 4)}, **extra), hands, a, x, b, y,
+              2000 + i, 6000 + i, rng, face_down=True)
 
 
 if __name__ == "__main__":

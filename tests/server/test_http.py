@@ -170,6 +170,25 @@ def main():
     with open(os.path.join(web, "index.html"), "rb") as f:
         index = f.read()
 
+    # Bad flags: a clear message and exit status 2; a store that cannot open: 1.
+    for flags, rc_want in [(["--port", "70000"], 2), (["--port", "x"], 2), (["--port"], 2),
+                           (["--workers", "0"], 2), (["--test-seed", "-1"], 2), (["--bogus"], 2),
+                           (["--web", os.path.join(tmp, "no-such-folder")], 2), (["extra"], 2),
+                           (["--port", "0", "--web", web, "--db", os.path.join(tmp, "no", "such", "t.db")], 1)]:
+        r = subprocess.run([binary, "serve"] + flags, capture_output=True, text=True, timeout=60, cwd=tmp)
+        first = (r.stderr.splitlines() or [""])[0]
+        check(r.returncode == rc_want and first.startswith("parlour serve: ") and "Sanitizer" not in r.stderr,
+              "serve %s: exit %d, %r" % (" ".join(flags), r.returncode, first))
+
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    r = subprocess.run([binary, "serve", "--port", str(busy.getsockname()[1]), "--web", web, "--db",
+                        os.path.join(tmp, "busy.db")], capture_output=True, text=True, timeout=60, cwd=tmp)
+    busy.close()
+    check(r.returncode == 1 and "parlour serve: cannot listen" in r.stderr and "Sanitizer" not in r.stderr,
+          "a port in use: exit %d, %r" % (r.returncode, r.stderr.strip()[-200:]))
+
     p, port = start(binary, tmp, web)
     try:
         st, ct, cl, body = get(port, "/")
@@ -219,10 +238,26 @@ def main():
         m = ws_recv(s)
         check(m and m.get("type") == "error" and m.get("error") == "too-long",
               f"10010 bytes in fragments: too-long ({m})")
+        ws_send(s, b"")
+        m = ws_recv(s)
+        check(m and m.get("type") == "error", f"an empty message: an error ({m})")
+        ws_send(s, b"", fin=False)
+        ws_send(s, b"", opcode=0, fin=True)
+        m = ws_recv(s)
+        check(m and m.get("type") == "error", f"an empty message in two empty fragments: an error ({m})")
         ws_send(s, json.dumps({"type": "hello", "v": 1}).encode(), fin=False)
         ws_send(s, b"", opcode=0, fin=True)
         m = ws_recv(s)
         check(isinstance(m, dict) and "type" in m, f"a message in two fragments is answered ({m})")
+        # Rooms in production mode (no --test-seed): seeds from getrandom, every create succeeds.
+        made = 0
+        for i in range(16):
+            ws_send(s, json.dumps({"type": "create", "game": "ur"}).encode())
+            m = ws_recv(s)
+            made += bool(m and m.get("type") == "created")
+            if not (m and m.get("type") == "created"):
+                print("     ", m)
+        check(made == 16, f"16 rooms created with seeds from getrandom ({made})")
         s.close()
         s, head = ws_open(port, protocol=None)
         check(head.startswith("HTTP/1.1 101"), "WebSocket at /ws naming no subprotocol: 101")

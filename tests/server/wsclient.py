@@ -11,6 +11,8 @@ API (everything a server test needs):
     srv.kill()               # SIGKILL (crash tests); srv.start() again reuses
                              # the same port and db
     srv.alive()              # the process still runs
+    with ServerProcess(...) as srv:   # start; stop (exit 0 checked) and remove
+                             # the temp folder at the end (kill on an exception)
 
     c = WSClient(port)       # connects to ws://127.0.0.1:PORT/ws (handshake
                              # checked: 101, Sec-WebSocket-Accept)
@@ -22,6 +24,8 @@ API (everything a server test needs):
     c.poll() -> list         # the messages delivered so far, not yet taken
     c.log                    # every message delivered, in order (dicts)
     c.close()                # close handshake, then the socket
+    c.drop()                 # the socket closed without a handshake (a lost network)
+    c.closed, c.close_code   # the connection is over; the server's close code
     c.send_frame(opcode, payload, fin=True, mask=True)   # raw frames for
     c.send_raw(bytes)                                     # hostile tests
 
@@ -36,7 +40,10 @@ API (everything a server test needs):
   socket (real clock, before the simulated delay).
 
   Common command line of the server tests: parse_args() -> args with
-  args.parlour and args.web.
+  args.parlour, args.web and args.only (run only the tests whose name
+  holds it); run_main(tests, args) runs them. strip_volatile(msg) drops
+  the keys docs/web-protocol.md calls volatile, canonical(msg) is the
+  json.dumps(sort_keys) text compared byte for byte.
 
 Threads: per client a reader (frames, ping/pong, close, fragments), a
 dispatcher (delivers each message when its delay is over, answers sync)
@@ -499,7 +506,10 @@ class WSClient:
             self._cv.notify_all()
 
 
-def strip_volatile(obj, keys=("room", "token", "server_ms", "at_ms", "t0_ms", "code", "clock", "link")):
+VOLATILE = ("room", "token", "link", "server_ms", "at_ms", "t0_ms", "since_ms", "clock")
+
+
+def strip_volatile(obj, keys=VOLATILE):
     """A copy of a message without the keys docs/web-protocol.md calls
     volatile (at any depth; `id` only in a sync)."""
     if isinstance(obj, dict):
