@@ -335,12 +335,15 @@ export class Harness {
     return st.seat;
   }
 
-  /** Sends an act as a table would (api.act): for tests of illegal moves. */
-  async act(page, text) {
-    await page.evaluate((text) => {
+  /** Sends an act as a table would (api.act; `seat` for a partner seat): for tests of illegal moves. */
+  async act(page, text, seat) {
+    await page.evaluate(([text, seat]) => {
       const p = window.__parlour.page;
-      window.__parlour.net.send({ type: 'act', action: text, seq: p.room.state ? p.room.state.seq : undefined });
-    }, text);
+      const msg = { type: 'act', action: text };
+      if (p.room.state) msg.seq = p.room.state.seq;
+      if (seat !== undefined && seat !== null) msg.seat = seat;
+      window.__parlour.net.send(msg);
+    }, [text, seat]);
   }
 
   /** Closes everything; returns the faults found on the way (strings). */
