@@ -142,6 +142,12 @@ export default {
   'replay.back': 'One step back',
   'replay.forward': 'One step forward',
   'replay.last': 'To the end',
+  'replay.seat': 'Seat {n}',
+  'replay.start': 'The start of the game.',
+  'replay.moves': 'The moves',
+  'replay.actions': '{n} actions',
+  'replay.toRoom': 'Back to the room',
+  'replay.noViews': 'This server cannot show the positions of a record; here are its actions step by step.',
   'replay.step': 'step {i} of {n}',
 
   // ---- ur (web/games/ur.js) ----

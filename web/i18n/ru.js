@@ -140,6 +140,12 @@ export default {
   'replay.back': 'Шаг назад',
   'replay.forward': 'Шаг вперёд',
   'replay.last': 'В конец',
+  'replay.seat': 'Место {n}',
+  'replay.start': 'Начало партии.',
+  'replay.moves': 'Ходы',
+  'replay.actions': 'действий: {n}',
+  'replay.toRoom': 'Назад в комнату',
+  'replay.noViews': 'Этот сервер не умеет показывать позиции записи; вот её действия по шагам.',
   'replay.step': 'шаг {i} из {n}',
 
   // ---- ur (web/games/ur.js) ----
