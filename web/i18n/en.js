@@ -44,6 +44,7 @@ export default {
   'new.seats': 'Seats',
   'new.seat.person': 'a person',
   'new.seat.ai': 'computer: {level}',
+  'new.seat.partner': 'played by the person of seat {n}',
   'new.levels': 'The computer’s levels',
   'new.grace': 'Grace (seconds)',
   'new.grace.about': 'How long a player may be away before the computer plays for them (0: never).',
@@ -74,6 +75,7 @@ export default {
   'room.seat.n': 'Seat {n}',
   'room.seat.open': 'Seat {n}: open',
   'room.seat.ai': 'computer ({level})',
+  'room.seat.partner': 'Seat {n}: played by {name}',
   'room.seat.you': '(you)',
   'room.seat.online': 'connected',
   'room.seat.offline': 'away',
@@ -140,6 +142,12 @@ export default {
   'replay.back': 'One step back',
   'replay.forward': 'One step forward',
   'replay.last': 'To the end',
+  'replay.seat': 'Seat {n}',
+  'replay.start': 'The start of the game.',
+  'replay.moves': 'The moves',
+  'replay.actions': '{n} actions',
+  'replay.toRoom': 'Back to the room',
+  'replay.noViews': 'This server cannot show the positions of a record; here are its actions step by step.',
   'replay.step': 'step {i} of {n}',
 
   // ---- ur (web/games/ur.js) ----

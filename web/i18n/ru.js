@@ -42,6 +42,7 @@ export default {
   'new.seats': 'Места',
   'new.seat.person': 'человек',
   'new.seat.ai': 'компьютер: {level}',
+  'new.seat.partner': 'за него играет человек с места {n}',
   'new.levels': 'Уровни компьютера',
   'new.grace': 'Ожидание (секунды)',
   'new.grace.about': 'Сколько можно отсутствовать, прежде чем за игрока сыграет компьютер (0: никогда).',
@@ -72,6 +73,7 @@ export default {
   'room.seat.n': 'Место {n}',
   'room.seat.open': 'Место {n}: свободно',
   'room.seat.ai': 'компьютер ({level})',
+  'room.seat.partner': 'Место {n}: играет {name}',
   'room.seat.you': '(вы)',
   'room.seat.online': 'на связи',
   'room.seat.offline': 'отошёл',
@@ -138,6 +140,12 @@ export default {
   'replay.back': 'Шаг назад',
   'replay.forward': 'Шаг вперёд',
   'replay.last': 'В конец',
+  'replay.seat': 'Место {n}',
+  'replay.start': 'Начало партии.',
+  'replay.moves': 'Ходы',
+  'replay.actions': 'действий: {n}',
+  'replay.toRoom': 'Назад в комнату',
+  'replay.noViews': 'Этот сервер не умеет показывать позиции записи; вот её действия по шагам.',
   'replay.step': 'шаг {i} из {n}',
 
   // ---- ur (web/games/ur.js) ----
