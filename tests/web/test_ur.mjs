@@ -73,6 +73,7 @@ run('ur', async (h) => {
   let illegalDone = false;
   let shotsDone = false;
   const methods = ['tap-twice', 'keys', 'tap-target', 'list'];
+  const shoot = new Set();
 
   async function playOne(page, seat) {
     const st = await h.state(page);
@@ -85,8 +86,14 @@ run('ur', async (h) => {
     const to = /→ (off|[A-C][1-8])/.exec(m.long);
     const target = !to ? null : to[1] === 'off' ? page.locator(`.ur-offzone[data-off="${seat}"]`) : page.locator(`.ur-square[data-square="${to[1]}"]`);
     const shown = async () => {
-      if (!target) return;
-      h.check((await target.getAttribute('data-target')) === '1', `the landing square of ${m.long} is shown before moving`);
+      if (target) h.check((await target.getAttribute('data-target')) === '1', `the landing square of ${m.long} is shown before moving`);
+      // the screenshots show a piece chosen and where it lands
+      const name = page === ann ? 'desktop' : 'phone';
+      if (shoot.has(name) && target) {
+        shoot.delete(name);
+        h.expectLayout(await h.layout(page), name + ', a piece chosen');
+        await h.shot(page, name);
+      }
     };
     if (m.action === 'pass' || method === 'list') {
       await tap(page.locator(`.ur-mv[data-action="${m.action}"]`));
@@ -132,8 +139,8 @@ run('ur', async (h) => {
         h.expectLayout(await h.layout(ann), 'desktop');
         h.expectLayout(await h.layout(bob), 'phone');
         h.expectLayout(await h.layout(eve), 'spectator phone');
-        await h.shot(ann, 'desktop');
-        await h.shot(bob, 'phone');
+        await h.shot(eve, 'spectator-phone');
+        shoot.add('desktop').add('phone');
       }
       if (!illegalDone && moves >= 4 && who[0] === ann) {
         illegalDone = true;
@@ -165,7 +172,7 @@ run('ur', async (h) => {
       await playOne(...who);
     }
     const st = await h.waitState(ann, (s) => s.over);
-    h.check(reloaded && illegalDone && shotsDone, 'reload, illegal move and screenshots happened');
+    h.check(reloaded && illegalDone && shotsDone && !shoot.size, 'reload, illegal move and screenshots happened');
     h.check(st.view.off[st.result.winner] === 2, 'the winner bore off both pieces');
     await boardMatches(ann, 'Ann at the end');
     await bob.locator('.result-text').waitFor();

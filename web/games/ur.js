@@ -97,6 +97,7 @@ export function mount(root, api) {
     pending: false, // an act is on its way
     rolls: new Map(), // seq → roll value, from the history (the last throw when the view has none)
     analysis: null, // {seq, moves: [{action, long, p}]}
+    flipped: new Set(), // squares whose top piece has just turned marked (animated once)
   };
   const els = {};
 
@@ -182,7 +183,9 @@ export function mount(root, api) {
   // ---- the whole board, from the view ----
   function render() {
     const v = S.view;
-    const focusKey = document.activeElement && svgEl.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    // the keyboard's focus survives the redraw (a pointer's does not: no ring left behind)
+    const act = document.activeElement;
+    const focusKey = act && svgEl.contains(act) && act.matches(':focus-visible') ? act.dataset.key : null;
     clear(svgEl);
     svgEl.append(svg('title', {}, t('ur.board')));
     if (!v) return;
@@ -211,7 +214,8 @@ export function mount(root, api) {
       const n = b.stack.length;
       const [cx, cy] = centre(b.square);
       b.stack.forEach((p, i) => {
-        const pg = drawPiece(pcG, p, cx, cy + (n > 1 ? 6 - i * 4 : 0), 13, i === n - 1 ? 'ur-top' : 'ur-under');
+        const flip = i === n - 1 && p.marked && S.flipped.has(b.square);
+        const pg = drawPiece(pcG, p, cx, cy + (n > 1 ? 6 - i * 4 : 0), 13, (i === n - 1 ? 'ur-top' : 'ur-under') + (flip ? ' ur-flip' : ''));
         pg.dataset.square = b.square;
         pg.dataset.depth = String(n - i);
       });
@@ -245,7 +249,7 @@ export function mount(root, api) {
       const nOff = (v.off || [0, 0])[s];
       const res = svg('g', { class: 'ur-reserve ur-zone', tabindex: '0', role: 'button', dataset: { reserve: String(s), key: 'reserve' + s } });
       res.append(svg('rect', { class: 'ur-zone-bg', x: M, y, width: 4 * U - 4, height: STRIP - 4, rx: 6 }));
-      res.append(svg('text', { class: 'ur-label', x: M + 6, y: y + 13 }, `${side(s)}${s === api.seat ? ' ★' : ''} · ${t('ur.reserve.short')} ${nRes}`));
+      res.append(svg('text', { class: 'ur-label', x: M + 6, y: y + 13 }, `${sideYou(s)} · ${t('ur.reserve.short')} ${nRes}`));
       for (let i = 0; i < nRes; i++) drawPiece(res, { owner: s, marked: false }, M + 14 + i * 24, y + 29, 9.5, '');
       res.append(svg('rect', { class: 'ur-hl', x: M + 1.5, y: y + 1.5, width: 4 * U - 7, height: STRIP - 7, rx: 5 }));
       const off = svg('g', { class: 'ur-offzone ur-zone', dataset: { off: String(s), key: 'off' + s }, tabindex: '-1' });
@@ -440,7 +444,8 @@ export function mount(root, api) {
     if (cur) els.line.textContent = t(S.sel >= 0 ? 'ur.selectedMove' : 'ur.previewMove', { move: cur.long });
     else if (S.moves.length) els.line.textContent = t('ur.pick');
     else els.line.textContent = '';
-    els.moveBtn.hidden = !S.moves.length;
+    els.moveBtn.parentNode.hidden = !S.moves.length;
+    els.line.hidden = !S.moves.length && !cur;
     els.moveBtn.disabled = S.sel < 0 || S.pending;
     els.moveBtn.textContent = S.sel >= 0 && S.moves[S.sel].action === 'pass' ? t('ur.pass') : t('ur.move');
     clear(els.list);
@@ -565,6 +570,23 @@ export function mount(root, api) {
   }
   document.addEventListener('keydown', onKey);
 
+  // The squares where a piece has just turned marked (UR-R8): a side has more
+  // marked pieces on the board than before, on a square whose stack changed.
+  function flips(prev, next) {
+    const out = new Set();
+    if (!prev || !next || !prev.board || !next.board) return out;
+    const marked = (v, s) => v.board.reduce((n, b) => n + b.stack.filter((p) => p.owner === s && p.marked).length, 0) + v.off[s];
+    const before = new Map(prev.board.map((b) => [b.square, JSON.stringify(b.stack)]));
+    for (const s of [0, 1]) {
+      if (marked(next, s) <= marked(prev, s)) continue;
+      for (const b of next.board) {
+        const top = b.stack[b.stack.length - 1];
+        if (top && top.owner === s && top.marked && before.get(b.square) !== JSON.stringify(b.stack)) out.add(b.square);
+      }
+    }
+    return out;
+  }
+
   // ---- the contract ----
   return {
     update(state) {
@@ -576,6 +598,7 @@ export function mount(root, api) {
       }
       for (const seq of [...S.rolls.keys()]) if (seq >= state.seq) S.rolls.delete(seq);
       const prevSel = S.sel >= 0 ? S.moves[S.sel].action : null;
+      S.flipped = flips(S.view, state.view);
       S.state = state;
       S.view = state.view;
       S.moves = (state.legal || []).filter((e) => e.seat === undefined || e.seat === api.seat || api.seat < 0).map(parseLegal);
