@@ -467,7 +467,9 @@ export function mount(root, api) {
 
   function renderLog(v) {
     clear(els.log);
-    if (!tricks.size) return;
+    // a spectator's history has no line where the seats read different words ("You won …"),
+    // so its list would miss tricks: it has the last trick and the won piles instead
+    if (!tricks.size || api.seat < 0) return;
     const ol = h('ol', { class: 'tc-tricks' });
     const many = [...tricks.values()].some((x) => x.deal > 1);
     for (const [seq, x] of [...tricks.entries()].sort((a, b) => a[0] - b[0]))
