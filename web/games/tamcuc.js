@@ -403,6 +403,16 @@ export function mount(root, api) {
           }
         });
       }
+      g.addEventListener('keydown', (ev) => {
+        // arrows move along the hand
+        const d = ev.key === 'ArrowRight' || ev.key === 'ArrowDown' ? 1 : ev.key === 'ArrowLeft' || ev.key === 'ArrowUp' ? -1 : 0;
+        if (!d) return;
+        const next = els.hand.querySelector(`[data-index="${(i + d + n) % n}"]`);
+        if (next) {
+          ev.preventDefault();
+          next.focus();
+        }
+      });
       s.append(g);
     });
     els.hand.append(h('h3', { class: 'tc-hand-title' }, t('tamcuc.yourHand', { n })), s);
