@@ -115,6 +115,7 @@ export function mount(root, api) {
   let touched = new Set(); // cards touched in this reading
   let touchN = -1; // the reading those touches belong to
   let lastJudgement = '';
+  let fieldKey = '';
   let memoEnd = 0;
   let memoTimer = null;
   const seenTakes = new Set();
@@ -301,7 +302,10 @@ export function mount(root, api) {
     drag = null;
     if (!d.moved) return select(d.card);
     const under = document.elementsFromPoint(e.clientX, e.clientY).map(targetOf).find((x) => x);
-    if (!(under && playTarget(under, d.card))) draw();
+    if (!(under && playTarget(under, d.card))) {
+      fieldKey = ''; // put the dragged card back
+      draw();
+    }
   }
   function onKey(e) {
     if (e.key !== 'Enter' && e.key !== ' ') return;
@@ -560,7 +564,16 @@ export function mount(root, api) {
       touched = new Set();
     }
     status();
-    drawField(v);
+    // the field is redrawn only when what it shows changed (a state that
+    // changes only `pending` during a reading leaves the cards in place)
+    const key = JSON.stringify([v.territories, v.hands, v.pool, v.field, v.stage, v.judgement && v.judgement.card, sel,
+      (state.legal || []).map((e) => e.action), touchN === v.readings ? [...touched] : [], (state.seats || []).map((x) => x && x.name)]);
+    if (key !== fieldKey) {
+      fieldKey = key;
+      const t0 = performance.now();
+      drawField(v);
+      window.__karuta.drawMs = performance.now() - t0;
+    }
     drawActions(v);
     drawJudgement(v);
     counts(v);
@@ -579,7 +592,7 @@ export function mount(root, api) {
       if (m.type === 'reading') {
         reading = { n: m.n, kana: [], t0: m.t0_ms };
         window.__karuta.reading = reading;
-        els.readHead.textContent = t('karuta.reading', { n: state ? state.view.readings : m.n });
+        els.readHead.textContent = t('karuta.reading', { n: m.n });
         els.kana.textContent = '';
         els.kana.classList.add('kar-live');
         els.memo.hidden = true;
