@@ -116,6 +116,23 @@ export function mount(root, api) {
   let touchN = -1; // the reading those touches belong to
   let lastJudgement = '';
   let fieldKey = '';
+  const gcache = new Map(); // card → its <g>, built once and moved between redraws
+
+  /** The card's element (cached: its 15-odd kana are built once), placed and labelled afresh. */
+  function cardEl(n, x, y, flip, attrs) {
+    let g = gcache.get(n);
+    if (!g) {
+      g = torifuda(n, 0, 0, false, {});
+      gcache.set(n, g);
+    }
+    for (const a of ['aria-pressed', 'data-base', 'data-label', 'data-seat']) g.removeAttribute(a);
+    g.setAttribute('transform', flip ? `translate(${x + CW} ${y + CH}) rotate(180)` : `translate(${x} ${y})`);
+    g.setAttribute('class', attrs.class || 'kar-card');
+    g.setAttribute('aria-label', attrs['aria-label'] || '');
+    if (attrs['aria-pressed']) g.setAttribute('aria-pressed', attrs['aria-pressed']);
+    Object.assign(g.dataset, attrs.dataset || {});
+    return g;
+  }
   let memoEnd = 0;
   let memoTimer = null;
   const seenTakes = new Set();
@@ -385,7 +402,7 @@ export function mount(root, api) {
           continue;
         }
         const x = colX.get(own ? c.slot : 18 - c.slot);
-        kids.push(torifuda(c.card, x, rowY(own, c.row), !own, { ...cardAttrs(c.card, c.label), dataset: { card: c.card, label: c.label, seat: who } }));
+        kids.push(cardEl(c.card, x, rowY(own, c.row), !own, { ...cardAttrs(c.card, c.label), dataset: { card: c.card, label: c.label, seat: who } }));
       }
     const box = svg('svg', { class: 'kar-svg kar-kyogi', viewBox: `0 0 ${W} ${Hh}`, role: 'group', 'aria-label': t('karuta.field') }, ...kids);
     els.field.append(
@@ -402,7 +419,7 @@ export function mount(root, api) {
     const W = LEFT * 2 + per * (CW + GX);
     const kids = [];
     if (target) kids.push(svg('rect', { class: 'kar-zone kar-target', x: 0, y: 0, width: W, height: CH + 8, dataset: { target }, tabindex: 0, role: 'button', 'aria-label': t('karuta.toPool', { card: sel }) }));
-    cards.forEach((n, i) => kids.push(torifuda(n, LEFT + i * (CW + GX), 4, false, cardAttrs(n, ''))));
+    cards.forEach((n, i) => kids.push(cardEl(n, LEFT + i * (CW + GX), 4, false, cardAttrs(n, ''))));
     els.field.append(
       h('p', { class: 'kar-side' }, title),
       svg('svg', { class: 'kar-svg kar-row', viewBox: `0 0 ${W} ${CH + 8}`, role: 'group', 'aria-label': title, dataset: { zone } }, ...kids),
@@ -412,7 +429,7 @@ export function mount(root, api) {
   function drawGrid(title, cards, per) {
     const rows = Math.max(1, Math.ceil(cards.length / per));
     const W = LEFT * 2 + per * (CW + GX) - GX;
-    const kids = cards.map((n, i) => torifuda(n, LEFT + (i % per) * (CW + GX), 4 + Math.floor(i / per) * (CH + GY), false, cardAttrs(n, '')));
+    const kids = cards.map((n, i) => cardEl(n, LEFT + (i % per) * (CW + GX), 4 + Math.floor(i / per) * (CH + GY), false, cardAttrs(n, '')));
     els.field.append(
       h('p', { class: 'kar-side' }, title),
       svg('svg', { class: 'kar-svg kar-grid', viewBox: `0 0 ${W} ${rows * (CH + GY) + 4}`, role: 'group', 'aria-label': title, dataset: { zone: 'field' } }, ...kids),
@@ -592,6 +609,7 @@ export function mount(root, api) {
       if (m.type === 'reading') {
         reading = { n: m.n, kana: [], t0: m.t0_ms };
         window.__karuta.reading = reading;
+        window.__karuta.readingAt = performance.now();
         els.readHead.textContent = t('karuta.reading', { n: m.n });
         els.kana.textContent = '';
         els.kana.classList.add('kar-live');
