@@ -415,7 +415,7 @@ export function mount(root, api) {
 
   function drawRow(title, cards, zone, target) {
     // one labelled row of cards (chirashi field lines, uta hands and pool)
-    const per = Math.max(cards.length, 1);
+    const per = Math.max(cards.length, 7); // rows share one scale, an empty hand stays small
     const W = LEFT * 2 + per * (CW + GX);
     const kids = [];
     if (target) kids.push(svg('rect', { class: 'kar-zone kar-target', x: 0, y: 0, width: W, height: CH + 8, dataset: { target }, tabindex: 0, role: 'button', 'aria-label': t('karuta.toPool', { card: sel }) }));
