@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "net.h"
@@ -31,7 +32,8 @@ static const char serve_usage[] =
     "                 (default 127.0.0.1, this machine only; 0.0.0.0: every IPv4\n"
     "                 interface, so others on the network can join)\n"
     "  --db FILE      the SQLite file of rooms and actions (default parlour.db, created if needed)\n"
-    "  --web DIR      the static files (default ./web if it exists, else the source tree's web/)\n"
+    "  --web DIR      the static files (default ./web if it exists, else the installed\n"
+    "                 ../share/parlour/web next to the program, else the source tree's web/)\n"
     "  --workers N    threads for the computer players (default min(2, cores))\n"
     "  --test-seed N  for tests only: rooms get seeds N, N+1, ... and codes derived from them\n"
     "  --max-queue B  bytes waiting for a client that does not read before it is closed\n"
@@ -67,6 +69,24 @@ static const char *serve_numeric_host(const char *host, char *out, size_t cap)
     int ok = !getnameinfo(res->ai_addr, res->ai_addrlen, out, (socklen_t)cap, NULL, 0, NI_NUMERICHOST);
     freeaddrinfo(res);
     return ok ? out : host;
+}
+
+/* The installed web folder, BIN/../share/parlour/web where BIN is the
+ * program's folder (/proc/self/exe), into out[cap]. Returns 1 when it is a
+ * folder, else 0. */
+static int serve_installed_web(char *out, size_t cap)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return 0;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    int w = snprintf(out, cap, "%s/../share/parlour/web", exe);
+    return w > 0 && (size_t)w < cap && serve_is_dir(out);
 }
 
 /* Waits for SIGINT or SIGTERM (blocked in every thread) and stops the server. */
@@ -159,14 +179,20 @@ int cli_serve(int argc, char **argv)
         fprintf(stderr, "parlour serve: unexpected argument '%s'\n%s", argv[optind], serve_usage);
         return 2;
     }
-    /* The web folder: the one named, else ./web, else the source tree's
-     * (baked in at build time: PARLOUR_WEB_DIR). */
+    /* The web folder: the one named, else ./web, else the installed one next
+     * to the program (BIN/../share/parlour/web, `cmake --install`), else the
+     * source tree's (baked in at build time: PARLOUR_WEB_DIR). */
     if (web && !serve_is_dir(web)) {
         fprintf(stderr, "parlour serve: --web '%s' is not a folder\n", web);
         return 2;
     }
+    char installed[PATH_MAX];
+    if (!web && serve_is_dir("web"))
+        web = "web";
+    if (!web && serve_installed_web(installed, sizeof installed))
+        web = installed;
     if (!web)
-        web = serve_is_dir("web") ? "web" : PARLOUR_WEB_DIR;
+        web = PARLOUR_WEB_DIR;
     cfg.web = web;
 
     /* SIGINT and SIGTERM go to serve_signals only (the threads net_new
