@@ -148,6 +148,11 @@ export default {
   'replay.actions': '{n} actions',
   'replay.toRoom': 'Back to the room',
   'replay.noViews': 'This server cannot show the positions of a record; here are its actions step by step.',
+  'replay.seatRecord': 'This is one seat’s record (its hidden cards left out): a replay needs the full record, which the room gives after the end.',
+  'replay.viewAs': 'Seen by',
+  'replay.asSpectator': 'a spectator',
+  'replay.legal': 'The {n} possible moves here',
+  'replay.chance': 'wins {p} %',
   'replay.step': 'step {i} of {n}',
 
   // ---- ur (web/games/ur.js) ----
