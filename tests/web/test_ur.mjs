@@ -20,22 +20,27 @@ run('ur', async (h) => {
   let room;
 
   // what the table draws must be what the view says
+  let mixedStacks = 0; // stacks seen with pieces of both owners or both sides
   async function boardMatches(page, what) {
-    const st = await h.state(page);
-    const drawn = await page.evaluate(() => {
+    // the state and the drawing read in one turn of the page: the same moment
+    const { st, drawn } = await page.evaluate(() => {
       const out = {};
       for (const g of document.querySelectorAll('.ur-board .ur-pieces .ur-piece')) {
         const sq = g.dataset.square;
         (out[sq] = out[sq] || []).push((g.classList.contains('ur-p1') ? 'd' : 'l') + (g.classList.contains('ur-marked') ? 'M' : 'b'));
       }
-      const zone = (sel) => [0, 1].map((s) => document.querySelectorAll(`${sel}[data-${sel.includes('reserve') ? 'reserve' : 'off'}="${s}"] .ur-piece`).length);
-      return { squares: out, reserve: zone('.ur-reserve'), off: zone('.ur-offzone'), roll: document.getElementById('ur-roll')?.textContent };
+      const zone = (sel, key) => [0, 1].map((s) => document.querySelectorAll(`${sel}[data-${key}="${s}"] .ur-piece`).length);
+      return {
+        st: window.__parlour.page.room.state,
+        drawn: { squares: out, reserve: zone('.ur-reserve', 'reserve'), off: zone('.ur-offzone', 'off'), roll: document.getElementById('ur-roll')?.textContent },
+      };
     });
     for (const b of st.view.board) {
-      // bottom first in the view; the DOM draws bottom first too
+      // bottom first in the view; the table draws bottom first too
       const want = b.stack.map((p) => (p.owner ? 'd' : 'l') + (p.marked ? 'M' : 'b')).join(' ');
       const got = (drawn.squares[b.square] || []).join(' ');
       h.check(want === got, `${what}: ${b.square} drawn as [${got}], the view has [${want}]`);
+      if (new Set(b.stack.map((p) => p.owner + ':' + p.marked)).size > 1) mixedStacks++;
     }
     h.check(JSON.stringify(drawn.reserve) === JSON.stringify(st.view.reserve), `${what}: reserve ${drawn.reserve} vs ${st.view.reserve}`);
     h.check(JSON.stringify(drawn.off) === JSON.stringify(st.view.off), `${what}: borne off ${drawn.off} vs ${st.view.off}`);
@@ -116,6 +121,7 @@ run('ur', async (h) => {
     }
     moves++;
     await h.waitState(page, (s, seq) => s.seq > seq, st.seq);
+    await boardMatches(page, `after move ${moves} (${m.long})`);
   }
 
   await h.step('a whole game through the table: taps, the landing square first, keys, the list', async () => {
@@ -142,7 +148,7 @@ run('ur', async (h) => {
         await h.shot(eve, 'spectator-phone');
         shoot.add('desktop').add('phone');
       }
-      if (!illegalDone && moves >= 4 && who[0] === ann) {
+      if (!illegalDone && moves >= 14 && who[0] === ann) {
         illegalDone = true;
         // no illegal move can be chosen on the table: send one as api.act would
         const before = await h.state(ann);
@@ -179,7 +185,8 @@ run('ur', async (h) => {
     await boardMatches(bob, 'Bob at the end');
     h.check((await ann.locator('.ur-mv').count()) === 0, 'no moves once over');
     h.check(/over/.test(await ann.locator('#ur-whose').textContent()), 'the table says the game is over');
-    console.log(`# ${moves} moves played through the table`);
+    console.log(`# ${moves} moves played through the table; ${mixedStacks} mixed stacks checked`);
+    h.check(mixedStacks > 0, 'a stack of unlike pieces was drawn and checked at least once');
     h.expectLayout(await h.layout(bob), 'over, phone');
     await h.shot(bob, 'over-phone');
   });
