@@ -1,0 +1,193 @@
+// test_cbw.mjs — the City Behind Walls table (web/games/cbw.js) in a real
+// browser: two persons (Ann on a desktop, Bob on a phone in Russian) and two
+// computer seats (easy) play a whole game on a small Rectangle (4×2) through
+// the table's UI only: a tap on a hand card lights the cells `legal` allows, a
+// tap on a lit cell plays it, the Pass button passes. On the way: an illegal
+// placement made by tapping a free cell that is not lit (the server's
+// explanation is shown, nothing changes), a reload of Bob's page in the middle
+// (same seat, the table rebuilt from the view), a spectator whose page holds
+// no card of any hand, screenshots at phone and desktop size and the layout
+// check (the board scrolls inside its own box, never the page).
+
+import { run } from './harness.mjs';
+
+const PLACE = /^([0-9JQKA]+[SHDC])@(-?\d+),(-?\d+)$/;
+
+/** {card → [cells]} of the legal placements of a state. */
+function placements(st) {
+  const m = new Map();
+  for (const a of st.legal || []) {
+    const p = PLACE.exec(a.action);
+    if (!p) continue;
+    if (!m.has(p[1])) m.set(p[1], []);
+    m.get(p[1]).push([Number(p[2]), Number(p[3])]);
+  }
+  return m;
+}
+
+/** The cards drawn on the board of a page (data-card of the cells holding one). */
+async function boardCards(page) {
+  return page.$$eval('.cbw-board .cbw-on', (els) => els.map((e) => `${e.dataset.card}@${e.dataset.x},${e.dataset.y}`).sort());
+}
+
+function tableOf(st) {
+  return st.view.table.map((c) => `${c.card}@${c.x},${c.y}`).sort();
+}
+
+run('cbw', async (h) => {
+  const ann = await h.page('desktop');
+  const bob = await h.page('phone', { lang: 'ru' });
+  const eve = await h.page('phone');
+  let room;
+  const placed = { ann: 0, bob: 0 };
+  let reloaded = false;
+  let illegalDone = false;
+  let spectatorChecked = false;
+  let shots = false;
+
+  await h.step('a room: two persons, two computers (easy), a 4×2 Rectangle', async () => {
+    await ann.goto(h.url('/'));
+    const made = await h.createRoom(ann, {
+      game: 'cbw',
+      options: { players: '4', deck: '36', w: '4', h: '2', first: 'red' },
+      seats: [{ kind: 'person' }, { kind: 'person' }, { kind: 'ai', level: 'easy' }, { kind: 'ai', level: 'easy' }],
+    });
+    room = made.room;
+    h.check((await h.join(ann, room, 'Ann')) === 0, 'Ann has seat 0');
+    h.check((await h.join(bob, room, 'Bob')) === 1, 'Bob has seat 1');
+    await h.waitState(ann, (st) => st.status === 'playing');
+  });
+
+  await h.step('the table is drawn: the hand as card buttons, the seats with their teams', async () => {
+    const st = await h.waitState(ann, (st) => st.legal.length > 0);
+    await ann.locator('.cbw-board svg').waitFor();
+    const hand = await ann.$$eval('.cbw-hand .cbw-hcard', (els) => els.map((e) => e.dataset.card));
+    h.check(JSON.stringify(hand) === JSON.stringify(st.view.hand), 'the hand: ' + hand.join(' '));
+    const label = await ann.locator('.cbw-hcard').first().getAttribute('aria-label');
+    h.check(/ of (spades|hearts|diamonds|clubs)/.test(label), 'a card has its name: ' + label);
+    h.check((await ann.locator('.cbw-seat.team0').count()) === 2 && (await ann.locator('.cbw-seat.team1').count()) === 2, 'two seats a team');
+    h.check((await ann.locator('.cbw-seat.turn[data-seat="0"]').count()) === 1, 'seat 0 to play');
+    h.check((await ann.locator('button.cbw-pass:visible').count()) === 1, 'a Pass button');
+  });
+
+  /** Ann or Bob plays one move through the UI: a card with a lit cell, or Pass. */
+  async function play(page, who, st) {
+    const moves = placements(st);
+    const seq = st.seq;
+    if (moves.size && placed[who] < 5) {
+      const [card, cells] = [...moves.entries()][placed[who] % moves.size];
+      await page.locator(`.cbw-hcard[data-card="${card}"]`).click();
+      const lit = await page.$$eval('.cbw-target', (els) => els.map((e) => [Number(e.dataset.x), Number(e.dataset.y)]));
+      h.check(JSON.stringify(lit.sort()) === JSON.stringify(cells.slice().sort()), `the lit cells of ${card}: ${JSON.stringify(lit)} vs ${JSON.stringify(cells)}`);
+      const [x, y] = cells[0];
+      await page.locator(`.cbw-target[data-x="${x}"][data-y="${y}"]`).click();
+      placed[who]++;
+    } else {
+      await page.locator('button.cbw-pass').click();
+    }
+    await h.waitState(page, (s, seq) => s.seq !== seq, seq);
+  }
+
+  async function illegal(page, st) {
+    // a hand card and a free cell drawn on the board that legal does not pair
+    const moves = placements(st);
+    const free = await page.$$eval('.cbw-free', (els) => els.map((e) => [Number(e.dataset.x), Number(e.dataset.y)]));
+    for (const card of st.view.hand) {
+      const ok = new Set((moves.get(card) || []).map(([x, y]) => x + ',' + y));
+      const cell = free.find(([x, y]) => !ok.has(x + ',' + y));
+      if (!cell) continue;
+      const before = await boardCards(page);
+      await page.locator(`.cbw-hcard[data-card="${card}"]`).click();
+      await page.locator(`.cbw-free[data-x="${cell[0]}"][data-y="${cell[1]}"]`).click();
+      const err = page.locator('.note.error');
+      await err.waitFor();
+      const text = await err.textContent();
+      h.check(/CBW-R\d+/.test(text), 'the rules’ explanation: ' + text);
+      const after = await h.state(page);
+      h.check(after.seq === st.seq, 'nothing changed (seq)');
+      h.check(JSON.stringify(await boardCards(page)) === JSON.stringify(before), 'the board is the same');
+      h.check((await page.locator(`.cbw-hcard[data-card="${card}"]`).count()) === 1, 'the card is still in the hand');
+      await page.locator(`.cbw-hcard[data-card="${card}"]`).click(); // put it back
+      return true;
+    }
+    return false;
+  }
+
+  async function spectator() {
+    await eve.goto(h.url('/room/' + room));
+    const st = await h.waitState(eve, (s) => s.seat === -1 && s.view.table.length > 0);
+    await eve.locator('.cbw-board .cbw-on').first().waitFor();
+    h.check(st.view.hand === undefined && st.legal.length === 0, 'the view has no hand');
+    h.check((await eve.locator('.cbw-hcard').count()) === 0, 'no hand is drawn');
+    const hands = [...(await h.state(ann)).view.hand, ...(await h.state(bob)).view.hand];
+    const onTable = new Set(tableOf(await h.state(eve)).map((s) => s.split('@')[0]));
+    const inDom = await eve.$$eval('[data-card]', (els) => els.map((e) => e.dataset.card));
+    for (const c of inDom) h.check(onTable.has(c), `${c} drawn for the spectator is on the table`);
+    const html = await eve.content();
+    const names = await ann.$$eval('.cbw-hcard', (els) => els.map((e) => e.getAttribute('aria-label').split(',')[0]));
+    for (const n of names) h.check(!html.includes(n), `the spectator's page does not name ${n}`);
+    for (const c of hands) h.check(!html.includes(`data-card="${c}"`), `no ${c} in the spectator's page`);
+    h.expectLayout(await h.layout(eve), 'spectator phone');
+  }
+
+  await h.step('the whole game through the table, with an illegal tap, a reload and a spectator', async () => {
+    for (let turn = 0; turn < 400; turn++) {
+      const [a, b] = [await h.state(ann), await h.state(bob)];
+      if (a.over) break;
+      const page = a.legal.length ? ann : b.legal.length ? bob : null;
+      if (!page) {
+        await ann.waitForTimeout(40);
+        continue;
+      }
+      const st = page === ann ? a : b;
+      if (page === ann && !illegalDone && st.view.table.length >= 2) {
+        await h.step('a tap on a free cell that is not lit: the server’s explanation, nothing changed', async () => {
+          illegalDone = await illegal(ann, st);
+        });
+      }
+      if (page === bob && !reloaded && st.view.table.length >= 3) {
+        await h.step('a reload in the middle: the same seat, the table rebuilt', async () => {
+          const before = await h.state(bob);
+          await bob.reload();
+          const again = await h.waitState(bob, (s) => s.seat === 1 && s.view && s.view.table.length > 0);
+          h.check(again.seats[1].name === 'Bob', 'still Bob’s seat');
+          await bob.locator('.cbw-board .cbw-on').first().waitFor();
+          h.check(JSON.stringify(await boardCards(bob)) === JSON.stringify(tableOf(again)), 'the board is the view’s table');
+          h.check(JSON.stringify(tableOf(again)) === JSON.stringify(tableOf(before)), 'the same table as before the reload');
+          h.check((await bob.locator('.cbw-hcard').count()) === again.view.hand.length, 'the hand rebuilt');
+          reloaded = true;
+        });
+        continue;
+      }
+      if (!spectatorChecked && st.view.table.length >= 4) {
+        await h.step('a spectator sees the table and no card of any hand', spectator);
+        spectatorChecked = true;
+      }
+      if (!shots && page === bob && st.view.table.length >= 4) {
+        await h.step('screenshots and the layout check (phone, desktop)', async () => {
+          await bob.locator('.cbw-hcard.playable').first().click();
+          await bob.locator('.cbw-target').first().waitFor();
+          h.expectLayout(await h.layout(bob), 'phone');
+          h.expectLayout(await h.layout(ann), 'desktop');
+          await h.shot(bob, 'phone');
+          await h.shot(ann, 'desktop');
+          await bob.locator('.cbw-hcard.selected').click();
+        });
+        shots = true;
+      }
+      // the table always shows the view's cards
+      const drawn = await boardCards(page);
+      const want = tableOf(await h.state(page));
+      h.check(JSON.stringify(drawn) === JSON.stringify(want), `the board ${drawn} is the view's table ${want}`);
+      await play(page, page === ann ? 'ann' : 'bob', await h.state(page));
+    }
+    const st = await h.waitState(ann, (s) => s.over);
+    h.check(illegalDone && reloaded && spectatorChecked && shots, 'every check ran');
+    h.check(placed.ann > 0 && placed.bob > 0, 'both persons placed cards');
+    h.check(st.result && st.result.kind !== undefined, 'a result');
+    await ann.locator('.result-text').waitFor();
+    await bob.locator('.result-text').waitFor();
+    h.check((await ann.locator('button.cbw-pass:visible').count()) === 0, 'no Pass once over');
+    h.expectLayout(await h.layout(bob), 'over, phone');
+  });
+});
