@@ -468,7 +468,9 @@ export function mount(root, api) {
   function renderAnalysis() {
     const v = S.view;
     const st = S.state;
-    const showIt = S.analysis && (v.stage === 'over' || (st && (st.over || st.status === 'over')));
+    // only after the game, or in a replay (the replay page's states name no seats)
+    const replay = st && (!Array.isArray(st.seats) || st.seats.length === 0);
+    const showIt = S.analysis && (v.stage === 'over' || replay || (st && (st.over || st.status === 'over')));
     els.analysis.hidden = !showIt;
     clear(els.analysis);
     if (!showIt) return;
@@ -611,6 +613,7 @@ export function mount(root, api) {
         if (S.hover >= S.moves.length) S.hover = -1;
       }
       const a = readAnalysis(state.analysis || (state.view && state.view.analysis));
+      // (a replay step's analysis reaches the table only if the replay page passes it in the state)
       if (a) S.analysis = { seq: state.seq, moves: a };
       else if (S.analysis && S.analysis.seq !== state.seq && !(state.over || (state.view && state.view.stage === 'over'))) S.analysis = null;
       render();
