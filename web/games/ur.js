@@ -390,15 +390,16 @@ export function mount(root, api) {
     const roll = inMove ? v.roll : lastRoll();
     const dice = (v.options && v.options.dice) || '3lots';
     const finkel = v.options && v.options.rules === 'finkel';
-    const box = svg('svg', { class: 'ur-lots-svg' + (inMove ? '' : ' ur-old'), viewBox: '0 0 136 40', role: 'img' });
+    const one = dice === 'd4' && !finkel;
+    const box = svg('svg', { class: 'ur-lots-svg' + (one ? ' ur-lots-one' : '') + (inMove ? '' : ' ur-old'), viewBox: one ? '0 0 38 40' : '0 0 136 40', role: 'img' });
     let label;
     if (roll === null || roll === undefined) {
       label = t('ur.throw.none');
       for (let i = 0; i < 3; i++) box.append(pyramid(8 + i * 42, false, true));
     } else if (dice === 'd4' && !finkel) {
       label = t(inMove ? 'ur.throw' : 'ur.throw.last', { n: roll }) + ' (' + t('ur.lots.d4') + ')';
-      box.append(pyramid(8, false, false));
-      box.append(svg('text', { class: 'ur-lot-n', x: 74, y: 28 }, String(roll)));
+      box.append(pyramid(4, false, false));
+      box.append(svg('text', { class: 'ur-lot-n', x: 19, y: 33, 'text-anchor': 'middle' }, String(roll)));
     } else {
       const total = finkel ? 4 : 3;
       const marked = finkel ? roll : roll === 4 ? 0 : roll;
