@@ -26,7 +26,8 @@ run('ur', async (h) => {
     h.check(eq(parseLegal({ action: 'B7:2', long: 'B7:2 → C8, captures' }), { action: 'B7:2', long: 'B7:2 → C8, captures', from: 'B7', depth: 2, to: 'C8' }), 'stack=any');
     h.check(eq(parseLegal({ action: 'pass', long: 'pass' }), { action: 'pass', long: 'pass', from: null, depth: 1, to: null }), 'pass');
     h.check(eq(readAnalysis({ moves: [{ action: 'B2', win: 0.515 }, { action: 'enter', win_pct: 40 }] }), [{ action: 'B2', long: 'B2', p: 0.515 }, { action: 'enter', long: 'enter', p: 0.4 }]), 'analysis read');
-    h.check(readAnalysis({ type: 'analysis' }) === null, 'no analysis');
+    h.check(eq(readAnalysis({ legal: [{ action: 'B2', long: 'B2 → off', seat: 0, chance: 0.625 }, { action: 'A1', long: 'A1 → B2', seat: 0, chance: null }] }), [{ action: 'B2', long: 'B2 → off', p: 0.625 }, { action: 'A1', long: 'A1 → B2', p: null }]), 'chances of legal actions (null: not in the table)');
+    h.check(readAnalysis({ type: 'analysis' }) === null && readAnalysis({ legal: [{ action: 'B2', seat: 0 }] }) === null, 'no analysis');
   });
 
   const ann = await h.page('desktop', { lang: 'en' });
@@ -157,7 +158,7 @@ run('ur', async (h) => {
         h.check((await eve.locator('.ur-mv').count()) === 0 && (await eve.locator('.ur-can').count()) === 0, 'the spectator is offered no move');
         h.check(!(await eve.locator('#ur-play').isVisible()), 'the spectator has no Move button');
         h.check((await ann.locator('.ur-can').count()) >= 1, 'Ann sees her movable pieces highlighted');
-        await ann.evaluate(() => window.__parlour.page.room.table.event({ type: 'analysis', moves: [{ action: 'enter', win: 0.5 }] }));
+        await ann.evaluate(() => window.__parlour.page.room.table.event({ type: 'analysis', legal: [{ action: 'enter', seat: 0, chance: 0.5 }] }));
         h.check(!(await ann.locator('.ur-analysis').isVisible()), 'no winning chances during the game');
         h.expectLayout(await h.layout(ann), 'desktop');
         h.expectLayout(await h.layout(bob), 'phone');
@@ -211,7 +212,7 @@ run('ur', async (h) => {
   await h.step('winning chances (the analysis hook) are shown only once the game is over', async () => {
     // the server's analysis message is not in docs/web-protocol.md yet: the
     // table's event() is fed one as room.js would pass it on
-    const feed = (page) => page.evaluate(() => window.__parlour.page.room.table.event({ type: 'analysis', moves: [{ action: 'B2', long: 'B2 → off', win: 0.75 }, { action: 'enter', long: 'enter → A3', win: 0.5 }] }));
+    const feed = (page) => page.evaluate(() => window.__parlour.page.room.table.event({ type: 'analysis', legal: [{ action: 'B2', long: 'B2 → off', seat: 0, chance: 0.75 }, { action: 'enter', long: 'enter → A3', seat: 0, chance: null }] }));
     await feed(ann);
     await ann.locator('.ur-analysis li[data-action="B2"]', { hasText: '75.00' }).waitFor();
     h.check((await ann.locator('.ur-analysis li.ur-best').count()) === 1, 'the best move marked');

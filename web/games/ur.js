@@ -68,21 +68,28 @@ export function parseLegal(entry) {
 }
 
 /** Winning chances from an analysis message or a replay step, loosely:
- * {moves|analysis|chances: [{action, long?, win|p|chance|value}]} →
- * [{action, long, p (0..1)}], or null. */
+ * {legal|moves|analysis|chances|steps[last]: [{action, long?, chance|win|p|value}]}
+ * (docs/web-protocol.md: each legal action's `chance`, the solved table's
+ * P(the seat to act wins) after it; null where the table does not cover it)
+ * → [{action, long, p (0..1 or null)}], or null when no entry has a chance. */
 export function readAnalysis(a) {
   if (!a || typeof a !== 'object') return null;
-  const list = Array.isArray(a) ? a : a.moves || a.analysis || a.chances || a.legal;
+  let list = Array.isArray(a) ? a : a.legal || a.moves || a.analysis || a.chances;
+  if (!list && Array.isArray(a.steps) && a.steps.length) list = a.steps[a.steps.length - 1].legal;
   if (!Array.isArray(list)) return null;
   const out = [];
+  let any = false;
   for (const e of list) {
     if (!e || typeof e.action !== 'string') continue;
-    let p = [e.win, e.p, e.chance, e.value, e.win_pct !== undefined ? e.win_pct / 100 : undefined].find((x) => typeof x === 'number');
-    if (p === undefined) continue;
-    if (p > 1) p /= 100;
+    let p = [e.chance, e.win, e.p, e.value, e.win_pct !== undefined && e.win_pct !== null ? e.win_pct / 100 : undefined].find((x) => typeof x === 'number');
+    if (p === undefined) p = null;
+    else {
+      any = true;
+      if (p > 1) p /= 100;
+    }
     out.push({ action: e.action, long: e.long || e.action, p });
   }
-  return out.length ? out : null;
+  return any ? out : null;
 }
 
 export function mount(root, api) {
@@ -476,12 +483,12 @@ export function mount(root, api) {
     clear(els.analysis);
     if (!showIt) return;
     els.analysis.append(h('h3', {}, t('ur.analysis.title')));
-    const best = Math.max(...S.analysis.moves.map((m) => m.p));
+    const best = Math.max(...S.analysis.moves.map((m) => (m.p === null ? -1 : m.p)));
     els.analysis.append(
       h('ul', { class: 'ur-analysis-list' },
         S.analysis.moves.map((m) =>
           h('li', { class: m.p === best ? 'ur-best' : '', dataset: { action: m.action } },
-            (m.action === 'pass' ? t('ur.pass') : m.long) + ': ' + t('ur.analysis.win', { p: (m.p * 100).toFixed(2) })))));
+            (m.action === 'pass' ? t('ur.pass') : m.long) + ': ' + (m.p === null ? t('ur.analysis.unknown') : t('ur.analysis.win', { p: (m.p * 100).toFixed(2) }))))));
   }
 
   // ---- choosing and playing ----
@@ -604,7 +611,9 @@ export function mount(root, api) {
       S.flipped = flips(S.view, state.view);
       S.state = state;
       S.view = state.view;
-      S.moves = (state.legal || []).filter((e) => e.seat === undefined || e.seat === api.seat || api.seat < 0).map(parseLegal);
+      // in a replay (its states name no seats) the legal actions are not moves to play: their chances are the analysis
+      const replay = !Array.isArray(state.seats) || state.seats.length === 0;
+      S.moves = replay ? [] : (state.legal || []).filter((e) => e.seat === undefined || e.seat === api.seat).map(parseLegal);
       if (state.seq !== prevSeq) {
         S.pending = false;
         S.sel = -1;
@@ -613,8 +622,7 @@ export function mount(root, api) {
         S.sel = prevSel ? S.moves.findIndex((m) => m.action === prevSel) : -1;
         if (S.hover >= S.moves.length) S.hover = -1;
       }
-      const a = readAnalysis(state.analysis || (state.view && state.view.analysis));
-      // (a replay step's analysis reaches the table only if the replay page passes it in the state)
+      const a = readAnalysis(state.analysis || (state.view && state.view.analysis) || (replay ? { legal: state.legal } : null));
       if (a) S.analysis = { seq: state.seq, moves: a };
       else if (S.analysis && S.analysis.seq !== state.seq && !(state.over || (state.view && state.view.stage === 'over'))) S.analysis = null;
       render();

@@ -194,6 +194,7 @@ export default {
   'ur.score': 'Выведено: светлые {light}, тёмные {dark} из {pieces}',
   'ur.analysis.title': 'Точный шанс выигрыша после каждого хода (таблица решателя)',
   'ur.analysis.win': 'выигрыш {p} %',
+  'ur.analysis.unknown': 'нет в таблице решателя',
   // ---- cbw (web/games/cbw.js) ----
   'cbw.rank.2': 'Двойка', 'cbw.rank.3': 'Тройка', 'cbw.rank.4': 'Четвёрка', 'cbw.rank.5': 'Пятёрка',
   'cbw.rank.6': 'Шестёрка', 'cbw.rank.7': 'Семёрка', 'cbw.rank.8': 'Восьмёрка', 'cbw.rank.9': 'Девятка',
