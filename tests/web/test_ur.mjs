@@ -138,6 +138,8 @@ run('ur', async (h) => {
     moves++;
     await h.waitState(page, (s, seq) => s.seq > seq, st.seq);
     await boardMatches(page, `after move ${moves} (${m.long})`);
+    if (m.action !== 'pass')
+      h.check((await page.locator('.ur-square.ur-last').count()) >= 1, `the squares of the last move marked (${m.long})`);
   }
 
   await h.step('a whole game through the table: taps, the landing square first, keys, the list', async () => {

@@ -105,6 +105,7 @@ export function mount(root, api) {
     rolls: new Map(), // seq → roll value, from the history (the last throw when the view has none)
     analysis: null, // {seq, moves: [{action, long, p}]}
     flipped: new Set(), // squares whose top piece has just turned marked (animated once)
+    last: new Set(), // squares the last move (a player's, not a throw) changed
   };
   const els = {};
 
@@ -320,9 +321,11 @@ export function mount(root, api) {
       g.classList.toggle('ur-sel', !!isSel && S.sel >= 0);
       g.classList.toggle('ur-preview', !!isSel && S.sel < 0);
       g.classList.toggle('ur-target', !!isTarget);
+      g.classList.toggle('ur-last', S.last.has(sq));
       if (isTarget) g.dataset.target = '1';
       else delete g.dataset.target;
       let label = squareLabel(b);
+      if (S.last.has(sq)) label += '. ' + t('ur.lastMove');
       if (can) label += '. ' + t('ur.canMove');
       if (isSel) label += '. ' + t('ur.selected');
       if (isTarget) label += '. ' + t('ur.target');
@@ -597,6 +600,12 @@ export function mount(root, api) {
     return out;
   }
 
+  // The squares whose stack differs between two views (the last move: where it left and landed).
+  function changed(prev, next) {
+    const before = new Map((prev.board || []).map((b) => [b.square, JSON.stringify(b.stack)]));
+    return new Set((next.board || []).filter((b) => before.get(b.square) !== JSON.stringify(b.stack)).map((b) => b.square));
+  }
+
   // ---- the contract ----
   return {
     update(state) {
@@ -609,6 +618,8 @@ export function mount(root, api) {
       for (const seq of [...S.rolls.keys()]) if (seq >= state.seq) S.rolls.delete(seq);
       const prevSel = S.sel >= 0 ? S.moves[S.sel].action : null;
       S.flipped = flips(S.view, state.view);
+      if (!S.view || state.history_from === 0) S.last = new Set();
+      if (S.view && (state.history || []).some((e) => e.seat >= 0 && e.text !== 'pass')) S.last = changed(S.view, state.view);
       S.state = state;
       S.view = state.view;
       // in a replay (its states name no seats) the legal actions are not moves to play: their chances are the analysis

@@ -169,6 +169,7 @@ export default {
   'ur.face.marked': 'marked side up',
   'ur.top': '(on top)',
   'ur.count': '({n} in the stack)',
+  'ur.lastMove': 'Changed by the last move',
   'ur.canMove': 'Can move',
   'ur.selected': 'Selected: tap again to move',
   'ur.target': 'The selected piece lands here',
