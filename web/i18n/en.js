@@ -174,6 +174,7 @@ export default {
   'ur.face.marked': 'marked side up',
   'ur.top': '(on top)',
   'ur.count': '({n} in the stack)',
+  'ur.lastMove': 'Changed by the last move',
   'ur.canMove': 'Can move',
   'ur.selected': 'Selected: tap again to move',
   'ur.target': 'The selected piece lands here',
@@ -201,6 +202,7 @@ export default {
   'ur.score': 'Borne off: Light {light}, Dark {dark} of {pieces}',
   'ur.analysis.title': 'Each move’s exact winning chance (solver’s table)',
   'ur.analysis.win': '{p} % to win',
+  'ur.analysis.unknown': 'not in the solver’s table',
   // ---- cbw (web/games/cbw.js) ----
   'cbw.rank.2': 'Two', 'cbw.rank.3': 'Three', 'cbw.rank.4': 'Four', 'cbw.rank.5': 'Five',
   'cbw.rank.6': 'Six', 'cbw.rank.7': 'Seven', 'cbw.rank.8': 'Eight', 'cbw.rank.9': 'Nine',

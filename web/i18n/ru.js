@@ -172,6 +172,7 @@ export default {
   'ur.face.marked': 'помеченной стороной вверх',
   'ur.top': '(сверху)',
   'ur.count': '(фишек в стопке: {n})',
+  'ur.lastMove': 'Изменено последним ходом',
   'ur.canMove': 'Может ходить',
   'ur.selected': 'Выбрана: коснитесь ещё раз, чтобы пойти',
   'ur.target': 'Сюда встанет выбранная фишка',
@@ -199,6 +200,7 @@ export default {
   'ur.score': 'Выведено: светлые {light}, тёмные {dark} из {pieces}',
   'ur.analysis.title': 'Точный шанс выигрыша после каждого хода (таблица решателя)',
   'ur.analysis.win': 'выигрыш {p} %',
+  'ur.analysis.unknown': 'нет в таблице решателя',
   // ---- cbw (web/games/cbw.js) ----
   'cbw.rank.2': 'Двойка', 'cbw.rank.3': 'Тройка', 'cbw.rank.4': 'Четвёрка', 'cbw.rank.5': 'Пятёрка',
   'cbw.rank.6': 'Шестёрка', 'cbw.rank.7': 'Семёрка', 'cbw.rank.8': 'Восьмёрка', 'cbw.rank.9': 'Девятка',
