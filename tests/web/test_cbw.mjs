@@ -37,7 +37,7 @@ function tableOf(st) {
 run('cbw', async (h) => {
   const ann = await h.page('desktop');
   const bob = await h.page('phone', { lang: 'ru' });
-  const eve = await h.page('phone');
+  let eve = null; // the spectator, opened when the table has cards
   let room;
   const placed = { ann: 0, bob: 0 };
   let reloaded = false;
@@ -114,6 +114,7 @@ run('cbw', async (h) => {
   }
 
   async function spectator() {
+    eve = await h.page('phone');
     await eve.goto(h.url('/room/' + room));
     const st = await h.waitState(eve, (s) => s.seat === -1 && s.view.table.length > 0);
     await eve.locator('.cbw-board .cbw-on').first().waitFor();
@@ -172,6 +173,13 @@ run('cbw', async (h) => {
           await h.shot(bob, 'phone');
           await h.shot(ann, 'desktop');
           await bob.locator('.cbw-hcard.selected').click();
+          // zoomed in, the board is wider than the phone: it scrolls in its own box, not the page
+          await bob.locator('.cbw-zoom-in').click();
+          await bob.locator('.cbw-zoom-in').click();
+          const box = await bob.$eval('.cbw-board', (el) => ({ sw: el.scrollWidth, cw: el.clientWidth }));
+          h.check(box.sw > box.cw, `the zoomed board scrolls (${box.sw} > ${box.cw} px)`);
+          h.expectLayout(await h.layout(bob), 'phone, zoomed in');
+          await bob.locator('.cbw-zoom-fit').click();
         });
         shots = true;
       }
@@ -188,6 +196,33 @@ run('cbw', async (h) => {
     await ann.locator('.result-text').waitFor();
     await bob.locator('.result-text').waitFor();
     h.check((await ann.locator('button.cbw-pass:visible').count()) === 0, 'no Pass once over');
+    const outcome = await ann.locator('.cbw-outcome').textContent();
+    const o = st.view.outcome;
+    const want = o.kind === 'draw' || o.winner === null ? /^A draw/ : new RegExp('^' + ['Red', 'Black'][o.winner] + ' wins, ' + st.view.score.join(' : '));
+    h.check(want.test(outcome), 'the outcome in words: ' + outcome);
     h.expectLayout(await h.layout(bob), 'over, phone');
+    const captured = st.view.prisoners[0].length + st.view.prisoners[1].length;
+    const faded = Number(await ann.$eval('.cbw-board', (el) => el.dataset.faded));
+    h.check(faded === captured, `every captured card faded out on Ann's table (${faded} of ${captured})`);
+    console.log(`# ${placed.ann + placed.bob} cards placed by the persons, ${captured} captured, ${st.view.history.length} turns`);
+  });
+
+  await h.step('players=2: one person plays both seats of a team, from two piles', async () => {
+    const made = await h.createRoom(ann, {
+      game: 'cbw',
+      options: { players: '2', deck: '36', w: '4', h: '2', first: 'black' },
+      seats: [{ kind: 'person' }, { kind: 'ai', level: 'easy' }, { kind: 'partner', of: 0 }, { kind: 'ai', level: 'easy' }],
+    });
+    h.check((await h.join(ann, made.room, 'Ann')) === 0, 'Ann has seat 0');
+    await ann.locator('.cbw-pile').nth(1).waitFor();
+    h.check((await ann.locator('.cbw-pile').count()) === 2, 'two piles');
+    // seat 1 opens; then seat 2 (the partner pile) acts: play from it
+    const st = await h.waitState(ann, (s) => s.legal.length > 0 && s.legal[0].seat === 2);
+    const [card, cells] = [...placements(st).entries()][0];
+    h.check(st.view.partner_hand.cards.includes(card), 'the card is of the other pile');
+    await ann.locator(`.cbw-pile:nth-child(2) .cbw-hcard[data-card="${card}"]`).click();
+    await ann.locator(`.cbw-target[data-x="${cells[0][0]}"][data-y="${cells[0][1]}"]`).click();
+    const after = await h.waitState(ann, (s, seq) => s.seq > seq, st.seq);
+    h.check(after.view.history.some((e) => e.seat === 2 && e.card === card), `seat 2 placed ${card}`);
   });
 });

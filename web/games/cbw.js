@@ -79,6 +79,7 @@ export function mount(root, api) {
   els.score = h('div', { class: 'cbw-score', role: 'group', 'aria-label': t('cbw.score.label') });
   els.seats = h('ol', { class: 'cbw-seats', 'aria-label': t('cbw.seats') });
   els.info = h('p', { class: 'cbw-info' });
+  els.outcome = h('p', { class: 'cbw-outcome', role: 'status', hidden: true });
   els.last = h('p', { class: 'cbw-last', 'aria-live': 'polite' });
   els.svgHost = h('div', { class: 'cbw-board', tabindex: '-1' });
   els.zoomOut = h('button', { type: 'button', class: 'cbw-zoom-out', 'aria-label': t('cbw.zoom.out'), title: t('cbw.zoom.out'), onclick: () => zoomBy(1 / 1.25) }, '−');
@@ -90,6 +91,7 @@ export function mount(root, api) {
   els.prisoners = h('div', { class: 'cbw-prisoners' });
   root.append(
     h('div', { class: 'cbw' },
+      els.outcome,
       els.score,
       els.seats,
       els.info,
@@ -112,6 +114,7 @@ export function mount(root, api) {
   let natural = { w: 0, h: 0 };
   let geom = null; // {x0, x1, y0, y1} of the cells drawn
   let lastText = '';
+  let faded = 0;
   const timers = new Set();
 
   // ---- legal actions ----
@@ -372,6 +375,7 @@ export function mount(root, api) {
       if (x < b.x0 || x > b.x1 || y < b.y0 || y > b.y1) continue;
       const g = svg('g', { class: 'cbw-ghost', 'aria-hidden': 'true' }, cardFace(card, cx(x), cy(y), CW, CH));
       root.append(g);
+      faded++;
       const tm = setTimeout(() => {
         g.remove();
         timers.delete(tm);
@@ -380,6 +384,7 @@ export function mount(root, api) {
     }
     const hadFocus = document.activeElement && els.svgHost.contains(document.activeElement) ? document.activeElement.dataset : null;
     clear(els.svgHost).append(root);
+    els.svgHost.dataset.faded = String(faded); // cards faded out since the mount (the tests count captures)
     if (sizeChanged && !userZoom) fit(false);
     else applyScale();
     if (hadFocus && hadFocus.x !== undefined) {
@@ -469,6 +474,13 @@ export function mount(root, api) {
     if (v.passes) bits.push(t('cbw.passes', { n: v.passes, all: v.seats }));
     if (v.stage === 'first') bits.push(t('cbw.drawing'));
     els.info.textContent = bits.join(' · ');
+    const o2 = v.outcome;
+    els.outcome.hidden = !o2;
+    if (o2) {
+      const sc = (v.score || [0, 0]).join(' : ');
+      els.outcome.textContent = o2.kind === 'draw' || o2.winner === null ? t('cbw.over.draw', { score: sc }) : t('cbw.over.win', { team: teamName(o2.winner), score: sc });
+      els.outcome.className = 'cbw-outcome' + (o2.kind === 'draw' || o2.winner === null ? '' : ' team' + o2.winner);
+    }
   }
 
   function drawPrisoners(v) {

@@ -155,6 +155,8 @@ export default {
   'cbw.score.detail': 'castles {castles} + prisoners {prisoners}',
   'cbw.seats': 'The seats, their teams and cards',
   'cbw.who': '{name} (seat {n})',
+  'cbw.over.win': '{team} wins, {score} (castles + prisoners).',
+  'cbw.over.draw': 'A draw, {score}.',
   'cbw.you': '(you)',
   'cbw.cards': '{n} cards',
   'cbw.turn': 'to play',

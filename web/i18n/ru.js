@@ -153,6 +153,8 @@ export default {
   'cbw.score.detail': 'крепости {castles} + пленные {prisoners}',
   'cbw.seats': 'Места, их команды и карты',
   'cbw.who': '{name} (место {n})',
+  'cbw.over.win': 'Победа команды «{team}», {score} (крепости + пленные).',
+  'cbw.over.draw': 'Ничья, {score}.',
   'cbw.you': '(вы)',
   'cbw.cards': 'карт: {n}',
   'cbw.turn': 'ходит',
