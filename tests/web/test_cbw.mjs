@@ -44,6 +44,7 @@ run('cbw', async (h) => {
   let illegalDone = false;
   let spectatorChecked = false;
   let shots = false;
+  let byKeyboard = false;
 
   await h.step('a room: two persons, two computers (easy), a 4×2 Rectangle', async () => {
     await ann.goto(h.url('/'));
@@ -74,7 +75,17 @@ run('cbw', async (h) => {
   async function play(page, who, st) {
     const moves = placements(st);
     const seq = st.seq;
-    if (moves.size && placed[who] < 5) {
+    if (moves.size && placed[who] === 1 && who === 'bob') {
+      // by keyboard: Enter on a hand card, then Enter on a lit cell
+      const [card, cells] = [...moves.entries()][0];
+      await page.locator(`.cbw-hcard[data-card="${card}"]`).focus();
+      await page.keyboard.press('Enter');
+      const cell = page.locator(`.cbw-target[data-x="${cells[0][0]}"][data-y="${cells[0][1]}"]`);
+      await cell.focus();
+      await page.keyboard.press('Enter');
+      placed[who]++;
+      byKeyboard = true;
+    } else if (moves.size && placed[who] < 5) {
       const [card, cells] = [...moves.entries()][placed[who] % moves.size];
       await page.locator(`.cbw-hcard[data-card="${card}"]`).click();
       const lit = await page.$$eval('.cbw-target', (els) => els.map((e) => [Number(e.dataset.x), Number(e.dataset.y)]));
@@ -180,6 +191,28 @@ run('cbw', async (h) => {
           h.check(box.sw > box.cw, `the zoomed board scrolls (${box.sw} > ${box.cw} px)`);
           h.expectLayout(await h.layout(bob), 'phone, zoomed in');
           await bob.locator('.cbw-zoom-fit').click();
+          // touch: a pinch (two fingers apart) zooms in, one finger drags the board
+          const svgWidth = () => bob.$eval('.cbw-board svg', (el) => Number(el.getAttribute('width')));
+          const w0 = await svgWidth();
+          const r = await bob.$eval('.cbw-board', (el) => {
+            const b = el.getBoundingClientRect();
+            return { x: b.left + b.width / 2, y: b.top + Math.min(b.height, 300) / 2 };
+          });
+          const cdp = await bob.context().newCDPSession(bob);
+          const touch = (type, pts) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: pts.map(([x, y], id) => ({ x, y, id })) });
+          await touch('touchStart', [[r.x - 30, r.y], [r.x + 30, r.y]]);
+          for (let d = 40; d <= 120; d += 20) await touch('touchMove', [[r.x - d, r.y], [r.x + d, r.y]]);
+          await touch('touchEnd', []);
+          const w1 = await svgWidth();
+          h.check(w1 > w0 * 1.5, `a pinch zooms in (${w0} → ${w1} px)`);
+          const sl0 = await bob.$eval('.cbw-board', (el) => el.scrollLeft);
+          await touch('touchStart', [[r.x, r.y]]);
+          for (let d = 10; d <= 80; d += 10) await touch('touchMove', [[r.x - d, r.y]]);
+          await touch('touchEnd', []);
+          const sl1 = await bob.$eval('.cbw-board', (el) => el.scrollLeft);
+          h.check(sl1 > sl0, `a drag pans the board (${sl0} → ${sl1})`);
+          h.expectLayout(await h.layout(bob), 'phone, pinched');
+          await bob.locator('.cbw-zoom-fit').click();
         });
         shots = true;
       }
@@ -190,7 +223,7 @@ run('cbw', async (h) => {
       await play(page, page === ann ? 'ann' : 'bob', await h.state(page));
     }
     const st = await h.waitState(ann, (s) => s.over);
-    h.check(illegalDone && reloaded && spectatorChecked && shots, 'every check ran');
+    h.check(illegalDone && reloaded && spectatorChecked && shots && byKeyboard, 'every check ran');
     h.check(placed.ann > 0 && placed.bob > 0, 'both persons placed cards');
     h.check(st.result && st.result.kind !== undefined, 'a result');
     await ann.locator('.result-text').waitFor();
