@@ -1162,6 +1162,75 @@ static void test_grace_takeover_and_hand_back(void **state)
     drv_free(d);
 }
 
+/* A finished room is kept while anyone is in it, then let go ten minutes
+ * after its end; the other rooms stay reachable (the code table). */
+static void test_finished_room_let_go(void **state)
+{
+    (void)state;
+    drv *d = drv_new("letgo");
+    int a = connect_(d);
+    char room[64], other[4][64];
+    for (int k = 0; k < 4; k++)
+        snprintf(other[k], 64, "%s", create(d, a, "\"game\":\"ur\""));
+    snprintf(room, sizeof room, "%s",
+             create(d, a, "\"game\":\"ur\",\"options\":{\"pieces\":\"1\"},\"seats\":[{\"kind\":\"person\"},"
+                          "{\"kind\":\"ai\",\"level\":\"easy\"}]"));
+    int p0 = join(d, room, "ann");
+    int conns[1] = {p0};
+    play_to_end(d, conns, 1, 3);
+    d->now += 11 * 60 * 1000;
+    hub_tick(d->h, d->now);
+    pump(d);
+    hub_stats st;
+    hub_get_stats(d->h, &st);
+    assert_int_equal(st.rooms, 5); /* ann is still in it */
+    disconnect_(d, p0);
+    assert_true(hub_next_ms(d->h) <= d->now);
+    hub_tick(d->h, d->now);
+    pump(d);
+    hub_get_stats(d->h, &st);
+    assert_int_equal(st.rooms, 4);
+    int x = connect_(d);
+    sendf(d, x, "{\"type\":\"watch\",\"room\":\"%s\"}", room);
+    assert_string_equal(last_error(d, x), "room");
+    for (int k = 0; k < 4; k++) {
+        sendf(d, x, "{\"type\":\"watch\",\"room\":\"%s\"}", other[k]);
+        assert_string_equal(str(last(d, x, "state"), "room"), other[k]);
+    }
+    /* many rooms: every third one's creation fails, every other one is a game
+     * of computers that ends at once and is let go later; the rest stay
+     * reachable (the code table keeps its probe chains through deletions) */
+    sendf(d, x, "{\"type\":\"leave\"}");
+    static char kept[120][64];
+    int nkept = 0, nai = 0;
+    for (int k = 0; k < 120; k++) {
+        d->fail_next = k % 3 == 0;
+        int ai = k % 2;
+        int before = count(d, a, "created");
+        sendf(d, a, "{\"type\":\"create\",\"game\":\"ur\"%s}",
+              ai ? ",\"options\":{\"pieces\":\"1\"},\"seats\":[{\"kind\":\"ai\",\"level\":\"easy\"},"
+                   "{\"kind\":\"ai\",\"level\":\"easy\"}]"
+                 : "");
+        if (count(d, a, "created") > before) {
+            if (ai)
+                nai++;
+            else
+                snprintf(kept[nkept++], 64, "%s", str(last(d, a, "created"), "room"));
+        }
+    }
+    assert_int_equal(nkept + nai, 80);
+    d->now += 11 * 60 * 1000;
+    hub_tick(d->h, d->now);
+    pump(d);
+    hub_get_stats(d->h, &st);
+    assert_int_equal(st.rooms, 4 + (uint64_t)nkept); /* the computers' games are gone */
+    for (int k = 0; k < nkept; k++) {
+        sendf(d, x, "{\"type\":\"watch\",\"room\":\"%s\"}", kept[k]);
+        assert_string_equal(str(last(d, x, "state"), "room"), kept[k]);
+    }
+    drv_free(d);
+}
+
 static void test_move_clock(void **state)
 {
     (void)state;
@@ -1295,6 +1364,17 @@ static void test_karuta_reading(void **state)
     json_t *rec = json_object_get(last(d, p0, "record"), "record");
     assert_non_null(rec);
     assert_null(json_object_get(json_object_get(rec, "options"), "deal"));
+    /* the next reading's draw cannot be stored: it is drawn again, and read */
+    int readings = count(d, p0, "reading");
+    d->fail_next = 1;
+    d->now = hub_next_ms(d->h) > d->now ? hub_next_ms(d->h) : d->now;
+    for (int k = 0; k < 5 && count(d, p0, "reading") == readings; k++) {
+        hub_tick(d->h, d->now);
+        pump(d);
+        d->now = hub_next_ms(d->h) > d->now ? hub_next_ms(d->h) : d->now + 1;
+    }
+    assert_int_equal(count(d, p0, "reading"), readings + 1);
+    assert_string_equal(str(json_object_get(last(d, p0, "state"), "view"), "stage"), "touch");
     assert_non_null(strstr(text, "seat 0: touch of card 9 clamped")); /* the read card, before its deciding kana */
     assert_null(strstr(text, "card 12 clamped"));
     fclose(log);
@@ -1320,6 +1400,7 @@ int main(void)
         cmocka_unit_test(test_restore),
         cmocka_unit_test(test_random_failures_then_restart),
         cmocka_unit_test(test_grace_takeover_and_hand_back),
+        cmocka_unit_test(test_finished_room_let_go),
         cmocka_unit_test(test_move_clock),
         cmocka_unit_test(test_total_clock),
         cmocka_unit_test(test_karuta_reading),

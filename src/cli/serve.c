@@ -22,7 +22,7 @@
 
 static const char serve_usage[] =
     "usage: parlour serve [--port N] [--host ADDR] [--db FILE] [--web DIR] [--workers N]\n"
-    "                     [--test-seed N]\n"
+    "                     [--test-seed N] [--max-queue BYTES]\n"
     "The game server: rooms played from the browser (docs/server.md, docs/web-protocol.md).\n"
     "Open http://HOST:PORT/ once it prints \"listening\"; stop it with Ctrl-C (SIGINT) or SIGTERM.\n\n"
     "  --port N       TCP port (default 8080; 0: any free port, printed)\n"
@@ -32,7 +32,9 @@ static const char serve_usage[] =
     "  --db FILE      the SQLite file of rooms and actions (default parlour.db, created if needed)\n"
     "  --web DIR      the static files (default ./web if it exists, else the source tree's web/)\n"
     "  --workers N    threads for the computer players (default min(2, cores))\n"
-    "  --test-seed N  for tests only: rooms get seeds N, N+1, ... and codes derived from them\n";
+    "  --test-seed N  for tests only: rooms get seeds N, N+1, ... and codes derived from them\n"
+    "  --max-queue B  bytes waiting for a client that does not read before it is closed\n"
+    "                 (default 4194304; lower it to test that)\n";
 
 /* Reads an integer in [lo, hi] from `s`. Returns 0, or -1 when it is not one. */
 static int serve_int(const char *s, long long lo, long long hi, long long *out)
@@ -85,7 +87,8 @@ int cli_serve(int argc, char **argv)
         {"port", required_argument, NULL, 'p'},    {"host", required_argument, NULL, 'H'},
         {"db", required_argument, NULL, 'd'},      {"web", required_argument, NULL, 'w'},
         {"workers", required_argument, NULL, 'j'}, {"test-seed", required_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+        {"max-queue", required_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
     net_config cfg = {.host = "127.0.0.1", .port = 8080, .db = "parlour.db"};
     const char *web = NULL;
     long long v;
@@ -131,6 +134,14 @@ int cli_serve(int argc, char **argv)
                 return 2;
             }
             cfg.test_seed = (uint64_t)v;
+            break;
+        case 'q':
+            if (serve_int(optarg, 1024, 1LL << 30, &v)) {
+                fprintf(stderr, "parlour serve: --max-queue takes a number of bytes from 1024 to 2^30, not '%s'\n",
+                        optarg);
+                return 2;
+            }
+            cfg.max_queue = (long)v;
             break;
         case 'h':
             fputs(serve_usage, stdout);

@@ -29,6 +29,7 @@
 
 #define HUB_VERSION "parlour 0.1.0"
 #define HUB_MAX_LEGAL 512 /* legal actions listed in one state */
+#define HUB_KEEP_OVER_MS (10 * 60 * 1000) /* a finished room nobody is in is let go after this */
 
 /* A queued message: released (tag 0) or held for batch `tag`. */
 typedef struct hub_msg {
@@ -358,6 +359,7 @@ static int room_add(hub *h, hub_room *r)
         if ((size_t)(h->nrooms + 1) * 2 > h->tcap)
             return -1;
     }
+    r->idx = h->nrooms;
     h->rooms[h->nrooms++] = r;
     table_put(h->table, h->tcap, r);
     h->st.rooms++;
@@ -464,20 +466,31 @@ static void room_rewake(hub *h, hub_room *r)
 /* Removes `r` from the hub and frees it (a room whose creation failed). */
 static void room_remove(hub *h, hub_room *r)
 {
-    for (int i = 0; i < h->nrooms; i++)
-        if (h->rooms[i] == r) {
-            h->rooms[i] = h->rooms[--h->nrooms];
-            break;
+    h->rooms[r->idx] = h->rooms[--h->nrooms];
+    h->rooms[r->idx]->idx = r->idx;
+    /* out of the table: linear probing's deletion, the entries after it
+     * moved back where their probe would look for them */
+    size_t mask = h->tcap - 1, i = code_hash(r->code) & mask;
+    while (h->table[i] != r)
+        i = (i + 1) & mask;
+    h->table[i] = NULL;
+    for (size_t j = (i + 1) & mask; h->table[j]; j = (j + 1) & mask) {
+        size_t k = code_hash(h->table[j]->code) & mask; /* where it wants to be */
+        int between = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+        if (!between) {
+            h->table[i] = h->table[j];
+            h->table[j] = NULL;
+            i = j;
         }
-    table_rebuild(h, h->tcap);
+    }
     int keep = 0; /* its timers go (the heap is rebuilt) */
-    for (int i = 0; i < h->nheap; i++)
-        if (h->heap[i].r != r)
-            h->heap[keep++] = h->heap[i];
+    for (int n = 0; n < h->nheap; n++)
+        if (h->heap[n].r != r)
+            h->heap[keep++] = h->heap[n];
     h->nheap = keep;
     heap_build(h);
-    for (int i = 0; i < r->nmembers; i++) {
-        hub_conn *c = hub_conn_get(h, r->members[i]);
+    for (int n = 0; n < r->nmembers; n++) {
+        hub_conn *c = hub_conn_get(h, r->members[n]);
         if (c && c->room == r)
             c->room = NULL;
     }
@@ -1197,8 +1210,11 @@ void hub_room_advance(hub *h, hub_room *r, int64_t now_ms)
             return;
     }
     r->turn_ms = now_ms;
-    if (room_over(r))
+    if (room_over(r)) {
         queue_finish(h, r);
+        if (!r->over_ms)
+            r->over_ms = now_ms;
+    }
     if (r->kar)
         hubk_after_change(h, r, now_ms);
     hub_room_schedule(h, r);
@@ -1407,6 +1423,7 @@ static void conn_leave(hub *h, hub_conn *c, int64_t now_ms)
     }
     c->room = NULL;
     c->seat = -1;
+    room_rewake(h, r); /* the last one out of a finished room starts its countdown */
 }
 
 static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
@@ -2055,7 +2072,9 @@ void hub_disconnect(hub *h, uint64_t conn, int64_t now_ms)
 static int64_t room_next(const hub_room *r)
 {
     int64_t next = INT64_MAX;
-    if (!room_started(r) || room_over(r))
+    if (room_over(r)) /* kept for its records and a rematch while anyone is in it */
+        return r->over_ms && !r->nmembers && r->durable == r->m->nhist ? r->over_ms + HUB_KEEP_OVER_MS : next;
+    if (!room_started(r))
         return next;
     for (int s = 0; s < r->nseats; s++) {
         const hub_seat *t = &r->seats[s];
@@ -2081,9 +2100,18 @@ static int64_t room_next(const hub_room *r)
     return next;
 }
 
-static void room_tick(hub *h, hub_room *r, int64_t now_ms)
+/* Runs what is due in room `r`; returns 1 when the room was let go (a
+ * finished game nobody is in, HUB_KEEP_OVER_MS after its end). */
+static int room_tick(hub *h, hub_room *r, int64_t now_ms)
 {
     int changed = 0;
+    if (room_over(r)) {
+        if (r->over_ms && !r->nmembers && r->durable == r->m->nhist && now_ms >= r->over_ms + HUB_KEEP_OVER_MS) {
+            room_remove(h, r);
+            return 1;
+        }
+        return 0;
+    }
     if (room_started(r) && !room_over(r)) {
         for (int s = 0; s < r->nseats; s++) {
             hub_seat *t = &r->seats[s];
@@ -2123,6 +2151,7 @@ static void room_tick(hub *h, hub_room *r, int64_t now_ms)
         hub_room_schedule(h, r);
         hub_room_broadcast(h, r);
     }
+    return 0;
 }
 
 void hub_tick(hub *h, int64_t now_ms)
@@ -2141,8 +2170,8 @@ void hub_tick(hub *h, int64_t now_ms)
         }
         r->ticked = seq;
         r->wake_ms = INT64_MAX;
-        room_tick(h, r, now_ms);
-        room_rewake(h, r);
+        if (!room_tick(h, r, now_ms))
+            room_rewake(h, r);
     }
 }
 
@@ -2207,8 +2236,11 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
     if (ok) {
         for (int i = 0; i < b->nactions; i++) {
             hub_room *r = room_find(h, b->actions[i].room);
-            if (r && r->durable < (int)b->actions[i].seq + 1)
+            if (r && r->durable < (int)b->actions[i].seq + 1) {
                 r->durable = (int)b->actions[i].seq + 1;
+                if (room_over(r))
+                    room_rewake(h, r);
+            }
         }
         release(h, b->id);
         return;
@@ -2242,19 +2274,20 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
             next_forget(h, r->code, 0); /* the next batch's actions continue the failed ones */
             room_truncate(r, n);
             r->finished_queued = 0;
+            r->over_ms = 0;
             for (int s = 0; s < r->nseats; s++)
                 r->seats[s].job_nhist = -1;
-            if (r->kar) {
+            if (r->kar)
                 hubk_reset(r);
-                hubk_after_change(h, r, now_ms); /* a reading taken back is read again */
-            }
             for (int k = 0; k < r->nmembers; k++) {
                 hub_conn *c = hub_conn_get(h, r->members[k]);
                 if (c && c->hist_sent > n)
                     c->hist_sent = n;
             }
-            r->turn_ms = now_ms;
-            hub_room_schedule(h, r);
+            /* on from the durable state: chance taken back is drawn again (the
+             * same outcome: the generator follows the history's length), a
+             * reading is read again, computers decide, clocks restart */
+            hub_room_advance(h, r, now_ms);
             hub_room_broadcast(h, r);
         }
     }

@@ -65,6 +65,8 @@ typedef struct hub_room {
     int64_t created_ms;
     uint64_t creator;       /* the connection that created it (told if storing it fails) */
     uint64_t version;       /* bumped at every change of the match's state */
+    int64_t over_ms;        /* when the game ended (0: not over) */
+    int idx;                /* its place in the hub's list of rooms */
     char *vcache[PL_MAX_SEATS + 1]; /* the view text by viewer + 1, at version vver[] (owned) */
     uint64_t vver[PL_MAX_SEATS + 1];
 } hub_room;

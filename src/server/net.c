@@ -72,6 +72,7 @@ struct net {
     char web[PATH_MAX]; /* the web folder, resolved */
     size_t weblen;
     int port;
+    size_t max_queue;   /* net_config.max_queue */
     atomic_int stop;
     int destroying;     /* net_free runs: what the hub sends is dropped, nothing new starts */
     net_map conns;
@@ -215,7 +216,7 @@ static void net_deliver(net *n, hub_out *o)
         return;
     }
     net_msg *m = NULL;
-    if (c->queued + o->len <= NET_MAX_QUEUE)
+    if (c->queued + o->len <= n->max_queue)
         m = pl_malloc(sizeof *m + LWS_PRE + o->len);
     if (!m) {
         /* A client that does not read (or no memory for its message): a
@@ -630,6 +631,7 @@ net *net_new(const net_config *cfg, pl_buf *err)
         return NULL;
     }
     n->sul_at = INT64_MAX;
+    n->max_queue = cfg->max_queue > 0 ? (size_t)cfg->max_queue : NET_MAX_QUEUE;
     pthread_mutex_init(&n->mu, NULL);
     pthread_cond_init(&n->st_cv, NULL);
     pthread_cond_init(&n->wk_cv, NULL);

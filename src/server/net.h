@@ -27,7 +27,7 @@
 #include "parlour/buf.h"
 
 #define NET_MAX_FILE (8 << 20)      /* bytes: a bigger file of web/ is refused (403) */
-#define NET_MAX_QUEUE (4 << 20)     /* bytes waiting for one slow client before it is closed */
+#define NET_MAX_QUEUE (4 << 20)     /* bytes waiting for one slow client before it is closed [default] */
 #define NET_MAX_HEADER 4096         /* bytes of a request's headers; more: the request is refused */
 
 typedef struct net net;
@@ -40,6 +40,7 @@ typedef struct net_config {
     const char *web;     /* the folder of static files [required; must exist] */
     int workers;         /* computer players' threads [min(2, cores)] */
     uint64_t test_seed;  /* hub_config.test_seed: 0 in production */
+    long max_queue;      /* bytes queued for one client before it is closed [NET_MAX_QUEUE] */
 } net_config;
 
 /* Opens the store, makes the hub, rebuilds every unfinished room from the

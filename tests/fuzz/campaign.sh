@@ -18,7 +18,7 @@ shift $(( $# >= 2 ? 2 : $# )) || true
 B=build/fuzz
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
-  TARGETS=(proto record options action position play)
+  TARGETS=(proto record options action position play hub)
 fi
 mkdir -p $B/logs
 run_one() {

@@ -130,10 +130,12 @@ class Conn:
         check(len(self.states) > n, "%s: watch refused: %s" % (self.name, self.errors[-1:]))
         self.room, self.seat = room, -1
 
-    def act(self, action, seq=None, timeout=30):
+    def act(self, action, seq=None, timeout=30, seat=None):
         msg = {"type": "act", "action": action}
         if seq is not None:
             msg["seq"] = seq
+        if seat is not None:  # a partner seat this person plays
+            msg["seat"] = seat
         return self.request(msg, timeout, answers=("accepted", "error"))
 
     def close(self):

@@ -13,7 +13,10 @@ each receiver got (a seat r other than a and b, the spectator; chat
 included) is compared byte for byte after dropping the volatile keys of
 docs/web-protocol.md (json.dumps sort_keys): any difference is a leak. And
 the test can fail: the same comparison for a and b, who hold the swapped
-cards, must find a difference.
+cards, must find a difference. Deals: cbw players=4, cbw players=2 (partner
+seats: one person plays both seats of a team, so a swap inside a team is
+seen by that person only), Tam Cuc players=4 (with and without the night
+exchange; face-down lays of a swapped card are followed, see Swap).
 
 Usage: test_hidden.py --parlour PATH [--web DIR]
 """
@@ -113,19 +116,24 @@ def quiet(conns):
     return any(c.state.get("legal") for c in conns) or all(c.state.get("over") for c in conns)
 
 
-def run(args, seed, game, options, swap, script=None, rng=None, max_actions=400):
+def run(args, seed, game, options, swap, script=None, rng=None, max_actions=400, partners=False):
     """One run. Without `script` (run A): plays random legal actions (but
     those swap.avoid flags while others exist; stops before the first one it
     must) and returns the script; with one (run B): plays it, each action
     through swap.translate. Returns (script, logs: [{receiver: [messages]}
-    at each quiet point], stopped_by)."""
+    at each quiet point], stopped_by). With `partners` (cbw players=2),
+    seats 2 and 3 are partner seats played by the persons of 0 and 1."""
     with ServerProcess(args.parlour, args.web, test_seed=seed) as srv:
         lobby = Conn(WSClient(srv.port), "lobby")
         lobby.c.wait_for("welcome", 10)
-        room = create_room(lobby, game, options, [person()] * 4)
+        specs = [person()] * 4 if not partners else [person(), person(), {"kind": "partner", "of": 0},
+                                                       {"kind": "partner", "of": 1}]
+        room = create_room(lobby, game, options, specs)
         lobby.close()
+        nconn = 2 if partners else 4
+        owner = (lambda s: s % 2) if partners else (lambda s: s)
         seats = []
-        for s in range(4):
+        for s in range(nconn):
             c = Conn(WSClient(srv.port), "seat%d" % s)
             c.join(room, "P%d" % s, s)
             seats.append(c)
@@ -152,26 +160,28 @@ def run(args, seed, game, options, swap, script=None, rng=None, max_actions=400)
                 if len(played) and len(played) % CHAT_EVERY == 0 and played[-1][0] != "chat":
                     kind, seat, text = "chat", len(played) % 5 - 1, "note %d" % len(played)
                 else:
-                    actor = min((c for c in seats if c.state.get("legal")), key=lambda c: c.seat)
-                    texts = [x["action"] for x in actor.state["legal"]]
-                    ok = [t for t in texts if not swap.avoid(actor.seat, t)]
+                    entries = [(x.get("seat", c.seat), x["action"]) for c in seats for x in c.state["legal"]]
+                    seat = min(e[0] for e in entries)
+                    ok = [t for s_, t in entries if s_ == seat and not swap.avoid(seat, t)]
                     if not ok:
                         stopped = "swapped card"
                         break
-                    kind, seat, text = "act", actor.seat, rng.choice(ok)
+                    kind, text = "act", rng.choice(ok)
             k += 1
             if kind == "chat":
-                sender = spec if seat < 0 else seats[seat]
+                sender = spec if seat < 0 else seats[owner(seat)]
                 sender.c.send({"type": "chat", "text": text})
                 settle(everyone, lambda: all(any(m["text"] == text for m in c.chats) for c in everyone), 20,
                        "chat everywhere")
             else:
-                c = seats[seat]
-                check(c.state.get("legal"), "run with seed %d: seat %d does not act at step %d" % (seed, seat, k))
+                c = seats[owner(seat)]
+                check(any(x.get("seat", c.seat) == seat for x in c.state.get("legal")),
+                      "run with seed %d: seat %d does not act at step %d" % (seed, seat, k))
                 prev = c.state["seq"]
                 if script is None:
                     swap.played(seat, text)
-                r = c.act(swap.translate(seat, text) if script is not None else text, prev)
+                r = c.act(swap.translate(seat, text) if script is not None else text, prev,
+                          seat=seat if partners else None)
                 if r["type"] == "accepted":  # every receiver hears of it before the next step
                     settle(everyone, lambda: all(e.state["seq"] > prev for e in everyone), 20, "the action's state")
                 if r["type"] != "accepted":
@@ -186,8 +196,8 @@ def run(args, seed, game, options, swap, script=None, rng=None, max_actions=400)
             settle(everyone, lambda: quiet(everyone), 30, "a quiet table")
             marks.append([c.i for c in everyone])
         # each receiver's messages up to the quiet point before each step (and at the end)
-        cut = lambda i: {("seat%d" % j if j < 4 else "spectator"): everyone[j].c.log[:marks[i][j]]
-                         for j in range(5)}
+        cut = lambda i: {("seat%d" % j if j < nconn else "spectator"): everyone[j].c.log[:marks[i][j]]  # noqa: E731
+                         for j in range(nconn + 1)}
         logs = [cut(i) for i in range(len(marks))]
         for c in everyone:
             c.close()
@@ -205,17 +215,17 @@ def first_difference(la, lb):
     return None
 
 
-def proof(args, game, options, hands, a, x, b, y, seed_a, seed_b, rng, face_down=False):
-    holders = (a, b)
+def proof(args, game, options, hands, a, x, b, y, seed_a, seed_b, rng, face_down=False, partners=False):
+    holders = (a % 2, b % 2) if partners else (a, b)  # the connections that see a's or b's hand
     opts_a = dict(options, deal=deal_text(hands))
     opts_b = dict(options, deal=deal_text(swapped_deal(hands, a, x, b, y)))
     swap = Swap(a, x, b, y, face_down)
-    script, logs_a, stop_a = run(args, seed_a, game, opts_a, swap, rng=rng)
-    played_b, logs_b, stop_b = run(args, seed_b, game, opts_b, swap, script=script)
+    script, logs_a, stop_a = run(args, seed_a, game, opts_a, swap, rng=rng, partners=partners)
+    played_b, logs_b, stop_b = run(args, seed_b, game, opts_b, swap, script=script, partners=partners)
     n = len(played_b)  # steps both runs made; compare what came before step n
     if stop_b.startswith("refused"):
         # only a holder's action may be refused (its hand differs); anyone else's is a leak of its own kind
-        check(script[n][1] in holders, "%s: run B refused another seat's action: %s" % (game, stop_b))
+        check(script[n][1] in (a, b), "%s: run B refused another seat's action: %s" % (game, stop_b))
     if n == len(script) and not stop_b.startswith("refused"):
         logs_a, logs_b = logs_a[-1], logs_b[-1]  # to the end, the seat records included
     else:
@@ -250,6 +260,19 @@ def test_cbw(args):
               1000 + i, 5000 + i, rng)
 
 
+def test_cbw_partners(args):
+    """players=2: one person plays both seats of a team (seats 0+2 Red, 1+3
+    Black, partner seats). Swapping two Red cards between seats 0 and 2 must
+    change nothing the Black person or a spectator gets; the Red person sees
+    both hands, so theirs differ."""
+    rng = random.Random(17)
+    for i, (a, b) in enumerate([(0, 2), (3, 1)]):
+        hands = cbw_deal(rng)
+        x, y = rng.choice(hands[a]), rng.choice(hands[b])
+        proof(args, "cbw", {"players": "2", "deck": "36", "first": "red"}, hands, a, x, b, y,
+              3000 + i, 7000 + i, rng, partners=True)
+
+
 def test_tamcuc(args):
     rng = random.Random(16)
     for i, (a, b, extra) in enumerate([(0, 2, {}), (1, 3, {}), (3, 0, {}), (2, 1, {"night_exchange": "1"})]):
@@ -265,4 +288,4 @@ def test_tamcuc(args):
 
 
 if __name__ == "__main__":
-    run_main([test_cbw, test_tamcuc], parse_args())
+    run_main([test_cbw, test_cbw_partners, test_tamcuc], parse_args())

@@ -14,6 +14,7 @@ import base64
 import http.client
 import json
 import os
+import random
 import select
 import shutil
 import signal
@@ -22,6 +23,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 FAILS = []
 
@@ -33,7 +35,7 @@ def check(cond, what):
 
 
 def start(binary, tmp, web):
-    cmd = [binary, "serve", "--port", "0", "--db", os.path.join(tmp, "t.db"), "--web", web]
+    cmd = [binary, "serve", "--port", "0", "--db", os.path.join(tmp, "t.db"), "--web", web, "--max-queue", "65536"]
     err = open(os.path.join(tmp, "stderr.txt"), "wb")
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, cwd=tmp, bufsize=0)
     err.close()
@@ -93,8 +95,17 @@ def raw(port, data):
 
 # ---- A minimal WebSocket client (RFC 6455: handshake, masked frames) -------------------
 
-def ws_open(port, path="/ws", protocol="parlour.v1"):
-    s = socket.create_connection(("127.0.0.1", port), timeout=20)
+def ws_open_sock(port, rcvbuf):
+    """ws_open with a small receive buffer (set before connecting: a small TCP window)."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    s.settimeout(20)
+    s.connect(("127.0.0.1", port))
+    return ws_open(port, sock=s)
+
+
+def ws_open(port, path="/ws", protocol="parlour.v1", sock=None):
+    s = sock or socket.create_connection(("127.0.0.1", port), timeout=20)
     key = base64.b64encode(os.urandom(16)).decode()
     req = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n")
@@ -172,7 +183,7 @@ def main():
 
     # Bad flags: a clear message and exit status 2; a store that cannot open: 1.
     for flags, rc_want in [(["--port", "70000"], 2), (["--port", "x"], 2), (["--port"], 2),
-                           (["--workers", "0"], 2), (["--test-seed", "-1"], 2), (["--bogus"], 2),
+                           (["--workers", "0"], 2), (["--test-seed", "-1"], 2), (["--bogus"], 2), (["--max-queue", "5"], 2),
                            (["--web", os.path.join(tmp, "no-such-folder")], 2), (["extra"], 2),
                            (["--port", "0", "--web", web, "--db", os.path.join(tmp, "no", "such", "t.db")], 1)]:
         r = subprocess.run([binary, "serve"] + flags, capture_output=True, text=True, timeout=60, cwd=tmp)
@@ -264,6 +275,45 @@ def main():
         m = ws_recv(s)
         check(isinstance(m, dict) and m.get("type") == "welcome", "... and its welcome")
         s.close()
+        # Many connections, half of them closed in random order, more opened: each still gets
+        # its own answers (the connection table grows and deletes under collisions).
+        rng = random.Random(5)
+        conns = []
+        for i in range(300):
+            c, head = ws_open(port)
+            ws_recv(c)  # welcome
+            conns.append(c)
+        rng.shuffle(conns)
+        for c in conns[:150]:
+            c.close()
+        conns = conns[150:]
+        for i in range(100):
+            c, head = ws_open(port)
+            ws_recv(c)
+            conns.append(c)
+        rng.shuffle(conns)
+        answered = 0
+        for c in conns:
+            ws_send(c, json.dumps({"type": "hello", "v": 1}).encode())
+        for c in conns:
+            m = ws_recv(c)
+            answered += bool(m and m.get("type") == "welcome")
+            c.close()
+        check(answered == 250, f"250 connections of 400 opened, 150 closed: each answered ({answered})")
+        # A client that does not read (a 4 KB receive window) and asks for the game list 50 times
+        # (about 4 KB each, within the rate limit's burst): closed once 64 KB wait for it.
+        slow, head = ws_open_sock(port, 4096)
+        for i in range(50):
+            ws_send(slow, json.dumps({"type": "games"}).encode())
+        time.sleep(2)
+        got = 0
+        while True:
+            m = ws_recv(slow)
+            if m is None:
+                break
+            got += m.get("type") == "games"
+        check(got < 50, f"a client that does not read is closed ({got} of 50 answers came before the close)")
+        slow.close()
         s, head = ws_open(port, path="/other")
         check(not head.startswith("HTTP/1.1 101"), "WebSocket anywhere but /ws: refused")
         s.close()

@@ -252,10 +252,11 @@ export class Harness {
     if (!cond) throw new TestFailure('check failed: ' + what);
   }
 
-  /** A full-page screenshot saved as SHOTS/NAME-what.png; returns its path. */
-  async shot(page, what) {
+  /** A screenshot saved as SHOTS/NAME-what.png (the full page, or with
+   * { fullPage: false } the viewport only); returns its path. */
+  async shot(page, what, { fullPage = true } = {}) {
     const file = path.join(config.shots, `${this.name}-${what}.png`);
-    await page.screenshot({ path: file, fullPage: true });
+    await page.screenshot({ path: file, fullPage });
     this.shotsTaken.push(file);
     return file;
   }
@@ -334,12 +335,15 @@ export class Harness {
     return st.seat;
   }
 
-  /** Sends an act as a table would (api.act): for tests of illegal moves. */
-  async act(page, text) {
-    await page.evaluate((text) => {
+  /** Sends an act as a table would (api.act; `seat` for a partner seat): for tests of illegal moves. */
+  async act(page, text, seat) {
+    await page.evaluate(([text, seat]) => {
       const p = window.__parlour.page;
-      window.__parlour.net.send({ type: 'act', action: text, seq: p.room.state ? p.room.state.seq : undefined });
-    }, text);
+      const msg = { type: 'act', action: text };
+      if (p.room.state) msg.seq = p.room.state.seq;
+      if (seat !== undefined && seat !== null) msg.seat = seat;
+      window.__parlour.net.send(msg);
+    }, [text, seat]);
   }
 
   /** Closes everything; returns the faults found on the way (strings). */
