@@ -142,14 +142,24 @@ export function mount(root, api) {
     return !!(state && (state.legal || []).length && !state.over);
   }
 
+  /** The seat an action is played for: its legal entry's, else the pile
+   * holding `card` (players=2: one person plays two seats), else undefined. */
+  function seatFor(action, card) {
+    const e = ((state && state.legal) || []).find((a) => a.action === action);
+    if (e && e.seat !== undefined) return e.seat;
+    const pv = view && view.partner_hand;
+    if (card && pv && pv.cards.includes(card)) return pv.seat;
+    return undefined;
+  }
   function doPass() {
     if (!canPass()) return;
     selected = null;
-    api.act('pass');
+    api.act('pass', seatFor('pass'));
   }
   function place(x, y) {
     if (!selected || !myTurn()) return;
-    api.act(selected + '@' + x + ',' + y);
+    const action = selected + '@' + x + ',' + y;
+    api.act(action, seatFor(action, selected));
   }
 
   // ---- the board: zoom and pan ----
