@@ -240,6 +240,23 @@ run('cbw', async (h) => {
     console.log(`# ${placed.ann + placed.bob} cards placed by the persons, ${captured} captured, ${st.view.history.length} turns`);
   });
 
+  await h.step('the replay page draws the finished game with this table', async () => {
+    const final = await h.state(ann);
+    await ann.goto(h.url('/room/' + room + '#replay'));
+    await ann.locator('#replay-step').waitFor();
+    await ann.keyboard.press('End');
+    if (!(await ann.evaluate(() => window.__parlour.page.replay.views))) {
+      console.log('# the server sends no views for a replay yet (no `replay` message): the page steps as text; table not checked');
+      return;
+    }
+    await ann.locator('.cbw-board .cbw-on').first().waitFor();
+    await ann.waitForFunction((n) => document.querySelectorAll('.cbw-board .cbw-on').length === n, final.view.table.length);
+    h.check(JSON.stringify(await boardCards(ann)) === JSON.stringify(tableOf(final)), 'the last step is the final table');
+    h.check((await ann.locator('.cbw-hcard').count()) === 0, 'no hand in a replay');
+    await ann.keyboard.press('Home');
+    await ann.waitForFunction(() => document.querySelectorAll('.cbw-board .cbw-on').length === 0);
+  });
+
   await h.step('players=2: one person plays both seats of a team, from two piles', async () => {
     const made = await h.createRoom(ann, {
       game: 'cbw',
