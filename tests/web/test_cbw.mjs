@@ -80,8 +80,15 @@ run('cbw', async (h) => {
       const [card, cells] = [...moves.entries()][0];
       await page.locator(`.cbw-hcard[data-card="${card}"]`).focus();
       await page.keyboard.press('Enter');
-      const cell = page.locator(`.cbw-target[data-x="${cells[0][0]}"][data-y="${cells[0][1]}"]`);
+      const [x, y] = cells[0];
+      const cell = page.locator(`.cbw-target[data-x="${x}"][data-y="${y}"]`);
       await cell.focus();
+      // the arrow keys move between cells (there is a cell beside a lit one, left or right)
+      const [away, back] = (await page.locator(`.cbw-cell[data-x="${x - 1}"][data-y="${y}"]`).count()) ? ['ArrowLeft', 'ArrowRight'] : ['ArrowRight', 'ArrowLeft'];
+      await page.keyboard.press(away);
+      const moved = await page.evaluate(() => document.activeElement.dataset.x + ',' + document.activeElement.dataset.y);
+      h.check(moved === `${away === 'ArrowLeft' ? x - 1 : x + 1},${y}`, `${away} moves the focus to the next cell: ${moved}`);
+      await page.keyboard.press(back);
       await page.keyboard.press('Enter');
       placed[who]++;
       byKeyboard = true;

@@ -12,7 +12,9 @@
 // changes. `pass` is a button. Cards that left the table since the last view
 // (captures) fade out. The board pans (drag, one finger) and zooms (pinch,
 // ctrl+wheel, the − + buttons); it is the only table that may be wider than a
-// phone, so it scrolls inside its own box, never the page.
+// phone, so it scrolls inside its own box, never the page. Keyboard: Tab to a
+// hand card or a cell, Enter or Space to choose or play, the arrow keys from
+// cell to cell, Escape to put the chosen card back.
 
 import { h, svg, clear } from '../js/dom.js';
 import { seatName } from '../js/room.js';
@@ -270,6 +272,17 @@ export function mount(root, api) {
     }
   };
   root.addEventListener('keydown', onKey);
+  // the arrow keys move the focus from cell to cell on the board
+  const STEP = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  els.svgHost.addEventListener('keydown', (e) => {
+    const d = STEP[e.key];
+    const el = e.target;
+    if (!d || !el.dataset || el.dataset.x === undefined) return;
+    const next = els.svgHost.querySelector(`[data-x="${Number(el.dataset.x) + d[0]}"][data-y="${Number(el.dataset.y) + d[1]}"]:not(.cbw-ghost)`);
+    if (!next) return;
+    e.preventDefault();
+    next.focus();
+  });
   const onResize = () => {
     if (!userZoom) fit(false);
   };
