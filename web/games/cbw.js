@@ -454,7 +454,7 @@ export function mount(root, api) {
 
   function seatText(i) {
     const s = state.seats && state.seats[i];
-    return t('cbw.who', { name: seatName(s, i), n: i + 1 });
+    return s ? t('cbw.who', { name: seatName(s, i), n: i + 1 }) : seatName(s, i); // a replay has no seats
   }
 
   function drawSeats(v) {
