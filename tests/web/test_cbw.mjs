@@ -45,6 +45,7 @@ run('cbw', async (h) => {
   let spectatorChecked = false;
   let shots = false;
   let byKeyboard = false;
+  let maxCastles = 0;
 
   await h.step('a room: two persons, two computers (easy), a 4×2 Rectangle', async () => {
     await ann.goto(h.url('/'));
@@ -227,6 +228,10 @@ run('cbw', async (h) => {
       const drawn = await boardCards(page);
       const want = tableOf(await h.state(page));
       h.check(JSON.stringify(drawn) === JSON.stringify(want), `the board ${drawn} is the view's table ${want}`);
+      const now = await h.state(page);
+      const castles = now.view.castles[0] + now.view.castles[1];
+      h.check((await page.locator('.cbw-castle').count()) === castles, `the castles drawn are the view's ${castles}`);
+      maxCastles = Math.max(maxCastles, castles);
       await play(page, page === ann ? 'ann' : 'bob', await h.state(page));
     }
     const st = await h.waitState(ann, (s) => s.over);
@@ -244,7 +249,7 @@ run('cbw', async (h) => {
     const captured = st.view.prisoners[0].length + st.view.prisoners[1].length;
     const faded = Number(await ann.$eval('.cbw-board', (el) => el.dataset.faded));
     h.check(faded === captured, `every captured card faded out on Ann's table (${faded} of ${captured})`);
-    console.log(`# ${placed.ann + placed.bob} cards placed by the persons, ${captured} captured, ${st.view.history.length} turns`);
+    console.log(`# ${placed.ann + placed.bob} cards placed by the persons, ${captured} captured, at most ${maxCastles} castle cells, ${st.view.history.length} turns`);
   });
 
   await h.step('the replay page draws the finished game with this table', async () => {

@@ -10,7 +10,9 @@
 // cell that is not lit may be tapped too: the server's explanation of why the
 // card may not go there is shown (the room's message area) and nothing
 // changes. `pass` is a button. Cards that left the table since the last view
-// (captures) fade out. The board pans (drag, one finger) and zooms (pinch,
+// (captures) fade out. The free cells that are castles as if the game ended
+// now are shaded in their team's colour (found from the view's cells and drawn
+// only when their count is the view's own `castles`). The board pans (drag, one finger) and zooms (pinch,
 // ctrl+wheel, the − + buttons); it is the only table that may be wider than a
 // phone, so it scrolls inside its own box, never the page. Keyboard: Tab to a
 // hand card or a cell, Enter or Space to choose or play, the arrow keys from
@@ -311,6 +313,50 @@ export function mount(root, api) {
     return { x0: Math.min(x0, sx[0]), x1: Math.max(x1, sx[1]), y0: Math.min(y0, sy[0]), y1: Math.max(y1, sy[1]) };
   }
 
+  /** The castles as if the game ended now (CBW-R23, R24): Map 'x,y' → team
+   * of the free cells walled in by one team's cards, worked out from the
+   * view's cells; null unless its counts are the view's own `castles` (the
+   * server's rules decide; this only finds where they are). */
+  function castlesOf(v, cells) {
+    if (!v.span || !v.inside || !v.castles) return null;
+    const ins = v.inside, sp = v.span;
+    const inside = (x, y) => x >= ins.x[0] && x <= ins.x[1] && y >= ins.y[0] && y <= ins.y[1];
+    const inSpan = (x, y) => x >= sp.x[0] && x <= sp.x[1] && y >= sp.y[0] && y <= sp.y[1];
+    const seen = new Set();
+    const out = new Map();
+    const totals = [0, 0];
+    for (let y0 = sp.y[0]; y0 <= sp.y[1]; y0++)
+      for (let x0 = sp.x[0]; x0 <= sp.x[1]; x0++) {
+        const k0 = x0 + ',' + y0;
+        if (cells.has(k0) || seen.has(k0)) continue;
+        const region = [];
+        const colours = new Set();
+        let open = false; // reaches a free cell outside the span: not walled in
+        const todo = [[x0, y0]];
+        seen.add(k0);
+        while (todo.length) {
+          const [x, y] = todo.pop();
+          region.push(x + ',' + y);
+          for (const [nx, ny] of [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]]) {
+            if (!inside(nx, ny)) continue; // a fixed edge: no spoiler
+            const k = nx + ',' + ny;
+            const c = cells.get(k);
+            if (c) colours.add(RED_SUIT[c.slice(-1)] ? 0 : 1);
+            else if (!inSpan(nx, ny)) open = true;
+            else if (!seen.has(k)) {
+              seen.add(k);
+              todo.push([nx, ny]);
+            }
+          }
+        }
+        if (open || colours.size !== 1) continue;
+        const team = [...colours][0];
+        totals[team] += region.length;
+        for (const k of region) out.set(k, team);
+      }
+    return totals[0] === v.castles[0] && totals[1] === v.castles[1] ? out : null;
+  }
+
   function drawBoard(v, gone) {
     const b = boxOf(v);
     const sizeChanged = !geom || geom.x1 - geom.x0 !== b.x1 - b.x0 || geom.y1 - geom.y0 !== b.y1 - b.y0;
@@ -324,6 +370,7 @@ export function mount(root, api) {
     const targets = targetsOf(selected);
     const turnNow = myTurn();
     const last = [...(v.history || [])].reverse().find((e) => e.move === 'place');
+    const castles = castlesOf(v, cells) || new Map();
     const root = svg('svg', {
       class: 'cbw-svg',
       viewBox: `0 0 ${natural.w} ${natural.h}`,
@@ -359,9 +406,12 @@ export function mount(root, api) {
           root.append(g);
         } else {
           const target = targets.has(key);
-          const label = target ? t('cbw.cell.target', { at, card: cardName(selected) }) : t('cbw.cell.free', { at });
+          const castle = castles.get(key);
+          const label =
+            (target ? t('cbw.cell.target', { at, card: cardName(selected) }) : t('cbw.cell.free', { at })) +
+            (castle !== undefined ? ', ' + t('cbw.cell.castle', { team: teamName(castle) }) : '');
           const g = svg('g', {
-            class: 'cbw-cell cbw-free' + (target ? ' cbw-target' : ''),
+            class: 'cbw-cell cbw-free' + (target ? ' cbw-target' : '') + (castle !== undefined ? ' cbw-castle team' + castle : ''),
             tabindex: '0',
             role: 'button',
             'aria-label': label,
@@ -375,6 +425,8 @@ export function mount(root, api) {
               }
             },
           }, svg('rect', { class: 'cbw-slot', x: cx(x) + 1, y: cy(y) + 1, width: CW - 2, height: CH - 2, rx: 5 }));
+          if (castle !== undefined && !target)
+            g.append(svg('text', { class: 'cbw-castle-mark', x: cx(x) + CW / 2, y: cy(y) + CH / 2 + 8, 'font-size': 24, 'text-anchor': 'middle' }, '♜'));
           if (target) g.append(svg('text', { class: 'cbw-target-mark', x: cx(x) + CW / 2, y: cy(y) + CH / 2 + 7, 'font-size': 22, 'text-anchor': 'middle' }, short(selected)));
           root.append(g);
         }

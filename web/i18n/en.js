@@ -226,6 +226,7 @@ export default {
   'cbw.lastcard': 'the last card played',
   'cbw.cell.free': 'Free cell, {at}',
   'cbw.cell.target': 'Free cell, {at}: place the {card} here',
+  'cbw.cell.castle': 'a castle of {team}',
   'cbw.zoom': 'Zoom the table',
   'cbw.zoom.in': 'Zoom in',
   'cbw.zoom.out': 'Zoom out',

@@ -224,6 +224,7 @@ export default {
   'cbw.lastcard': 'последняя сыгранная карта',
   'cbw.cell.free': 'Свободная клетка, {at}',
   'cbw.cell.target': 'Свободная клетка, {at}: положить сюда карту «{card}»',
+  'cbw.cell.castle': 'крепость команды «{team}»',
   'cbw.zoom': 'Масштаб стола',
   'cbw.zoom.in': 'Крупнее',
   'cbw.zoom.out': 'Мельче',
