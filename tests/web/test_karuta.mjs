@@ -122,7 +122,12 @@ run('karuta', async (h) => {
         k.frames.push(ts);
         // until the reading is answered (the judgement's redraw is measured apart: k.drawMs)
         const st = window.__parlour.page.room.state;
-        if (k.readingAt && st && st.view.stage !== 'touch' && ts > k.readingAt + 100) k.recording = false;
+        if (k.readingAt && st && st.view.stage !== 'touch' && ts > k.readingAt + 100 && k.recording) {
+          k.recording = false;
+          k.recAt = k.readingAt; // the reading recorded: from its `reading` message to its judgement
+          k.recN = k.reading ? k.reading.n : 0;
+          k.recDraw = k.drawMs;
+        }
         if (k.recording) requestAnimationFrame(tick);
       };
       requestAnimationFrame(tick);
@@ -132,10 +137,10 @@ run('karuta', async (h) => {
     return page.evaluate(() => {
       const k = window.__karuta;
       k.recording = false;
-      k.frames = k.frames.filter((t) => t >= k.readingAt); // from the reading's start to its judgement
+      k.frames = k.frames.filter((t) => t >= k.recAt); // from the reading's start to its judgement
       const d = k.frames.slice(1).map((t, i) => t - k.frames[i]);
       const long = d.map((x, i) => [x, k.frames[i] - k.frames[0]]).filter(([x]) => x > 25).map(([x, at]) => `${x.toFixed(0)}@${at.toFixed(0)}`);
-      return { draw: k.drawMs, long: long.join(' '), kana: k.kanaAt.filter((x) => x.t >= k.frames[0]).map((x) => (x.t - k.frames[0]).toFixed(0)).join(' '), n: d.length, over25: d.filter((x) => x > 25).length, max: Math.max(0, ...d), span: k.frames.length ? k.frames[k.frames.length - 1] - k.frames[0] : 0 };
+      return { reading: k.recN, draw: k.recDraw || 0, long: long.join(' '), kana: k.kanaAt.filter((x) => x.t >= k.frames[0]).map((x) => (x.t - k.frames[0]).toFixed(0)).join(' '), n: d.length, over25: d.filter((x) => x > 25).length, max: Math.max(0, ...d), span: k.frames.length ? k.frames[k.frames.length - 1] - k.frames[0] : 0 };
     });
   }
 
@@ -203,7 +208,7 @@ run('karuta', async (h) => {
     }
     if (record) {
       frames = await stopFrames(ann);
-      console.log(`# frames during reading ${n} (desktop): ${frames.n} intervals over ${Math.round(frames.span)} ms, ${frames.over25} > 25 ms, max ${frames.max.toFixed(1)} ms; long ones (ms@ms from start): ${frames.long}; kana at ${frames.kana}; the judgement's redraw of the field ${frames.draw.toFixed(1)} ms`);
+      console.log(`# frames during reading ${frames.reading} (desktop): ${frames.n} intervals over ${Math.round(frames.span)} ms, ${frames.over25} > 25 ms, max ${frames.max.toFixed(1)} ms; long ones (ms@ms from start): ${frames.long}; kana at ${frames.kana}; the judgement's redraw of the field ${frames.draw.toFixed(1)} ms`);
     }
   }
 
@@ -225,7 +230,9 @@ run('karuta', async (h) => {
     } else {
       await tap(page, card);
       await page.locator(`.kar-card.kar-sel[data-card="${c}"]`).waitFor();
-      await tap(page, page.locator('.kar-zone-opp[data-target="send"]'));
+      // the other side: a card of it (the zone behind is mostly covered by cards)
+      const theirs = st.view.territories[1 - s].cards.find((x) => x.row);
+      await tap(page, theirs ? page.locator(`.kar-card[data-card="${theirs.card}"]`) : page.locator('.kar-zone-opp[data-target="send"]'));
     }
     await h.waitState(ann, (x, seq) => x.seq > seq, st.seq);
     const after = await h.state(ann);

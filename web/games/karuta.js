@@ -287,6 +287,13 @@ export function mount(root, api) {
       drag = { card, x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
       return;
     }
+    // a card of the other side while sending: the other side is the target
+    const g = card !== null ? e.target.closest('.kar-card') : null;
+    if (g && sel !== null && g.dataset.seat !== undefined && Number(g.dataset.seat) !== me && cardMoves(sel).some((m) => m.kind === 'send')) {
+      e.preventDefault();
+      playTarget({ dataset: { target: 'send' } }, sel);
+      return;
+    }
     const tg = targetOf(e.target);
     if (tg && sel !== null) {
       e.preventDefault();
