@@ -16,6 +16,8 @@
 // territory empties after a few readings: she wins.
 
 import { run, sourceFile } from './harness.mjs';
+import { parseAction, lowerVerse } from '../../web/games/karuta.js';
+import { CARDS } from '../../web/games/karuta-cards.js';
 
 const FAST = 150; // ms after the deciding kana: the taker
 
@@ -35,6 +37,17 @@ function soundKeys() {
 }
 
 run('karuta', async (h) => {
+  await h.step('pure parts: the actions read, the generated card texts are the data file’s', async () => {
+    h.check(JSON.stringify(parseAction('send 12')) === '{"kind":"send","card":12}', 'send N');
+    h.check(JSON.stringify(parseAction('place 7@2,17')) === '{"kind":"place","card":7,"row":2,"slot":17}', 'place N@R,S');
+    h.check(JSON.stringify(parseAction('arrange 3@1,1')) === '{"kind":"arrange","card":3,"row":1,"slot":1}', 'arrange N@R,S');
+    h.check(parseAction('pool 4').kind === 'pool' && parseAction('ready').kind === 'ready' && parseAction('pass').kind === 'pass', 'pool, ready, pass');
+    h.check(parseAction('touch 4@100') === null && parseAction('arrange 3@1') === null, 'others: null');
+    soundKeys();
+    h.check(CARDS.length === 101 && CARDS.slice(1).every((c, i) => c[0].join('') === lower[i + 1]), 'karuta-cards.js holds the 100 torifuda of data.csv');
+    h.check(lowerVerse(1) === 'わかころもてはつゆにぬれつつ', 'poem 1’s lower verse');
+  });
+
   const ann = await h.page('desktop', { lang: 'en' });
   const bob = await h.page('phone', { lang: 'ru' });
   const eve = await h.page('phone', { lang: 'en' });
