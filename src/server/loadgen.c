@@ -44,7 +44,6 @@
 #define LG_MAX_PER_ROOM 32   /* clients of one room (bits of a pending move's mask) */
 #define LG_PENDING 8         /* moves of one room timed at once */
 #define LG_CONNECTING 256    /* handshakes in flight at once */
-#define LG_READY_TIMEOUT_S 120 /* the run starts then even if some clients are not in */
 #define LG_RETRY_MS 100       /* an `act` dropped for the rate limit is sent again then */
 #define LG_CODE 80           /* bytes of a room code or a seat token, NUL included */
 
@@ -107,6 +106,7 @@ struct lg {
     const char *game;
     int seats, nclients, nrooms, idle, pid;
     double seconds, rate;
+    double ready_s;      /* the run starts then even if some clients are not in their rooms */
     int64_t interval_us; /* --rate: between two moves of a room */
     lg_client *c;
     lg_room *r;
@@ -689,9 +689,9 @@ static void lg_sul_timeout(lws_sorted_usec_list_t *sul)
 {
     lg *g = lws_container_of(sul, lg, sul_phase);
     if (g->phase == LG_CONNECT) {
-        fprintf(stderr, "parlour bench serve: %d of %d clients in their rooms after %d s; "
+        fprintf(stderr, "parlour bench serve: %d of %d clients in their rooms after %.0f s; "
                         "measuring anyway\n",
-                g->ready, g->nclients, LG_READY_TIMEOUT_S);
+                g->ready, g->nclients, g->ready_s);
         lg_start_run(g);
     }
 }
@@ -742,7 +742,7 @@ static void lg_usage(FILE *f)
 {
     fputs("usage: parlour bench serve [--url ws://HOST:PORT/ws] [--clients N] [--rooms R]\n"
           "                           [--seconds S] [--game G] [--seats K] [--rate M]\n"
-          "                           [--idle] [--pid PID] [--seed X]\n"
+          "                           [--idle] [--pid PID] [--seed X] [--ready-timeout S]\n"
           "Load for a running `parlour serve`: N WebSocket clients in R rooms of game G\n"
           "(K seats each; clients beyond R*K watch) play random legal moves, then one line\n"
           "of figures: moves accepted per second, states received per second, the time\n"
@@ -758,7 +758,9 @@ static void lg_usage(FILE *f)
           "                as the server answers)\n"
           "  --idle        only connect and take the seats; with --pid: server KB per connection\n"
           "  --pid PID     the server's process: its memory and CPU time from /proc\n"
-          "  --seed X      the random choices (default 1)\n",
+          "  --seed X      the random choices (default 1)\n"
+          "  --ready-timeout S  measure anyway after S seconds if some clients are not\n"
+          "                in their rooms yet (default 120)\n",
           f);
 }
 
@@ -813,10 +815,14 @@ static void lg_report(lg *g)
            p50, p99, mx, g->nlat, g->errors, g->rate_errors);
     if (g->rate > 0)
         printf("; rate asked %.0f/s", g->rate);
+    /* CPU time a move costs: what a whole idle core would give, even when the
+     * machine is shared and the processes got only part of their cores */
     if (g->pid > 0 && secs > 0 && g->srv_cpu0 >= 0 && g->srv_cpu1 >= 0)
-        printf("; server cpu %.0f%%, rss %ld KB", (g->srv_cpu1 - g->srv_cpu0) / secs * 100,
-               g->srv_rss1);
-    printf("; generator cpu %.0f%%\n", own);
+        printf("; server cpu %.0f%% (%.0f us a move), rss %ld KB",
+               (g->srv_cpu1 - g->srv_cpu0) / secs * 100,
+               g->moves ? (g->srv_cpu1 - g->srv_cpu0) / (double)g->moves * 1e6 : 0.0, g->srv_rss1);
+    printf("; generator cpu %.0f%% (%.0f us a move)\n", own,
+           g->moves ? (g->own_cpu1 - g->own_cpu0) / (double)g->moves * 1e6 : 0.0);
 }
 
 int lg_bench_serve(int argc, char **argv)
@@ -827,6 +833,7 @@ int lg_bench_serve(int argc, char **argv)
         {"game", required_argument, 0, 'g'},  {"seats", required_argument, 0, 'k'},
         {"rate", required_argument, 0, 'm'},  {"idle", no_argument, 0, 'i'},
         {"pid", required_argument, 0, 'p'},   {"seed", required_argument, 0, 'x'},
+        {"ready-timeout", required_argument, 0, 't'},
         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
     lg g;
     memset(&g, 0, sizeof g);
@@ -836,10 +843,11 @@ int lg_bench_serve(int argc, char **argv)
     g.nclients = 100;
     g.nrooms = -1;
     g.seconds = 5;
+    g.ready_s = 120;
     uint64_t seed = 1;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "u:n:r:s:g:k:m:ip:x:h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "u:n:r:s:g:k:m:ip:x:t:h", lo, NULL)) != -1) {
         switch (c) {
         case 'u': url = optarg; break;
         case 'n': g.nclients = atoi(optarg); break;
@@ -851,6 +859,7 @@ int lg_bench_serve(int argc, char **argv)
         case 'i': g.idle = 1; break;
         case 'p': g.pid = atoi(optarg); break;
         case 'x': seed = strtoull(optarg, NULL, 10); break;
+        case 't': g.ready_s = atof(optarg); break;
         case 'h': lg_usage(stdout); return 0;
         default: lg_usage(stderr); return 2;
         }
@@ -875,6 +884,8 @@ int lg_bench_serve(int argc, char **argv)
         bad = "--seconds must be more than 0";
     else if (g.rate < 0)
         bad = "--rate must not be negative";
+    else if (!(g.ready_s > 0) || g.ready_s > 86400)
+        bad = "--ready-timeout must be more than 0";
     if (bad) {
         fprintf(stderr, "parlour bench serve: %s (--help)\n", bad);
         return 2;
@@ -944,8 +955,7 @@ int lg_bench_serve(int argc, char **argv)
             fprintf(stderr, "parlour bench serve: cannot read /proc/%d/status\n", g.pid);
     }
     g.t_start = lg_now();
-    lws_sul_schedule(g.ctx, 0, &g.sul_phase, lg_sul_timeout,
-                     (lws_usec_t)LG_READY_TIMEOUT_S * LWS_US_PER_SEC);
+    lws_sul_schedule(g.ctx, 0, &g.sul_phase, lg_sul_timeout, (lws_usec_t)(g.ready_s * 1e6));
     lg_connect_more(&g);
     while (g.phase != LG_DONE && lws_service(g.ctx, 0) >= 0)
         ;

@@ -183,6 +183,7 @@ export class Harness {
     this.contexts = [];
     this.foreign = []; // requests not to the server
     this.pageErrors = [];
+    this.missingSeen = new Set(); // i18n keys a page did not find (its console warnings)
     this.passed = 0;
     this.shotsTaken = [];
   }
@@ -228,6 +229,10 @@ export class Harness {
       if (!ok(ws.url())) this.foreign.push(ws.url());
     });
     p.on('pageerror', (e) => this.pageErrors.push(String(e && e.stack ? e.stack : e)));
+    p.on('console', (m) => {
+      const k = /^parlour: missing i18n key (.*)$/.exec(m.text());
+      if (k) this.missingSeen.add(k[1]);
+    });
   }
 
   /** A page in a new context (see context()). */
@@ -252,10 +257,11 @@ export class Harness {
     if (!cond) throw new TestFailure('check failed: ' + what);
   }
 
-  /** A full-page screenshot saved as SHOTS/NAME-what.png; returns its path. */
-  async shot(page, what) {
+  /** A screenshot saved as SHOTS/NAME-what.png (the full page, or with
+   * { fullPage: false } the viewport only); returns its path. */
+  async shot(page, what, { fullPage = true } = {}) {
     const file = path.join(config.shots, `${this.name}-${what}.png`);
-    await page.screenshot({ path: file, fullPage: true });
+    await page.screenshot({ path: file, fullPage });
     this.shotsTaken.push(file);
     return file;
   }
@@ -334,29 +340,25 @@ export class Harness {
     return st.seat;
   }
 
-  /** Sends an act as a table would (api.act): for tests of illegal moves. */
-  async act(page, text) {
-    await page.evaluate((text) => {
+  /** Sends an act as a table would (api.act; `seat` for a partner seat): for tests of illegal moves. */
+  async act(page, text, seat) {
+    await page.evaluate(([text, seat]) => {
       const p = window.__parlour.page;
-      window.__parlour.net.send({ type: 'act', action: text, seq: p.room.state ? p.room.state.seq : undefined });
-    }, text);
+      const msg = { type: 'act', action: text };
+      if (p.room.state) msg.seq = p.room.state.seq;
+      if (seat !== undefined && seat !== null) msg.seat = seat;
+      window.__parlour.net.send(msg);
+    }, [text, seat]);
   }
 
   /** Closes everything; returns the faults found on the way (strings). */
   async close() {
     const faults = [];
-    for (const ctx of this.contexts) {
-      for (const p of ctx.pages()) {
-        try {
-          const miss = await this.missingKeys(p);
-          if (miss.length) faults.push(`missing i18n keys on ${p.url()}: ${miss.join(', ')}`);
-        } catch {}
-      }
-      await ctx.close().catch(() => {});
-    }
+    for (const ctx of this.contexts) await ctx.close().catch(() => {});
     if (this.browser) await this.browser.close().catch(() => {});
     if (this.foreign.length) faults.push('requests outside the server: ' + [...new Set(this.foreign)].join(', '));
     if (this.pageErrors.length) faults.push('uncaught errors in the page:\n  ' + this.pageErrors.join('\n  '));
+    if (this.missingSeen.size) faults.push('missing i18n keys: ' + [...this.missingSeen].join(', '));
     if (this.server) {
       const rc = await this.server.stop();
       if (rc !== 0) faults.push(`parlour serve exited with ${rc} after SIGTERM:\n${this.server.log().slice(-4000)}`);

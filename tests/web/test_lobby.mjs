@@ -23,6 +23,7 @@ run('lobby', async (h) => {
         h.expectLayout(await h.layout(page), `${lang} ${size}`);
         h.check((await h.missingKeys(page)).length === 0, 'no missing key');
         await h.shot(page, `${size}-${lang}`);
+        await h.shot(page, `${size}-${lang}-screen`, { fullPage: false }); // docs/screenshots/
         await page.context().close();
       });
     }
@@ -65,6 +66,39 @@ run('lobby', async (h) => {
     // the public room is listed in the lobby
     await page.goto(h.url('/'));
     await page.locator('.room-item a').first().waitFor();
+    await page.context().close();
+  });
+
+  await h.step('City Behind Walls for two: the partner seats are offered and made', async () => {
+    const page = await h.page('desktop', { lang: 'en' });
+    await page.goto(h.url('/'));
+    await page.locator('#create').waitFor();
+    await page.selectOption('#new-game', 'cbw');
+    await page.selectOption('#opt-players', '2');
+    h.check((await page.locator('.seat-choice').count()) === 4, 'four seats for players=2');
+    h.check((await page.inputValue('#seat-2')) === 'partner:0' && (await page.inputValue('#seat-3')) === 'partner:1', 'seats 3 and 4 played by the persons of seats 1 and 2');
+    await page.selectOption('#seat-1', 'ai:easy');
+    await page.click('#create');
+    await page.locator('#open-room').click();
+    await page.waitForURL(/\/room\//);
+    const st = await h.waitState(page, (st) => st.seats.length === 4);
+    h.check(st.seats.map((s) => s.kind).join() === 'open,ai,partner,ai', 'the seats: ' + JSON.stringify(st.seats));
+    await page.context().close();
+  });
+
+  await h.step('the harness catches a request outside the server (another loopback address)', async () => {
+    const page = await h.page('desktop', { lang: 'en' });
+    await page.goto(h.url('/'));
+    const before = h.foreign.length;
+    await page.evaluate(() => {
+      const img = new Image();
+      img.src = 'http://127.0.0.2:9/planted.png'; // loopback, not the server: must be caught
+      document.body.append(img);
+    });
+    await page.waitForTimeout(300);
+    const caught = h.foreign.slice(before);
+    h.check(caught.some((u) => u.includes('127.0.0.2:9/planted.png')), 'the planted request is recorded: ' + caught.join(' '));
+    h.foreign.splice(before); // planted on purpose: not a fault of the page
     await page.context().close();
   });
 });

@@ -111,9 +111,15 @@ export function open(ctx) {
     }),
   );
   const offOpen = net.onOpen(() => net.send({ type: 'rooms' }));
+  // the open rooms refresh themselves every 15 s while the page is seen (and by the button)
+  const poll = setInterval(() => {
+    if (net.online && document.visibilityState === 'visible') net.send({ type: 'rooms' });
+  }, 15000);
   ctx.games((games) => {
     L.games = games;
+    L.form.seats = null; // the default seats need the levels
     render();
+    performance.mark('parlour:games'); // the form has the server's options (docs/benchmarks.md)
   });
 
   function render() {
@@ -213,7 +219,7 @@ export function open(ctx) {
         const changed = () => {
           f.options[o.key] = input.value;
           const n = seatCount(f.game, f.options);
-          if (!f.seats || f.seats.length !== n) {
+          if (!f.seats || f.seats.length !== n || o.key === 'players') {
             f.seats = null;
             renderSeats();
           }
@@ -255,10 +261,22 @@ export function open(ctx) {
     const box = clear(els.seatsBox);
     box.append(h('legend', {}, t('new.seats')));
     const n = seatCount(f.game, f.options);
-    if (!f.seats || f.seats.length !== n) f.seats = Array.from({ length: n }, (_, i) => (i === 0 ? 'person' : g && g.levels.length ? 'ai:' + g.levels[Math.min(1, g.levels.length - 1)].name : 'person'));
+    const level = g && g.levels.length ? 'ai:' + g.levels[Math.min(1, g.levels.length - 1)].name : 'person';
+    const pairs = f.game === 'cbw' && Number(f.options.players) === 2;
+    if (!f.seats || f.seats.length !== n) f.seats = Array.from({ length: n }, (_, i) => (i === 0 ? 'person' : pairs && i >= 2 ? 'partner:' + (i - 2) : level));
+    // City Behind Walls with players=2: four seats, a person plays both seats of a team
+    const teams = f.game === 'cbw' && Number(f.options.players) === 2;
     f.seats.forEach((v, i) => {
-      const sel = h('select', { id: 'seat-' + i, onchange: (ev) => (f.seats[i] = ev.target.value) },
+      const sel = h('select', { id: 'seat-' + i, onchange: (ev) => {
+          f.seats[i] = ev.target.value;
+          // a partner seat needs a person at its team mate's seat: a computer plays both
+          if (teams && i < 2 && f.seats[i] !== 'person' && f.seats[i + 2] === 'partner:' + i) {
+            f.seats[i + 2] = f.seats[i];
+            renderSeats();
+          }
+        } },
         h('option', { value: 'person', selected: v === 'person' }, t('new.seat.person')),
+        teams && i >= 2 ? h('option', { value: 'partner:' + (i - 2), selected: v === 'partner:' + (i - 2) }, t('new.seat.partner', { n: i - 1 })) : null,
         (g ? g.levels : []).map((l) => h('option', { value: 'ai:' + l.name, selected: v === 'ai:' + l.name, title: l.about }, t('new.seat.ai', { level: l.name }))));
       box.append(h('div', { class: 'field seat-choice' }, h('label', { for: 'seat-' + i }, t('room.seat.n', { n: i + 1 })), sel));
     });
@@ -276,7 +294,8 @@ export function open(ctx) {
         const v = f.options[o.key];
         if (v !== undefined && v !== o.default) options[o.key] = String(v);
       }
-    const msg = { type: 'create', game: f.game, options, seats: f.seats.map((v) => (v === 'person' ? { kind: 'person' } : { kind: 'ai', level: v.slice(3) })) };
+    const seat = (v) => (v === 'person' ? { kind: 'person' } : v.startsWith('partner:') ? { kind: 'partner', of: Number(v.slice(8)) } : { kind: 'ai', level: v.slice(3) });
+    const msg = { type: 'create', game: f.game, options, seats: f.seats.map(seat) };
     msg.grace_s = Number(f.grace ?? 60);
     if (f.clock === 'move') msg.clock = { move_s: Number(f.clockS ?? 60) };
     if (f.clock === 'total') msg.clock = { total_s: Number(f.clockS ?? 60) };
@@ -293,9 +312,11 @@ export function open(ctx) {
   }
 
   render();
+  if (els.games.children.length) performance.mark('parlour:lobby'); // the games list is drawn (docs/benchmarks.md)
   return {
     render,
     close() {
+      clearInterval(poll);
       for (const off of offs) off();
       offOpen();
     },

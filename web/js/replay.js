@@ -1,15 +1,58 @@
 // replay.js — a finished game stepped forward and back (buttons, the arrow
-// keys, Home/End), from a record file dropped onto the page or chosen, or
-// from a room's referee record (/room/CODE#replay). The views at each step
-// come from the server's `replay` message (docs/web-protocol.md); the table
-// is the game's own (web/games/GAME.js) fed those views as states.
+// keys, Home/End), from a room's history (/room/CODE#replay) or a record file
+// dropped onto the page or chosen (/#replay). The views at each step come
+// from the server (docs/web-protocol.md): {type: "replay", room, seat} for a
+// room that is over, or the referee's record uploaded in parts
+// ({type: "replay_part", data, last}); the answer `replay` carries steps
+// [{seq, view, entry, legal}] drawn with the game's own table
+// (web/games/GAME.js) as the chosen seat sees them, with each step's legal
+// actions (and their exact winning chance when the server has a table). A
+// server without `replay` answers an error: the page then steps through the
+// record's actions as text (a room's record is fetched with `record`).
 
-import { t, lang } from './i18n.js';
+import { t, lang, has } from './i18n.js';
 import { h, clear, download } from './dom.js';
+
+/** The steps of a `replay` answer: [{view, text, seat, said, legal}], index 0 the start. */
+export function stepsOf(msg) {
+  if (!Array.isArray(msg.steps)) return [];
+  return msg.steps.map((s) => {
+    const e = (s && s.entry) || {};
+    return { view: s ? s.view : null, text: e.text ?? s.text ?? '', said: e.said || '', seat: e.seat, legal: Array.isArray(s.legal) ? s.legal : [] };
+  });
+}
+
+/** `text` cut into parts of at most `max` UTF-8 bytes, also once JSON-escaped. */
+export function partsOf(text, max = 6000) {
+  const enc = new TextEncoder();
+  const size = (x) => Math.max(enc.encode(x).length, enc.encode(JSON.stringify(x)).length - 2);
+  const parts = [];
+  let i = 0;
+  while (i < text.length) {
+    let n = Math.min(max, text.length - i);
+    let part = text.slice(i, i + n);
+    while (size(part) > max) {
+      n = Math.floor(n / 2);
+      part = text.slice(i, i + n);
+    }
+    // never split a surrogate pair
+    if (n > 1 && /[\ud800-\udbff]$/.test(part)) part = text.slice(i, i + --n);
+    parts.push(part);
+    i += n;
+  }
+  return parts;
+}
+
+/** Steps from the record alone (no views): the start, then one per action. */
+function textSteps(record) {
+  return [{ view: null, text: '' }].concat(
+    record.actions.map((a) => ({ view: null, seat: a.seat, text: (a.seat === 'chance' ? '' : t('replay.seat', { n: Number(a.seat) + 1 }) + ': ') + a.action })),
+  );
+}
 
 export function open(ctx, code) {
   const { net, root } = ctx;
-  const R = { record: null, steps: null, i: 0, error: null, table: null, tableGame: null, source: null };
+  const R = { record: null, steps: null, views: false, i: 0, error: null, note: null, table: null, tableGame: null, wantRecord: false, seat: -1, seats: 0, game: null };
   const els = {};
   const offs = [];
 
@@ -17,38 +60,101 @@ export function open(ctx, code) {
     net.on('record', (m) => {
       if (!R.wantRecord) return;
       R.wantRecord = false;
-      load(m.record, 'room');
+      load(m.record, true);
     }),
     net.on('replay', (m) => {
-      R.steps = m.steps || [];
-      R.i = 0;
-      renderStep();
+      const steps = stepsOf(m);
+      if (!steps.length) return fallback();
+      R.steps = steps;
+      R.views = steps.some((s) => s.view);
+      R.game = m.game || (steps[0].view && steps[0].view.game) || R.game;
+      R.seats = (steps[0].view && steps[0].view.seats) || R.seats;
+      if (typeof m.seat === 'number') R.seat = m.seat;
+      R.i = Math.min(R.i, steps.length - 1);
+      R.error = null;
+      renderAll();
     }),
     net.on('error', (m) => {
-      if (m.request !== 'replay' && m.request !== 'record' && m.request !== 'watch') return;
-      R.error = m.message;
-      renderStatus();
+      if (m.request === 'replay' || m.request === 'replay_part') {
+        R.sending = null;
+        // a server without `replay` (error type): step through the record's actions
+        if (m.error === 'type') {
+          R.noReplay = true;
+          if (R.record) fallback();
+          return;
+        }
+        R.error = m.message;
+        renderAll();
+        return;
+      }
+      if (m.request !== 'record' && m.request !== 'watch') return;
+      R.wantRecord = false;
+      R.error = m.error === 'room' ? t('room.noSuch') : m.message;
+      renderAll();
     }),
   );
   let offOpen = () => {};
   if (code)
     offOpen = net.onOpen(() => {
-      if (R.record) return;
-      R.wantRecord = true;
+      if (R.steps && R.views) return;
+      // the views from `replay`; the referee's record for its download (and for
+      // the text steps when the server has no `replay`)
+      R.wantRecord = !R.record;
       net.send({ type: 'watch', room: code });
-      net.send({ type: 'record', who: 'referee' });
+      net.send({ type: 'replay', room: code, seat: R.seat });
+      if (R.wantRecord) net.send({ type: 'record', who: 'referee' });
     });
 
-  function load(record, source) {
-    R.record = record;
-    R.source = source;
+  function fallback(message) {
+    if (!R.record || R.views) return;
+    R.steps = textSteps(R.record);
+    R.views = false;
+    R.i = 0;
+    R.note = t('replay.noViews');
+    if (message) console.info('replay:', message);
+    renderAll();
+  }
+
+  /** A record from the room (`record` answer: text steps) or a file (uploaded for views). */
+  function load(record, fromRoom) {
     R.error = null;
-    R.steps = null;
-    if (!record || typeof record !== 'object' || !Array.isArray(record.actions)) {
+    R.note = null;
+    R.i = 0;
+    if (!record || typeof record !== 'object' || !Array.isArray(record.actions) || typeof record.game !== 'string') {
       R.error = t('replay.bad');
       R.record = null;
-    } else net.send({ type: 'replay', record });
-    renderStatus();
+    } else if (record.format === 'parlour-record-view') {
+      R.error = t('replay.seatRecord');
+      R.record = null;
+    } else {
+      R.record = record;
+      R.game = record.game;
+      if (fromRoom) {
+        if (R.noReplay) fallback();
+        else renderAll();
+        return;
+      }
+      R.steps = null;
+      upload(JSON.stringify(record));
+    }
+    renderAll();
+  }
+
+  // the record goes up in parts (each at most 6000 bytes), paced under the
+  // server's rate limit (20 messages a second in bursts of 60)
+  function upload(text) {
+    const parts = partsOf(text);
+    const job = { parts, i: 0 };
+    R.sending = job;
+    const next = () => {
+      if (R.sending !== job) return;
+      const burst = job.i === 0 ? 30 : 1;
+      for (let k = 0; k < burst && job.i < parts.length; k++, job.i++)
+        net.send({ type: 'replay_part', data: parts[job.i], last: job.i === parts.length - 1 });
+      if (job.i < parts.length) setTimeout(next, 60);
+      else R.sending = null;
+    };
+    next();
   }
 
   function readFile(file) {
@@ -57,102 +163,152 @@ export function open(ctx, code) {
       try {
         rec = JSON.parse(text);
       } catch {}
-      load(rec, 'file');
+      load(rec);
     });
   }
 
   function render() {
     clear(root);
+    if (R.table) R.table.destroy();
+    R.table = null;
+    R.tableGame = null;
     els.status = h('div', { class: 'replay-status', 'aria-live': 'polite' });
+    els.controls = h('div', { class: 'replay-controls row' });
     els.table = h('div', { class: 'table', id: 'table' });
-    els.steps = h('div', { class: 'replay-controls row' });
-    els.history = h('ol', { class: 'replay-history' });
+    els.said = h('div', { class: 'replay-said', 'aria-live': 'polite' });
+    els.history = h('ol', { class: 'replay-history', start: 1 });
     const file = h('input', { type: 'file', id: 'replay-file', accept: '.json,application/json', onchange: (ev) => ev.target.files[0] && readFile(ev.target.files[0]) });
-    const drop = h('label', { class: 'drop', for: 'replay-file', id: 'replay-drop',
-      ondragover: (ev) => ev.preventDefault(),
-      ondrop: (ev) => {
-        ev.preventDefault();
-        const f = ev.dataTransfer.files[0];
-        if (f) readFile(f);
-      } }, t('replay.drop'));
-    root.append(h('section', { class: 'replay' }, h('h1', {}, t('replay.title')), h('div', { class: 'card' }, drop, file), els.status, els.steps, els.table, els.history));
-    renderStatus();
-    renderStep();
+    const drop = h('label', {
+        class: 'drop', for: 'replay-file', id: 'replay-drop',
+        ondragover: (ev) => {
+          ev.preventDefault();
+          ev.currentTarget.classList.add('over');
+        },
+        ondragleave: (ev) => ev.currentTarget.classList.remove('over'),
+        ondrop: (ev) => {
+          ev.preventDefault();
+          ev.currentTarget.classList.remove('over');
+          const f = ev.dataTransfer.files[0];
+          if (f) readFile(f);
+        },
+      }, t('replay.drop'));
+    root.append(
+      h('section', { class: 'replay' },
+        h('h1', {}, t('replay.title')),
+        code ? null : h('div', { class: 'card' }, drop, file),
+        els.status, els.controls, els.table, els.said,
+        h('h2', { class: 'sr' }, t('replay.moves')), els.history,
+        h('p', {}, h('a', { href: code ? '/room/' + code : '/' }, code ? t('replay.toRoom') : t('room.toLobby')))));
+    renderAll();
   }
 
-  function renderStatus() {
+  function renderAll() {
     if (!els.status) return;
     clear(els.status);
     if (R.error) els.status.append(h('p', { class: 'note error', role: 'alert' }, R.error));
-    else if (R.record && !R.steps) els.status.append(h('p', { class: 'quiet' }, t('replay.loading')));
-    if (R.record)
-      els.status.append(h('button', { type: 'button', onclick: () => download('parlour-' + (R.record.game || 'game') + '-record.json', JSON.stringify(R.record, null, 1) + '\n') }, t('replay.download')));
+    if (R.note) els.status.append(h('p', { class: 'note info' }, R.note));
+    if (code && R.views && R.seats) {
+      const sel = h('select', { id: 'replay-seat', onchange: (ev) => {
+          R.seat = Number(ev.target.value);
+          net.send({ type: 'replay', room: code, seat: R.seat });
+        } },
+        h('option', { value: '-1', selected: R.seat === -1 }, t('replay.asSpectator')),
+        Array.from({ length: R.seats }, (_, i) => h('option', { value: String(i), selected: R.seat === i }, t('replay.seat', { n: i + 1 }))));
+      els.status.append(h('label', { class: 'field' }, t('replay.viewAs'), ' ', sel));
+    }
+    const g = R.game;
+    if (g) {
+      const head = h('p', {}, h('b', {}, has('game.' + g + '.name') ? t('game.' + g + '.name') : g));
+      if (R.steps) head.append(' · ', t('replay.actions', { n: R.steps.length - 1 }));
+      if (R.record)
+        head.append(' ', h('button', { type: 'button', id: 'replay-download', onclick: () => download('parlour-' + g + '-record.json', JSON.stringify(R.record, null, 1) + '\n') }, t('replay.download')));
+      els.status.append(head);
+    }
+    if (!R.steps && !R.error && (R.record || code)) els.status.append(h('p', { class: 'quiet' }, t('replay.loading')));
+    renderHistory();
+    renderStep();
+  }
+
+  function go(i) {
+    if (!R.steps) return;
+    R.i = Math.max(0, Math.min(R.steps.length - 1, i));
+    renderStep();
+  }
+
+  function renderHistory() {
+    clear(els.history);
+    if (!R.steps) return;
+    R.steps.slice(1).forEach((s, k) =>
+      els.history.append(h('li', { class: k + 1 === R.i ? 'now' : null },
+        h('button', { type: 'button', class: 'linkish', onclick: () => go(k + 1) }, s.text || (s.said ? s.said : t('replay.step', { i: k + 1, n: R.steps.length - 1 }))))));
   }
 
   function renderStep() {
-    if (!els.steps) return;
-    clear(els.steps);
-    if (!R.steps || !R.steps.length) return;
+    clear(els.controls);
+    if (!R.steps) return;
     const n = R.steps.length - 1;
-    const go = (i) => {
-      R.i = Math.max(0, Math.min(n, i));
-      renderStep();
-    };
-    els.steps.append(
-      h('button', { type: 'button', onclick: () => go(0), 'aria-label': t('replay.first') }, '⏮'),
+    els.controls.append(
+      h('button', { type: 'button', id: 'replay-first', onclick: () => go(0), 'aria-label': t('replay.first') }, '«'),
       h('button', { type: 'button', id: 'replay-back', onclick: () => go(R.i - 1), 'aria-label': t('replay.back') }, '◀'),
-      h('span', { class: 'step', id: 'replay-step' }, t('replay.step', { i: R.i, n })),
+      h('span', { class: 'step', id: 'replay-step', role: 'status' }, t('replay.step', { i: R.i, n })),
       h('button', { type: 'button', id: 'replay-forward', onclick: () => go(R.i + 1), 'aria-label': t('replay.forward') }, '▶'),
-      h('button', { type: 'button', onclick: () => go(n), 'aria-label': t('replay.last') }, '⏭'));
+      h('button', { type: 'button', id: 'replay-last', onclick: () => go(n), 'aria-label': t('replay.last') }, '»'));
+    [...els.history.children].forEach((li, k) => li.classList.toggle('now', k + 1 === R.i));
     const step = R.steps[R.i];
-    const state = { type: 'state', room: '', seat: -1, seq: R.i, view: step.view, legal: [], history: [], history_from: 0, seats: [], clock: null, over: R.i === n, result: null, status: 'over' };
-    mount(state);
-    clear(els.history);
-    R.steps.slice(1, R.i + 1).forEach((s) => els.history.append(h('li', {}, s.text || s.action || '')));
+    if (step.view) mount(step.view, R.i === n);
+    else {
+      clear(els.table);
+      els.table.append(h('p', { class: 'replay-text', id: 'replay-text' }, R.i === 0 ? t('replay.start') : step.text));
+    }
+    clear(els.said);
+    if (step.said) els.said.append(h('p', { class: 'said' }, step.said));
+    if (step.legal && step.legal.length) {
+      const pct = (c) => (typeof c === 'number' ? ' — ' + t('replay.chance', { p: (c * 100).toFixed(1) }) : '');
+      els.said.append(h('details', { class: 'replay-legal' }, h('summary', {}, t('replay.legal', { n: step.legal.length })),
+        h('ul', {}, step.legal.map((a) => h('li', {}, a.long || a.action, pct(a.chance))))));
+    }
   }
 
-  function mount(state) {
-    const game = state.view && state.view.game;
+  function mount(view, last) {
+    const game = view.game;
+    const state = { type: 'state', room: code || '', seat: -1, seq: R.i, view, legal: [], history: [], history_from: 0, seats: [], clock: null, over: last, result: last ? view.outcome : null, status: last ? 'over' : 'playing' };
     if (R.table && R.tableGame === game) return R.table.update(state);
+    R.tableGame = game;
     const api = { t, lang, seat: -1, act() {}, touch() {}, say() {} };
-    import('/games/' + game + '.js').then(
-      (mod) => {
-        clear(els.table);
-        const box = h('div', { class: 'table-root', dataset: { game } });
-        els.table.append(box);
-        R.table = mod.mount(box, api);
-        R.tableGame = game;
-        R.table.update(state);
-      },
-      () => {
-        clear(els.table);
-        const pre = h('pre', { class: 'view-json' });
-        els.table.append(pre);
-        R.table = { update: (s) => (pre.textContent = JSON.stringify(s.view, null, 1)), destroy() {}, event() {} };
-        R.tableGame = game;
-        R.table.update(state);
-      },
-    );
+    const plainMount = (box) => {
+      const pre = h('pre', { class: 'view-json' });
+      box.append(pre);
+      return { update: (s) => (pre.textContent = JSON.stringify(s.view, null, 1)), event() {}, destroy() {} };
+    };
+    const start = (mod) => {
+      clear(els.table);
+      const box = h('div', { class: 'table-root', dataset: { game } });
+      els.table.append(box);
+      try {
+        R.table = mod && mod.mount ? mod.mount(box, api) : plainMount(box);
+      } catch {
+        clear(box);
+        R.table = plainMount(box);
+      }
+      const st = R.steps[R.i];
+      R.table.update({ ...state, seq: R.i, view: st.view });
+    };
+    import('/games/' + game + '.js').then(start, () => start(null));
   }
 
   function onKey(ev) {
-    if (!R.steps || ev.target.closest('input,select,textarea')) return;
-    const n = R.steps.length - 1;
-    let i = R.i;
-    if (ev.key === 'ArrowRight') i++;
-    else if (ev.key === 'ArrowLeft') i--;
-    else if (ev.key === 'Home') i = 0;
-    else if (ev.key === 'End') i = n;
-    else return;
+    if (!R.steps || (ev.target.closest && ev.target.closest('input,select,textarea'))) return;
+    const keys = { ArrowRight: R.i + 1, ArrowLeft: R.i - 1, Home: 0, End: R.steps.length - 1 };
+    if (!(ev.key in keys)) return;
     ev.preventDefault();
-    R.i = Math.max(0, Math.min(n, i));
-    renderStep();
+    go(keys[ev.key]);
   }
   document.addEventListener('keydown', onKey);
 
   render();
   return {
     render,
+    replay: R,
     close() {
       for (const off of offs) off();
       offOpen();

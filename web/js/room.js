@@ -27,6 +27,7 @@ export function seatName(s, i) {
   if (!s) return t('room.seat.n', { n: i + 1 });
   if (s.kind === 'open') return t('room.seat.open', { n: i + 1 });
   if (s.kind === 'ai') return t('room.seat.ai', { level: s.level || '' });
+  if (s.kind === 'partner') return t('room.seat.partner', { n: i + 1, name: s.name || t('room.seat.n', { n: (s.of ?? 0) + 1 }) });
   return s.name || t('room.seat.n', { n: i + 1 });
 }
 
@@ -66,7 +67,8 @@ function plainTable(root, api) {
       clear(legal);
       for (const a of state.legal || [])
         legal.append(
-          h('button', { type: 'button', class: 'act', dataset: { action: a.action }, title: a.long, onclick: () => api.act(a.action) }, a.long || a.action),
+          h('button', { type: 'button', class: 'act', dataset: { action: a.action, seat: a.seat ?? '' }, title: a.long, onclick: () => api.act(a.action, a.seat) },
+            (a.seat !== undefined && a.seat !== api.seat ? api.t('room.seat.n', { n: a.seat + 1 }) + ': ' : '') + (a.long || a.action)),
         );
     },
     event() {},
@@ -214,7 +216,10 @@ export function open(ctx, code) {
       h('button', { type: 'submit' }, t('chat.send')),
     );
     els.tools = h('div', { class: 'tools' });
-    els.invite = h('details', { class: 'invite-box' }, h('summary', {}, t('room.invite')), inviteBox('/room/' + code));
+    els.invite = h('details', { class: 'invite-box', ontoggle: (ev) => {
+      const d = ev.target; // the link and its QR code (a 52 KB module) only once opened
+      if (d.open && d.children.length === 1) d.append(inviteBox('/room/' + code));
+    } }, h('summary', {}, t('room.invite')));
     root.append(
       h('section', { class: 'room' },
         h('div', { class: 'room-head' }, els.title, els.turn),
@@ -278,10 +283,11 @@ export function open(ctx, code) {
       const bits = [];
       if (s.kind === 'person') bits.push(s.connected ? t('room.seat.online') : t('room.seat.offline'));
       if (s.covered) bits.push(t('room.seat.covered', { name: s.name || t('room.seat.n', { n: i + 1 }) }));
+      const mine = i === r.seat || (s.kind === 'partner' && s.of === r.seat && r.seat >= 0);
       els.seats.append(
-        h('li', { class: 'seat' + (i === r.seat ? ' me' : '') + (actors.includes(i) ? ' acting' : ''), dataset: { seat: i, kind: s.kind, connected: String(!!s.connected) } },
+        h('li', { class: 'seat' + (mine ? ' me' : '') + (actors.includes(i) ? ' acting' : ''), dataset: { seat: i, kind: s.kind, connected: String(!!s.connected) } },
           h('span', { class: 'dot ' + (s.kind === 'ai' || s.connected ? 'on' : 'off'), 'aria-hidden': 'true' }),
-          h('span', { class: 'seat-name' }, seatName(s, i), i === r.seat ? ' ' + t('room.seat.you') : ''),
+          h('span', { class: 'seat-name' }, seatName(s, i), mine ? ' ' + t('room.seat.you') : ''),
           bits.length ? h('span', { class: 'seat-note' }, bits.join(' · ')) : null,
           h('span', { class: 'clock', dataset: { clockSeat: i } })));
     });
@@ -294,7 +300,8 @@ export function open(ctx, code) {
     if (st.over) return t('room.turn.over');
     const actors = (st.view && st.view.actors) || [];
     if (!actors.length) return t('room.turn.chance');
-    if (actors.includes(r.seat) && st.legal && st.legal.length) return actors.length > 1 ? t('room.turn.youAnd') : t('room.turn.you');
+    const mine = (i) => i === r.seat || (st.seats[i] && st.seats[i].kind === 'partner' && st.seats[i].of === r.seat);
+    if (actors.some(mine) && st.legal && st.legal.length) return actors.length > 1 && !actors.every(mine) ? t('room.turn.youAnd') : t('room.turn.you');
     return t('room.turn.other', { names: actors.map((i) => seatName(st.seats[i], i)).join(', ') });
   }
 
@@ -326,6 +333,10 @@ export function open(ctx, code) {
     renderTools();
     renderOver();
     if (!st) return;
+    if (st.status === 'waiting' && r.seat >= 0 && !r.inviteShown) {
+      r.inviteShown = true; // the others still have to come: the link and its QR code open
+      els.invite.open = true;
+    }
     mountTable(st);
   }
 
@@ -343,7 +354,12 @@ export function open(ctx, code) {
       t: (key, vars) => t(key, vars),
       lang,
       seat: st.seat,
-      act: (text) => net.send({ type: 'act', action: text, seq: r.state ? r.state.seq : undefined }),
+      act: (text, seat) => {
+        const msg = { type: 'act', action: text };
+        if (r.state) msg.seq = r.state.seq;
+        if (seat !== undefined && seat !== null && seat !== r.seat) msg.seat = seat; // a partner seat
+        net.send(msg);
+      },
       touch: (card, ms) => net.send({ type: 'touch', card, client_ms: Math.round(ms ?? clientMs()) }),
       say: (text) => note('info', text),
     };

@@ -1,0 +1,639 @@
+// cbw.js — the City Behind Walls table (docs/web-ui.md, "The table contract";
+// the view: docs/web-views.md, `cbw`; the actions: docs/notation-cbw.md).
+//
+// Drawn from the view alone: the table as a grid of card faces in SVG (x grows
+// to the right, y upwards, as in the notation), the span of the play and the
+// fixed edges of the Rectangle as walls, the seats with their team colour and
+// hand size, whose turn, the score and the prisoners. A seat sees its own hand
+// (and, with players=2, its other pile) as buttons; tapping a card lights the
+// free cells where `state.legal` lets it go, tapping a cell plays it. A free
+// cell that is not lit may be tapped too: the server's explanation of why the
+// card may not go there is shown (the room's message area) and nothing
+// changes. `pass` is a button. Cards that left the table since the last view
+// (captures) fade out. The free cells that are castles as if the game ended
+// now are shaded in their team's colour (found from the view's cells and drawn
+// only when their count is the view's own `castles`). The board pans (drag, one finger) and zooms (pinch,
+// ctrl+wheel, the − + buttons); it is the only table that may be wider than a
+// phone, so it scrolls inside its own box, never the page. Keyboard: Tab to a
+// hand card or a cell, Enter or Space to choose or play, the arrow keys from
+// cell to cell, Escape to put the chosen card back.
+
+import { h, svg, clear } from '../js/dom.js';
+import { seatName } from '../js/room.js';
+
+const CW = 52; // a card's width and height in the SVG's units
+const CH = 72;
+const GAP = 6;
+const PX = CW + GAP; // one cell
+const PY = CH + GAP;
+const M = 12; // margin around the grid (room for the walls)
+const SUIT = { S: '♠', H: '♥', D: '♦', C: '♣' };
+const RED_SUIT = { H: true, D: true };
+const MIN_CARD_PX = 38; // the smallest card the fit zoom makes (a finger's width)
+const MAX_SCALE = 1.6;
+
+/** '10H' → {rank: '10', suit: 'H'}, or null. */
+function parseCard(c) {
+  const m = /^(10|[2-9JQKA])([SHDC])$/.exec(String(c));
+  return m ? { rank: m[1], suit: m[2] } : null;
+}
+
+/** A placement's text 'QS@-1,2' → {card, x, y}, or null (pass and others). */
+function parsePlace(a) {
+  const m = /^([0-9JQKA]+[SHDC])@(-?\d+),(-?\d+)$/.exec(String(a));
+  return m ? { card: m[1], x: Number(m[2]), y: Number(m[3]) } : null;
+}
+
+function short(c) {
+  const p = parseCard(c);
+  return p ? p.rank + SUIT[p.suit] : String(c);
+}
+
+let cssLinked = false;
+function linkCss() {
+  if (cssLinked || document.querySelector('link[data-cbw-css]')) return;
+  cssLinked = true;
+  document.head.append(h('link', { rel: 'stylesheet', href: '/games/cbw.css', 'data-cbw-css': 'true' }));
+}
+
+/** A card face drawn at (x, y), w × h: rank and suit in the corners, a large suit in the middle. */
+function cardFace(card, x, y, w, hgt) {
+  const p = parseCard(card) || { rank: '?', suit: 'S' };
+  const red = RED_SUIT[p.suit];
+  const fs = w * 0.3;
+  return svg('g', { class: 'cbw-face ' + (red ? 'red' : 'black'), transform: `translate(${x},${y})` },
+    svg('rect', { class: 'cbw-paper', x: 0.5, y: 0.5, width: w - 1, height: hgt - 1, rx: w * 0.1 }),
+    svg('text', { class: 'cbw-rank', x: w * 0.09, y: fs * 1.05, 'font-size': fs, 'text-anchor': 'start' }, p.rank),
+    svg('text', { class: 'cbw-suit-s', x: w * 0.09, y: fs * 2.05, 'font-size': fs * 0.95, 'text-anchor': 'start' }, SUIT[p.suit]),
+    svg('text', { class: 'cbw-pip', x: w * 0.58, y: hgt * 0.72, 'font-size': w * 0.56, 'text-anchor': 'middle' }, SUIT[p.suit]),
+    svg('text', { class: 'cbw-rank', x: w * 0.91, y: hgt - fs * 0.3, 'font-size': fs * 0.8, 'text-anchor': 'end' }, p.rank));
+}
+
+export function mount(root, api) {
+  linkCss();
+  const t = api.t;
+  const cardName = (c) => {
+    const p = parseCard(c);
+    return p ? t('cbw.card', { rank: t('cbw.rank.' + p.rank), suit: t('cbw.suit.' + p.suit) }) : String(c);
+  };
+  const teamName = (team) => t('cbw.team.' + team);
+
+  // ---- the elements ----
+  const els = {};
+  els.score = h('div', { class: 'cbw-score', role: 'group', 'aria-label': t('cbw.score.label') });
+  els.seats = h('ol', { class: 'cbw-seats', 'aria-label': t('cbw.seats') });
+  els.info = h('p', { class: 'cbw-info' });
+  els.outcome = h('p', { class: 'cbw-outcome', role: 'status', hidden: true });
+  els.last = h('p', { class: 'cbw-last', 'aria-live': 'polite' });
+  els.svgHost = h('div', { class: 'cbw-board', tabindex: '-1' });
+  els.zoomOut = h('button', { type: 'button', class: 'cbw-zoom-out', 'aria-label': t('cbw.zoom.out'), title: t('cbw.zoom.out'), onclick: () => zoomBy(1 / 1.25) }, '−');
+  els.zoomIn = h('button', { type: 'button', class: 'cbw-zoom-in', 'aria-label': t('cbw.zoom.in'), title: t('cbw.zoom.in'), onclick: () => zoomBy(1.25) }, '+');
+  els.zoomFit = h('button', { type: 'button', class: 'cbw-zoom-fit', onclick: () => fit(true) }, t('cbw.zoom.fit'));
+  els.hands = h('div', { class: 'cbw-hands' });
+  els.pass = h('button', { type: 'button', class: 'cbw-pass', hidden: true, onclick: () => doPass() }, t('cbw.pass'));
+  els.hint = h('p', { class: 'cbw-hint quiet' });
+  els.prisoners = h('div', { class: 'cbw-prisoners' });
+  root.append(
+    h('div', { class: 'cbw' },
+      els.outcome,
+      els.score,
+      els.seats,
+      els.info,
+      h('div', { class: 'cbw-board-box' },
+        h('div', { class: 'cbw-zoom', role: 'group', 'aria-label': t('cbw.zoom') }, els.zoomOut, els.zoomFit, els.zoomIn),
+        els.svgHost),
+      els.last,
+      els.hands,
+      h('div', { class: 'cbw-actions' }, els.pass, els.hint),
+      els.prisoners));
+
+  // ---- what the table keeps between updates (all from views) ----
+  let state = null;
+  let view = null;
+  let selected = null; // a card of a hand this page holds
+  let prevCells = null; // Map 'x,y' → card of the last view drawn
+  let prevPrisoners = null;
+  let scale = 1;
+  let userZoom = false;
+  let natural = { w: 0, h: 0 };
+  let geom = null; // {x0, x1, y0, y1} of the cells drawn
+  let lastText = '';
+  let faded = 0;
+  const timers = new Set();
+
+  // ---- legal actions ----
+  function targetsOf(card) {
+    const out = new Set();
+    if (!state || !card) return out;
+    for (const a of state.legal || []) {
+      const p = parsePlace(a.action);
+      if (p && p.card === card) out.add(p.x + ',' + p.y);
+    }
+    return out;
+  }
+  function playableCards() {
+    const out = new Set();
+    for (const a of (state && state.legal) || []) {
+      const p = parsePlace(a.action);
+      if (p) out.add(p.card);
+    }
+    return out;
+  }
+  function canPass() {
+    return !!(state && (state.legal || []).some((a) => a.action === 'pass'));
+  }
+  function myTurn() {
+    return !!(state && (state.legal || []).length && !state.over);
+  }
+
+  /** The seat an action is played for: its legal entry's, else the pile
+   * holding `card` (players=2: one person plays two seats), else undefined. */
+  function seatFor(action, card) {
+    const e = ((state && state.legal) || []).find((a) => a.action === action);
+    if (e && e.seat !== undefined) return e.seat;
+    const pv = view && view.partner_hand;
+    if (card && pv && pv.cards.includes(card)) return pv.seat;
+    return undefined;
+  }
+  function doPass() {
+    if (!canPass()) return;
+    selected = null;
+    api.act('pass', seatFor('pass'));
+  }
+  function place(x, y) {
+    if (!selected || !myTurn()) return;
+    const action = selected + '@' + x + ',' + y;
+    api.act(action, seatFor(action, selected));
+  }
+
+  // ---- the board: zoom and pan ----
+  function applyScale() {
+    const s = els.svgHost.firstChild;
+    if (!s) return;
+    s.setAttribute('width', Math.round(natural.w * scale));
+    s.setAttribute('height', Math.round(natural.h * scale));
+  }
+  function setScale(ns, cx, cy) {
+    const box = els.svgHost;
+    const minScale = Math.min(MIN_CARD_PX / CW, fitScale()) * 0.7;
+    ns = Math.max(minScale, Math.min(MAX_SCALE * 1.5, ns));
+    const r = box.getBoundingClientRect();
+    const ax = cx === undefined ? r.width / 2 : cx - r.left;
+    const ay = cy === undefined ? r.height / 2 : cy - r.top;
+    const ux = (box.scrollLeft + ax) / scale;
+    const uy = (box.scrollTop + ay) / scale;
+    scale = ns;
+    applyScale();
+    box.scrollLeft = ux * scale - ax;
+    box.scrollTop = uy * scale - ay;
+  }
+  function zoomBy(f) {
+    userZoom = true;
+    setScale(scale * f);
+  }
+  function fitScale() {
+    const w = els.svgHost.clientWidth || root.clientWidth || 320;
+    return natural.w ? w / natural.w : 1;
+  }
+  function fit(byUser) {
+    if (byUser) userZoom = false;
+    scale = Math.max(MIN_CARD_PX / CW, Math.min(MAX_SCALE, fitScale()));
+    applyScale();
+    const box = els.svgHost;
+    // centre the span when the board is wider than its box
+    box.scrollLeft = Math.max(0, (box.scrollWidth - box.clientWidth) / 2);
+  }
+
+  const pointers = new Map();
+  let drag = null;
+  let pinch = null;
+  let moved = false;
+  function onDown(e) {
+    if (e.pointerType === 'mouse' && e.button !== 0) return;
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (pointers.size === 1) {
+      drag = { x: e.clientX, y: e.clientY, lx: e.clientX, ly: e.clientY };
+      moved = false;
+    } else if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      pinch = { d: Math.hypot(a.x - b.x, a.y - b.y) || 1, scale };
+      moved = true;
+    }
+  }
+  function onMove(e) {
+    if (!pointers.has(e.pointerId)) return;
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (pinch && pointers.size >= 2) {
+      const [a, b] = [...pointers.values()];
+      userZoom = true;
+      setScale((pinch.scale * Math.hypot(a.x - b.x, a.y - b.y)) / pinch.d, (a.x + b.x) / 2, (a.y + b.y) / 2);
+      return;
+    }
+    if (!drag) return;
+    if (!moved && Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y) < 8) return;
+    moved = true;
+    const dx = e.clientX - drag.lx;
+    const dy = e.clientY - drag.ly;
+    drag.lx = e.clientX;
+    drag.ly = e.clientY;
+    const box = els.svgHost;
+    box.scrollLeft -= dx;
+    const before = box.scrollTop;
+    box.scrollTop -= dy;
+    if (box.scrollTop === before && e.pointerType === 'touch') window.scrollBy(0, -dy);
+  }
+  function onUp(e) {
+    pointers.delete(e.pointerId);
+    if (pointers.size < 2) pinch = null;
+    if (pointers.size === 0) drag = null;
+  }
+  function onClickCapture(e) {
+    if (moved) {
+      e.stopPropagation();
+      e.preventDefault();
+      moved = false;
+    }
+  }
+  function onWheel(e) {
+    if (!e.ctrlKey) return;
+    e.preventDefault();
+    userZoom = true;
+    setScale(scale * Math.exp(-e.deltaY / 300), e.clientX, e.clientY);
+  }
+  const host = els.svgHost;
+  host.addEventListener('pointerdown', onDown);
+  host.addEventListener('pointermove', onMove);
+  host.addEventListener('pointerup', onUp);
+  host.addEventListener('pointercancel', onUp);
+  host.addEventListener('click', onClickCapture, true);
+  host.addEventListener('wheel', onWheel, { passive: false });
+  const onKey = (e) => {
+    if (e.key === 'Escape' && selected) {
+      selected = null;
+      redraw();
+    }
+  };
+  root.addEventListener('keydown', onKey);
+  // the arrow keys move the focus from cell to cell on the board
+  const STEP = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  els.svgHost.addEventListener('keydown', (e) => {
+    const d = STEP[e.key];
+    const el = e.target;
+    if (!d || !el.dataset || el.dataset.x === undefined) return;
+    const next = els.svgHost.querySelector(`[data-x="${Number(el.dataset.x) + d[0]}"][data-y="${Number(el.dataset.y) + d[1]}"]:not(.cbw-ghost)`);
+    if (!next) return;
+    e.preventDefault();
+    next.focus();
+  });
+  const onResize = () => {
+    if (!userZoom) fit(false);
+  };
+  window.addEventListener('resize', onResize);
+
+  // ---- drawing ----
+  function cellsOf(v) {
+    const m = new Map();
+    for (const c of v.table || []) m.set(c.x + ',' + c.y, c.card);
+    return m;
+  }
+
+  /** The cells drawn: the span and one cell around it, within the Rectangle. */
+  function boxOf(v) {
+    const ins = v.inside || { x: [0, 0], y: [0, 0] };
+    const clampTo = (lo, hi, r) => [Math.max(lo, r[0]), Math.min(hi, r[1])];
+    if (!v.span) {
+      const [x0, x1] = clampTo(-1, 1, ins.x);
+      const [y0, y1] = clampTo(-1, 1, ins.y);
+      return { x0: Math.min(x0, 0), x1: Math.max(x1, 0), y0: Math.min(y0, 0), y1: Math.max(y1, 0) };
+    }
+    if (!(v.table || []).length) return { x0: ins.x[0], x1: ins.x[1], y0: ins.y[0], y1: ins.y[1] };
+    const sx = v.span.x, sy = v.span.y;
+    const [x0, x1] = clampTo(sx[0] - 1, sx[1] + 1, ins.x);
+    const [y0, y1] = clampTo(sy[0] - 1, sy[1] + 1, ins.y);
+    return { x0: Math.min(x0, sx[0]), x1: Math.max(x1, sx[1]), y0: Math.min(y0, sy[0]), y1: Math.max(y1, sy[1]) };
+  }
+
+  /** The castles as if the game ended now (CBW-R23, R24): Map 'x,y' → team
+   * of the free cells walled in by one team's cards, worked out from the
+   * view's cells; null unless its counts are the view's own `castles` (the
+   * server's rules decide; this only finds where they are). */
+  function castlesOf(v, cells) {
+    if (!v.span || !v.inside || !v.castles) return null;
+    const ins = v.inside, sp = v.span;
+    const inside = (x, y) => x >= ins.x[0] && x <= ins.x[1] && y >= ins.y[0] && y <= ins.y[1];
+    const inSpan = (x, y) => x >= sp.x[0] && x <= sp.x[1] && y >= sp.y[0] && y <= sp.y[1];
+    const seen = new Set();
+    const out = new Map();
+    const totals = [0, 0];
+    for (let y0 = sp.y[0]; y0 <= sp.y[1]; y0++)
+      for (let x0 = sp.x[0]; x0 <= sp.x[1]; x0++) {
+        const k0 = x0 + ',' + y0;
+        if (cells.has(k0) || seen.has(k0)) continue;
+        const region = [];
+        const colours = new Set();
+        let open = false; // reaches a free cell outside the span: not walled in
+        const todo = [[x0, y0]];
+        seen.add(k0);
+        while (todo.length) {
+          const [x, y] = todo.pop();
+          region.push(x + ',' + y);
+          for (const [nx, ny] of [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]]) {
+            if (!inside(nx, ny)) continue; // a fixed edge: no spoiler
+            const k = nx + ',' + ny;
+            const c = cells.get(k);
+            if (c) colours.add(RED_SUIT[c.slice(-1)] ? 0 : 1);
+            else if (!inSpan(nx, ny)) open = true;
+            else if (!seen.has(k)) {
+              seen.add(k);
+              todo.push([nx, ny]);
+            }
+          }
+        }
+        if (open || colours.size !== 1) continue;
+        const team = [...colours][0];
+        totals[team] += region.length;
+        for (const k of region) out.set(k, team);
+      }
+    return totals[0] === v.castles[0] && totals[1] === v.castles[1] ? out : null;
+  }
+
+  function drawBoard(v, gone) {
+    const b = boxOf(v);
+    const sizeChanged = !geom || geom.x1 - geom.x0 !== b.x1 - b.x0 || geom.y1 - geom.y0 !== b.y1 - b.y0;
+    geom = b;
+    const cols = b.x1 - b.x0 + 1;
+    const rows = b.y1 - b.y0 + 1;
+    natural = { w: cols * PX + 2 * M, h: rows * PY + 2 * M };
+    const cx = (x) => M + (x - b.x0) * PX + GAP / 2; // a cell's card corner
+    const cy = (y) => M + (b.y1 - y) * PY + GAP / 2;
+    const cells = cellsOf(v);
+    const targets = targetsOf(selected);
+    const turnNow = myTurn();
+    const last = [...(v.history || [])].reverse().find((e) => e.move === 'place');
+    const castles = castlesOf(v, cells) || new Map();
+    const root = svg('svg', {
+      class: 'cbw-svg',
+      viewBox: `0 0 ${natural.w} ${natural.h}`,
+      role: 'group',
+      'aria-label': t('cbw.board', { w: v.options.width, h: v.options.height, n: (v.table || []).length }),
+    });
+    root.append(svg('rect', { class: 'cbw-felt', x: 0, y: 0, width: natural.w, height: natural.h, rx: 10 }));
+    // the span: every cell that has ever held a card
+    if (v.span)
+      root.append(svg('rect', {
+        class: 'cbw-span',
+        x: cx(v.span.x[0]) - GAP / 2 + 1,
+        y: cy(v.span.y[1]) - GAP / 2 + 1,
+        width: (v.span.x[1] - v.span.x[0] + 1) * PX - 2,
+        height: (v.span.y[1] - v.span.y[0] + 1) * PY - 2,
+        rx: 6,
+      }));
+    for (let y = b.y1; y >= b.y0; y--)
+      for (let x = b.x0; x <= b.x1; x++) {
+        const key = x + ',' + y;
+        const card = cells.get(key);
+        const at = t('cbw.at', { x, y });
+        if (card) {
+          const g = svg('g', {
+            class: 'cbw-cell cbw-on' + (last && last.x === x && last.y === y && last.card === card ? ' cbw-lastcard' : ''),
+            tabindex: '0',
+            role: 'img',
+            'aria-label': cardName(card) + ', ' + at + (last && last.x === x && last.y === y ? ', ' + t('cbw.lastcard') : ''),
+            dataset: { x, y, card },
+          }, cardFace(card, cx(x), cy(y), CW, CH));
+          if (last && last.x === x && last.y === y && last.card === card)
+            g.append(svg('rect', { class: 'cbw-ring', x: cx(x) - 2.5, y: cy(y) - 2.5, width: CW + 5, height: CH + 5, rx: 7 }));
+          root.append(g);
+        } else {
+          const target = targets.has(key);
+          const castle = castles.get(key);
+          const label =
+            (target ? t('cbw.cell.target', { at, card: cardName(selected) }) : t('cbw.cell.free', { at })) +
+            (castle !== undefined ? ', ' + t('cbw.cell.castle', { team: teamName(castle) }) : '');
+          const g = svg('g', {
+            class: 'cbw-cell cbw-free' + (target ? ' cbw-target' : '') + (castle !== undefined ? ' cbw-castle team' + castle : ''),
+            tabindex: '0',
+            role: 'button',
+            'aria-label': label,
+            'aria-disabled': turnNow && selected ? null : 'true',
+            dataset: { x, y },
+            onclick: () => place(x, y),
+            onkeydown: (e) => {
+              if (e.key === 'Enter' || e.key === ' ') {
+                e.preventDefault();
+                place(x, y);
+              }
+            },
+          }, svg('rect', { class: 'cbw-slot', x: cx(x) + 1, y: cy(y) + 1, width: CW - 2, height: CH - 2, rx: 5 }));
+          if (castle !== undefined && !target)
+            g.append(svg('text', { class: 'cbw-castle-mark', x: cx(x) + CW / 2, y: cy(y) + CH / 2 + 8, 'font-size': 24, 'text-anchor': 'middle' }, '♜'));
+          if (target) g.append(svg('text', { class: 'cbw-target-mark' + (RED_SUIT[String(selected).slice(-1)] ? ' red' : ''), x: cx(x) + CW / 2, y: cy(y) + CH / 2 + 7, 'font-size': 22, 'text-anchor': 'middle' }, short(selected)));
+          root.append(g);
+        }
+      }
+    // the walls: the Rectangle's fixed edges
+    const wall = (x1, y1, x2, y2, which) => root.append(svg('line', { class: 'cbw-wall', x1, y1, x2, y2, dataset: { wall: which } }));
+    const top = M / 2, bottom = natural.h - M / 2, left = M / 2, right = natural.w - M / 2;
+    if (v.fixed_x) {
+      const lx = cx(v.fixed_x[0]) - GAP / 2 - 2, rx = cx(v.fixed_x[1]) + CW + GAP / 2 + 2;
+      wall(lx, top, lx, bottom, 'left');
+      wall(rx, top, rx, bottom, 'right');
+    }
+    if (v.fixed_y) {
+      const ty = cy(v.fixed_y[1]) - GAP / 2 - 2, by = cy(v.fixed_y[0]) + CH + GAP / 2 + 2;
+      wall(left, ty, right, ty, 'top');
+      wall(left, by, right, by, 'bottom');
+    }
+    // captures: the cards that left the table fade out
+    for (const [key, card] of gone) {
+      const [x, y] = key.split(',').map(Number);
+      if (x < b.x0 || x > b.x1 || y < b.y0 || y > b.y1) continue;
+      const g = svg('g', { class: 'cbw-ghost', 'aria-hidden': 'true' }, cardFace(card, cx(x), cy(y), CW, CH));
+      root.append(g);
+      faded++;
+      const tm = setTimeout(() => {
+        g.remove();
+        timers.delete(tm);
+      }, 1400);
+      timers.add(tm);
+    }
+    const hadFocus = document.activeElement && els.svgHost.contains(document.activeElement) ? document.activeElement.dataset : null;
+    clear(els.svgHost).append(root);
+    els.svgHost.dataset.faded = String(faded); // cards faded out since the mount (the tests count captures)
+    if (sizeChanged && !userZoom) fit(false);
+    else applyScale();
+    if (hadFocus && hadFocus.x !== undefined) {
+      const again = root.querySelector(`[data-x="${hadFocus.x}"][data-y="${hadFocus.y}"]`);
+      if (again) again.focus({ preventScroll: true });
+    }
+  }
+
+  function miniCard(card, w = 40, hgt = 56) {
+    return svg('svg', { class: 'cbw-mini', viewBox: `0 0 ${w} ${hgt}`, width: w, height: hgt, 'aria-hidden': 'true', focusable: 'false' }, cardFace(card, 0, 0, w, hgt));
+  }
+
+  function drawHands(v) {
+    clear(els.hands);
+    if (!v.hand) return; // a spectator: no hand is ever drawn
+    const playable = playableCards();
+    const actorSeats = new Set((state.legal || []).map((a) => a.seat));
+    const piles = [{ seat: v.viewer, cards: v.hand, title: t('cbw.hand.mine', { n: v.viewer + 1 }) }];
+    if (v.partner_hand) piles.push({ seat: v.partner_hand.seat, cards: v.partner_hand.cards, title: t('cbw.hand.partner', { n: v.partner_hand.seat + 1 }) });
+    for (const pile of piles) {
+      const acting = actorSeats.has(pile.seat) || (v.actors || []).includes(pile.seat);
+      const list = h('div', { class: 'cbw-hand', role: 'group', 'aria-label': pile.title });
+      for (const card of pile.cards) {
+        const can = playable.has(card);
+        list.append(
+          h('button', {
+            type: 'button',
+            class: 'cbw-hcard' + (can ? ' playable' : '') + (selected === card ? ' selected' : ''),
+            'aria-pressed': selected === card ? 'true' : 'false',
+            'aria-label': cardName(card) + (acting && myTurn() && !can ? ', ' + t('cbw.hand.nowhere') : ''),
+            dataset: { card },
+            onclick: () => {
+              selected = selected === card ? null : card;
+              redraw();
+              const again = els.hands.querySelector(`[data-card="${card}"]`);
+              if (again) again.focus({ preventScroll: true });
+            },
+          }, miniCard(card)));
+      }
+      if (!pile.cards.length) list.append(h('span', { class: 'quiet' }, t('cbw.hand.empty')));
+      els.hands.append(h('section', { class: 'cbw-pile' + (acting && myTurn() ? ' acting' : '') }, h('h3', {}, pile.title), list));
+    }
+  }
+
+  function seatText(i) {
+    const s = state.seats && state.seats[i];
+    return s ? t('cbw.who', { name: seatName(s, i), n: i + 1 }) : seatName(s, i); // a replay has no seats
+  }
+
+  function drawSeats(v) {
+    clear(els.seats);
+    const teams = v.teams || [];
+    for (let i = 0; i < v.seats; i++) {
+      const team = teams[i] ?? i % 2;
+      const turn = v.phase === 'move' && v.turn === i;
+      const n = (v.hand_sizes || [])[i] ?? 0;
+      els.seats.append(
+        h('li', { class: 'cbw-seat team' + team + (turn ? ' turn' : '') + (i === api.seat ? ' me' : ''), dataset: { seat: i } },
+          h('span', { class: 'cbw-chip', 'aria-hidden': 'true' }),
+          h('span', { class: 'cbw-seat-name' }, i + 1 + '. ' + seatName(state.seats && state.seats[i], i), i === api.seat ? ' ' + t('cbw.you') : ''),
+          h('span', { class: 'cbw-seat-more' },
+            h('span', { class: 'cbw-seat-team' }, teamName(team)),
+            h('span', { class: 'cbw-seat-cards' }, t('cbw.cards', { n })),
+            turn ? h('span', { class: 'cbw-turn' }, t('cbw.turn')) : null)));
+    }
+  }
+
+  function drawScore(v) {
+    clear(els.score);
+    const sc = v.score || [0, 0];
+    const ca = v.castles || [0, 0];
+    const pr = v.prisoners || [[], []];
+    for (const team of [0, 1])
+      els.score.append(
+        h('div', { class: 'cbw-team team' + team, dataset: { team } },
+          h('span', { class: 'cbw-chip', 'aria-hidden': 'true' }),
+          h('b', {}, teamName(team) + ' ' + sc[team]),
+          h('span', { class: 'cbw-team-detail' }, t('cbw.score.detail', { castles: ca[team], prisoners: (pr[team] || []).length }))));
+  }
+
+  function drawInfo(v) {
+    const o = v.options || {};
+    const bits = [t('cbw.rect', { w: o.width, h: o.height })];
+    if (v.span) bits.push(t('cbw.span', { w: v.span.x[1] - v.span.x[0] + 1, h: v.span.y[1] - v.span.y[0] + 1 }));
+    bits.push(v.fixed_x ? t('cbw.fixed.x') : t('cbw.open.x'));
+    bits.push(v.fixed_y ? t('cbw.fixed.y') : t('cbw.open.y'));
+    if (v.passes) bits.push(t('cbw.passes', { n: v.passes, all: v.seats }));
+    if (v.stage === 'first') bits.push(t('cbw.drawing'));
+    els.info.textContent = bits.join(' · ');
+    const o2 = v.outcome;
+    els.outcome.hidden = !o2;
+    if (o2) {
+      const sc = (v.score || [0, 0]).join(' : ');
+      els.outcome.textContent = o2.kind === 'draw' || o2.winner === null ? t('cbw.over.draw', { score: sc }) : t('cbw.over.win', { team: teamName(o2.winner), score: sc });
+      els.outcome.className = 'cbw-outcome' + (o2.kind === 'draw' || o2.winner === null ? '' : ' team' + o2.winner);
+    }
+  }
+
+  function drawPrisoners(v) {
+    clear(els.prisoners);
+    const pr = v.prisoners || [[], []];
+    for (const team of [0, 1]) {
+      const cards = pr[team] || [];
+      els.prisoners.append(
+        h('p', { class: 'cbw-pris team' + team },
+          h('span', { class: 'cbw-pris-head' }, t('cbw.prisoners', { team: teamName(team), n: cards.length })),
+          cards.length ? ' ' : null,
+          cards.map((c) => h('span', { class: 'cbw-pcard ' + (RED_SUIT[c.slice(-1)] ? 'red' : 'black'), 'aria-label': cardName(c), role: 'img' }, short(c)))));
+    }
+  }
+
+  function lastEventText(v, gone) {
+    const bits = [];
+    const e = (v.history || [])[(v.history || []).length - 1];
+    if (e) {
+      if (e.move === 'place') bits.push(t('cbw.last.place', { who: seatText(e.seat), card: short(e.card), x: e.x, y: e.y }));
+      else bits.push(t('cbw.last.pass', { who: seatText(e.seat) }));
+    }
+    if (prevPrisoners && gone.size) {
+      for (const team of [0, 1]) {
+        const before = new Set(prevPrisoners[team] || []);
+        const got = ((v.prisoners || [])[team] || []).filter((c) => !before.has(c));
+        if (got.length) bits.push(t('cbw.last.capture', { team: teamName(team), n: got.length, cards: got.map(short).join(' ') }));
+      }
+    }
+    return bits.join(' ');
+  }
+
+  function drawActions(v) {
+    els.pass.hidden = !canPass();
+    let hint = '';
+    if (v.hand && myTurn()) hint = selected ? (targetsOf(selected).size ? t('cbw.hint.cell') : t('cbw.hint.nowhere')) : t('cbw.hint.card');
+    els.hint.textContent = hint;
+  }
+
+  function redraw(gone = new Map()) {
+    if (!view) return;
+    drawScore(view);
+    drawSeats(view);
+    drawInfo(view);
+    drawBoard(view, gone);
+    drawHands(view);
+    drawActions(view);
+  }
+
+  return {
+    update(st) {
+      state = st;
+      view = st.view;
+      if (!view || view.game !== 'cbw') return;
+      const cells = cellsOf(view);
+      const gone = new Map();
+      if (prevCells) for (const [k, c] of prevCells) if (cells.get(k) !== c) gone.set(k, c);
+      const held = [...(view.hand || []), ...((view.partner_hand && view.partner_hand.cards) || [])];
+      if (selected && !held.includes(selected)) selected = null;
+      redraw(gone);
+      const text = lastEventText(view, gone);
+      if (text !== lastText) {
+        lastText = text;
+        els.last.textContent = text;
+      }
+      prevCells = cells;
+      prevPrisoners = (view.prisoners || [[], []]).map((p) => [...p]);
+    },
+    event(msg) {
+      // an illegal placement: the room shows the server's explanation; keep the
+      // card selected so another cell can be tried
+      if (msg && msg.type === 'error' && msg.request === 'act') redraw();
+    },
+    destroy() {
+      for (const tm of timers) clearTimeout(tm);
+      timers.clear();
+      window.removeEventListener('resize', onResize);
+      clear(root);
+    },
+  };
+}

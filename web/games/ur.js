@@ -1,0 +1,659 @@
+// ur.js — the table of the Royal Game of Ur (docs/web-ui.md, "The table
+// contract"). Drawn by hand in SVG from the seat's JSON view alone
+// (docs/web-views.md, `ur`): the reconstructed board with each square's kind
+// from view.board[].kind (rosettes, lane and small-block eyes, the safe
+// "four fives", the conversion "wavy fives", the finish square), the path of
+// the side to move with its loop round the small block, stacks with their
+// count and each piece's side (blank / marked), the reserve and the pieces
+// borne off per player, and the lots of the throw (view.roll; the state
+// keeps no lots, so they are drawn as one arrangement consistent with the
+// roll: 3 lots, none marked = 4; Finkel's 4 dice; a d4 as a number).
+//
+// Moving: every legal action (state.legal, in the notation of
+// docs/notation-ur.md: `enter`, `B5`, `B7:2`, `pass`) is mapped to its piece
+// (a square, the K-th piece from the top of a stack, or the reserve) and its
+// landing square, read from the action's `long` text ("A4 → B1, captures";
+// "B1 → off"). Those pieces are highlighted; a hover, focus or first tap
+// shows where the piece lands; a second tap (on the piece or its target), the
+// Move button or Enter plays it. Keys 1..n pick the n-th legal move as the
+// list shows them. Chance (the throw) is played by the server: no roll button.
+//
+// Analysis: when the server sends a move's exact winning chances (a message
+// of type `analysis`, or `state.analysis` / `view.analysis` in a replay —
+// the shape is read loosely, see readAnalysis), they are shown only once
+// the game is over or in a replay.
+
+import { h, svg, clear } from '../js/dom.js';
+
+const U = 48; // a square's side in SVG units
+const M = 6; // margin
+const STRIP = 46; // the reserve / borne-off strip above and below the board
+const W = M * 2 + 8 * U;
+const H = M * 2 + 3 * U + STRIP * 2;
+const SQUARE_RE = /^([A-Ca-c])([1-8])(?::(\d+))?$/;
+
+let cssLinked = false;
+function linkCss() {
+  if (cssLinked || document.getElementById('ur-css')) return;
+  cssLinked = true;
+  document.head.append(h('link', { rel: 'stylesheet', href: '/games/ur.css', id: 'ur-css' }));
+}
+
+/** The path of `side` (0 Light, 1 Dark) as square names, under the view's options. */
+export function pathOf(side, options) {
+  const o = options || {};
+  let p;
+  if (o.rules === 'finkel') p = ['A4', 'A3', 'A2', 'A1', 'B1', 'B2', 'B3', 'B4', 'B5', 'B6', 'B7', 'B8', 'A8', 'A7'];
+  else {
+    const loop = o.loop === 'opponent-first' ? ['C7', 'C8', 'B8', 'A8', 'A7'] : ['A7', 'A8', 'B8', 'C8', 'C7'];
+    p = ['A4', 'A3', 'A2', 'A1', 'B1', 'B2', 'B3', 'B4', 'B5', 'B6', 'B7', ...loop, 'B7', 'B6', 'B5', 'B4', 'B3', 'B2', 'B1'];
+  }
+  if (side === 1) p = p.map((s) => (s[0] === 'A' ? 'C' + s[1] : s[0] === 'C' ? 'A' + s[1] : s));
+  return p;
+}
+
+/** One legal entry → {action, long, from: 'reserve'|square|null, depth (1 = top), to: square|'off'|null, capture, again}. */
+export function parseLegal(entry) {
+  const action = entry.action;
+  const long = entry.long || action;
+  const m = SQUARE_RE.exec(action);
+  const to = /→\s*([A-Ca-c][1-8]|off)\b/.exec(long);
+  return {
+    action,
+    long,
+    from: action === 'enter' ? 'reserve' : m ? m[1].toUpperCase() + m[2] : null,
+    depth: m && m[3] ? Number(m[3]) : 1,
+    to: to ? (to[1] === 'off' ? 'off' : to[1].toUpperCase()) : null,
+  };
+}
+
+/** Winning chances from an analysis message or a replay step, loosely:
+ * {legal|moves|analysis|chances|steps[last]: [{action, long?, chance|win|p|value}]}
+ * (docs/web-protocol.md: each legal action's `chance`, the solved table's
+ * P(the seat to act wins) after it; null where the table does not cover it)
+ * → [{action, long, p (0..1 or null)}], or null when no entry has a chance. */
+export function readAnalysis(a) {
+  if (!a || typeof a !== 'object') return null;
+  let list = Array.isArray(a) ? a : a.legal || a.moves || a.analysis || a.chances;
+  if (!list && Array.isArray(a.steps) && a.steps.length) list = a.steps[a.steps.length - 1].legal;
+  if (!Array.isArray(list)) return null;
+  const out = [];
+  let any = false;
+  for (const e of list) {
+    if (!e || typeof e.action !== 'string') continue;
+    let p = [e.chance, e.win, e.p, e.value, e.win_pct !== undefined && e.win_pct !== null ? e.win_pct / 100 : undefined].find((x) => typeof x === 'number');
+    if (p === undefined) p = null;
+    else {
+      any = true;
+      if (p > 1) p /= 100;
+    }
+    out.push({ action: e.action, long: e.long || e.action, p });
+  }
+  return any ? out : null;
+}
+
+export function mount(root, api) {
+  linkCss();
+  const t = api.t;
+  const S = {
+    state: null,
+    view: null,
+    moves: [], // parsed legal entries of this seat
+    sel: -1, // the selected move (index into moves)
+    hover: -1, // the move previewed by hover / focus
+    pending: false, // an act is on its way
+    rolls: new Map(), // seq → roll value, from the history (the last throw when the view has none)
+    analysis: null, // {seq, moves: [{action, long, p}]}
+    flipped: new Set(), // squares whose top piece has just turned marked (animated once)
+    last: new Set(), // squares the last move (a player's, not a throw) changed
+  };
+  const els = {};
+
+  // ---- words ----
+  const side = (s) => t('ur.side.' + s);
+  const sideYou = (s) => (s === api.seat ? t('ur.you', { side: side(s) }) : side(s));
+  const pieceWords = (p, top) =>
+    t('ur.piece', { side: side(p.owner), face: t(p.marked ? 'ur.face.marked' : 'ur.face.blank') }) + (top ? ' ' + t('ur.top') : '');
+
+  // ---- geometry ----
+  // The viewer's own row at the bottom (Light's row A for a spectator).
+  const bottom = () => (api.seat === 1 ? 1 : 0);
+  const rowY = (row) => {
+    const order = bottom() === 0 ? ['C', 'B', 'A'] : ['A', 'B', 'C'];
+    return M + STRIP + order.indexOf(row) * U;
+  };
+  const colX = (col) => M + (col - 1) * U;
+  const centre = (sq) => [colX(Number(sq[1])) + U / 2, rowY(sq[0]) + U / 2];
+  const stripY = (s) => (s === bottom() ? M + STRIP + 3 * U + 2 : M);
+
+  // ---- the frame ----
+  const svgEl = svg('svg', {
+    class: 'ur-board',
+    viewBox: `0 0 ${W} ${H}`,
+    role: 'group',
+    'aria-label': t('ur.board'),
+  });
+  els.info = h('div', { class: 'ur-info' });
+  els.lots = h('div', { class: 'ur-lots' });
+  els.line = h('p', { class: 'ur-line', 'aria-live': 'polite' });
+  els.moveBtn = h('button', { type: 'button', class: 'primary ur-play', id: 'ur-play', onclick: () => play() }, t('ur.move'));
+  els.list = h('div', { class: 'ur-moves', role: 'group', 'aria-label': t('ur.moves') });
+  els.analysis = h('div', { class: 'ur-analysis', hidden: true });
+  root.append(
+    h('div', { class: 'ur-table' },
+      h('div', { class: 'ur-board-box' }, svgEl),
+      h('div', { class: 'ur-panel' }, h('div', { class: 'ur-throw' }, els.lots, els.info), els.line, h('div', { class: 'ur-act row' }, els.moveBtn), els.list, els.analysis)),
+  );
+
+  // ---- drawing the squares ----
+  function drawKind(g, kind, x, y, sq) {
+    const cx = x + U / 2;
+    const cy = y + U / 2;
+    const light = sq[0] === 'A' ? 0 : sq[0] === 'C' ? 1 : -1;
+    g.append(svg('rect', { class: 'ur-sq ur-k-' + kind + (light >= 0 ? ' ur-lane' + light : ''), x: x + 1, y: y + 1, width: U - 2, height: U - 2, rx: 4 }));
+    if (kind === 'rosette') {
+      for (let i = 0; i < 8; i++)
+        g.append(svg('ellipse', { class: 'ur-petal', cx, cy: cy - 10, rx: 4.2, ry: 10, transform: `rotate(${i * 45} ${cx} ${cy})` }));
+      g.append(svg('circle', { class: 'ur-heart', cx, cy, r: 4.5 }));
+    } else if (kind === 'lane-eyes' || kind === 'b7-eyes') {
+      for (const [dx, dy] of [[-10, -9], [10, -9], [-10, 9], [10, 9]]) {
+        g.append(svg('ellipse', { class: 'ur-eye', cx: cx + dx, cy: cy + dy, rx: 7, ry: 4.2 }));
+        g.append(svg('circle', { class: 'ur-pupil', cx: cx + dx, cy: cy + dy, r: 2.2 }));
+      }
+    } else if (kind === 'safe') {
+      // the "four fives": a quincunx in each quarter
+      for (const [qx, qy] of [[-11, -11], [11, -11], [-11, 11], [11, 11]])
+        for (const [dx, dy] of [[0, 0], [-5, -5], [5, -5], [-5, 5], [5, 5]])
+          g.append(svg('circle', { class: 'ur-dot', cx: cx + qx + dx, cy: cy + qy + dy, r: 1.7 }));
+    } else if (kind === 'conversion') {
+      // the "wavy fives": waves, and the turn of the piece it stands for
+      for (const dy of [-12, -4, 4, 12])
+        g.append(svg('path', { class: 'ur-wave', d: `M${x + 7} ${cy + dy} q5 -5 8.5 0 t8.5 0 t8.5 0 t8.5 0` }));
+    } else if (kind === 'finish') {
+      g.append(svg('path', { class: 'ur-gate', d: `M${x + 10} ${y + 10} h${U - 20} v${U - 20} h${-(U - 20)} z M${cx} ${y + 10} v${U - 20}` }));
+    } else {
+      g.append(svg('circle', { class: 'ur-dot', cx, cy, r: 2 }));
+    }
+    g.append(svg('text', { class: 'ur-name', x: x + 4, y: y + U - 4 }, sq));
+  }
+
+  function drawPiece(g, p, cx, cy, r, extraClass) {
+    const c = 'ur-piece ur-p' + p.owner + (p.marked ? ' ur-marked' : ' ur-blank') + (extraClass ? ' ' + extraClass : '');
+    const pg = svg('g', { class: c });
+    pg.append(svg('circle', { cx, cy, r }));
+    if (p.marked)
+      for (const [dx, dy] of [[0, 0], [-0.45, -0.45], [0.45, -0.45], [-0.45, 0.45], [0.45, 0.45]])
+        pg.append(svg('circle', { class: 'ur-pip', cx: cx + dx * r, cy: cy + dy * r, r: r * 0.14 }));
+    g.append(pg);
+    return pg;
+  }
+
+  // ---- the whole board, from the view ----
+  function render() {
+    const v = S.view;
+    // the keyboard's focus survives the redraw (a pointer's does not: no ring left behind)
+    const act = document.activeElement;
+    const focusKey = act && svgEl.contains(act) && act.matches(':focus-visible') ? act.dataset.key : null;
+    clear(svgEl);
+    svgEl.append(svg('title', {}, t('ur.board')));
+    if (!v) return;
+    const defs = svg('defs', {},
+      [0, 1].map((s) => svg('marker', { id: 'ur-arrow' + s, viewBox: '0 0 8 8', refX: 6, refY: 4, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' },
+        svg('path', { class: 'ur-arrowhead ur-path' + s, d: 'M0 0 L8 4 L0 8 z' }))));
+    svgEl.append(defs);
+    svgEl.append(svg('rect', { class: 'ur-frame', x: M - 3, y: M + STRIP - 3, width: 4 * U + 6, height: 3 * U + 6, rx: 6 }));
+    svgEl.append(svg('rect', { class: 'ur-frame', x: M + 4 * U - 3, y: rowY('B') - 3, width: 2 * U + 6, height: U + 6, rx: 4 }));
+    svgEl.append(svg('rect', { class: 'ur-frame', x: M + 6 * U - 3, y: M + STRIP - 3, width: 2 * U + 6, height: 3 * U + 6, rx: 6 }));
+
+    const sqG = svg('g', { class: 'ur-squares' });
+    const pathG = svg('g', { class: 'ur-pathline', 'aria-hidden': 'true' });
+    const pcG = svg('g', { class: 'ur-pieces', 'aria-hidden': 'true' });
+    els.over = svg('g', { class: 'ur-overlay', 'aria-hidden': 'true' });
+    els.sq = new Map();
+    for (const b of v.board || []) {
+      const x = colX(Number(b.square[1]));
+      const y = rowY(b.square[0]);
+      const g = svg('g', { class: 'ur-square', tabindex: '0', role: 'button', dataset: { square: b.square, key: b.square, kind: b.kind } });
+      drawKind(g, b.kind, x, y, b.square);
+      g.append(svg('rect', { class: 'ur-hl', x: x + 2.5, y: y + 2.5, width: U - 5, height: U - 5, rx: 4 }));
+      sqG.append(g);
+      els.sq.set(b.square, { g, b });
+      // the stack: each piece a little higher than the one under it, the count when more than one
+      const n = b.stack.length;
+      const [cx, cy] = centre(b.square);
+      b.stack.forEach((p, i) => {
+        const flip = i === n - 1 && p.marked && S.flipped.has(b.square);
+        const pg = drawPiece(pcG, p, cx, cy + (n > 1 ? 6 - i * 4 : 0), 13, (i === n - 1 ? 'ur-top' : 'ur-under') + (flip ? ' ur-flip' : ''));
+        pg.dataset.square = b.square;
+        pg.dataset.depth = String(n - i);
+      });
+      if (n > 1) {
+        pcG.append(svg('circle', { class: 'ur-count-bg', cx: x + U - 9, cy: y + 9, r: 7.5 }));
+        pcG.append(svg('text', { class: 'ur-count', x: x + U - 9, y: y + 12.5, 'text-anchor': 'middle' }, String(n)));
+      }
+    }
+    // the path of the side to move (the viewer's own before the start)
+    const who = v.stage === 'over' ? bottom() : v.turn === 0 || v.turn === 1 ? v.turn : bottom();
+    const pts = [];
+    const path = pathOf(who, v.options);
+    const half = Math.ceil(path.length / 2);
+    pts.push([centre(path[0])[0], who === bottom() ? stripY(who) + 4 : stripY(who) + STRIP - 4]);
+    path.forEach((sq, i) => {
+      let [x, y] = centre(sq);
+      if (sq[0] === 'B' && v.options && v.options.rules !== 'finkel') y += i < half ? -U / 4 : U / 4;
+      pts.push([x, y]);
+    });
+    const [lx, ly] = pts[pts.length - 1];
+    pts.push([lx - U / 2 - 4, ly]);
+    pathG.append(svg('polyline', { class: 'ur-path ur-path' + who, points: pts.map((p) => p.map((n) => n.toFixed(1)).join(',')).join(' '), 'marker-end': `url(#ur-arrow${who})` }));
+
+    // reserve and borne off, per player
+    const stripG = svg('g', { class: 'ur-strips' });
+    els.reserve = [];
+    els.off = [];
+    for (const s of [0, 1]) {
+      const y = stripY(s);
+      const nRes = (v.reserve || [0, 0])[s];
+      const nOff = (v.off || [0, 0])[s];
+      const res = svg('g', { class: 'ur-reserve ur-zone', tabindex: '0', role: 'button', dataset: { reserve: String(s), key: 'reserve' + s } });
+      res.append(svg('rect', { class: 'ur-zone-bg', x: M, y, width: 4 * U - 4, height: STRIP - 4, rx: 6 }));
+      res.append(svg('text', { class: 'ur-label', x: M + 6, y: y + 13 }, `${sideYou(s)} · ${t('ur.reserve.short')} ${nRes}`));
+      for (let i = 0; i < nRes; i++) drawPiece(res, { owner: s, marked: false }, M + 14 + i * 24, y + 29, 9.5, '');
+      res.append(svg('rect', { class: 'ur-hl', x: M + 1.5, y: y + 1.5, width: 4 * U - 7, height: STRIP - 7, rx: 5 }));
+      const off = svg('g', { class: 'ur-offzone ur-zone', dataset: { off: String(s), key: 'off' + s }, tabindex: '-1' });
+      off.append(svg('rect', { class: 'ur-zone-bg', x: M + 4 * U + 4, y, width: 4 * U - 4, height: STRIP - 4, rx: 6 }));
+      off.append(svg('text', { class: 'ur-label', x: M + 4 * U + 10, y: y + 13 }, `${t('ur.off.short')} ${nOff}`));
+      for (let i = 0; i < nOff; i++) drawPiece(off, { owner: s, marked: true }, M + 4 * U + 18 + i * 24, y + 29, 9.5, '');
+      off.append(svg('rect', { class: 'ur-hl', x: M + 4 * U + 5.5, y: y + 1.5, width: 4 * U - 7, height: STRIP - 7, rx: 5 }));
+      res.setAttribute('aria-label', t('ur.reserve', { side: sideYou(s), n: nRes }));
+      off.setAttribute('aria-label', t('ur.off', { side: sideYou(s), n: nOff }));
+      stripG.append(res, off);
+      els.reserve[s] = res;
+      els.off[s] = off;
+    }
+    svgEl.append(stripG, sqG, pathG, pcG, els.over);
+    for (const el of svgEl.querySelectorAll('.ur-square, .ur-reserve')) {
+      el.addEventListener('click', onTap);
+      el.addEventListener('mouseenter', onHover);
+      el.addEventListener('mouseleave', onLeave);
+      el.addEventListener('focus', onHover);
+      el.addEventListener('blur', onLeave);
+      el.addEventListener('keydown', onSquareKey);
+    }
+    renderMarks();
+    if (focusKey) {
+      const el = svgEl.querySelector(`[data-key="${focusKey}"]`);
+      if (el) el.focus();
+    }
+  }
+
+  // ---- the marks that follow the selection: movable, selected, target ----
+  const moveAt = (key) => {
+    // the moves whose piece is on this square (or in this reserve)
+    const out = [];
+    S.moves.forEach((m, i) => {
+      if ((m.from === 'reserve' && key === 'reserve' + S.view.turn) || m.from === key) out.push(i);
+    });
+    return out;
+  };
+
+  function squareLabel(b) {
+    const n = b.stack.length;
+    const pieces = n ? b.stack.map((p, i) => pieceWords(p, n > 1 && i === n - 1)).join(', ') : t('ur.empty');
+    let s = t('ur.square', { square: b.square, kind: t('ur.kind.' + b.kind), pieces });
+    if (n > 1) s += ' ' + t('ur.count', { n });
+    return s;
+  }
+
+  function renderMarks() {
+    const v = S.view;
+    if (!v || !els.sq) return;
+    clear(els.over);
+    const shown = S.sel >= 0 ? S.sel : S.hover;
+    const cur = shown >= 0 ? S.moves[shown] : null;
+    const fromKey = (m) => (m.from === 'reserve' ? 'reserve' + v.turn : m.from);
+    const movable = new Set(S.moves.filter((m) => m.from).map(fromKey));
+    for (const [sq, { g, b }] of els.sq) {
+      const can = movable.has(sq);
+      const isSel = cur && fromKey(cur) === sq;
+      const isTarget = cur && cur.to === sq;
+      g.classList.toggle('ur-can', can);
+      g.classList.toggle('ur-sel', !!isSel && S.sel >= 0);
+      g.classList.toggle('ur-preview', !!isSel && S.sel < 0);
+      g.classList.toggle('ur-target', !!isTarget);
+      g.classList.toggle('ur-last', S.last.has(sq));
+      if (isTarget) g.dataset.target = '1';
+      else delete g.dataset.target;
+      let label = squareLabel(b);
+      if (S.last.has(sq)) label += '. ' + t('ur.lastMove');
+      if (can) label += '. ' + t('ur.canMove');
+      if (isSel) label += '. ' + t('ur.selected');
+      if (isTarget) label += '. ' + t('ur.target');
+      g.setAttribute('aria-label', label);
+      if (can || isTarget) g.setAttribute('aria-pressed', String(!!(isSel && S.sel >= 0)));
+      else g.removeAttribute('aria-pressed');
+    }
+    for (const s of [0, 1]) {
+      const res = els.reserve[s];
+      const can = movable.has('reserve' + s);
+      const isSel = cur && cur.from === 'reserve' && s === v.turn;
+      res.classList.toggle('ur-can', can);
+      res.classList.toggle('ur-sel', !!isSel && S.sel >= 0);
+      res.classList.toggle('ur-preview', !!isSel && S.sel < 0);
+      const offT = cur && cur.to === 'off' && s === v.turn;
+      els.off[s].classList.toggle('ur-target', !!offT);
+      if (offT) els.off[s].dataset.target = '1';
+      else delete els.off[s].dataset.target;
+    }
+    // the piece that would move, drawn faintly where it lands
+    if (cur && cur.to && cur.to !== 'off' && els.sq.has(cur.to)) {
+      const mover = cur.from === 'reserve' ? { owner: v.turn, marked: false } : pieceOf(cur);
+      if (mover) {
+        const [cx, cy] = centre(cur.to);
+        const marked = v.options && v.options.rules === 'finkel' ? mover.marked : landsMarked(cur);
+        drawPiece(els.over, { owner: mover.owner, marked }, cx, cy - 2, 13, 'ur-ghost');
+      }
+    }
+    // the piece that would move, ringed
+    if (cur && cur.from && cur.from !== 'reserve' && els.sq.has(cur.from)) {
+      const n = els.sq.get(cur.from).b.stack.length;
+      const [cx, cy] = centre(cur.from);
+      const i = n - cur.depth;
+      els.over.append(svg('circle', { class: 'ur-ring', cx, cy: cy + (n > 1 ? 6 - i * 4 : 0), r: 16 }));
+    }
+    renderPanel();
+  }
+
+  function pieceOf(m) {
+    const e = els.sq.get(m.from);
+    if (!e) return null;
+    const st = e.b.stack;
+    return st[st.length - m.depth] || st[st.length - 1] || null;
+  }
+
+  // Does the move turn the piece marked (UR-R8: on or past the centre B8)? The
+  // index along the path: the landing square's later occurrence when it is on
+  // the way back, found from the piece's own index.
+  function landsMarked(m) {
+    const v = S.view;
+    const p = pathOf(v.turn, v.options);
+    const piece = m.from === 'reserve' ? { marked: false } : pieceOf(m);
+    if (piece && piece.marked) return true;
+    // the piece is blank: it is on its way out (index ≤ 13): the first occurrence of `from`
+    const fromIdx = m.from === 'reserve' ? -1 : p.indexOf(m.from);
+    const toIdx = p.indexOf(m.to, fromIdx + 1);
+    return toIdx >= 13;
+  }
+
+  // ---- the panel: lots, whose turn, the selection, the moves ----
+  function lastRoll() {
+    let best = -1;
+    let val = null;
+    for (const [seq, r] of S.rolls) if (seq > best) [best, val] = [seq, r];
+    return val;
+  }
+
+  function drawLots() {
+    const v = S.view;
+    clear(els.lots);
+    const inMove = v.stage === 'move';
+    const roll = inMove ? v.roll : lastRoll();
+    const dice = (v.options && v.options.dice) || '3lots';
+    const finkel = v.options && v.options.rules === 'finkel';
+    const one = dice === 'd4' && !finkel;
+    const box = svg('svg', { class: 'ur-lots-svg' + (one ? ' ur-lots-one' : '') + (inMove ? '' : ' ur-old'), viewBox: one ? '0 0 38 40' : '0 0 136 40', role: 'img' });
+    let label;
+    if (roll === null || roll === undefined) {
+      label = t('ur.throw.none');
+      for (let i = 0; i < 3; i++) box.append(pyramid(8 + i * 42, false, true));
+    } else if (dice === 'd4' && !finkel) {
+      label = t(inMove ? 'ur.throw' : 'ur.throw.last', { n: roll }) + ' (' + t('ur.lots.d4') + ')';
+      box.append(pyramid(4, false, false));
+      box.append(svg('text', { class: 'ur-lot-n', x: 19, y: 33, 'text-anchor': 'middle' }, String(roll)));
+    } else {
+      const total = finkel ? 4 : 3;
+      const marked = finkel ? roll : roll === 4 ? 0 : roll;
+      const start = (S.state ? S.state.seq : 0) % total; // which lots show the mark: one arrangement, varied
+      const step = finkel ? 33 : 42;
+      for (let i = 0; i < total; i++) box.append(pyramid(4 + i * step, (i - start + total) % total < marked, false));
+      label = t(inMove ? 'ur.throw' : 'ur.throw.last', { n: roll }) + ' (' + t('ur.lots', { marked, total }) + ')';
+    }
+    box.setAttribute('aria-label', label);
+    box.append(svg('title', {}, label));
+    els.lots.append(box, h('span', { class: 'ur-roll', id: 'ur-roll' }, roll === null || roll === undefined ? '–' : String(roll)));
+  }
+
+  // a tetrahedral lot seen from above: the tip white when it shows its mark
+  function pyramid(x, marked, unknown) {
+    const g = svg('g', { class: 'ur-lot' + (marked ? ' ur-lot-marked' : '') + (unknown ? ' ur-lot-unknown' : '') });
+    const a = [x + 15, 4];
+    const b = [x + 1, 36];
+    const c = [x + 29, 36];
+    const m = [x + 15, 25];
+    g.append(svg('path', { class: 'ur-lot-face', d: `M${a} L${b} L${c} Z` }));
+    g.append(svg('path', { class: 'ur-lot-edge', d: `M${a} L${m} M${b} L${m} M${c} L${m}` }));
+    if (marked) g.append(svg('circle', { class: 'ur-lot-tip', cx: m[0], cy: m[1], r: 4 }));
+    return g;
+  }
+
+  function renderPanel() {
+    const v = S.view;
+    if (!v) return;
+    drawLots();
+    clear(els.info);
+    let who;
+    if (v.stage === 'over') who = t('ur.stage.over');
+    else if (v.stage === 'first') who = t('ur.stage.first');
+    else if (v.stage === 'opening') who = t('ur.stage.opening', { side: side(v.turn) });
+    else if (v.stage === 'roll') who = t('ur.toRoll', { side: sideYou(v.turn) });
+    else who = v.turn === api.seat && S.moves.length ? t('ur.toMove.you', { side: side(v.turn) }) : t('ur.toMove', { side: side(v.turn) });
+    els.info.append(
+      h('span', { class: 'ur-whose ur-s' + v.turn, id: 'ur-whose' }, who),
+      h('span', { class: 'ur-score' }, t('ur.score', { light: (v.off || [0, 0])[0], dark: (v.off || [0, 0])[1], pieces: (v.options && v.options.pieces) || 7 })),
+    );
+    const cur = S.sel >= 0 ? S.moves[S.sel] : S.hover >= 0 ? S.moves[S.hover] : null;
+    if (cur) els.line.textContent = t(S.sel >= 0 ? 'ur.selectedMove' : 'ur.previewMove', { move: cur.long });
+    else if (S.moves.length) els.line.textContent = t('ur.pick');
+    else els.line.textContent = '';
+    els.moveBtn.parentNode.hidden = !S.moves.length;
+    els.line.hidden = !S.moves.length && !cur;
+    els.moveBtn.disabled = S.sel < 0 || S.pending;
+    els.moveBtn.textContent = S.sel >= 0 && S.moves[S.sel].action === 'pass' ? t('ur.pass') : t('ur.move');
+    clear(els.list);
+    els.list.hidden = !S.moves.length;
+    S.moves.forEach((m, i) => {
+      els.list.append(
+        h('button', {
+          type: 'button',
+          class: 'ur-mv' + (i === S.sel ? ' ur-mv-sel' : ''),
+          'aria-pressed': String(i === S.sel),
+          disabled: S.pending,
+          dataset: { action: m.action, n: String(i + 1) },
+          onclick: () => select(i),
+        }, h('kbd', {}, String(i + 1)), ' ', m.action === 'pass' ? t('ur.pass') : m.long),
+      );
+    });
+    renderAnalysis();
+  }
+
+  function renderAnalysis() {
+    const v = S.view;
+    const st = S.state;
+    // only after the game, or in a replay (the replay page's states name no seats)
+    const replay = st && (!Array.isArray(st.seats) || st.seats.length === 0);
+    const showIt = S.analysis && (v.stage === 'over' || replay || (st && (st.over || st.status === 'over')));
+    els.analysis.hidden = !showIt;
+    clear(els.analysis);
+    if (!showIt) return;
+    els.analysis.append(h('h3', {}, t('ur.analysis.title')));
+    const best = Math.max(...S.analysis.moves.map((m) => (m.p === null ? -1 : m.p)));
+    els.analysis.append(
+      h('ul', { class: 'ur-analysis-list' },
+        S.analysis.moves.map((m) =>
+          h('li', { class: m.p === best ? 'ur-best' : '', dataset: { action: m.action } },
+            (m.action === 'pass' ? t('ur.pass') : m.long) + ': ' + (m.p === null ? t('ur.analysis.unknown') : t('ur.analysis.win', { p: (m.p * 100).toFixed(2) }))))));
+  }
+
+  // ---- choosing and playing ----
+  function select(i) {
+    if (i < 0 || i >= S.moves.length || S.pending) return;
+    S.sel = i;
+    renderMarks();
+  }
+
+  function play() {
+    if (S.sel < 0 || S.pending) return;
+    S.pending = true;
+    const m = S.moves[S.sel];
+    renderPanel();
+    api.act(m.action);
+  }
+
+  function keyOf(el) {
+    return el.dataset.square || (el.dataset.reserve !== undefined ? 'reserve' + el.dataset.reserve : null);
+  }
+
+  function onTap(ev) {
+    const key = keyOf(ev.currentTarget);
+    tapKey(key);
+  }
+
+  function tapKey(key) {
+    if (!S.view || S.pending) return;
+    const cur = S.sel >= 0 ? S.moves[S.sel] : null;
+    const here = moveAt(key);
+    if (cur && (cur.to === key || here.includes(S.sel))) {
+      // the second tap: on the selected piece (cycling through a stack's moves with stack=any) or its target
+      if (here.includes(S.sel) && here.length > 1 && cur.to !== key) {
+        const k = here.indexOf(S.sel);
+        if (k < here.length - 1) return select(here[k + 1]);
+      }
+      return play();
+    }
+    if (here.length) return select(here[0]);
+    S.sel = -1;
+    renderMarks();
+  }
+
+  function onHover(ev) {
+    const here = moveAt(keyOf(ev.currentTarget));
+    const nh = here.length ? here[0] : -1;
+    if (nh !== S.hover) {
+      S.hover = nh;
+      renderMarks();
+    }
+  }
+
+  function onLeave() {
+    if (S.hover !== -1) {
+      S.hover = -1;
+      renderMarks();
+    }
+  }
+
+  function onSquareKey(ev) {
+    if (ev.key === 'Enter' || ev.key === ' ') {
+      ev.preventDefault();
+      ev.stopPropagation();
+      tapKey(keyOf(ev.currentTarget));
+    }
+  }
+
+  function onKey(ev) {
+    if (!S.moves.length || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const tg = ev.target;
+    if (tg && tg.closest && tg.closest('input, textarea, select, [contenteditable]')) return;
+    if (/^[1-9]$/.test(ev.key)) {
+      const i = Number(ev.key) - 1;
+      if (i < S.moves.length) {
+        ev.preventDefault();
+        select(i);
+        // the focus goes to the chosen piece (or to Move for a pass), so Enter plays it
+        const m = S.moves[i];
+        const el = m.from === 'reserve' ? els.reserve[S.view.turn] : m.from ? els.sq.get(m.from)?.g : els.moveBtn;
+        if (el) el.focus();
+      }
+    } else if (ev.key === 'Enter' && S.sel >= 0 && !(tg && tg.closest && tg.closest('button, a, summary'))) {
+      ev.preventDefault();
+      play();
+    } else if (ev.key === 'Escape' && S.sel >= 0) {
+      S.sel = -1;
+      renderMarks();
+    }
+  }
+  document.addEventListener('keydown', onKey);
+
+  // The squares where a piece has just turned marked (UR-R8): a side has more
+  // marked pieces on the board than before, on a square whose stack changed.
+  function flips(prev, next) {
+    const out = new Set();
+    if (!prev || !next || !prev.board || !next.board) return out;
+    const marked = (v, s) => v.board.reduce((n, b) => n + b.stack.filter((p) => p.owner === s && p.marked).length, 0) + v.off[s];
+    const before = new Map(prev.board.map((b) => [b.square, JSON.stringify(b.stack)]));
+    for (const s of [0, 1]) {
+      if (marked(next, s) <= marked(prev, s)) continue;
+      for (const b of next.board) {
+        const top = b.stack[b.stack.length - 1];
+        if (top && top.owner === s && top.marked && before.get(b.square) !== JSON.stringify(b.stack)) out.add(b.square);
+      }
+    }
+    return out;
+  }
+
+  // The squares whose stack differs between two views (the last move: where it left and landed).
+  function changed(prev, next) {
+    const before = new Map((prev.board || []).map((b) => [b.square, JSON.stringify(b.stack)]));
+    return new Set((next.board || []).filter((b) => before.get(b.square) !== JSON.stringify(b.stack)).map((b) => b.square));
+  }
+
+  // ---- the contract ----
+  return {
+    update(state) {
+      const prevSeq = S.state ? S.state.seq : -1;
+      if (!S.state || state.history_from === 0) S.rolls.clear();
+      for (const e of state.history || []) {
+        const m = /^roll (\d)$/.exec(e.text || '');
+        if (m && e.seat === -1) S.rolls.set(e.seq, Number(m[1]));
+      }
+      for (const seq of [...S.rolls.keys()]) if (seq >= state.seq) S.rolls.delete(seq);
+      const prevSel = S.sel >= 0 ? S.moves[S.sel].action : null;
+      S.flipped = flips(S.view, state.view);
+      if (!S.view || state.history_from === 0) S.last = new Set();
+      if (S.view && (state.history || []).some((e) => e.seat >= 0 && e.text !== 'pass')) S.last = changed(S.view, state.view);
+      S.state = state;
+      S.view = state.view;
+      // in a replay (its states name no seats) the legal actions are not moves to play: their chances are the analysis
+      const replay = !Array.isArray(state.seats) || state.seats.length === 0;
+      S.moves = replay ? [] : (state.legal || []).filter((e) => e.seat === undefined || e.seat === api.seat).map(parseLegal);
+      if (state.seq !== prevSeq) {
+        S.pending = false;
+        S.sel = -1;
+        S.hover = -1;
+      } else {
+        S.sel = prevSel ? S.moves.findIndex((m) => m.action === prevSel) : -1;
+        if (S.hover >= S.moves.length) S.hover = -1;
+      }
+      const a = readAnalysis(state.analysis || (state.view && state.view.analysis) || (replay ? { legal: state.legal } : null));
+      if (a) S.analysis = { seq: state.seq, moves: a };
+      else if (S.analysis && S.analysis.seq !== state.seq && !(state.over || (state.view && state.view.stage === 'over'))) S.analysis = null;
+      render();
+    },
+    event(msg) {
+      if (msg.type === 'error' && msg.request === 'act') {
+        S.pending = false;
+        S.sel = -1;
+        if (S.view) renderMarks();
+      } else if (msg.type === 'analysis' || msg.type === 'replay') {
+        const a = readAnalysis(msg);
+        if (a) {
+          S.analysis = { seq: S.state ? S.state.seq : 0, moves: a };
+          if (S.view) renderPanel();
+        }
+      }
+    },
+    destroy() {
+      document.removeEventListener('keydown', onKey);
+      clear(root);
+    },
+  };
+}
