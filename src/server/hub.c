@@ -30,6 +30,7 @@
 #define HUB_VERSION "parlour 0.1.0"
 #define HUB_MAX_LEGAL 512 /* legal actions listed in one state */
 #define HUB_MAX_STEPS 5000 /* steps of one replay: the first 4999 actions */
+#define HUB_MAX_REPLAY (3 << 20) /* bytes of one replay's steps: under net's 4 MB queue for a client */
 #define HUB_MAX_PART 6000 /* bytes of one replay_part's text */
 #define HUB_MAX_UPLOAD (512 * 1024) /* bytes of one uploaded record */
 #define HUB_KEEP_OVER_MS (10 * 60 * 1000) /* a finished room nobody is in is let go after this */
@@ -1989,8 +1990,9 @@ static json_t *replay_legal(const hub *h, const pl_game *g, const void *st, int 
 
 /* The `replay` answer for the finished (or uploaded) match `m` as `seat`
  * (-1 spectator) sees it: one step per point of its history, at most
- * HUB_MAX_STEPS. `code` is the room, NULL for an upload. NULL when memory
- * ran out. */
+ * HUB_MAX_STEPS steps and HUB_MAX_REPLAY bytes of them ("truncated" true
+ * when cut). `code` is the room, NULL for an upload. NULL when memory ran
+ * out. */
 static json_t *replay_json(const hub *h, const pl_match *m, int seat, const char *code)
 {
     const pl_game *g = m->game;
@@ -2010,7 +2012,8 @@ static json_t *replay_json(const hub *h, const pl_match *m, int seat, const char
     fr.nseats = g->num_seats(m->initial);
     pl_state_copy(g, st, m->initial);
     int n = m->nhist < HUB_MAX_STEPS - 1 ? m->nhist : HUB_MAX_STEPS - 1;
-    int ok = 1;
+    int ok = 1, cut = n < m->nhist;
+    size_t bytes = 0;
     for (int i = 0; i <= n && ok; i++) {
         json_t *entry = json_null();
         if (i > 0) {
@@ -2032,6 +2035,12 @@ static json_t *replay_json(const hub *h, const pl_match *m, int seat, const char
         json_t *step = json_pack("{s:i, s:o, s:o, s:o}", "seq", i, "view", view ? view : json_null(), "entry",
                                  entry ? entry : json_null(), "legal",
                                  replay_legal(h, g, st, fr.nseats, over ? scratch : NULL));
+        bytes += step ? json_dumpb(step, NULL, 0, JSON_COMPACT) : 0;
+        if (i > 0 && bytes > HUB_MAX_REPLAY) { /* the first step always goes */
+            json_decref(step);
+            cut = 1;
+            break;
+        }
         if (!step || json_array_append_new(steps, step) < 0)
             ok = 0;
     }
@@ -2040,7 +2049,7 @@ static json_t *replay_json(const hub *h, const pl_match *m, int seat, const char
     pl_free(scratch);
     json_t *j = ok ? json_pack("{s:s, s:o, s:i, s:s, s:i, s:b, s:b, s:o}", "type", "replay", "room",
                                code ? json_string(code) : json_null(), "seat", seat, "game", g->id, "actions",
-                               m->nhist, "over", over, "truncated", n < m->nhist, "steps", steps)
+                               m->nhist, "over", over, "truncated", cut, "steps", steps)
                    : NULL;
     if (!ok)
         json_decref(steps);
