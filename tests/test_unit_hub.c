@@ -1556,7 +1556,7 @@ static void test_replay_room_and_upload(void **state)
     assert_string_equal(last_error(d, u), "seat");
     /* a part over 6000 bytes, and a record over 512 KB, drop the upload */
     char *big = malloc(6002);
-    memset(big, ' ', 6001);
+    memset(big, 'x', 6001);
     big[6001] = 0;
     upload(d, u, big, 6001, NULL);
     assert_string_equal(last_error(d, u), "too-long");
