@@ -4,7 +4,8 @@
  * message per connection (parsed back with jansson). Whole games of every
  * game, reconnect, spectators, chat, rematch, records, hostile messages,
  * the rate limit, messages held until the write is durable, a failed write
- * taken back, restart (hub_restore), grace takeover and the move clock. */
+ * taken back, restart (hub_restore), grace takeover and the move clock,
+ * replay (of a room, of an uploaded record) with exact chances from a table. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
