@@ -4,7 +4,8 @@
  * message per connection (parsed back with jansson). Whole games of every
  * game, reconnect, spectators, chat, rematch, records, hostile messages,
  * the rate limit, messages held until the write is durable, a failed write
- * taken back, restart (hub_restore), grace takeover and the move clock. */
+ * taken back, restart (hub_restore), grace takeover and the move clock,
+ * replay (of a room, of an uploaded record) with exact chances from a table. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "hub.h"
 #include "parlour/alloc.h"
 #include "parlour/record.h"
+#include "parlour/registry.h"
 #include "store.h"
 
 #define MAXC 16
@@ -1423,6 +1425,256 @@ static void test_karuta_reading(void **state)
     drv_free(d);
 }
 
+/* ---- replay (docs/web-protocol.md "Replay") ---- */
+
+/* Sends `text` as replay_part messages of `part` bytes (the last one with
+ * `tail`, e.g. ",\"seat\":0"). */
+static void upload(drv *d, int i, const char *text, size_t part, const char *tail)
+{
+    size_t n = strlen(text);
+    for (size_t at = 0; at < n || at == 0; at += part) {
+        size_t k = n - at < part ? n - at : part;
+        char *chunk = strndup(text + at, k);
+        json_t *m = json_pack("{s:s, s:s, s:b}", "type", "replay_part", "data", chunk, "last", at + k >= n);
+        char *msg = json_dumps(m, JSON_COMPACT);
+        if (at + k >= n && tail) { /* splice the tail before the closing brace */
+            size_t ml = strlen(msg);
+            char *m2 = malloc(ml + strlen(tail) + 1);
+            memcpy(m2, msg, ml - 1);
+            strcpy(m2 + ml - 1, tail);
+            strcat(m2, "}");
+            free(msg);
+            msg = m2;
+        }
+        sendn(d, i, msg, strlen(msg));
+        free(msg);
+        free(chunk);
+        json_decref(m);
+        if (k == 0)
+            break;
+    }
+}
+
+/* A finished Finkel Ur game with 2 pieces: the room's code in `room`, the
+ * two seats' connections in p[]. */
+static void finished_ur(drv *d, char *room, int p[2])
+{
+    int a = connect_(d);
+    snprintf(room, 64, "%s", create(d, a, "\"game\":\"ur\",\"options\":{\"rules\":\"finkel\",\"pieces\":\"2\"}"));
+    p[0] = join(d, room, "ann");
+    p[1] = join(d, room, "bob");
+    sendf(d, p[0], "{\"type\":\"replay\",\"room\":\"%s\",\"seat\":0}", room);
+    assert_string_equal(last_error(d, p[0]), "over"); /* never during the game */
+    play_to_end(d, p, 2, 4242);
+}
+
+static void test_replay_room_and_upload(void **state)
+{
+    (void)state;
+    drv *d = drv_new("replay");
+    char room[64];
+    int p[2];
+    finished_ur(d, room, p);
+    int w = connect_(d);
+    sendf(d, w, "{\"type\":\"replay\",\"room\":\"%s\",\"seat\":-1}", room);
+    json_t *rp = last(d, w, "replay");
+    assert_non_null(rp);
+    assert_string_equal(str(rp, "room"), room);
+    assert_string_equal(str(rp, "game"), "ur");
+    assert_int_equal(num(rp, "seat"), -1);
+    assert_true(json_is_true(json_object_get(rp, "over")));
+    assert_true(json_is_false(json_object_get(rp, "truncated")));
+    json_t *steps = json_object_get(rp, "steps");
+    long nact = num(rp, "actions");
+    assert_int_equal(json_array_size(steps), nact + 1);
+    assert_true(nact > 10);
+    int decisions = 0;
+    for (size_t k = 0; k < json_array_size(steps); k++) {
+        json_t *s = json_array_get(steps, k);
+        assert_int_equal(num(s, "seq"), (long)k);
+        assert_string_equal(str(json_object_get(s, "view"), "game"), "ur");
+        json_t *e = json_object_get(s, "entry");
+        if (k == 0)
+            assert_true(json_is_null(e));
+        else {
+            assert_int_equal(num(e, "seq"), (long)k - 1);
+            assert_true(strlen(str(e, "text")) > 0);
+        }
+        json_t *legal = json_object_get(s, "legal");
+        for (size_t l = 0; l < json_array_size(legal); l++) { /* no table loaded: no chance */
+            assert_true(json_is_null(json_object_get(json_array_get(legal, l), "chance")));
+            assert_true(strlen(str(json_array_get(legal, l), "action")) > 0);
+        }
+        decisions += json_array_size(legal) > 0;
+    }
+    assert_true(decisions > 0);
+    assert_true(json_is_null(json_object_get(json_object_get(json_array_get(steps, 0), "view"), "outcome")));
+    assert_false(json_is_null(json_object_get(json_object_get(json_array_get(steps, (size_t)nact), "view"), "outcome")));
+
+    /* the referee's record uploaded in parts gives the same steps */
+    sendf(d, p[0], "{\"type\":\"record\",\"who\":\"referee\"}");
+    char *rec = json_dumps(json_object_get(last(d, p[0], "record"), "record"), JSON_COMPACT);
+    assert_true(strlen(rec) > 1500);
+    int u = connect_(d);
+    upload(d, u, rec, 700, NULL);
+    json_t *ru = last(d, u, "replay");
+    assert_non_null(ru);
+    assert_true(json_is_null(json_object_get(ru, "room")));
+    assert_true(json_equal(json_object_get(ru, "steps"), steps));
+    /* as a seat (the optional seat on the last part) */
+    json_array_clear(d->in[u]);
+    upload(d, u, rec, 5000, ",\"seat\":1");
+    assert_int_equal(num(last(d, u, "replay"), "seat"), 1);
+    sendf(d, w, "{\"type\":\"replay\",\"room\":\"%s\",\"seat\":1}", room);
+    assert_true(json_equal(json_object_get(last(d, u, "replay"), "steps"),
+                           json_object_get(last(d, w, "replay"), "steps")));
+
+    /* errors change nothing and name what was wrong */
+    static const struct {
+        const char *msg, *code;
+    } bad[] = {
+        {"{\"type\":\"replay\",\"room\":\"00\",\"seat\":0}", "room"},
+        {"{\"type\":\"replay\",\"room\":\"x\"}", "shape"},
+        {"{\"type\":\"replay\",\"room\":7,\"seat\":0}", "shape"},
+        {"{\"type\":\"replay\",\"room\":\"x\",\"seat\":0,\"more\":1}", "shape"},
+        {"{\"type\":\"replay_part\",\"data\":\"{\"}", "shape"},
+        {"{\"type\":\"replay_part\",\"data\":1,\"last\":true}", "shape"},
+        {"{\"type\":\"replay_part\",\"data\":\"{\",\"last\":\"yes\"}", "shape"},
+        {"{\"type\":\"replay_part\",\"data\":\"not json\",\"last\":true}", "record"},
+        {"{\"type\":\"replay_part\",\"data\":\"{}\",\"last\":true}", "record"},
+        {"{\"type\":\"replay_part\",\"data\":\"a\\u0000b\",\"last\":true}", "json"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        sendn(d, u, bad[k].msg, strlen(bad[k].msg));
+        if (strcmp(last_error(d, u), bad[k].code))
+            fail_msg("%s: %s, not %s", bad[k].msg, last_error(d, u), bad[k].code);
+    }
+    sendf(d, u, "{\"type\":\"replay\",\"room\":\"%s\",\"seat\":2}", room);
+    assert_string_equal(last_error(d, u), "seat");
+    sendf(d, u, "{\"type\":\"replay\",\"room\":\"%s\",\"seat\":-2}", room);
+    assert_string_equal(last_error(d, u), "seat");
+    upload(d, u, rec, 5000, ",\"seat\":2");
+    assert_string_equal(last_error(d, u), "seat");
+    /* a part over 6000 bytes, and a record over 512 KB, drop the upload */
+    char *big = malloc(6002);
+    memset(big, 'x', 6001);
+    big[6001] = 0;
+    upload(d, u, big, 6001, NULL);
+    assert_string_equal(last_error(d, u), "too-long");
+    big[6000] = 0;
+    size_t quiet = json_array_size(d->in[u]);
+    for (int k = 0; k < 87; k++) { /* 87 parts of 6000 bytes fit in 512 KB (524,288), an 88th does not */
+        json_t *m = json_pack("{s:s, s:s, s:b}", "type", "replay_part", "data", big, "last", 0);
+        char *msg = json_dumps(m, JSON_COMPACT);
+        sendn(d, u, msg, strlen(msg));
+        free(msg);
+        json_decref(m);
+    }
+    assert_int_equal(json_array_size(d->in[u]), quiet); /* parts before the last get no answer */
+    size_t before = json_array_size(d->in[u]);
+    json_t *m = json_pack("{s:s, s:s, s:b}", "type", "replay_part", "data", big, "last", 0);
+    char *msg = json_dumps(m, JSON_COMPACT);
+    sendn(d, u, msg, strlen(msg));
+    assert_int_equal(json_array_size(d->in[u]), before + 1);
+    assert_string_equal(last_error(d, u), "too-long");
+    free(msg);
+    json_decref(m);
+    free(big);
+    /* the upload was dropped: a new one starts clean */
+    json_array_clear(d->in[u]);
+    upload(d, u, rec, 3000, NULL);
+    assert_non_null(last(d, u, "replay"));
+    /* a seat's record cannot be loaded, and says so */
+    sendf(d, p[1], "{\"type\":\"record\",\"who\":\"seat\"}");
+    char *vrec = json_dumps(json_object_get(last(d, p[1], "record"), "record"), JSON_COMPACT);
+    upload(d, u, vrec, 4000, NULL);
+    assert_string_equal(last_error(d, u), "record");
+    assert_non_null(strstr(str(json_array_get(d->in[u], json_array_size(d->in[u]) - 1), "message"), "one seat's view"));
+    free(vrec);
+    free(rec);
+    /* a part left over when the connection goes is freed (ASan) */
+    upload(d, u, "{\"format\":", 6000, NULL);
+    sendf(d, u, "{\"type\":\"replay_part\",\"data\":\"{\",\"last\":false}");
+    disconnect_(d, u);
+    drv_free(d);
+}
+
+/* Exact chances from a solved table (Finkel, 2 pieces, solved here). */
+static void test_replay_chances(void **state)
+{
+    (void)state;
+    char path[128];
+    snprintf(path, sizeof path, "hub_test_table_%ld.tbl", (long)getpid());
+    const pl_game *g = pl_game_find("ur");
+    assert_non_null(g);
+    assert_non_null(g->tables);
+    char o1[] = "rules=finkel", o2[] = "pieces=2";
+    char *argv[] = {o1, o2};
+    pl_buf err = {0}, report = {0};
+    pl_match *m = pl_match_new(g, 2, argv, &err);
+    assert_non_null(m);
+    pl_solve_params sp = {.tol = 1e-12, .threads = 1, .progress = NULL, .out = path};
+    assert_int_equal(g->tables->solve(m->initial, &sp, &report, &err), 1);
+    pl_match_free(m);
+    pl_buf_free(&report);
+
+    drv *d = drv_new("chances");
+    /* not a table: the error names the file */
+    assert_int_equal(hub_table_load(d->h, d->path, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), d->path));
+    pl_buf_clear(&err);
+    assert_int_equal(hub_table_load(d->h, path, &err), 0);
+    pl_buf_free(&err);
+    char room[64];
+    int p[2];
+    finished_ur(d, room, p);
+    sendf(d, p[0], "{\"type\":\"replay\",\"room\":\"%s\",\"seat\":0}", room);
+    json_t *steps = json_object_get(last(d, p[0], "replay"), "steps");
+    size_t n = json_array_size(steps);
+    int valued = 0, last_win = 0;
+    for (size_t k = 0; k + 1 < n; k++) {
+        json_t *legal = json_object_get(json_array_get(steps, k), "legal");
+        const char *played = str(json_object_get(json_array_get(steps, k + 1), "entry"), "text");
+        for (size_t l = 0; l < json_array_size(legal); l++) {
+            json_t *c = json_object_get(json_array_get(legal, l), "chance");
+            assert_true(json_is_real(c));
+            double v = json_real_value(c);
+            assert_true(v >= 0 && v <= 1);
+            valued++;
+            /* the move that ended the game won it: chance 1 */
+            if (k + 2 == n && !strcmp(played, str(json_array_get(legal, l), "action"))) {
+                assert_true(v > 1 - 1e-9);
+                last_win = 1;
+            }
+        }
+    }
+    assert_true(valued > 10);
+    assert_true(last_win);
+    /* an uploaded game that is not over gets no chances */
+    sendf(d, p[0], "{\"type\":\"record\",\"who\":\"referee\"}");
+    json_t *rec = json_deep_copy(json_object_get(last(d, p[0], "record"), "record"));
+    json_t *acts = json_object_get(rec, "actions");
+    json_array_remove(acts, json_array_size(acts) - 1);
+    json_object_set_new(rec, "result", json_null());
+    char *text = json_dumps(rec, JSON_COMPACT);
+    int u = connect_(d);
+    upload(d, u, text, 6000, NULL);
+    json_t *ru = last(d, u, "replay");
+    if (!ru)
+        fail_msg("no replay: %s", json_dumps(last(d, u, "error"), 0));
+    assert_true(json_is_false(json_object_get(ru, "over")));
+    steps = json_object_get(ru, "steps");
+    for (size_t k = 0; k < json_array_size(steps); k++) {
+        json_t *legal = json_object_get(json_array_get(steps, k), "legal");
+        for (size_t l = 0; l < json_array_size(legal); l++)
+            assert_true(json_is_null(json_object_get(json_array_get(legal, l), "chance")));
+    }
+    free(text);
+    json_decref(rec);
+    drv_free(d);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1446,6 +1698,8 @@ int main(void)
         cmocka_unit_test(test_move_clock),
         cmocka_unit_test(test_total_clock),
         cmocka_unit_test(test_karuta_reading),
+        cmocka_unit_test(test_replay_room_and_upload),
+        cmocka_unit_test(test_replay_chances),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,7 +24,7 @@
 
 static const char serve_usage[] =
     "usage: parlour serve [--port N] [--host ADDR] [--db FILE] [--web DIR] [--workers N]\n"
-    "                     [--test-seed N] [--max-queue BYTES]\n"
+    "                     [--test-seed N] [--max-queue BYTES] [--table FILE]...\n"
     "The game server: rooms played from the browser (docs/server.md, docs/web-protocol.md).\n"
     "Open http://HOST:PORT/ once it prints \"listening\"; stop it with Ctrl-C (SIGINT) or SIGTERM.\n\n"
     "  --port N       TCP port (default 8080; 0: any free port, printed)\n"
@@ -37,7 +37,9 @@ static const char serve_usage[] =
     "  --workers N    threads for the computer players (default min(2, cores))\n"
     "  --test-seed N  for tests only: rooms get seeds N, N+1, ... and codes derived from them\n"
     "  --max-queue B  bytes waiting for a client that does not read before it is closed\n"
-    "                 (default 4194304; lower it to test that)\n";
+    "                 (default 4194304; lower it to test that)\n"
+    "  --table FILE   a solved table (`parlour solve ... --out FILE`, repeatable, at most 16):\n"
+    "                 replays of finished games show each legal move's exact winning chance\n";
 
 /* Reads an integer in [lo, hi] from `s`. Returns 0, or -1 when it is not one. */
 static int serve_int(const char *s, long long lo, long long hi, long long *out)
@@ -109,9 +111,11 @@ int cli_serve(int argc, char **argv)
         {"db", required_argument, NULL, 'd'},      {"web", required_argument, NULL, 'w'},
         {"workers", required_argument, NULL, 'j'}, {"test-seed", required_argument, NULL, 's'},
         {"max-queue", required_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
+        {"table", required_argument, NULL, 't'},
         {NULL, 0, NULL, 0}};
     net_config cfg = {.host = "127.0.0.1", .port = 8080, .db = "parlour.db"};
     const char *web = NULL;
+    const char *tables[16];
     long long v;
     int o;
     optind = 1;
@@ -164,6 +168,13 @@ int cli_serve(int argc, char **argv)
             }
             cfg.max_queue = (long)v;
             break;
+        case 't':
+            if (cfg.ntables == (int)(sizeof tables / sizeof *tables)) {
+                fputs("parlour serve: at most 16 --table files\n", stderr);
+                return 2;
+            }
+            tables[cfg.ntables++] = optarg;
+            break;
         case 'h':
             fputs(serve_usage, stdout);
             return 0;
@@ -194,6 +205,7 @@ int cli_serve(int argc, char **argv)
     if (!web)
         web = PARLOUR_WEB_DIR;
     cfg.web = web;
+    cfg.tables = tables;
 
     /* SIGINT and SIGTERM go to serve_signals only (the threads net_new
      * starts inherit the mask); a closed socket is an error, not a signal. */

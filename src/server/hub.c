@@ -29,6 +29,10 @@
 
 #define HUB_VERSION "parlour 0.1.0"
 #define HUB_MAX_LEGAL 512 /* legal actions listed in one state */
+#define HUB_MAX_STEPS 5000 /* steps of one replay: the first 4999 actions */
+#define HUB_MAX_REPLAY (3 << 20) /* bytes of one replay's steps: under net's 4 MB queue for a client */
+#define HUB_MAX_PART 6000 /* bytes of one replay_part's text */
+#define HUB_MAX_UPLOAD (512 * 1024) /* bytes of one uploaded record */
 #define HUB_KEEP_OVER_MS (10 * 60 * 1000) /* a finished room nobody is in is let go after this */
 
 /* A queued message: released (tag 0) or held for batch `tag`. */
@@ -64,6 +68,12 @@ typedef struct hub_wake {
     hub_room *r;
 } hub_wake;
 
+/* A solved table loaded with hub_table_load. */
+typedef struct hub_table {
+    const pl_game *g;
+    void *t;
+} hub_table;
+
 typedef struct hub_ai {
     const pl_game *g;
     char *level;
@@ -95,6 +105,8 @@ struct hub {
     uint64_t job_seq;
     hub_ai *ais;
     int nais;
+    hub_table *tables;
+    int ntables;
     uint64_t seed_next;          /* test_seed mode */
     hub_wake *heap;              /* timers: a binary min-heap by `at` */
     int nheap, capheap;
@@ -646,6 +658,8 @@ void hub_free(hub *h)
         room_free(h->rooms[i]);
     pl_free(h->rooms);
     pl_free(h->table);
+    for (int i = 0; i < h->nconns; i++)
+        pl_free(h->conns[i].up);
     pl_free(h->conns);
     pl_free(h->freeslots);
     for (hub_msg *m = h->ready, *n; m; m = n) {
@@ -669,6 +683,9 @@ void hub_free(hub *h)
         pl_free(h->ais[i].level);
     }
     pl_free(h->ais);
+    for (int i = 0; i < h->ntables; i++)
+        h->tables[i].g->tables->free(h->tables[i].t);
+    pl_free(h->tables);
     pl_free(h->heap);
     pl_free(h);
 }
@@ -1881,6 +1898,263 @@ static void req_record(hub *h, hub_conn *c, json_t *root)
     hub_send(h, c->id, json_pack("{s:s, s:o}", "type", "record", "record", rec));
 }
 
+/* ---- replay --------------------------------------------------------------------- */
+
+int hub_table_load(hub *h, const char *path, pl_buf *err)
+{
+    int n = 0;
+    const pl_game *const *games = pl_games(&n);
+    pl_buf why = {0};
+    int tried = 0;
+    for (int i = 0; i < n; i++) {
+        const pl_game *g = games[i];
+        if (!g->tables)
+            continue;
+        tried++;
+        pl_buf e = {0};
+        void *t = g->tables->load(path, &e);
+        if (!t) {
+            pl_buf_printf(&why, "; %s: %s", g->id, pl_buf_str(&e));
+            pl_buf_free(&e);
+            continue;
+        }
+        pl_buf_free(&e);
+        hub_table *a = pl_realloc(h->tables, sizeof *a * (size_t)(h->ntables + 1));
+        if (!a) {
+            g->tables->free(t);
+            pl_buf_free(&why);
+            pl_buf_puts(err, "out of memory");
+            return -1;
+        }
+        h->tables = a;
+        h->tables[h->ntables++] = (hub_table){g, t};
+        pl_buf_free(&why);
+        return 0;
+    }
+    pl_buf_printf(err, "table %s: %s%s", path, tried ? "no game takes it" : "no game has tables", pl_buf_str(&why));
+    pl_buf_free(&why);
+    return -1;
+}
+
+/* The exact chance that `seat` wins once it played `a` at `st`, from the
+ * first loaded table of `g` that covers the state after it; NULL when none
+ * does (or the state after is not between decisions). */
+static json_t *action_chance(const hub *h, const pl_game *g, const void *st, int seat, pl_action a, void *scratch)
+{
+    int has = 0;
+    if (!scratch)
+        return json_null();
+    for (int i = 0; i < h->ntables && !has; i++)
+        has = h->tables[i].g == g;
+    if (!has)
+        return json_null();
+    pl_state_copy(g, scratch, st);
+    g->apply(scratch, seat, a);
+    if (g->phase(scratch) == PL_PHASE_MOVE)
+        return json_null();
+    for (int i = 0; i < h->ntables; i++) {
+        if (h->tables[i].g != g)
+            continue;
+        double v = g->tables->value(h->tables[i].t, scratch, seat);
+        if (v >= 0)
+            return json_real(v);
+    }
+    return json_null();
+}
+
+/* The legal actions at `st` of every seat that acts, each with its chance
+ * (null throughout when `scratch` is NULL). */
+static json_t *replay_legal(const hub *h, const pl_game *g, const void *st, int nseats, void *scratch)
+{
+    json_t *legal = json_array();
+    if (g->phase(st) != PL_PHASE_MOVE)
+        return legal;
+    for (int s = 0; s < nseats; s++) {
+        if (!pl_is_actor(g, st, s))
+            continue;
+        pl_action acts[HUB_MAX_LEGAL];
+        int n = g->legal(st, s, acts, HUB_MAX_LEGAL);
+        for (int i = 0; i < n && i < HUB_MAX_LEGAL; i++) {
+            pl_buf t = {0}, l = {0};
+            g->format_action(st, s, acts[i], &t);
+            pl_format_action_long(g, st, s, acts[i], &l);
+            json_array_append_new(legal, json_pack("{s:s, s:s, s:i, s:o}", "action", pl_buf_str(&t), "long",
+                                                   pl_buf_str(&l), "seat", s, "chance",
+                                                   action_chance(h, g, st, s, acts[i], scratch)));
+            pl_buf_free(&t);
+            pl_buf_free(&l);
+        }
+    }
+    return legal;
+}
+
+/* The `replay` answer for the finished (or uploaded) match `m` as `seat`
+ * (-1 spectator) sees it: one step per point of its history, at most
+ * HUB_MAX_STEPS steps and HUB_MAX_REPLAY bytes of them ("truncated" true
+ * when cut). `code` is the room, NULL for an upload. NULL when memory ran
+ * out. */
+static json_t *replay_json(const hub *h, const pl_match *m, int seat, const char *code)
+{
+    const pl_game *g = m->game;
+    int over = g->phase(m->state) == PL_PHASE_OVER; /* exact chances only for a game that is over */
+    void *st = pl_malloc(g->state_size), *before = pl_malloc(g->state_size), *scratch = pl_malloc(g->state_size);
+    json_t *steps = json_array();
+    if (!st || !before || !scratch || !steps) {
+        pl_free(st);
+        pl_free(before);
+        pl_free(scratch);
+        json_decref(steps);
+        return NULL;
+    }
+    hub_room fr; /* entry_make reads only the game and the number of seats */
+    memset(&fr, 0, sizeof fr);
+    fr.game = g;
+    fr.nseats = g->num_seats(m->initial);
+    pl_state_copy(g, st, m->initial);
+    int n = m->nhist < HUB_MAX_STEPS - 1 ? m->nhist : HUB_MAX_STEPS - 1;
+    int ok = 1, cut = n < m->nhist;
+    size_t bytes = 0;
+    for (int i = 0; i <= n && ok; i++) {
+        json_t *entry = json_null();
+        if (i > 0) {
+            const pl_move *mv = &m->hist[i - 1];
+            pl_state_copy(g, before, st);
+            g->apply(st, mv->seat, mv->a);
+            hub_entry e;
+            if (entry_make(&fr, &e, before, mv->seat, mv->a, st) < 0)
+                ok = 0;
+            else
+                entry = json_pack("{s:i, s:i, s:s, s:s}", "seq", i - 1, "seat", mv->seat, "text", e.text[seat + 1],
+                                  "said", e.said[seat + 1]);
+            entry_free(&e);
+        }
+        pl_buf v = {0}, err = {0};
+        json_t *view = pl_view_json(g, st, seat, &v, &err) == 0 && !v.oom ? json_loads(pl_buf_str(&v), 0, NULL) : NULL;
+        pl_buf_free(&v);
+        pl_buf_free(&err);
+        json_t *step = json_pack("{s:i, s:o, s:o, s:o}", "seq", i, "view", view ? view : json_null(), "entry",
+                                 entry ? entry : json_null(), "legal",
+                                 replay_legal(h, g, st, fr.nseats, over ? scratch : NULL));
+        bytes += step ? json_dumpb(step, NULL, 0, JSON_COMPACT) : 0;
+        if (i > 0 && bytes > HUB_MAX_REPLAY) { /* the first step always goes */
+            json_decref(step);
+            cut = 1;
+            break;
+        }
+        if (!step || json_array_append_new(steps, step) < 0)
+            ok = 0;
+    }
+    pl_free(st);
+    pl_free(before);
+    pl_free(scratch);
+    json_t *j = ok ? json_pack("{s:s, s:o, s:i, s:s, s:i, s:b, s:b, s:o}", "type", "replay", "room",
+                               code ? json_string(code) : json_null(), "seat", seat, "game", g->id, "actions",
+                               m->nhist, "over", over, "truncated", cut, "steps", steps)
+                   : NULL;
+    if (!ok)
+        json_decref(steps);
+    return j;
+}
+
+/* {"type": "replay", "room": CODE, "seat": S}: a room in memory that is over. */
+static void req_replay(hub *h, hub_conn *c, json_t *root)
+{
+    const char *type, *code;
+    int seat = -2;
+    json_error_t je;
+    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s, s:i}", "type", &type, "room", &code, "seat", &seat) < 0) {
+        hub_error(h, c->id, "shape", "replay", "replay: {room: CODE, seat: -1 (spectator) or a seat}: %s", je.text);
+        return;
+    }
+    hub_room *r = strlen(code) < HUB_CODE ? room_find(h, code) : NULL;
+    if (!r) {
+        hub_error(h, c->id, "room", "replay", "no such room (a finished room is kept %d minutes after the last one "
+                  "leaves)", HUB_KEEP_OVER_MS / 60000);
+        return;
+    }
+    if (!room_over(r)) {
+        hub_error(h, c->id, "over", "replay", "a replay comes only after the game");
+        return;
+    }
+    if (seat < -1 || seat >= r->nseats) {
+        hub_error(h, c->id, "seat", "replay", "replay: seat is -1 (spectator) or 0 to %d", r->nseats - 1);
+        return;
+    }
+    json_t *j = replay_json(h, r->m, seat, r->code);
+    if (!j) {
+        hub_error(h, c->id, "storage", "replay", "out of memory");
+        return;
+    }
+    hub_send(h, c->id, j);
+}
+
+static void upload_drop(hub_conn *c)
+{
+    pl_free(c->up);
+    c->up = NULL;
+    c->uplen = 0;
+}
+
+/* {"type": "replay_part", "data": TEXT, "last": BOOL, "seat": S (optional,
+ * read on the last part, -1 by default)}: a referee's record uploaded in
+ * parts; the last one loads it and answers `replay` (room null) as seat S
+ * sees it. */
+static void req_replay_part(hub *h, hub_conn *c, json_t *root)
+{
+    const char *type, *data;
+    size_t dlen = 0;
+    int last = 0, seat = -1;
+    json_error_t je;
+    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s%, s:b, s?i}", "type", &type, "data", &data, &dlen, "last",
+                       &last, "seat", &seat) < 0) {
+        upload_drop(c);
+        hub_error(h, c->id, "shape", "replay_part", "replay_part: {data: TEXT, last: BOOL, seat (optional)} (upload dropped): %s",
+                  je.text);
+        return;
+    }
+    if (dlen > HUB_MAX_PART || c->uplen + dlen > HUB_MAX_UPLOAD || memchr(data, 0, dlen)) {
+        upload_drop(c);
+        hub_error(h, c->id, "too-long", "replay_part",
+                  "a part is at most %d bytes of text (no NUL), a record at most %d bytes: upload dropped",
+                  HUB_MAX_PART, HUB_MAX_UPLOAD);
+        return;
+    }
+    char *up = pl_realloc(c->up, c->uplen + dlen + 1);
+    if (!up) {
+        upload_drop(c);
+        hub_error(h, c->id, "storage", "replay_part", "out of memory: upload dropped");
+        return;
+    }
+    c->up = up;
+    memcpy(c->up + c->uplen, data, dlen);
+    c->uplen += dlen;
+    c->up[c->uplen] = 0;
+    if (!last)
+        return;
+    pl_buf err = {0};
+    pl_match *m = pl_record_read(c->up, &err);
+    upload_drop(c);
+    if (!m) {
+        hub_error(h, c->id, "record", "replay_part", "%s", pl_buf_str(&err));
+        pl_buf_free(&err);
+        return;
+    }
+    pl_buf_free(&err);
+    int nseats = m->game->num_seats(m->initial);
+    if (seat < -1 || seat >= nseats) {
+        pl_match_free(m);
+        hub_error(h, c->id, "seat", "replay_part", "replay_part: seat is -1 (spectator) or 0 to %d", nseats - 1);
+        return;
+    }
+    json_t *j = replay_json(h, m, seat, NULL);
+    pl_match_free(m);
+    if (!j) {
+        hub_error(h, c->id, "storage", "replay_part", "out of memory");
+        return;
+    }
+    send_now(h, c->id, j);
+}
+
 static void req_hello(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
 {
     const char *type;
@@ -1985,6 +2259,10 @@ void hub_message(hub *h, uint64_t conn, const char *data, size_t len, int64_t no
             req_rematch(h, c, now_ms);
     } else if (!strcmp(t, "record"))
         req_record(h, c, root);
+    else if (!strcmp(t, "replay"))
+        req_replay(h, c, root);
+    else if (!strcmp(t, "replay_part"))
+        req_replay_part(h, c, root);
     else if (!strcmp(t, "leave")) {
         if (bare(h, c, root, "leave")) {
             conn_leave(h, c, now_ms);
@@ -2012,7 +2290,7 @@ void hub_message(hub *h, uint64_t conn, const char *data, size_t len, int64_t no
     } else
         hub_error(h, conn, "type", t,
                   "unknown type '%.40s'; types: hello, games, rooms, create, join, watch, act, chat, rematch, "
-                  "record, sync, touch, leave",
+                  "record, replay, replay_part, sync, touch, leave",
                   t);
     json_decref(root);
 }
@@ -2061,6 +2339,9 @@ void hub_disconnect(hub *h, uint64_t conn, int64_t now_ms)
     if (!c)
         return;
     conn_leave(h, c, now_ms);
+    pl_free(c->up);
+    c->up = NULL;
+    c->uplen = 0;
     c->id = 0;
     h->freeslots[h->nfree++] = (int)(c - h->conns);
     h->live_conns--;

@@ -71,6 +71,14 @@ void hub_free(hub *h);
  * number of rooms, or -1 with a message. Called once, before any connection. */
 int hub_restore(hub *h, store *s, int64_t now_ms, pl_buf *err);
 
+/* Loads the solved table in file `path` for the hub's life: every game
+ * with tables (pl_game.tables) is tried until one takes it. Replays then
+ * carry each legal action's exact winning chance from it (never during a
+ * game that is not over). Returns 0, or -1 with a message naming the file
+ * (and each game's reason) when no game takes it. Call before any
+ * connection (`parlour serve --table FILE`). */
+int hub_table_load(hub *h, const char *path, pl_buf *err);
+
 /* ---- Connections ---------------------------------------------------------- */
 
 /* A new connection: returns its id (> 0), or 0 when the hub holds

@@ -80,6 +80,8 @@ typedef struct hub_conn {
     double tokens;          /* rate limit bucket */
     int64_t tokens_ms;
     int dropped;            /* messages refused in a row for rate */
+    char *up;               /* a record being uploaded (replay_part), NULL none (owned) */
+    size_t uplen;
 } hub_conn;
 
 /* Functions of hub.c used by hub_karuta.c. */

@@ -659,6 +659,9 @@ net *net_new(const net_config *cfg, pl_buf *err)
     hc.test_seed = cfg->test_seed;
     if (!(n->hub = hub_new(&hc, err)))
         goto fail;
+    for (int i = 0; i < cfg->ntables; i++)
+        if (hub_table_load(n->hub, cfg->tables[i], err) < 0)
+            goto fail;
     if (hub_restore(n->hub, n->store, net_now(), err) < 0)
         goto fail;
 

@@ -41,6 +41,8 @@ typedef struct net_config {
     int workers;         /* computer players' threads [min(2, cores)] */
     uint64_t test_seed;  /* hub_config.test_seed: 0 in production */
     long max_queue;      /* bytes queued for one client before it is closed [NET_MAX_QUEUE] */
+    const char *const *tables; /* solved tables' files, each loaded by hub_table_load [none] */
+    int ntables;
 } net_config;
 
 /* Opens the store, makes the hub, rebuilds every unfinished room from the
