@@ -94,6 +94,15 @@ run('room', async (h) => {
     h.check(after.seq === before.seq, 'nothing changed');
   });
 
+  await h.step('the language switch redraws the room in place (same seat, table kept)', async () => {
+    await ann.selectOption('#lang', 'ru');
+    await ann.locator('.seats-box h2', { hasText: 'Места' }).waitFor();
+    await ann.locator('.table-root').waitFor();
+    h.check((await h.state(ann)).seat === 0, 'still seat 0');
+    await ann.selectOption('#lang', 'en');
+    await ann.locator('.seats-box h2', { hasText: 'Seats' }).waitFor();
+  });
+
   await h.step('the room page has no layout fault (phone, desktop, spectator)', async () => {
     h.expectLayout(await h.layout(ann), 'desktop');
     h.expectLayout(await h.layout(bob), 'phone');
