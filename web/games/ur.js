@@ -68,21 +68,28 @@ export function parseLegal(entry) {
 }
 
 /** Winning chances from an analysis message or a replay step, loosely:
- * {moves|analysis|chances: [{action, long?, win|p|chance|value}]} →
- * [{action, long, p (0..1)}], or null. */
+ * {legal|moves|analysis|chances|steps[last]: [{action, long?, chance|win|p|value}]}
+ * (docs/web-protocol.md: each legal action's `chance`, the solved table's
+ * P(the seat to act wins) after it; null where the table does not cover it)
+ * → [{action, long, p (0..1 or null)}], or null when no entry has a chance. */
 export function readAnalysis(a) {
   if (!a || typeof a !== 'object') return null;
-  const list = Array.isArray(a) ? a : a.moves || a.analysis || a.chances || a.legal;
+  let list = Array.isArray(a) ? a : a.legal || a.moves || a.analysis || a.chances;
+  if (!list && Array.isArray(a.steps) && a.steps.length) list = a.steps[a.steps.length - 1].legal;
   if (!Array.isArray(list)) return null;
   const out = [];
+  let any = false;
   for (const e of list) {
     if (!e || typeof e.action !== 'string') continue;
-    let p = [e.win, e.p, e.chance, e.value, e.win_pct !== undefined ? e.win_pct / 100 : undefined].find((x) => typeof x === 'number');
-    if (p === undefined) continue;
-    if (p > 1) p /= 100;
+    let p = [e.chance, e.win, e.p, e.value, e.win_pct !== undefined && e.win_pct !== null ? e.win_pct / 100 : undefined].find((x) => typeof x === 'number');
+    if (p === undefined) p = null;
+    else {
+      any = true;
+      if (p > 1) p /= 100;
+    }
     out.push({ action: e.action, long: e.long || e.action, p });
   }
-  return out.length ? out : null;
+  return any ? out : null;
 }
 
 export function mount(root, api) {
@@ -98,6 +105,7 @@ export function mount(root, api) {
     rolls: new Map(), // seq → roll value, from the history (the last throw when the view has none)
     analysis: null, // {seq, moves: [{action, long, p}]}
     flipped: new Set(), // squares whose top piece has just turned marked (animated once)
+    last: new Set(), // squares the last move (a player's, not a throw) changed
   };
   const els = {};
 
@@ -313,9 +321,11 @@ export function mount(root, api) {
       g.classList.toggle('ur-sel', !!isSel && S.sel >= 0);
       g.classList.toggle('ur-preview', !!isSel && S.sel < 0);
       g.classList.toggle('ur-target', !!isTarget);
+      g.classList.toggle('ur-last', S.last.has(sq));
       if (isTarget) g.dataset.target = '1';
       else delete g.dataset.target;
       let label = squareLabel(b);
+      if (S.last.has(sq)) label += '. ' + t('ur.lastMove');
       if (can) label += '. ' + t('ur.canMove');
       if (isSel) label += '. ' + t('ur.selected');
       if (isTarget) label += '. ' + t('ur.target');
@@ -390,15 +400,16 @@ export function mount(root, api) {
     const roll = inMove ? v.roll : lastRoll();
     const dice = (v.options && v.options.dice) || '3lots';
     const finkel = v.options && v.options.rules === 'finkel';
-    const box = svg('svg', { class: 'ur-lots-svg' + (inMove ? '' : ' ur-old'), viewBox: '0 0 136 40', role: 'img' });
+    const one = dice === 'd4' && !finkel;
+    const box = svg('svg', { class: 'ur-lots-svg' + (one ? ' ur-lots-one' : '') + (inMove ? '' : ' ur-old'), viewBox: one ? '0 0 38 40' : '0 0 136 40', role: 'img' });
     let label;
     if (roll === null || roll === undefined) {
       label = t('ur.throw.none');
       for (let i = 0; i < 3; i++) box.append(pyramid(8 + i * 42, false, true));
     } else if (dice === 'd4' && !finkel) {
       label = t(inMove ? 'ur.throw' : 'ur.throw.last', { n: roll }) + ' (' + t('ur.lots.d4') + ')';
-      box.append(pyramid(8, false, false));
-      box.append(svg('text', { class: 'ur-lot-n', x: 74, y: 28 }, String(roll)));
+      box.append(pyramid(4, false, false));
+      box.append(svg('text', { class: 'ur-lot-n', x: 19, y: 33, 'text-anchor': 'middle' }, String(roll)));
     } else {
       const total = finkel ? 4 : 3;
       const marked = finkel ? roll : roll === 4 ? 0 : roll;
@@ -468,17 +479,19 @@ export function mount(root, api) {
   function renderAnalysis() {
     const v = S.view;
     const st = S.state;
-    const showIt = S.analysis && (v.stage === 'over' || (st && (st.over || st.status === 'over')));
+    // only after the game, or in a replay (the replay page's states name no seats)
+    const replay = st && (!Array.isArray(st.seats) || st.seats.length === 0);
+    const showIt = S.analysis && (v.stage === 'over' || replay || (st && (st.over || st.status === 'over')));
     els.analysis.hidden = !showIt;
     clear(els.analysis);
     if (!showIt) return;
     els.analysis.append(h('h3', {}, t('ur.analysis.title')));
-    const best = Math.max(...S.analysis.moves.map((m) => m.p));
+    const best = Math.max(...S.analysis.moves.map((m) => (m.p === null ? -1 : m.p)));
     els.analysis.append(
       h('ul', { class: 'ur-analysis-list' },
         S.analysis.moves.map((m) =>
           h('li', { class: m.p === best ? 'ur-best' : '', dataset: { action: m.action } },
-            (m.action === 'pass' ? t('ur.pass') : m.long) + ': ' + t('ur.analysis.win', { p: (m.p * 100).toFixed(2) })))));
+            (m.action === 'pass' ? t('ur.pass') : m.long) + ': ' + (m.p === null ? t('ur.analysis.unknown') : t('ur.analysis.win', { p: (m.p * 100).toFixed(2) }))))));
   }
 
   // ---- choosing and playing ----
@@ -587,6 +600,12 @@ export function mount(root, api) {
     return out;
   }
 
+  // The squares whose stack differs between two views (the last move: where it left and landed).
+  function changed(prev, next) {
+    const before = new Map((prev.board || []).map((b) => [b.square, JSON.stringify(b.stack)]));
+    return new Set((next.board || []).filter((b) => before.get(b.square) !== JSON.stringify(b.stack)).map((b) => b.square));
+  }
+
   // ---- the contract ----
   return {
     update(state) {
@@ -599,9 +618,13 @@ export function mount(root, api) {
       for (const seq of [...S.rolls.keys()]) if (seq >= state.seq) S.rolls.delete(seq);
       const prevSel = S.sel >= 0 ? S.moves[S.sel].action : null;
       S.flipped = flips(S.view, state.view);
+      if (!S.view || state.history_from === 0) S.last = new Set();
+      if (S.view && (state.history || []).some((e) => e.seat >= 0 && e.text !== 'pass')) S.last = changed(S.view, state.view);
       S.state = state;
       S.view = state.view;
-      S.moves = (state.legal || []).filter((e) => e.seat === undefined || e.seat === api.seat || api.seat < 0).map(parseLegal);
+      // in a replay (its states name no seats) the legal actions are not moves to play: their chances are the analysis
+      const replay = !Array.isArray(state.seats) || state.seats.length === 0;
+      S.moves = replay ? [] : (state.legal || []).filter((e) => e.seat === undefined || e.seat === api.seat).map(parseLegal);
       if (state.seq !== prevSeq) {
         S.pending = false;
         S.sel = -1;
@@ -610,7 +633,7 @@ export function mount(root, api) {
         S.sel = prevSel ? S.moves.findIndex((m) => m.action === prevSel) : -1;
         if (S.hover >= S.moves.length) S.hover = -1;
       }
-      const a = readAnalysis(state.analysis || (state.view && state.view.analysis));
+      const a = readAnalysis(state.analysis || (state.view && state.view.analysis) || (replay ? { legal: state.legal } : null));
       if (a) S.analysis = { seq: state.seq, moves: a };
       else if (S.analysis && S.analysis.seq !== state.seq && !(state.over || (state.view && state.view.stage === 'over'))) S.analysis = null;
       render();
