@@ -37,7 +37,10 @@ run('replay', async (h) => {
         await page.setInputFiles('#replay-file', file);
       }
       await page.locator('#replay-step').waitFor();
-      if (mode === 'room') record = await page.evaluate(() => window.__parlour.page.replay.record);
+      if (mode === 'room') {
+        await page.waitForFunction(() => !!window.__parlour.page.replay.record); // fetched for its download
+        record = await page.evaluate(() => window.__parlour.page.replay.record);
+      }
       h.check(record && record.format === 'parlour-record' && record.actions.length > 3, 'the referee record');
       let s = await steps();
       h.check(s.i === 0 && s.n === record.actions.length, `step 0 of ${record.actions.length}: ${JSON.stringify(s)}`);

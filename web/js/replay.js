@@ -119,7 +119,7 @@ export function open(ctx, code) {
   function load(record, fromRoom) {
     R.error = null;
     R.note = null;
-    R.i = 0;
+    if (!fromRoom) R.i = 0; // a room's record may come after its steps: stay where the reader is
     if (!record || typeof record !== 'object' || !Array.isArray(record.actions) || typeof record.game !== 'string') {
       R.error = t('replay.bad');
       R.record = null;
