@@ -168,6 +168,14 @@ run('room', async (h) => {
     h.check(a.room === b.room && a.room !== room, 'the same new room');
   });
 
+  await h.step('the seat opened in a second tab moves there; the first tab says so', async () => {
+    const ann2 = await ann.context().newPage(); // same storage: the same token
+    await ann2.goto(ann.url());
+    await h.waitState(ann2, (st) => st.seat === 0);
+    await ann.locator('.note.info', { hasText: 'another window' }).waitFor();
+    await ann2.close();
+  });
+
   await h.step('a person away past the grace: "the computer plays for X until they return"', async () => {
     await ann.goto(h.url('/'));
     const made = await h.createRoom(ann, { game: 'ur', seats: [{ kind: 'person' }, { kind: 'person' }], grace_s: 1 });

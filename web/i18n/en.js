@@ -106,6 +106,7 @@ export default {
   'room.record.referee': 'Download the full record',
   'room.record.saved': 'The record is downloaded.',
   'room.replay': 'Replay',
+  'room.takenOver': 'Your seat is now played from another window or device; reload this page to take it back here.',
   'room.leave': 'Leave',
 
   'chat.title': 'Chat',

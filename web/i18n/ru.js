@@ -104,6 +104,7 @@ export default {
   'room.record.referee': 'Скачать полную запись',
   'room.record.saved': 'Запись скачана.',
   'room.replay': 'Просмотр',
+  'room.takenOver': 'Ваше место теперь занято из другого окна или устройства; обновите страницу, чтобы вернуть его сюда.',
   'room.leave': 'Выйти',
 
   'chat.title': 'Чат',
