@@ -154,6 +154,7 @@ export default {
   'replay.asSpectator': 'a spectator',
   'replay.legal': 'The {n} possible moves here',
   'replay.chance': 'wins {p} %',
+  'replay.truncated': 'Only the first {n} of {all} actions can be replayed.',
   'replay.step': 'step {i} of {n}',
 
   // ---- ur (web/games/ur.js) ----

@@ -152,6 +152,7 @@ export default {
   'replay.asSpectator': 'зрителя',
   'replay.legal': 'Возможных ходов здесь: {n}',
   'replay.chance': 'выигрыш {p} %',
+  'replay.truncated': 'Просмотреть можно только первые {n} из {all} действий.',
   'replay.step': 'шаг {i} из {n}',
 
   // ---- ur (web/games/ur.js) ----
