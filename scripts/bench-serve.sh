@@ -104,7 +104,8 @@ start_server() {
 # one, printed once at the start) on stderr.
 gen() {
     local rc=0
-    "${GEN_PIN[@]}" "$PARLOUR" bench serve --url "ws://127.0.0.1:$PORT/ws" --pid "$SPID" "$@" \
+    "${GEN_PIN[@]}" "$PARLOUR" bench serve --url "ws://127.0.0.1:$PORT/ws" --pid "$SPID" \
+        --ready-timeout 600 "$@" \
         2>"$WORK/gen.err" || rc=$?
     grep -v "open files limit" "$WORK/gen.err" >&2 || true
     return $rc
@@ -161,7 +162,7 @@ for m in $ONLY; do
     case $m in
     idle)
         start_server "$TMPFS_DIR/parlour-bench.db"
-        echo "idle: $(gen --clients "$CLIENTS" --idle --seconds 3 --ready-timeout 600)"
+        echo "idle: $(gen --clients "$CLIENTS" --idle --seconds 3)"
         stop_server
         ;;
     max)

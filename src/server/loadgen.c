@@ -114,6 +114,7 @@ struct lg {
     int phase;
     int next_connect, connecting, connected, failed, dropped, ready;
     int in_connect; /* inside lg_connect_more */
+    int trace;      /* LG_TRACE set: every message received goes to stderr (first 300 bytes) */
     int64_t t_start, t_run, t_end;
     lws_sorted_usec_list_t sul_phase;
     /* figures of the run */
@@ -467,7 +468,7 @@ static void lg_on_message(lg *g, lg_client *c, const char *data, size_t len)
         return;
     }
     lg_room *r = &g->r[c->room];
-    if (getenv("LG_TRACE"))
+    if (g->trace)
         fprintf(stderr, "%d< %.*s\n", (int)(c - g->c), (int)(len > 300 ? 300 : len), data);
     if (!strcmp(type, "state")) {
         lg_on_state(g, c, m, now);
@@ -760,7 +761,8 @@ static void lg_usage(FILE *f)
           "  --pid PID     the server's process: its memory and CPU time from /proc\n"
           "  --seed X      the random choices (default 1)\n"
           "  --ready-timeout S  measure anyway after S seconds if some clients are not\n"
-          "                in their rooms yet (default 120)\n",
+          "                in their rooms yet (default 120)\n"
+          "Environment: LG_TRACE=1 prints every message received on stderr.\n",
           f);
 }
 
@@ -913,6 +915,7 @@ int lg_bench_serve(int argc, char **argv)
 
     pl_json_setup();
     pl_rng_seed(&g.rng, seed);
+    g.trace = getenv("LG_TRACE") != NULL;
     g.c = pl_calloc((size_t)g.nclients, sizeof *g.c);
     g.r = pl_calloc(g.nrooms > 0 ? (size_t)g.nrooms : 1, sizeof *g.r);
     if (!g.c || !g.r) {

@@ -115,6 +115,24 @@ export function mount(root, api) {
   let touched = new Set(); // cards touched in this reading
   let touchN = -1; // the reading those touches belong to
   let lastJudgement = '';
+  let fieldKey = '';
+  const gcache = new Map(); // card → its <g>, built once and moved between redraws
+
+  /** The card's element (cached: its 15-odd kana are built once), placed and labelled afresh. */
+  function cardEl(n, x, y, flip, attrs) {
+    let g = gcache.get(n);
+    if (!g) {
+      g = torifuda(n, 0, 0, false, {});
+      gcache.set(n, g);
+    }
+    for (const a of ['aria-pressed', 'data-base', 'data-label', 'data-seat']) g.removeAttribute(a);
+    g.setAttribute('transform', flip ? `translate(${x + CW} ${y + CH}) rotate(180)` : `translate(${x} ${y})`);
+    g.setAttribute('class', attrs.class || 'kar-card');
+    g.setAttribute('aria-label', attrs['aria-label'] || '');
+    if (attrs['aria-pressed']) g.setAttribute('aria-pressed', attrs['aria-pressed']);
+    Object.assign(g.dataset, attrs.dataset || {});
+    return g;
+  }
   let memoEnd = 0;
   let memoTimer = null;
   const seenTakes = new Set();
@@ -269,6 +287,13 @@ export function mount(root, api) {
       drag = { card, x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
       return;
     }
+    // a card of the other side while sending: the other side is the target
+    const g = card !== null ? e.target.closest('.kar-card') : null;
+    if (g && sel !== null && g.dataset.seat !== undefined && Number(g.dataset.seat) !== me && cardMoves(sel).some((m) => m.kind === 'send')) {
+      e.preventDefault();
+      playTarget({ dataset: { target: 'send' } }, sel);
+      return;
+    }
     const tg = targetOf(e.target);
     if (tg && sel !== null) {
       e.preventDefault();
@@ -301,7 +326,10 @@ export function mount(root, api) {
     drag = null;
     if (!d.moved) return select(d.card);
     const under = document.elementsFromPoint(e.clientX, e.clientY).map(targetOf).find((x) => x);
-    if (!(under && playTarget(under, d.card))) draw();
+    if (!(under && playTarget(under, d.card))) {
+      fieldKey = ''; // put the dragged card back
+      draw();
+    }
   }
   function onKey(e) {
     if (e.key !== 'Enter' && e.key !== ' ') return;
@@ -381,7 +409,7 @@ export function mount(root, api) {
           continue;
         }
         const x = colX.get(own ? c.slot : 18 - c.slot);
-        kids.push(torifuda(c.card, x, rowY(own, c.row), !own, { ...cardAttrs(c.card, c.label), dataset: { card: c.card, label: c.label, seat: who } }));
+        kids.push(cardEl(c.card, x, rowY(own, c.row), !own, { ...cardAttrs(c.card, c.label), dataset: { card: c.card, label: c.label, seat: who } }));
       }
     const box = svg('svg', { class: 'kar-svg kar-kyogi', viewBox: `0 0 ${W} ${Hh}`, role: 'group', 'aria-label': t('karuta.field') }, ...kids);
     els.field.append(
@@ -394,11 +422,11 @@ export function mount(root, api) {
 
   function drawRow(title, cards, zone, target) {
     // one labelled row of cards (chirashi field lines, uta hands and pool)
-    const per = Math.max(cards.length, 1);
+    const per = Math.max(cards.length, 7); // rows share one scale, an empty hand stays small
     const W = LEFT * 2 + per * (CW + GX);
     const kids = [];
     if (target) kids.push(svg('rect', { class: 'kar-zone kar-target', x: 0, y: 0, width: W, height: CH + 8, dataset: { target }, tabindex: 0, role: 'button', 'aria-label': t('karuta.toPool', { card: sel }) }));
-    cards.forEach((n, i) => kids.push(torifuda(n, LEFT + i * (CW + GX), 4, false, cardAttrs(n, ''))));
+    cards.forEach((n, i) => kids.push(cardEl(n, LEFT + i * (CW + GX), 4, false, cardAttrs(n, ''))));
     els.field.append(
       h('p', { class: 'kar-side' }, title),
       svg('svg', { class: 'kar-svg kar-row', viewBox: `0 0 ${W} ${CH + 8}`, role: 'group', 'aria-label': title, dataset: { zone } }, ...kids),
@@ -408,7 +436,7 @@ export function mount(root, api) {
   function drawGrid(title, cards, per) {
     const rows = Math.max(1, Math.ceil(cards.length / per));
     const W = LEFT * 2 + per * (CW + GX) - GX;
-    const kids = cards.map((n, i) => torifuda(n, LEFT + (i % per) * (CW + GX), 4 + Math.floor(i / per) * (CH + GY), false, cardAttrs(n, '')));
+    const kids = cards.map((n, i) => cardEl(n, LEFT + (i % per) * (CW + GX), 4 + Math.floor(i / per) * (CH + GY), false, cardAttrs(n, '')));
     els.field.append(
       h('p', { class: 'kar-side' }, title),
       svg('svg', { class: 'kar-svg kar-grid', viewBox: `0 0 ${W} ${rows * (CH + GY) + 4}`, role: 'group', 'aria-label': title, dataset: { zone: 'field' } }, ...kids),
@@ -560,7 +588,16 @@ export function mount(root, api) {
       touched = new Set();
     }
     status();
-    drawField(v);
+    // the field is redrawn only when what it shows changed (a state that
+    // changes only `pending` during a reading leaves the cards in place)
+    const key = JSON.stringify([v.territories, v.hands, v.pool, v.field, v.stage, v.judgement && v.judgement.card, sel,
+      (state.legal || []).map((e) => e.action), touchN === v.readings ? [...touched] : [], (state.seats || []).map((x) => x && x.name)]);
+    if (key !== fieldKey) {
+      fieldKey = key;
+      const t0 = performance.now();
+      drawField(v);
+      window.__karuta.drawMs = performance.now() - t0;
+    }
     drawActions(v);
     drawJudgement(v);
     counts(v);
@@ -579,7 +616,8 @@ export function mount(root, api) {
       if (m.type === 'reading') {
         reading = { n: m.n, kana: [], t0: m.t0_ms };
         window.__karuta.reading = reading;
-        els.readHead.textContent = t('karuta.reading', { n: state ? state.view.readings : m.n });
+        window.__karuta.readingAt = performance.now();
+        els.readHead.textContent = t('karuta.reading', { n: m.n });
         els.kana.textContent = '';
         els.kana.classList.add('kar-live');
         els.memo.hidden = true;

@@ -392,7 +392,7 @@ export default {
   'karuta.j.took': '{name} взял(а) её через {s} с после решающего слога (決まり字 кимариди).',
   'karuta.j.tookAt': '{name} взял(а) её на {s} с.',
   'karuta.j.foul': '{name}: ошибок (お手つき отэцуки): {n}.',
-  'karuta.j.send': '{from} отдаёт карт: {n} ({to}).',
+  'karuta.j.send': '{from} отдаёт {to} карт: {n}.',
   'karuta.j.sent': 'Отданы карты: {cards}.',
   'karuta.j.nosend': 'Отдавать нечего.',
   'karuta.j.engine': 'Строка движка',
