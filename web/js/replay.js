@@ -18,7 +18,9 @@ export function stepsOf(msg) {
   if (!Array.isArray(msg.steps)) return [];
   return msg.steps.map((s) => {
     const e = (s && s.entry) || {};
-    return { view: s ? s.view : null, text: e.text ?? s.text ?? '', said: e.said || '', seat: e.seat, legal: Array.isArray(s.legal) ? s.legal : [] };
+    const text = e.text ?? s.text ?? '';
+    const who = typeof e.seat === 'number' && e.seat >= 0 ? t('replay.seat', { n: e.seat + 1 }) + ': ' : '';
+    return { view: s ? s.view : null, text: text ? who + text : '', said: e.said || '', seat: e.seat, legal: Array.isArray(s.legal) ? s.legal : [] };
   });
 }
 
