@@ -37,7 +37,10 @@ run('replay', async (h) => {
         await page.setInputFiles('#replay-file', file);
       }
       await page.locator('#replay-step').waitFor();
-      if (mode === 'room') record = await page.evaluate(() => window.__parlour.page.replay.record);
+      if (mode === 'room') {
+        await page.waitForFunction(() => !!window.__parlour.page.replay.record); // fetched for its download
+        record = await page.evaluate(() => window.__parlour.page.replay.record);
+      }
       h.check(record && record.format === 'parlour-record' && record.actions.length > 3, 'the referee record');
       let s = await steps();
       h.check(s.i === 0 && s.n === record.actions.length, `step 0 of ${record.actions.length}: ${JSON.stringify(s)}`);
@@ -58,6 +61,12 @@ run('replay', async (h) => {
       h.check((await steps()).i === 0, 'Home: the start');
       await page.click('#replay-forward');
       h.check((await steps()).i === 1, 'the forward button');
+      if (s.views) {
+        // the server's views: seen by seat 1 instead of a spectator
+        await page.selectOption('#replay-seat', '0');
+        await page.waitForFunction(() => window.__parlour.page.replay.seat === 0 && window.__parlour.page.replay.steps);
+        h.check((await steps()).n === s.n, 'the same steps seen by seat 1');
+      }
       h.expectLayout(await h.layout(page), 'replay phone');
       await h.shot(page, mode + '-phone');
     });

@@ -94,6 +94,15 @@ run('room', async (h) => {
     h.check(after.seq === before.seq, 'nothing changed');
   });
 
+  await h.step('the language switch redraws the room in place (same seat, table kept)', async () => {
+    await ann.selectOption('#lang', 'ru');
+    await ann.locator('.seats-box h2', { hasText: 'Места' }).waitFor();
+    await ann.locator('.table-root').waitFor();
+    h.check((await h.state(ann)).seat === 0, 'still seat 0');
+    await ann.selectOption('#lang', 'en');
+    await ann.locator('.seats-box h2', { hasText: 'Seats' }).waitFor();
+  });
+
   await h.step('the room page has no layout fault (phone, desktop, spectator)', async () => {
     h.expectLayout(await h.layout(ann), 'desktop');
     h.expectLayout(await h.layout(bob), 'phone');
@@ -157,6 +166,14 @@ run('room', async (h) => {
     const a = await h.waitState(ann, (st) => st.seat === 0 && st.status === 'playing');
     const b = await h.waitState(bob, (st) => st.seat === 1);
     h.check(a.room === b.room && a.room !== room, 'the same new room');
+  });
+
+  await h.step('the seat opened in a second tab moves there; the first tab says so', async () => {
+    const ann2 = await ann.context().newPage(); // same storage: the same token
+    await ann2.goto(ann.url());
+    await h.waitState(ann2, (st) => st.seat === 0);
+    await ann.locator('.note.info', { hasText: 'another window' }).waitFor();
+    await ann2.close();
   });
 
   await h.step('a person away past the grace: "the computer plays for X until they return"', async () => {

@@ -106,6 +106,7 @@ export default {
   'room.record.referee': 'Download the full record',
   'room.record.saved': 'The record is downloaded.',
   'room.replay': 'Replay',
+  'room.takenOver': 'Your seat is now played from another window or device; reload this page to take it back here.',
   'room.leave': 'Leave',
 
   'chat.title': 'Chat',
@@ -153,6 +154,7 @@ export default {
   'replay.asSpectator': 'a spectator',
   'replay.legal': 'The {n} possible moves here',
   'replay.chance': 'wins {p} %',
+  'replay.truncated': 'Only the first {n} of {all} actions can be replayed.',
   'replay.step': 'step {i} of {n}',
 
   // ---- ur (web/games/ur.js) ----

@@ -104,6 +104,7 @@ export default {
   'room.record.referee': 'Скачать полную запись',
   'room.record.saved': 'Запись скачана.',
   'room.replay': 'Просмотр',
+  'room.takenOver': 'Ваше место теперь занято из другого окна или устройства; обновите страницу, чтобы вернуть его сюда.',
   'room.leave': 'Выйти',
 
   'chat.title': 'Чат',
@@ -151,6 +152,7 @@ export default {
   'replay.asSpectator': 'зрителя',
   'replay.legal': 'Возможных ходов здесь: {n}',
   'replay.chance': 'выигрыш {p} %',
+  'replay.truncated': 'Просмотреть можно только первые {n} из {all} действий.',
   'replay.step': 'шаг {i} из {n}',
 
   // ---- ur (web/games/ur.js) ----

@@ -18,7 +18,9 @@ export function stepsOf(msg) {
   if (!Array.isArray(msg.steps)) return [];
   return msg.steps.map((s) => {
     const e = (s && s.entry) || {};
-    return { view: s ? s.view : null, text: e.text ?? s.text ?? '', said: e.said || '', seat: e.seat, legal: Array.isArray(s.legal) ? s.legal : [] };
+    const text = e.text ?? s.text ?? '';
+    const who = typeof e.seat === 'number' && e.seat >= 0 ? t('replay.seat', { n: e.seat + 1 }) + ': ' : '';
+    return { view: s ? s.view : null, text: text ? who + text : '', said: e.said || '', seat: e.seat, legal: Array.isArray(s.legal) ? s.legal : [] };
   });
 }
 
@@ -70,6 +72,7 @@ export function open(ctx, code) {
       R.game = m.game || (steps[0].view && steps[0].view.game) || R.game;
       R.seats = (steps[0].view && steps[0].view.seats) || R.seats;
       if (typeof m.seat === 'number') R.seat = m.seat;
+      R.note = m.truncated ? t('replay.truncated', { n: steps.length - 1, all: m.actions ?? '?' }) : null;
       R.i = Math.min(R.i, steps.length - 1);
       R.error = null;
       renderAll();
@@ -119,7 +122,7 @@ export function open(ctx, code) {
   function load(record, fromRoom) {
     R.error = null;
     R.note = null;
-    R.i = 0;
+    if (!fromRoom) R.i = 0; // a room's record may come after its steps: stay where the reader is
     if (!record || typeof record !== 'object' || !Array.isArray(record.actions) || typeof record.game !== 'string') {
       R.error = t('replay.bad');
       R.record = null;
@@ -142,15 +145,18 @@ export function open(ctx, code) {
 
   // the record goes up in parts (each at most 6000 bytes), paced under the
   // server's rate limit (20 messages a second in bursts of 60)
-  function upload(text) {
+  function upload(text, seat = -1) {
     const parts = partsOf(text);
     const job = { parts, i: 0 };
     R.sending = job;
     const next = () => {
       if (R.sending !== job) return;
       const burst = job.i === 0 ? 30 : 1;
-      for (let k = 0; k < burst && job.i < parts.length; k++, job.i++)
-        net.send({ type: 'replay_part', data: parts[job.i], last: job.i === parts.length - 1 });
+      for (let k = 0; k < burst && job.i < parts.length; k++, job.i++) {
+        const msg = { type: 'replay_part', data: parts[job.i], last: job.i === parts.length - 1 };
+        if (msg.last && seat !== -1) msg.seat = seat; // whose views (read on the last part)
+        net.send(msg);
+      }
       if (job.i < parts.length) setTimeout(next, 60);
       else R.sending = null;
     };
@@ -207,10 +213,11 @@ export function open(ctx, code) {
     clear(els.status);
     if (R.error) els.status.append(h('p', { class: 'note error', role: 'alert' }, R.error));
     if (R.note) els.status.append(h('p', { class: 'note info' }, R.note));
-    if (code && R.views && R.seats) {
+    if (R.views && R.seats) {
       const sel = h('select', { id: 'replay-seat', onchange: (ev) => {
           R.seat = Number(ev.target.value);
-          net.send({ type: 'replay', room: code, seat: R.seat });
+          if (code) net.send({ type: 'replay', room: code, seat: R.seat });
+          else if (R.record) upload(JSON.stringify(R.record), R.seat);
         } },
         h('option', { value: '-1', selected: R.seat === -1 }, t('replay.asSpectator')),
         Array.from({ length: R.seats }, (_, i) => h('option', { value: String(i), selected: R.seat === i }, t('replay.seat', { n: i + 1 }))));

@@ -162,6 +162,7 @@ export function open(ctx, code) {
     }),
     net.on('left', () => {
       if (r.leaving) location.assign('/');
+      else note('info', t('room.takenOver')); // the seat's token came back on another connection
     }),
     net.on('*', (m) => {
       if (r.table && (m.type === 'reading' || m.type === 'kana')) r.table.event(m);
@@ -169,8 +170,7 @@ export function open(ctx, code) {
   );
 
   function errorText(m) {
-    const head = t('error.' + m.error);
-    return head.startsWith('⟦') ? m.message : head + ' ' + m.message;
+    return has('error.' + m.error) ? t('error.' + m.error) + ' ' + m.message : m.message;
   }
 
   function note(kind, text) {
