@@ -52,7 +52,8 @@ export function pathOf(side, options) {
   return p;
 }
 
-/** One legal entry → {action, long, from: 'reserve'|square|null, depth (1 = top), to: square|'off'|null, capture, again}. */
+/** One legal entry → {action, long, from: 'reserve'|square|null, depth (1 = top), to: square|'off'|null,
+ * captures, again (the flags of `long`: ", captures", ", rolls again")}. */
 export function parseLegal(entry) {
   const action = entry.action;
   const long = entry.long || action;
@@ -64,6 +65,8 @@ export function parseLegal(entry) {
     from: action === 'enter' ? 'reserve' : m ? m[1].toUpperCase() + m[2] : null,
     depth: m && m[3] ? Number(m[3]) : 1,
     to: to ? (to[1] === 'off' ? 'off' : to[1].toUpperCase()) : null,
+    captures: /, captures\b/.test(long),
+    again: /, rolls again\b/.test(long),
   };
 }
 
@@ -114,6 +117,10 @@ export function mount(root, api) {
   const sideYou = (s) => (s === api.seat ? t('ur.you', { side: side(s) }) : side(s));
   const pieceWords = (p, top) =>
     t('ur.piece', { side: side(p.owner), face: t(p.marked ? 'ur.face.marked' : 'ur.face.blank') }) + (top ? ' ' + t('ur.top') : '');
+
+  // A move in the interface's language: the notation's squares, the flags translated.
+  const moveText = (m) =>
+    m.action === 'pass' ? t('ur.pass') : !m.to ? m.long : `${m.action} → ${m.to}` + (m.captures ? t('ur.captures') : '') + (m.again ? t('ur.again') : '');
 
   // ---- geometry ----
   // The viewer's own row at the bottom (Light's row A for a spectator).
@@ -452,7 +459,7 @@ export function mount(root, api) {
       h('span', { class: 'ur-score' }, t('ur.score', { light: (v.off || [0, 0])[0], dark: (v.off || [0, 0])[1], pieces: (v.options && v.options.pieces) || 7 })),
     );
     const cur = S.sel >= 0 ? S.moves[S.sel] : S.hover >= 0 ? S.moves[S.hover] : null;
-    if (cur) els.line.textContent = t(S.sel >= 0 ? 'ur.selectedMove' : 'ur.previewMove', { move: cur.long });
+    if (cur) els.line.textContent = t(S.sel >= 0 ? 'ur.selectedMove' : 'ur.previewMove', { move: moveText(cur) });
     else if (S.moves.length) els.line.textContent = t('ur.pick');
     else els.line.textContent = '';
     els.moveBtn.parentNode.hidden = !S.moves.length;
@@ -470,7 +477,7 @@ export function mount(root, api) {
           disabled: S.pending,
           dataset: { action: m.action, n: String(i + 1) },
           onclick: () => select(i),
-        }, h('kbd', {}, String(i + 1)), ' ', m.action === 'pass' ? t('ur.pass') : m.long),
+        }, h('kbd', {}, String(i + 1)), ' ', moveText(m)),
       );
     });
     renderAnalysis();
@@ -491,7 +498,7 @@ export function mount(root, api) {
       h('ul', { class: 'ur-analysis-list' },
         S.analysis.moves.map((m) =>
           h('li', { class: m.p === best ? 'ur-best' : '', dataset: { action: m.action } },
-            (m.action === 'pass' ? t('ur.pass') : m.long) + ': ' + (m.p === null ? t('ur.analysis.unknown') : t('ur.analysis.win', { p: (m.p * 100).toFixed(2) }))))));
+            moveText(parseLegal(m)) + ': ' + (m.p === null ? t('ur.analysis.unknown') : t('ur.analysis.win', { p: (m.p * 100).toFixed(2) }))))));
   }
 
   // ---- choosing and playing ----
