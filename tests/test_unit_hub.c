@@ -872,6 +872,47 @@ static void test_illegal_explained(void **state)
     drv_free(d);
 }
 
+/* The limits of hub_config: connections and rooms. */
+static void test_limits(void **state)
+{
+    (void)state;
+    hub_config cfg = {.test_seed = TEST_SEED, .max_conns = 2, .max_rooms = 1};
+    pl_buf err = {0};
+    hub *h = hub_new(&cfg, &err);
+    uint64_t a = hub_connect(h, 1), b = hub_connect(h, 1);
+    assert_true(a && b && a != b);
+    assert_int_equal(hub_connect(h, 1), 0); /* full: the caller closes the socket */
+    hub_out o;
+    while (hub_out_next(h, &o)) /* the welcomes */
+        pl_free(o.text);
+    hub_disconnect(h, b, 2);
+    uint64_t c = hub_connect(h, 3);
+    assert_true(c && c != b); /* a slot used again gets a new id */
+    hub_message(h, b, "{\"type\":\"games\"}", 16, 4); /* a gone connection: ignored */
+    const char *cr = "{\"type\":\"create\",\"game\":\"ur\"}";
+    hub_message(h, a, cr, strlen(cr), 5);
+    hub_message(h, a, cr, strlen(cr), 6);
+    int created = 0, full = 0;
+    for (;;) {
+        hub_batch *bt = hub_store_take(h);
+        if (bt) {
+            hub_store_done(h, bt, 1, 7); /* not written: only the limits matter here */
+            hub_batch_free(bt);
+            continue;
+        }
+        if (!hub_out_next(h, &o))
+            break;
+        assert_true(o.conn != b);
+        created += strstr(o.text, "\"created\"") != NULL;
+        full += strstr(o.text, "\"error\":\"full\"") != NULL;
+        pl_free(o.text);
+    }
+    assert_int_equal(created, 1);
+    assert_int_equal(full, 1); /* the second room: the server holds its most */
+    hub_free(h);
+    pl_buf_free(&err);
+}
+
 static void test_rate_limit(void **state)
 {
     (void)state;
@@ -1395,6 +1436,7 @@ int main(void)
         cmocka_unit_test(test_record_and_rematch),
         cmocka_unit_test(test_hostile_messages),
         cmocka_unit_test(test_illegal_explained),
+        cmocka_unit_test(test_limits),
         cmocka_unit_test(test_rate_limit),
         cmocka_unit_test(test_held_until_durable_and_failure),
         cmocka_unit_test(test_restore),

@@ -3,6 +3,7 @@
 //   /room/CODE   a room (js/room.js)
 //   /replay      a replay (js/replay.js); also /#replay and /room/CODE#replay,
 //                which the server serves as the page itself
+//   /#practice   karuta's solo practice (web/games/karuta.js practicePage)
 // Tests reach the page's inner parts through window.__parlour.
 
 import { t, lang, setLang, languages, missing } from './js/i18n.js';
@@ -68,7 +69,17 @@ function route() {
   const m = path.match(/^\/room\/([0-9A-Za-z_-]+)\/?$/);
   if (path === '/replay' || location.hash.startsWith('#replay')) return replay.open(ctx, m ? m[1] : null);
   if (m) return room.open(ctx, m[1]);
+  if (location.hash.startsWith('#practice')) return practice();
   return lobby.open(ctx);
+}
+
+// karuta's practice page (/#practice): drawn by web/games/karuta.js
+function practice() {
+  const box = h('div', { id: 'practice' });
+  app.append(box);
+  const pg = {};
+  import('./games/karuta.js').then((k) => Object.assign(pg, k.practicePage(box, ctx, t)));
+  return { close: () => pg.close && pg.close() };
 }
 
 function chrome() {

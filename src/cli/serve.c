@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netdb.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "net.h"
@@ -30,7 +32,8 @@ static const char serve_usage[] =
     "                 (default 127.0.0.1, this machine only; 0.0.0.0: every IPv4\n"
     "                 interface, so others on the network can join)\n"
     "  --db FILE      the SQLite file of rooms and actions (default parlour.db, created if needed)\n"
-    "  --web DIR      the static files (default ./web if it exists, else the source tree's web/)\n"
+    "  --web DIR      the static files (default ./web if it exists, else the installed\n"
+    "                 ../share/parlour/web next to the program, else the source tree's web/)\n"
     "  --workers N    threads for the computer players (default min(2, cores))\n"
     "  --test-seed N  for tests only: rooms get seeds N, N+1, ... and codes derived from them\n"
     "  --max-queue B  bytes waiting for a client that does not read before it is closed\n"
@@ -66,6 +69,24 @@ static const char *serve_numeric_host(const char *host, char *out, size_t cap)
     int ok = !getnameinfo(res->ai_addr, res->ai_addrlen, out, (socklen_t)cap, NULL, 0, NI_NUMERICHOST);
     freeaddrinfo(res);
     return ok ? out : host;
+}
+
+/* The installed web folder, BIN/../share/parlour/web where BIN is the
+ * program's folder (/proc/self/exe), into out[cap]. Returns 1 when it is a
+ * folder, else 0. */
+static int serve_installed_web(char *out, size_t cap)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return 0;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    int w = snprintf(out, cap, "%s/../share/parlour/web", exe);
+    return w > 0 && (size_t)w < cap && serve_is_dir(out);
 }
 
 /* Waits for SIGINT or SIGTERM (blocked in every thread) and stops the server. */
@@ -158,14 +179,20 @@ int cli_serve(int argc, char **argv)
         fprintf(stderr, "parlour serve: unexpected argument '%s'\n%s", argv[optind], serve_usage);
         return 2;
     }
-    /* The web folder: the one named, else ./web, else the source tree's
-     * (baked in at build time: PARLOUR_WEB_DIR). */
+    /* The web folder: the one named, else ./web, else the installed one next
+     * to the program (BIN/../share/parlour/web, `cmake --install`), else the
+     * source tree's (baked in at build time: PARLOUR_WEB_DIR). */
     if (web && !serve_is_dir(web)) {
         fprintf(stderr, "parlour serve: --web '%s' is not a folder\n", web);
         return 2;
     }
+    char installed[PATH_MAX];
+    if (!web && serve_is_dir("web"))
+        web = "web";
+    if (!web && serve_installed_web(installed, sizeof installed))
+        web = installed;
     if (!web)
-        web = serve_is_dir("web") ? "web" : PARLOUR_WEB_DIR;
+        web = PARLOUR_WEB_DIR;
     cfg.web = web;
 
     /* SIGINT and SIGTERM go to serve_signals only (the threads net_new
@@ -176,6 +203,14 @@ int cli_serve(int argc, char **argv)
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     signal(SIGPIPE, SIG_IGN);
+
+    /* Room for many players: lws takes at most the open-files limit in
+     * connections, so the soft limit goes up to the hard one (at most 65536). */
+    struct rlimit rl;
+    if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < 65536 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max < 65536 ? rl.rlim_max : 65536;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
 
     const char *shown = cfg.host;
     char numeric[NI_MAXHOST];

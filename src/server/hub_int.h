@@ -83,6 +83,7 @@ typedef struct hub_conn {
 } hub_conn;
 
 /* Functions of hub.c used by hub_karuta.c. */
+/* The live connection `id`, or NULL (never was, or gone). */
 hub_conn *hub_conn_get(hub *h, uint64_t id);
 /* Queues message `j` (stolen) to connection `conn`, held behind any
  * pending write (as every message about a room). */
@@ -109,8 +110,10 @@ const ai_player *hub_player(hub *h, const pl_game *g, const char *level, pl_buf 
 const char *hub_takeover_level(const hub *h);
 /* The log (hub_config.log, else stderr). */
 FILE *hub_log(const hub *h);
-/* A new job id. */
+/* Queues a decision of `p` for `seat` on a copy of `r`'s state (kind
+ * HUB_JOB_*); returns the job's id, or 0 when memory ran out (no job). */
 uint64_t hub_job_queue(hub *h, hub_room *r, int seat, const ai_player *p, int kind);
+/* The time of the call being handled (ms). */
 int64_t hub_now(const hub *h);
 
 /* ---- hub_karuta.c ---- */

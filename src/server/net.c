@@ -4,11 +4,12 @@
  *
  * The service thread (net_run's) is the only one that touches the hub and
  * the connections. After every hub call it "pumps": the messages the hub
- * released go to their connections' queues, the writes it queued go to the
+ * released go to their connections' queues, its computer players' jobs go
+ * to the workers, and the timer is set for hub_next_ms. After every turn of
+ * the loop (every event of one poll) the writes the hub queued go to the
  * storage thread as one batch (at most one out at a time, so what arrives
- * while a batch is on its way to disk rides in the next: one fsync for
- * many actions), its computer players' jobs go to the workers, and the
- * timer is set for hub_next_ms. Helper threads post their results under
+ * while a batch is on its way to disk rides in the next: one fsync for many
+ * actions). Helper threads post their results under
  * `mu` and wake the loop with lws_cancel_service, which arrives as
  * LWS_CALLBACK_EVENT_WAIT_CANCELLED on the service thread.
  */
@@ -297,20 +298,27 @@ static void net_timer(net *n)
     lws_sul_schedule(n->ctx, 0, &n->sul, net_sul_cb, (lws_usec_t)d * LWS_US_PER_MS);
 }
 
-/* After every hub call: messages out, the writes to the storage thread, the
- * jobs to the workers, the timer. */
-static void net_pump(net *n)
+/* After every turn of the service loop (lws_service: every event of one
+ * poll): the writes the hub queued meanwhile, to the storage thread as one
+ * batch. While a batch is out the hub gives none, and what arrives rides in
+ * the next. */
+static void net_store(net *n)
 {
-    net_drain(n);
-    if (n->destroying)
-        return;
-    hub_batch *b = hub_store_take(n->hub);
+    hub_batch *b = n->destroying ? NULL : hub_store_take(n->hub);
     if (b) {
         pthread_mutex_lock(&n->mu);
         n->st_todo = b; /* the hub gives one batch at a time: the slot is free */
         pthread_cond_signal(&n->st_cv);
         pthread_mutex_unlock(&n->mu);
     }
+}
+
+/* After every hub call: messages out, the jobs to the workers, the timer. */
+static void net_pump(net *n)
+{
+    net_drain(n);
+    if (n->destroying)
+        return;
     hub_job *j;
     int ran = 0;
     while ((j = hub_job_take(n->hub))) {
@@ -704,6 +712,7 @@ net *net_new(const net_config *cfg, pl_buf *err)
             goto fail;
         }
     net_pump(n); /* restored rooms may have computer players to move and timers */
+    net_store(n);
     return n;
 fail:
     net_free(n);
@@ -722,9 +731,11 @@ const char *net_web(const net *n)
 
 int net_run(net *n)
 {
-    while (!atomic_load(&n->stop))
+    while (!atomic_load(&n->stop)) {
         if (lws_service(n->ctx, 0) < 0)
             return -1;
+        net_store(n);
+    }
     return 0;
 }
 

@@ -183,6 +183,7 @@ export class Harness {
     this.contexts = [];
     this.foreign = []; // requests not to the server
     this.pageErrors = [];
+    this.missingSeen = new Set(); // i18n keys a page did not find (its console warnings)
     this.passed = 0;
     this.shotsTaken = [];
   }
@@ -228,6 +229,10 @@ export class Harness {
       if (!ok(ws.url())) this.foreign.push(ws.url());
     });
     p.on('pageerror', (e) => this.pageErrors.push(String(e && e.stack ? e.stack : e)));
+    p.on('console', (m) => {
+      const k = /^parlour: missing i18n key (.*)$/.exec(m.text());
+      if (k) this.missingSeen.add(k[1]);
+    });
   }
 
   /** A page in a new context (see context()). */
@@ -349,18 +354,11 @@ export class Harness {
   /** Closes everything; returns the faults found on the way (strings). */
   async close() {
     const faults = [];
-    for (const ctx of this.contexts) {
-      for (const p of ctx.pages()) {
-        try {
-          const miss = await this.missingKeys(p);
-          if (miss.length) faults.push(`missing i18n keys on ${p.url()}: ${miss.join(', ')}`);
-        } catch {}
-      }
-      await ctx.close().catch(() => {});
-    }
+    for (const ctx of this.contexts) await ctx.close().catch(() => {});
     if (this.browser) await this.browser.close().catch(() => {});
     if (this.foreign.length) faults.push('requests outside the server: ' + [...new Set(this.foreign)].join(', '));
     if (this.pageErrors.length) faults.push('uncaught errors in the page:\n  ' + this.pageErrors.join('\n  '));
+    if (this.missingSeen.size) faults.push('missing i18n keys: ' + [...this.missingSeen].join(', '));
     if (this.server) {
       const rc = await this.server.stop();
       if (rc !== 0) faults.push(`parlour serve exited with ${rc} after SIGTERM:\n${this.server.log().slice(-4000)}`);

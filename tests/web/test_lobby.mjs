@@ -85,4 +85,20 @@ run('lobby', async (h) => {
     h.check(st.seats.map((s) => s.kind).join() === 'open,ai,partner,ai', 'the seats: ' + JSON.stringify(st.seats));
     await page.context().close();
   });
+
+  await h.step('the harness catches a request outside the server (another loopback address)', async () => {
+    const page = await h.page('desktop', { lang: 'en' });
+    await page.goto(h.url('/'));
+    const before = h.foreign.length;
+    await page.evaluate(() => {
+      const img = new Image();
+      img.src = 'http://127.0.0.2:9/planted.png'; // loopback, not the server: must be caught
+      document.body.append(img);
+    });
+    await page.waitForTimeout(300);
+    const caught = h.foreign.slice(before);
+    h.check(caught.some((u) => u.includes('127.0.0.2:9/planted.png')), 'the planted request is recorded: ' + caught.join(' '));
+    h.foreign.splice(before); // planted on purpose: not a fault of the page
+    await page.context().close();
+  });
 });

@@ -21,7 +21,8 @@ run('replay', async (h) => {
 
   const steps = async () => page.evaluate(() => {
     const R = window.__parlour.page.replay;
-    return { i: R.i, n: R.steps ? R.steps.length - 1 : null, views: R.views, text: document.getElementById('table').textContent };
+    const st = R.steps ? R.steps[R.i] : null;
+    return { i: R.i, n: R.steps ? R.steps.length - 1 : null, views: R.views, text: document.getElementById('table').textContent, view: st ? JSON.stringify(st.view) : null };
   });
 
   for (const mode of ['room', 'file']) {
@@ -40,13 +41,13 @@ run('replay', async (h) => {
       h.check(record && record.format === 'parlour-record' && record.actions.length > 3, 'the referee record');
       let s = await steps();
       h.check(s.i === 0 && s.n === record.actions.length, `step 0 of ${record.actions.length}: ${JSON.stringify(s)}`);
-      const start = s.text;
+      const start = s;
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
       s = await steps();
       h.check(s.i === 2, 'two steps on');
       h.check((await page.locator('#replay-step').textContent()) === `step 2 of ${s.n}`, 'the counter');
-      h.check(s.text !== start, 'the table changed');
+      h.check(s.text !== start.text || s.view !== start.view, 'the table changed');
       await page.keyboard.press('ArrowLeft');
       h.check((await steps()).i === 1, 'one back');
       await page.keyboard.press('End');

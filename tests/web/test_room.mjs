@@ -56,6 +56,13 @@ run('room', async (h) => {
     h.check(/^(9|10):\d\d$/.test(first), 'about ten minutes: ' + first);
   });
 
+  await h.step('whose turn, in words', async () => {
+    const st = await h.waitState(ann, (st) => st.view.actors.length > 0 && st.status === 'playing');
+    const [me, other, otherName] = st.view.actors[0] === 0 ? [ann, bob, 'Ann'] : [bob, ann, 'Bob'];
+    await me.locator('.turn', { hasText: /^(Your turn\.|Ваш ход\.)$/ }).waitFor();
+    await other.locator('.turn', { hasText: new RegExp('^(Waiting for|Ждём:) ' + otherName + '\\.$') }).waitFor();
+  });
+
   await h.step('a chat message reaches the other', async () => {
     await ann.fill('#chat-text', 'good luck <b>bold</b>');
     await ann.press('#chat-text', 'Enter');
@@ -150,5 +157,20 @@ run('room', async (h) => {
     const a = await h.waitState(ann, (st) => st.seat === 0 && st.status === 'playing');
     const b = await h.waitState(bob, (st) => st.seat === 1);
     h.check(a.room === b.room && a.room !== room, 'the same new room');
+  });
+
+  await h.step('a person away past the grace: "the computer plays for X until they return"', async () => {
+    await ann.goto(h.url('/'));
+    const made = await h.createRoom(ann, { game: 'ur', seats: [{ kind: 'person' }, { kind: 'person' }], grace_s: 1 });
+    await h.join(ann, made.room, 'Ann');
+    await h.join(bob, made.room, 'Bob');
+    await h.waitState(ann, (st) => st.status === 'playing');
+    await bob.evaluate(() => window.__parlour.net.close()); // gone, no reconnection
+    const note = ann.locator('.seat[data-seat="1"] .seat-note', { hasText: 'the computer plays for Bob until they return' });
+    await note.waitFor();
+    await h.shot(ann, 'covered-desktop');
+    await bob.evaluate(() => window.__parlour.net.connect()); // back with the token
+    await h.waitState(ann, (st) => !st.seats[1].covered && st.seats[1].connected);
+    await note.waitFor({ state: 'detached' });
   });
 });

@@ -91,7 +91,15 @@ run('tamcuc', async (h) => {
       // (a lay: the last listed, the weakest cards, so Ann keeps her General for the illegal lead)
       const pick = prefer.map((p) => cardActs.find((a) => a.startsWith(p))).find(Boolean) || (cardActs[0].startsWith('lay') ? cardActs[cardActs.length - 1] : cardActs[0]);
       const cards = pick.split(' ').slice(1);
-      for (const c of cards) await page.locator(`.tc-hand g.tc-card[data-card="${c}"]:not(.tc-selected)`).first().click();
+      for (const c of cards) {
+        const card = page.locator(`.tc-hand g.tc-card[data-card="${c}"]:not(.tc-selected)`).first();
+        if (name === 'Ann' && pick.startsWith('lay')) {
+          // by keyboard: focus, Space (the card keeps the focus)
+          await card.focus();
+          await page.keyboard.press('Space');
+          h.check(await page.evaluate(() => document.activeElement && document.activeElement.classList.contains('tc-selected')), 'Space selects the focused card');
+        } else await card.click();
+      }
       const play = page.locator('#tc-play');
       h.check(!(await play.isDisabled()), `${name}: the play button is enabled for ${pick}`);
       h.check((await play.getAttribute('data-action')) === pick || (await play.getAttribute('data-action')).split(' ').slice(1).sort().join() === cards.slice().sort().join(), `${name}: the button plays ${pick}`);

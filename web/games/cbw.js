@@ -10,9 +10,13 @@
 // cell that is not lit may be tapped too: the server's explanation of why the
 // card may not go there is shown (the room's message area) and nothing
 // changes. `pass` is a button. Cards that left the table since the last view
-// (captures) fade out. The board pans (drag, one finger) and zooms (pinch,
+// (captures) fade out. The free cells that are castles as if the game ended
+// now are shaded in their team's colour (found from the view's cells and drawn
+// only when their count is the view's own `castles`). The board pans (drag, one finger) and zooms (pinch,
 // ctrl+wheel, the − + buttons); it is the only table that may be wider than a
-// phone, so it scrolls inside its own box, never the page.
+// phone, so it scrolls inside its own box, never the page. Keyboard: Tab to a
+// hand card or a cell, Enter or Space to choose or play, the arrow keys from
+// cell to cell, Escape to put the chosen card back.
 
 import { h, svg, clear } from '../js/dom.js';
 import { seatName } from '../js/room.js';
@@ -79,6 +83,7 @@ export function mount(root, api) {
   els.score = h('div', { class: 'cbw-score', role: 'group', 'aria-label': t('cbw.score.label') });
   els.seats = h('ol', { class: 'cbw-seats', 'aria-label': t('cbw.seats') });
   els.info = h('p', { class: 'cbw-info' });
+  els.outcome = h('p', { class: 'cbw-outcome', role: 'status', hidden: true });
   els.last = h('p', { class: 'cbw-last', 'aria-live': 'polite' });
   els.svgHost = h('div', { class: 'cbw-board', tabindex: '-1' });
   els.zoomOut = h('button', { type: 'button', class: 'cbw-zoom-out', 'aria-label': t('cbw.zoom.out'), title: t('cbw.zoom.out'), onclick: () => zoomBy(1 / 1.25) }, '−');
@@ -90,6 +95,7 @@ export function mount(root, api) {
   els.prisoners = h('div', { class: 'cbw-prisoners' });
   root.append(
     h('div', { class: 'cbw' },
+      els.outcome,
       els.score,
       els.seats,
       els.info,
@@ -112,6 +118,7 @@ export function mount(root, api) {
   let natural = { w: 0, h: 0 };
   let geom = null; // {x0, x1, y0, y1} of the cells drawn
   let lastText = '';
+  let faded = 0;
   const timers = new Set();
 
   // ---- legal actions ----
@@ -139,14 +146,24 @@ export function mount(root, api) {
     return !!(state && (state.legal || []).length && !state.over);
   }
 
+  /** The seat an action is played for: its legal entry's, else the pile
+   * holding `card` (players=2: one person plays two seats), else undefined. */
+  function seatFor(action, card) {
+    const e = ((state && state.legal) || []).find((a) => a.action === action);
+    if (e && e.seat !== undefined) return e.seat;
+    const pv = view && view.partner_hand;
+    if (card && pv && pv.cards.includes(card)) return pv.seat;
+    return undefined;
+  }
   function doPass() {
     if (!canPass()) return;
     selected = null;
-    api.act('pass');
+    api.act('pass', seatFor('pass'));
   }
   function place(x, y) {
     if (!selected || !myTurn()) return;
-    api.act(selected + '@' + x + ',' + y);
+    const action = selected + '@' + x + ',' + y;
+    api.act(action, seatFor(action, selected));
   }
 
   // ---- the board: zoom and pan ----
@@ -257,6 +274,17 @@ export function mount(root, api) {
     }
   };
   root.addEventListener('keydown', onKey);
+  // the arrow keys move the focus from cell to cell on the board
+  const STEP = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  els.svgHost.addEventListener('keydown', (e) => {
+    const d = STEP[e.key];
+    const el = e.target;
+    if (!d || !el.dataset || el.dataset.x === undefined) return;
+    const next = els.svgHost.querySelector(`[data-x="${Number(el.dataset.x) + d[0]}"][data-y="${Number(el.dataset.y) + d[1]}"]:not(.cbw-ghost)`);
+    if (!next) return;
+    e.preventDefault();
+    next.focus();
+  });
   const onResize = () => {
     if (!userZoom) fit(false);
   };
@@ -285,6 +313,50 @@ export function mount(root, api) {
     return { x0: Math.min(x0, sx[0]), x1: Math.max(x1, sx[1]), y0: Math.min(y0, sy[0]), y1: Math.max(y1, sy[1]) };
   }
 
+  /** The castles as if the game ended now (CBW-R23, R24): Map 'x,y' → team
+   * of the free cells walled in by one team's cards, worked out from the
+   * view's cells; null unless its counts are the view's own `castles` (the
+   * server's rules decide; this only finds where they are). */
+  function castlesOf(v, cells) {
+    if (!v.span || !v.inside || !v.castles) return null;
+    const ins = v.inside, sp = v.span;
+    const inside = (x, y) => x >= ins.x[0] && x <= ins.x[1] && y >= ins.y[0] && y <= ins.y[1];
+    const inSpan = (x, y) => x >= sp.x[0] && x <= sp.x[1] && y >= sp.y[0] && y <= sp.y[1];
+    const seen = new Set();
+    const out = new Map();
+    const totals = [0, 0];
+    for (let y0 = sp.y[0]; y0 <= sp.y[1]; y0++)
+      for (let x0 = sp.x[0]; x0 <= sp.x[1]; x0++) {
+        const k0 = x0 + ',' + y0;
+        if (cells.has(k0) || seen.has(k0)) continue;
+        const region = [];
+        const colours = new Set();
+        let open = false; // reaches a free cell outside the span: not walled in
+        const todo = [[x0, y0]];
+        seen.add(k0);
+        while (todo.length) {
+          const [x, y] = todo.pop();
+          region.push(x + ',' + y);
+          for (const [nx, ny] of [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]]) {
+            if (!inside(nx, ny)) continue; // a fixed edge: no spoiler
+            const k = nx + ',' + ny;
+            const c = cells.get(k);
+            if (c) colours.add(RED_SUIT[c.slice(-1)] ? 0 : 1);
+            else if (!inSpan(nx, ny)) open = true;
+            else if (!seen.has(k)) {
+              seen.add(k);
+              todo.push([nx, ny]);
+            }
+          }
+        }
+        if (open || colours.size !== 1) continue;
+        const team = [...colours][0];
+        totals[team] += region.length;
+        for (const k of region) out.set(k, team);
+      }
+    return totals[0] === v.castles[0] && totals[1] === v.castles[1] ? out : null;
+  }
+
   function drawBoard(v, gone) {
     const b = boxOf(v);
     const sizeChanged = !geom || geom.x1 - geom.x0 !== b.x1 - b.x0 || geom.y1 - geom.y0 !== b.y1 - b.y0;
@@ -298,6 +370,7 @@ export function mount(root, api) {
     const targets = targetsOf(selected);
     const turnNow = myTurn();
     const last = [...(v.history || [])].reverse().find((e) => e.move === 'place');
+    const castles = castlesOf(v, cells) || new Map();
     const root = svg('svg', {
       class: 'cbw-svg',
       viewBox: `0 0 ${natural.w} ${natural.h}`,
@@ -333,9 +406,12 @@ export function mount(root, api) {
           root.append(g);
         } else {
           const target = targets.has(key);
-          const label = target ? t('cbw.cell.target', { at, card: cardName(selected) }) : t('cbw.cell.free', { at });
+          const castle = castles.get(key);
+          const label =
+            (target ? t('cbw.cell.target', { at, card: cardName(selected) }) : t('cbw.cell.free', { at })) +
+            (castle !== undefined ? ', ' + t('cbw.cell.castle', { team: teamName(castle) }) : '');
           const g = svg('g', {
-            class: 'cbw-cell cbw-free' + (target ? ' cbw-target' : ''),
+            class: 'cbw-cell cbw-free' + (target ? ' cbw-target' : '') + (castle !== undefined ? ' cbw-castle team' + castle : ''),
             tabindex: '0',
             role: 'button',
             'aria-label': label,
@@ -349,6 +425,8 @@ export function mount(root, api) {
               }
             },
           }, svg('rect', { class: 'cbw-slot', x: cx(x) + 1, y: cy(y) + 1, width: CW - 2, height: CH - 2, rx: 5 }));
+          if (castle !== undefined && !target)
+            g.append(svg('text', { class: 'cbw-castle-mark', x: cx(x) + CW / 2, y: cy(y) + CH / 2 + 8, 'font-size': 24, 'text-anchor': 'middle' }, '♜'));
           if (target) g.append(svg('text', { class: 'cbw-target-mark', x: cx(x) + CW / 2, y: cy(y) + CH / 2 + 7, 'font-size': 22, 'text-anchor': 'middle' }, short(selected)));
           root.append(g);
         }
@@ -372,6 +450,7 @@ export function mount(root, api) {
       if (x < b.x0 || x > b.x1 || y < b.y0 || y > b.y1) continue;
       const g = svg('g', { class: 'cbw-ghost', 'aria-hidden': 'true' }, cardFace(card, cx(x), cy(y), CW, CH));
       root.append(g);
+      faded++;
       const tm = setTimeout(() => {
         g.remove();
         timers.delete(tm);
@@ -380,6 +459,7 @@ export function mount(root, api) {
     }
     const hadFocus = document.activeElement && els.svgHost.contains(document.activeElement) ? document.activeElement.dataset : null;
     clear(els.svgHost).append(root);
+    els.svgHost.dataset.faded = String(faded); // cards faded out since the mount (the tests count captures)
     if (sizeChanged && !userZoom) fit(false);
     else applyScale();
     if (hadFocus && hadFocus.x !== undefined) {
@@ -426,7 +506,7 @@ export function mount(root, api) {
 
   function seatText(i) {
     const s = state.seats && state.seats[i];
-    return t('cbw.who', { name: seatName(s, i), n: i + 1 });
+    return s ? t('cbw.who', { name: seatName(s, i), n: i + 1 }) : seatName(s, i); // a replay has no seats
   }
 
   function drawSeats(v) {
@@ -469,6 +549,13 @@ export function mount(root, api) {
     if (v.passes) bits.push(t('cbw.passes', { n: v.passes, all: v.seats }));
     if (v.stage === 'first') bits.push(t('cbw.drawing'));
     els.info.textContent = bits.join(' · ');
+    const o2 = v.outcome;
+    els.outcome.hidden = !o2;
+    if (o2) {
+      const sc = (v.score || [0, 0]).join(' : ');
+      els.outcome.textContent = o2.kind === 'draw' || o2.winner === null ? t('cbw.over.draw', { score: sc }) : t('cbw.over.win', { team: teamName(o2.winner), score: sc });
+      els.outcome.className = 'cbw-outcome' + (o2.kind === 'draw' || o2.winner === null ? '' : ' team' + o2.winner);
+    }
   }
 
   function drawPrisoners(v) {

@@ -66,9 +66,10 @@ export function mount(root, api) {
     hand: h('div', { class: 'tc-hand-box' }),
     extra: h('div', { class: 'tc-extra' }),
     log: h('div', { class: 'tc-log' }),
+    past: h('div', { class: 'tc-past' }),
   };
   root.classList.add('tc');
-  root.append(els.info, els.scores, els.middle, els.prompt, els.actions, els.hand, els.log, els.extra);
+  root.append(els.info, els.middle, els.prompt, els.actions, els.hand, els.scores, els.past, els.log, els.extra);
 
   // ---- words ----
   function cardLabel(card) {
@@ -198,9 +199,26 @@ export function mount(root, api) {
       note = g.state === 'down' ? t('tamcuc.group.down', { n: g.count }) : t('tamcuc.group.hidden', { n: g.count });
       if (own) note += ' ' + t('tamcuc.group.onlyYou');
     }
-    box.append(h('p', { class: 'tc-who' }, h('b', {}, seatLabel(who)), ' ', extra || '', ' ', h('span', { class: 'tc-note' }, note)));
+    box.append(h('p', { class: 'tc-who' }, h('b', {}, seatLabel(who)), ' ', extra || ''));
     if (picture) box.append(picture);
+    box.append(h('p', { class: 'tc-note' }, note));
     return box;
+  }
+
+  function renderPast(v) {
+    clear(els.past);
+    if (v.last_trick) {
+      const lt = v.last_trick;
+      const list = h('div', { class: 'tc-groups' });
+      list.append(h('div', { class: 'tc-group' + (lt.winner === lt.leader ? ' tc-winner' : '') }, h('p', { class: 'tc-who' }, h('b', {}, seatLabel(lt.leader)), ' ', t('tamcuc.led')), rowSvg(lt.lead || [], 0, { zone: 'last', small: true, label: cardsText(lt.lead || []) })));
+      for (const lay of lt.lays || [])
+        list.append(
+          h('div', { class: 'tc-group' + (lt.winner === lay.seat ? ' tc-winner' : '') },
+            h('p', { class: 'tc-who' }, h('b', {}, seatLabel(lay.seat)), ' ', lay.cards ? t('tamcuc.group.revealed') : t('tamcuc.group.hidden', { n: lt.count })),
+            lay.cards ? rowSvg(lay.cards, 0, { zone: 'last', small: true, label: cardsText(lay.cards) }) : rowSvg([], lt.count, { zone: 'last-down', small: true, label: t('tamcuc.group.hidden', { n: lt.count }) })),
+        );
+      els.past.append(h('section', { class: 'tc-section tc-last' }, h('h3', {}, t('tamcuc.last', { name: seatLabel(lt.winner), leader: seatLabel(lt.leader) })), list));
+    }
   }
 
   function renderMiddle(v) {
@@ -225,18 +243,6 @@ export function mount(root, api) {
       else list.append(h('div', { class: 'tc-group', dataset: { seat: tr.leader, state: 'leading' } }, h('p', { class: 'tc-who' }, h('b', {}, seatLabel(tr.leader)), ' ', h('span', { class: 'tc-note' }, t('tamcuc.group.leading')))));
       for (const lay of tr.lays || []) list.append(groupBox(lay.seat, lay, t('tamcuc.laid')));
       els.middle.append(h('section', { class: 'tc-section tc-trick', 'aria-label': title }, h('h3', {}, title), list));
-    }
-    if (v.last_trick) {
-      const lt = v.last_trick;
-      const list = h('div', { class: 'tc-groups' });
-      list.append(h('div', { class: 'tc-group' + (lt.winner === lt.leader ? ' tc-winner' : '') }, h('p', { class: 'tc-who' }, h('b', {}, seatLabel(lt.leader)), ' ', t('tamcuc.led')), rowSvg(lt.lead || [], 0, { zone: 'last', small: true, label: cardsText(lt.lead || []) })));
-      for (const lay of lt.lays || [])
-        list.append(
-          h('div', { class: 'tc-group' + (lt.winner === lay.seat ? ' tc-winner' : '') },
-            h('p', { class: 'tc-who' }, h('b', {}, seatLabel(lay.seat)), ' ', lay.cards ? t('tamcuc.group.revealed') : t('tamcuc.group.hidden', { n: lt.count })),
-            lay.cards ? rowSvg(lay.cards, 0, { zone: 'last', small: true, label: cardsText(lay.cards) }) : rowSvg([], lt.count, { zone: 'last-down', small: true, label: t('tamcuc.group.hidden', { n: lt.count }) })),
-        );
-      els.middle.append(h('section', { class: 'tc-section tc-last' }, h('h3', {}, t('tamcuc.last', { name: seatLabel(lt.winner), leader: seatLabel(lt.leader) })), list));
     }
     if ((v.declarations && v.declarations.length) || v.asking) {
       const ul = h('ul', { class: 'tc-decl' });
@@ -397,6 +403,16 @@ export function mount(root, api) {
           }
         });
       }
+      g.addEventListener('keydown', (ev) => {
+        // arrows move along the hand
+        const d = ev.key === 'ArrowRight' || ev.key === 'ArrowDown' ? 1 : ev.key === 'ArrowLeft' || ev.key === 'ArrowUp' ? -1 : 0;
+        if (!d) return;
+        const next = els.hand.querySelector(`[data-index="${(i + d + n) % n}"]`);
+        if (next) {
+          ev.preventDefault();
+          next.focus();
+        }
+      });
       s.append(g);
     });
     els.hand.append(h('h3', { class: 'tc-hand-title' }, t('tamcuc.yourHand', { n })), s);
@@ -461,7 +477,9 @@ export function mount(root, api) {
 
   function renderLog(v) {
     clear(els.log);
-    if (!tricks.size) return;
+    // a spectator's history has no line where the seats read different words ("You won …"),
+    // so its list would miss tricks: it has the last trick and the won piles instead
+    if (!tricks.size || api.seat < 0) return;
     const ol = h('ol', { class: 'tc-tricks' });
     const many = [...tricks.values()].some((x) => x.deal > 1);
     for (const [seq, x] of [...tricks.entries()].sort((a, b) => a[0] - b[0]))
@@ -487,6 +505,7 @@ export function mount(root, api) {
     renderInfo(v);
     renderScores(v);
     renderMiddle(v);
+    renderPast(v);
     renderActions(v);
     renderHand(v);
     renderLog(v);

@@ -111,6 +111,10 @@ export function open(ctx) {
     }),
   );
   const offOpen = net.onOpen(() => net.send({ type: 'rooms' }));
+  // the open rooms refresh themselves every 15 s while the page is seen (and by the button)
+  const poll = setInterval(() => {
+    if (net.online && document.visibilityState === 'visible') net.send({ type: 'rooms' });
+  }, 15000);
   ctx.games((games) => {
     L.games = games;
     L.form.seats = null; // the default seats need the levels
@@ -312,6 +316,7 @@ export function open(ctx) {
   return {
     render,
     close() {
+      clearInterval(poll);
       for (const off of offs) off();
       offOpen();
     },

@@ -1,19 +1,46 @@
 // replay.js — a finished game stepped forward and back (buttons, the arrow
-// keys, Home/End), from a record file dropped onto the page or chosen, or
-// from a room's referee record (/room/CODE#replay). The views at each step
-// come from the server's `replay` message (docs/web-protocol.md): the page
-// sends {type: "replay", record} and draws each step's view with the game's
-// own table (web/games/GAME.js, as a spectator). A server without `replay`
-// answers an error: the page then steps through the record's actions as text.
+// keys, Home/End), from a room's history (/room/CODE#replay) or a record file
+// dropped onto the page or chosen (/#replay). The views at each step come
+// from the server (docs/web-protocol.md): {type: "replay", room, seat} for a
+// room that is over, or the referee's record uploaded in parts
+// ({type: "replay_part", data, last}); the answer `replay` carries steps
+// [{seq, view, entry, legal}] drawn with the game's own table
+// (web/games/GAME.js) as the chosen seat sees them, with each step's legal
+// actions (and their exact winning chance when the server has a table). A
+// server without `replay` answers an error: the page then steps through the
+// record's actions as text (a room's record is fetched with `record`).
 
 import { t, lang, has } from './i18n.js';
 import { h, clear, download } from './dom.js';
 
-/** The steps of a `replay` answer: [{view, text, seat, said}], index 0 the start. */
+/** The steps of a `replay` answer: [{view, text, seat, said, legal}], index 0 the start. */
 export function stepsOf(msg) {
-  if (Array.isArray(msg.steps)) return msg.steps.map((s) => (s && s.view !== undefined ? s : { view: s }));
-  if (Array.isArray(msg.views)) return msg.views.map((v, i) => ({ view: v, text: i && msg.history ? (msg.history[i - 1] || {}).text : '' }));
-  return [];
+  if (!Array.isArray(msg.steps)) return [];
+  return msg.steps.map((s) => {
+    const e = (s && s.entry) || {};
+    return { view: s ? s.view : null, text: e.text ?? s.text ?? '', said: e.said || '', seat: e.seat, legal: Array.isArray(s.legal) ? s.legal : [] };
+  });
+}
+
+/** `text` cut into parts of at most `max` UTF-8 bytes, also once JSON-escaped. */
+export function partsOf(text, max = 6000) {
+  const enc = new TextEncoder();
+  const size = (x) => Math.max(enc.encode(x).length, enc.encode(JSON.stringify(x)).length - 2);
+  const parts = [];
+  let i = 0;
+  while (i < text.length) {
+    let n = Math.min(max, text.length - i);
+    let part = text.slice(i, i + n);
+    while (size(part) > max) {
+      n = Math.floor(n / 2);
+      part = text.slice(i, i + n);
+    }
+    // never split a surrogate pair
+    if (n > 1 && /[\ud800-\udbff]$/.test(part)) part = text.slice(i, i + --n);
+    parts.push(part);
+    i += n;
+  }
+  return parts;
 }
 
 /** Steps from the record alone (no views): the start, then one per action. */
@@ -25,7 +52,7 @@ function textSteps(record) {
 
 export function open(ctx, code) {
   const { net, root } = ctx;
-  const R = { record: null, steps: null, views: false, i: 0, error: null, note: null, table: null, tableGame: null, wantRecord: false };
+  const R = { record: null, steps: null, views: false, i: 0, error: null, note: null, table: null, tableGame: null, wantRecord: false, seat: -1, seats: 0, game: null };
   const els = {};
   const offs = [];
 
@@ -33,18 +60,33 @@ export function open(ctx, code) {
     net.on('record', (m) => {
       if (!R.wantRecord) return;
       R.wantRecord = false;
-      load(m.record);
+      load(m.record, true);
     }),
     net.on('replay', (m) => {
       const steps = stepsOf(m);
       if (!steps.length) return fallback();
       R.steps = steps;
       R.views = steps.some((s) => s.view);
-      R.i = 0;
+      R.game = m.game || (steps[0].view && steps[0].view.game) || R.game;
+      R.seats = (steps[0].view && steps[0].view.seats) || R.seats;
+      if (typeof m.seat === 'number') R.seat = m.seat;
+      R.i = Math.min(R.i, steps.length - 1);
+      R.error = null;
       renderAll();
     }),
     net.on('error', (m) => {
-      if (m.request === 'replay') return fallback(m.message);
+      if (m.request === 'replay' || m.request === 'replay_part') {
+        R.sending = null;
+        // a server without `replay` (error type): step through the record's actions
+        if (m.error === 'type') {
+          R.noReplay = true;
+          if (R.record) fallback();
+          return;
+        }
+        R.error = m.message;
+        renderAll();
+        return;
+      }
       if (m.request !== 'record' && m.request !== 'watch') return;
       R.wantRecord = false;
       R.error = m.error === 'room' ? t('room.noSuch') : m.message;
@@ -54,14 +96,17 @@ export function open(ctx, code) {
   let offOpen = () => {};
   if (code)
     offOpen = net.onOpen(() => {
-      if (R.record) return;
-      R.wantRecord = true;
+      if (R.steps && R.views) return;
+      // the views from `replay`; the referee's record for its download (and for
+      // the text steps when the server has no `replay`)
+      R.wantRecord = !R.record;
       net.send({ type: 'watch', room: code });
-      net.send({ type: 'record', who: 'referee' });
+      net.send({ type: 'replay', room: code, seat: R.seat });
+      if (R.wantRecord) net.send({ type: 'record', who: 'referee' });
     });
 
   function fallback(message) {
-    if (!R.record) return;
+    if (!R.record || R.views) return;
     R.steps = textSteps(R.record);
     R.views = false;
     R.i = 0;
@@ -70,19 +115,46 @@ export function open(ctx, code) {
     renderAll();
   }
 
-  function load(record) {
+  /** A record from the room (`record` answer: text steps) or a file (uploaded for views). */
+  function load(record, fromRoom) {
     R.error = null;
     R.note = null;
-    R.steps = null;
     R.i = 0;
     if (!record || typeof record !== 'object' || !Array.isArray(record.actions) || typeof record.game !== 'string') {
       R.error = t('replay.bad');
       R.record = null;
+    } else if (record.format === 'parlour-record-view') {
+      R.error = t('replay.seatRecord');
+      R.record = null;
     } else {
       R.record = record;
-      net.send({ type: 'replay', record });
+      R.game = record.game;
+      if (fromRoom) {
+        if (R.noReplay) fallback();
+        else renderAll();
+        return;
+      }
+      R.steps = null;
+      upload(JSON.stringify(record));
     }
     renderAll();
+  }
+
+  // the record goes up in parts (each at most 6000 bytes), paced under the
+  // server's rate limit (20 messages a second in bursts of 60)
+  function upload(text) {
+    const parts = partsOf(text);
+    const job = { parts, i: 0 };
+    R.sending = job;
+    const next = () => {
+      if (R.sending !== job) return;
+      const burst = job.i === 0 ? 30 : 1;
+      for (let k = 0; k < burst && job.i < parts.length; k++, job.i++)
+        net.send({ type: 'replay_part', data: parts[job.i], last: job.i === parts.length - 1 });
+      if (job.i < parts.length) setTimeout(next, 60);
+      else R.sending = null;
+    };
+    next();
   }
 
   function readFile(file) {
@@ -103,6 +175,7 @@ export function open(ctx, code) {
     els.status = h('div', { class: 'replay-status', 'aria-live': 'polite' });
     els.controls = h('div', { class: 'replay-controls row' });
     els.table = h('div', { class: 'table', id: 'table' });
+    els.said = h('div', { class: 'replay-said', 'aria-live': 'polite' });
     els.history = h('ol', { class: 'replay-history', start: 1 });
     const file = h('input', { type: 'file', id: 'replay-file', accept: '.json,application/json', onchange: (ev) => ev.target.files[0] && readFile(ev.target.files[0]) });
     const drop = h('label', {
@@ -123,7 +196,7 @@ export function open(ctx, code) {
       h('section', { class: 'replay' },
         h('h1', {}, t('replay.title')),
         code ? null : h('div', { class: 'card' }, drop, file),
-        els.status, els.controls, els.table,
+        els.status, els.controls, els.table, els.said,
         h('h2', { class: 'sr' }, t('replay.moves')), els.history,
         h('p', {}, h('a', { href: code ? '/room/' + code : '/' }, code ? t('replay.toRoom') : t('room.toLobby')))));
     renderAll();
@@ -134,13 +207,24 @@ export function open(ctx, code) {
     clear(els.status);
     if (R.error) els.status.append(h('p', { class: 'note error', role: 'alert' }, R.error));
     if (R.note) els.status.append(h('p', { class: 'note info' }, R.note));
-    if (R.record) {
-      const g = R.record.game;
-      els.status.append(
-        h('p', {}, h('b', {}, has('game.' + g + '.name') ? t('game.' + g + '.name') : g), ' · ', t('replay.actions', { n: R.record.actions.length }), ' ',
-          h('button', { type: 'button', id: 'replay-download', onclick: () => download('parlour-' + g + '-record.json', JSON.stringify(R.record, null, 1) + '\n') }, t('replay.download'))));
-      if (!R.steps && !R.error) els.status.append(h('p', { class: 'quiet' }, t('replay.loading')));
-    } else if (code && !R.error) els.status.append(h('p', { class: 'quiet' }, t('replay.loading')));
+    if (code && R.views && R.seats) {
+      const sel = h('select', { id: 'replay-seat', onchange: (ev) => {
+          R.seat = Number(ev.target.value);
+          net.send({ type: 'replay', room: code, seat: R.seat });
+        } },
+        h('option', { value: '-1', selected: R.seat === -1 }, t('replay.asSpectator')),
+        Array.from({ length: R.seats }, (_, i) => h('option', { value: String(i), selected: R.seat === i }, t('replay.seat', { n: i + 1 }))));
+      els.status.append(h('label', { class: 'field' }, t('replay.viewAs'), ' ', sel));
+    }
+    const g = R.game;
+    if (g) {
+      const head = h('p', {}, h('b', {}, has('game.' + g + '.name') ? t('game.' + g + '.name') : g));
+      if (R.steps) head.append(' · ', t('replay.actions', { n: R.steps.length - 1 }));
+      if (R.record)
+        head.append(' ', h('button', { type: 'button', id: 'replay-download', onclick: () => download('parlour-' + g + '-record.json', JSON.stringify(R.record, null, 1) + '\n') }, t('replay.download')));
+      els.status.append(head);
+    }
+    if (!R.steps && !R.error && (R.record || code)) els.status.append(h('p', { class: 'quiet' }, t('replay.loading')));
     renderHistory();
     renderStep();
   }
@@ -175,6 +259,13 @@ export function open(ctx, code) {
     else {
       clear(els.table);
       els.table.append(h('p', { class: 'replay-text', id: 'replay-text' }, R.i === 0 ? t('replay.start') : step.text));
+    }
+    clear(els.said);
+    if (step.said) els.said.append(h('p', { class: 'said' }, step.said));
+    if (step.legal && step.legal.length) {
+      const pct = (c) => (typeof c === 'number' ? ' — ' + t('replay.chance', { p: (c * 100).toFixed(1) }) : '');
+      els.said.append(h('details', { class: 'replay-legal' }, h('summary', {}, t('replay.legal', { n: step.legal.length })),
+        h('ul', {}, step.legal.map((a) => h('li', {}, a.long || a.action, pct(a.chance))))));
     }
   }
 

@@ -333,6 +333,10 @@ export function open(ctx, code) {
     renderTools();
     renderOver();
     if (!st) return;
+    if (st.status === 'waiting' && r.seat >= 0 && !r.inviteShown) {
+      r.inviteShown = true; // the others still have to come: the link and its QR code open
+      els.invite.open = true;
+    }
     mountTable(st);
   }
 

@@ -1,0 +1,337 @@
+// test_karuta.mjs — the karuta table (web/games/karuta.js) in a real browser:
+// Ann (desktop, English) and Bob (phone, Russian) play a whole kyōgi match
+// through the table — touches by click/tap on the torifuda at chosen times
+// (N ms after the page has the kana that decide the card, found here from the
+// poems' sound keys and the view's unread list), sends by drag and by tap-tap,
+// rearranging (rearrange=on) by drag, by tap-tap and Ready — with a reload of
+// Bob's page in the middle, an illegal move (sent through the shell's test
+// path h.act: the table offers none; the server's explanation is shown and
+// nothing changes), a spectator (Eve) who is offered nothing and whose view
+// never names the card during a reading, the judgement in words, the frames
+// of one reading on the desktop (requestAnimationFrame intervals, printed for
+// docs/benchmarks.md, not asserted), screenshots and the layout check.
+//
+// Short match: Ann's territory has 2 cards and Bob's 48 (50 in play, so about
+// half the readings hit a card in play), upper_ms=1500, memo_s=0. Ann's
+// territory empties after a few readings: she wins.
+
+import { run, sourceFile } from './harness.mjs';
+
+const FAST = 150; // ms after the deciding kana: the taker
+const SLOW = 450; // the other player
+
+// the sound key of each poem (KA-K1): the modern reading of the upper half
+function soundKeys() {
+  const lines = sourceFile('data/hyakunin-isshu/data.csv').trim().split('\n');
+  const head = lines[0].split(',');
+  const col = (n) => head.indexOf(n);
+  const out = {};
+  for (const l of lines.slice(1)) {
+    const c = l.split(',');
+    out[Number(c[col('number')])] = [1, 2, 3].map((i) => c[col(`verse_${i}_hiragana_yomi`)]).join('').normalize('NFC');
+  }
+  return out;
+}
+
+run('karuta', async (h) => {
+  const ann = await h.page('desktop', { lang: 'en' });
+  const bob = await h.page('phone', { lang: 'ru' });
+  const eve = await h.page('phone', { lang: 'en' });
+  const keys = soundKeys();
+  const t0cards = [1, 2];
+  const t1cards = Array.from({ length: 48 }, (_, i) => i + 3);
+  let room;
+
+  await h.step('a kyōgi room (2 against 48 cards, rearrange on); both join; a spectator watches', async () => {
+    await ann.goto(h.url('/'));
+    const made = await h.createRoom(ann, {
+      game: 'karuta',
+      options: { variant: 'kyogi', deal: t0cards.join(';') + '/' + t1cards.join(';'), memo_s: '0', upper_ms: '1500', lower_ms: '1000',
+        yoin_ms: '0', pause_ms: '0', rearrange: 'on' },
+      seats: [{ kind: 'person' }, { kind: 'person' }],
+    });
+    room = made.room;
+    h.check((await h.join(ann, room, 'Ann')) === 0, 'Ann has seat 0');
+    h.check((await h.join(bob, room, 'Bob')) === 1, 'Bob has seat 1');
+    await eve.goto(h.url('/room/' + room));
+    await h.waitState(eve, (st) => st.seat === -1);
+    for (const p of [ann, bob, eve]) await p.locator('.kar-card').nth(49).waitFor();
+  });
+
+  async function fieldMatches(page, what) {
+    const st = await h.state(page);
+    const drawn = await page.evaluate(() => [...document.querySelectorAll('.kar-kyogi .kar-card')].map((g) => g.dataset.seat + ':' + g.dataset.card + ':' + g.dataset.label).sort());
+    const want = [];
+    st.view.territories.forEach((t, s) => t.cards.forEach((c) => c.row && want.push(s + ':' + c.card + ':' + c.label)));
+    want.sort();
+    h.check(JSON.stringify(drawn) === JSON.stringify(want), `${what}: the cards drawn are the view's (${drawn.length} vs ${want.length})`);
+    return st;
+  }
+
+  await h.step('the torifuda: vertical kana of the lower verse, labelled, focusable; the opponent mirrored', async () => {
+    await fieldMatches(ann, 'Ann');
+    await fieldMatches(bob, 'Bob');
+    const g = ann.locator('.kar-card[data-card="1"]');
+    h.check((await g.getAttribute('tabindex')) === '0', 'a card is focusable');
+    h.check(/わかころもてはつゆにぬれつつ/.test(await g.getAttribute('aria-label')), 'card 1 labelled with its lower verse');
+    h.check((await g.locator('tspan').count()) >= 10, 'kana drawn one by one (vertical columns)');
+    h.check(/rotate\(180\)/.test(await bob.locator('.kar-card[data-card="1"]').getAttribute('transform')), 'Ann’s cards are upside down on Bob’s side');
+    h.check(!/rotate/.test(await ann.locator('.kar-card[data-card="1"]').getAttribute('transform')), 'and upright on Ann’s');
+    const annBox = await ann.locator('.kar-card[data-card="1"]').boundingBox();
+    const bobCardOnAnn = await ann.locator('.kar-card[data-card="3"]').boundingBox();
+    h.check(annBox.y > bobCardOnAnn.y, 'Ann’s territory at the bottom of her page');
+    h.check(/Карта 1/.test(await bob.locator('.kar-card[data-card="1"]').getAttribute('aria-label')), 'labels in Russian on Bob’s page');
+  });
+
+  // in the page: wait for reading n's kana to leave one unread poem; returns {card, got}
+  async function decide(page, n) {
+    return page.evaluate(
+      async ({ n, keys }) => {
+        const fold = (s) => s.replace(/[ーｰ\s]/g, '').replace(/おう/g, 'おお');
+        for (let i = 0; i < 2000; i++) {
+          const k = window.__karuta;
+          const st = window.__parlour.page.room.state;
+          if (st && st.view.readings === n && st.view.stage !== 'touch') return { card: null, closed: true };
+          if (k.reading && k.reading.n === n && st && st.view.stage === 'touch') {
+            const got = fold(k.reading.kana.join(''));
+            const cands = st.view.unread.filter((c) => fold(keys[c]).startsWith(got));
+            if (got && cands.length === 1) return { card: cands[0], got, at: performance.now() };
+          }
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        return { card: null, timeout: true };
+      },
+      { n, keys },
+    );
+  }
+
+  async function startFrames(page) {
+    await page.evaluate(() => {
+      const k = window.__karuta;
+      k.frames = [];
+      k.recording = true;
+      const tick = (ts) => {
+        k.frames.push(ts);
+        if (k.recording) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+  }
+  async function stopFrames(page) {
+    return page.evaluate(() => {
+      const k = window.__karuta;
+      k.recording = false;
+      const d = k.frames.slice(1).map((t, i) => t - k.frames[i]);
+      return { n: d.length, over25: d.filter((x) => x > 25).length, max: Math.max(0, ...d), span: k.frames.length ? k.frames[k.frames.length - 1] - k.frames[0] : 0 };
+    });
+  }
+
+  const tap = (page, loc) => (page === bob ? loc.tap() : loc.click());
+  let inPlay = 0;
+  let dead = 0;
+  let frames = null;
+  let reloaded = false;
+  let illegalDone = false;
+  let shots = new Set();
+  let dragSend = false;
+  let dragArrange = false;
+  let tapArrange = false;
+  let spectatorChecked = false;
+  let judgementsSeen = 0;
+
+  async function reading(st) {
+    const n = st.view.readings;
+    const record = !frames && inPlay === 0;
+    if (record) await startFrames(ann);
+    if (!spectatorChecked) {
+      spectatorChecked = true;
+      const es = await h.waitState(eve, (s, n) => s.view.readings === n, n);
+      if (es.view.stage === 'touch') {
+        h.check(es.view.reading.card === null && es.view.judgement === null, 'the spectator’s view names no card during the reading');
+        h.check((await eve.locator('.kar-read').count()) === 0, 'no card marked as read on the spectator’s page');
+      }
+      h.check((await eve.locator('.kar-act').count()) === 0, 'the spectator is offered no action');
+    }
+    const [a, b] = await Promise.all([decide(ann, n), decide(bob, n)]);
+    if (a.timeout || b.timeout) throw new Error('no deciding kana: ' + JSON.stringify([a, b]));
+    const card = a.card;
+    if (card !== null) h.check(card === b.card, `both pages heard the same card (${card}, ${b.card})`);
+    const onField = card !== null && (t0cards.concat(t1cards).includes(card)) && st.view.territories.some((t) => t.cards.some((c) => c.card === card));
+    if (onField) {
+      const plan = inPlay;
+      inPlay++;
+      const bobFirst = plan === 0;
+      const foul = plan === 1;
+      const where = st.view.territories[0].cards.some((c) => c.card === card) ? 0 : 1;
+      const first = bobFirst ? [bob, FAST] : [ann, FAST];
+      const second = bobFirst ? [ann, SLOW] : [bob, SLOW];
+      const touch = async ([page, ms], c) => {
+        await page.waitForTimeout(ms);
+        await tap(page, page.locator(`.kar-card[data-card="${c}"]`));
+      };
+      if (foul) {
+        // Ann first touches a card of the territory without the read card
+        const wrong = st.view.territories[1 - where].cards[0].card;
+        await tap(ann, ann.locator(`.kar-card[data-card="${wrong}"]`));
+        await ann.locator(`.kar-card.kar-touched[data-card="${wrong}"]`).waitFor();
+      }
+      await Promise.all([touch(first, card), touch(second, card)]);
+      const j = (await h.waitState(ann, (s, n) => s.view.readings === n && s.view.judgement && s.view.stage !== 'touch', n)).view.judgement;
+      h.check(j.card === card, `the judgement is of card ${card}`);
+      h.check(j.taker === (bobFirst ? 1 : 0), `reading ${n}: the first to touch took it (${j.text})`);
+      if (foul) h.check(j.fouls[0] === 1, 'Ann’s wrong touch is a foul: ' + j.text);
+      const words = await ann.locator('#kar-judgement').textContent();
+      h.check(words.includes(bobFirst ? 'Bob took it' : 'Ann (you) took it'), 'the judgement in words says who took: ' + words);
+      if (foul) h.check(/foul/.test(words), 'and the foul: ' + words);
+      judgementsSeen++;
+    } else {
+      dead++;
+      await h.waitState(ann, (s, n) => s.view.readings === n && s.view.stage !== 'touch', n, 30000);
+      const words = await ann.locator('#kar-judgement').textContent();
+      h.check(/Nobody took it|The card was/.test(words), 'a dead card’s judgement in words: ' + words);
+    }
+    if (record) {
+      frames = await stopFrames(ann);
+      console.log(`# frames during reading ${n} (desktop): ${frames.n} intervals over ${Math.round(frames.span)} ms, ${frames.over25} > 25 ms, max ${frames.max.toFixed(1)} ms`);
+    }
+  }
+
+  async function send(st) {
+    const s = st.view.send.sender;
+    const page = s === 0 ? ann : bob;
+    const own = st.view.territories[s].cards.filter((c) => c.row);
+    const c = own[own.length - 1].card;
+    const card = page.locator(`.kar-card[data-card="${c}"]`);
+    if (page === ann && !dragSend) {
+      dragSend = true;
+      const box = await card.boundingBox();
+      await ann.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await ann.mouse.down();
+      await ann.mouse.move(box.x + box.width / 2, box.y - 20, { steps: 3 });
+      const zone = await ann.locator('.kar-zone-opp[data-target="send"]').boundingBox();
+      await ann.mouse.move(zone.x + zone.width / 2, zone.y + 20, { steps: 5 });
+      await ann.mouse.up();
+    } else {
+      await tap(page, card);
+      await page.locator(`.kar-card.kar-sel[data-card="${c}"]`).waitFor();
+      await tap(page, page.locator('.kar-zone-opp[data-target="send"]'));
+    }
+    await h.waitState(ann, (x, seq) => x.seq > seq, st.seq);
+    const after = await h.state(ann);
+    h.check(after.view.territories[1 - s].cards.some((x) => x.card === c), `card ${c} was sent across`);
+  }
+
+  async function arrange(st) {
+    const pend = st.view.pending;
+    for (const seat of pend) {
+      const page = seat === 0 ? ann : bob;
+      const ps = await h.waitState(page, (x, seq) => x.seq >= seq && x.legal.length > 0, st.seq);
+      if (!illegalDone && seat === 0) {
+        illegalDone = true;
+        const before = await h.state(ann);
+        await h.act(ann, `arrange ${before.view.territories[0].cards[0].card}@1,9`);
+        const err = ann.locator('.note.error');
+        await err.waitFor();
+        const text = await err.textContent();
+        h.check(text.length > 10, 'the server’s explanation is shown: ' + text);
+        const after = await h.state(ann);
+        h.check(after.seq === before.seq && JSON.stringify(after.view) === JSON.stringify(before.view), 'nothing changed');
+        await fieldMatches(ann, 'after the illegal move');
+      }
+      const moves = ps.legal.filter((e) => e.action.startsWith('arrange '));
+      if (seat === 0 && !dragArrange && moves.length) {
+        dragArrange = true;
+        const m = /^arrange (\d+)@(\d+),(\d+)$/.exec(moves[moves.length - 1].action);
+        const card = ann.locator(`.kar-card[data-card="${m[1]}"]`);
+        const box = await card.boundingBox();
+        await ann.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        await ann.mouse.down();
+        await ann.mouse.move(box.x + box.width / 2 + 15, box.y + box.height / 2, { steps: 3 });
+        const slot = await ann.locator(`.kar-slot[data-target="slot"][data-slot="${m[2]},${m[3]}"]`).boundingBox();
+        if (!shots.has('desktop')) {
+          shots.add('desktop');
+          h.expectLayout(await h.layout(ann), 'desktop, dragging');
+          await h.shot(ann, 'desktop');
+        }
+        await ann.mouse.move(slot.x + slot.width / 2, slot.y + slot.height / 2, { steps: 6 });
+        await ann.mouse.up();
+        await h.waitState(ann, (x, seq) => x.seq > seq, ps.seq);
+        const now = await h.state(ann);
+        const c = now.view.territories[0].cards.find((x) => x.card === Number(m[1]));
+        h.check(c.row === Number(m[2]) && c.slot === Number(m[3]), `card ${m[1]} dragged to ${m[2]},${m[3]}`);
+      } else if (seat === 1 && !tapArrange && moves.length) {
+        tapArrange = true;
+        const m = /^arrange (\d+)@(\d+),(\d+)$/.exec(moves[0].action);
+        await bob.locator(`.kar-card[data-card="${m[1]}"]`).tap();
+        const slot = bob.locator(`.kar-slot[data-target="slot"][data-slot="${m[2]},${m[3]}"]`);
+        await slot.waitFor();
+        if (!shots.has('phone')) {
+          shots.add('phone');
+          h.expectLayout(await h.layout(bob), 'phone, a card selected');
+          await h.shot(bob, 'phone');
+        }
+        await slot.tap();
+        await h.waitState(bob, (x, seq) => x.seq > seq, ps.seq);
+        const c = (await h.state(bob)).view.territories[1].cards.find((x) => x.card === Number(m[1]));
+        h.check(c.row === Number(m[2]) && c.slot === Number(m[3]), `card ${m[1]} moved by two taps to ${m[2]},${m[3]}`);
+      } else {
+        if (seat === 1 && !reloaded && inPlay >= 1) {
+          reloaded = true;
+          await bob.reload();
+          const st2 = await h.waitState(bob, (s) => s.seat === 1 && s.legal.length > 0);
+          await bob.locator('.kar-card').first().waitFor();
+          h.check((await bob.locator('#join-name').count()) === 0, 'no join form after the reload');
+          h.check(st2.seats[1].name === 'Bob', 'the same seat after the reload');
+          await fieldMatches(bob, 'Bob after the reload');
+        }
+        await tap(page, page.locator('.kar-act[data-action="ready"]'));
+        await h.waitState(page, (x, seq) => x.seq > seq, ps.seq);
+      }
+    }
+  }
+
+  await h.step('a whole match through the table: touches at chosen times, sends, rearranging, the judgements', async () => {
+    for (let guard = 0; guard < 400; guard++) {
+      const st = await h.state(ann);
+      if (st.over) break;
+      const v = st.view;
+      if (v.stage === 'touch' && v.pending.length === 2) await reading(st);
+      else if (v.stage === 'send' && v.send) await send(st);
+      else if (v.stage === 'arrange' && v.pending.length) await arrange(st);
+      else await ann.waitForTimeout(40);
+    }
+    const st = await h.waitState(ann, (s) => s.over);
+    console.log(`# ${st.view.readings} readings: ${inPlay} of cards in play, ${dead} dead`);
+    h.check(st.result && st.result.winner === 0, 'Ann won (her territory is empty)');
+    h.check(st.view.territories[0].count === 0, 'Ann’s territory is empty');
+    h.check(reloaded && illegalDone && dragSend && dragArrange && tapArrange, `reload ${reloaded}, illegal ${illegalDone}, drag send ${dragSend}, drag arrange ${dragArrange}, tap arrange ${tapArrange}`);
+    h.check(judgementsSeen >= 3 && frames, 'judgements and frames');
+    await bob.locator('.result-text').waitFor();
+    h.check(/won/.test(await ann.locator('#kar-status').textContent()), 'the table says who won');
+    await fieldMatches(eve, 'the spectator at the end');
+    h.expectLayout(await h.layout(bob), 'over, phone');
+    await h.shot(bob, 'over-phone');
+    await h.shot(eve, 'spectator-phone');
+  });
+
+  await h.step('the practice page: take times against a computer are plotted', async () => {
+    // a take recorded as the table records it (against a computer), then the page's charts
+    await ann.evaluate(() => localStorage.setItem('parlour.karuta.takes', JSON.stringify([
+      { id: 'x:1', card: 12, ms: 420, take: 700, decide: 280, at: 1 },
+      { id: 'x:2', card: 40, ms: 310, take: 600, decide: 290, at: 2 },
+      { id: 'x:3', card: 12, ms: 250, take: 500, decide: 250, at: 3 },
+    ])));
+    await ann.goto(h.url('/#practice'));
+    await ann.locator('#kar-chart-cards').waitFor();
+    h.check((await ann.locator('#kar-chart-cards .kar-bar').count()) === 2, 'one bar per card');
+    h.check((await ann.locator('#kar-chart-time .kar-dot').count()) === 3, 'one dot per take');
+    h.check(/3 takes; mean 327 ms, median 310 ms/.test(await ann.locator('#kar-practice-sum').textContent()), 'the summary');
+    h.expectLayout(await h.layout(ann), 'practice page');
+    await h.shot(ann, 'practice-desktop');
+    await ann.locator('#kar-practice-go').click();
+    await ann.waitForURL(/\/room\//);
+    await ann.locator('#join-name').waitFor();
+    const st = await h.waitState(ann, (s) => s.seats && s.seats.length === 2);
+    h.check(st.seats[1].kind === 'ai', 'the practice room has a computer opponent');
+  });
+});

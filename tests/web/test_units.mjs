@@ -1,0 +1,48 @@
+// test_units.mjs — pure functions of the page, in node: the seats of a room
+// by game and options (lobby.js seatCount), a record cut into upload parts
+// (replay.js partsOf: each at most 6000 bytes, also JSON-escaped, joined back
+// to the same text, no surrogate pair split), the steps of a `replay`
+// answer (stepsOf), the result in words (room.js resultText).
+
+import { seatCount } from '../../web/js/lobby.js';
+import { partsOf, stepsOf } from '../../web/js/replay.js';
+import { resultText } from '../../web/js/room.js';
+
+let passed = 0, failed = 0;
+function check(cond, what) {
+  if (cond) passed++;
+  else failed++;
+  console.log(`${cond ? 'ok' : 'not ok'} - units: ${what}`);
+}
+
+check(seatCount('ur', {}) === 2, 'ur: 2 seats');
+check(seatCount('cbw', {}) === 4 && seatCount('cbw', { players: '2' }) === 4 && seatCount('cbw', { players: '6' }) === 6, 'cbw: 4, 4 for players=2, 6');
+check(seatCount('tamcuc', { players: '3' }) === 3 && seatCount('tamcuc', {}) === 4, 'tamcuc: players');
+check(seatCount('karuta', {}) === 2 && seatCount('karuta', { variant: 'uta' }) === 4 && seatCount('karuta', { variant: 'chirashi', players: '5' }) === 5, 'karuta: by variant and players');
+
+const enc = new TextEncoder();
+for (const [name, text] of [
+  ['ascii', JSON.stringify({ actions: Array.from({ length: 3000 }, (_, i) => ({ seat: i % 2, action: 'touch ' + i + '@1234' })) })],
+  ['quotes', '"'.repeat(20000)],
+  ['control', '\u0001'.repeat(9000)],
+  ['kana and emoji', 'かるた🎴'.repeat(4000)],
+  ['empty', ''],
+]) {
+  const parts = partsOf(text);
+  const ok =
+    parts.join('') === text &&
+    parts.every((p) => p.length > 0 && enc.encode(p).length <= 6000 && enc.encode(JSON.stringify(p)).length - 2 <= 6000 && !/[\ud800-\udbff]$/.test(p));
+  check(ok, `partsOf ${name}: ${parts.length} parts, each ≤ 6000 bytes escaped, joined back`);
+}
+
+const steps = stepsOf({ type: 'replay', steps: [{ seq: 0, view: { game: 'ur' }, entry: null, legal: [] }, { seq: 1, view: { game: 'ur' }, entry: { seq: 0, seat: -1, text: 'roll 2', said: '' }, legal: [{ action: 'enter', long: 'enter', chance: 0.5 }] }] });
+check(steps.length === 2 && steps[1].text === 'roll 2' && steps[1].legal[0].chance === 0.5 && steps[0].text === '', 'stepsOf: entries and legal');
+
+const seats = [{ kind: 'person', name: 'Ann' }, { kind: 'ai', level: 'easy' }];
+check(resultText({ kind: 'seat', winner: 0, score: [7, 3] }, seats, 0) === 'You win! Score: 7 – 3.', 'resultText: you win');
+check(resultText({ kind: 'seat', winner: 0, score: [7, 3] }, seats, 1) === 'Ann wins. Score: 7 – 3.', 'resultText: the other wins');
+check(resultText({ kind: 'draw', winner: null, score: [1, 1] }, seats, -1) === 'A draw. Score: 1 – 1.', 'resultText: a draw');
+check(resultText({ kind: 'team', winner: 1, score: [1, 2, 1, 2] }, seats.concat(seats), 0, [0, 1, 0, 1]) === 'Team 2 wins (computer (easy), computer (easy)). Score: 1 – 2 – 1 – 2.', 'resultText: a team');
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,731 @@
+// karuta.js — the karuta table (docs/web-ui.md, "The table contract"), for
+// kyōgi, uta-karuta and chirashi-dori. Drawn by hand in SVG from the seat's
+// JSON view alone (docs/web-views.md, `karuta`) and the room's real-time
+// messages (`reading`, `kana`: docs/web-protocol.md, "Karuta in real time").
+//
+// The field: kyōgi — the opponent's territory mirrored at the top (his row 1
+// nearest him, his cards upside down, as they face him), a line, yours at the
+// bottom (row 1 nearest you, slot 1 on your left); chirashi — the shared field
+// in poem order; uta — the four hands and the pool, one row each. Each card is
+// a torifuda: a tall card with the lower verse in vertical hiragana, three
+// columns right to left (the texts come from karuta-cards.js, generated from
+// data/hyakunin-isshu/data.csv by scripts/gen_karuta_cards.py). Only the
+// columns of slots that hold a card are drawn, so a short deal stays large on a
+// phone; all 17 when you place or rearrange.
+//
+// A reading: the kana appear one by one as the server sends them, optionally
+// spoken with speechSynthesis (a Japanese voice only, toggle kept in
+// localStorage). A tap/click on a card (or Enter/Space on a focused card)
+// during a reading touches it: api.touch(card, performance.timeOrigin +
+// performance.now()) at pointerdown. The judgement is said in plain words from
+// view.judgement (who took, in how many seconds after the deciding kana,
+// fouls, sends), the engine's line below it.
+//
+// Between readings: `send` (tap your card then the opponent's side or the Send
+// button, or drag it there), `pass`, `place`/`arrange` (tap the card then an
+// empty slot, or drag it onto the slot), `ready`, uta `pool` (tap, then the
+// button or the pool row). Only moves in state.legal are offered.
+//
+// Practice: when a computer holds another seat, the seat's take times
+// (judgement.take_ms less the deciding kana's start, read from judgement.text)
+// are kept in localStorage (`parlour.karuta.takes`) and plotted per card and
+// over time (SVG). `practiceStats(root, t)` draws the same charts for the
+// shell's practice page.
+
+import { h, svg, clear } from '../js/dom.js';
+import { CARDS } from './karuta-cards.js';
+
+const CW = 50; // a card in SVG units
+const CH = 72;
+const GX = 6; // gaps
+const GY = 6;
+const MID = 18; // the line between kyōgi territories
+const LEFT = 4;
+const STORE = 'parlour.karuta.takes';
+const SPEAK = 'parlour.karuta.speech';
+
+let cssLinked = false;
+function linkCss() {
+  if (cssLinked || document.querySelector('link[data-karuta]')) return;
+  cssLinked = true;
+  document.head.append(h('link', { rel: 'stylesheet', href: '/games/karuta.css', dataset: { karuta: '1' } }));
+}
+
+/** The torifuda text of poem n (the lower verse, no spaces). */
+export function lowerVerse(n) {
+  const c = CARDS[n];
+  return c ? c[0].join('') : '';
+}
+
+/** Parses one legal action → {kind, card, row, slot} (null for none). */
+export function parseAction(a) {
+  let m = /^(send|pool) (\d+)$/.exec(a);
+  if (m) return { kind: m[1], card: Number(m[2]) };
+  m = /^(place|arrange) (\d+)@(\d+),(\d+)$/.exec(a);
+  if (m) return { kind: m[1], card: Number(m[2]), row: Number(m[3]), slot: Number(m[4]) };
+  if (a === 'ready' || a === 'pass' || a === 'none') return { kind: a };
+  return null;
+}
+
+/** The take times kept by this browser: [{id, card, ms (after the deciding kana), take, decide, at}]. */
+export function loadTakes() {
+  try {
+    const v = JSON.parse(localStorage.getItem(STORE) || '[]');
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+}
+
+function saveTake(rec) {
+  const all = loadTakes();
+  if (all.some((r) => r.id === rec.id)) return false;
+  all.push(rec);
+  try {
+    localStorage.setItem(STORE, JSON.stringify(all.slice(-2000)));
+  } catch {}
+  return true;
+}
+
+/** One card: a torifuda <g> at (x, y), upside down when `flip`. */
+function torifuda(n, x, y, flip, attrs) {
+  const cols = (CARDS[n] && CARDS[n][0]) || ['', '', ''];
+  const kids = [svg('rect', { class: 'kar-face', x: 0, y: 0, width: CW, height: CH, rx: 3 })];
+  const fs = 11.5;
+  cols.forEach((col, c) => {
+    const cx = CW - 9 - c * 16;
+    const chars = [...col];
+    kids.push(
+      svg('text', { class: 'kar-kana cjk-serif', 'font-size': fs, 'text-anchor': 'middle', 'aria-hidden': 'true' },
+        chars.map((ch, i) => svg('tspan', { x: cx, y: 6 + fs * (i + 1) + i * 1.3 }, ch))),
+    );
+  });
+  const tr = flip ? `translate(${x + CW} ${y + CH}) rotate(180)` : `translate(${x} ${y})`;
+  return svg('g', { class: 'kar-card', transform: tr, tabindex: 0, role: 'button', dataset: { card: n }, ...attrs }, ...kids);
+}
+
+export function mount(root, api) {
+  linkCss();
+  const t = api.t;
+  const me = api.seat;
+  let state = null;
+  let sel = null; // the selected card (send, place, arrange, pool)
+  let drag = null; // {card, x, y, moved, el}
+  let reading = { n: 0, kana: [], t0: 0 };
+  let touched = new Set(); // cards touched in this reading
+  let touchN = -1; // the reading those touches belong to
+  let lastJudgement = '';
+  let memoEnd = 0;
+  let memoTimer = null;
+  const seenTakes = new Set();
+  window.__karuta = { frames: [], kanaAt: [] }; // for the browser test: kana arrival times
+
+  const els = {
+    status: h('p', { class: 'kar-status', id: 'kar-status', 'aria-live': 'polite' }),
+    counts: h('p', { class: 'kar-counts', id: 'kar-counts' }),
+    memo: h('p', { class: 'kar-memo', id: 'kar-memo', hidden: true }),
+    readHead: h('span', { class: 'kar-read-head' }),
+    kana: h('span', { class: 'kar-kana-line cjk-serif', id: 'kar-kana', lang: 'ja' }),
+    speak: h('button', { type: 'button', id: 'kar-speak', class: 'kar-speak', 'aria-pressed': 'false', onclick: () => toggleSpeech() }),
+    field: h('div', { class: 'kar-field', id: 'kar-field' }),
+    actions: h('div', { class: 'kar-actions', id: 'kar-actions', role: 'group', 'aria-label': t('karuta.actions') }),
+    judgement: h('div', { class: 'kar-judgement', id: 'kar-judgement', 'aria-live': 'polite' }),
+    practice: h('details', { class: 'kar-practice', id: 'kar-practice' }),
+  };
+  root.append(
+    h('div', { class: 'kar-table' },
+      els.status,
+      h('div', { class: 'kar-reading', id: 'kar-reading' }, els.readHead, els.kana, els.speak),
+      els.memo,
+      els.field,
+      els.actions,
+      els.judgement,
+      els.counts,
+      els.practice),
+  );
+
+  // ---- speech ----
+  let speech = false;
+  try {
+    speech = localStorage.getItem(SPEAK) === 'on';
+  } catch {}
+  function jaVoice() {
+    if (!('speechSynthesis' in window)) return null;
+    return speechSynthesis.getVoices().find((v) => /^ja\b|^ja-/i.test(v.lang)) || null;
+  }
+  function drawSpeak() {
+    const v = jaVoice();
+    els.speak.disabled = !v;
+    els.speak.setAttribute('aria-pressed', String(!!(v && speech)));
+    els.speak.textContent = !v ? t('karuta.speech.none') : speech ? t('karuta.speech.on') : t('karuta.speech.off');
+  }
+  function toggleSpeech() {
+    speech = !speech;
+    try {
+      localStorage.setItem(SPEAK, speech ? 'on' : 'off');
+    } catch {}
+    if (!speech && 'speechSynthesis' in window) speechSynthesis.cancel();
+    drawSpeak();
+  }
+  if ('speechSynthesis' in window) speechSynthesis.addEventListener?.('voiceschanged', drawSpeak);
+  drawSpeak();
+  function say(kana) {
+    const v = jaVoice();
+    if (!speech || !v) return;
+    const u = new SpeechSynthesisUtterance(kana.replace(/[ーｰ]/g, ''));
+    if (!u.text) return;
+    u.voice = v;
+    u.lang = v.lang;
+    u.rate = 1.3;
+    speechSynthesis.speak(u);
+  }
+
+  // ---- names and words ----
+  function name(i) {
+    const s = state && state.seats && state.seats[i];
+    const n = s && s.name ? s.name : t('karuta.seat', { n: i + 1 });
+    return i === me ? t('karuta.you', { name: n }) : n;
+  }
+  function cardLabel(n, where) {
+    return t('karuta.card', { n, text: lowerVerse(n), where: where || '' }).trim();
+  }
+  function secs(ms) {
+    return (ms / 1000).toFixed(2);
+  }
+
+  // ---- what the seat may do now ----
+  function legalMoves() {
+    const out = [];
+    for (const e of (state && state.legal) || []) {
+      const p = parseAction(e.action);
+      if (p) out.push({ ...p, action: e.action, long: e.long || e.action });
+    }
+    return out;
+  }
+  function canTouch() {
+    const v = state && state.view;
+    if (!v || me < 0 || v.stage !== 'touch') return false;
+    if (!(v.pending || []).includes(me)) return false;
+    const max = v.variant === 'uta' ? 1 : 3;
+    return touched.size < max;
+  }
+  function cardMoves(card) {
+    return legalMoves().filter((m) => m.card === card);
+  }
+
+  function act(text) {
+    sel = null;
+    api.act(text);
+    draw();
+  }
+
+  // ---- pointer handling (one listener on the field) ----
+  function cardOf(el) {
+    const g = el && el.closest ? el.closest('.kar-card') : null;
+    return g ? Number(g.dataset.card) : null;
+  }
+  function targetOf(el) {
+    return el && el.closest ? el.closest('[data-target]') : null;
+  }
+  function touchCard(card) {
+    const v = state.view;
+    if (touchN !== v.readings) {
+      touchN = v.readings;
+      touched = new Set();
+    }
+    if (touched.has(card)) return;
+    touched.add(card);
+    api.touch(card, performance.timeOrigin + performance.now());
+    const g = els.field.querySelector(`.kar-card[data-card="${card}"]`);
+    if (g) g.classList.add('kar-touched');
+    status();
+  }
+  function playTarget(tg, card) {
+    const moves = cardMoves(card);
+    const kind = tg.dataset.target;
+    if (kind === 'slot') {
+      const [r, s] = tg.dataset.slot.split(',').map(Number);
+      const m = moves.find((x) => (x.kind === 'place' || x.kind === 'arrange') && x.row === r && x.slot === s);
+      if (m) return act(m.action), true;
+    } else {
+      const m = moves.find((x) => x.kind === kind);
+      if (m) return act(m.action), true;
+    }
+    return false;
+  }
+  function select(card) {
+    sel = sel === card ? null : card;
+    draw();
+  }
+  function onDown(e) {
+    if (!state) return;
+    const card = cardOf(e.target);
+    if (card !== null && canTouch()) {
+      e.preventDefault();
+      touchCard(card);
+      return;
+    }
+    if (card !== null && cardMoves(card).length) {
+      drag = { card, x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
+      return;
+    }
+    const tg = targetOf(e.target);
+    if (tg && sel !== null) {
+      e.preventDefault();
+      playTarget(tg, sel);
+    }
+  }
+  function onMove(e) {
+    if (!drag || e.pointerId !== drag.id) return;
+    const dx = e.clientX - drag.x;
+    const dy = e.clientY - drag.y;
+    if (!drag.moved && Math.hypot(dx, dy) > 8) {
+      drag.moved = true;
+      sel = drag.card;
+      draw();
+    }
+    if (drag.moved) {
+      // follow the pointer, in the SVG's units
+      const g = els.field.querySelector(`.kar-card[data-card="${drag.card}"]`);
+      const box = g && g.ownerSVGElement;
+      if (!g || !box) return;
+      if (!g.dataset.base) g.dataset.base = g.getAttribute('transform') || '';
+      const k = box.viewBox.baseVal.width / (box.getBoundingClientRect().width || 1);
+      g.setAttribute('transform', `translate(${(dx * k).toFixed(1)} ${(dy * k).toFixed(1)}) ${g.dataset.base}`);
+      g.classList.add('kar-dragging');
+    }
+  }
+  function onUp(e) {
+    if (!drag || e.pointerId !== drag.id) return;
+    const d = drag;
+    drag = null;
+    if (!d.moved) return select(d.card);
+    const under = document.elementsFromPoint(e.clientX, e.clientY).map(targetOf).find((x) => x);
+    if (!(under && playTarget(under, d.card))) draw();
+  }
+  function onKey(e) {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    const card = cardOf(e.target);
+    const tg = targetOf(e.target);
+    if (card !== null && state) {
+      e.preventDefault();
+      if (canTouch()) touchCard(card);
+      else if (cardMoves(card).length) select(card);
+    } else if (tg && sel !== null) {
+      e.preventDefault();
+      playTarget(tg, sel);
+    }
+  }
+  els.field.addEventListener('pointerdown', onDown);
+  window.addEventListener('pointermove', onMove);
+  window.addEventListener('pointerup', onUp);
+  els.field.addEventListener('keydown', onKey);
+
+  // ---- drawing ----
+  function slotTargets() {
+    // the empty slots the selected card may go to: "row,slot"
+    const set = new Set();
+    if (sel === null) return set;
+    for (const m of cardMoves(sel)) if (m.row) set.add(m.row + ',' + m.slot);
+    return set;
+  }
+  function cardAttrs(n, where) {
+    const cls = ['kar-card'];
+    if (touched.has(n) && touchN === state.view.readings) cls.push('kar-touched');
+    if (sel === n) cls.push('kar-sel');
+    if (cardMoves(n).length) cls.push('kar-can');
+    const j = state.view.judgement;
+    if (j && state.view.stage !== 'touch' && j.card === n) cls.push('kar-read');
+    return { class: cls.join(' '), 'aria-label': cardLabel(n, where), 'aria-pressed': sel === n ? 'true' : null };
+  }
+
+  function drawKyogi(v) {
+    const mine = me === 1 ? 1 : 0;
+    const opp = 1 - mine;
+    const terr = v.territories || [{ cards: [] }, { cards: [] }];
+    const targets = slotTargets();
+    const placing = legalMoves().some((m) => m.kind === 'place' || m.kind === 'arrange');
+    // display columns: mine slot s → s; the opponent's slot s → 18 - s
+    const used = new Set();
+    if (placing) for (let s = 1; s <= 17; s++) used.add(s);
+    for (const c of terr[mine].cards) if (c.row) used.add(c.slot);
+    for (const c of terr[opp].cards) if (c.row) used.add(18 - c.slot);
+    const cols = [...used].sort((a, b) => a - b);
+    const colX = new Map(cols.map((c, i) => [c, LEFT + i * (CW + GX)]));
+    const W = LEFT * 2 + Math.max(cols.length, 3) * (CW + GX) - GX;
+    const rowY = (own, row) => (own ? 3 * (CH + GY) + MID + (3 - row) * (CH + GY) : (row - 1) * (CH + GY));
+    const Hh = 6 * (CH + GY) - GY + MID;
+    const kids = [];
+    // the two territories' backgrounds; the opponent's is a send target
+    const sendable = sel !== null && cardMoves(sel).some((m) => m.kind === 'send');
+    kids.push(svg('rect', { class: 'kar-zone kar-zone-opp' + (sendable ? ' kar-target' : ''), x: 0, y: 0, width: W, height: 3 * (CH + GY) - GY / 2,
+      dataset: sendable ? { target: 'send' } : {}, tabindex: sendable ? 0 : null, role: sendable ? 'button' : null,
+      'aria-label': sendable ? t('karuta.sendTo', { name: name(opp), card: sel }) : null }));
+    kids.push(svg('rect', { class: 'kar-zone kar-zone-own', x: 0, y: 3 * (CH + GY) + MID - GY / 2, width: W, height: 3 * (CH + GY) }));
+    kids.push(svg('line', { class: 'kar-midline', x1: 0, x2: W, y1: 3 * (CH + GY) + MID / 2 - GY / 2, y2: 3 * (CH + GY) + MID / 2 - GY / 2 }));
+    if (placing)
+      for (let row = 1; row <= 3; row++)
+        for (const s of cols) {
+          const key = row + ',' + s;
+          if (terr[mine].cards.some((c) => c.row === row && c.slot === s)) continue;
+          const on = targets.has(key);
+          kids.push(svg('rect', { class: 'kar-slot' + (on ? ' kar-target' : '') + (row === 1 && s === 9 ? ' kar-free' : ''), x: colX.get(s), y: rowY(true, row), width: CW, height: CH, rx: 3,
+            dataset: on ? { target: 'slot', slot: key } : { slot: key }, tabindex: on ? 0 : null, role: on ? 'button' : null,
+            'aria-label': on ? t('karuta.slot', { label: String.fromCharCode(65 + (mine ? 3 : 0) + row - 1) + String(s).padStart(2, '0') }) : null }));
+        }
+    const waiting = [];
+    for (const [who, own] of [[opp, false], [mine, true]])
+      for (const c of terr[who].cards) {
+        if (!c.row) {
+          waiting.push(c);
+          continue;
+        }
+        const x = colX.get(own ? c.slot : 18 - c.slot);
+        kids.push(torifuda(c.card, x, rowY(own, c.row), !own, { ...cardAttrs(c.card, c.label), dataset: { card: c.card, label: c.label, seat: who } }));
+      }
+    const box = svg('svg', { class: 'kar-svg kar-kyogi', viewBox: `0 0 ${W} ${Hh}`, role: 'group', 'aria-label': t('karuta.field') }, ...kids);
+    els.field.append(
+      h('p', { class: 'kar-side kar-side-opp' }, t('karuta.territory', { name: name(opp), n: terr[opp].count ?? terr[opp].cards.length })),
+      box,
+      h('p', { class: 'kar-side kar-side-own' }, t('karuta.territory', { name: name(mine), n: terr[mine].count ?? terr[mine].cards.length })),
+    );
+    if (waiting.length) drawRow(t('karuta.toPlace'), waiting.map((c) => c.card), 'place');
+  }
+
+  function drawRow(title, cards, zone, target) {
+    // one labelled row of cards (chirashi field lines, uta hands and pool)
+    const per = Math.max(cards.length, 1);
+    const W = LEFT * 2 + per * (CW + GX);
+    const kids = [];
+    if (target) kids.push(svg('rect', { class: 'kar-zone kar-target', x: 0, y: 0, width: W, height: CH + 8, dataset: { target }, tabindex: 0, role: 'button', 'aria-label': t('karuta.toPool', { card: sel }) }));
+    cards.forEach((n, i) => kids.push(torifuda(n, LEFT + i * (CW + GX), 4, false, cardAttrs(n, ''))));
+    els.field.append(
+      h('p', { class: 'kar-side' }, title),
+      svg('svg', { class: 'kar-svg kar-row', viewBox: `0 0 ${W} ${CH + 8}`, role: 'group', 'aria-label': title, dataset: { zone } }, ...kids),
+    );
+  }
+
+  function drawGrid(title, cards, per) {
+    const rows = Math.max(1, Math.ceil(cards.length / per));
+    const W = LEFT * 2 + per * (CW + GX) - GX;
+    const kids = cards.map((n, i) => torifuda(n, LEFT + (i % per) * (CW + GX), 4 + Math.floor(i / per) * (CH + GY), false, cardAttrs(n, '')));
+    els.field.append(
+      h('p', { class: 'kar-side' }, title),
+      svg('svg', { class: 'kar-svg kar-grid', viewBox: `0 0 ${W} ${rows * (CH + GY) + 4}`, role: 'group', 'aria-label': title, dataset: { zone: 'field' } }, ...kids),
+    );
+  }
+
+  function drawField(v) {
+    clear(els.field);
+    if (v.variant === 'uta') {
+      const pooling = sel !== null && cardMoves(sel).some((m) => m.kind === 'pool');
+      (v.hands || []).forEach((hd, i) => drawRow(t('karuta.hand', { name: name(i), n: hd.count ?? hd.cards.length }), hd.cards.map((c) => c.card), 'hand' + i));
+      drawRow(t('karuta.pool', { n: (v.pool || []).length }), v.pool || [], 'pool', pooling ? 'pool' : null);
+    } else if (v.variant === 'chirashi') {
+      const f = v.field || [];
+      drawGrid(t('karuta.fieldCount', { n: f.length }), f, Math.min(10, Math.max(4, Math.ceil(Math.sqrt(f.length * 1.6)))));
+    } else drawKyogi(v);
+  }
+
+  function status() {
+    const v = state.view;
+    let s;
+    if (v.phase === 'over' || v.stage === 'over') {
+      const o = v.outcome;
+      if (!o || o.kind === 'draw') s = t('karuta.over.draw');
+      else if (o.kind === 'team') s = t('karuta.over.team', { n: o.winner + 1 });
+      else s = t('karuta.over.win', { name: name(o.winner) });
+    } else if (v.stage === 'touch') {
+      if (me >= 0 && (v.pending || []).includes(me)) s = touched.size && touchN === v.readings ? t('karuta.touched', { n: touched.size }) : t('karuta.listen');
+      else s = t('karuta.reading', { n: v.readings });
+    } else if (v.stage === 'send' && v.send) {
+      const left = v.send.owed - v.send.sent;
+      s = v.send.sender === me ? t('karuta.send.you', { n: left, name: name(v.send.receiver) }) : t('karuta.send.other', { name: name(v.send.sender), n: left });
+    } else if (v.stage === 'place' && v.send) {
+      s = v.send.receiver === me ? t('karuta.place.you') : t('karuta.place.other', { name: name(v.send.receiver) });
+    } else if (v.stage === 'arrange') {
+      s = (v.pending || []).includes(me) ? t('karuta.arrange.you') : t('karuta.arrange.wait');
+    } else if (v.stage === 'pool') {
+      s = (v.pending || []).includes(me) ? t('karuta.pool.you') : t('karuta.pool.wait');
+    } else s = t('karuta.next');
+    els.status.textContent = s;
+  }
+
+  function counts(v) {
+    const parts = [t('karuta.readings', { n: v.readings, left: (v.unread || []).length })];
+    if (v.variant === 'chirashi') (v.taken || []).forEach((n, i) => parts.push(t('karuta.taken', { name: name(i), n })));
+    if (v.variant === 'chirashi' && v.pot) parts.push(t('karuta.pot', { n: v.pot }));
+    if (v.variant === 'kyogi') parts.push(t('karuta.dead', { n: (v.dead || []).length }));
+    els.counts.textContent = parts.join(' · ');
+  }
+
+  function drawActions(v) {
+    clear(els.actions);
+    for (const m of legalMoves()) {
+      if (m.kind === 'ready' || m.kind === 'pass')
+        els.actions.append(h('button', { type: 'button', class: 'kar-act', dataset: { action: m.action }, onclick: () => act(m.action) }, t('karuta.do.' + m.kind)));
+    }
+    if (sel !== null) {
+      for (const m of cardMoves(sel))
+        if (m.kind === 'send' || m.kind === 'pool')
+          els.actions.append(h('button', { type: 'button', class: 'kar-act kar-main', dataset: { action: m.action }, onclick: () => act(m.action) }, t('karuta.do.' + m.kind, { card: sel })));
+      els.actions.append(h('button', { type: 'button', class: 'kar-act', id: 'kar-unselect', onclick: () => select(sel) }, t('karuta.do.unselect')));
+    }
+    const hint = legalMoves().some((m) => m.card) && sel === null ? t('karuta.hint.' + (legalMoves().find((m) => m.card).kind)) : '';
+    if (hint) els.actions.append(h('span', { class: 'kar-hint' }, hint));
+    els.actions.hidden = !els.actions.firstChild;
+  }
+
+  function judgementWords(j, v) {
+    const lines = [];
+    const c = CARDS[j.card];
+    lines.push(t('karuta.j.card', { n: j.card, verse: c ? c[1] : '', lower: lowerVerse(j.card) }));
+    const decide = /decide_ms (\d+)/.exec(j.text || '');
+    if (j.taker === null || j.taker === undefined) lines.push(t('karuta.j.nobody'));
+    else if (decide) lines.push(t('karuta.j.took', { name: name(j.taker), s: secs(Math.max(0, j.take_ms - Number(decide[1]))) }));
+    else lines.push(t('karuta.j.tookAt', { name: name(j.taker), s: secs(j.take_ms) }));
+    (j.fouls || []).forEach((f, i) => f > 0 && lines.push(t('karuta.j.foul', { name: name(i), n: f })));
+    if (j.sender !== null && j.sender !== undefined && j.receiver !== null && j.receiver !== undefined && j.owed > 0)
+      lines.push(t('karuta.j.send', { from: name(j.sender), to: name(j.receiver), n: j.owed }));
+    if (j.sent_cards && j.sent_cards.length) lines.push(t('karuta.j.sent', { cards: j.sent_cards.join(', ') }));
+    if (v.variant === 'kyogi' && j.taker !== null && j.taker !== undefined && !(j.fouls || []).some((f) => f) && !(j.owed > 0)) lines.push(t('karuta.j.nosend'));
+    return lines;
+  }
+
+  function drawJudgement(v) {
+    const j = v.judgement;
+    if (!j || v.stage === 'touch') return;
+    const key = JSON.stringify(j);
+    if (key === lastJudgement) return;
+    lastJudgement = key;
+    clear(els.judgement);
+    els.judgement.append(
+      h('h3', {}, t('karuta.j.title', { n: v.readings })),
+      h('ul', {}, judgementWords(j, v).map((l) => h('li', { class: 'cjk-ok' }, l))),
+      h('details', {}, h('summary', {}, t('karuta.j.engine')), h('code', { class: 'kar-engine' }, j.text || '')),
+    );
+    // the read card's kana line: complete it with the whole upper verse
+    const c = CARDS[j.card];
+    if (c && reading.n) els.kana.textContent = c[1];
+    recordTake(j, v);
+  }
+
+  function recordTake(j, v) {
+    if (me < 0 || j.taker !== me || !state.seats) return;
+    if (!state.seats.some((s, i) => i !== me && s && (s.kind === 'ai' || s.covered))) return;
+    const decide = /decide_ms (\d+)/.exec(j.text || '');
+    if (!decide) return;
+    const id = (state.room || '') + ':' + v.readings;
+    if (seenTakes.has(id)) return;
+    seenTakes.add(id);
+    const d = Number(decide[1]);
+    const kim = /kimariji (\d+)/.exec(j.text || '');
+    if (saveTake({ id, card: j.card, ms: Math.max(0, j.take_ms - d), take: j.take_ms, decide: d, kimariji: kim ? Number(kim[1]) : null, at: Date.now() }))
+      drawPractice();
+  }
+
+  function drawPractice() {
+    const open = els.practice.open;
+    clear(els.practice);
+    els.practice.append(h('summary', {}, t('karuta.practice.title')));
+    practiceStats(els.practice, t);
+    els.practice.append(h('p', {}, h('a', { href: '/#practice', id: 'kar-practice-link' }, t('karuta.practice.link'))));
+    els.practice.open = open;
+  }
+
+  function drawMemo(v) {
+    const memo = (v.timing && v.timing.memo_s) || 0;
+    if (!memo || v.readings > 0 || reading.n || v.phase === 'over') {
+      els.memo.hidden = true;
+      if (memoTimer) clearInterval(memoTimer);
+      memoTimer = null;
+      return;
+    }
+    if (!memoEnd) memoEnd = performance.now() + memo * 1000;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((memoEnd - performance.now()) / 1000));
+      els.memo.hidden = false;
+      els.memo.textContent = t('karuta.memo', { m: Math.floor(left / 60), s: String(left % 60).padStart(2, '0') });
+    };
+    tick();
+    if (!memoTimer) memoTimer = setInterval(tick, 1000);
+  }
+
+  function draw() {
+    if (!state) return;
+    const v = state.view;
+    if (sel !== null && !cardMoves(sel).length) sel = null;
+    if (touchN !== v.readings && v.stage === 'touch') {
+      touchN = v.readings;
+      touched = new Set();
+    }
+    status();
+    drawField(v);
+    drawActions(v);
+    drawJudgement(v);
+    counts(v);
+    drawMemo(v);
+    if (reading.n === 0) els.readHead.textContent = v.stage === 'touch' ? t('karuta.reading', { n: v.readings }) : t('karuta.noReading');
+  }
+
+  drawPractice();
+
+  return {
+    update(st) {
+      state = st;
+      draw();
+    },
+    event(m) {
+      if (m.type === 'reading') {
+        reading = { n: m.n, kana: [], t0: m.t0_ms };
+        window.__karuta.reading = reading;
+        els.readHead.textContent = t('karuta.reading', { n: state ? state.view.readings : m.n });
+        els.kana.textContent = '';
+        els.kana.classList.add('kar-live');
+        els.memo.hidden = true;
+        if (memoTimer) clearInterval(memoTimer);
+        memoTimer = null;
+      } else if (m.type === 'kana') {
+        if (m.n !== reading.n) reading = { n: m.n, kana: [], t0: 0 };
+        reading.kana[m.i] = m.kana;
+        window.__karuta.reading = reading;
+        els.kana.textContent = reading.kana.join('');
+        window.__karuta.kanaAt.push({ n: m.n, i: m.i, t: performance.now() });
+        say(m.kana);
+      } else if (m.type === 'error' && m.request === 'touch') {
+        status();
+      } else if (m.type === 'error' && m.request === 'act') {
+        sel = null;
+        draw();
+      }
+    },
+    destroy() {
+      window.removeEventListener('pointermove', onMove);
+      window.removeEventListener('pointerup', onUp);
+      if (memoTimer) clearInterval(memoTimer);
+      if ('speechSynthesis' in window) {
+        speechSynthesis.removeEventListener?.('voiceschanged', drawSpeak);
+        speechSynthesis.cancel();
+      }
+    },
+  };
+}
+
+/** Draws the practice statistics kept in this browser into `root`: take
+ * times after the deciding kana per card (mean, bars) and over time (each
+ * take, and the mean of the last 5), as SVG, with a button to forget them. */
+export function practiceStats(root, t) {
+  const takes = loadTakes();
+  if (!takes.length) {
+    root.append(h('p', { class: 'quiet', id: 'kar-practice-empty' }, t('karuta.practice.empty')));
+    return;
+  }
+  const ms = takes.map((r) => r.ms);
+  const mean = ms.reduce((a, b) => a + b, 0) / ms.length;
+  const sorted = ms.slice().sort((a, b) => a - b);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  root.append(h('p', { id: 'kar-practice-sum' }, t('karuta.practice.sum', { n: takes.length, mean: Math.round(mean), median: Math.round(median) })));
+  const W = 600;
+  const H = 200;
+  const P = { l: 44, r: 8, t: 10, b: 26 };
+  const max = Math.max(500, ...ms);
+  const yOf = (v) => P.t + (H - P.t - P.b) * (1 - v / max);
+  const axis = (title) => {
+    const k = [];
+    for (let i = 0; i <= 4; i++) {
+      const v = (max * i) / 4;
+      k.push(svg('line', { class: 'kar-grid-line', x1: P.l, x2: W - P.r, y1: yOf(v), y2: yOf(v) }),
+        svg('text', { class: 'kar-axis', x: P.l - 4, y: yOf(v) + 4, 'text-anchor': 'end' }, String(Math.round(v))));
+    }
+    k.push(svg('text', { class: 'kar-axis', x: P.l, y: H - 4 }, title));
+    return k;
+  };
+  // per card
+  const by = new Map();
+  for (const r of takes) (by.get(r.card) || by.set(r.card, []).get(r.card)).push(r.ms);
+  const cards = [...by.keys()].sort((a, b) => a - b);
+  const bw = (W - P.l - P.r) / cards.length;
+  const bars = cards.map((c, i) => {
+    const list = by.get(c);
+    const m = list.reduce((a, b) => a + b, 0) / list.length;
+    return svg('rect', { class: 'kar-bar', x: P.l + i * bw + bw * 0.15, y: yOf(m), width: Math.max(1, bw * 0.7), height: yOf(0) - yOf(m), dataset: { card: c } },
+      svg('title', {}, t('karuta.practice.bar', { card: c, ms: Math.round(m), n: list.length })));
+  });
+  const labels = cards.length <= 30 ? cards.map((c, i) => svg('text', { class: 'kar-axis', x: P.l + (i + 0.5) * bw, y: H - P.b + 12, 'text-anchor': 'middle' }, String(c))) : [];
+  root.append(h('figure', { class: 'kar-chart' },
+    svg('svg', { id: 'kar-chart-cards', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': t('karuta.practice.perCard') }, ...axis(t('karuta.practice.axisCard')), ...bars, ...labels),
+    h('figcaption', {}, t('karuta.practice.perCard'))));
+  // over time
+  const n = takes.length;
+  const xOf = (i) => P.l + (n === 1 ? (W - P.l - P.r) / 2 : ((W - P.l - P.r) * i) / (n - 1));
+  const dots = takes.map((r, i) => svg('circle', { class: 'kar-dot', cx: xOf(i), cy: yOf(r.ms), r: 3 }, svg('title', {}, t('karuta.practice.dot', { card: r.card, ms: r.ms }))));
+  const avg = takes.map((r, i) => {
+    const w = ms.slice(Math.max(0, i - 4), i + 1);
+    return `${xOf(i).toFixed(1)},${yOf(w.reduce((a, b) => a + b, 0) / w.length).toFixed(1)}`;
+  });
+  root.append(h('figure', { class: 'kar-chart' },
+    svg('svg', { id: 'kar-chart-time', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': t('karuta.practice.overTime') }, ...axis(t('karuta.practice.axisTime')),
+      svg('polyline', { class: 'kar-avg', points: avg.join(' ') }), ...dots),
+    h('figcaption', {}, t('karuta.practice.overTime'))));
+  root.append(h('button', { type: 'button', id: 'kar-practice-clear', onclick: () => {
+    try {
+      localStorage.removeItem(STORE);
+    } catch {}
+    clear(root);
+    if (root.tagName === 'DETAILS') root.append(h('summary', {}, t('karuta.practice.title')));
+    practiceStats(root, t);
+  } }, t('karuta.practice.clear')));
+}
+
+/** The practice page (/#practice, web/app.js): kyōgi against the computer at
+ * a chosen level and the statistics kept in this browser. "Start" creates
+ * the room (seat 0 a person, seat 1 the computer; memo_s=0, send=manual) and
+ * opens it; the room page asks the name and joins as usual. */
+export function practicePage(root, ctx, t) {
+  linkCss();
+  const level = h('select', { id: 'kar-practice-level' });
+  const cards = h('select', { id: 'kar-practice-cards' });
+  const note = h('p', { class: 'quiet', 'aria-live': 'polite' });
+  const stats = h('section', { class: 'kar-practice', 'aria-labelledby': 'kar-practice-h' });
+  for (const n of [5, 10, 25]) cards.append(h('option', { value: n, selected: n === 10 }, t('karuta.practice.cards', { n })));
+  const off = ctx.net.on('created', (m) => location.assign('/room/' + m.room));
+  const offErr = ctx.net.on('error', (m) => {
+    if (m.request === 'create') note.textContent = m.message;
+  });
+  ctx.games((games) => {
+    const g = games.find((x) => x.id === 'karuta');
+    clear(level);
+    for (const l of (g && g.levels) || [{ name: 'medium' }]) level.append(h('option', { value: l.name, selected: l.name === 'medium' }, l.name));
+  });
+  function start(ev) {
+    ev.preventDefault();
+    // a random deal of N cards a side from the 100 (the rest are dead, KA-R1)
+    const all = Array.from({ length: 100 }, (_, i) => i + 1);
+    for (let i = all.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [all[i], all[j]] = [all[j], all[i]];
+    }
+    const n = Number(cards.value);
+    const deal = all.slice(0, n).join(';') + '/' + all.slice(n, 2 * n).join(';');
+    ctx.net.send({ type: 'create', game: 'karuta', options: { variant: 'kyogi', memo_s: '0', deal },
+      seats: [{ kind: 'person' }, { kind: 'ai', level: level.value }] });
+  }
+  root.append(
+    h('h1', {}, t('karuta.practice.start')),
+    h('p', {}, t('karuta.practice.intro')),
+    h('form', { class: 'kar-practice-form', onsubmit: start },
+      h('label', {}, t('karuta.practice.level'), ' ', level), ' ',
+      h('label', {}, t('karuta.practice.size'), ' ', cards), ' ',
+      h('button', { type: 'submit', class: 'primary', id: 'kar-practice-go' }, t('karuta.practice.go'))),
+    note,
+    stats,
+  );
+  stats.append(h('h2', { id: 'kar-practice-h' }, t('karuta.practice.title')));
+  practiceStats(stats, t);
+  return {
+    close() {
+      off && off();
+      offErr && offErr();
+    },
+  };
+}
