@@ -412,7 +412,8 @@ export function mount(root, api) {
     let label;
     if (roll === null || roll === undefined) {
       label = t('ur.throw.none');
-      for (let i = 0; i < 3; i++) box.append(pyramid(8 + i * 42, false, true));
+      const n = one ? 1 : finkel ? 4 : 3;
+      for (let i = 0; i < n; i++) box.append(pyramid(4 + i * (finkel ? 33 : 42), false, true));
     } else if (dice === 'd4' && !finkel) {
       label = t(inMove ? 'ur.throw' : 'ur.throw.last', { n: roll }) + ' (' + t('ur.lots.d4') + ')';
       box.append(pyramid(4, false, false));
