@@ -12,6 +12,8 @@ cmake --build build/release -j "$jobs"
 ctest --preset release -j "$jobs"
 cmake --preset debug
 cmake --build build/debug -j "$jobs"
+# The browser tests (label web) run once, in the release build: they test the
+# page in chromium; the server under ASan is tested by the server tests.
 ctest --preset debug -j "$jobs"
 # ThreadSanitizer: only the tests labelled threads (build target threads_tests).
 # TSan's fixed memory layout can clash with high ASLR entropy ("unexpected

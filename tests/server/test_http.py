@@ -200,6 +200,23 @@ def main():
     check(r.returncode == 1 and "parlour serve: cannot listen" in r.stderr and "Sanitizer" not in r.stderr,
           "a port in use: exit %d, %r" % (r.returncode, r.stderr.strip()[-200:]))
 
+    # SIGINT stops it too, also when started with SIGINT ignored (a background job of a shell
+    # without job control): serve.c blocks it and takes it with sigwait, and Linux queues a
+    # blocked signal even when its action is to ignore it.
+    q = subprocess.Popen([binary, "serve", "--port", "0", "--db", os.path.join(tmp, "int.db"), "--web", web],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=tmp,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    q.stdout.readline()
+    q.send_signal(signal.SIGINT)
+    try:
+        rc = q.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        q.kill()
+        q.wait()
+        rc = "still running after 30 s"
+    q.stdout.close()
+    check(rc == 0, f"SIGINT (inherited as ignored) stops it: exit status 0 ({rc})")
+
     p, port = start(binary, tmp, web)
     try:
         st, ct, cl, body = get(port, "/")

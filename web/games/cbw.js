@@ -427,7 +427,7 @@ export function mount(root, api) {
           }, svg('rect', { class: 'cbw-slot', x: cx(x) + 1, y: cy(y) + 1, width: CW - 2, height: CH - 2, rx: 5 }));
           if (castle !== undefined && !target)
             g.append(svg('text', { class: 'cbw-castle-mark', x: cx(x) + CW / 2, y: cy(y) + CH / 2 + 8, 'font-size': 24, 'text-anchor': 'middle' }, '♜'));
-          if (target) g.append(svg('text', { class: 'cbw-target-mark', x: cx(x) + CW / 2, y: cy(y) + CH / 2 + 7, 'font-size': 22, 'text-anchor': 'middle' }, short(selected)));
+          if (target) g.append(svg('text', { class: 'cbw-target-mark' + (RED_SUIT[String(selected).slice(-1)] ? ' red' : ''), x: cx(x) + CW / 2, y: cy(y) + CH / 2 + 7, 'font-size': 22, 'text-anchor': 'middle' }, short(selected)));
           root.append(g);
         }
       }
