@@ -18,10 +18,14 @@
 // Move button or Enter plays it. Keys 1..n pick the n-th legal move as the
 // list shows them. Chance (the throw) is played by the server: no roll button.
 //
-// Analysis: when the server sends a move's exact winning chances (a message
-// of type `analysis`, or `state.analysis` / `view.analysis` in a replay —
-// the shape is read loosely, see readAnalysis), they are shown only once
-// the game is over or in a replay.
+// Analysis (the hook): each legal action's exact winning chance from the
+// server's solved table (`parlour serve --table FILE`) comes as
+// `legal[].chance` (0..1, null where the table does not cover it) in the
+// server's `replay` steps. The table shows such chances only once the game is
+// over or in a replay (a replay state names no seats): from `state.analysis`,
+// `view.analysis`, a replay state's `legal`, or an event of type `analysis` /
+// `replay` passed on by the page (readAnalysis reads them all). The room page
+// passes no such message yet and the replay page lists the chances itself.
 
 import { h, svg, clear } from '../js/dom.js';
 
