@@ -21,10 +21,10 @@ run('ur', async (h) => {
     h.check(pathOf(1, { loop: 'opponent-first' }).join(' ') === 'C4 C3 C2 C1 B1 B2 B3 B4 B5 B6 B7 A7 A8 B8 C8 C7 B7 B6 B5 B4 B3 B2 B1', 'Dark’s path, opponent first');
     h.check(pathOf(0, { rules: 'finkel' }).join(' ') === 'A4 A3 A2 A1 B1 B2 B3 B4 B5 B6 B7 B8 A8 A7', 'Finkel’s path');
     const eq = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-    h.check(eq(parseLegal({ action: 'enter', long: 'enter → A1, rolls again' }), { action: 'enter', long: 'enter → A1, rolls again', from: 'reserve', depth: 1, to: 'A1' }), 'enter');
-    h.check(eq(parseLegal({ action: 'B2', long: 'B2 → off' }), { action: 'B2', long: 'B2 → off', from: 'B2', depth: 1, to: 'off' }), 'bearing off');
-    h.check(eq(parseLegal({ action: 'B7:2', long: 'B7:2 → C8, captures' }), { action: 'B7:2', long: 'B7:2 → C8, captures', from: 'B7', depth: 2, to: 'C8' }), 'stack=any');
-    h.check(eq(parseLegal({ action: 'pass', long: 'pass' }), { action: 'pass', long: 'pass', from: null, depth: 1, to: null }), 'pass');
+    h.check(eq(parseLegal({ action: 'enter', long: 'enter → A1, rolls again' }), { action: 'enter', long: 'enter → A1, rolls again', from: 'reserve', depth: 1, to: 'A1', captures: false, again: true }), 'enter');
+    h.check(eq(parseLegal({ action: 'B2', long: 'B2 → off' }), { action: 'B2', long: 'B2 → off', from: 'B2', depth: 1, to: 'off', captures: false, again: false }), 'bearing off');
+    h.check(eq(parseLegal({ action: 'B7:2', long: 'B7:2 → C8, captures' }), { action: 'B7:2', long: 'B7:2 → C8, captures', from: 'B7', depth: 2, to: 'C8', captures: true, again: false }), 'stack=any');
+    h.check(eq(parseLegal({ action: 'pass', long: 'pass' }), { action: 'pass', long: 'pass', from: null, depth: 1, to: null, captures: false, again: false }), 'pass');
     h.check(eq(readAnalysis({ moves: [{ action: 'B2', win: 0.515 }, { action: 'enter', win_pct: 40 }] }), [{ action: 'B2', long: 'B2', p: 0.515 }, { action: 'enter', long: 'enter', p: 0.4 }]), 'analysis read');
     h.check(eq(readAnalysis({ legal: [{ action: 'B2', long: 'B2 → off', seat: 0, chance: 0.625 }, { action: 'A1', long: 'A1 → B2', seat: 0, chance: null }] }), [{ action: 'B2', long: 'B2 → off', p: 0.625 }, { action: 'A1', long: 'A1 → B2', p: null }]), 'chances of legal actions (null: not in the table)');
     h.check(readAnalysis({ type: 'analysis' }) === null && readAnalysis({ legal: [{ action: 'B2', seat: 0 }] }) === null, 'no analysis');

@@ -18,10 +18,14 @@
 // Move button or Enter plays it. Keys 1..n pick the n-th legal move as the
 // list shows them. Chance (the throw) is played by the server: no roll button.
 //
-// Analysis: when the server sends a move's exact winning chances (a message
-// of type `analysis`, or `state.analysis` / `view.analysis` in a replay —
-// the shape is read loosely, see readAnalysis), they are shown only once
-// the game is over or in a replay.
+// Analysis (the hook): each legal action's exact winning chance from the
+// server's solved table (`parlour serve --table FILE`) comes as
+// `legal[].chance` (0..1, null where the table does not cover it) in the
+// server's `replay` steps. The table shows such chances only once the game is
+// over or in a replay (a replay state names no seats): from `state.analysis`,
+// `view.analysis`, a replay state's `legal`, or an event of type `analysis` /
+// `replay` passed on by the page (readAnalysis reads them all). The room page
+// passes no such message yet and the replay page lists the chances itself.
 
 import { h, svg, clear } from '../js/dom.js';
 
@@ -52,7 +56,8 @@ export function pathOf(side, options) {
   return p;
 }
 
-/** One legal entry → {action, long, from: 'reserve'|square|null, depth (1 = top), to: square|'off'|null, capture, again}. */
+/** One legal entry → {action, long, from: 'reserve'|square|null, depth (1 = top), to: square|'off'|null,
+ * captures, again (the flags of `long`: ", captures", ", rolls again")}. */
 export function parseLegal(entry) {
   const action = entry.action;
   const long = entry.long || action;
@@ -64,6 +69,8 @@ export function parseLegal(entry) {
     from: action === 'enter' ? 'reserve' : m ? m[1].toUpperCase() + m[2] : null,
     depth: m && m[3] ? Number(m[3]) : 1,
     to: to ? (to[1] === 'off' ? 'off' : to[1].toUpperCase()) : null,
+    captures: /, captures\b/.test(long),
+    again: /, rolls again\b/.test(long),
   };
 }
 
@@ -114,6 +121,10 @@ export function mount(root, api) {
   const sideYou = (s) => (s === api.seat ? t('ur.you', { side: side(s) }) : side(s));
   const pieceWords = (p, top) =>
     t('ur.piece', { side: side(p.owner), face: t(p.marked ? 'ur.face.marked' : 'ur.face.blank') }) + (top ? ' ' + t('ur.top') : '');
+
+  // A move in the interface's language: the notation's squares, the flags translated.
+  const moveText = (m) =>
+    m.action === 'pass' ? t('ur.pass') : !m.to ? m.long : `${m.action} → ${m.to}` + (m.captures ? t('ur.captures') : '') + (m.again ? t('ur.again') : '');
 
   // ---- geometry ----
   // The viewer's own row at the bottom (Light's row A for a spectator).
@@ -405,7 +416,8 @@ export function mount(root, api) {
     let label;
     if (roll === null || roll === undefined) {
       label = t('ur.throw.none');
-      for (let i = 0; i < 3; i++) box.append(pyramid(8 + i * 42, false, true));
+      const n = one ? 1 : finkel ? 4 : 3;
+      for (let i = 0; i < n; i++) box.append(pyramid(4 + i * (finkel ? 33 : 42), false, true));
     } else if (dice === 'd4' && !finkel) {
       label = t(inMove ? 'ur.throw' : 'ur.throw.last', { n: roll }) + ' (' + t('ur.lots.d4') + ')';
       box.append(pyramid(4, false, false));
@@ -452,7 +464,7 @@ export function mount(root, api) {
       h('span', { class: 'ur-score' }, t('ur.score', { light: (v.off || [0, 0])[0], dark: (v.off || [0, 0])[1], pieces: (v.options && v.options.pieces) || 7 })),
     );
     const cur = S.sel >= 0 ? S.moves[S.sel] : S.hover >= 0 ? S.moves[S.hover] : null;
-    if (cur) els.line.textContent = t(S.sel >= 0 ? 'ur.selectedMove' : 'ur.previewMove', { move: cur.long });
+    if (cur) els.line.textContent = t(S.sel >= 0 ? 'ur.selectedMove' : 'ur.previewMove', { move: moveText(cur) });
     else if (S.moves.length) els.line.textContent = t('ur.pick');
     else els.line.textContent = '';
     els.moveBtn.parentNode.hidden = !S.moves.length;
@@ -470,7 +482,7 @@ export function mount(root, api) {
           disabled: S.pending,
           dataset: { action: m.action, n: String(i + 1) },
           onclick: () => select(i),
-        }, h('kbd', {}, String(i + 1)), ' ', m.action === 'pass' ? t('ur.pass') : m.long),
+        }, h('kbd', {}, String(i + 1)), ' ', moveText(m)),
       );
     });
     renderAnalysis();
@@ -491,7 +503,7 @@ export function mount(root, api) {
       h('ul', { class: 'ur-analysis-list' },
         S.analysis.moves.map((m) =>
           h('li', { class: m.p === best ? 'ur-best' : '', dataset: { action: m.action } },
-            (m.action === 'pass' ? t('ur.pass') : m.long) + ': ' + (m.p === null ? t('ur.analysis.unknown') : t('ur.analysis.win', { p: (m.p * 100).toFixed(2) }))))));
+            moveText(parseLegal(m)) + ': ' + (m.p === null ? t('ur.analysis.unknown') : t('ur.analysis.win', { p: (m.p * 100).toFixed(2) }))))));
   }
 
   // ---- choosing and playing ----

@@ -189,6 +189,8 @@ export default {
   'ur.throw.none': 'No throw yet',
   'ur.lots': '{marked} of {total} lots marked',
   'ur.lots.d4': 'a four-sided die',
+  'ur.captures': ', captures',
+  'ur.again': ', rolls again',
   'ur.move': 'Move',
   'ur.pass': 'Pass (no move)',
   'ur.moves': 'Your moves: keys 1 to 9 choose, Enter plays',
