@@ -1468,6 +1468,38 @@ static void finished_ur(drv *d, char *room, int p[2])
     play_to_end(d, p, 2, 4242);
 }
 
+/* A client asking for replays over and over is refused once its budget of
+ * steps (hub_config.replay_burst, 10000) is spent, and served again once it
+ * refilled (replay_rate, 2000 steps a second). */
+static void test_replay_budget(void **state)
+{
+    (void)state;
+    drv *d = drv_new("replay_budget");
+    char room[64];
+    int p[2];
+    finished_ur(d, room, p);
+    int w = connect_(d);
+    int served = 0, refused = 0;
+    long steps = 0;
+    for (int k = 0; k < 400 && !refused; k++) {
+        sendf(d, w, "{\"type\":\"replay\",\"room\":\"%s\",\"seat\":-1}", room);
+        json_t *m = json_array_get(d->in[w], json_array_size(d->in[w]) - 1);
+        if (!strcmp(str(m, "type"), "replay")) {
+            served++;
+            steps = (long)json_array_size(json_object_get(m, "steps"));
+        } else {
+            assert_string_equal(last_error(d, w), "rate");
+            refused = 1;
+        }
+    }
+    assert_true(refused); /* the driver's clock moves a little per message: a few more than 10000/steps */
+    assert_true(served >= 10000 / steps && served < 400);
+    d->now += 1000; /* 2000 steps refilled */
+    sendf(d, w, "{\"type\":\"replay\",\"room\":\"%s\",\"seat\":-1}", room);
+    assert_string_equal(str(json_array_get(d->in[w], json_array_size(d->in[w]) - 1), "type"), "replay");
+    drv_free(d);
+}
+
 static void test_replay_room_and_upload(void **state)
 {
     (void)state;
@@ -1699,6 +1731,7 @@ int main(void)
         cmocka_unit_test(test_total_clock),
         cmocka_unit_test(test_karuta_reading),
         cmocka_unit_test(test_replay_room_and_upload),
+        cmocka_unit_test(test_replay_budget),
         cmocka_unit_test(test_replay_chances),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

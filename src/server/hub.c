@@ -32,6 +32,7 @@
 #define HUB_MAX_STEPS 5000 /* steps of one replay: the first 4999 actions */
 #define HUB_MAX_REPLAY (3 << 20) /* bytes of one replay's steps: under net's 4 MB queue for a client */
 #define HUB_MAX_PART 6000 /* bytes of one replay_part's text */
+
 #define HUB_MAX_UPLOAD (512 * 1024) /* bytes of one uploaded record */
 #define HUB_KEEP_OVER_MS (10 * 60 * 1000) /* a finished room nobody is in is let go after this */
 
@@ -635,6 +636,10 @@ hub *hub_new(const hub_config *cfg, pl_buf *err)
         h->cfg.rate_per_s = 20;
     if (h->cfg.rate_burst <= 0)
         h->cfg.rate_burst = 60;
+    if (h->cfg.replay_burst <= 0)
+        h->cfg.replay_burst = 10000;
+    if (h->cfg.replay_rate <= 0)
+        h->cfg.replay_rate = 2000;
     if (h->cfg.grace_s <= 0)
         h->cfg.grace_s = 60;
     if (h->cfg.max_rooms <= 0)
@@ -2056,6 +2061,30 @@ static json_t *replay_json(const hub *h, const pl_match *m, int seat, const char
     return j;
 }
 
+/* Replays cost one view per step and a legal list per decision: a
+ * connection may have at most cfg.replay_burst steps built at once, refilled
+ * at cfg.replay_rate steps a second, so a client asking for long replays over
+ * and over cannot take the service thread. Takes `steps` from connection
+ * `c`'s budget: 0, or -1 after answering `rate` (nothing built). */
+static int replay_budget(hub *h, hub_conn *c, int steps, const char *request)
+{
+    int64_t now = hub_now(h);
+    double burst = h->cfg.replay_burst, rate = h->cfg.replay_rate;
+    c->replay_steps += (double)(now - c->replay_ms) * rate / 1000.0;
+    if (c->replay_steps > burst)
+        c->replay_steps = burst;
+    c->replay_ms = now;
+    if (steps > HUB_MAX_STEPS)
+        steps = HUB_MAX_STEPS;
+    if ((double)steps > c->replay_steps) {
+        hub_error(h, c->id, "rate", request, "replays are limited to %.0f steps at once, %.0f more a second: wait "
+                  "%.1f s", burst, rate, ((double)steps - c->replay_steps) / rate);
+        return -1;
+    }
+    c->replay_steps -= steps;
+    return 0;
+}
+
 /* {"type": "replay", "room": CODE, "seat": S}: a room in memory that is over. */
 static void req_replay(hub *h, hub_conn *c, json_t *root)
 {
@@ -2080,6 +2109,8 @@ static void req_replay(hub *h, hub_conn *c, json_t *root)
         hub_error(h, c->id, "seat", "replay", "replay: seat is -1 (spectator) or 0 to %d", r->nseats - 1);
         return;
     }
+    if (replay_budget(h, c, r->m->nhist + 1, "replay") < 0)
+        return;
     json_t *j = replay_json(h, r->m, seat, r->code);
     if (!j) {
         hub_error(h, c->id, "storage", "replay", "out of memory");
@@ -2144,6 +2175,10 @@ static void req_replay_part(hub *h, hub_conn *c, json_t *root)
     if (seat < -1 || seat >= nseats) {
         pl_match_free(m);
         hub_error(h, c->id, "seat", "replay_part", "replay_part: seat is -1 (spectator) or 0 to %d", nseats - 1);
+        return;
+    }
+    if (replay_budget(h, c, m->nhist + 1, "replay_part") < 0) {
+        pl_match_free(m);
         return;
     }
     json_t *j = replay_json(h, m, seat, NULL);
@@ -2326,6 +2361,8 @@ uint64_t hub_connect(hub *h, int64_t now_ms)
     c->seat = -1;
     c->tokens = h->cfg.rate_burst;
     c->tokens_ms = now_ms;
+    c->replay_steps = h->cfg.replay_burst;
+    c->replay_ms = now_ms;
     h->live_conns++;
     send_now(h, c->id, json_pack("{s:s, s:i, s:s, s:I}", "type", "welcome", "protocol", HUB_PROTOCOL, "server",
                                  HUB_VERSION, "server_ms", (json_int_t)now_ms));

@@ -47,6 +47,8 @@ typedef struct ai_player ai_player;
 typedef struct hub_config {
     int rate_per_s;      /* messages a connection may send per second, sustained [20] */
     int rate_burst;      /* ... and in a burst [60]; more are answered "rate" and dropped */
+    int replay_burst;    /* replay steps (one view each) a connection may have built at once [10000] */
+    int replay_rate;     /* ... refilled at this many a second [2000]; beyond: "rate" */
     int grace_s;         /* default seconds before an empty seat is played by a computer [60] */
     int max_rooms;       /* rooms held at once [100000] */
     int max_conns;       /* connections at once [200000] */

@@ -82,6 +82,8 @@ typedef struct hub_conn {
     int dropped;            /* messages refused in a row for rate */
     char *up;               /* a record being uploaded (replay_part), NULL none (owned) */
     size_t uplen;
+    double replay_steps;    /* replay budget: steps this connection may have built now */
+    int64_t replay_ms;      /* when the budget was last refilled */
 } hub_conn;
 
 /* Functions of hub.c used by hub_karuta.c. */

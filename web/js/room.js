@@ -360,7 +360,7 @@ export function open(ctx, code) {
         if (seat !== undefined && seat !== null && seat !== r.seat) msg.seat = seat; // a partner seat
         net.send(msg);
       },
-      touch: (card, ms) => net.send({ type: 'touch', card, client_ms: Math.round(ms ?? clientMs()) }),
+      touch: (card, ms, poet) => net.send(Object.assign({ type: 'touch', card, client_ms: Math.round(ms ?? clientMs()) }, Number.isInteger(poet) ? { poet } : {})),
       say: (text) => note('info', text),
     };
     const start = (mod) => {
