@@ -223,7 +223,7 @@ static void test_KA_R5_reading_loop(void **st)
     assert_int_equal(pl_match_play_text(m, -1, "read 7", &err), -1); /* read once */
     pl_buf_free(&err);
     /* the speed option stretches the timeline */
-    assert_int_equal(kar_kana_start(1, 12000, 6), 2 * kar_kana_start(1, 6000, 6));
+    assert_int_equal(kar_kana_start(1, 12000, false, 6), 2 * kar_kana_start(1, 6000, false, 6));
     pl_match_free(m);
 }
 
@@ -413,6 +413,22 @@ static void test_KA_R15_positions_public(void **st)
     pl_match_free(m);
 }
 
+/* tempo=even: the judgement's kana times come from the even timeline */
+static void test_tempo_even_judgement(void **st)
+{
+    (void)st;
+    /* 64 あさぼらけう (23 units, not the mean 24) with 31 あさぼらけあ unread: kimariji 6 */
+    pl_match *m = th_new("karuta", "deal=64;31/61 seed=1 send=auto tempo=even");
+    reading(m, 64, "touch 64@4000", "none");
+    kar_judgement *j = &KS(m)->last;
+    assert_int_equal(j->kim, 6);
+    assert_int_equal(j->decide_ms, kar_kana_start(64, 6000, true, 6));
+    assert_int_equal(j->decide_ms, kar_poem_get(64)->tl_start[0][5] * 6000 / kar_even_units(0));
+    assert_int_not_equal(j->decide_ms, kar_kana_start(64, 6000, false, 6));
+    assert_int_equal(j->terr_ms, j->terr ? kar_kana_start(64, 6000, true, j->terr) : 0);
+    pl_match_free(m);
+}
+
 static void test_KA_R16_judgement_logged(void **st)
 {
     (void)st;
@@ -423,8 +439,8 @@ static void test_KA_R16_judgement_logged(void **st)
     assert_int_equal(j->card, 63);
     assert_int_equal(j->kim, 3);
     assert_int_equal(j->terr, 2); /* いま: 21 and 63 both in T(A) */
-    assert_int_equal(j->decide_ms, kar_kana_start(63, 6000, 3));
-    assert_int_equal(j->terr_ms, kar_kana_start(63, 6000, 2));
+    assert_int_equal(j->decide_ms, kar_kana_start(63, 6000, false, 3));
+    assert_int_equal(j->terr_ms, kar_kana_start(63, 6000, false, 2));
     assert_int_equal(j->fouls[1], 1);
     assert_int_equal(j->sender, 0); /* B's foul lets A send */
     assert_int_equal(j->sent, 1);
@@ -667,6 +683,7 @@ int main(void)
         cmocka_unit_test(test_KA_R14_timestamps_decide_and_are_kept),
         cmocka_unit_test(test_KA_R15_positions_public),
         cmocka_unit_test(test_KA_R16_judgement_logged),
+        cmocka_unit_test(test_tempo_even_judgement),
         cmocka_unit_test(test_kata_ote),
         cmocka_unit_test(test_kara_daburu),
         cmocka_unit_test(test_daburu),

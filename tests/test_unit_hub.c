@@ -547,6 +547,7 @@ static void whole_game(const char *game, const char *body, int persons, const ch
         json_t *opts = json_object_get(json_array_get(rooms, 0), "options");
         assert_string_equal(str(opts, "tie_ms"), "20");
         assert_null(json_object_get(opts, "deal"));
+        assert_string_equal(str(opts, "tempo"), "even"); /* the hub's default (issue 15) */
         assert_string_equal(str(json_object_get(last(d, conns[0], "joined"), "options"), "tie_ms"), "20");
         assert_true(count(d, conns[0], "reading") >= 1);
         assert_true(count(d, conns[0], "kana") >= count(d, conns[0], "reading"));

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "games/karuta/kar.h" /* kar_timeline: the tempo=even check */
 #include "games/karuta/public/kar_practice.h"
 #include "parlour/alloc.h"
 #include "parlour/canvas.h"
@@ -929,6 +930,42 @@ static void test_karp_reading_of_agrees_with_practice(void **st)
     }
 }
 
+/* tempo=even: the practice session and the server's reading follow the even
+ * timeline (every unit the same length), the prelude's lower half included */
+static void test_karp_reading_of_even_tempo(void **st)
+{
+    (void)st;
+    int differs = 0; /* readings whose even timeline is not the tempo=poem one */
+    for (int seed = 1; seed <= 30; seed++) {
+        for (int solo = 0; solo < 2; solo++) {
+            char seedw[16], words[128];
+            snprintf(seedw, sizeof seedw, "%d", seed);
+            karp *p = new_session(seedw, 400, solo, "upper_ms=7000 lower_ms=4000 tempo=even");
+            start(p);
+            snprintf(words, sizeof words, "%s seed=%d upper_ms=7000 lower_ms=4000 tempo=even",
+                     solo ? "variant=chirashi players=1" : "variant=kyogi send=manual place=auto", seed);
+            pl_match *m = new_match(words);
+            karp_reading r;
+            pl_buf err = {0};
+            assert_int_equal(pl_match_random(m, NULL, &err), 0);
+            pl_buf_free(&err);
+            assert_int_equal(karp_reading_of(m->game, m->state, &r), 1);
+            assert_reading_is_practice(&r, p);
+            kar_kana ev[2 * KAR_TL_MAX], po[2 * KAR_TL_MAX];
+            int n = kar_timeline(r.card, 7000, 4000, solo, true, ev, 2 * KAR_TL_MAX);
+            kar_timeline(r.card, 7000, 4000, solo, false, po, 2 * KAR_TL_MAX);
+            assert_int_equal(r.nkana, n);
+            for (int i = 0; i < n; i++)
+                assert_int_equal(r.start_ms[i], ev[i].start_ms);
+            assert_int_equal(r.end_ms, ev[n - 1].end_ms);
+            differs += r.end_ms != po[n - 1].end_ms;
+            pl_match_free(m);
+            karp_free(p);
+        }
+    }
+    assert_true(differs > 0);
+}
+
 /* 0 and a zeroed reading outside the touch stage and for another game;
  * every kana of every poem's whole reading fits KARP_MAXKANA. */
 static void test_karp_reading_of_only_in_touch_stages(void **st)
@@ -1023,6 +1060,7 @@ int main(void)
         cmocka_unit_test(test_KA_U11_uta_hands_labels_one_answer),
         cmocka_unit_test(test_kimariji_columns_line_up),
         cmocka_unit_test(test_karp_reading_of_agrees_with_practice),
+        cmocka_unit_test(test_karp_reading_of_even_tempo),
         cmocka_unit_test(test_karp_reading_of_only_in_touch_stages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,7 +142,7 @@ static void test_timeline(void **st)
     (void)st;
     for (int n = 1; n <= KAR_NPOEMS; n++) {
         kar_kana tl[2 * KAR_TL_MAX];
-        int m = kar_timeline(n, 6000, 5000, false, tl, 2 * KAR_TL_MAX);
+        int m = kar_timeline(n, 6000, 5000, false, false, tl, 2 * KAR_TL_MAX);
         assert_true(m >= 12 && m <= KAR_TL_MAX);
         assert_int_equal(tl[0].start_ms, 0);
         for (int i = 1; i < m; i++) {
@@ -158,17 +158,69 @@ static void test_timeline(void **st)
             if (!(n == 44 && i == 1))
                 assert_string_equal(tl[i].kana, u);
         }
-        assert_int_equal(kar_kana_start(n, 6000, 1), 0);
-        int w = kar_timeline(n, 6000, 5000, true, tl, 2 * KAR_TL_MAX);
+        assert_int_equal(kar_kana_start(n, 6000, false, 1), 0);
+        int w = kar_timeline(n, 6000, 5000, true, false, tl, 2 * KAR_TL_MAX);
         assert_true(w > m);
         assert_int_equal(tl[m].start_ms, 6000);
     }
     /* あきのたのー: the hold after の delays か */
     kar_kana tl[KAR_TL_MAX];
-    kar_timeline(1, 6000, 5000, false, tl, KAR_TL_MAX);
+    kar_timeline(1, 6000, 5000, false, false, tl, KAR_TL_MAX);
     assert_string_equal(tl[4].kana, "の");
     assert_string_equal(tl[5].kana, "か");
     assert_int_equal(tl[5].start_ms - tl[4].start_ms, 3 * (tl[4].start_ms - tl[3].start_ms));
+}
+
+/* tempo=even: every unit lasts upper_ms / R (lower half: lower_ms / R'), R
+ * the rounded mean unit count of the 100 halves, so the start of kana k
+ * depends only on the units before it; tempo=poem keeps each poem's own
+ * spread exactly. */
+static void test_timeline_tempo(void **st)
+{
+    (void)st;
+    int sum[2] = {0, 0};
+    for (int n = 1; n <= KAR_NPOEMS; n++)
+        for (int h = 0; h < 2; h++)
+            sum[h] += kar_poem_get(n)->tl_total[h];
+    int r0 = (sum[0] + 50) / 100, r1 = (sum[1] + 50) / 100;
+    assert_int_equal(kar_even_units(0), r0);
+    assert_int_equal(kar_even_units(1), r1);
+    assert_int_equal(r0, 24); /* the numbers in docs/notation-karuta.md */
+    assert_int_equal(r1, 19);
+    for (int n = 1; n <= KAR_NPOEMS; n++) {
+        const kar_poem *p = kar_poem_get(n);
+        kar_kana ev[2 * KAR_TL_MAX], po[2 * KAR_TL_MAX];
+        int w = kar_timeline(n, 6000, 5000, true, true, ev, 2 * KAR_TL_MAX);
+        assert_int_equal(kar_timeline(n, 6000, 5000, true, false, po, 2 * KAR_TL_MAX), w);
+        assert_int_equal(w, p->tl_n[0] + p->tl_n[1]);
+        int up_end = p->tl_total[0] * 6000 / r0;
+        for (int i = 0; i < w; i++) {
+            int h = i >= p->tl_n[0], k = h ? i - p->tl_n[0] : i;
+            int before = p->tl_start[h][k], after = k + 1 < p->tl_n[h] ? p->tl_start[h][k + 1] : p->tl_total[h];
+            /* even: units before the kana times one unit's length */
+            int base = h ? up_end : 0, span = h ? 5000 : 6000, r = h ? r1 : r0;
+            assert_int_equal(ev[i].start_ms, base + before * span / r);
+            assert_int_equal(ev[i].end_ms, base + after * span / r);
+            /* poem: the old spread of the poem's own units */
+            int pbase = h ? 6000 : 0;
+            assert_int_equal(po[i].start_ms, pbase + before * span / p->tl_total[h]);
+            assert_int_equal(po[i].end_ms, pbase + after * span / p->tl_total[h]);
+            if (!h) {
+                assert_int_equal(kar_kana_start(n, 6000, true, k + 1), ev[i].start_ms);
+                assert_int_equal(kar_kana_start(n, 6000, false, k + 1), po[i].start_ms);
+            }
+        }
+        assert_int_equal(kar_kana_start(n, 6000, true, p->tl_n[0] + 1), up_end);
+        assert_int_equal(kar_kana_start(n, 6000, false, p->tl_n[0] + 1), 6000);
+        /* even: two poems whose first k kana take the same units start kana k
+         * at the same time, whatever follows */
+        for (int m = 1; m <= KAR_NPOEMS; m++) {
+            const kar_poem *q = kar_poem_get(m);
+            for (int k = 1; k <= p->tl_n[0] && k <= q->tl_n[0]; k++)
+                if (p->tl_start[0][k - 1] == q->tl_start[0][k - 1])
+                    assert_int_equal(kar_kana_start(n, 6000, true, k), kar_kana_start(m, 6000, true, k));
+        }
+    }
 }
 
 int main(void)
@@ -181,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_KA_K3_dynamic_imawa_ima_i),
         cmocka_unit_test(test_KA_K4_territory_kimariji),
         cmocka_unit_test(test_timeline),
+        cmocka_unit_test(test_timeline_tempo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

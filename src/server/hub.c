@@ -1490,8 +1490,15 @@ static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     }
     if (jgrace)
         grace = (int)json_integer_value(jgrace);
+    int oom;
+    json_t *ropts = hubk_room_options(g, opts, &oom); /* karuta: tempo=even unless given */
+    if (oom) {
+        hub_error(h, c->id, "options", "create", "out of memory"); /* as room_new says it */
+        return;
+    }
     pl_buf err = {0};
-    hub_room *r = room_new(h, g, opts, random_seed(h), &err);
+    hub_room *r = room_new(h, g, ropts, random_seed(h), &err);
+    json_decref(ropts);
     if (!r) {
         hub_error(h, c->id, "options", "create", "%s", pl_buf_str(&err));
         pl_buf_free(&err);

@@ -125,6 +125,12 @@ int64_t hub_now(const hub *h);
  * move clock ran out (the computer plays that move even if he is back);
  * a karuta answer (kept secret until the window closes). */
 enum { HUB_JOB_MOVE = 0, HUB_JOB_KARUTA = 1, HUB_JOB_CLOCK = 2 };
+/* The options a room of game `g` is created with from the creator's `opts`
+ * (an object, or NULL for none): a karuta room gets tempo=even unless `opts`
+ * name tempo (the kana's times must not tell the poem, docs/server.md).
+ * Returns a new reference (NULL where `opts` is NULL and nothing is added);
+ * sets *oom and returns NULL when memory runs out. Hub thread. */
+json_t *hubk_room_options(const pl_game *g, json_t *opts, int *oom);
 /* Whether karuta's real time applies to room `r` (a karuta room). */
 int hubk_applies(const hub_room *r);
 /* Called after every change of `r`'s state: starts a reading when a touch

@@ -68,6 +68,20 @@ struct hub_karuta {
     int64_t ping_ids[HUBK_PINGS];
 };
 
+json_t *hubk_room_options(const pl_game *g, json_t *opts, int *oom)
+{
+    *oom = 0;
+    if (strcmp(g->id, "karuta") || (opts && json_object_get(opts, "tempo")))
+        return json_incref(opts);
+    json_t *o = opts ? json_copy(opts) : json_object();
+    if (!o || json_object_set_new(o, "tempo", json_string("even")) < 0) {
+        json_decref(o);
+        *oom = 1;
+        return NULL;
+    }
+    return o;
+}
+
 int hubk_applies(const hub_room *r)
 {
     hub_room *w = (hub_room *)r;

@@ -235,12 +235,12 @@ def engine(parlour, lines):
     return answers
 
 
-def poem_timelines(parlour, upper_ms=1000):
+def poem_timelines(parlour, upper_ms=1000, tempo="poem"):
     """{poem: [(kana, start_ms), ...]}: each poem's upper half as the engine
-    reads it (the timeline of its text view during a reading)."""
+    reads it with option `tempo` (the timeline of its text view during a reading)."""
     cmds = []
     for n in range(1, 101):
-        cmds += ["new karuta seed=1 upper_ms=%d deal=%s" % (upper_ms, "1/2" if n > 2 else "3/4"),
+        cmds += ["new karuta seed=1 upper_ms=%d tempo=%s deal=%s" % (upper_ms, tempo, "1/2" if n > 2 else "3/4"),
                  "play read %d" % n, "view 0"]
     out = {}
     for ans in engine(parlour, cmds):

@@ -234,6 +234,8 @@ static const pl_option_def kar_options[] = {
     {"tie_ms", PL_OPT_INT, "10", NULL, 0, 1000, "touches this close count as simultaneous (KA-R7, KA-S3)"},
     {"upper_ms", PL_OPT_INT, "6000", NULL, 1000, 16000, "time to read an upper half (KA-R5: the 6 of 5-3-1-6)"},
     {"lower_ms", PL_OPT_INT, "5000", NULL, 1000, 16000, "time to read a lower half (the 5 of 5-3-1-6)"},
+    {"tempo", PL_OPT_ENUM, "poem", "poem|even", 0, 0,
+     "poem: each poem's own kana spread over upper_ms / lower_ms; even: every unit lasts the same (the server's)"},
     {"yoin_ms", PL_OPT_INT, "3000", NULL, 0, 10000, "hold of a lower half's last kana (the 3 of 5-3-1-6)"},
     {"pause_ms", PL_OPT_INT, "1000", NULL, 0, 10000, "pause before an upper half (the 1 of 5-3-1-6; KA-R4)"},
     {"memo_s", PL_OPT_INT, "900", NULL, 0, 900, "memorisation time in seconds before the joka (KA-R3)"},
@@ -354,6 +356,7 @@ static int kar_init(void *st, const pl_opts *o, uint64_t seed, pl_buf *err)
     s->tie_ms = (uint16_t)pl_opts_int(o, "tie_ms");
     s->upper_ms = (uint16_t)pl_opts_int(o, "upper_ms");
     s->lower_ms = (uint16_t)pl_opts_int(o, "lower_ms");
+    s->tempo_even = pl_opts_choice(o, "tempo") == 1;
     s->yoin_ms = (uint16_t)pl_opts_int(o, "yoin_ms");
     s->pause_ms = (uint16_t)pl_opts_int(o, "pause_ms");
     s->memo_s = (uint16_t)pl_opts_int(o, "memo_s");
@@ -705,7 +708,7 @@ static void cache_canon(kar_state *s)
         return;
     int kana[KAR_DEPTH + 2];
     for (int k = 1; k <= KAR_DEPTH + 1; k++)
-        kana[k] = kar_kana_start(s->cur, s->upper_ms, k);
+        kana[k] = kar_kana_start(s->cur, s->upper_ms, s->tempo_even, k);
     uint64_t mask[2];
     touch_mask(s, mask);
     const uint8_t *lcp = kar_lcp_tab[s->cur];
@@ -1087,8 +1090,8 @@ static void kar_apply(void *st, int seat, pl_action a)
         j->where = s->loc[c];
         j->kim = (uint8_t)kar_kim_dynamic(&s->kim, c);
         j->terr = (uint8_t)kar_kim_territory(&s->kim, c);
-        j->decide_ms = (uint16_t)kar_kana_start(c, s->upper_ms, j->kim);
-        j->terr_ms = (uint16_t)(j->terr ? kar_kana_start(c, s->upper_ms, j->terr) : 0);
+        j->decide_ms = (uint16_t)kar_kana_start(c, s->upper_ms, s->tempo_even, j->kim);
+        j->terr_ms = (uint16_t)(j->terr ? kar_kana_start(c, s->upper_ms, s->tempo_even, j->terr) : 0);
         kar_kim_read(&s->kim, c);
         s->unread_bits[(c - 1) >> 6] &= ~(1ull << ((c - 1) & 63));
         s->nread++;

@@ -103,14 +103,21 @@ typedef struct kar_kana {
     int end_ms;    /* start of the next kana (holds included) */
 } kar_kana;
 
-/* The reading of poem `number` as kana with start times: the upper half spread
- * over `upper_ms` (a kana = 1 unit, a short hold ｰ = 1, a long hold ー = 2);
- * with `whole`, the lower half follows over `lower_ms`. Writes at most `cap`
- * entries and returns how many there are (0 for a bad number). */
-int kar_timeline(int number, int upper_ms, int lower_ms, bool whole, kar_kana *out, int cap);
-/* Start (ms) of the `k`-th kana (1-based) of poem `number`'s upper half read
- * over `upper_ms`; k past the end gives the end of the reading. */
-int kar_kana_start(int number, int upper_ms, int k);
+/* The reading of poem `number` as kana with start times (a kana = 1 unit, a
+ * short hold ｰ = 1, a long hold ー = 2). `even` false (tempo=poem): the upper
+ * half's own units are spread over `upper_ms`, and with `whole` the lower
+ * half's over `lower_ms` from upper_ms on. `even` true (tempo=even): every
+ * unit of an upper half lasts upper_ms / kar_even_units(0), of a lower half
+ * lower_ms / kar_even_units(1), so a kana's start depends only on the units
+ * before it; the lower half starts where the upper half ends. Writes at most
+ * `cap` entries and returns how many there are (0 for a bad number). */
+int kar_timeline(int number, int upper_ms, int lower_ms, bool whole, bool even, kar_kana *out, int cap);
+/* Start (ms) of the `k`-th kana (1-based) of poem `number`'s upper half, timed
+ * as kar_timeline does; k past the end gives the end of the upper half. */
+int kar_kana_start(int number, int upper_ms, bool even, int k);
+/* tempo=even: the mean unit count of the 100 upper (h 0) or lower (h 1)
+ * halves, rounded (docs/notation-karuta.md); 0 for another h. */
+int kar_even_units(int h);
 
 /* ---- Kimariji (kar_kimariji.c) ----------------------------------------- */
 
@@ -221,6 +228,7 @@ typedef struct kar_state {
     uint8_t teams;            /* uta, teams=2v2: seats 0+2 (team 0) against 1+3 (team 1) (KA-U6) */
     uint8_t answer_poet;      /* uta, answer=poet: an answer names the poet too (KA-U4) */
     uint8_t rearrange;        /* kyōgi, rearrange=on: a move or `ready` between readings (KA-R15) */
+    uint8_t tempo_even;       /* tempo=even: every unit of every poem lasts the same (kar_timeline) */
     uint16_t tie_ms, upper_ms, lower_ms, yoin_ms, pause_ms, memo_s, owner_ms;
     /* position */
     uint8_t stage;            /* enum kar_stage */

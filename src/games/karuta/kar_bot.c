@@ -130,7 +130,7 @@ static pl_action touch_answer(const kar_state *s, int seat, const kar_bot_level 
         if (pl_rng_double(rng) >= p)
             continue;
         /* commits as soon as the shared prefix is heard */
-        double at = kar_kana_start(s->cur, s->upper_ms, l) + 0.5 * lv->cog_ms * exp(lv->cog_sigma * normal(rng)) +
+        double at = kar_kana_start(s->cur, s->upper_ms, s->tempo_even, l) + 0.5 * lv->cog_ms * exp(lv->cog_sigma * normal(rng)) +
                     move_time(s, seat, c, lv);
         int ms = clamp_ms(at);
         if (take >= 0 && ms >= take)

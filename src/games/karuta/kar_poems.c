@@ -27,6 +27,7 @@ static kar_poem poems[KAR_NPOEMS + 1];
 uint8_t kar_lcp_tab[KAR_NPOEMS + 1][KAR_NPOEMS + 1]; /* kar.h: common key prefix of two poems */
 static char pool[160 * 1024];
 static size_t pool_used;
+static int even_units[2]; /* tempo=even: the mean unit count of the 100 upper / lower halves, rounded */
 
 #define HOLD_LONG 0x30FC  /* ー */
 #define HOLD_SHORT 0xFF70 /* ｰ */
@@ -301,6 +302,12 @@ __attribute__((constructor)) static void kar_poems_load(void)
     }
     if (seen != KAR_NPOEMS)
         die("not 100 poems", line);
+    for (int h = 0; h < 2; h++) {
+        int sum = 0;
+        for (int n = 1; n <= KAR_NPOEMS; n++)
+            sum += poems[n].tl_total[h];
+        even_units[h] = (sum + KAR_NPOEMS / 2) / KAR_NPOEMS;
+    }
     compute_static_kimariji();
     kar_kim_setup();
     for (int a = 1; a <= KAR_NPOEMS; a++)
@@ -331,36 +338,44 @@ void kar_key_text(int number, int n, pl_buf *out)
     }
 }
 
-static int unit_ms(int units, int total, int span) { return (int)((long)units * span / total); }
+int kar_even_units(int h) { return h == 0 || h == 1 ? even_units[h] : 0; }
 
-int kar_timeline(int number, int upper_ms, int lower_ms, bool whole, kar_kana *out, int cap)
+/* Time (ms from the half's start) of unit `units` of half `h` of poem `p`:
+ * tempo=poem spreads the poem's own units over `span`, tempo=even gives every
+ * unit span / even_units[h], so it depends only on the units before. */
+static int unit_ms(const kar_poem *p, int h, int units, int span, bool even)
+{
+    return (int)((long)units * span / (even ? even_units[h] : p->tl_total[h]));
+}
+
+int kar_timeline(int number, int upper_ms, int lower_ms, bool whole, bool even, kar_kana *out, int cap)
 {
     const kar_poem *p = kar_poem_get(number);
     if (!p)
         return 0;
     int n = 0;
     for (int h = 0; h < (whole ? 2 : 1); h++) {
-        int span = h ? lower_ms : upper_ms, base = h ? upper_ms : 0;
+        int span = h ? lower_ms : upper_ms;
+        int base = h ? unit_ms(p, 0, p->tl_total[0], upper_ms, even) : 0; /* the upper half's end */
         for (int i = 0; i < p->tl_n[h]; i++, n++) {
             if (n >= cap)
                 continue;
             memcpy(out[n].kana, p->tl_kana[h][i], 4);
-            out[n].start_ms = base + unit_ms(p->tl_start[h][i], p->tl_total[h], span);
+            out[n].start_ms = base + unit_ms(p, h, p->tl_start[h][i], span, even);
             int next = i + 1 < p->tl_n[h] ? p->tl_start[h][i + 1] : p->tl_total[h];
-            out[n].end_ms = base + unit_ms(next, p->tl_total[h], span);
+            out[n].end_ms = base + unit_ms(p, h, next, span, even);
         }
     }
     return n;
 }
 
-int kar_kana_start(int number, int upper_ms, int k)
+int kar_kana_start(int number, int upper_ms, bool even, int k)
 {
     const kar_poem *p = kar_poem_get(number);
     if (!p || k < 1)
         return 0;
-    if (k > p->tl_n[0])
-        return upper_ms;
-    return unit_ms(p->tl_start[0][k - 1], p->tl_total[0], upper_ms);
+    int units = k > p->tl_n[0] ? p->tl_total[0] : p->tl_start[0][k - 1];
+    return unit_ms(p, 0, units, upper_ms, even);
 }
 
 /* Decodes poem `poem`'s card text without its spaces into `cp` (at most

@@ -222,15 +222,19 @@ static void karp_prelude(karp *p, const kar_state *s)
     if (p->solo || !p->prev)
         return;
     kar_kana whole[2 * KAR_TL_MAX];
-    int n = kar_timeline(p->prev, s->upper_ms, s->lower_ms, true, whole, 2 * KAR_TL_MAX);
-    int nup = kar_timeline(p->prev, s->upper_ms, s->lower_ms, false, p->pre, 2 * KAR_TL_MAX);
+    int n = kar_timeline(p->prev, s->upper_ms, s->lower_ms, true, s->tempo_even, whole, 2 * KAR_TL_MAX);
+    int nup = kar_timeline(p->prev, s->upper_ms, s->lower_ms, false, s->tempo_even, p->pre, 2 * KAR_TL_MAX);
+    /* the lower half from its first kana (upper_ms with tempo=poem, the upper
+     * half's end with tempo=even); it lasts lower_ms with tempo=poem */
+    int from = n > nup ? whole[nup].start_ms : s->upper_ms;
+    int lower = n > nup ? whole[n - 1].end_ms - from : s->lower_ms;
     for (int i = nup; i < n; i++) {
         p->pre[p->npre] = whole[i];
-        p->pre[p->npre].start_ms -= s->upper_ms;
-        p->pre[p->npre].end_ms -= s->upper_ms;
+        p->pre[p->npre].start_ms -= from;
+        p->pre[p->npre].end_ms -= from;
         p->npre++;
     }
-    p->pre_ms = s->lower_ms + s->yoin_ms + s->pause_ms;
+    p->pre_ms = lower + s->yoin_ms + s->pause_ms;
 }
 
 int karp_start(karp *p, pl_buf *err)
@@ -264,7 +268,7 @@ int karp_start(karp *p, pl_buf *err)
     int card = s->cur;
     p->card = card;
     p->decide_ms = s->last.decide_ms;
-    p->ntl = kar_timeline(card, s->upper_ms, s->lower_ms, p->solo, p->tl, 2 * KAR_TL_MAX);
+    p->ntl = kar_timeline(card, s->upper_ms, s->lower_ms, p->solo, s->tempo_even, p->tl, 2 * KAR_TL_MAX);
     p->end_ms = p->ntl ? p->tl[p->ntl - 1].end_ms : s->upper_ms;
     karp_prelude(p, s);
     p->prev = card;

@@ -22,7 +22,7 @@ int karp_reading_of(const struct pl_game *g, const void *st, karp_reading *out)
         return 0;
     kar_kana tl[2 * KAR_TL_MAX];
     bool whole = s->variant == KAR_CHIRASHI; /* KA-S2: chirashi reads whole poems */
-    int n = kar_timeline(s->cur, s->upper_ms, s->lower_ms, whole, tl, 2 * KAR_TL_MAX);
+    int n = kar_timeline(s->cur, s->upper_ms, s->lower_ms, whole, s->tempo_even, tl, 2 * KAR_TL_MAX);
     if (n < 1) /* cannot happen: every poem has a timeline (kar_poems.c checks at start-up) */
         return 0;
     out->card = s->cur;

@@ -321,7 +321,7 @@ void kar_view(const void *st, int seat, pl_buf *out)
     pl_buf_putc(out, '\n');
     if (s->cur) {
         kar_kana tl[2 * KAR_TL_MAX];
-        int n = kar_timeline(s->cur, s->upper_ms, s->lower_ms, s->variant == KAR_CHIRASHI, tl, 2 * KAR_TL_MAX);
+        int n = kar_timeline(s->cur, s->upper_ms, s->lower_ms, s->variant == KAR_CHIRASHI, s->tempo_even, tl, 2 * KAR_TL_MAX);
         pl_buf_printf(out, "reading %d\ntimeline", s->cur);
         for (int i = 0; i < n; i++)
             pl_buf_printf(out, " %s@%d", tl[i].kana, tl[i].start_ms);
@@ -898,7 +898,8 @@ int kar_view_json(const void *st, int viewer, json_t *obj)
     bad |= json_object_set_new(obj, "stage", json_string(stage_name[s->stage]));
     bad |= json_object_set_new(
         obj, "timing",
-        json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "upper_ms", (int)s->upper_ms, "lower_ms", (int)s->lower_ms,
+        json_pack("{s:i,s:i,s:s,s:i,s:i,s:i,s:i,s:i}", "upper_ms", (int)s->upper_ms, "lower_ms", (int)s->lower_ms,
+                  "tempo", s->tempo_even ? "even" : "poem",
                   "yoin_ms", (int)s->yoin_ms, "pause_ms", (int)s->pause_ms, "tie_ms", (int)s->tie_ms, "owner_ms",
                   (int)s->owner_ms, "memo_s", (int)s->memo_s));
     bad |= json_object_set_new(obj, "team_play", json_boolean(s->teams));
