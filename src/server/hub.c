@@ -1051,10 +1051,15 @@ static char *view_for_seat(const char *spec, int viewer)
     const char *at = strstr(spec, key);
     if (!at || strstr(at + 1, key) || (at[sizeof key - 1] != ',' && at[sizeof key - 1] != '}'))
         return NULL;
-    pl_buf b = {0};
-    pl_buf_printf(&b, "%.*s\"viewer\":%d%s", (int)(at - spec), spec, viewer, at + sizeof key - 1);
-    char *text = b.oom ? NULL : pl_strdup(pl_buf_str(&b));
-    pl_buf_free(&b);
+    char num[16];
+    int nl = snprintf(num, sizeof num, "\"viewer\":%d", viewer);
+    size_t head = (size_t)(at - spec), tail = strlen(at + sizeof key - 1);
+    char *text = pl_malloc(head + (size_t)nl + tail + 1);
+    if (text) { /* plain copies: printf'ing the whole view cost more than the rest */
+        memcpy(text, spec, head);
+        memcpy(text + head, num, (size_t)nl);
+        memcpy(text + head + nl, at + sizeof key - 1, tail + 1);
+    }
     return text;
 }
 
