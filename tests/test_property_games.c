@@ -166,6 +166,21 @@ static void check_json(ctx *c, const void *st, int viewer)
         if (json_integer_value(json_array_get(actors, (size_t)i)) != seats[i])
             FAIL(c, "the JSON view's actors are not the game's");
     json_decref(root);
+    /* A game that hides nothing gives each seat the spectator's view with
+     * its own "viewer" (docs/web-views.md): the hub makes seats' views so. */
+    if (viewer >= 0 && !(g->flags & PL_GAME_HIDDEN)) {
+        pl_buf_clear(&c->t2);
+        char key[32];
+        snprintf(key, sizeof key, "\"viewer\":%d", viewer);
+        const char *t = pl_buf_str(&c->t1), *at = strstr(t, key);
+        if (pl_view_json(g, st, -1, &c->t2, &c->e) != 0 || !at)
+            FAIL(c, "no spectator's view, or no \"viewer\" in viewer %d's", viewer);
+        pl_buf_clear(&c->e);
+        pl_buf_printf(&c->e, "%.*s\"viewer\":-1%s", (int)(at - t), t, at + strlen(key));
+        if (strcmp(pl_buf_str(&c->e), pl_buf_str(&c->t2)))
+            FAIL(c, "viewer %d's view of a game that hides nothing is not the spectator's", viewer);
+        pl_buf_clear(&c->e);
+    }
 }
 
 /* The text of `a` (played by `seat` in `st`) reads back to `a`. */

@@ -539,6 +539,14 @@ static void whole_game(const char *game, const char *body, int persons, const ch
     for (int k = 0; k < persons; k++)
         check_history(d, conns[k]);
     check_history(d, spec);
+    for (int k = 0; k <= persons; k++) { /* each state's view is its reader's (seats' views are spliced) */
+        int i = k < persons ? conns[k] : spec;
+        for (size_t n = 0; n < json_array_size(d->in[i]); n++) {
+            json_t *m = json_array_get(d->in[i], n), *v = json_object_get(m, "view");
+            if (!strcmp(str(m, "type"), "state") && json_is_object(v))
+                assert_int_equal(num(v, "viewer"), num(m, "seat"));
+        }
+    }
     if (persons == 2 && (!strcmp(game, "tamcuc") || !strcmp(game, "cbw")))
         check_spectator_texts(d, conns, spec, !strcmp(game, "tamcuc"));
     if (!strcmp(game, "karuta")) { /* the reading was the hub's, in real time */

@@ -1060,21 +1060,56 @@ static int visible(const hub_room *r)
     return r->kar ? hubk_visible(r) : r->m->nhist;
 }
 
+/* Seat `viewer`'s view made from the spectator's view text `spec` of a game
+ * that hides nothing, whose views differ only in their top-level "viewer"
+ * (docs/web-views.md; test_unit_views checks it for every such game): the
+ * one `"viewer":-1` replaced. A key's closing quote in compact JSON is never
+ * escaped, so that text is a key; when it is not there exactly once, NULL
+ * (the caller makes the view itself), as when memory runs out. The result
+ * is owned by the caller (pl_free). */
+static char *view_for_seat(const char *spec, int viewer)
+{
+    static const char key[] = "\"viewer\":-1";
+    const char *at = strstr(spec, key);
+    if (!at || strstr(at + 1, key) || (at[sizeof key - 1] != ',' && at[sizeof key - 1] != '}'))
+        return NULL;
+    char num[16];
+    int nl = snprintf(num, sizeof num, "\"viewer\":%d", viewer);
+    size_t head = (size_t)(at - spec), tail = strlen(at + sizeof key - 1);
+    char *text = pl_malloc(head + (size_t)nl + tail + 1);
+    if (text) { /* plain copies: printf'ing the whole view cost more than the rest */
+        memcpy(text, spec, head);
+        memcpy(text + head, num, (size_t)nl);
+        memcpy(text + head + nl, at + sizeof key - 1, tail + 1);
+    }
+    return text;
+}
+
 /* The view text of `viewer` now (pl_view_json), kept per viewer until the
  * state changes: a broadcast to several spectators, or again after a seat
- * change, makes it once. NULL when the game has none or memory ran out. */
+ * change, makes it once; in a game that hides nothing the seats' views are
+ * the spectator's with another "viewer", so one view is made per state.
+ * NULL when the game has none or memory ran out. */
 static const char *view_text(hub_room *r, int viewer)
 {
     int k = viewer + 1;
     if (r->vcache[k] && r->vver[k] == r->version)
         return r->vcache[k];
-    pl_buf v = {0}, err = {0};
-    int ok = pl_view_json(r->game, r->m->state, viewer, &v, &err) == 0 && !v.oom;
-    pl_buf_free(&err);
+    char *text = NULL;
+    if (viewer >= 0 && !(r->game->flags & PL_GAME_HIDDEN)) {
+        const char *spec = view_text(r, -1);
+        text = spec ? view_for_seat(spec, viewer) : NULL;
+    }
+    if (!text) {
+        pl_buf v = {0}, err = {0};
+        int ok = pl_view_json(r->game, r->m->state, viewer, &v, &err) == 0 && !v.oom;
+        pl_buf_free(&err);
+        text = ok ? pl_strdup(pl_buf_str(&v)) : NULL;
+        pl_buf_free(&v);
+    }
     pl_free(r->vcache[k]);
-    r->vcache[k] = ok ? pl_strdup(pl_buf_str(&v)) : NULL;
+    r->vcache[k] = text;
     r->vver[k] = r->version;
-    pl_buf_free(&v);
     return r->vcache[k];
 }
 
