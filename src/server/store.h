@@ -1,6 +1,8 @@
 /* store.h — what the server keeps on disk: rooms and their actions
- * (docs/server.md). One small interface so that a second backend
- * (PostgreSQL) can sit behind it later; store_sqlite.c is the first.
+ * (docs/server.md). One small interface with two backends: SQLite
+ * (store_sqlite.c, the default: a file) and PostgreSQL (store_pg.c, chosen
+ * by a path that starts with "postgresql://" or "postgres://"; issue 17,
+ * docs/cluster.md). Both pass the same test suite.
  *
  * A room is created once (its game, options, secret seed and seat
  * configuration) and then only grows: actions are appended in order, each
@@ -20,6 +22,70 @@
 
 #if !defined(PARLOUR_IN_FRONT)
 #error "store.h belongs to the server (a front end): core, games and AI may not include it"
+/* Calls fn once for room `code` (finished or not). Returns 0 when fn was
+ * called and returned 0, 1 when there is no such room (fn not called), fn's
+ * non-zero return, or -1 with a message. */
+int store_room_get(store *s, const char *code, store_room_fn fn, void *ctx, pl_buf *err);
+
+/* ---- Several server processes on one database (issue 17, docs/cluster.md) ----
+ *
+ * Each room is owned by at most one process at a time. A process names
+ * itself with an owner id (unique per run, e.g. "host:pid:random"), keeps
+ * its heartbeat alive with store_owner_beat, and takes the lease of a room
+ * with store_lease_take before it accepts any action for that room. A lease
+ * is valid while its owner's heartbeat has not expired; an expired owner's
+ * rooms may be taken by any other process. Times are the database's clock
+ * where it has one (PostgreSQL: clock_timestamp()), else the machine's
+ * (SQLite: all processes share one machine). A store without an owner (the
+ * default, one process) checks no lease at all. */
+
+/* Every store_append, store_finish and store_room_config of a store with an
+ * owner checks, in its own transaction, that each room it touches is leased
+ * to that owner and that the owner's heartbeat is alive; if not, nothing is
+ * written and it returns STORE_LOST, with the room in `err` and its code in
+ * store_lost_room. So two processes can never both write one room. */
+#define STORE_LOST (-2)
+
+/* Makes `owner` (copied; NULL: none) the owner of every later write through
+ * this handle. Returns 0, or -1 with a message (too long: over 200 bytes). */
+int store_set_owner(store *s, const char *owner, pl_buf *err);
+/* The code of the room of the last STORE_LOST of this handle (or ""). The
+ * text belongs to the store until its next call. */
+const char *store_lost_room(const store *s);
+
+/* Creates or renews the heartbeat of this handle's owner: alive until now +
+ * ttl_ms. Returns 1 when it was alive before the call, 0 when it had expired
+ * or did not exist (then the process must assume it lost every lease it had
+ * and take each again), or -1 with a message. */
+int store_owner_beat(store *s, int64_t ttl_ms, pl_buf *err);
+
+/* Takes or keeps the lease of room `code` for this handle's owner (whose
+ * heartbeat must be alive: call store_owner_beat first), in one
+ * transaction: granted when nobody holds it, this owner holds it, or its
+ * holder's heartbeat has expired. Returns 1 when granted, 0 when another
+ * live owner holds it (its id in `holder` when not NULL), or -1 with a
+ * message (no such room, no owner set, I/O error). */
+int store_lease_take(store *s, const char *code, pl_buf *holder, pl_buf *err);
+/* Gives up the lease of room `code` if this handle's owner holds it (a room
+ * finished and evicted, a process that stops). Returns 0, or -1 with a
+ * message. Not holding it is not an error. */
+int store_lease_drop(store *s, const char *code, pl_buf *err);
+
+/* Other processes' news. store_watch_fd gives a descriptor that becomes
+ * readable when another process created or finished a room (PostgreSQL:
+ * LISTEN on channel "parlour_rooms"; every store_room_put and store_finish
+ * sends a NOTIFY with payload "created CODE" or "finished CODE" in its
+ * transaction), or -1 when the backend has none (SQLite: read store_rooms
+ * again instead). Use a handle of its own for watching, not the writer's
+ * (a handle is used by one thread at a time). */
+int store_watch_fd(store *s);
+/* Called once per notification: `what` "created" or "finished". */
+typedef void (*store_note_fn)(void *ctx, const char *what, const char *code);
+/* Reads what arrived on the watch descriptor without waiting and calls fn
+ * for each notification. Returns the number of notifications (0: none), or
+ * -1 with a message (the connection was lost: open a new handle). */
+int store_watch_drain(store *s, store_note_fn fn, void *ctx, pl_buf *err);
+
 #endif
 
 #include <stdint.h>
@@ -91,5 +157,69 @@ typedef int (*store_action_fn)(void *ctx, const store_action *a);
 int store_actions(store *s, const char *code, store_action_fn fn, void *ctx, pl_buf *err);
 /* The number of actions of room `code`, or -1 with a message. */
 int64_t store_count(store *s, const char *code, pl_buf *err);
+
+/* Calls fn once for room `code` (finished or not). Returns 0 when fn was
+ * called and returned 0, 1 when there is no such room (fn not called), fn's
+ * non-zero return, or -1 with a message. */
+int store_room_get(store *s, const char *code, store_room_fn fn, void *ctx, pl_buf *err);
+
+/* ---- Several server processes on one database (issue 17, docs/cluster.md) ----
+ *
+ * Each room is owned by at most one process at a time. A process names
+ * itself with an owner id (unique per run, e.g. "host:pid:random"), keeps
+ * its heartbeat alive with store_owner_beat, and takes the lease of a room
+ * with store_lease_take before it accepts any action for that room. A lease
+ * is valid while its owner's heartbeat has not expired; an expired owner's
+ * rooms may be taken by any other process. Times are the database's clock
+ * where it has one (PostgreSQL: clock_timestamp()), else the machine's
+ * (SQLite: all processes share one machine). A store without an owner (the
+ * default, one process) checks no lease at all. */
+
+/* Every store_append, store_finish and store_room_config of a store with an
+ * owner checks, in its own transaction, that each room it touches is leased
+ * to that owner and that the owner's heartbeat is alive; if not, nothing is
+ * written and it returns STORE_LOST, with the room in `err` and its code in
+ * store_lost_room. So two processes can never both write one room. */
+#define STORE_LOST (-2)
+
+/* Makes `owner` (copied; NULL: none) the owner of every later write through
+ * this handle. Returns 0, or -1 with a message (too long: over 200 bytes). */
+int store_set_owner(store *s, const char *owner, pl_buf *err);
+/* The code of the room of the last STORE_LOST of this handle (or ""). The
+ * text belongs to the store until its next call. */
+const char *store_lost_room(const store *s);
+
+/* Creates or renews the heartbeat of this handle's owner: alive until now +
+ * ttl_ms. Returns 1 when it was alive before the call, 0 when it had expired
+ * or did not exist (then the process must assume it lost every lease it had
+ * and take each again), or -1 with a message. */
+int store_owner_beat(store *s, int64_t ttl_ms, pl_buf *err);
+
+/* Takes or keeps the lease of room `code` for this handle's owner (whose
+ * heartbeat must be alive: call store_owner_beat first), in one
+ * transaction: granted when nobody holds it, this owner holds it, or its
+ * holder's heartbeat has expired. Returns 1 when granted, 0 when another
+ * live owner holds it (its id in `holder` when not NULL), or -1 with a
+ * message (no such room, no owner set, I/O error). */
+int store_lease_take(store *s, const char *code, pl_buf *holder, pl_buf *err);
+/* Gives up the lease of room `code` if this handle's owner holds it (a room
+ * finished and evicted, a process that stops). Returns 0, or -1 with a
+ * message. Not holding it is not an error. */
+int store_lease_drop(store *s, const char *code, pl_buf *err);
+
+/* Other processes' news. store_watch_fd gives a descriptor that becomes
+ * readable when another process created or finished a room (PostgreSQL:
+ * LISTEN on channel "parlour_rooms"; every store_room_put and store_finish
+ * sends a NOTIFY with payload "created CODE" or "finished CODE" in its
+ * transaction), or -1 when the backend has none (SQLite: read store_rooms
+ * again instead). Use a handle of its own for watching, not the writer's
+ * (a handle is used by one thread at a time). */
+int store_watch_fd(store *s);
+/* Called once per notification: `what` "created" or "finished". */
+typedef void (*store_note_fn)(void *ctx, const char *what, const char *code);
+/* Reads what arrived on the watch descriptor without waiting and calls fn
+ * for each notification. Returns the number of notifications (0: none), or
+ * -1 with a message (the connection was lost: open a new handle). */
+int store_watch_drain(store *s, store_note_fn fn, void *ctx, pl_buf *err);
 
 #endif
