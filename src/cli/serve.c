@@ -31,7 +31,8 @@ static const char serve_usage[] =
     "  --host ADDR    address to listen on: an IP address, a host name or an interface\n"
     "                 (default 127.0.0.1, this machine only; 0.0.0.0: every IPv4\n"
     "                 interface, so others on the network can join)\n"
-    "  --db FILE      the SQLite file of rooms and actions (default parlour.db, created if needed)\n"
+    "  --db FILE|URL  the SQLite file of rooms and actions (default parlour.db, created if needed),\n"
+    "                 or a PostgreSQL database: postgresql://USER@HOST/DB (docs/server.md)\n"
     "  --web DIR      the static files (default ./web if it exists, else the installed\n"
     "                 ../share/parlour/web next to the program, else the source tree's web/)\n"
     "  --workers N    threads for the computer players (default min(2, cores))\n"
@@ -138,7 +139,7 @@ int cli_serve(int argc, char **argv)
             break;
         case 'd':
             if (!*optarg) {
-                fputs("parlour serve: --db takes a file name\n", stderr);
+                fputs("parlour serve: --db takes a file name or a postgresql:// URL\n", stderr);
                 return 2;
             }
             cfg.db = optarg;
