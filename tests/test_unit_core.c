@@ -198,7 +198,7 @@ static void test_protocol_framing(void **s)
     assert_string_equal(ask(p, "7 frobnicate"), "?7 unknown command 'frobnicate'; commands: protocol_version "
                                                  "name version list_games list_options new options status legal "
                                                  "play random undo history show view record load genmove "
-                                                 "position quit view_json\n\n");
+                                                 "position quit view_json choose\n\n");
     assert_non_null(strstr(ask(p, "status"), "? no game"));
     assert_string_equal(ask(p, "new ur seed=1 start=light"), "= \n\n");
     assert_string_equal(ask(p, "3 play roll 1"), "=3 \n\n");

@@ -8,6 +8,7 @@
 #include "proto.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 #include <utf8proc.h>
 
@@ -460,6 +461,54 @@ static int cmd_view_json(pl_proto *p, const proto_cmd *c, int argc, char **argv,
     return pl_view_json(p->m->game, p->m->state, seat, res, res);
 }
 
+/* choose SEAT SEED [PLAYER] (an extension, docs/protocol.md): what the
+ * computer player would play for SEAT, an actor, with its random choices
+ * drawn from SEED (ai_player_choose's seed), without playing it. The
+ * server's engine workers answer with it (src/server/engines.c), so a
+ * worker's choice is the one the server's own thread would make. */
+static int cmd_choose(pl_proto *p, const proto_cmd *c, int argc, char **argv, const char *rest,
+                      pl_buf *res)
+{
+    (void)rest;
+    if (argc < 2 || argc > 3)
+        return usage(c, res);
+    pl_match *m = p->m;
+    const pl_game *g = m->game;
+    int seat;
+    if (check_seat(p, argv[0], &seat, res) < 0)
+        return -1;
+    const char *q = argv[1];
+    size_t n = strlen(q);
+    uint64_t seed = 0;
+    bool ok = n > 0 && n <= 20;
+    for (size_t i = 0; ok && i < n; i++) {
+        unsigned d = (unsigned)(q[i] - '0');
+        ok = d <= 9 && seed <= (UINT64_MAX - d) / 10;
+        seed = seed * 10 + d;
+    }
+    if (!ok) {
+        pl_buf_printf(res, "bad seed '%s': a number from 0 to %llu", q, (unsigned long long)UINT64_MAX);
+        return -1;
+    }
+    pl_phase ph = g->phase(m->state);
+    if (ph != PL_PHASE_MOVE) {
+        pl_buf_puts(res, ph == PL_PHASE_OVER ? "the game is over" : "chance acts now, not a seat");
+        return -1;
+    }
+    if (!pl_is_actor(g, m->state, seat)) {
+        pl_buf_printf(res, "seat %d does not act now", seat);
+        return -1;
+    }
+    const ai_player *ai = proto_player(p, g, argc == 3 ? argv[2] : NULL, res);
+    if (!ai)
+        return -1;
+    pl_action a;
+    if (ai_player_choose(ai, m->state, seat, seed, &a, res) < 0)
+        return -1;
+    g->format_action(m->state, seat, a, res);
+    return 0;
+}
+
 static int cmd_position(pl_proto *p, const proto_cmd *c, int argc, char **argv,
                         const char *rest, pl_buf *res)
 {
@@ -492,6 +541,7 @@ static const proto_cmd commands[] = {
     {"quit", "quit", false, cmd_quit},
     /* extensions (docs/protocol.md, "Extensions"): after the original commands */
     {"view_json", "view_json SEAT|spectator", true, cmd_view_json},
+    {"choose", "choose SEAT SEED [PLAYER]", true, cmd_choose},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

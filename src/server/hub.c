@@ -1203,6 +1203,15 @@ uint64_t hub_job_queue(hub *h, hub_room *r, int seat, const ai_player *p, int ki
     memcpy(j->code, r->code, HUB_CODE);
     j->nhist = r->m->nhist;
     j->kind = kind;
+    if (h->cfg.job_text && kind != HUB_JOB_KARUTA) /* a worker process answers (engines.h) */
+        for (int i = 0; i < h->nais; i++)
+            if (p && h->ais[i].p == p) {
+                pl_buf t = {0};
+                if (h->cfg.job_text(r->m, seat, h->ais[i].level, j->j.seed, j->j.id, &t) > 0 && !t.oom)
+                    j->j.text = pl_strdup(pl_buf_str(&t)); /* NULL on no memory: in-process */
+                pl_buf_free(&t);
+                break;
+            }
     if (h->jobs_tail)
         h->jobs_tail->next = j;
     else
@@ -2680,6 +2689,7 @@ void hub_job_free(hub_job *j)
     if (!j)
         return;
     pl_free(j->state);
+    pl_free(j->text);
     pl_free(j);
 }
 

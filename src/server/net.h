@@ -43,6 +43,10 @@ typedef struct net_config {
     long max_queue;      /* bytes queued for one client before it is closed [NET_MAX_QUEUE] */
     const char *const *tables; /* solved tables' files, each loaded by hub_table_load [none] */
     int ntables;
+    int engines;         /* computer players in this many worker processes (engines.h); 0: in the
+                            workers' threads [0, or 1 with engine_cmd] */
+    const char *engine_cmd;  /* a shell command that starts one worker [this program's `engine`] */
+    int engine_timeout_ms;   /* a worker's answer within this, else the fallback move [ENG_TIMEOUT_MS] */
 } net_config;
 
 /* Opens the store, makes the hub, rebuilds every unfinished room from the
