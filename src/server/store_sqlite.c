@@ -392,3 +392,16 @@ int64_t store_count(store *s, const char *code, pl_buf *err)
         return -1;
     return count_actions(s, code, err);
 }
+
+int store_clear(store *s, pl_buf *err)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE; DELETE FROM actions; DELETE FROM rooms; COMMIT", NULL, NULL, &msg) ==
+        SQLITE_OK)
+        return 0;
+    pl_buf_printf(err, "store: emptying the store: %s", msg ? msg : sqlite3_errmsg(s->db));
+    sqlite3_free(msg);
+    if (!sqlite3_get_autocommit(s->db))
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
