@@ -123,6 +123,14 @@ run('cbw', async (h) => {
       await err.waitFor();
       const text = await err.textContent();
       h.check(/CBW-R\d+/.test(text), 'the rules’ explanation: ' + text);
+      // the reason alone (the server's `reason`), not the engine's list of legal actions after it
+      const reason = await err.locator('.note-text').textContent();
+      h.check(/CBW-R\d+/.test(reason) && !/; (legal|for example):/.test(reason) && reason.length < 300, 'the reason without the list: ' + reason);
+      const allowed = err.locator('details.allowed');
+      h.check((await allowed.count()) === 1 && !(await allowed.evaluate((d) => d.open)), 'the moves allowed now, collapsed');
+      await allowed.locator('summary').click();
+      h.check((await allowed.locator('li').count()) === Math.min(st.legal.length, 61), 'opened: the legal moves listed');
+      await allowed.locator('summary').click();
       const after = await h.state(page);
       h.check(after.seq === st.seq, 'nothing changed (seq)');
       h.check(JSON.stringify(await boardCards(page)) === JSON.stringify(before), 'the board is the same');

@@ -93,6 +93,7 @@ export default {
   'room.turn.youAnd': 'Your turn (with others).',
   'room.turn.other': 'Waiting for {names}.',
   'room.clock': '{time} left',
+  'room.allowed': 'Moves allowed now ({n})',
   'room.over': 'Game over',
   'room.result.you': 'You win!',
   'room.result.seat': '{name} wins.',

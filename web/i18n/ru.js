@@ -91,6 +91,7 @@ export default {
   'room.turn.youAnd': 'Ваш ход (вместе с другими).',
   'room.turn.other': 'Ждём: {names}.',
   'room.clock': 'осталось {time}',
+  'room.allowed': 'Разрешённые сейчас ходы ({n})',
   'room.over': 'Игра окончена',
   'room.result.you': 'Вы победили!',
   'room.result.seat': 'Победитель: {name}.',

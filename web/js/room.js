@@ -90,7 +90,7 @@ export function open(ctx, code) {
     tableGame: null,
     loading: null,
     chat: [],
-    notes: [], // [{kind: 'error'|'info', text}]
+    notes: [], // [{kind: 'error'|'info', text, allowed}] (allowed: the legal actions' words, for an illegal act)
     error: null, // a fatal one: no such room
     history: [],
     rematchAsked: false,
@@ -147,7 +147,7 @@ export function open(ctx, code) {
         render();
         return;
       }
-      note('error', errorText(m));
+      note('error', errorText(m), allowedNow(m));
       if (r.table) r.table.event(m);
     }),
     net.on('rematch', (m) => {
@@ -169,12 +169,22 @@ export function open(ctx, code) {
     }),
   );
 
+  // An illegal act: the game's reason alone (`reason`, docs/web-protocol.md),
+  // not the engine's whole list of legal actions that `message` goes on with.
   function errorText(m) {
-    return has('error.' + m.error) ? t('error.' + m.error) + ' ' + m.message : m.message;
+    const why = m.error === 'illegal' && typeof m.reason === 'string' && m.reason ? m.reason : m.message;
+    return has('error.' + m.error) ? t('error.' + m.error) + ' ' + why : why;
   }
 
-  function note(kind, text) {
-    r.notes.push({ kind, text });
+  /** For an illegal act: what this seat may do now, in words (shown collapsed). */
+  function allowedNow(m) {
+    if (m.error !== 'illegal' || m.request !== 'act' || !r.state) return null;
+    const words = (r.state.legal || []).map((a) => a.long || a.action);
+    return words.length ? words : null;
+  }
+
+  function note(kind, text, allowed) {
+    r.notes.push({ kind, text, allowed });
     if (r.notes.length > 4) r.notes.shift();
     renderNotes();
   }
@@ -443,7 +453,13 @@ export function open(ctx, code) {
   function renderNotes() {
     if (!els.notes) return;
     clear(els.notes);
-    for (const n of r.notes) els.notes.append(h('p', { class: 'note ' + n.kind, role: n.kind === 'error' ? 'alert' : null }, n.text));
+    for (const n of r.notes) {
+      const allowed = n.allowed
+        ? h('details', { class: 'allowed' }, h('summary', {}, t('room.allowed', { n: n.allowed.length })),
+            h('ul', {}, n.allowed.slice(0, 60).map((w) => h('li', {}, w)), n.allowed.length > 60 ? h('li', {}, '…') : null))
+        : null;
+      els.notes.append(h('div', { class: 'note ' + n.kind, role: n.kind === 'error' ? 'alert' : null }, h('span', { class: 'note-text' }, n.text), allowed));
+    }
   }
 
   tick = setInterval(renderClocks, 250);
