@@ -31,11 +31,25 @@ export function seatName(s, i) {
   return s.name || t('room.seat.n', { n: i + 1 });
 }
 
-/** The result in words: "Ann wins", "Team 2 wins", "a draw", with the score. */
-export function resultText(result, seats, mySeat, teams) {
+/** A team's name as the game's table says it: the catalogue's `GAME.team.N`
+ * (City Behind Walls: Red, Black), else "Team N+1" (karuta's uta teams). */
+export function teamName(game, team) {
+  return game && has(game + '.team.' + team) ? t(game + '.team.' + team) : t('room.team.n', { n: team + 1 });
+}
+
+/** The result in words: "Ann wins", "Red wins", "a draw", with the score
+ * (for a team result, a score per team with its name). */
+export function resultText(result, seats, mySeat, teams, game) {
   if (!result) return '';
-  const score = Array.isArray(result.score) ? result.score.join(' – ') : '';
+  let score = Array.isArray(result.score) ? result.score.join(' – ') : '';
   let text;
+  if (result.kind === 'team' && teams && Array.isArray(result.score)) {
+    const first = []; // team → its first seat: every seat of a team has the team's score
+    teams.forEach((tm, i) => {
+      if (first[tm] === undefined) first[tm] = i;
+    });
+    score = first.map((i, tm) => (i === undefined ? null : teamName(game, tm) + ' ' + result.score[i])).filter(Boolean).join(' – ');
+  }
   if (result.kind === 'draw' || result.winner === null || result.winner === undefined) text = t('room.result.draw');
   else if (result.kind === 'team') {
     const mine = teams && mySeat >= 0 && teams[mySeat] === result.winner;
@@ -43,7 +57,8 @@ export function resultText(result, seats, mySeat, teams) {
       .map((s, i) => ((teams ? teams[i] : i) === result.winner ? seatName(s, i) : null))
       .filter(Boolean)
       .join(', ');
-    text = mine ? t('room.result.youTeam', { names }) : t('room.result.team', { team: result.winner + 1, names });
+    const team = teamName(game, result.winner);
+    text = mine ? t('room.result.youTeam', { team, names }) : t('room.result.team', { team, names });
   } else if (result.winner === mySeat) text = t('room.result.you');
   else text = t('room.result.seat', { name: seatName(seats && seats[result.winner], result.winner) });
   return score ? t('room.result.score', { text, score }) : text;
@@ -431,7 +446,7 @@ export function open(ctx, code) {
     els.over.append(
       h('div', { class: 'result card', role: 'status' },
         h('h2', {}, t('room.over')),
-        h('p', { class: 'result-text' }, resultText(st.result || (st.view && st.view.outcome), st.seats, r.seat, teams)),
+        h('p', { class: 'result-text' }, resultText(st.result || (st.view && st.view.outcome), st.seats, r.seat, teams, r.game)),
         r.seat >= 0
           ? h('button', { type: 'button', id: 'rematch', class: 'primary', disabled: r.rematchAsked, onclick: () => {
               r.rematchAsked = true;
