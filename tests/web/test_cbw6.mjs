@@ -22,6 +22,7 @@ run('cbw6', async (h) => {
         h.check((await page.locator('.cbw-seat').count()) === 6, 'six seats drawn');
         h.check((await page.locator('.cbw-seat.team0').count()) === 3 && (await page.locator('.cbw-seat.team1').count()) === 3, 'three seats a team');
       }
+      h.check(!(await ann.locator('details.invite-box').evaluate((d) => d.open)), 'the invitation (opened while Ann waited) folded once everyone came');
       const st = await h.state(ann);
       h.check(JSON.stringify(st.view.teams) === JSON.stringify([0, 1, 0, 1, 0, 1]), 'the teams of the view: ' + JSON.stringify(st.view.teams));
       h.expectLayout(await h.layout(ann), what + ', phone');

@@ -7,7 +7,7 @@
 import { seatCount } from '../../web/js/lobby.js';
 import { partsOf, stepsOf } from '../../web/js/replay.js';
 import { resultText } from '../../web/js/room.js';
-import { setLang } from '../../web/js/i18n.js';
+import { setLang, t } from '../../web/js/i18n.js';
 
 let passed = 0, failed = 0;
 function check(cond, what) {
@@ -48,6 +48,7 @@ check(resultText({ kind: 'team', winner: 1, score: [1, 2, 1, 2] }, seats.concat(
 const six = [{ kind: 'person', name: 'Ann' }, { kind: 'person', name: 'Bob' }, { kind: 'ai', level: 'easy' }, { kind: 'ai', level: 'easy' }, { kind: 'ai', level: 'easy' }, { kind: 'ai', level: 'easy' }];
 check(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9, 3, 9] }, six, 0, [0, 1, 0, 1, 0, 1], 'cbw') === 'Black wins (Bob, computer (easy), computer (easy)). Score: Red 3 – Black 9.', 'resultText: cbw names Black, team 1');
 check(resultText({ kind: 'team', winner: 0, score: [9, 3, 9, 3] }, six.slice(0, 4), 0, [0, 1, 0, 1], 'cbw') === 'Your team, Red, wins (Ann, computer (easy))! Score: Red 9 – Black 3.', 'resultText: cbw, my team Red');
+check(t('cbw.cards', { n: 1 }) === '1 card' && t('cbw.cards', { n: 2 }) === '2 cards' && t('cbw.cards', { n: 0 }) === '0 cards', 't: the .one text for n = 1 only');
 setLang('ru');
 check(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), -1, [0, 1, 0, 1], 'cbw') === 'Победа: Чёрные (Bob, компьютер (easy)). Счёт: Красные 3 – Чёрные 9.', 'resultText: cbw in Russian: ' + resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), -1, [0, 1, 0, 1], 'cbw'));
 check(!/[Кк]оманда 2/.test(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), 0, [0, 1, 0, 1], 'cbw')), 'resultText: cbw in Russian names no "team 2"');

@@ -360,7 +360,11 @@ export function open(ctx, code) {
     if (!st) return;
     if (st.status === 'waiting' && r.seat >= 0 && !r.inviteShown) {
       r.inviteShown = true; // the others still have to come: the link and its QR code open
+      r.inviteAuto = true;
       els.invite.open = true;
+    } else if (st.status !== 'waiting' && r.inviteAuto) {
+      r.inviteAuto = false; // everyone came: fold the QR code away (it filled a phone's screen)
+      els.invite.open = false;
     }
     mountTable(st);
   }
