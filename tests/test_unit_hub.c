@@ -892,6 +892,17 @@ static void test_illegal_explained(void **state)
     if (!strstr(str(e, "message"), "illegal move"))
         fail_msg("%s", str(e, "message"));
     assert_string_equal(str(e, "request"), "act");
+    /* `reason`: the message less its list of legal actions (web-protocol.md) */
+    const char *msg = str(e, "message"), *why = str(e, "reason");
+    size_t wn = strlen(why);
+    if (!strstr(why, "illegal move") || strstr(why, "; legal:") || strstr(why, "; for example:"))
+        fail_msg("reason %s", why);
+    if (strncmp(msg, why, wn) || (strncmp(msg + wn, "; legal: ", 9) && strncmp(msg + wn, "; for example: ", 15)))
+        fail_msg("reason %s is not the head of message %s", why, msg);
+    /* a text that is no action: the parser's words, whole */
+    sendf(d, mover, "{\"type\":\"act\",\"action\":\"zzz\"}");
+    e = last(d, mover, "error");
+    assert_string_equal(str(e, "reason"), str(e, "message"));
     drv_free(d);
 }
 

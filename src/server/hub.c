@@ -252,6 +252,20 @@ void hub_error(hub *h, uint64_t conn, const char *code, const char *request, con
     send_now(h, conn, j);
 }
 
+/* An `illegal` error for an act: `message` the game's whole text (the reason
+ * and the legal actions), `reason` the reason alone (docs/web-protocol.md). */
+static void hub_error_illegal(hub *h, uint64_t conn, const char *message, const char *reason)
+{
+    json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "error", "error", "illegal", "message", message,
+                          "request", "act", "reason", reason);
+    if (!j) { /* out of memory: the plain error */
+        hub_error(h, conn, "illegal", "act", "%s", message);
+        return;
+    }
+    h->st.errors++;
+    send_now(h, conn, j);
+}
+
 /* Moves the held messages of batch `tag` (and older) to the ready queue. */
 static void release(hub *h, uint64_t tag)
 {
@@ -1809,11 +1823,16 @@ static void req_act(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         pl_buf_free(&err);
         return;
     }
-    pl_buf err = {0};
+    pl_buf err = {0}, why = {0};
     pl_action a;
-    if (strlen(text) > 200 || pl_parse_legal(r->game, r->m->state, seat, text, &a, &err) < 0) {
-        hub_error(h, c->id, "illegal", "act", "%s", err.len ? pl_buf_str(&err) : "action too long");
+    if (strlen(text) > 200) {
+        hub_error(h, c->id, "illegal", "act", "action too long");
+        return;
+    }
+    if (pl_parse_legal_why(r->game, r->m->state, seat, text, &a, &err, &why) < 0) {
+        hub_error_illegal(h, c->id, pl_buf_str(&err), pl_buf_str(&why));
         pl_buf_free(&err);
+        pl_buf_free(&why);
         return;
     }
     pl_buf t = {0};
