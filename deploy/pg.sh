@@ -16,6 +16,7 @@
 # 127.0.0.1 only. initdb refuses to run as root: as root the cluster runs as
 # user "postgres" (created by Debian's postgresql package), which then owns
 # DIR. Binaries: $PG_BIN, else the newest /usr/lib/postgresql/*/bin, else PATH.
+# $PG_OPTS: more server options for start (e.g. "-c shared_buffers=1GB").
 # Exit status 2 when PostgreSQL is not installed (callers skip, not fail).
 set -eu
 
@@ -65,7 +66,7 @@ start)
     as_pg initdb -D "$dir/data" -U parlour -A trust -E UTF8 --locale=C >"$dir/initdb.log" 2>&1 ||
         { cat "$dir/initdb.log" >&2; exit 1; }
     as_pg pg_ctl -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-k '$dir' -p $port -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on" \
+        -o "-k '$dir' -p $port -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on ${PG_OPTS:-}" \
         start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     as_pg createdb -h "$dir" -p "$port" -U parlour parlour
     url

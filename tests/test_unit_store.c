@@ -795,6 +795,54 @@ static void test_sqlite_schema_1_migrates(void **st)
     db_remove(path);
 }
 
+#if defined(PARLOUR_WITH_PG)
+static void pg_sql_on(const char *url, const char *sql)
+{
+    PGconn *c = PQconnectdb(url);
+    assert_int_equal(PQstatus(c), CONNECTION_OK);
+    PGresult *r = PQexec(c, sql);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK)
+        fail_msg("%s: %s", sql, PQresultErrorMessage(r));
+    PQclear(r);
+    PQfinish(c);
+}
+#endif
+
+/* PostgreSQL: a database of a newer schema is refused with its version; a
+ * handle whose connection the server cut fails that one call, reconnects at
+ * the next and loses nothing. */
+static void test_pg_schema_and_reconnect(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    if (B->sqlite)
+        skip();
+#if defined(PARLOUR_WITH_PG)
+    char path[256];
+    B->fresh(path, sizeof path, "pgmore");
+    store *s = open_ok(path);
+    room_ok(s, "p", "ur", 1);
+    append_one(s, "p", 0, "a");
+    pl_buf err = {0};
+    /* Every other connection to this database is cut (the admin's is not). */
+    pg_sql_on(path, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    store_action b = {"p", 1, 0, "b", 1};
+    int rc = store_append(s, &b, 1, &err); /* may fail: the connection was cut */
+    pl_buf_clear(&err);
+    if (rc != 0)
+        append_one(s, "p", 1, "b"); /* reconnected */
+    assert_int_equal(store_count(s, "p", &err), 2);
+    store_close(s);
+
+    pg_sql_on(path, "UPDATE meta SET value = '99' WHERE key = 'schema'");
+    assert_null(store_open(path, &err));
+    assert_non_null(strstr(pl_buf_str(&err), "schema version 99"));
+    pl_buf_free(&err);
+    B->drop(path);
+#endif
+}
+
 static const backend sqlite_backend = {"SQLite", 1, NULL, db_path, db_remove};
 
 static int use_sqlite(void **st)
@@ -807,10 +855,10 @@ static int use_sqlite(void **st)
 /* PostgreSQL: one cluster for the whole group (started here with
  * deploy/pg.sh unless PARLOUR_PG_URL names one), a database per test. */
 static backend pg_backend = {"PostgreSQL", 0, "this program was built without libpq", NULL, NULL};
-static char pg_dir[64];  /* the cluster this program started, or "" */
-static char pg_url[512]; /* its database "parlour": the administrator's */
+static char pg_dir[64]; /* the cluster this program started, or "" */
 
 #if defined(PARLOUR_WITH_PG)
+static char pg_url[512]; /* its database "parlour": the administrator's */
 static PGconn *pg_admin;
 
 static void quiet_notice(void *arg, const char *message)
@@ -949,6 +997,7 @@ int main(void)
         cmocka_unit_test(test_watch_sees_other_handles_rooms),
         cmocka_unit_test(test_sqlite_schema_1_migrates),
         cmocka_unit_test(test_clear_empties),
+        cmocka_unit_test(test_pg_schema_and_reconnect),
     };
     int failed = cmocka_run_group_tests_name("store_sqlite", tests, use_sqlite, NULL);
     failed += cmocka_run_group_tests_name("store_postgresql", tests, use_pg, stop_pg);
