@@ -122,6 +122,40 @@ static void expect_record_error(const char *json, const char *want)
     pl_buf_free(&err);
 }
 
+/* pl_parse_legal_why: the whole message as pl_parse_legal gives it, and the
+ * reason alone, the message less its list of legal actions. */
+static void test_parse_legal_why(void **s)
+{
+    (void)s;
+    pl_match *m = th_new("ur", "seed=5 start=light");
+    th_script(m, "roll 1");
+    const pl_game *g = m->game;
+    int seat = pl_sole_actor(g, m->state);
+    pl_buf err = {0}, why = {0}, plain = {0};
+    pl_action a;
+    assert_int_equal(pl_parse_legal_why(g, m->state, seat, "C4", &a, &err, &why), -1);
+    assert_int_equal(pl_parse_legal(g, m->state, seat, "C4", &a, &plain), -1);
+    assert_string_equal(pl_buf_str(&err), pl_buf_str(&plain)); /* the same message */
+    const char *e = pl_buf_str(&err), *w = pl_buf_str(&why);
+    if (strncmp(e, w, why.len) || strncmp(e + why.len, "; legal: ", 9) || !strstr(w, "illegal move C4"))
+        fail_msg("reason '%s' of '%s'", w, e);
+    pl_buf_clear(&err);
+    pl_buf_clear(&why);
+    /* a text that is no action: the parser's words, whole, in both */
+    assert_int_equal(pl_parse_legal_why(g, m->state, seat, "zz", &a, &err, &why), -1);
+    assert_string_equal(pl_buf_str(&why), pl_buf_str(&err));
+    assert_non_null(strstr(pl_buf_str(&why), "bad action 'zz'"));
+    pl_buf_clear(&err);
+    /* a legal one: 0, `why` untouched */
+    pl_buf_clear(&why);
+    assert_int_equal(pl_parse_legal_why(g, m->state, seat, "enter", &a, &err, &why), 0);
+    assert_int_equal((int)why.len, 0);
+    pl_buf_free(&err);
+    pl_buf_free(&why);
+    pl_buf_free(&plain);
+    pl_match_free(m);
+}
+
 static void test_record_rejects_bad_records(void **s)
 {
     (void)s;
@@ -224,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_buf_and_canvas),
         cmocka_unit_test(test_alloc_failure_is_reported),
         cmocka_unit_test(test_record_rejects_bad_records),
+        cmocka_unit_test(test_parse_legal_why),
         cmocka_unit_test(test_protocol_framing),
     };
     return cmocka_run_group_tests_name("unit_core", tests, NULL, NULL);

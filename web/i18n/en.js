@@ -75,6 +75,7 @@ export default {
   'room.seat.n': 'Seat {n}',
   'room.seat.open': 'Seat {n}: open',
   'room.seat.ai': 'computer ({level})',
+  'room.seat.aiN': 'computer {n} ({level})',
   'room.seat.partner': 'Seat {n}: played by {name}',
   'room.seat.you': '(you)',
   'room.seat.online': 'connected',

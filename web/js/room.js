@@ -31,6 +31,12 @@ export function seatName(s, i) {
   return s.name || t('room.seat.n', { n: i + 1 });
 }
 
+/** seatName, with the seat's number for a computer ("computer 3 (easy)"):
+ * where several computers play, the words tell which one. */
+export function seatNameN(s, i) {
+  return s && s.kind === 'ai' ? t('room.seat.aiN', { n: i + 1, level: s.level || '' }) : seatName(s, i);
+}
+
 /** A team's name as the game's table says it: the catalogue's `GAME.team.N`
  * (City Behind Walls: Red, Black), else "Team N+1" (karuta's uta teams). */
 export function teamName(game, team) {
@@ -54,13 +60,13 @@ export function resultText(result, seats, mySeat, teams, game) {
   else if (result.kind === 'team') {
     const mine = teams && mySeat >= 0 && teams[mySeat] === result.winner;
     const names = (seats || [])
-      .map((s, i) => ((teams ? teams[i] : i) === result.winner ? seatName(s, i) : null))
+      .map((s, i) => ((teams ? teams[i] : i) === result.winner ? seatNameN(s, i) : null))
       .filter(Boolean)
       .join(', ');
     const team = teamName(game, result.winner);
     text = mine ? t('room.result.youTeam', { team, names }) : t('room.result.team', { team, names });
   } else if (result.winner === mySeat) text = t('room.result.you');
-  else text = t('room.result.seat', { name: seatName(seats && seats[result.winner], result.winner) });
+  else text = t('room.result.seat', { name: seatNameN(seats && seats[result.winner], result.winner) });
   return score ? t('room.result.score', { text, score }) : text;
 }
 
@@ -312,7 +318,8 @@ export function open(ctx, code) {
       els.seats.append(
         h('li', { class: 'seat' + (mine ? ' me' : '') + (actors.includes(i) ? ' acting' : ''), dataset: { seat: i, kind: s.kind, connected: String(!!s.connected) } },
           h('span', { class: 'dot ' + (s.kind === 'ai' || s.connected ? 'on' : 'off'), 'aria-hidden': 'true' }),
-          h('span', { class: 'seat-name' }, seatName(s, i), mine ? ' ' + t('room.seat.you') : ''),
+          h('span', { class: 'seat-num', 'aria-hidden': 'true' }, i + 1 + '.'),
+          h('span', { class: 'seat-name' }, seatNameN(s, i), mine ? ' ' + t('room.seat.you') : ''),
           bits.length ? h('span', { class: 'seat-note' }, bits.join(' · ')) : null,
           h('span', { class: 'clock', dataset: { clockSeat: i } })));
     });
