@@ -23,15 +23,19 @@
 #endif
 
 static const char serve_usage[] =
-    "usage: parlour serve [--port N] [--host ADDR] [--db FILE] [--web DIR] [--workers N]\n"
-    "                     [--test-seed N] [--max-queue BYTES] [--table FILE]...\n"
+    "usage: parlour serve [--port N] [--host ADDR] [--db FILE|URL] [--web DIR] [--workers N]\n"
+    "                     [--test-seed N] [--max-queue BYTES] [--table FILE]... [--cluster]\n"
     "The game server: rooms played from the browser (docs/server.md, docs/web-protocol.md).\n"
     "Open http://HOST:PORT/ once it prints \"listening\"; stop it with Ctrl-C (SIGINT) or SIGTERM.\n\n"
     "  --port N       TCP port (default 8080; 0: any free port, printed)\n"
     "  --host ADDR    address to listen on: an IP address, a host name or an interface\n"
     "                 (default 127.0.0.1, this machine only; 0.0.0.0: every IPv4\n"
     "                 interface, so others on the network can join)\n"
-    "  --db FILE      the SQLite file of rooms and actions (default parlour.db, created if needed)\n"
+    "  --db FILE      the SQLite file of rooms and actions (default parlour.db, created if needed),\n"
+    "                 or a PostgreSQL URL (postgresql://...: several processes share it)\n"
+    "  --cluster      one of several processes on one store behind a front such as nginx\n"
+    "                 (docs/cluster.md): rooms loaded with a lease, a heartbeat, the lobby\n"
+    "                 from the store; on by itself with a postgresql:// --db\n"
     "  --web DIR      the static files (default ./web if it exists, else the installed\n"
     "                 ../share/parlour/web next to the program, else the source tree's web/)\n"
     "  --workers N    threads for the computer players (default min(2, cores))\n"
@@ -111,7 +115,7 @@ int cli_serve(int argc, char **argv)
         {"db", required_argument, NULL, 'd'},      {"web", required_argument, NULL, 'w'},
         {"workers", required_argument, NULL, 'j'}, {"test-seed", required_argument, NULL, 's'},
         {"max-queue", required_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
-        {"table", required_argument, NULL, 't'},
+        {"table", required_argument, NULL, 't'},   {"cluster", no_argument, NULL, 'C'},
         {NULL, 0, NULL, 0}};
     net_config cfg = {.host = "127.0.0.1", .port = 8080, .db = "parlour.db"};
     const char *web = NULL;
@@ -175,6 +179,9 @@ int cli_serve(int argc, char **argv)
             }
             tables[cfg.ntables++] = optarg;
             break;
+        case 'C':
+            cfg.cluster = 1;
+            break;
         case 'h':
             fputs(serve_usage, stdout);
             return 0;
@@ -190,6 +197,8 @@ int cli_serve(int argc, char **argv)
         fprintf(stderr, "parlour serve: unexpected argument '%s'\n%s", argv[optind], serve_usage);
         return 2;
     }
+    if (!strncmp(cfg.db, "postgresql://", 13) || !strncmp(cfg.db, "postgres://", 11))
+        cfg.cluster = 1; /* PostgreSQL is for several processes */
     /* The web folder: the one named, else ./web, else the installed one next
      * to the program (BIN/../share/parlour/web, `cmake --install`), else the
      * source tree's (baked in at build time: PARLOUR_WEB_DIR). */
