@@ -22,70 +22,6 @@
 
 #if !defined(PARLOUR_IN_FRONT)
 #error "store.h belongs to the server (a front end): core, games and AI may not include it"
-/* Calls fn once for room `code` (finished or not). Returns 0 when fn was
- * called and returned 0, 1 when there is no such room (fn not called), fn's
- * non-zero return, or -1 with a message. */
-int store_room_get(store *s, const char *code, store_room_fn fn, void *ctx, pl_buf *err);
-
-/* ---- Several server processes on one database (issue 17, docs/cluster.md) ----
- *
- * Each room is owned by at most one process at a time. A process names
- * itself with an owner id (unique per run, e.g. "host:pid:random"), keeps
- * its heartbeat alive with store_owner_beat, and takes the lease of a room
- * with store_lease_take before it accepts any action for that room. A lease
- * is valid while its owner's heartbeat has not expired; an expired owner's
- * rooms may be taken by any other process. Times are the database's clock
- * where it has one (PostgreSQL: clock_timestamp()), else the machine's
- * (SQLite: all processes share one machine). A store without an owner (the
- * default, one process) checks no lease at all. */
-
-/* Every store_append, store_finish and store_room_config of a store with an
- * owner checks, in its own transaction, that each room it touches is leased
- * to that owner and that the owner's heartbeat is alive; if not, nothing is
- * written and it returns STORE_LOST, with the room in `err` and its code in
- * store_lost_room. So two processes can never both write one room. */
-#define STORE_LOST (-2)
-
-/* Makes `owner` (copied; NULL: none) the owner of every later write through
- * this handle. Returns 0, or -1 with a message (too long: over 200 bytes). */
-int store_set_owner(store *s, const char *owner, pl_buf *err);
-/* The code of the room of the last STORE_LOST of this handle (or ""). The
- * text belongs to the store until its next call. */
-const char *store_lost_room(const store *s);
-
-/* Creates or renews the heartbeat of this handle's owner: alive until now +
- * ttl_ms. Returns 1 when it was alive before the call, 0 when it had expired
- * or did not exist (then the process must assume it lost every lease it had
- * and take each again), or -1 with a message. */
-int store_owner_beat(store *s, int64_t ttl_ms, pl_buf *err);
-
-/* Takes or keeps the lease of room `code` for this handle's owner (whose
- * heartbeat must be alive: call store_owner_beat first), in one
- * transaction: granted when nobody holds it, this owner holds it, or its
- * holder's heartbeat has expired. Returns 1 when granted, 0 when another
- * live owner holds it (its id in `holder` when not NULL), or -1 with a
- * message (no such room, no owner set, I/O error). */
-int store_lease_take(store *s, const char *code, pl_buf *holder, pl_buf *err);
-/* Gives up the lease of room `code` if this handle's owner holds it (a room
- * finished and evicted, a process that stops). Returns 0, or -1 with a
- * message. Not holding it is not an error. */
-int store_lease_drop(store *s, const char *code, pl_buf *err);
-
-/* Other processes' news. store_watch_fd gives a descriptor that becomes
- * readable when another process created or finished a room (PostgreSQL:
- * LISTEN on channel "parlour_rooms"; every store_room_put and store_finish
- * sends a NOTIFY with payload "created CODE" or "finished CODE" in its
- * transaction), or -1 when the backend has none (SQLite: read store_rooms
- * again instead). Use a handle of its own for watching, not the writer's
- * (a handle is used by one thread at a time). */
-int store_watch_fd(store *s);
-/* Called once per notification: `what` "created" or "finished". */
-typedef void (*store_note_fn)(void *ctx, const char *what, const char *code);
-/* Reads what arrived on the watch descriptor without waiting and calls fn
- * for each notification. Returns the number of notifications (0: none), or
- * -1 with a message (the connection was lost: open a new handle). */
-int store_watch_drain(store *s, store_note_fn fn, void *ctx, pl_buf *err);
-
 #endif
 
 #include <stdint.h>
@@ -183,16 +119,19 @@ int store_room_get(store *s, const char *code, store_room_fn fn, void *ctx, pl_b
 #define STORE_LOST (-2)
 
 /* Makes `owner` (copied; NULL: none) the owner of every later write through
- * this handle. Returns 0, or -1 with a message (too long: over 200 bytes). */
+ * this handle. Returns 0, or -1 with a message (too long: over 200 bytes;
+ * empty); the owner is unchanged on failure. With an owner, store_room_put
+ * also gives the new room's lease to it, in the same transaction. */
 int store_set_owner(store *s, const char *owner, pl_buf *err);
 /* The code of the room of the last STORE_LOST of this handle (or ""). The
  * text belongs to the store until its next call. */
 const char *store_lost_room(const store *s);
 
 /* Creates or renews the heartbeat of this handle's owner: alive until now +
- * ttl_ms. Returns 1 when it was alive before the call, 0 when it had expired
- * or did not exist (then the process must assume it lost every lease it had
- * and take each again), or -1 with a message. */
+ * ttl_ms (ttl_ms <= 0: expired at once, e.g. a process that stops and hands
+ * its rooms over). Returns 1 when it was alive before the call, 0 when it had
+ * expired or did not exist (then the process must assume it lost every lease
+ * it had and take each again), or -1 with a message (no owner set). */
 int store_owner_beat(store *s, int64_t ttl_ms, pl_buf *err);
 
 /* Takes or keeps the lease of room `code` for this handle's owner (whose

@@ -1,23 +1,27 @@
-/* store_sqlite.c — the store (store.h) in one SQLite file.
+/* store_sqlite.c — the store (store.h) in one SQLite file: the default
+ * backend (store.c chooses it for any path that is not a PostgreSQL URL).
  *
- * Schema (version 1):
- *   meta(key PRIMARY KEY, value)          "schema" = "1"
- *   rooms(code PRIMARY KEY, game, options, config, seed, created_ms,
- *         finished, result)
- *   actions(room REFERENCES rooms, seq, seat, text, at_ms,
- *           PRIMARY KEY (room, seq)) WITHOUT ROWID
- * Every statement is prepared once with bound parameters (no SQL is built
- * from text). The seed, an unsigned 64-bit number, is stored as the signed
- * integer with the same bits.
+ * The schema and its migrations are src/server/schema/sqlite.sql, embedded
+ * by the build (store_schema_sqlite.h); store_open brings an older file up
+ * to its last version in one transaction. Every statement is prepared once
+ * with bound parameters (no SQL is built from text). The seed, an unsigned
+ * 64-bit number, is stored as the signed integer with the same bits.
+ *
+ * Several processes on one file: every write runs in a BEGIN IMMEDIATE
+ * transaction (SQLite's write lock, waited for up to the 5 s busy timeout),
+ * so a lease check and the write it guards see the same database. Times of
+ * heartbeats are this machine's clock (CLOCK_REALTIME): all the processes
+ * that share a file share a machine.
  */
-#include "store.h"
+#include "store_int.h"
 
 #include <sqlite3.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "parlour/alloc.h"
-
-#define STORE_SCHEMA "1"
+#include "store_schema_sqlite.h"
 
 enum {
     Q_ROOM_PUT,
@@ -27,13 +31,22 @@ enum {
     Q_FINISH,
     Q_ROOMS_ALL,
     Q_ROOMS_OPEN,
+    Q_ROOM_GET,
     Q_ACTIONS,
     Q_BEGIN,
     Q_COMMIT,
     Q_ROLLBACK,
     Q_CONFIG,
+    Q_LEASE_OK,
+    Q_LEASE_GET,
+    Q_LEASE_SET,
+    Q_LEASE_DROP,
+    Q_OWNER_GET,
+    Q_OWNER_SET,
     NQ
 };
+
+#define ROOM_COLS "code, game, options, config, seed, created_ms, finished, result "
 
 static const char *const sql_text[NQ] = {
     [Q_ROOM_PUT] = "INSERT INTO rooms(code, game, options, config, seed, created_ms) "
@@ -42,36 +55,40 @@ static const char *const sql_text[NQ] = {
     [Q_COUNT] = "SELECT count(*) FROM actions WHERE room = ?1",
     [Q_APPEND] = "INSERT INTO actions(room, seq, seat, text, at_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
     [Q_FINISH] = "UPDATE rooms SET finished = 1, result = ?2 WHERE code = ?1 AND finished = 0",
-    [Q_ROOMS_ALL] = "SELECT code, game, options, config, seed, created_ms, finished, result "
-                    "FROM rooms ORDER BY created_ms, code",
-    [Q_ROOMS_OPEN] = "SELECT code, game, options, config, seed, created_ms, finished, result "
-                     "FROM rooms WHERE finished = 0 ORDER BY created_ms, code",
+    [Q_ROOMS_ALL] = "SELECT " ROOM_COLS "FROM rooms ORDER BY created_ms, code",
+    [Q_ROOMS_OPEN] = "SELECT " ROOM_COLS "FROM rooms WHERE finished = 0 ORDER BY created_ms, code",
+    [Q_ROOM_GET] = "SELECT " ROOM_COLS "FROM rooms WHERE code = ?1",
     [Q_ACTIONS] = "SELECT room, seq, seat, text, at_ms FROM actions WHERE room = ?1 ORDER BY seq",
     [Q_BEGIN] = "BEGIN IMMEDIATE",
     [Q_COMMIT] = "COMMIT",
     [Q_ROLLBACK] = "ROLLBACK",
     [Q_CONFIG] = "UPDATE rooms SET config = ?2 WHERE code = ?1",
+    /* The lease of room ?1 is owner ?2's and ?2's heartbeat outlives ?3. */
+    [Q_LEASE_OK] = "SELECT 1 FROM leases l JOIN owners o ON o.owner = l.owner "
+                   "WHERE l.room = ?1 AND l.owner = ?2 AND o.alive_until_ms > ?3",
+    [Q_LEASE_GET] = "SELECT l.owner, coalesce(o.alive_until_ms, 0) FROM leases l "
+                    "LEFT JOIN owners o ON o.owner = l.owner WHERE l.room = ?1",
+    [Q_LEASE_SET] = "INSERT INTO leases(room, owner) VALUES (?1, ?2) "
+                    "ON CONFLICT(room) DO UPDATE SET owner = excluded.owner",
+    [Q_LEASE_DROP] = "DELETE FROM leases WHERE room = ?1 AND owner = ?2",
+    [Q_OWNER_GET] = "SELECT alive_until_ms FROM owners WHERE owner = ?1",
+    [Q_OWNER_SET] = "INSERT INTO owners(owner, alive_until_ms) VALUES (?1, ?2) "
+                    "ON CONFLICT(owner) DO UPDATE SET alive_until_ms = excluded.alive_until_ms",
 };
 
-static const char schema_sql[] =
-    "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS rooms("
-    " code TEXT PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL,"
-    " config TEXT NOT NULL, seed INTEGER NOT NULL, created_ms INTEGER NOT NULL,"
-    " finished INTEGER NOT NULL DEFAULT 0, result TEXT);"
-    "CREATE TABLE IF NOT EXISTS actions("
-    " room TEXT NOT NULL REFERENCES rooms(code), seq INTEGER NOT NULL,"
-    " seat INTEGER NOT NULL, text TEXT NOT NULL, at_ms INTEGER NOT NULL,"
-    " PRIMARY KEY(room, seq)) WITHOUT ROWID;"
-    "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', '" STORE_SCHEMA "');";
-
-struct store {
+typedef struct {
+    store base;
     sqlite3 *db;
     sqlite3_stmt *q[NQ];
-};
+} sq_store;
 
-/* Writes "what: SQLite's message" into err; returns -1. */
-static int fail(store *s, const char *what, pl_buf *err)
+static sq_store *sq(store *s)
+{
+    return (sq_store *)s;
+}
+
+/* Writes "store: what: SQLite's message" into err; returns -1. */
+static int fail(sq_store *s, const char *what, pl_buf *err)
 {
     pl_buf_printf(err, "store: %s: %s", what, s && s->db ? sqlite3_errmsg(s->db) : "no database");
     return -1;
@@ -85,41 +102,132 @@ static void done(sqlite3_stmt *q)
 }
 
 /* Runs a statement that returns no rows; 0 or -1. */
-static int exec_q(store *s, int which, const char *what, pl_buf *err)
+static int exec_q(sq_store *s, int which, const char *what, pl_buf *err)
 {
     int rc = sqlite3_step(s->q[which]);
     done(s->q[which]);
     return rc == SQLITE_DONE ? 0 : fail(s, what, err);
 }
 
-static int check_schema(store *s, pl_buf *err)
+/* This machine's clock in ms since the epoch (heartbeats). */
+static int64_t now_ms(void)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key = 'schema'", -1, &q, NULL) != SQLITE_OK)
-        return fail(s, "reading the schema version", err);
-    int rc = sqlite3_step(q);
-    const char *v = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 0) : NULL;
-    int ok = v && !strcmp(v, STORE_SCHEMA);
-    if (!ok)
-        pl_buf_printf(err, "store: schema version %s, this program reads version %s", v ? v : "(none)",
-                      STORE_SCHEMA);
-    sqlite3_finalize(q);
-    return ok ? 0 : -1;
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-store *store_open(const char *path, pl_buf *err)
+static int begin(sq_store *s, pl_buf *err)
 {
-    store *s = pl_calloc(1, sizeof *s);
+    return exec_q(s, Q_BEGIN, "starting a transaction", err);
+}
+
+/* Rolls back the open transaction, if any, keeping err's first message. */
+static void rollback(sq_store *s)
+{
+    if (sqlite3_get_autocommit(s->db))
+        return;
+    pl_buf e2 = {0};
+    exec_q(s, Q_ROLLBACK, "rolling back", &e2);
+    pl_buf_free(&e2);
+}
+
+/* Ends a transaction: commits when rc is 0 (returning -1 if that fails),
+ * else rolls back; returns rc otherwise. */
+static int end(sq_store *s, int rc, pl_buf *err)
+{
+    if (rc == 0 && exec_q(s, Q_COMMIT, "committing", err) < 0)
+        rc = -1;
+    if (rc != 0)
+        rollback(s);
+    return rc;
+}
+
+/* The schema version the file holds (0: a new file), or -1. */
+static int schema_version(sq_store *s, pl_buf *err)
+{
+    sqlite3_stmt *q;
+    int v = -1;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT CASE WHEN EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta')"
+                           " THEN 1 ELSE 0 END",
+                           -1, &q, NULL) != SQLITE_OK)
+        return fail(s, "reading the schema version", err);
+    int has = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    if (!has)
+        return 0;
+    if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key = 'schema'", -1, &q, NULL) != SQLITE_OK)
+        return fail(s, "reading the schema version", err);
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(q, 0);
+        char *e;
+        long n = t ? strtol(t, &e, 10) : -1;
+        v = t && *t && !*e && n > 0 && n < 1000000 ? (int)n : -1;
+        if (v < 0)
+            pl_buf_printf(err, "store: schema version '%s' is not a version", t ? t : "");
+    } else {
+        pl_buf_puts(err, "store: the meta table has no schema version");
+    }
+    sqlite3_finalize(q);
+    return v;
+}
+
+/* Brings the file to the last version of schema/sqlite.sql, in one
+ * transaction (so two processes opening a new file at once are
+ * serialised). 0 or -1. */
+static int migrate(sq_store *s, const char *path, pl_buf *err)
+{
+    int last = store_schema_last(store_schema_sqlite);
+    if (begin(s, err) < 0)
+        return -1;
+    int v = schema_version(s, err), rc = v < 0 ? -1 : 0;
+    if (v > last) {
+        pl_buf_printf(err, "store: %s: schema version %d, this program reads versions up to %d", path, v, last);
+        rc = -1;
+    }
+    pl_buf sql = {0};
+    for (int k = v + 1; rc == 0 && k <= last; k++) {
+        pl_buf_clear(&sql);
+        char *msg = NULL;
+        if (store_schema_section(store_schema_sqlite, k, &sql) < 0 || sql.oom ||
+            sqlite3_exec(s->db, pl_buf_str(&sql), NULL, NULL, &msg) != SQLITE_OK) {
+            pl_buf_printf(err, "store: %s: migrating to schema version %d: %s", path, k,
+                          msg ? msg : "no such section");
+            rc = -1;
+        }
+        sqlite3_free(msg);
+    }
+    pl_buf_free(&sql);
+    if (rc == 0 && v < last) {
+        sqlite3_stmt *q;
+        if (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema', ?1)", -1, &q,
+                               NULL) != SQLITE_OK)
+            return end(s, fail(s, "writing the schema version", err), err);
+        sqlite3_bind_int(q, 1, last);
+        if (sqlite3_step(q) != SQLITE_DONE)
+            rc = fail(s, "writing the schema version", err);
+        sqlite3_finalize(q);
+    }
+    return end(s, rc, err);
+}
+
+static const store_ops sq_ops;
+
+store *store_sqlite_open(const char *path, pl_buf *err)
+{
+    sq_store *s = pl_calloc(1, sizeof *s);
     if (!s) {
         pl_buf_puts(err, "out of memory");
         return NULL;
     }
+    s->base.ops = &sq_ops;
     int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                              NULL);
     if (rc != SQLITE_OK) {
         pl_buf_printf(err, "store: cannot open %s: %s", path,
                       s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
-        store_close(s);
+        store_close(&s->base);
         return NULL;
     }
     sqlite3_extended_result_codes(s->db, 1);
@@ -137,34 +245,41 @@ store *store_open(const char *path, pl_buf *err)
         sqlite3_finalize(q);
     if (!wal) {
         pl_buf_printf(err, "store: %s: cannot use a write-ahead log (%s)", path, sqlite3_errmsg(s->db));
-        store_close(s);
+        store_close(&s->base);
         return NULL;
     }
     char *msg = NULL;
-    if (sqlite3_exec(s->db, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;", NULL, NULL, &msg) != SQLITE_OK ||
-        sqlite3_exec(s->db, schema_sql, NULL, NULL, &msg) != SQLITE_OK) {
+    if (sqlite3_exec(s->db, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;", NULL, NULL, &msg) != SQLITE_OK) {
         pl_buf_printf(err, "store: %s: %s", path, msg ? msg : sqlite3_errmsg(s->db));
         sqlite3_free(msg);
-        store_close(s);
-        return NULL;
-    }
-    if (check_schema(s, err) < 0) {
-        store_close(s);
+        store_close(&s->base);
         return NULL;
     }
     for (int i = 0; i < NQ; i++)
-        if (sqlite3_prepare_v3(s->db, sql_text[i], -1, SQLITE_PREPARE_PERSISTENT, &s->q[i], NULL) != SQLITE_OK) {
+        if (i == Q_BEGIN || i == Q_COMMIT || i == Q_ROLLBACK) /* the migration needs these */
+            if (sqlite3_prepare_v3(s->db, sql_text[i], -1, SQLITE_PREPARE_PERSISTENT, &s->q[i], NULL) !=
+                SQLITE_OK) {
+                fail(s, "preparing a statement", err);
+                store_close(&s->base);
+                return NULL;
+            }
+    if (migrate(s, path, err) < 0) {
+        store_close(&s->base);
+        return NULL;
+    }
+    for (int i = 0; i < NQ; i++)
+        if (!s->q[i] &&
+            sqlite3_prepare_v3(s->db, sql_text[i], -1, SQLITE_PREPARE_PERSISTENT, &s->q[i], NULL) != SQLITE_OK) {
             fail(s, "preparing a statement", err);
-            store_close(s);
+            store_close(&s->base);
             return NULL;
         }
-    return s;
+    return &s->base;
 }
 
-void store_close(store *s)
+static void sq_close(store *base)
 {
-    if (!s)
-        return;
+    sq_store *s = sq(base);
     for (int i = 0; i < NQ; i++)
         sqlite3_finalize(s->q[i]);
     sqlite3_close(s->db);
@@ -172,7 +287,7 @@ void store_close(store *s)
 }
 
 /* 0 unfinished, 1 finished, -1 no such room (message), -2 error (message). */
-static int room_state(store *s, const char *code, pl_buf *err)
+static int room_state(sq_store *s, const char *code, pl_buf *err)
 {
     sqlite3_stmt *q = s->q[Q_ROOM_STATE];
     sqlite3_bind_text(q, 1, code, -1, SQLITE_STATIC);
@@ -186,7 +301,24 @@ static int room_state(store *s, const char *code, pl_buf *err)
     return st;
 }
 
-static int64_t count_actions(store *s, const char *code, pl_buf *err)
+/* Inside a write transaction: 0 when this handle has no owner or its owner
+ * holds room code's lease with a live heartbeat; else STORE_LOST or -1. */
+static int fence(sq_store *s, const char *code, pl_buf *err)
+{
+    if (!s->base.owner[0])
+        return 0;
+    sqlite3_stmt *q = s->q[Q_LEASE_OK];
+    sqlite3_bind_text(q, 1, code, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, s->base.owner, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 3, now_ms());
+    int rc = sqlite3_step(q);
+    done(q);
+    if (rc == SQLITE_ROW)
+        return 0;
+    return rc == SQLITE_DONE ? store_lost(&s->base, code, err) : fail(s, "checking a lease", err);
+}
+
+static int64_t count_actions(sq_store *s, const char *code, pl_buf *err)
 {
     sqlite3_stmt *q = s->q[Q_COUNT];
     sqlite3_bind_text(q, 1, code, -1, SQLITE_STATIC);
@@ -198,12 +330,19 @@ static int64_t count_actions(store *s, const char *code, pl_buf *err)
     return n;
 }
 
-int store_room_put(store *s, const store_room *r, pl_buf *err)
+static int set_lease(sq_store *s, const char *code, pl_buf *err)
 {
-    if (!r->code || !*r->code || !r->game || !*r->game || !r->options || !r->config) {
-        pl_buf_puts(err, "store: a room needs a code, a game, options and a configuration");
+    sqlite3_stmt *q = s->q[Q_LEASE_SET];
+    sqlite3_bind_text(q, 1, code, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, s->base.owner, -1, SQLITE_STATIC);
+    return exec_q(s, Q_LEASE_SET, "writing a lease", err);
+}
+
+static int sq_room_put(store *base, const store_room *r, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    if (begin(s, err) < 0)
         return -1;
-    }
     sqlite3_stmt *q = s->q[Q_ROOM_PUT];
     sqlite3_bind_text(q, 1, r->code, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 2, r->game, -1, SQLITE_STATIC);
@@ -213,24 +352,24 @@ int store_room_put(store *s, const store_room *r, pl_buf *err)
     sqlite3_bind_int64(q, 6, r->created_ms);
     int rc = sqlite3_step(q);
     done(q);
+    int ret = 0;
     if (rc == SQLITE_CONSTRAINT_PRIMARYKEY) {
         pl_buf_printf(err, "store: a room '%s' exists already", r->code);
-        return -1;
+        ret = -1;
+    } else if (rc != SQLITE_DONE) {
+        ret = fail(s, "adding a room", err);
+    } else if (s->base.owner[0]) { /* its creator holds it */
+        ret = set_lease(s, r->code, err);
     }
-    return rc == SQLITE_DONE ? 0 : fail(s, "adding a room", err);
+    return end(s, ret, err);
 }
 
 /* Inside the transaction: checks and inserts every action. */
-static int append_all(store *s, const store_action *a, int n, pl_buf *err)
+static int append_all(sq_store *s, const store_action *a, int n, pl_buf *err)
 {
     const char *room = NULL;
     int64_t next = 0;
     for (int i = 0; i < n; i++) {
-        if (!a[i].room || !a[i].text || a[i].seat < -1) {
-            pl_buf_printf(err, "store: action %d of the batch lacks its room or text, or has seat %d", i,
-                          a[i].seat);
-            return -1;
-        }
         if (!room || strcmp(room, a[i].room)) { /* a new room in the batch */
             int st = room_state(s, a[i].room, err);
             if (st != 0) {
@@ -238,6 +377,9 @@ static int append_all(store *s, const store_action *a, int n, pl_buf *err)
                     pl_buf_printf(err, "store: room '%s' is finished", a[i].room);
                 return -1;
             }
+            int f = fence(s, a[i].room, err);
+            if (f != 0)
+                return f;
             int64_t have = count_actions(s, a[i].room, err);
             if (have < 0)
                 return -1;
@@ -268,66 +410,51 @@ static int append_all(store *s, const store_action *a, int n, pl_buf *err)
     return 0;
 }
 
-int store_append(store *s, const store_action *a, int n, pl_buf *err)
+static int sq_append(store *base, const store_action *a, int n, pl_buf *err)
 {
-    if (n <= 0)
-        return 0;
-    if (exec_q(s, Q_BEGIN, "starting a transaction", err) < 0)
+    sq_store *s = sq(base);
+    if (begin(s, err) < 0)
         return -1;
-    if (append_all(s, a, n, err) < 0) {
-        pl_buf e2 = {0};
-        exec_q(s, Q_ROLLBACK, "rolling back", &e2); /* the first message is the one to show */
-        pl_buf_free(&e2);
-        return -1;
-    }
-    if (exec_q(s, Q_COMMIT, "committing", err) < 0) {
-        if (!sqlite3_get_autocommit(s->db)) { /* still open: undo it */
-            pl_buf e2 = {0};
-            exec_q(s, Q_ROLLBACK, "rolling back", &e2);
-            pl_buf_free(&e2);
-        }
-        return -1;
-    }
-    return 0;
+    return end(s, append_all(s, a, n, err), err);
 }
 
-int store_finish(store *s, const char *code, const char *result, pl_buf *err)
+static int sq_finish(store *base, const char *code, const char *result, pl_buf *err)
 {
-    int st = room_state(s, code, err);
-    if (st != 0) {
-        if (st == 1)
-            pl_buf_printf(err, "store: room '%s' is finished already", code);
+    sq_store *s = sq(base);
+    if (begin(s, err) < 0)
         return -1;
+    int st = room_state(s, code, err), rc = st == 0 ? 0 : -1;
+    if (st == 1)
+        pl_buf_printf(err, "store: room '%s' is finished already", code);
+    if (rc == 0)
+        rc = fence(s, code, err);
+    if (rc == 0) {
+        sqlite3_stmt *q = s->q[Q_FINISH];
+        sqlite3_bind_text(q, 1, code, -1, SQLITE_STATIC);
+        if (result)
+            sqlite3_bind_text(q, 2, result, -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(q, 2);
+        rc = exec_q(s, Q_FINISH, "finishing a room", err);
     }
-    sqlite3_stmt *q = s->q[Q_FINISH];
-    sqlite3_bind_text(q, 1, code, -1, SQLITE_STATIC);
-    if (result)
-        sqlite3_bind_text(q, 2, result, -1, SQLITE_STATIC);
-    else
-        sqlite3_bind_null(q, 2);
-    int rc = sqlite3_step(q);
-    done(q);
-    return rc == SQLITE_DONE ? 0 : fail(s, "finishing a room", err);
+    return end(s, rc, err);
 }
 
-int store_room_config(store *s, const char *code, const char *config, pl_buf *err)
+static int sq_room_config(store *base, const char *code, const char *config, pl_buf *err)
 {
-    if (!code || !config) {
-        pl_buf_puts(err, "store: a configuration needs a room code and a text");
+    sq_store *s = sq(base);
+    if (begin(s, err) < 0)
         return -1;
+    int rc = room_state(s, code, err) >= 0 ? 0 : -1;
+    if (rc == 0)
+        rc = fence(s, code, err);
+    if (rc == 0) {
+        sqlite3_stmt *q = s->q[Q_CONFIG];
+        sqlite3_bind_text(q, 1, code, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 2, config, -1, SQLITE_STATIC);
+        rc = exec_q(s, Q_CONFIG, "changing a room's configuration", err);
     }
-    sqlite3_stmt *q = s->q[Q_CONFIG];
-    sqlite3_bind_text(q, 1, code, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 2, config, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(q);
-    done(q);
-    if (rc != SQLITE_DONE)
-        return fail(s, "changing a room's configuration", err);
-    if (sqlite3_changes(s->db) == 0) {
-        pl_buf_printf(err, "store: no room '%s'", code);
-        return -1;
-    }
-    return 0;
+    return end(s, rc, err);
 }
 
 static const char *col_text(sqlite3_stmt *q, int i)
@@ -336,9 +463,9 @@ static const char *col_text(sqlite3_stmt *q, int i)
     return t ? t : "";
 }
 
-int store_rooms(store *s, int unfinished_only, store_room_fn fn, void *ctx, pl_buf *err)
+/* Steps a statement of ROOM_COLS, calling fn per row; n counts the rows. */
+static int walk_rooms(sq_store *s, sqlite3_stmt *q, store_room_fn fn, void *ctx, int *n, pl_buf *err)
 {
-    sqlite3_stmt *q = s->q[unfinished_only ? Q_ROOMS_OPEN : Q_ROOMS_ALL];
     int rc, ret = 0;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         store_room r = {
@@ -351,6 +478,7 @@ int store_rooms(store *s, int unfinished_only, store_room_fn fn, void *ctx, pl_b
         };
         int finished = sqlite3_column_int(q, 6) != 0;
         const char *result = sqlite3_column_type(q, 7) == SQLITE_NULL ? NULL : col_text(q, 7);
+        ++*n;
         if ((ret = fn(ctx, &r, finished, result)) != 0)
             break;
     }
@@ -360,8 +488,25 @@ int store_rooms(store *s, int unfinished_only, store_room_fn fn, void *ctx, pl_b
     return ret;
 }
 
-int store_actions(store *s, const char *code, store_action_fn fn, void *ctx, pl_buf *err)
+static int sq_rooms(store *base, int unfinished_only, store_room_fn fn, void *ctx, pl_buf *err)
 {
+    sq_store *s = sq(base);
+    int n = 0;
+    return walk_rooms(s, s->q[unfinished_only ? Q_ROOMS_OPEN : Q_ROOMS_ALL], fn, ctx, &n, err);
+}
+
+static int sq_room_get(store *base, const char *code, store_room_fn fn, void *ctx, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    int n = 0;
+    sqlite3_bind_text(s->q[Q_ROOM_GET], 1, code, -1, SQLITE_STATIC);
+    int ret = walk_rooms(s, s->q[Q_ROOM_GET], fn, ctx, &n, err);
+    return ret == 0 && n == 0 ? 1 : ret;
+}
+
+static int sq_actions(store *base, const char *code, store_action_fn fn, void *ctx, pl_buf *err)
+{
+    sq_store *s = sq(base);
     int st = room_state(s, code, err);
     if (st < 0)
         return -1;
@@ -385,10 +530,113 @@ int store_actions(store *s, const char *code, store_action_fn fn, void *ctx, pl_
     return ret;
 }
 
-int64_t store_count(store *s, const char *code, pl_buf *err)
+static int64_t sq_count(store *base, const char *code, pl_buf *err)
 {
+    sq_store *s = sq(base);
     int st = room_state(s, code, err);
     if (st < 0)
         return -1;
     return count_actions(s, code, err);
 }
+
+/* Inside a transaction: the owner's heartbeat end (ms), 0 when it has
+ * none, or -1. */
+static int64_t owner_until(sq_store *s, pl_buf *err)
+{
+    sqlite3_stmt *q = s->q[Q_OWNER_GET];
+    sqlite3_bind_text(q, 1, s->base.owner, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    int64_t until = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+    done(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return fail(s, "reading a heartbeat", err);
+    return until;
+}
+
+static int sq_owner_beat(store *base, int64_t ttl_ms, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    if (begin(s, err) < 0)
+        return -1;
+    int64_t now = now_ms(), until = owner_until(s, err);
+    int rc = until < 0 ? -1 : 0;
+    if (rc == 0) {
+        sqlite3_stmt *q = s->q[Q_OWNER_SET];
+        sqlite3_bind_text(q, 1, s->base.owner, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(q, 2, now + ttl_ms);
+        rc = exec_q(s, Q_OWNER_SET, "writing a heartbeat", err);
+    }
+    rc = end(s, rc, err);
+    return rc < 0 ? -1 : until > now;
+}
+
+static int sq_lease_take(store *base, const char *code, pl_buf *holder, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    if (begin(s, err) < 0)
+        return -1;
+    int64_t now = now_ms(), until = owner_until(s, err);
+    int rc = until < 0 ? -1 : 0;
+    if (rc == 0 && until <= now) {
+        pl_buf_printf(err, "store: the heartbeat of '%s' has expired (store_owner_beat first)", s->base.owner);
+        rc = -1;
+    }
+    if (rc == 0 && room_state(s, code, err) < 0)
+        rc = -1;
+    int granted = 1;
+    if (rc == 0) {
+        sqlite3_stmt *q = s->q[Q_LEASE_GET];
+        sqlite3_bind_text(q, 1, code, -1, SQLITE_STATIC);
+        int sr = sqlite3_step(q);
+        if (sr == SQLITE_ROW && strcmp(col_text(q, 0), s->base.owner) && sqlite3_column_int64(q, 1) > now) {
+            granted = 0; /* another live owner holds it */
+            if (holder)
+                pl_buf_puts(holder, col_text(q, 0));
+        }
+        done(q);
+        if (sr != SQLITE_ROW && sr != SQLITE_DONE)
+            rc = fail(s, "reading a lease", err);
+    }
+    if (rc == 0 && granted)
+        rc = set_lease(s, code, err);
+    rc = end(s, rc, err);
+    return rc < 0 ? -1 : granted;
+}
+
+static int sq_lease_drop(store *base, const char *code, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[Q_LEASE_DROP];
+    sqlite3_bind_text(q, 1, code, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, s->base.owner, -1, SQLITE_STATIC);
+    return exec_q(s, Q_LEASE_DROP, "dropping a lease", err);
+}
+
+static int sq_watch_fd(store *base)
+{
+    (void)base;
+    return -1; /* no notifications: read store_rooms again */
+}
+
+static int sq_watch_drain(store *base, store_note_fn fn, void *ctx, pl_buf *err)
+{
+    (void)base, (void)fn, (void)ctx, (void)err;
+    return 0;
+}
+
+static const store_ops sq_ops = {
+    .close = sq_close,
+    .room_put = sq_room_put,
+    .append = sq_append,
+    .finish = sq_finish,
+    .room_config = sq_room_config,
+    .rooms = sq_rooms,
+    .room_get = sq_room_get,
+    .actions = sq_actions,
+    .count = sq_count,
+    .owner_beat = sq_owner_beat,
+    .lease_take = sq_lease_take,
+    .lease_drop = sq_lease_drop,
+    .watch_fd = sq_watch_fd,
+    .watch_drain = sq_watch_drain,
+};

@@ -1,0 +1,34 @@
+-- schema/sqlite.sql: the store's tables in SQLite (src/server/store_sqlite.c;
+-- docs/server.md, "The store"). The build embeds this file into the program
+-- (CMakeLists.txt, parlour_embed_sql: comment lines are dropped, the rest is
+-- kept as it is written here).
+--
+-- Each "-- @version N" section turns a database of version N-1 into one of
+-- version N; store_open runs, in one transaction, every section above the
+-- version that meta's "schema" row holds (none: 0), then writes the new
+-- version there. Sections are never edited once released: a change is a new
+-- section. Every statement is prepared with bound parameters; the seed (an
+-- unsigned 64-bit number) is kept as the signed integer with the same bits.
+
+-- @version 1
+-- rooms and their histories (the first server; "IF NOT EXISTS" because the
+-- first release created its tables that way, before meta held a version).
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS rooms(
+  code TEXT PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL,
+  config TEXT NOT NULL, seed INTEGER NOT NULL, created_ms INTEGER NOT NULL,
+  finished INTEGER NOT NULL DEFAULT 0, result TEXT);
+CREATE TABLE IF NOT EXISTS actions(
+  room TEXT NOT NULL REFERENCES rooms(code), seq INTEGER NOT NULL,
+  seat INTEGER NOT NULL, text TEXT NOT NULL, at_ms INTEGER NOT NULL,
+  PRIMARY KEY(room, seq)) WITHOUT ROWID;
+
+-- @version 2
+-- several processes on one database (issue 17): each process's heartbeat
+-- (alive while alive_until_ms is in the future, machine clock in ms since
+-- the epoch) and, per room, the process that may write it. A lease is valid
+-- only while its owner's heartbeat is alive.
+CREATE TABLE owners(owner TEXT PRIMARY KEY, alive_until_ms INTEGER NOT NULL);
+CREATE TABLE leases(
+  room TEXT PRIMARY KEY REFERENCES rooms(code), owner TEXT NOT NULL);
+CREATE INDEX leases_owner ON leases(owner);

@@ -1,0 +1,57 @@
+/* store_int.h — what the store's dispatcher (store.c) and its backends
+ * (store_sqlite.c, store_pg.c) share; nothing else includes it.
+ *
+ * A backend's handle begins with a `store` (the dispatcher's part: the
+ * backend's operations, the owner, the last lost room), so a backend casts
+ * `store *` to its own type. The dispatcher checks the arguments every
+ * backend would check the same way (NULL texts, seats, the owner's length)
+ * before it calls the backend, and a backend may rely on that.
+ */
+#ifndef PARLOUR_STORE_INT_H
+#define PARLOUR_STORE_INT_H
+
+#include "store.h"
+
+#define STORE_OWNER_MAX 200
+
+/* One backend: the functions of store.h less the checks store.c makes.
+ * Each returns what store.h says the public function returns. */
+typedef struct store_ops {
+    void (*close)(store *s);
+    int (*room_put)(store *s, const store_room *r, pl_buf *err);
+    int (*append)(store *s, const store_action *a, int n, pl_buf *err);
+    int (*finish)(store *s, const char *code, const char *result, pl_buf *err);
+    int (*room_config)(store *s, const char *code, const char *config, pl_buf *err);
+    int (*rooms)(store *s, int unfinished_only, store_room_fn fn, void *ctx, pl_buf *err);
+    int (*room_get)(store *s, const char *code, store_room_fn fn, void *ctx, pl_buf *err);
+    int (*actions)(store *s, const char *code, store_action_fn fn, void *ctx, pl_buf *err);
+    int64_t (*count)(store *s, const char *code, pl_buf *err);
+    int (*owner_beat)(store *s, int64_t ttl_ms, pl_buf *err);
+    int (*lease_take)(store *s, const char *code, pl_buf *holder, pl_buf *err);
+    int (*lease_drop)(store *s, const char *code, pl_buf *err);
+    int (*watch_fd)(store *s);
+    int (*watch_drain)(store *s, store_note_fn fn, void *ctx, pl_buf *err);
+} store_ops;
+
+struct store {
+    const store_ops *ops;
+    char owner[STORE_OWNER_MAX + 1]; /* "" : no owner, no lease checked */
+    pl_buf lost;                     /* the room of the last STORE_LOST */
+};
+
+/* The backends' constructors: as store_open, for their kind of path. The
+ * handle they return has `ops` set and the rest of `store` zeroed. */
+store *store_sqlite_open(const char *path, pl_buf *err);
+store *store_pg_open(const char *url, pl_buf *err);
+
+/* Records that room `code` is not leased to this handle's owner: the
+ * message in err, the code in s->lost. Returns STORE_LOST. */
+int store_lost(store *s, const char *code, pl_buf *err);
+
+/* The schema files (src/server/schema/<backend>.sql, embedded by the build):
+ * the highest "-- @version N" of `text`, and section `version`'s statements
+ * appended to `out` (0, or -1 when there is no such section). */
+int store_schema_last(const char *text);
+int store_schema_section(const char *text, int version, pl_buf *out);
+
+#endif
