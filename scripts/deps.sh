@@ -10,7 +10,12 @@ $SUDO apt-get install -y --no-install-recommends \
   libjansson-dev libutf8proc-dev libcmocka-dev libncurses-dev libsqlite3-dev \
   tmux \
   libwebsockets-dev python3 \
-  chromium fonts-noto-cjk nodejs
+  chromium fonts-noto-cjk nodejs \
+  libpq-dev postgresql nginx
+# PostgreSQL (issue 17): libpq-dev builds the second store; the postgresql
+# server and nginx run the tests' throw-away cluster (deploy/pg.sh) and the
+# several-process front. Installing "postgresql" may start Debian's own
+# cluster; the tests never use it (they start theirs in a temporary folder).
 # The browser tests (tests/web, issue 16): npm playwright-core drives Debian's
 # chromium; never a downloaded browser. npm comes with nodesource's nodejs;
 # Debian's own npm package only where none is there (it would conflict).

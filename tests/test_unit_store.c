@@ -8,6 +8,7 @@
  * store_append had returned for (the server acknowledges an action to its
  * client only then). */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,9 @@
 #include "parlour/rng.h"
 #include "store.h"
 #include <sqlite3.h>
+#if defined(PARLOUR_WITH_PG)
+#include <libpq-fe.h>
+#endif
 
 /* One backend under test: `fresh` names a new, empty database for a test
  * (a file, or a database created in the cluster), `drop` removes it. */
@@ -681,6 +685,59 @@ static void test_room_get(void **st)
     B->drop(path);
 }
 
+typedef struct {
+    char seen[8][48];
+    int n;
+} notes;
+
+static void note(void *ctx, const char *what, const char *code)
+{
+    notes *v = ctx;
+    if (v->n < 8)
+        snprintf(v->seen[v->n++], sizeof v->seen[0], "%s %s", what, code);
+}
+
+/* Another handle's new and finished rooms arrive on the watch descriptor
+ * (PostgreSQL: LISTEN/NOTIFY, sent in the writing transaction, so a failed
+ * write sends nothing); SQLite has no descriptor and drains nothing. */
+static void test_watch_sees_other_handles_rooms(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    char path[256];
+    B->fresh(path, sizeof path, "watch");
+    store *w = open_ok(path), *s = open_ok(path);
+    pl_buf err = {0};
+    notes v = {0};
+    int fd = store_watch_fd(w);
+    if (B->sqlite) {
+        assert_int_equal(fd, -1);
+        room_ok(s, "w1", "ur", 1);
+        assert_int_equal(store_watch_drain(w, note, &v, &err), 0);
+    } else {
+        assert_true(fd >= 0);
+        assert_int_equal(store_watch_fd(w), fd); /* LISTEN once */
+        room_ok(s, "w1", "ur", 1);
+        store_room dup = {.code = "w1", .game = "ur", .options = "", .config = "{}"};
+        assert_int_equal(store_room_put(s, &dup, &err), -1); /* refused: no news */
+        assert_int_equal(store_finish(s, "w1", NULL, &err), 0);
+        while (v.n < 2) { /* both may come in one read or in two */
+            struct pollfd p = {.fd = fd, .events = POLLIN};
+            if (poll(&p, 1, 30000) != 1)
+                fail_msg("no notification came");
+            assert_true(store_watch_drain(w, note, &v, &err) >= 0);
+        }
+        assert_int_equal(v.n, 2);
+        assert_string_equal(v.seen[0], "created w1");
+        assert_string_equal(v.seen[1], "finished w1");
+        assert_int_equal(store_watch_drain(w, note, &v, &err), 0);
+    }
+    store_close(s);
+    store_close(w);
+    pl_buf_free(&err);
+    B->drop(path);
+}
+
 /* Runs SQL on a file directly (the schema tests write what an older or a
  * newer program would have left). */
 static void raw_sql(const char *path, const char *sql)
@@ -738,12 +795,163 @@ static void test_sqlite_schema_1_migrates(void **st)
     db_remove(path);
 }
 
+#if defined(PARLOUR_WITH_PG)
+static void pg_sql_on(const char *url, const char *sql)
+{
+    PGconn *c = PQconnectdb(url);
+    assert_int_equal(PQstatus(c), CONNECTION_OK);
+    PGresult *r = PQexec(c, sql);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK)
+        fail_msg("%s: %s", sql, PQresultErrorMessage(r));
+    PQclear(r);
+    PQfinish(c);
+}
+#endif
+
+/* PostgreSQL: a database of a newer schema is refused with its version; a
+ * handle whose connection the server cut fails that one call, reconnects at
+ * the next and loses nothing. */
+static void test_pg_schema_and_reconnect(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    if (B->sqlite)
+        skip();
+#if defined(PARLOUR_WITH_PG)
+    char path[256];
+    B->fresh(path, sizeof path, "pgmore");
+    store *s = open_ok(path);
+    room_ok(s, "p", "ur", 1);
+    append_one(s, "p", 0, "a");
+    pl_buf err = {0};
+    /* Every other connection to this database is cut (the admin's is not). */
+    pg_sql_on(path, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    store_action b = {"p", 1, 0, "b", 1};
+    int rc = store_append(s, &b, 1, &err); /* may fail: the connection was cut */
+    pl_buf_clear(&err);
+    if (rc != 0)
+        append_one(s, "p", 1, "b"); /* reconnected */
+    assert_int_equal(store_count(s, "p", &err), 2);
+    store_close(s);
+
+    pg_sql_on(path, "UPDATE meta SET value = '99' WHERE key = 'schema'");
+    assert_null(store_open(path, &err));
+    assert_non_null(strstr(pl_buf_str(&err), "schema version 99"));
+    pl_buf_free(&err);
+    B->drop(path);
+#endif
+}
+
 static const backend sqlite_backend = {"SQLite", 1, NULL, db_path, db_remove};
 
 static int use_sqlite(void **st)
 {
     (void)st;
     B = &sqlite_backend;
+    return 0;
+}
+
+/* PostgreSQL: one cluster for the whole group (started here with
+ * deploy/pg.sh unless PARLOUR_PG_URL names one), a database per test. */
+static backend pg_backend = {"PostgreSQL", 0, "this program was built without libpq", NULL, NULL};
+static char pg_dir[64]; /* the cluster this program started, or "" */
+
+#if defined(PARLOUR_WITH_PG)
+static char pg_url[512]; /* its database "parlour": the administrator's */
+static PGconn *pg_admin;
+
+static void quiet_notice(void *arg, const char *message)
+{
+    (void)arg, (void)message;
+}
+
+static void pg_admin_sql(const char *sql)
+{
+    PGresult *r = PQexec(pg_admin, sql);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK)
+        fail_msg("%s: %s", sql, PQresultErrorMessage(r));
+    PQclear(r);
+}
+
+/* A new database "t_NAME_PID" and the URL that names it. */
+static void pg_fresh(char *out, size_t n, const char *name)
+{
+    char db[64], sql[160];
+    snprintf(db, sizeof db, "t_%s_%ld", name, (long)getpid());
+    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", db);
+    pg_admin_sql(sql);
+    snprintf(sql, sizeof sql, "CREATE DATABASE %s", db);
+    pg_admin_sql(sql);
+    snprintf(out, n, "%s%cdbname=%s", pg_url, strchr(pg_url, '?') ? '&' : '?', db);
+}
+
+static void pg_drop(const char *url)
+{
+    const char *db = strrchr(url, '=');
+    char sql[160];
+    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", db + 1);
+    pg_admin_sql(sql);
+}
+#endif
+
+static int use_pg(void **st)
+{
+    (void)st;
+    B = &pg_backend;
+#if defined(PARLOUR_WITH_PG)
+    const char *env = getenv("PARLOUR_PG_URL");
+    if (env && *env) {
+        snprintf(pg_url, sizeof pg_url, "%s", env);
+    } else {
+        snprintf(pg_dir, sizeof pg_dir, "/tmp/parlour-pg-XXXXXX");
+        if (!mkdtemp(pg_dir)) {
+            pg_dir[0] = '\0';
+            pg_backend.skip = "no temporary directory for a cluster";
+            return 0;
+        }
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "sh '%s/../deploy/pg.sh' start '%s'", PARLOUR_TESTS_DIR, pg_dir);
+        FILE *f = popen(cmd, "r");
+        if (!f || !fgets(pg_url, sizeof pg_url, f))
+            pg_url[0] = '\0';
+        int status = f ? pclose(f) : -1;
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 2) { /* not installed */
+            pg_backend.skip = "PostgreSQL is not installed (deploy/pg.sh: no initdb/pg_ctl)";
+            return 0;
+        }
+        if (status != 0 || !pg_url[0]) {
+            print_error("deploy/pg.sh start %s failed (status %d)\n", pg_dir, status);
+            return -1;
+        }
+        pg_url[strcspn(pg_url, "\n")] = '\0';
+    }
+    pg_admin = PQconnectdb(pg_url);
+    if (PQstatus(pg_admin) != CONNECTION_OK) {
+        print_error("PostgreSQL at %s: %s\n", pg_url, PQerrorMessage(pg_admin));
+        return -1;
+    }
+    PQsetNoticeProcessor(pg_admin, quiet_notice, NULL);
+    pg_backend.skip = NULL;
+    pg_backend.fresh = pg_fresh;
+    pg_backend.drop = pg_drop;
+#endif
+    return 0;
+}
+
+static int stop_pg(void **st)
+{
+    (void)st;
+#if defined(PARLOUR_WITH_PG)
+    PQfinish(pg_admin);
+    pg_admin = NULL;
+#endif
+    if (pg_dir[0]) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "sh '%s/../deploy/pg.sh' clean '%s'", PARLOUR_TESTS_DIR, pg_dir);
+        if (system(cmd) != 0)
+            print_error("could not stop the cluster in %s\n", pg_dir);
+    }
     return 0;
 }
 
@@ -758,8 +966,11 @@ int main(void)
         cmocka_unit_test(test_leases_fence_writes_between_owners),
         cmocka_unit_test(test_lease_refusals),
         cmocka_unit_test(test_lease_race_has_one_winner),
+        cmocka_unit_test(test_watch_sees_other_handles_rooms),
         cmocka_unit_test(test_sqlite_schema_1_migrates),
+        cmocka_unit_test(test_pg_schema_and_reconnect),
     };
     int failed = cmocka_run_group_tests_name("store_sqlite", tests, use_sqlite, NULL);
+    failed += cmocka_run_group_tests_name("store_postgresql", tests, use_pg, stop_pg);
     return failed;
 }

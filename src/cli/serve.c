@@ -31,8 +31,8 @@ static const char serve_usage[] =
     "  --host ADDR    address to listen on: an IP address, a host name or an interface\n"
     "                 (default 127.0.0.1, this machine only; 0.0.0.0: every IPv4\n"
     "                 interface, so others on the network can join)\n"
-    "  --db FILE      the SQLite file of rooms and actions (default parlour.db, created if needed),\n"
-    "                 or a PostgreSQL URL (postgresql://...: several processes share it)\n"
+    "  --db FILE|URL  the SQLite file of rooms and actions (default parlour.db, created if needed),\n"
+    "                 or a PostgreSQL database: postgresql://USER@HOST/DB (docs/server.md)\n"
     "  --cluster      one of several processes on one store behind a front such as nginx\n"
     "                 (docs/cluster.md): rooms loaded with a lease, a heartbeat, the lobby\n"
     "                 from the store; on by itself with a postgresql:// --db\n"
@@ -142,7 +142,7 @@ int cli_serve(int argc, char **argv)
             break;
         case 'd':
             if (!*optarg) {
-                fputs("parlour serve: --db takes a file name\n", stderr);
+                fputs("parlour serve: --db takes a file name or a postgresql:// URL\n", stderr);
                 return 2;
             }
             cfg.db = optarg;

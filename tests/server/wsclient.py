@@ -101,6 +101,22 @@ def free_port():
     return port
 
 
+def pg_database(url):
+    """A new, empty database in the PostgreSQL cluster at `url` (the cluster
+    of tests/server/with_pg.sh: PARLOUR_TEST_PG_URL) and the URL that names
+    it: every server of a test gets its own, as it gets its own SQLite file."""
+    global _pg_serial
+    _pg_serial += 1
+    name = "serve_%d_%d" % (os.getpid(), _pg_serial)
+    psql = os.environ.get("PARLOUR_TEST_PSQL", "psql")
+    subprocess.run([psql, "-qX", "-d", url, "-c", "CREATE DATABASE " + name], check=True,
+                   stdout=subprocess.DEVNULL)
+    return url + ("&" if "?" in url else "?") + "dbname=" + name
+
+
+_pg_serial = 0
+
+
 class ServerProcess:
     """`parlour serve` on a free port with a temporary database."""
 
@@ -108,7 +124,12 @@ class ServerProcess:
         self.parlour = os.path.abspath(parlour)  # the server runs in its temp folder
         self.web = os.path.abspath(web) if web else None
         self.tmp = tempfile.mkdtemp(prefix="parlour-serve-")
-        self.db = os.path.abspath(db) if db else os.path.join(self.tmp, "parlour.db")
+        if db is None and os.environ.get("PARLOUR_TEST_PG_URL"):
+            db = pg_database(os.environ["PARLOUR_TEST_PG_URL"])
+        if db and db.startswith(("postgresql://", "postgres://")):
+            self.db = db
+        else:
+            self.db = os.path.abspath(db) if db else os.path.join(self.tmp, "parlour.db")
         self.test_seed = test_seed
         self.extra = list(extra_args)
         self.port = port

@@ -1,0 +1,32 @@
+-- schema/pg.sql: the store's tables in PostgreSQL (src/server/store_pg.c;
+-- docs/server.md, "The store"). The build embeds this file into the program
+-- (CMakeLists.txt, parlour_embed_sql: comment lines are dropped).
+--
+-- Each "-- @version N" section turns a database of version N-1 into one of
+-- version N; store_open runs, in one transaction holding an advisory lock
+-- (so processes that start together migrate once), every section above the
+-- version in meta's "schema" row (none: 0), then writes the new version.
+-- Sections are never edited once released: a change is a new section.
+-- The tables live in the connection's schema (search_path). The seed, an
+-- unsigned 64-bit number, is kept as the bigint with the same bits; codes
+-- sort bytewise (COLLATE "C"), as in SQLite.
+
+-- @version 1
+CREATE TABLE meta(key text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE rooms(
+  code text COLLATE "C" PRIMARY KEY, game text NOT NULL, options text NOT NULL,
+  config text NOT NULL, seed bigint NOT NULL, created_ms bigint NOT NULL,
+  finished boolean NOT NULL DEFAULT false, result text);
+CREATE INDEX rooms_open ON rooms(created_ms, code) WHERE NOT finished;
+CREATE TABLE actions(
+  room text COLLATE "C" NOT NULL REFERENCES rooms(code), seq bigint NOT NULL,
+  seat integer NOT NULL, text text NOT NULL, at_ms bigint NOT NULL,
+  PRIMARY KEY(room, seq));
+-- Several processes on one database (issue 17): each process's heartbeat,
+-- alive while alive_until is after clock_timestamp() (the database's clock,
+-- so the processes' clocks do not matter), and per room the process that may
+-- write it; a lease is valid only while its owner's heartbeat is alive.
+CREATE TABLE owners(owner text PRIMARY KEY, alive_until timestamptz NOT NULL);
+CREATE TABLE leases(
+  room text COLLATE "C" PRIMARY KEY REFERENCES rooms(code), owner text NOT NULL);
+CREATE INDEX leases_owner ON leases(owner);

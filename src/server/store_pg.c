@@ -1,0 +1,672 @@
+/* store_pg.c — the store (store.h) in PostgreSQL, through libpq: chosen by
+ * store.c for a URL that starts with "postgresql://" or "postgres://" (any
+ * libpq connection URI: host, port, user, dbname, sslmode...).
+ *
+ * The schema and its migrations are src/server/schema/pg.sql, embedded by
+ * the build (store_schema_pg.h). Every statement is prepared once per
+ * connection (PQprepare) and run with text parameters (PQexecPrepared): no
+ * SQL is built from data. synchronous_commit is on, so COMMIT returns once
+ * the transaction is in the write-ahead log on disk.
+ *
+ * Concurrency: a write that touches room R first locks R's row
+ * (SELECT ... FOR UPDATE), and so does store_lease_take; the lease check and
+ * the next sequence number are read by the statement after that lock (READ
+ * COMMITTED gives each statement a fresh snapshot), so a write and a lease
+ * change on one room are serialised and a write never passes its check on
+ * a stale lease. Heartbeats use the database's clock (clock_timestamp()).
+ *
+ * Round trips: store_append of n actions of one room is BEGIN, lock, check,
+ * n INSERTs and COMMIT (n + 4); store_owner_beat is one; store_lease_take
+ * six. A lost connection is reopened (PQreset) at the next call; the call
+ * that saw it fails.
+ */
+#include "store_int.h"
+
+#include <inttypes.h>
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parlour/alloc.h"
+#include "store_schema_pg.h"
+
+enum {
+    P_ROOM_PUT,
+    P_NOTIFY,
+    P_LOCK,  /* a room's row, locked: its finished flag */
+    P_CHECK, /* after the lock: the next seq and whether the lease is ours */
+    P_APPEND,
+    P_FINISH,
+    P_CONFIG,
+    P_ROOMS_ALL,
+    P_ROOMS_OPEN,
+    P_ROOM_GET,
+    P_ACTIONS,
+    P_COUNT,
+    P_BEAT,
+    P_OWNER_ALIVE,
+    P_LEASE_GET,
+    P_LEASE_SET,
+    P_LEASE_DROP,
+    NP
+};
+
+#define ROOM_COLS "code, game, options, config, seed, created_ms, finished, result "
+
+static const struct {
+    const char *sql;
+    int nparams;
+} pg_sql[NP] = {
+    [P_ROOM_PUT] = {"INSERT INTO rooms(code, game, options, config, seed, created_ms) "
+                    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (code) DO NOTHING",
+                    6},
+    [P_NOTIFY] = {"SELECT pg_notify('parlour_rooms', $1)", 1},
+    [P_LOCK] = {"SELECT finished FROM rooms WHERE code = $1 FOR UPDATE", 1},
+    [P_CHECK] = {"SELECT (SELECT coalesce(max(seq) + 1, 0) FROM actions WHERE room = $1), "
+                 "$2::text IS NULL OR EXISTS (SELECT 1 FROM leases l JOIN owners o ON o.owner = l.owner "
+                 "WHERE l.room = $1 AND l.owner = $2 AND o.alive_until > clock_timestamp())",
+                 2},
+    [P_APPEND] = {"INSERT INTO actions(room, seq, seat, text, at_ms) VALUES ($1, $2, $3, $4, $5)", 5},
+    [P_FINISH] = {"UPDATE rooms SET finished = true, result = $2 WHERE code = $1", 2},
+    [P_CONFIG] = {"UPDATE rooms SET config = $2 WHERE code = $1", 2},
+    [P_ROOMS_ALL] = {"SELECT " ROOM_COLS "FROM rooms ORDER BY created_ms, code", 0},
+    [P_ROOMS_OPEN] = {"SELECT " ROOM_COLS "FROM rooms WHERE NOT finished ORDER BY created_ms, code", 0},
+    [P_ROOM_GET] = {"SELECT " ROOM_COLS "FROM rooms WHERE code = $1", 1},
+    [P_ACTIONS] = {"SELECT room, seq, seat, text, at_ms FROM actions WHERE room = $1 ORDER BY seq", 1},
+    [P_COUNT] = {"SELECT (SELECT count(*) FROM actions WHERE room = $1) FROM rooms WHERE code = $1", 1},
+    /* Renews owner $1 until now + $2 ms; says whether it was alive. */
+    [P_BEAT] = {"WITH old AS (SELECT alive_until FROM owners WHERE owner = $1) "
+                "INSERT INTO owners(owner, alive_until) "
+                "VALUES ($1, clock_timestamp() + $2::bigint * interval '1 millisecond') "
+                "ON CONFLICT (owner) DO UPDATE SET alive_until = excluded.alive_until "
+                "RETURNING coalesce((SELECT alive_until > clock_timestamp() FROM old), false)",
+                2},
+    [P_OWNER_ALIVE] = {"SELECT alive_until > clock_timestamp() FROM owners WHERE owner = $1", 1},
+    [P_LEASE_GET] = {"SELECT l.owner, coalesce(o.alive_until > clock_timestamp(), false) FROM leases l "
+                     "LEFT JOIN owners o ON o.owner = l.owner WHERE l.room = $1",
+                     1},
+    [P_LEASE_SET] = {"INSERT INTO leases(room, owner) VALUES ($1, $2) "
+                     "ON CONFLICT (room) DO UPDATE SET owner = excluded.owner",
+                     2},
+    [P_LEASE_DROP] = {"DELETE FROM leases WHERE room = $1 AND owner = $2", 2},
+};
+
+typedef struct {
+    store base;
+    PGconn *conn;
+    int prepared;  /* the statements exist on this connection */
+    int listening; /* LISTEN parlour_rooms ran on this connection */
+} pg_store;
+
+static pg_store *pg(store *s)
+{
+    return (pg_store *)s;
+}
+
+/* "store: what: PostgreSQL's message" into err (its last line's newline
+ * dropped); returns -1. */
+static int fail(pg_store *s, const char *what, const PGresult *r, pl_buf *err)
+{
+    const char *m = r ? PQresultErrorMessage(r) : "";
+    if (!*m)
+        m = PQerrorMessage(s->conn);
+    size_t n = strlen(m);
+    while (n && (m[n - 1] == '\n' || m[n - 1] == ' '))
+        n--;
+    pl_buf_printf(err, "store: %s: %.*s", what, (int)n, m);
+    return -1;
+}
+
+/* Runs constant SQL (transaction control, LISTEN): 0 or -1. */
+static int run(pg_store *s, const char *sql, const char *what, pl_buf *err)
+{
+    PGresult *r = PQexec(s->conn, sql);
+    int ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
+    int rc = ok ? 0 : fail(s, what, r, err);
+    PQclear(r);
+    return rc;
+}
+
+/* Runs prepared statement q with params p; the result (free it with
+ * PQclear) when it succeeded, else NULL with a message. */
+static PGresult *call(pg_store *s, int q, const char *const *p, const char *what, pl_buf *err)
+{
+    char name[8];
+    snprintf(name, sizeof name, "p%d", q);
+    PGresult *r = PQexecPrepared(s->conn, name, pg_sql[q].nparams, p, NULL, NULL, 0);
+    ExecStatusType st = PQresultStatus(r);
+    if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
+        return r;
+    fail(s, what, r, err);
+    PQclear(r);
+    return NULL;
+}
+
+static int prepare_all(pg_store *s, pl_buf *err)
+{
+    for (int i = 0; i < NP; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "p%d", i);
+        PGresult *r = PQprepare(s->conn, name, pg_sql[i].sql, pg_sql[i].nparams, NULL);
+        int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        if (!ok)
+            fail(s, "preparing a statement", r, err);
+        PQclear(r);
+        if (!ok)
+            return -1;
+    }
+    s->prepared = 1;
+    return 0;
+}
+
+/* Brings the database to the last version of schema/pg.sql. */
+static int migrate(pg_store *s, pl_buf *err)
+{
+    int last = store_schema_last(store_schema_pg);
+    if (run(s, "BEGIN", "starting a transaction", err) < 0)
+        return -1;
+    /* One migration at a time across processes (the key is arbitrary). */
+    int rc = run(s, "SELECT pg_advisory_xact_lock(7170017)", "locking the schema", err);
+    int v = -1;
+    if (rc == 0) {
+        /* A query naming a missing table fails even in a branch not taken:
+         * ask whether meta exists first. */
+        PGresult *r = PQexec(s->conn, "SELECT to_regclass('meta') IS NOT NULL");
+        int has = PQresultStatus(r) == PGRES_TUPLES_OK && PQgetvalue(r, 0, 0)[0] == 't';
+        PQclear(r);
+        r = PQexec(s->conn, has ? "SELECT value FROM meta WHERE key = 'schema'" : "SELECT '0'");
+        if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1 || PQgetisnull(r, 0, 0)) {
+            rc = PQresultStatus(r) == PGRES_TUPLES_OK
+                     ? (pl_buf_puts(err, "store: the meta table has no schema version"), -1)
+                     : fail(s, "reading the schema version", r, err);
+        } else {
+            char *e;
+            const char *t = PQgetvalue(r, 0, 0);
+            long n = strtol(t, &e, 10);
+            if (!*t || *e || n < 0 || n > 1000000) {
+                pl_buf_printf(err, "store: schema version '%s' is not a version", t);
+                rc = -1;
+            }
+            v = (int)n;
+        }
+        PQclear(r);
+    }
+    if (rc == 0 && v > last) {
+        pl_buf_printf(err, "store: schema version %d, this program reads versions up to %d", v, last);
+        rc = -1;
+    }
+    pl_buf sql = {0};
+    for (int k = v + 1; rc == 0 && k <= last; k++) {
+        pl_buf_clear(&sql);
+        if (store_schema_section(store_schema_pg, k, &sql) < 0 || sql.oom) {
+            pl_buf_printf(err, "store: no schema section %d", k);
+            rc = -1;
+        } else {
+            rc = run(s, pl_buf_str(&sql), "migrating the schema", err);
+        }
+    }
+    pl_buf_free(&sql);
+    if (rc == 0 && v < last) {
+        char num[16];
+        snprintf(num, sizeof num, "%d", last);
+        const char *p[1] = {num};
+        PGresult *r = PQexecParams(s->conn,
+                                   "INSERT INTO meta(key, value) VALUES ('schema', $1) "
+                                   "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                                   1, NULL, p, NULL, NULL, 0);
+        if (PQresultStatus(r) != PGRES_COMMAND_OK)
+            rc = fail(s, "writing the schema version", r, err);
+        PQclear(r);
+    }
+    if (rc == 0)
+        return run(s, "COMMIT", "committing the schema", err);
+    pl_buf e2 = {0};
+    run(s, "ROLLBACK", "rolling back", &e2);
+    pl_buf_free(&e2);
+    return -1;
+}
+
+static const store_ops pg_ops;
+
+/* Notices (e.g. "relation exists, skipping") are not for the server's log. */
+static void quiet(void *arg, const char *message)
+{
+    (void)arg, (void)message;
+}
+
+store *store_pg_open(const char *url, pl_buf *err)
+{
+    pg_store *s = pl_calloc(1, sizeof *s);
+    if (!s) {
+        pl_buf_puts(err, "out of memory");
+        return NULL;
+    }
+    s->base.ops = &pg_ops;
+    s->conn = PQconnectdb(url);
+    if (!s->conn || PQstatus(s->conn) != CONNECTION_OK) {
+        const char *m = s->conn ? PQerrorMessage(s->conn) : "out of memory";
+        size_t n = strlen(m);
+        while (n && m[n - 1] == '\n')
+            n--;
+        /* The URL may hold a password: name the database by its parts. */
+        pl_buf_printf(err, "store: cannot connect to PostgreSQL database '%s' on '%s': %.*s",
+                      s->conn ? PQdb(s->conn) : "?", s->conn && PQhost(s->conn) ? PQhost(s->conn) : "?",
+                      (int)n, m);
+        store_close(&s->base);
+        return NULL;
+    }
+    PQsetNoticeProcessor(s->conn, quiet, NULL);
+    if (run(s, "SET synchronous_commit = on", "setting synchronous_commit", err) < 0 || migrate(s, err) < 0 ||
+        prepare_all(s, err) < 0) {
+        store_close(&s->base);
+        return NULL;
+    }
+    return &s->base;
+}
+
+static void pg_close(store *base)
+{
+    pg_store *s = pg(base);
+    PQfinish(s->conn);
+    pl_free(s);
+}
+
+/* Before each call: a connection that broke is opened again (its prepared
+ * statements with it). 0, or -1 with a message. */
+static int ready(pg_store *s, pl_buf *err)
+{
+    if (PQstatus(s->conn) == CONNECTION_OK)
+        return 0;
+    PQreset(s->conn);
+    s->prepared = s->listening = 0;
+    if (PQstatus(s->conn) != CONNECTION_OK)
+        return fail(s, "reconnecting", NULL, err);
+    if (run(s, "SET synchronous_commit = on", "setting synchronous_commit", err) < 0)
+        return -1;
+    return prepare_all(s, err);
+}
+
+static int begin(pg_store *s, pl_buf *err)
+{
+    if (ready(s, err) < 0)
+        return -1;
+    return run(s, "BEGIN", "starting a transaction", err);
+}
+
+/* Ends a transaction: commits when rc is 0 (-1 if that fails), else rolls
+ * back keeping err's first message; returns rc otherwise. */
+static int end(pg_store *s, int rc, pl_buf *err)
+{
+    if (rc == 0)
+        return run(s, "COMMIT", "committing", err);
+    if (PQtransactionStatus(s->conn) != PQTRANS_IDLE) {
+        pl_buf e2 = {0};
+        run(s, "ROLLBACK", "rolling back", &e2);
+        pl_buf_free(&e2);
+    }
+    return rc;
+}
+
+/* Inside a transaction: locks room code's row. 0 unfinished, 1 finished,
+ * -1 no such room or error (message). */
+static int lock_room(pg_store *s, const char *code, pl_buf *err)
+{
+    const char *p[1] = {code};
+    PGresult *r = call(s, P_LOCK, p, "locking a room", err);
+    if (!r)
+        return -1;
+    int st = PQntuples(r) == 1 ? PQgetvalue(r, 0, 0)[0] == 't' : -1;
+    PQclear(r);
+    if (st < 0)
+        pl_buf_printf(err, "store: no room '%s'", code);
+    return st;
+}
+
+/* After lock_room: the room's next seq in *next; 0 when the write may go
+ * on, STORE_LOST, or -1. */
+static int check_room(pg_store *s, const char *code, int64_t *next, pl_buf *err)
+{
+    const char *p[2] = {code, s->base.owner[0] ? s->base.owner : NULL};
+    PGresult *r = call(s, P_CHECK, p, "checking a room", err);
+    if (!r)
+        return -1;
+    if (next)
+        *next = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    int ours = PQgetvalue(r, 0, 1)[0] == 't';
+    PQclear(r);
+    return ours ? 0 : store_lost(&s->base, code, err);
+}
+
+static int notify(pg_store *s, const char *what, const char *code, pl_buf *err)
+{
+    pl_buf note = {0};
+    pl_buf_printf(&note, "%s %s", what, code);
+    const char *p[1] = {pl_buf_str(&note)};
+    PGresult *r = note.oom ? NULL : call(s, P_NOTIFY, p, "notifying", err);
+    pl_buf_free(&note);
+    PQclear(r);
+    return r ? 0 : -1;
+}
+
+static int exec_ok(pg_store *s, int q, const char *const *p, const char *what, pl_buf *err)
+{
+    PGresult *r = call(s, q, p, what, err);
+    PQclear(r);
+    return r ? 0 : -1;
+}
+
+static int pg_room_put(store *base, const store_room *r, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (begin(s, err) < 0)
+        return -1;
+    char seed[24], created[24];
+    snprintf(seed, sizeof seed, "%" PRId64, (int64_t)r->seed);
+    snprintf(created, sizeof created, "%" PRId64, r->created_ms);
+    const char *p[6] = {r->code, r->game, r->options, r->config, seed, created};
+    PGresult *res = call(s, P_ROOM_PUT, p, "adding a room", err);
+    int rc = res ? 0 : -1;
+    if (res && strcmp(PQcmdTuples(res), "1")) {
+        pl_buf_printf(err, "store: a room '%s' exists already", r->code);
+        rc = -1;
+    }
+    PQclear(res);
+    if (rc == 0 && s->base.owner[0]) { /* its creator holds it */
+        const char *q[2] = {r->code, s->base.owner};
+        rc = exec_ok(s, P_LEASE_SET, q, "writing a lease", err);
+    }
+    if (rc == 0)
+        rc = notify(s, "created", r->code, err);
+    return end(s, rc, err);
+}
+
+static int append_all(pg_store *s, const store_action *a, int n, pl_buf *err)
+{
+    const char *room = NULL;
+    int64_t next = 0;
+    for (int i = 0; i < n; i++) {
+        if (!room || strcmp(room, a[i].room)) { /* a new room in the batch */
+            int st = lock_room(s, a[i].room, err);
+            if (st != 0) {
+                if (st == 1)
+                    pl_buf_printf(err, "store: room '%s' is finished", a[i].room);
+                return -1;
+            }
+            int c = check_room(s, a[i].room, &next, err); /* sees this batch's earlier rows */
+            if (c != 0)
+                return c;
+            room = a[i].room;
+        }
+        if (a[i].seq != next) {
+            pl_buf_printf(err, "store: room '%s': action %lld expected, not %lld", room, (long long)next,
+                          (long long)a[i].seq);
+            return -1;
+        }
+        char seq[24], seat[16], at[24];
+        snprintf(seq, sizeof seq, "%" PRId64, a[i].seq);
+        snprintf(seat, sizeof seat, "%d", a[i].seat);
+        snprintf(at, sizeof at, "%" PRId64, a[i].at_ms);
+        const char *p[5] = {a[i].room, seq, seat, a[i].text, at};
+        if (exec_ok(s, P_APPEND, p, "appending an action", err) < 0)
+            return -1;
+        next++;
+    }
+    return 0;
+}
+
+static int pg_append(store *base, const store_action *a, int n, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (begin(s, err) < 0)
+        return -1;
+    return end(s, append_all(s, a, n, err), err);
+}
+
+static int pg_finish(store *base, const char *code, const char *result, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (begin(s, err) < 0)
+        return -1;
+    int st = lock_room(s, code, err), rc = st == 0 ? 0 : -1;
+    if (st == 1)
+        pl_buf_printf(err, "store: room '%s' is finished already", code);
+    if (rc == 0)
+        rc = check_room(s, code, NULL, err);
+    if (rc == 0) {
+        const char *p[2] = {code, result};
+        rc = exec_ok(s, P_FINISH, p, "finishing a room", err);
+    }
+    if (rc == 0)
+        rc = notify(s, "finished", code, err);
+    return end(s, rc, err);
+}
+
+static int pg_room_config(store *base, const char *code, const char *config, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (begin(s, err) < 0)
+        return -1;
+    int rc = lock_room(s, code, err) >= 0 ? 0 : -1;
+    if (rc == 0)
+        rc = check_room(s, code, NULL, err);
+    if (rc == 0) {
+        const char *p[2] = {code, config};
+        rc = exec_ok(s, P_CONFIG, p, "changing a room's configuration", err);
+    }
+    return end(s, rc, err);
+}
+
+/* Calls fn for each row of a ROOM_COLS result; *n counts them. */
+static int walk_rooms(PGresult *r, store_room_fn fn, void *ctx, int *n)
+{
+    int rows = PQntuples(r), ret = 0;
+    for (int i = 0; i < rows && ret == 0; i++) {
+        store_room room = {
+            .code = PQgetvalue(r, i, 0),
+            .game = PQgetvalue(r, i, 1),
+            .options = PQgetvalue(r, i, 2),
+            .config = PQgetvalue(r, i, 3),
+            .seed = (uint64_t)strtoll(PQgetvalue(r, i, 4), NULL, 10),
+            .created_ms = strtoll(PQgetvalue(r, i, 5), NULL, 10),
+        };
+        int finished = PQgetvalue(r, i, 6)[0] == 't';
+        const char *result = PQgetisnull(r, i, 7) ? NULL : PQgetvalue(r, i, 7);
+        ++*n;
+        ret = fn(ctx, &room, finished, result);
+    }
+    return ret;
+}
+
+static int pg_rooms(store *base, int unfinished_only, store_room_fn fn, void *ctx, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    PGresult *r = call(s, unfinished_only ? P_ROOMS_OPEN : P_ROOMS_ALL, NULL, "reading rooms", err);
+    if (!r)
+        return -1;
+    int n = 0, ret = walk_rooms(r, fn, ctx, &n);
+    PQclear(r);
+    return ret;
+}
+
+static int pg_room_get(store *base, const char *code, store_room_fn fn, void *ctx, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    const char *p[1] = {code};
+    PGresult *r = call(s, P_ROOM_GET, p, "reading a room", err);
+    if (!r)
+        return -1;
+    int n = 0, ret = walk_rooms(r, fn, ctx, &n);
+    PQclear(r);
+    return ret == 0 && n == 0 ? 1 : ret;
+}
+
+/* The number of actions of room code, or -1 (no such room: message). */
+static int64_t count(pg_store *s, const char *code, pl_buf *err)
+{
+    const char *p[1] = {code};
+    PGresult *r = call(s, P_COUNT, p, "counting actions", err);
+    if (!r)
+        return -1;
+    int64_t n = PQntuples(r) == 1 ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : -1;
+    PQclear(r);
+    if (n < 0)
+        pl_buf_printf(err, "store: no room '%s'", code);
+    return n;
+}
+
+static int pg_actions(store *base, const char *code, store_action_fn fn, void *ctx, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    /* One snapshot for the room's existence and its history. */
+    if (run(s, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "starting a transaction", err) < 0)
+        return -1;
+    if (count(s, code, err) < 0)
+        return end(s, -1, err);
+    const char *p[1] = {code};
+    PGresult *r = call(s, P_ACTIONS, p, "reading actions", err);
+    if (!r)
+        return end(s, -1, err);
+    int rows = PQntuples(r), ret = 0;
+    for (int i = 0; i < rows && ret == 0; i++) {
+        store_action a = {
+            .room = PQgetvalue(r, i, 0),
+            .seq = strtoll(PQgetvalue(r, i, 1), NULL, 10),
+            .seat = atoi(PQgetvalue(r, i, 2)),
+            .text = PQgetvalue(r, i, 3),
+            .at_ms = strtoll(PQgetvalue(r, i, 4), NULL, 10),
+        };
+        ret = fn(ctx, &a);
+    }
+    PQclear(r);
+    if (end(s, 0, err) < 0)
+        return -1;
+    return ret;
+}
+
+static int64_t pg_count(store *base, const char *code, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    return count(s, code, err);
+}
+
+static int pg_owner_beat(store *base, int64_t ttl_ms, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    char ttl[24];
+    snprintf(ttl, sizeof ttl, "%" PRId64, ttl_ms);
+    const char *p[2] = {s->base.owner, ttl};
+    PGresult *r = call(s, P_BEAT, p, "writing a heartbeat", err);
+    if (!r)
+        return -1;
+    int was = PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    return was;
+}
+
+static int pg_lease_take(store *base, const char *code, pl_buf *holder, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (begin(s, err) < 0)
+        return -1;
+    /* The room's row lock orders this take with every write of the room and
+     * with other takes: whoever comes second sees the first's lease. */
+    int rc = lock_room(s, code, err) >= 0 ? 0 : -1, granted = 1;
+    if (rc == 0) {
+        const char *p[1] = {s->base.owner};
+        PGresult *r = call(s, P_OWNER_ALIVE, p, "reading a heartbeat", err);
+        rc = r ? 0 : -1;
+        if (r && !(PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't')) {
+            pl_buf_printf(err, "store: the heartbeat of '%s' has expired (store_owner_beat first)", s->base.owner);
+            rc = -1;
+        }
+        PQclear(r);
+    }
+    if (rc == 0) {
+        const char *p[1] = {code};
+        PGresult *r = call(s, P_LEASE_GET, p, "reading a lease", err);
+        rc = r ? 0 : -1;
+        if (r && PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), s->base.owner) && PQgetvalue(r, 0, 1)[0] == 't') {
+            granted = 0; /* another live owner holds it */
+            if (holder)
+                pl_buf_puts(holder, PQgetvalue(r, 0, 0));
+        }
+        PQclear(r);
+    }
+    if (rc == 0 && granted) {
+        const char *p[2] = {code, s->base.owner};
+        rc = exec_ok(s, P_LEASE_SET, p, "writing a lease", err);
+    }
+    rc = end(s, rc, err);
+    return rc < 0 ? -1 : granted;
+}
+
+static int pg_lease_drop(store *base, const char *code, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    const char *p[2] = {code, s->base.owner};
+    return exec_ok(s, P_LEASE_DROP, p, "dropping a lease", err);
+}
+
+static int pg_watch_fd(store *base)
+{
+    pg_store *s = pg(base);
+    pl_buf err = {0};
+    if (!s->listening && ready(s, &err) == 0 && run(s, "LISTEN parlour_rooms", "listening", &err) == 0)
+        s->listening = 1;
+    pl_buf_free(&err);
+    return s->listening ? PQsocket(s->conn) : -1;
+}
+
+static int pg_watch_drain(store *base, store_note_fn fn, void *ctx, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (!PQconsumeInput(s->conn) || PQstatus(s->conn) != CONNECTION_OK)
+        return fail(s, "reading notifications (open a new handle)", NULL, err);
+    int n = 0;
+    PGnotify *note;
+    while ((note = PQnotifies(s->conn))) {
+        const char *sp = strchr(note->extra, ' ');
+        if (sp && !strcmp(note->relname, "parlour_rooms")) {
+            char what[16];
+            size_t k = (size_t)(sp - note->extra);
+            if (k < sizeof what) {
+                memcpy(what, note->extra, k);
+                what[k] = '\0';
+                fn(ctx, what, sp + 1);
+                n++;
+            }
+        }
+        PQfreemem(note);
+    }
+    return n;
+}
+
+static const store_ops pg_ops = {
+    .close = pg_close,
+    .room_put = pg_room_put,
+    .append = pg_append,
+    .finish = pg_finish,
+    .room_config = pg_room_config,
+    .rooms = pg_rooms,
+    .room_get = pg_room_get,
+    .actions = pg_actions,
+    .count = pg_count,
+    .owner_beat = pg_owner_beat,
+    .lease_take = pg_lease_take,
+    .lease_drop = pg_lease_drop,
+    .watch_fd = pg_watch_fd,
+    .watch_drain = pg_watch_drain,
+};
