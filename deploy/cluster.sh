@@ -9,9 +9,10 @@
 #
 # Environment: PARLOUR (the program; default build/release/parlour), WEB (default web/),
 # PORT (nginx's; default 8080: the processes take PORT+1..PORT+N), N (processes, default 3),
-# PGPORT (default PORT+100), STORE=sqlite (DIR/parlour.db instead of PostgreSQL: for a
-# machine without it). Run as root, PostgreSQL runs as user postgres (runuser); nginx runs as
-# the caller with its pid, logs and temporary files in DIR (`nginx -p DIR`).
+# STORE=sqlite (DIR/parlour.db instead of PostgreSQL: for a machine without it). PostgreSQL
+# is deploy/pg.sh's, in DIR/pg (a free port, a socket there; as root it runs as user
+# postgres); nginx runs as the caller with its pid, logs and temporary files in DIR
+# (`nginx -p DIR`).
 set -euo pipefail
 
 cmd=${1:-}
@@ -21,7 +22,6 @@ PARLOUR=${PARLOUR:-$here/build/release/parlour}
 WEB=${WEB:-$here/web}
 PORT=${PORT:-8080}
 N=${N:-3}
-PGPORT=${PGPORT:-$((PORT + 100))}
 STORE=${STORE:-postgresql}
 PGBIN=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
 
@@ -30,24 +30,19 @@ as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 
 db_url() {
     if [ "$STORE" = sqlite ]; then echo "$DIR/parlour.db"
-    else echo "postgresql://parlour@127.0.0.1:$PGPORT/parlour"; fi
+    else sh "$here/deploy/pg.sh" url "$DIR/pg"; fi
 }
 
-pg_start() {
-    [ -x "$PGBIN/initdb" ] || die "no PostgreSQL (initdb) in '$PGBIN': install postgresql, or STORE=sqlite"
-    if [ ! -f "$DIR/pg/PG_VERSION" ]; then
-        mkdir -p "$DIR/pg"
-        if [ "$(id -u)" = 0 ]; then chown postgres: "$DIR/pg"; chmod 755 "$DIR"; fi
-        as_pg "$PGBIN/initdb" -D "$DIR/pg" -U parlour --auth=trust -E UTF8 >"$DIR/initdb.log" 2>&1 ||
-            die "initdb failed: $DIR/initdb.log"
+pg_start() {  # deploy/pg.sh makes the cluster; an existing one stopped is started again
+    if [ -f "$DIR/pg/data/PG_VERSION" ]; then
+        as_pg "$PGBIN/pg_ctl" -D "$DIR/pg/data" status >/dev/null 2>&1 && return 0
+        as_pg "$PGBIN/pg_ctl" -D "$DIR/pg/data" -l "$DIR/pg/server.log" -w -t 60 \
+            -o "-k '$DIR/pg' -p $(cat "$DIR/pg/port") -c listen_addresses=127.0.0.1 -c fsync=on" start >/dev/null ||
+            die "PostgreSQL did not start: $DIR/pg/server.log"
+    else
+        sh "$here/deploy/pg.sh" start "$DIR/pg" >/dev/null ||
+            die "deploy/pg.sh could not start PostgreSQL (installed? STORE=sqlite does without)"
     fi
-    touch "$DIR/pg.log"; if [ "$(id -u)" = 0 ]; then chown postgres: "$DIR/pg.log"; fi
-    as_pg "$PGBIN/pg_ctl" -D "$DIR/pg" status >/dev/null 2>&1 && return 0
-    as_pg "$PGBIN/pg_ctl" -D "$DIR/pg" -l "$DIR/pg.log" -w -o "-p $PGPORT -c listen_addresses=127.0.0.1 -k $DIR/pg -c fsync=on" start >/dev/null ||
-        die "PostgreSQL did not start: $DIR/pg.log"
-    as_pg "$PGBIN/psql" -h 127.0.0.1 -p "$PGPORT" -U parlour -d postgres -qtAc \
-        "SELECT 1 FROM pg_database WHERE datname = 'parlour'" | grep -q 1 ||
-        as_pg "$PGBIN/createdb" -h 127.0.0.1 -p "$PGPORT" -U parlour parlour
 }
 
 nginx_conf() {  # deploy/nginx.conf with this run's ports and paths
@@ -104,15 +99,15 @@ stop)
         fi
         rm -f "$f"
     done
-    if [ -f "$DIR/pg/postmaster.pid" ]; then as_pg "$PGBIN/pg_ctl" -D "$DIR/pg" -m fast -w stop >/dev/null || true; fi
+    if [ -f "$DIR/pg/data/postmaster.pid" ]; then sh "$here/deploy/pg.sh" stop "$DIR/pg" || true; fi
     echo "stopped (the data stays in $DIR)"
     ;;
 status)
     DIR=$(cd "$DIR" 2>/dev/null && pwd) || die "nothing in $DIR"
     st=0
     if [ "$STORE" != sqlite ]; then
-        if [ -f "$DIR/pg/postmaster.pid" ] && as_pg "$PGBIN/pg_ctl" -D "$DIR/pg" status >/dev/null; then
-            echo "postgresql: running on 127.0.0.1:$PGPORT"
+        if [ -f "$DIR/pg/data/postmaster.pid" ] && as_pg "$PGBIN/pg_ctl" -D "$DIR/pg/data" status >/dev/null; then
+            echo "postgresql: running, $(db_url)"
         else echo "postgresql: stopped"; st=1; fi
     fi
     for i in $(seq 1 "$N"); do

@@ -2883,6 +2883,7 @@ static void next_forget(hub *h, const char *code, int all)
 }
 
 static void room_moved(hub *h, hub_room *r, const hub_batch *b);
+static void lobby_keep(hub *h, hub_room *r);
 static void loads_done(hub *h, const hub_batchp *p, int64_t now_ms);
 
 void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
@@ -2911,6 +2912,8 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
              * nginx sends that) was stored without a lease (room_give_away) */
             hub_room *r = room_find(h, b->rooms[i].code);
             if (r && r->given_away) {
+                if (r->public_)
+                    lobby_keep(h, r); /* listed here until the store's list is read again */
                 if (r->nmembers)
                     room_moved(h, r, NULL); /* joined here meanwhile: the lease is gone, come again */
                 else
@@ -3425,6 +3428,23 @@ hub_lobby *hub_lobby_read(store *s, pl_buf *err)
         return NULL;
     }
     return l;
+}
+
+/* Adds room `r`, about to go from this hub, to the lobby list as it is
+ * now (the store's next read replaces the list). Without memory: left out. */
+static void lobby_keep(hub *h, hub_room *r)
+{
+    if (!h->lobby && !(h->lobby = pl_calloc(1, sizeof *h->lobby)))
+        return;
+    hub_lobby *l = h->lobby;
+    json_t *e = json_pack("{s:s, s:s, s:o, s:o, s:s}", "room", r->code, "game", r->game->id, "options",
+                          public_options(r), "seats", seats_json(h, r), "state", room_status(r));
+    if (!e || grow((void **)&l->rooms, &l->cap, l->n + 1, sizeof *l->rooms) < 0) {
+        json_decref(e);
+        return;
+    }
+    snprintf(l->rooms[l->n].code, HUB_CODE, "%s", r->code);
+    l->rooms[l->n++].entry = e;
 }
 
 void hub_lobby_set(hub *h, hub_lobby *l)
