@@ -1293,6 +1293,95 @@ static void test_finished_room_let_go(void **state)
     drv_free(d);
 }
 
+/* Issue 17 (and what issue 15 left open): with on_demand, a room the hub
+ * does not hold is read from the store when asked for by code. After a
+ * restart without hub_restore: a finished game's replay and referee's
+ * record (the same record as before), an unfinished game joined again by
+ * token (the same state) and played to its end; a code never made is one
+ * load, then "no room"; a text that is no code is "no room" at once. */
+static void test_rooms_on_demand(void **state)
+{
+    (void)state;
+    drv *d = drv_new("ondemand");
+    int a = connect_(d);
+    char fin[64], open_[64], tok[2][64];
+    snprintf(fin, sizeof fin, "%s",
+             create(d, a, "\"game\":\"ur\",\"options\":{\"pieces\":\"1\"},\"seats\":[{\"kind\":\"person\"},"
+                          "{\"kind\":\"ai\",\"level\":\"easy\"}]"));
+    int p0 = join(d, fin, "ann");
+    int c1[1] = {p0};
+    play_to_end(d, c1, 1, 3);
+    long fseq = num(last(d, p0, "state"), "seq");
+    sendf(d, p0, "{\"type\":\"record\",\"who\":\"referee\"}");
+    char *rec0 = json_dumps(json_object_get(last(d, p0, "record"), "record"), JSON_SORT_KEYS | JSON_COMPACT);
+    assert_non_null(rec0);
+    snprintf(open_, sizeof open_, "%s", create(d, a, "\"game\":\"ur\""));
+    int q0 = join(d, open_, "bob"), q1 = join(d, open_, "cy");
+    snprintf(tok[0], 64, "%s", str(last(d, q0, "joined"), "token"));
+    snprintf(tok[1], 64, "%s", str(last(d, q1, "joined"), "token"));
+    unsigned pick = 5;
+    int c2[2] = {q0, q1};
+    for (int k = 0; k < 4; k++)
+        play_round(d, c2, 2, &pick);
+    long seq = num(last(d, q0, "state"), "seq");
+    char *view0 = json_dumps(json_object_get(last(d, q0, "state"), "view"), JSON_SORT_KEYS | JSON_COMPACT);
+    /* restart: nothing restored, everything on demand */
+    hub_free(d->h);
+    for (int i = 0; i < MAXC; i++) {
+        d->id[i] = 0;
+        json_array_clear(d->in[i]);
+    }
+    store_close(d->s);
+    drv_open_store(d);
+    hub_config cfg = {.test_seed = TEST_SEED + 99, .takeover_level = "easy", .rate_per_s = 1000,
+                      .rate_burst = 3000, .on_demand = 1};
+    pl_buf err = {0};
+    d->h = hub_new(&cfg, &err);
+    assert_non_null(d->h);
+    pl_buf_free(&err);
+    hub_stats st;
+    hub_get_stats(d->h, &st);
+    assert_int_equal(st.rooms, 0);
+    int x = connect_(d);
+    sendf(d, x, "{\"type\":\"replay\",\"room\":\"%s\",\"seat\":-1}", fin);
+    json_t *rp = last(d, x, "replay");
+    if (!rp)
+        fail_msg("no replay: %s", json_dumps(last(d, x, "error"), 0));
+    assert_true(json_is_true(json_object_get(rp, "over")));
+    assert_int_equal(num(rp, "actions"), fseq);
+    assert_int_equal(json_array_size(json_object_get(rp, "steps")), fseq + 1);
+    sendf(d, x, "{\"type\":\"watch\",\"room\":\"%s\"}", fin);
+    assert_true(json_is_true(json_object_get(last(d, x, "state"), "over")));
+    sendf(d, x, "{\"type\":\"record\",\"who\":\"referee\"}");
+    char *rec1 = json_dumps(json_object_get(last(d, x, "record"), "record"), JSON_SORT_KEYS | JSON_COMPACT);
+    assert_non_null(rec1);
+    assert_string_equal(rec0, rec1);
+    int y = connect_(d);
+    sendf(d, y, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", open_, tok[0]);
+    assert_int_equal(num(last(d, y, "joined"), "seat"), 0);
+    assert_int_equal(num(last(d, y, "state"), "seq"), seq);
+    char *view1 = json_dumps(json_object_get(last(d, y, "state"), "view"), JSON_SORT_KEYS | JSON_COMPACT);
+    assert_string_equal(view0, view1);
+    int z = connect_(d);
+    sendf(d, z, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", open_, tok[1]);
+    assert_int_equal(num(last(d, z, "joined"), "seat"), 1);
+    hub_get_stats(d->h, &st);
+    assert_int_equal(st.rooms, 2); /* loaded once each */
+    int c3[2] = {y, z};
+    play_to_end(d, c3, 2, 9);
+    sendf(d, x, "{\"type\":\"watch\",\"room\":\"0123456789abcdef0123456789abcdef\"}");
+    assert_string_equal(last_error(d, x), "room");
+    sendf(d, x, "{\"type\":\"join\",\"room\":\"nope\",\"name\":\"dan\"}");
+    assert_string_equal(last_error(d, x), "room");
+    hub_get_stats(d->h, &st);
+    assert_int_equal(st.rooms, 2);
+    pl_free(rec0);
+    pl_free(rec1);
+    pl_free(view0);
+    pl_free(view1);
+    drv_free(d);
+}
+
 static void test_move_clock(void **state)
 {
     (void)state;
@@ -1741,6 +1830,7 @@ int main(void)
         cmocka_unit_test(test_total_clock),
         cmocka_unit_test(test_karuta_reading),
         cmocka_unit_test(test_replay_room_and_upload),
+        cmocka_unit_test(test_rooms_on_demand),
         cmocka_unit_test(test_replay_budget),
         cmocka_unit_test(test_replay_chances),
     };

@@ -23,8 +23,8 @@
 #endif
 
 static const char serve_usage[] =
-    "usage: parlour serve [--port N] [--host ADDR] [--db FILE] [--web DIR] [--workers N]\n"
-    "                     [--test-seed N] [--max-queue BYTES] [--table FILE]...\n"
+    "usage: parlour serve [--port N] [--host ADDR] [--db FILE|URL] [--web DIR] [--workers N]\n"
+    "                     [--test-seed N] [--max-queue BYTES] [--table FILE]... [--cluster]\n"
     "                     [--engines N] [--engine-cmd CMD] [--engine-timeout MS]\n"
     "The game server: rooms played from the browser (docs/server.md, docs/web-protocol.md).\n"
     "Open http://HOST:PORT/ once it prints \"listening\"; stop it with Ctrl-C (SIGINT) or SIGTERM.\n\n"
@@ -34,6 +34,9 @@ static const char serve_usage[] =
     "                 interface, so others on the network can join)\n"
     "  --db FILE|URL  the SQLite file of rooms and actions (default parlour.db, created if needed),\n"
     "                 or a PostgreSQL database: postgresql://USER@HOST/DB (docs/server.md)\n"
+    "  --cluster      one of several processes on one store behind a front such as nginx\n"
+    "                 (docs/cluster.md): rooms loaded with a lease, a heartbeat, the lobby\n"
+    "                 from the store; on by itself with a postgresql:// --db\n"
     "  --web DIR      the static files (default ./web if it exists, else the installed\n"
     "                 ../share/parlour/web next to the program, else the source tree's web/)\n"
     "  --workers N    threads for the computer players (default min(2, cores))\n"
@@ -122,6 +125,7 @@ int cli_serve(int argc, char **argv)
         {"table", required_argument, NULL, 't'},
         {"engines", required_argument, NULL, 'e'}, {"engine-cmd", required_argument, NULL, 'c'},
         {"engine-timeout", required_argument, NULL, 'T'},
+        {"cluster", no_argument, NULL, 'C'},
         {NULL, 0, NULL, 0}};
     net_config cfg = {.host = "127.0.0.1", .port = 8080, .db = "parlour.db"};
     const char *web = NULL;
@@ -208,6 +212,9 @@ int cli_serve(int argc, char **argv)
             }
             cfg.engine_timeout_ms = (int)v;
             break;
+        case 'C':
+            cfg.cluster = 1;
+            break;
         case 'h':
             fputs(serve_usage, stdout);
             return 0;
@@ -223,6 +230,8 @@ int cli_serve(int argc, char **argv)
         fprintf(stderr, "parlour serve: unexpected argument '%s'\n%s", argv[optind], serve_usage);
         return 2;
     }
+    if (!strncmp(cfg.db, "postgresql://", 13) || !strncmp(cfg.db, "postgres://", 11))
+        cfg.cluster = 1; /* PostgreSQL is for several processes */
     /* The web folder: the one named, else ./web, else the installed one next
      * to the program (BIN/../share/parlour/web, `cmake --install`), else the
      * source tree's (baked in at build time: PARLOUR_WEB_DIR). */

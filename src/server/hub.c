@@ -35,6 +35,8 @@
 
 #define HUB_MAX_UPLOAD (512 * 1024) /* bytes of one uploaded record */
 #define HUB_KEEP_OVER_MS (10 * 60 * 1000) /* a finished room nobody is in is let go after this */
+#define HUB_IDLE_MS (5 * 1000) /* cluster: an unfinished room nobody is in is let go (its lease dropped) */
+#define HUB_MAX_PENDING 4096 /* requests waiting for rooms being loaded */
 
 /* A queued message: released (tag 0) or held for batch `tag`. */
 typedef struct hub_msg {
@@ -45,6 +47,18 @@ typedef struct hub_msg {
     struct hub_msg *next;
 } hub_msg;
 
+/* A room read for the hub by hub_batch_write (on demand). */
+typedef struct hub_loaded {
+    char code[HUB_CODE];
+    int status;                  /* HUB_LOAD_* */
+    store_room room;             /* its strings owned */
+    int finished;
+    store_action *acts;          /* their strings owned */
+    int nacts, capacts;
+    char *msg;                   /* busy: the holder; error: the message */
+} hub_loaded;
+enum { HUB_LOAD_ASKED = 0, HUB_LOAD_OK, HUB_LOAD_MISSING, HUB_LOAD_BUSY, HUB_LOAD_ERROR };
+
 /* A batch and what the hub needs to answer it. */
 typedef struct hub_batchp {
     hub_batch b;                 /* first: hub_batch_free casts */
@@ -52,7 +66,32 @@ typedef struct hub_batchp {
     char **cfg_codes, **cfg_texts; /* config updates */
     int ncfg;
     int caprooms, capactions, capfinished, capcfg;
+    int cluster;                 /* leases taken, dropped and checked (hub_config.cluster) */
+    hub_loaded *loads;           /* rooms to read (on demand) */
+    int nloads, caploads;
+    char **drops;                /* leases to drop (idle rooms let go) */
+    int ndrops, capdrops;
+    char **lost;                 /* rooms whose writes came back STORE_LOST */
+    int nlost, caplost;
 } hub_batchp;
+
+/* A request that waits for its room to be loaded: re-read when it is. */
+typedef struct hub_pend {
+    char code[HUB_CODE];
+    uint64_t conn;
+    char *msg; /* the message as it came (owned) */
+    size_t len;
+} hub_pend;
+
+/* The lobby of a cluster: the store's public open rooms (hub_lobby_read). */
+typedef struct hub_lobby_room {
+    char code[HUB_CODE];
+    json_t *entry; /* {room, game, options, seats, state} */
+} hub_lobby_room;
+struct hub_lobby {
+    hub_lobby_room *rooms; /* oldest first */
+    int n, cap;
+};
 
 typedef struct hub_jobp {
     hub_job j;                   /* first */
@@ -114,6 +153,11 @@ struct hub {
     uint64_t tick_seq;
     int64_t now;
     hub_stats st;
+    /* rooms on demand (hub_config.on_demand) */
+    hub_pend *pend;
+    int npend, cappend;
+    int redispatch;              /* re-reading a pending request: no second load, no rate */
+    hub_lobby *lobby;            /* cluster: the store's open rooms (NULL: none read yet) */
 };
 
 /* ---- small helpers --------------------------------------------------------- */
@@ -662,6 +706,8 @@ hub *hub_new(const hub_config *cfg, pl_buf *err)
         h->cfg.max_conns = 200000;
     if (!h->cfg.takeover_level || !*h->cfg.takeover_level)
         h->cfg.takeover_level = "medium";
+    if (h->cfg.cluster)
+        h->cfg.on_demand = 1;
     h->batch_seq = 1;
     h->job_seq = 1;
     return h;
@@ -706,6 +752,10 @@ void hub_free(hub *h)
         h->tables[i].g->tables->free(h->tables[i].t);
     pl_free(h->tables);
     pl_free(h->heap);
+    for (int i = 0; i < h->npend; i++)
+        pl_free(h->pend[i].msg);
+    pl_free(h->pend);
+    hub_lobby_free(h->lobby);
     pl_free(h);
 }
 
@@ -854,6 +904,24 @@ static void queue_finish(hub *h, hub_room *r)
     r->finished_queued = 1;
 }
 
+static void loaded_clear(hub_loaded *l)
+{
+    pl_free((char *)l->room.code);
+    pl_free((char *)l->room.game);
+    pl_free((char *)l->room.options);
+    pl_free((char *)l->room.config);
+    for (int i = 0; i < l->nacts; i++) {
+        pl_free((char *)l->acts[i].room);
+        pl_free((char *)l->acts[i].text);
+    }
+    pl_free(l->acts);
+    pl_free(l->msg);
+    memset(&l->room, 0, sizeof l->room);
+    l->acts = NULL;
+    l->nacts = l->capacts = 0;
+    l->msg = NULL;
+}
+
 static void batch_free_inner(hub_batchp *p)
 {
     if (!p)
@@ -876,6 +944,15 @@ static void batch_free_inner(hub_batchp *p)
         pl_free(p->cfg_codes[i]);
         pl_free(p->cfg_texts[i]);
     }
+    for (int i = 0; i < p->nloads; i++)
+        loaded_clear(&p->loads[i]);
+    for (int i = 0; i < p->ndrops; i++)
+        pl_free(p->drops[i]);
+    for (int i = 0; i < p->nlost; i++)
+        pl_free(p->lost[i]);
+    pl_free(p->loads);
+    pl_free(p->drops);
+    pl_free(p->lost);
     pl_free(p->b.rooms);
     pl_free(p->b.actions);
     pl_free(p->b.finished);
@@ -896,30 +973,201 @@ hub_batch *hub_store_take(hub *h)
     if (h->inflight)
         return NULL;
     hub_batchp *p = h->next;
-    if (!p || !(p->b.nrooms || p->b.nactions || p->b.nfinished || p->ncfg)) {
+    if (!p || !(p->b.nrooms || p->b.nactions || p->b.nfinished || p->ncfg || p->nloads || p->ndrops)) {
         release(h, h->batch_seq); /* nothing to wait for */
         return NULL;
     }
     h->next = NULL;
+    p->cluster = h->cfg.cluster;
     p->b.id = h->batch_seq++;
     h->inflight = p->b.id;
     return &p->b;
 }
 
-int hub_batch_write(store *s, const hub_batch *b, pl_buf *err)
+/* ---- cluster writes and loads (issue 17, docs/cluster.md) ----------------------- */
+
+static int lost_has(const hub_batchp *p, const char *code)
 {
-    const hub_batchp *p = (const hub_batchp *)b;
-    for (int i = 0; i < b->nrooms; i++)
+    for (int i = 0; i < p->nlost; i++)
+        if (!strcmp(p->lost[i], code))
+            return 1;
+    return 0;
+}
+
+/* Notes room `code` as lost (its writes left out). 0, or -1 out of memory. */
+static int lost_add(hub_batchp *p, const char *code, pl_buf *err)
+{
+    char *c = pl_strdup(code);
+    if (!c || grow((void **)&p->lost, &p->caplost, p->nlost + 1, sizeof *p->lost) < 0) {
+        pl_free(c);
+        pl_buf_puts(err, "out of memory");
+        return -1;
+    }
+    p->lost[p->nlost++] = c;
+    return 0;
+}
+
+/* The writes of a cluster's batch: as in one process, but a new room's
+ * lease is taken as it is stored, a finished room's dropped, and a write
+ * refused with STORE_LOST leaves its room's writes out (noted in p->lost)
+ * while the others' go on. 0, or -1 with a message. */
+static int batch_write_cluster(store *s, hub_batchp *p, pl_buf *err)
+{
+    hub_batch *b = &p->b;
+    for (int i = 0; i < b->nrooms; i++) {
         if (store_room_put(s, &b->rooms[i], err) < 0)
             return -1;
-    for (int i = 0; i < p->ncfg; i++)
-        if (store_room_config(s, p->cfg_codes[i], p->cfg_texts[i], err) < 0)
+        int rc = store_lease_take(s, b->rooms[i].code, NULL, err);
+        if (rc < 0)
             return -1;
-    if (store_append(s, b->actions, b->nactions, err) < 0)
+        if (rc == 0 && lost_add(p, b->rooms[i].code, err) < 0) /* a new room leased elsewhere: cannot be */
+            return -1;
+    }
+    for (int i = 0; i < p->ncfg; i++) {
+        if (lost_has(p, p->cfg_codes[i]))
+            continue;
+        int rc = store_room_config(s, p->cfg_codes[i], p->cfg_texts[i], err);
+        if (rc == STORE_LOST) {
+            pl_buf_clear(err);
+            if (lost_add(p, p->cfg_codes[i], err) < 0)
+                return -1;
+        } else if (rc < 0)
+            return -1;
+    }
+    store_action *keep = b->nactions ? pl_malloc(sizeof *keep * (size_t)b->nactions) : NULL;
+    if (b->nactions && !keep) {
+        pl_buf_puts(err, "out of memory");
         return -1;
-    for (int i = 0; i < b->nfinished; i++)
-        if (store_finish(s, b->finished[i], b->results[i], err) < 0)
+    }
+    for (;;) { /* at most one more round per room lost */
+        int k = 0;
+        for (int i = 0; i < b->nactions; i++)
+            if (!lost_has(p, b->actions[i].room))
+                keep[k++] = b->actions[i];
+        int rc = store_append(s, keep, k, err);
+        if (rc == STORE_LOST) {
+            const char *code = store_lost_room(s);
+            pl_buf_clear(err);
+            if (code && *code && !lost_has(p, code) && lost_add(p, code, err) == 0)
+                continue;
+            if (!err->len)
+                pl_buf_printf(err, "a write was refused as lost for room '%s' twice", code ? code : "");
+            rc = -1;
+        }
+        pl_free(keep);
+        if (rc < 0)
             return -1;
+        break;
+    }
+    for (int i = 0; i < b->nfinished; i++) {
+        if (lost_has(p, b->finished[i]))
+            continue;
+        int rc = store_finish(s, b->finished[i], b->results[i], err);
+        if (rc == STORE_LOST) {
+            pl_buf_clear(err);
+            if (lost_add(p, b->finished[i], err) < 0)
+                return -1;
+            continue;
+        }
+        if (rc < 0)
+            return -1;
+        pl_buf e = {0}; /* read-only from now on: any process may load it */
+        if (store_lease_drop(s, b->finished[i], &e) < 0)
+            fprintf(stderr, "parlour serve: lease of %s: %s\n", b->finished[i], pl_buf_str(&e));
+        pl_buf_free(&e);
+    }
+    return 0;
+}
+
+static int load_room_cb(void *ctx, const store_room *r, int finished, const char *result)
+{
+    (void)result;
+    hub_loaded *l = ctx;
+    l->room = (store_room){.code = pl_strdup(r->code), .game = pl_strdup(r->game), .options = pl_strdup(r->options),
+                           .config = pl_strdup(r->config), .seed = r->seed, .created_ms = r->created_ms};
+    l->finished = finished;
+    return l->room.code && l->room.game && l->room.options && l->room.config ? 0 : -1;
+}
+
+static int load_action_cb(void *ctx, const store_action *a)
+{
+    hub_loaded *l = ctx;
+    if (grow((void **)&l->acts, &l->capacts, l->nacts + 1, sizeof *l->acts) < 0)
+        return -1;
+    store_action *c = &l->acts[l->nacts++];
+    *c = *a;
+    c->room = pl_strdup(a->room);
+    c->text = pl_strdup(a->text);
+    return c->room && c->text ? 0 : -1;
+}
+
+/* Reads room l->code for the hub: the room, its lease when it is not
+ * finished (cluster), its actions. The outcome goes in l->status. */
+static void batch_load(store *s, const hub_batchp *p, hub_loaded *l)
+{
+    pl_buf err = {0};
+    int rc = store_room_get(s, l->code, load_room_cb, l, &err);
+    if (rc == 1) {
+        l->status = HUB_LOAD_MISSING;
+        goto done;
+    }
+    if (rc != 0)
+        goto fail;
+    if (p->cluster && !l->finished) {
+        pl_buf holder = {0};
+        rc = store_lease_take(s, l->code, &holder, &err);
+        if (rc == 0) {
+            l->status = HUB_LOAD_BUSY;
+            l->msg = pl_strdup(pl_buf_str(&holder));
+            pl_buf_free(&holder);
+            goto done;
+        }
+        pl_buf_free(&holder);
+        if (rc < 0)
+            goto fail;
+    }
+    if (store_actions(s, l->code, load_action_cb, l, &err) != 0)
+        goto fail;
+    l->status = HUB_LOAD_OK;
+    goto done;
+fail:
+    l->status = HUB_LOAD_ERROR;
+    l->msg = pl_strdup(err.len ? pl_buf_str(&err) : "out of memory");
+done:
+    if (l->status != HUB_LOAD_OK) { /* only the outcome travels back */
+        char *msg = l->msg;
+        l->msg = NULL;
+        loaded_clear(l);
+        l->msg = msg;
+    }
+    pl_buf_free(&err);
+}
+
+int hub_batch_write(store *s, hub_batch *b, pl_buf *err)
+{
+    hub_batchp *p = (hub_batchp *)b;
+    if (!p->cluster) {
+        for (int i = 0; i < b->nrooms; i++)
+            if (store_room_put(s, &b->rooms[i], err) < 0)
+                return -1;
+        for (int i = 0; i < p->ncfg; i++)
+            if (store_room_config(s, p->cfg_codes[i], p->cfg_texts[i], err) < 0)
+                return -1;
+        if (store_append(s, b->actions, b->nactions, err) < 0)
+            return -1;
+        for (int i = 0; i < b->nfinished; i++)
+            if (store_finish(s, b->finished[i], b->results[i], err) < 0)
+                return -1;
+    } else if (batch_write_cluster(s, p, err) < 0)
+        return -1;
+    for (int i = 0; i < p->ndrops; i++) { /* idle rooms let go: another process may take them at once */
+        pl_buf e = {0};
+        if (store_lease_drop(s, p->drops[i], &e) < 0)
+            fprintf(stderr, "parlour serve: lease of %s: %s\n", p->drops[i], pl_buf_str(&e));
+        pl_buf_free(&e);
+    }
+    for (int i = 0; i < p->nloads; i++)
+        batch_load(s, p, &p->loads[i]);
     return 0;
 }
 
@@ -1396,6 +1644,9 @@ static json_t *public_options(const hub_room *r)
 static json_t *rooms_json(hub *h)
 {
     json_t *arr = json_array();
+    for (int i = 0; h->lobby && i < h->lobby->n; i++) /* a cluster's: the store's, as last read */
+        if (!room_find(h, h->lobby->rooms[i].code))
+            json_array_append(arr, h->lobby->rooms[i].entry);
     for (int i = 0; i < h->nrooms; i++) {
         hub_room *r = h->rooms[i];
         if (!r->public_ || room_over(r))
@@ -1503,8 +1754,13 @@ static void conn_leave(hub *h, hub_conn *c, int64_t now_ms)
     }
     c->room = NULL;
     c->seat = -1;
+    if (h->cfg.cluster && !r->nmembers)
+        r->idle_ms = now_ms; /* an unfinished room nobody is in is let go (room_idle) */
     room_rewake(h, r); /* the last one out of a finished room starts its countdown */
 }
+
+static int room_ask(hub *h, hub_conn *c, const char *code, json_t *root);
+static void room_give_away(hub *h, hub_room *r);
 
 static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
 {
@@ -1625,6 +1881,7 @@ static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     }
     r->creator = c->id;
     queue_room(h, r);
+    room_give_away(h, r);
     char link[64];
     snprintf(link, sizeof link, "/room/%s", r->code);
     /* about the new room: dropped with it if storing it fails */
@@ -1648,7 +1905,8 @@ static void req_join(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     }
     hub_room *r = room_find(h, code);
     if (!r) {
-        hub_error(h, c->id, "room", "join", "no room '%s'", code);
+        if (!room_ask(h, c, code, root))
+            hub_error(h, c->id, "room", "join", "no room '%s'", code);
         return;
     }
     if (jseat) {
@@ -1737,7 +1995,8 @@ static void req_watch(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     }
     hub_room *r = room_find(h, code);
     if (!r) {
-        hub_error(h, c->id, "room", "watch", "no room '%s'", code);
+        if (!room_ask(h, c, code, root))
+            hub_error(h, c->id, "room", "watch", "no room '%s'", code);
         return;
     }
     if (member_add(r, c->id) < 0) {
@@ -1923,6 +2182,7 @@ static void req_rematch(hub *h, hub_conn *c, int64_t now_ms)
         return;
     }
     queue_room(h, n);
+    room_give_away(h, n);
     for (int i = 0; i < r->nmembers; i++)
         hub_send(h, r->members[i], json_pack("{s:s, s:s}", "type", "rematch", "room", n->code));
     hub_room_advance(h, n, now_ms);
@@ -2167,8 +2427,13 @@ static void req_replay(hub *h, hub_conn *c, json_t *root)
     }
     hub_room *r = strlen(code) < HUB_CODE ? room_find(h, code) : NULL;
     if (!r) {
-        hub_error(h, c->id, "room", "replay", "no such room (a finished room is kept %d minutes after the last one "
-                  "leaves)", HUB_KEEP_OVER_MS / 60000);
+        if (room_ask(h, c, code, root))
+            return;
+        if (h->cfg.on_demand)
+            hub_error(h, c->id, "room", "replay", "no room '%s'", code);
+        else
+            hub_error(h, c->id, "room", "replay", "no such room (a finished room is kept %d minutes after the last "
+                      "one leaves)", HUB_KEEP_OVER_MS / 60000);
         return;
     }
     if (!room_over(r)) {
@@ -2321,9 +2586,11 @@ void hub_message(hub *h, uint64_t conn, const char *data, size_t len, int64_t no
     hub_conn *c = hub_conn_get(h, conn);
     if (!c)
         return;
-    h->st.messages_in++;
-    if (!rate_ok(h, c, now_ms))
-        return;
+    if (!h->redispatch) { /* a request re-read once its room is loaded was counted when it came */
+        h->st.messages_in++;
+        if (!rate_ok(h, c, now_ms))
+            return;
+    }
     if (len > HUB_MAX_MESSAGE) {
         hub_error(h, conn, "too-long", NULL, "a message is at most %d bytes, not %zu", HUB_MAX_MESSAGE, len);
         return;
@@ -2456,12 +2723,33 @@ void hub_disconnect(hub *h, uint64_t conn, int64_t now_ms)
 
 /* ---- time ----------------------------------------------------------------------- */
 
+/* Cluster: room `r` may be let go (its lease dropped) once idle_ms +
+ * HUB_IDLE_MS has passed: nobody is in it, everything is durable, and it
+ * waits for a person (no computer moves, no karuta reading, not over). */
+static int room_idle(const hub_room *r)
+{
+    if (!r->idle_ms || r->nmembers || room_over(r) || r->durable != r->m->nhist)
+        return 0;
+    if (!room_started(r))
+        return 1; /* waits for its players */
+    if (r->kar || r->game->phase(r->m->state) != PL_PHASE_MOVE)
+        return 0;
+    int seats[PL_MAX_SEATS];
+    int n = r->game->actors(r->m->state, seats);
+    for (int i = 0; i < n; i++)
+        if (hub_seat_is_ai(r, seats[i]) || r->seats[seats[i]].job_nhist >= 0)
+            return 0;
+    return 1;
+}
+
 /* The next time room `r` needs a tick, given `now` (INT64_MAX none). */
 static int64_t room_next(const hub_room *r)
 {
     int64_t next = INT64_MAX;
     if (room_over(r)) /* kept for its records and a rematch while anyone is in it */
         return r->over_ms && !r->nmembers && r->durable == r->m->nhist ? r->over_ms + HUB_KEEP_OVER_MS : next;
+    if (room_idle(r))
+        next = r->idle_ms + HUB_IDLE_MS;
     if (!room_started(r))
         return next;
     for (int s = 0; s < r->nseats; s++) {
@@ -2488,8 +2776,11 @@ static int64_t room_next(const hub_room *r)
     return next;
 }
 
+static void room_let_go(hub *h, hub_room *r);
+
 /* Runs what is due in room `r`; returns 1 when the room was let go (a
- * finished game nobody is in, HUB_KEEP_OVER_MS after its end). */
+ * finished game nobody is in, HUB_KEEP_OVER_MS after its end; cluster: an
+ * idle one, room_idle). */
 static int room_tick(hub *h, hub_room *r, int64_t now_ms)
 {
     int changed = 0;
@@ -2499,6 +2790,10 @@ static int room_tick(hub *h, hub_room *r, int64_t now_ms)
             return 1;
         }
         return 0;
+    }
+    if (room_idle(r) && now_ms >= r->idle_ms + HUB_IDLE_MS) {
+        room_let_go(h, r);
+        return 1;
     }
     if (room_started(r) && !room_over(r)) {
         for (int s = 0; s < r->nseats; s++) {
@@ -2615,12 +2910,21 @@ static void next_forget(hub *h, const char *code, int all)
     nx->ncfg = k;
 }
 
+static void room_moved(hub *h, hub_room *r, const hub_batch *b);
+static void lobby_keep(hub *h, hub_room *r);
+static void loads_done(hub *h, const hub_batchp *p, int64_t now_ms);
+
 void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
 {
     h->now = now_ms;
     const hub_batchp *p = (const hub_batchp *)b;
     if (h->inflight == b->id)
         h->inflight = 0;
+    for (int i = 0; i < p->nlost; i++) { /* another process holds them: they go from here */
+        hub_room *r = room_find(h, p->lost[i]);
+        if (r)
+            room_moved(h, r, b);
+    }
     if (ok) {
         for (int i = 0; i < b->nactions; i++) {
             hub_room *r = room_find(h, b->actions[i].room);
@@ -2631,6 +2935,20 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
             }
         }
         release(h, b->id);
+        for (int i = 0; h->cfg.cluster && i < b->nrooms; i++) {
+            /* a room made here for players who come by its code (wherever
+             * nginx sends that) was stored without a lease (room_give_away) */
+            hub_room *r = room_find(h, b->rooms[i].code);
+            if (r && r->given_away) {
+                if (r->public_)
+                    lobby_keep(h, r); /* listed here until the store's list is read again */
+                if (r->nmembers)
+                    room_moved(h, r, NULL); /* joined here meanwhile: the lease is gone, come again */
+                else
+                    room_remove(h, r);
+            }
+        }
+        loads_done(h, p, now_ms);
         return;
     }
     /* Failed: rooms created in it go; actions in it are taken back. */
@@ -2680,6 +2998,7 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
         }
     }
     release(h, b->id);
+    loads_done(h, p, now_ms);
 }
 
 /* ---- jobs ----------------------------------------------------------------------- */
@@ -2757,6 +3076,9 @@ typedef struct restore_ctx {
     int n;
     pl_buf *err;
     hub_room *r; /* while replaying */
+    int all;     /* finished rooms too (a load on demand) */
+    const store_action *acts; /* with s NULL: the actions, read already (a load) */
+    int nacts;
 } restore_ctx;
 
 static int restore_action(void *ctx, const store_action *a)
@@ -2779,7 +3101,7 @@ static int restore_room(void *ctx, const store_room *sr, int finished, const cha
     (void)result;
     restore_ctx *x = ctx;
     hub *h = x->h;
-    if (finished)
+    if (finished && !x->all)
         return 0;
     const pl_game *g = pl_game_find(sr->game);
     json_t *opts = json_loads(sr->options, 0, NULL);
@@ -2831,13 +3153,18 @@ static int restore_room(void *ctx, const store_room *sr, int finished, const cha
     }
     json_decref(cfg);
     x->r = r;
-    int rc = store_actions(x->s, sr->code, restore_action, x, x->err);
+    int rc = 0;
+    if (x->s)
+        rc = store_actions(x->s, sr->code, restore_action, x, x->err);
+    for (int i = 0; !x->s && i < x->nacts && rc == 0; i++)
+        rc = restore_action(x, &x->acts[i]);
     x->r = NULL;
     if (rc != 0 || hubk_applies(r) < 0 || room_add(h, r) < 0) {
         room_free(r);
         return -1;
     }
     r->stored = r->durable = r->m->nhist;
+    r->finished_queued = finished; /* finished on disk: never again */
     r->turn_ms = x->now;
     x->n++;
     return 0;
@@ -2852,4 +3179,305 @@ int hub_restore(hub *h, store *s, int64_t now_ms, pl_buf *err)
     for (int i = 0; i < h->nrooms; i++)
         hub_room_advance(h, h->rooms[i], now_ms); /* chance due, jobs, karuta readings */
     return x.n;
+}
+
+/* ---- rooms on demand, several processes (issue 17, docs/cluster.md) ------------- */
+
+/* A room code as the hub makes them: 32 lowercase hex digits. */
+static int code_ok(const char *code)
+{
+    size_t n = strlen(code);
+    if (n != HUB_CODE - 1)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((code[i] >= '0' && code[i] <= '9') || (code[i] >= 'a' && code[i] <= 'f')))
+            return 0;
+    return 1;
+}
+
+/* Request `root` of `c` names room `code`, which the hub does not hold: with
+ * on_demand, the room is asked of the store (one load per code at a time)
+ * and the request waits, to be read again once the load is done. Returns 1
+ * when it waits, 0 when the caller answers "no room" (not on demand, a code
+ * the hub never makes, a request read again after its load, too many
+ * waiting, no memory). */
+static int room_ask(hub *h, hub_conn *c, const char *code, json_t *root)
+{
+    if (!h->cfg.on_demand || h->redispatch || !code_ok(code) || h->npend >= HUB_MAX_PENDING)
+        return 0;
+    int asked = 0;
+    for (int i = 0; i < h->npend && !asked; i++)
+        asked = !strcmp(h->pend[i].code, code);
+    hub_batchp *p = asked ? NULL : next_batch(h);
+    if (!asked && (!p || grow((void **)&p->loads, &p->caploads, p->nloads + 1, sizeof *p->loads) < 0))
+        return 0;
+    if (grow((void **)&h->pend, &h->cappend, h->npend + 1, sizeof *h->pend) < 0)
+        return 0;
+    char *msg = json_dumps(root, JSON_COMPACT);
+    if (!msg)
+        return 0;
+    if (!asked) {
+        hub_loaded *l = &p->loads[p->nloads++];
+        memset(l, 0, sizeof *l);
+        snprintf(l->code, sizeof l->code, "%s", code);
+    }
+    hub_pend *q = &h->pend[h->npend++];
+    snprintf(q->code, sizeof q->code, "%s", code);
+    q->conn = c->id;
+    q->msg = msg;
+    q->len = strlen(msg);
+    return 1;
+}
+
+/* Rebuilds loaded room `l` in the hub (hub_restore's way). Returns it, or
+ * NULL with a message. */
+static hub_room *room_load(hub *h, const hub_loaded *l, int64_t now_ms, pl_buf *err)
+{
+    if ((int)h->nrooms >= h->cfg.max_rooms) {
+        pl_buf_printf(err, "the server holds %d rooms, its most", h->nrooms);
+        return NULL;
+    }
+    restore_ctx x = {.h = h, .now = now_ms, .err = err, .all = 1, .acts = l->acts, .nacts = l->nacts};
+    if (restore_room(&x, &l->room, l->finished, NULL) != 0)
+        return NULL;
+    hub_room *r = room_find(h, l->code);
+    if (!r) {
+        pl_buf_puts(err, "the stored room has another code");
+        return NULL;
+    }
+    if (h->cfg.cluster)
+        r->idle_ms = now_ms; /* let go again if nobody comes in */
+    hub_room_advance(h, r, now_ms);
+    return r;
+}
+
+/* The requests that waited for the loads of batch `p`: read again (the room
+ * is here now, or it does not exist: "no room"), or answered "busy" (another
+ * process holds it: try again) or "storage". */
+static void loads_done(hub *h, const hub_batchp *p, int64_t now_ms)
+{
+    for (int i = 0; i < p->nloads; i++) {
+        const hub_loaded *l = &p->loads[i];
+        int status = l->status;
+        pl_buf why = {0};
+        if (status == HUB_LOAD_OK && !room_find(h, l->code) && !room_load(h, l, now_ms, &why))
+            status = HUB_LOAD_ERROR;
+        /* take this code's requests out first: reading them again may queue more */
+        hub_pend *mine = NULL;
+        int n = 0, k = 0;
+        for (int j = 0; j < h->npend; j++)
+            n += !strcmp(h->pend[j].code, l->code);
+        mine = n ? pl_malloc(sizeof *mine * (size_t)n) : NULL;
+        n = 0;
+        for (int j = 0; j < h->npend; j++) {
+            if (!strcmp(h->pend[j].code, l->code) && mine)
+                mine[n++] = h->pend[j];
+            else if (!strcmp(h->pend[j].code, l->code))
+                pl_free(h->pend[j].msg); /* no memory to answer: the client asks again */
+            else
+                h->pend[k++] = h->pend[j];
+        }
+        h->npend = k;
+        for (int j = 0; j < n; j++) {
+            hub_pend *q = &mine[j];
+            json_t *root = json_loads(q->msg, 0, NULL);
+            const char *type = json_string_value(json_object_get(root, "type"));
+            if (!hub_conn_get(h, q->conn)) {
+                /* gone meanwhile */
+            } else if (status == HUB_LOAD_OK || status == HUB_LOAD_MISSING) {
+                h->redispatch = 1;
+                hub_message(h, q->conn, q->msg, q->len, now_ms);
+                h->redispatch = 0;
+            } else if (status == HUB_LOAD_BUSY) {
+                hub_error(h, q->conn, "busy", type,
+                          "room %s is played on another server process now: connect again in a moment", q->code);
+            } else {
+                hub_error(h, q->conn, "storage", type, "room %s could not be read: %s", q->code,
+                          why.len ? pl_buf_str(&why) : l->msg ? l->msg : "no answer from the store");
+            }
+            json_decref(root);
+            pl_free(q->msg);
+        }
+        pl_free(mine);
+        pl_buf_free(&why);
+    }
+}
+
+/* Room `r` is leased to another process (or may be): it goes from this
+ * hub. Its actions not yet durable are never acknowledged: the senders of
+ * those in `b` (NULL: none) and every member get "moved" (reconnect: the
+ * room's holder answers). */
+static void room_moved(hub *h, hub_room *r, const hub_batch *b)
+{
+    const hub_batchp *p = (const hub_batchp *)b;
+    for (int i = 0; b && i < b->nactions; i++)
+        if (p->senders[i] && !strcmp(b->actions[i].room, r->code))
+            hub_error(h, p->senders[i], "moved", "act",
+                      "this server process lost room %s to another: the action was not played; connect again",
+                      r->code);
+    for (int k = 0; k < r->nmembers; k++)
+        hub_error(h, r->members[k], "moved", NULL,
+                  "room %s moved to another server process: connect again (actions not yet confirmed were not "
+                  "played)", r->code);
+    next_forget(h, r->code, 1);
+    room_remove(h, r);
+}
+
+void hub_rooms_lost(hub *h, int64_t now_ms)
+{
+    h->now = now_ms;
+    for (int i = h->nrooms - 1; i >= 0; i--)
+        if (i < h->nrooms && !room_over(h->rooms[i]))
+            room_moved(h, h->rooms[i], NULL);
+}
+
+/* Cluster: idle room `r` goes from this hub and its lease is dropped (with
+ * the next batch, after any write of it still queued), so the process
+ * nginx sends its players to next may take it. */
+static void room_let_go(hub *h, hub_room *r)
+{
+    hub_batchp *p = next_batch(h);
+    char *code = pl_strdup(r->code);
+    if (!p || !code || grow((void **)&p->drops, &p->capdrops, p->ndrops + 1, sizeof *p->drops) < 0) {
+        pl_free(code); /* no memory: kept (the lease lives on while this process does) */
+        r->idle_ms = 0;
+        return;
+    }
+    p->drops[p->ndrops++] = code;
+    room_remove(h, r);
+}
+
+/* Cluster: room `r`, just made and queued, waits for players who will come
+ * by its code, through a front that routes by code: its lease is dropped
+ * in the batch that stores it (after the put), and the room goes from
+ * here once stored (hub_store_done), so whichever process they reach takes
+ * it. A room that starts at once (computers only) stays. */
+static void room_give_away(hub *h, hub_room *r)
+{
+    if (!h->cfg.cluster || r->nmembers || room_started(r))
+        return;
+    hub_batchp *p = next_batch(h);
+    char *code = pl_strdup(r->code);
+    if (!p || !code || grow((void **)&p->drops, &p->capdrops, p->ndrops + 1, sizeof *p->drops) < 0) {
+        pl_free(code); /* no memory: kept here with its lease (let go when idle) */
+        return;
+    }
+    p->drops[p->ndrops++] = code;
+    r->given_away = 1;
+}
+
+/* ---- the lobby of a cluster -------------------------------------------------------- */
+
+void hub_lobby_free(hub_lobby *l)
+{
+    if (!l)
+        return;
+    for (int i = 0; i < l->n; i++)
+        json_decref(l->rooms[i].entry);
+    pl_free(l->rooms);
+    pl_free(l);
+}
+
+/* One stored room as the lobby shows it, or NULL (not public, unreadable). */
+static json_t *lobby_entry(const store_room *sr)
+{
+    const pl_game *g = pl_game_find(sr->game);
+    json_t *cfg = json_loads(sr->config, 0, NULL), *seats = NULL, *opts = NULL;
+    int pub = 0;
+    if (!g || !cfg || json_unpack(cfg, "{s:o, s:b}", "seats", &seats, "public", &pub) < 0 || !pub ||
+        !json_is_array(seats) || !(opts = json_loads(sr->options, 0, NULL))) {
+        json_decref(cfg);
+        return NULL;
+    }
+    json_object_del(opts, "deal");
+    for (const char *const *k = g->secret_options; k && *k; k++)
+        json_object_del(opts, *k);
+    json_t *out = json_array();
+    int open = 0;
+    size_t ns = json_array_size(seats);
+    for (size_t s = 0; s < ns; s++) {
+        const char *kind = "person", *level = NULL, *name = "", *token = "";
+        int of = -1;
+        json_unpack(json_array_get(seats, s), "{s?s, s?s, s?s, s?s, s?i}", "kind", &kind, "level", &level, "name",
+                    &name, "token", &token, "of", &of);
+        json_t *e;
+        if (!strcmp(kind, "ai")) {
+            char nm[HUB_MAX_NAME + 16];
+            snprintf(nm, sizeof nm, "computer (%s)", level ? level : "medium");
+            e = json_pack("{s:s, s:s, s:s, s:b, s:b, s:n}", "kind", "ai", "name", nm, "level",
+                          level ? level : "medium", "connected", 1, "covered", 0, "of");
+        } else if (!strcmp(kind, "partner") && of >= 0 && (size_t)of < ns) {
+            const char *pn = json_string_value(json_object_get(json_array_get(seats, (size_t)of), "name"));
+            e = json_pack("{s:s, s:s, s:n, s:b, s:b, s:i}", "kind", "partner", "name", pn ? pn : "", "level",
+                          "connected", 0, "covered", 0, "of", of);
+        } else {
+            open += !*token;
+            e = json_pack("{s:s, s:s, s:n, s:b, s:b, s:n}", "kind", *token ? "person" : "open", "name", name,
+                          "level", "connected", 0, "covered", 0, "of");
+        }
+        json_array_append_new(out, e);
+    }
+    json_t *j = json_pack("{s:s, s:s, s:o, s:o, s:s}", "room", sr->code, "game", g->id, "options", opts, "seats", out,
+                          "state", open ? "waiting" : "playing");
+    json_decref(cfg);
+    return j;
+}
+
+static int lobby_cb(void *ctx, const store_room *sr, int finished, const char *result)
+{
+    (void)result;
+    hub_lobby *l = ctx;
+    if (finished)
+        return 0;
+    json_t *e = lobby_entry(sr);
+    if (!e)
+        return 0;
+    if (strlen(sr->code) >= HUB_CODE || grow((void **)&l->rooms, &l->cap, l->n + 1, sizeof *l->rooms) < 0) {
+        json_decref(e);
+        return strlen(sr->code) >= HUB_CODE ? 0 : -1;
+    }
+    snprintf(l->rooms[l->n].code, HUB_CODE, "%s", sr->code);
+    l->rooms[l->n++].entry = e;
+    return 0;
+}
+
+hub_lobby *hub_lobby_read(store *s, pl_buf *err)
+{
+    pl_json_setup();
+    hub_lobby *l = pl_calloc(1, sizeof *l);
+    if (!l) {
+        pl_buf_puts(err, "out of memory");
+        return NULL;
+    }
+    int rc = store_rooms(s, 1, lobby_cb, l, err);
+    if (rc != 0) {
+        if (!err->len)
+            pl_buf_puts(err, "out of memory");
+        hub_lobby_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+/* Adds room `r`, about to go from this hub, to the lobby list as it is
+ * now (the store's next read replaces the list). Without memory: left out. */
+static void lobby_keep(hub *h, hub_room *r)
+{
+    if (!h->lobby && !(h->lobby = pl_calloc(1, sizeof *h->lobby)))
+        return;
+    hub_lobby *l = h->lobby;
+    json_t *e = json_pack("{s:s, s:s, s:o, s:o, s:s}", "room", r->code, "game", r->game->id, "options",
+                          public_options(r), "seats", seats_json(h, r), "state", room_status(r));
+    if (!e || grow((void **)&l->rooms, &l->cap, l->n + 1, sizeof *l->rooms) < 0) {
+        json_decref(e);
+        return;
+    }
+    snprintf(l->rooms[l->n].code, HUB_CODE, "%s", r->code);
+    l->rooms[l->n++].entry = e;
+}
+
+void hub_lobby_set(hub *h, hub_lobby *l)
+{
+    hub_lobby_free(h->lobby);
+    h->lobby = l;
 }

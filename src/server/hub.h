@@ -67,6 +67,15 @@ typedef struct hub_config {
      * runs in-process). Called on the hub's thread; `m` is only read. [NULL] */
     int (*job_text)(const pl_match *m, int seat, const char *spec, uint64_t seed, uint64_t id,
                     pl_buf *out);
+    int on_demand;       /* 1: a room asked for by code (join, watch, replay) that the hub does
+                            not hold is loaded from the store through the next batch (finished
+                            rooms too, read-only); 0: "no room" at once (hub_restore loads the
+                            unfinished ones at start) [0; `parlour serve` sets 1] */
+    int cluster;         /* 1: several processes share the store (docs/cluster.md): a room is
+                            loaded only with its lease (hub_batch_write takes it), a new room's
+                            lease is taken when it is stored, a finished or idle room's lease
+                            is dropped, the lobby comes from the store (hub_lobby_set); implies
+                            on_demand [0] */
 } hub_config;
 
 /* Makes an empty hub. Returns it, or NULL with a message in `err`. */
@@ -134,20 +143,52 @@ typedef struct hub_batch {
 } hub_batch;
 /* Takes every write queued since the last call as one batch; returns NULL
  * when nothing is queued. At most one batch is out at a time: NULL also
- * while the previous batch is not done. */
+ * while the previous batch is not done. A batch also carries the hub's
+ * private requests: rooms to load (hub_config.on_demand) and leases to
+ * drop (cluster). */
 hub_batch *hub_store_take(hub *h);
 /* Writes batch `b` to `s` (rooms, seat changes through store_room_config,
- * one append for all actions, finishes). `b` must come from
- * hub_store_take (it carries the seat changes beside the public fields).
- * Returns 0, or -1 with a message. Any thread may call it (the storage
- * thread does); it touches only `b` and `s`. */
-int hub_batch_write(store *s, const hub_batch *b, pl_buf *err);
+ * one append for all actions, finishes), then drops the leases it names and
+ * loads the rooms it asks for (each load's outcome is kept in `b`, so a
+ * load never fails the batch). `b` must come from hub_store_take (it
+ * carries the seat changes, loads and drops beside the public fields).
+ * Cluster: a new room's lease is taken as it is stored, a finished room's
+ * dropped; a write the store refuses with STORE_LOST (the room is leased
+ * to another process) is left out, its room noted in `b`, and the rest is
+ * written. Returns 0, or -1 with a message. Any thread may call it (the
+ * storage thread does); it touches only `b` and `s`. */
+int hub_batch_write(store *s, hub_batch *b, pl_buf *err);
 /* Reports batch `b` written (ok 1) or failed (ok 0: the hub answers each
  * action's sender with an error "storage" and takes the action back by
  * replaying the room's history without it). Releases the messages held for it.
+ * Rooms whose writes were refused as lost are dropped from the hub (the
+ * senders of their unwritten actions get "moved", every member "moved":
+ * reconnect); rooms loaded are rebuilt (their actions replayed through the
+ * rules) and the requests that waited for them answered.
  * Frees nothing: free `b` with hub_batch_free afterwards. */
 void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms);
 void hub_batch_free(hub_batch *b);
+
+/* ---- Several processes (cluster, docs/cluster.md) ---------------------------- */
+
+/* This process may have lost its leases (its heartbeat expired: hub_config.cluster):
+ * every unfinished room is dropped as if its writes had been refused
+ * (members told "moved"; they reconnect and the room is loaded again with
+ * its lease). Finished rooms stay (read-only). */
+void hub_rooms_lost(hub *h, int64_t now_ms);
+
+/* The public open rooms of the store, read by any thread for the lobby of a
+ * cluster (hub_lobby_read), handed to the hub (hub_lobby_set). */
+typedef struct hub_lobby hub_lobby;
+/* Reads the unfinished public rooms of `s` into a new list (free it with
+ * hub_lobby_free, or give it to hub_lobby_set). Returns it, or NULL with a
+ * message. Any thread; touches only `s`. */
+hub_lobby *hub_lobby_read(store *s, pl_buf *err);
+/* Replaces the hub's lobby list with `l` (owned by the hub from then on):
+ * `rooms` answers list these rooms (a room held here is shown as it is
+ * now) and the public rooms held here that the list does not have yet. */
+void hub_lobby_set(hub *h, hub_lobby *l);
+void hub_lobby_free(hub_lobby *l);
 
 /* ---- Computer players ----------------------------------------------------- */
 

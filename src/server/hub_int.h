@@ -67,6 +67,8 @@ typedef struct hub_room {
     uint64_t version;       /* bumped at every change of the match's state */
     int64_t over_ms;        /* when the game ended (0: not over) */
     int idx;                /* its place in the hub's list of rooms */
+    int64_t idle_ms;        /* cluster: when the last member left (0: someone is in it) */
+    int given_away;         /* cluster: stored without a lease, to go once stored */
     char *vcache[PL_MAX_SEATS + 1]; /* the view text by viewer + 1, at version vver[] (owned) */
     uint64_t vver[PL_MAX_SEATS + 1];
 } hub_room;

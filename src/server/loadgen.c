@@ -94,6 +94,7 @@ typedef struct lg_client {
     lws_sorted_usec_list_t sul;
     lg_msg *head, *tail;
     pl_buf rx;          /* a message arriving in fragments */
+    char path[300];     /* --route: the URL's path with ?room=KEY of its room */
 } lg_client;
 
 enum { LG_CONNECT, LG_RUN, LG_DONE };
@@ -105,6 +106,8 @@ struct lg {
     int port;
     const char *game;
     int seats, nclients, nrooms, idle, pid;
+    int route;          /* --route: each room's clients name it in the URL (a cluster's front) */
+    uint64_t seed;
     double seconds, rate;
     double ready_s;      /* the run starts then even if some clients are not in their rooms */
     int64_t interval_us; /* --rate: between two moves of a room */
@@ -651,6 +654,11 @@ static void lg_connect_more(lg *g)
         ci.address = g->host;
         ci.port = g->port;
         ci.path = g->path;
+        if (g->route) { /* one key per room: a front hashing it sends the room's clients to one process */
+            snprintf(c->path, sizeof c->path, "%s%croom=lg%llu-%d", g->path, strchr(g->path, '?') ? '&' : '?',
+                     (unsigned long long)g->seed, c->room);
+            ci.path = c->path;
+        }
         ci.host = g->host;
         ci.origin = g->host;
         ci.protocol = "parlour.v1";
@@ -743,7 +751,7 @@ static void lg_usage(FILE *f)
 {
     fputs("usage: parlour bench serve [--url ws://HOST:PORT/ws] [--clients N] [--rooms R]\n"
           "                           [--seconds S] [--game G] [--seats K] [--rate M]\n"
-          "                           [--idle] [--pid PID] [--seed X] [--ready-timeout S]\n"
+          "                           [--idle] [--pid PID] [--seed X] [--ready-timeout S] [--route]\n"
           "Load for a running `parlour serve`: N WebSocket clients in R rooms of game G\n"
           "(K seats each; clients beyond R*K watch) play random legal moves, then one line\n"
           "of figures: moves accepted per second, states received per second, the time\n"
@@ -762,6 +770,9 @@ static void lg_usage(FILE *f)
           "  --seed X      the random choices (default 1)\n"
           "  --ready-timeout S  measure anyway after S seconds if some clients are not\n"
           "                in their rooms yet (default 120)\n"
+          "  --route       each client names its room in the URL (PATH?room=KEY): a\n"
+          "                cluster's nginx sends a room's clients to one process\n"
+          "                (docs/cluster.md)\n"
           "Environment: LG_TRACE=1 prints every message received on stderr.\n",
           f);
 }
@@ -836,6 +847,7 @@ int lg_bench_serve(int argc, char **argv)
         {"rate", required_argument, 0, 'm'},  {"idle", no_argument, 0, 'i'},
         {"pid", required_argument, 0, 'p'},   {"seed", required_argument, 0, 'x'},
         {"ready-timeout", required_argument, 0, 't'},
+        {"route", no_argument, 0, 'R'},
         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
     lg g;
     memset(&g, 0, sizeof g);
@@ -862,6 +874,7 @@ int lg_bench_serve(int argc, char **argv)
         case 'p': g.pid = atoi(optarg); break;
         case 'x': seed = strtoull(optarg, NULL, 10); break;
         case 't': g.ready_s = atof(optarg); break;
+        case 'R': g.route = 1; break;
         case 'h': lg_usage(stdout); return 0;
         default: lg_usage(stderr); return 2;
         }
@@ -915,6 +928,7 @@ int lg_bench_serve(int argc, char **argv)
 
     pl_json_setup();
     pl_rng_seed(&g.rng, seed);
+    g.seed = seed;
     g.trace = getenv("LG_TRACE") != NULL;
     g.c = pl_calloc((size_t)g.nclients, sizeof *g.c);
     g.r = pl_calloc(g.nrooms > 0 ? (size_t)g.nrooms : 1, sizeof *g.r);

@@ -13,7 +13,7 @@
 #endif
 
 /* `parlour bench serve --url ws://HOST:PORT/ws --clients N --rooms R
- * --seconds S [--game G] [--seats K] [--rate M] [--idle] [--pid PID]`,
+ * --seconds S [--game G] [--seats K] [--rate M] [--idle] [--pid PID] [--route]`,
  * argv[0] being "serve". Connects N clients to a running server, seats them
  * in R rooms and plays random legal moves (or holds the connections idle),
  * then prints one line of figures on stdout. Returns the exit status: 0 when

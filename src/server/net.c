@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -94,6 +95,15 @@ struct net {
     net_job *todo, *todo_tail, *done, *done_tail;
     int wk_quit;
     eng_pool *eng;      /* worker processes (--engines), or NULL; it posts to `done` too */
+    /* cluster (net_config.cluster; under mu too) */
+    int cluster;
+    char *db;            /* the store's path, for the lobby thread's own handle */
+    int64_t beat_next;   /* storage thread: when the next heartbeat is due */
+    int beat_failing;    /* storage thread: the last beat failed (logged once) */
+    int st_lost;         /* the heartbeat had expired: every lease may be lost */
+    hub_lobby *lobby_new; /* read by the lobby thread, for the hub */
+    pthread_t lb_thread;
+    int lb_started;
 };
 
 static int64_t net_now(void)
@@ -366,8 +376,16 @@ static void net_collect(net *n)
     n->st_done = NULL;
     net_job *done = n->done;
     n->done = n->done_tail = NULL;
+    int lost = n->st_lost;
+    hub_lobby *lobby = n->lobby_new;
+    n->st_lost = 0;
+    n->lobby_new = NULL;
     pthread_mutex_unlock(&n->mu);
     int64_t now = net_now();
+    if (lost)
+        hub_rooms_lost(n->hub, now);
+    if (lobby)
+        hub_lobby_set(n->hub, lobby);
     if (b) {
         hub_store_done(n->hub, b, ok, now);
         hub_batch_free(b);
@@ -383,13 +401,123 @@ static void net_collect(net *n)
 
 /* ---- Helper threads ----------------------------------------------------------- */
 
+/* ---- Cluster: the heartbeat and the lobby (docs/cluster.md) ------------------- */
+
+/* Storage thread: renews this process's heartbeat. A beat that finds it had
+ * expired (a process stopped or starved past NET_TTL_MS) tells the service
+ * thread that every lease may be lost (hub_rooms_lost). */
+static void net_beat(net *n)
+{
+    pl_buf err = {0};
+    int rc = store_owner_beat(n->store, NET_TTL_MS, &err);
+    n->beat_next = net_now() + NET_BEAT_MS;
+    if (rc < 0 && !n->beat_failing)
+        fprintf(stderr, "parlour serve: heartbeat: %s\n", pl_buf_str(&err));
+    n->beat_failing = rc < 0;
+    pl_buf_free(&err);
+    if (rc == 0) {
+        pthread_mutex_lock(&n->mu);
+        n->st_lost = 1;
+        pthread_mutex_unlock(&n->mu);
+        lws_cancel_service(n->ctx);
+    }
+}
+
+/* Storage thread, `mu` held: waits for a batch or the quit, writing the
+ * heartbeats due meanwhile (cluster). */
+static void net_storage_wait(net *n)
+{
+    for (;;) {
+        if (n->cluster && net_now() >= n->beat_next) {
+            pthread_mutex_unlock(&n->mu);
+            net_beat(n);
+            pthread_mutex_lock(&n->mu);
+        }
+        if (n->st_todo || n->st_quit)
+            return;
+        if (!n->cluster) {
+            pthread_cond_wait(&n->st_cv, &n->mu);
+            continue;
+        }
+        int64_t at = n->beat_next;
+        struct timespec ts = {.tv_sec = (time_t)(at / 1000), .tv_nsec = (long)(at % 1000) * 1000000L};
+        pthread_cond_timedwait(&n->st_cv, &n->mu, &ts); /* CLOCK_REALTIME, as net_now */
+    }
+}
+
+static void net_note(void *ctx, const char *what, const char *code)
+{
+    (void)ctx;
+    (void)what;
+    (void)code;
+}
+
+/* The lobby thread: its own store handle; reads the public open rooms when
+ * another process tells of a room (store_watch_fd: PostgreSQL's NOTIFY)
+ * and at least every NET_LOBBY_MS (SQLite has no notifications), and hands
+ * the list to the service thread. */
+static void *net_lobby_main(void *arg)
+{
+    net *n = arg;
+    store *w = NULL;
+    int64_t next = 0;
+    int failing = 0;
+    for (;;) {
+        pthread_mutex_lock(&n->mu);
+        int quit = n->st_quit;
+        pthread_mutex_unlock(&n->mu);
+        if (quit)
+            break;
+        pl_buf err = {0};
+        if (!w && !(w = store_open(n->db, &err))) {
+            if (!failing)
+                fprintf(stderr, "parlour serve: lobby: %s\n", pl_buf_str(&err));
+            failing = 1;
+            pl_buf_free(&err);
+            usleep(300 * 1000);
+            continue;
+        }
+        int fd = store_watch_fd(w), notes = 0;
+        int64_t wait = next - net_now();
+        wait = wait < 0 ? 0 : wait > 300 ? 300 : wait; /* the quit is seen within 300 ms */
+        if (fd >= 0) {
+            struct pollfd pfd = {.fd = fd, .events = POLLIN};
+            if (poll(&pfd, 1, (int)wait) > 0)
+                notes = store_watch_drain(w, net_note, NULL, &err);
+        } else if (wait > 0)
+            usleep((useconds_t)wait * 1000);
+        hub_lobby *l = NULL;
+        if (notes >= 0 && (notes > 0 || net_now() >= next)) {
+            l = hub_lobby_read(w, &err);
+            next = net_now() + NET_LOBBY_MS;
+        }
+        if (notes < 0 || (!l && err.len)) { /* the connection is lost: a new handle next time */
+            if (!failing)
+                fprintf(stderr, "parlour serve: lobby: %s\n", pl_buf_str(&err));
+            failing = 1;
+            store_close(w);
+            w = NULL;
+        } else if (l)
+            failing = 0;
+        pl_buf_free(&err);
+        if (l) {
+            pthread_mutex_lock(&n->mu);
+            hub_lobby_free(n->lobby_new);
+            n->lobby_new = l;
+            pthread_mutex_unlock(&n->mu);
+            lws_cancel_service(n->ctx);
+        }
+    }
+    store_close(w);
+    return NULL;
+}
+
 static void *net_storage_main(void *arg)
 {
     net *n = arg;
     pthread_mutex_lock(&n->mu);
     for (;;) {
-        while (!n->st_todo && !n->st_quit)
-            pthread_cond_wait(&n->st_cv, &n->mu);
+        net_storage_wait(n);
         if (!n->st_todo)
             break; /* asked to quit and nothing in flight */
         hub_batch *b = n->st_todo;
@@ -648,6 +776,37 @@ static void net_lws_log(int level, const char *line)
     fprintf(stderr, "parlour serve: lws: %s", line);
 }
 
+/* Cluster: the owner id (given, or host:pid:random), the first heartbeat,
+ * the store's path for the lobby thread. 0, or -1 with a message. */
+static int net_cluster_start(net *n, const net_config *cfg, pl_buf *err)
+{
+    char owner[200], host[64] = "host";
+    if (cfg->owner && *cfg->owner)
+        snprintf(owner, sizeof owner, "%s", cfg->owner);
+    else {
+        uint64_t r = 0;
+        FILE *f = fopen("/dev/urandom", "rb");
+        if (f) {
+            if (fread(&r, sizeof r, 1, f) != 1)
+                r = (uint64_t)net_now();
+            fclose(f);
+        }
+        gethostname(host, sizeof host - 1);
+        host[sizeof host - 1] = 0;
+        snprintf(owner, sizeof owner, "%s:%ld:%08llx", host, (long)getpid(), (unsigned long long)(r & 0xffffffffu));
+    }
+    n->cluster = 1;
+    if (!(n->db = pl_strdup(cfg->db))) {
+        pl_buf_puts(err, "out of memory");
+        return -1;
+    }
+    if (store_set_owner(n->store, owner, err) < 0 || store_owner_beat(n->store, NET_TTL_MS, err) < 0)
+        return -1;
+    n->beat_next = net_now() + NET_BEAT_MS;
+    fprintf(stderr, "parlour serve: cluster owner %s\n", owner);
+    return 0;
+}
+
 net *net_new(const net_config *cfg, pl_buf *err)
 {
     net *n = pl_calloc(1, sizeof *n);
@@ -672,16 +831,20 @@ net *net_new(const net_config *cfg, pl_buf *err)
     n->weblen = strlen(n->web);
     if (!cfg->db || !(n->store = store_open(cfg->db, err)))
         goto fail;
+    if (cfg->cluster && net_cluster_start(n, cfg, err) < 0)
+        goto fail;
     hub_config hc = {0};
     hc.test_seed = cfg->test_seed;
     if (cfg->engines > 0 || cfg->engine_cmd)
         hc.job_text = eng_job_text;
+    hc.on_demand = 1;
+    hc.cluster = cfg->cluster;
     if (!(n->hub = hub_new(&hc, err)))
         goto fail;
     for (int i = 0; i < cfg->ntables; i++)
         if (hub_table_load(n->hub, cfg->tables[i], err) < 0)
             goto fail;
-    if (hub_restore(n->hub, n->store, net_now(), err) < 0)
+    if (!cfg->cluster && hub_restore(n->hub, n->store, net_now(), err) < 0)
         goto fail;
 
     lws_set_log_level(LLL_ERR, net_lws_log);
@@ -719,6 +882,13 @@ net *net_new(const net_config *cfg, pl_buf *err)
         goto fail;
     }
     n->st_started = 1;
+    if (n->cluster) {
+        if (pthread_create(&n->lb_thread, NULL, net_lobby_main, n)) {
+            pl_buf_puts(err, "cannot start the lobby thread");
+            goto fail;
+        }
+        n->lb_started = 1;
+    }
     int nw = cfg->workers;
     if (nw <= 0) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -800,6 +970,10 @@ void net_free(net *n)
     eng_free(n->eng); /* its jobs come back failed, to `done` (freed below) */
     if (n->st_started)
         pthread_join(n->st_thread, NULL); /* it finishes the batch in flight */
+    if (n->lb_started)
+        pthread_join(n->lb_thread, NULL);
+    hub_lobby_free(n->lobby_new);
+    pl_free(n->db);
     net_jobs_free(n->todo);
     net_jobs_free(n->done);
     if (n->hub) {
@@ -825,6 +999,8 @@ void net_free(net *n)
             hub_store_done(n->hub, b, ok, net_now());
             hub_batch_free(b);
         }
+        if (n->cluster && store_owner_beat(n->store, 0, &err) < 0) /* hand the rooms over at once */
+            fprintf(stderr, "parlour serve: heartbeat: %s\n", pl_buf_str(&err));
         pl_buf_free(&err);
     }
     if (n->ctx) {

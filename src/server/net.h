@@ -47,11 +47,24 @@ typedef struct net_config {
                             workers' threads [0, or 1 with engine_cmd] */
     const char *engine_cmd;  /* a shell command that starts one worker [this program's `engine`] */
     int engine_timeout_ms;   /* a worker's answer within this, else the fallback move [ENG_TIMEOUT_MS] */
+    int cluster;         /* 1: one of several processes on one store (docs/cluster.md): an
+                            owner id of its own, a heartbeat every NET_BEAT_MS on the storage
+                            thread, rooms loaded with their leases (hub_config.cluster), no
+                            rooms restored at start, the lobby re-read from the store [0;
+                            `parlour serve` sets it for --cluster or a postgresql:// store] */
+    const char *owner;   /* cluster: the owner id [host:pid:random] */
 } net_config;
 
+#define NET_BEAT_MS 300      /* cluster: the heartbeat's period... */
+#define NET_TTL_MS 1000      /* ...and how long it keeps the leases alive: a room of a killed
+                                process is taken by another within about this */
+#define NET_LOBBY_MS 1000    /* cluster: the lobby re-read at least this often */
+
 /* Opens the store, makes the hub, rebuilds every unfinished room from the
- * store (hub_restore), starts the storage thread and the workers, and
- * listens. Returns the server (free it with net_free), or NULL with a
+ * store (hub_restore; cluster: none, each is loaded with its lease when asked
+ * for, and the first heartbeat is written), starts the storage thread, the
+ * workers (and, cluster, the lobby thread: its own store handle, waiting on
+ * store_watch_fd or NET_LOBBY_MS), and listens. Returns the server (free it with net_free), or NULL with a
  * message in `err` and nothing left open. Call from the thread that will
  * call net_run. */
 net *net_new(const net_config *cfg, pl_buf *err);

@@ -32,6 +32,7 @@ from wsclient import ServerProcess, WSClient, canonical, check, parse_args, run_
 from driver import Conn, create_room, person, settle  # noqa: E402
 
 CHAT_EVERY = 7
+ROOM_PATH = False  # test_cluster_nginx.py: the room's clients connect to /ws?room=CODE (routed by room)
 
 
 def cbw_deal(rng):
@@ -134,10 +135,10 @@ def run(args, seed, game, options, swap, script=None, rng=None, max_actions=400,
         owner = (lambda s: s % 2) if partners else (lambda s: s)
         seats = []
         for s in range(nconn):
-            c = Conn(WSClient(srv.port), "seat%d" % s)
+            c = Conn(WSClient(srv.port, path="/ws?room=" + room if ROOM_PATH else "/ws"), "seat%d" % s)
             c.join(room, "P%d" % s, s)
             seats.append(c)
-        spec = Conn(WSClient(srv.port), "spectator")
+        spec = Conn(WSClient(srv.port, path="/ws?room=" + room if ROOM_PATH else "/ws"), "spectator")
         spec.watch(room)
         everyone = seats + [spec]
         played, marks = [], []

@@ -136,6 +136,8 @@ export default {
   'error.storage': 'The server could not save it:',
   'error.over': 'Not yet:',
   'error.full': 'The room is full:',
+  'error.busy': 'Another server process still has this room; trying again:',
+  'error.moved': 'The room moved to another server process; reconnecting:',
 
   'replay.title': 'Replay',
   'replay.drop': 'Drop a record file (.json) here, or click to choose one.',

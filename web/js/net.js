@@ -2,7 +2,9 @@
 // reconnect with back-off (0.5 s doubling to 8 s) while showing
 // "reconnecting…", send (queued while the socket is down), handlers by
 // message type, the answer to the server's `sync` at once (karuta), and the
-// seat tokens kept in localStorage per room (`parlour.token.CODE`).
+// seat tokens kept in localStorage per room (`parlour.token.CODE`). On a
+// room's page the socket names the room (/ws?room=CODE) so that a cluster's
+// front routes it to the process that plays it (docs/cluster.md).
 
 export const tokenKey = (room) => 'parlour.token.' + room;
 
@@ -23,6 +25,13 @@ export function setToken(room, token) {
 /** The client's clock in ms since the epoch, as the protocol's client_ms. */
 export function clientMs() {
   return Math.round(performance.timeOrigin + performance.now());
+}
+
+/** The WebSocket's path for page `path`: /ws?room=CODE on a room's page (a
+ * front such as nginx routes by the room: docs/cluster.md), else /ws. */
+export function wsPath(path) {
+  const m = /^\/room\/([0-9A-Za-z_-]+)\/?$/.exec(path || '');
+  return m ? '/ws?room=' + m[1] : '/ws';
 }
 
 export class Net {
@@ -68,7 +77,7 @@ export class Net {
 
   connect() {
     this.closed = false;
-    const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws';
+    const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + wsPath(location.pathname);
     this.onStatus(this.everOpen ? 'reconnecting' : 'connecting');
     const ws = new WebSocket(url, 'parlour.v1');
     this.ws = ws;

@@ -125,11 +125,22 @@ export function open(ctx, code) {
     if (r.token) net.send({ type: 'join', room: code, token: r.token });
     else net.send({ type: 'watch', room: code });
   }
+  // A cluster (docs/cluster.md): `busy` — another server process still
+  // holds the room (one that was killed, until its lease runs out): ask
+  // again after 0.25 s, doubling to 4 s; `moved` — this process lost the
+  // room: a new connection goes to the one that has it. No page reload.
+  let busyWait = 250, busyTimer = null;
+  function retryBusy() {
+    clearTimeout(busyTimer);
+    busyTimer = setTimeout(hello, busyWait);
+    busyWait = Math.min(busyWait * 2, 4000);
+  }
   const offOpen = net.onOpen(hello);
 
   offs.push(
     net.on('joined', (m) => {
       if (m.room !== code) return;
+      busyWait = 250;
       r.seat = m.seat;
       r.token = m.token;
       setToken(code, m.token);
@@ -162,6 +173,15 @@ export function open(ctx, code) {
           net.send({ type: 'watch', room: code });
           return;
         }
+      }
+      if (m.error === 'busy') {
+        retryBusy();
+        return;
+      }
+      if (m.error === 'moved') {
+        if (m.request === 'act') note('error', errorText(m));
+        else net.drop();
+        return;
       }
       if ((m.request === 'watch' || m.request === 'join') && m.error === 'room') {
         r.error = t('room.noSuch');
@@ -496,6 +516,7 @@ export function open(ctx, code) {
     room: r,
     close() {
       clearInterval(tick);
+      clearTimeout(busyTimer);
       for (const off of offs) off();
       offOpen();
       if (r.table) r.table.destroy();
