@@ -8,8 +8,11 @@
 #include "proto.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <utf8proc.h>
 
 #include "../ai/ai.h"
@@ -657,6 +660,28 @@ int pl_proto_line(pl_proto *p, const char *line, size_t len, pl_buf *out)
     return quit;
 }
 
+/* Answers every whole line of buf[0..*len) (and, at the end of input, the
+ * last line without its LF), writing the answers to `out`; keeps a partial
+ * line at the front of `buf`. Returns 1 after `quit`. */
+static int proto_lines(pl_proto *p, char *buf, size_t *len, int eof, pl_buf *o, FILE *out)
+{
+    size_t start = 0;
+    int quit = 0;
+    while (!quit && start < *len) {
+        char *nl = memchr(buf + start, '\n', *len - start);
+        if (!nl && !eof)
+            break;
+        size_t n = nl ? (size_t)(nl - (buf + start)) : *len - start;
+        pl_buf_clear(o);
+        quit = pl_proto_line(p, buf + start, n, o);
+        fputs(pl_buf_str(o), out);
+        start += n + (nl != NULL);
+    }
+    memmove(buf, buf + start, *len - start);
+    *len -= start;
+    return quit;
+}
+
 int pl_proto_run(FILE *in, FILE *out)
 {
     pl_proto *p = pl_proto_new();
@@ -664,22 +689,52 @@ int pl_proto_run(FILE *in, FILE *out)
         fputs("? out of memory\n\n", out);
         return 1;
     }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
     pl_buf o = {0};
-    while ((n = getline(&line, &cap, in)) >= 0) {
-        size_t len = (size_t)n;
-        if (len && line[len - 1] == '\n')
-            len--;
-        pl_buf_clear(&o);
-        int quit = pl_proto_line(p, line, len, &o);
-        fputs(pl_buf_str(&o), out);
-        fflush(out);
-        if (quit)
-            break;
+    int fd = fileno(in);
+    if (fd >= 0) {
+        /* Read what is there, answer every whole line of it, then flush once:
+         * a client that sends many requests at once (a server's worker,
+         * docs/server.md) gets their answers in one write, not one each; a
+         * client that waits for each answer gets it as before. */
+        size_t cap = 1 << 16, len = 0;
+        char *buf = pl_malloc(cap);
+        int quit = 0;
+        while (buf && !quit) {
+            if (len == cap) {
+                char *b = pl_realloc(buf, cap * 2);
+                if (!b)
+                    break;
+                buf = b;
+                cap *= 2;
+            }
+            ssize_t k = read(fd, buf + len, cap - len);
+            if (k < 0 && errno == EINTR)
+                continue;
+            int eof = k <= 0;
+            len += k > 0 ? (size_t)k : 0;
+            quit = proto_lines(p, buf, &len, eof, &o, out);
+            fflush(out);
+            if (eof)
+                break;
+        }
+        pl_free(buf);
+    } else {
+        char *line = NULL;
+        size_t cap = 0;
+        ssize_t n;
+        while ((n = getline(&line, &cap, in)) >= 0) {
+            size_t len = (size_t)n;
+            if (len && line[len - 1] == '\n')
+                len--;
+            pl_buf_clear(&o);
+            int quit = pl_proto_line(p, line, len, &o);
+            fputs(pl_buf_str(&o), out);
+            fflush(out);
+            if (quit)
+                break;
+        }
+        free(line);
     }
-    free(line);
     pl_buf_free(&o);
     pl_proto_free(p);
     return 0;

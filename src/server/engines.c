@@ -198,6 +198,7 @@ typedef struct eng_worker {
     int fails;             /* starts in a row that answered nothing */
     int answered;          /* jobs this process answered */
     int64_t next_start;    /* monotonic ms before which no start is tried */
+    int held;              /* jobs failed while it waits to start again (logged once) */
 } eng_worker;
 
 struct eng_pool {
@@ -434,6 +435,7 @@ static void eng_run(eng_worker *w, hub_job *job)
             r = ENG_BROKEN;
             break;
         }
+        w->held = 0;
         pl_buf_clear(&why);
         r = eng_exchange(w, &text, nreq, job->id, deadline, &action, &why);
         if (r != ENG_DIED)
@@ -463,7 +465,8 @@ static void eng_run(eng_worker *w, hub_job *job)
         pl_buf_free(&perr);
     }
 out:
-    if (job->failed)
+    /* A failed job is logged; while the worker waits to start again, only the first. */
+    if (job->failed && (w->pid > 0 || w->held++ == 0))
         eng_log(w, "job %" PRIu64 " failed (the fallback move plays): %s", job->id,
                 why.len ? pl_buf_str(&why) : "its answer is not an action here");
     pl_buf_free(&text);

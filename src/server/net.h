@@ -8,7 +8,9 @@
  * the storage thread (owns the store: writes the hub's batches, so the
  * service thread never waits on disk) and a pool of workers (the computer
  * players' choices). Both post their results back through a mutex-guarded
- * queue and lws_cancel_service, which wakes the service thread.
+ * queue and lws_cancel_service, which wakes the service thread. With
+ * net_config.engines (or engine_cmd) the jobs that have a text go to worker
+ * processes instead (engines.h), whose threads post back the same way.
  *
  * Time: the hub gets CLOCK_REALTIME in milliseconds since the epoch (the
  * protocol's `server_ms` and the stored `at_ms` are wall-clock times);
