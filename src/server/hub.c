@@ -24,6 +24,7 @@
 #include "../ai/ai.h"
 #include "hub_int.h"
 #include "parlour/alloc.h"
+#include "parlour/jsonout.h"
 #include "parlour/record.h"
 #include "parlour/registry.h"
 
@@ -207,11 +208,18 @@ static void queue_msg(hub *h, uint64_t conn, char *text, int close, uint64_t tag
     }
 }
 
+/* `j` (stolen) as compact JSON with sorted keys (pl_json_dump: jansson's
+ * text, faster); NULL when memory ran out. Owned by the caller (pl_free). */
 static char *dump(json_t *j)
 {
-    char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+    pl_buf b = {0};
+    int rc = j ? pl_json_dump(j, &b) : -1;
     json_decref(j);
-    return s;
+    if (rc < 0 || !b.s) {
+        pl_buf_free(&b);
+        return NULL;
+    }
+    return b.s;
 }
 
 static void send_tagged(hub *h, uint64_t conn, json_t *j, uint64_t tag, hub_room *room)
