@@ -125,6 +125,10 @@ static void pump(drv *d)
             json_t *m = json_loadb(o.text, o.len, 0, &je);
             if (!m || !json_is_object(m))
                 fail_msg("not a JSON object: %s", o.text);
+            char *canon = json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS); /* the hub writes states by hand */
+            if (!canon || strlen(canon) != o.len || memcmp(canon, o.text, o.len))
+                fail_msg("not jansson's compact sorted text:\n%s\n%s", o.text, canon ? canon : "(null)");
+            pl_free(canon);
             pl_buf_printf(&d->all, "%s\n", o.text);
             const char *type = json_string_value(json_object_get(m, "type"));
             if (i >= 0 && !strcmp(type, "reading")) {
