@@ -1,7 +1,9 @@
 /* fuzz_hub.c — the hub's message handler (src/server/hub.h): the input is a
  * short script of lines played on one hub with a fake clock, three
- * connections and an SQLite store in memory, driven synchronously (store
- * batches written, jobs done, messages collected after every line):
+ * connections and an SQLite store in memory (one per process, emptied by
+ * store_clear after each input and checked empty before the next), driven
+ * synchronously (store batches written, jobs done, messages collected after
+ * every line):
  *
  *   "0..." / "1..." / "2..."   the rest of the line is a message from
  *                              connection 0, 1 or 2 ("$R" is replaced by
