@@ -1,9 +1,9 @@
 // tamcuc_play.mjs — a whole Tam Cúc game with fewer than four players, played
 // through the table's UI (web/games/tamcuc.js), shared by test_tamcuc2.mjs and
 // test_tamcuc3.mjs: Ann on a 360 px phone in Russian, Bob on a desktop in
-// English, a computer seat (easy, the fastest level) for the rest. Ann plays
-// every move through her table (taps, buttons); Bob his first eight, then as
-// his table's api.act sends them (keeps the 2-player game under a minute). On the way
+// English, a computer seat (easy, the fastest level) for the rest. Each plays
+// the first eight moves through the table (taps, buttons), the rest as the
+// table's api.act sends them (keeps the 2-player game near a minute). On the way
 // and at the end: the table laid out right on both (the harness's layout
 // check), one score row and one won pile a seat, no word of the score table
 // broken inside on the phone (TC-R8 scores: "Взято", not "Взят/о"), and
@@ -93,7 +93,7 @@ export async function playWhole(h, players) {
   });
 
   let shotMid = false;
-  let bobMoves = 0;
+  let annMoves = 0, bobMoves = 0;
   await h.step('the whole game through the tables', async () => {
     for (let i = 0; i < 400; i++) {
       const [a, b] = [await h.state(ann), await h.state(bob)];
@@ -103,12 +103,16 @@ export async function playWhole(h, players) {
         shotMid = true;
       }
       let did = null;
-      // Ann always through her table; Bob through his for his first moves,
-      // then as his table's api.act sends them (a 2-player game is long)
-      if (a.legal.length && !a.over) did = await move(h, ann);
-      else if (b.legal.length && !b.over) did = await move(h, bob, bobMoves >= 8);
+      // each through the table for the first eight moves, then as the
+      // table's api.act sends them (a 2-player game is long)
+      if (a.legal.length && !a.over) {
+        did = await move(h, ann, annMoves >= 8);
+        if (did) annMoves++;
+      } else if (b.legal.length && !b.over) {
+        did = await move(h, bob, bobMoves >= 8);
+        if (did) bobMoves++;
+      }
       if (did) moves++;
-      if (did && b.legal.length && !a.legal.length) bobMoves++;
       else await ann.waitForTimeout(40);
     }
     const st = await h.waitState(ann, (s) => s.over);
