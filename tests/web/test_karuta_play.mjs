@@ -164,4 +164,147 @@ run('karuta_play', async (h) => {
     h.check(/выиграл|выиграли|побед/i.test(await ann.locator('#kar-status').textContent()), 'the table says who won: ' + (await ann.locator('#kar-status').textContent()));
     h.expectLayout(await h.layout(ann), 'uta over, phone');
   });
+
+  await h.step('kyōgi, place=manual: a person (desktop) against the computer, received cards placed by drag and by tap, to the end', async () => {
+    const ann = await h.page('desktop', { lang: 'en' });
+    await ann.goto(h.url('/'));
+    const t1 = Array.from({ length: 48 }, (_, i) => i + 3);
+    const { room } = await h.createRoom(ann, {
+      game: 'karuta',
+      options: { variant: 'kyogi', deal: '1;2/' + t1.join(';'), place: 'manual', send: 'manual', ...fast },
+      seats: [{ kind: 'person' }, { kind: 'ai', level: 'easy' }],
+    });
+    h.check((await h.join(ann, room, 'Ann')) === 0, 'Ann has seat 0');
+    let placedDrag = false;
+    let placedTap = false;
+    let fouls = 0;
+    for (const until = Date.now() + 300000; Date.now() < until; ) {
+      const st = await h.state(ann);
+      if (st.over) break;
+      const v = st.view;
+      if (v.stage === 'touch' && v.pending.includes(0)) {
+        const n = v.readings;
+        const d = await decide(ann, n);
+        if (d.timeout) throw new Error('no deciding kana in reading ' + n);
+        const where = d.card === null ? -1 : v.territories.findIndex((t) => t.cards.some((c) => c.card === d.card));
+        // until both received cards are placed Ann takes nothing (her territory must not empty first)
+        if ((where < 0 && (d.card === null || fouls >= 2)) || (where >= 0 && !(placedDrag && placedTap))) {
+          await judged(ann, n);
+          continue;
+        }
+        if (where < 0) {
+          // a dead card: a touch anywhere is a foul (KA-R8), and the computer sends Ann a card (KA-R9)
+          const wrong = v.territories[1].cards.find((c) => c.row).card;
+          await ann.locator(`.kar-card[data-card="${wrong}"]`).click();
+          await ann.locator(`.kar-card.kar-touched[data-card="${wrong}"]`).waitFor();
+        } else {
+          await ann.waitForTimeout(FAST);
+          await ann.locator(`.kar-card[data-card="${d.card}"]`).click();
+        }
+        const j = (await judged(ann, n)).view.judgement;
+        const words = await ann.locator('#kar-judgement').textContent();
+        if (j.fouls[0] > 0) {
+          fouls++;
+          h.check(/foul/.test(words) && /sends 1 card\(s\) to Ann \(you\)/.test(words), 'the foul and the send, in words: ' + words);
+        }
+      } else if (v.stage === 'send' && v.send && v.send.sender === 0) {
+        const own = v.territories[0].cards.filter((c) => c.row);
+        await ann.locator(`.kar-card[data-card="${own[own.length - 1].card}"]`).click();
+        await ann.locator('.kar-act.kar-main[data-action^="send "]').click();
+        await h.waitState(ann, (x, seq) => x.seq > seq, st.seq);
+      } else if (v.stage === 'place' && v.send && v.send.receiver === 0 && st.legal.some((e) => e.action.startsWith('place '))) {
+        h.check(/Place the received card/.test(await ann.locator('#kar-status').textContent()), 'the table asks Ann to place the card');
+        const m = /^place (\d+)@(\d+),(\d+)$/.exec(st.legal[st.legal.length - 1].action);
+        const card = ann.locator(`svg[data-zone="place"] .kar-card[data-card="${m[1]}"]`);
+        await card.waitFor();
+        if (!placedDrag) {
+          placedDrag = true;
+          const box = await card.boundingBox();
+          await ann.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+          await ann.mouse.down();
+          await ann.mouse.move(box.x + box.width / 2 + 12, box.y + box.height / 2 - 12, { steps: 3 });
+          const slot = await ann.locator(`.kar-slot[data-target="slot"][data-slot="${m[2]},${m[3]}"]`).boundingBox();
+          h.expectLayout(await h.layout(ann), 'kyōgi, placing a received card (desktop)');
+          await h.shot(ann, 'place-desktop');
+          await ann.mouse.move(slot.x + slot.width / 2, slot.y + slot.height / 2, { steps: 6 });
+          await ann.mouse.up();
+        } else {
+          placedTap = true;
+          await card.click();
+          await ann.locator(`.kar-slot[data-target="slot"][data-slot="${m[2]},${m[3]}"]`).click();
+        }
+        const after = await h.waitState(ann, (x, seq) => x.seq > seq, st.seq);
+        const c = after.view.territories[0].cards.find((x) => x.card === Number(m[1]));
+        h.check(c && c.row === Number(m[2]) && c.slot === Number(m[3]), `card ${m[1]} placed at ${m[2]},${m[3]} by ${placedTap ? 'two clicks' : 'drag'}`);
+      } else await ann.waitForTimeout(40);
+    }
+    const st = await h.waitState(ann, (s) => s.over, null, 30000);
+    console.log(`# kyōgi place=manual: ${st.view.readings} readings, ${fouls} fouls`);
+    h.check(placedDrag && placedTap, `placed by drag ${placedDrag}, by tap ${placedTap}`);
+    h.check(st.result && st.result.winner === 0 && st.view.territories[0].count === 0, 'Ann won: her territory is empty');
+    h.check(/won/.test(await ann.locator('#kar-status').textContent()), 'the table says who won');
+  });
+
+  await h.step('chirashi-dori: two people touch the shared field (desktop English, phone Russian): takes, a foul into the pot', async () => {
+    const ann = await h.page('desktop', { lang: 'en' });
+    const bob = await h.page('phone', { lang: 'ru' });
+    await ann.goto(h.url('/'));
+    const field = Array.from({ length: 40 }, (_, i) => i + 1).join(';');
+    const { room } = await h.createRoom(ann, {
+      game: 'karuta',
+      options: { variant: 'chirashi', deal: field, foul: 'pot', ...fast },
+      seats: [{ kind: 'person' }, { kind: 'person' }],
+    });
+    h.check((await h.join(ann, room, 'Ann')) === 0, 'Ann has seat 0');
+    h.check((await h.join(bob, room, 'Bob')) === 1, 'Bob has seat 1');
+    let annTook = 0;
+    let bobTook = 0;
+    let foul = false;
+    for (let guard = 0; guard < 30 && !(annTook >= 2 && bobTook >= 1 && foul); guard++) {
+      const st = await h.waitState(ann, (s) => s.view.stage === 'touch' && s.view.pending.length === 2, null, 30000);
+      const n = st.view.readings;
+      const [a, b] = await Promise.all([decide(ann, n), decide(bob, n)]);
+      if (a.timeout || b.timeout) throw new Error('no deciding kana in reading ' + n);
+      if (a.card === null || !st.view.field.includes(a.card)) {
+        await judged(ann, n);
+        continue;
+      }
+      // Bob takes the second card in play; Ann the others; once Ann (holding a card) first touches a wrong one
+      const bobTurn = annTook >= 1 && bobTook === 0;
+      const fouling = !bobTurn && annTook >= 1 && !foul;
+      const [page, phone] = bobTurn ? [bob, true] : [ann, false];
+      if (fouling) {
+        const wrong = st.view.field.find((c) => c !== a.card);
+        await ann.locator(`.kar-card[data-card="${wrong}"]`).click();
+        await ann.locator(`.kar-card.kar-touched[data-card="${wrong}"]`).waitFor();
+      } else await page.waitForTimeout(FAST);
+      await tap(page, page.locator(`.kar-card[data-card="${a.card}"]`), phone);
+      h.check((await (bobTurn ? ann : bob).locator('.kar-touched').count()) === 0, 'the other touched nothing');
+      const j = (await judged(ann, n)).view.judgement;
+      h.check(j.card === a.card && j.taker === (bobTurn ? 1 : 0), `reading ${n}: the first to touch took it (${j.text})`);
+      const words = await ann.locator('#kar-judgement').textContent();
+      await judged(bob, n);
+      await bob.locator('#kar-judgement h3').waitFor();
+      const bobWords = await bob.locator('#kar-judgement').textContent();
+      if (bobTurn) {
+        bobTook++;
+        h.check(words.includes('Bob took it') && bobWords.includes('Bob (вы) взял(а) её'), `who took, in words: ${words} / ${bobWords}`);
+      } else {
+        annTook++;
+        h.check(words.includes('Ann (you) took it'), 'who took, in words: ' + words);
+      }
+      if (fouling) {
+        foul = true;
+        h.check(j.fouls[0] === 1 && /foul/.test(words), 'Ann’s wrong touch is a foul: ' + words);
+        const after = await h.state(ann);
+        h.check(after.view.pot === 1, 'the foul put a taken card in the pot (KA-S3)');
+        h.check(/pot: 1/.test(await ann.locator('#kar-counts').textContent()), 'the pot is shown: ' + (await ann.locator('#kar-counts').textContent()));
+      }
+    }
+    h.check(annTook >= 2 && bobTook >= 1 && foul, `Ann took ${annTook}, Bob ${bobTook}, a foul ${foul}`);
+    const counts = await bob.locator('#kar-counts').textContent();
+    h.check(counts.includes('Bob (вы) взял(а) 1') && /в банке: \d/.test(counts), 'Bob’s page counts the takes and the pot: ' + counts);
+    h.expectLayout(await h.layout(bob), 'chirashi, phone, after takes');
+    await h.shot(bob, 'chirashi-play-phone');
+  });
 });
