@@ -20,6 +20,9 @@
 // performance.now()) at pointerdown. The judgement is said in plain words from
 // view.judgement (who took, in how many seconds after the deciding kana,
 // fouls, sends), the engine's line below it.
+// Uta with answer=poet (KA-U4): a tap on a card opens a choice of six poets
+// (and "another card"); the touch, naming the chosen poet, goes out when he is
+// chosen.
 //
 // Between readings: `send` (tap your card then the opponent's side or the Send
 // button, or drag it there), `pass`, `place`/`arrange` (tap the card then an
@@ -123,6 +126,10 @@ export function mount(root, api) {
   let touchN = -1; // the reading those touches belong to
   let lastJudgement = '';
   let fieldKey = '';
+  let poetAsk = null; // uta answer=poet: {card, n (the reading), choices} while the poet is asked
+  let poetsKey = '';
+  let poetArmed = false; // a press began on the poets' panel since it opened
+  let myAnswer = null; // uta answer=poet: {n, card, poet} of this seat's last answer
   const gcache = new Map(); // card → its <g>, built once and moved between redraws
   let fieldOut = null; // the field being built by drawField (morphed into els.field)
 
@@ -203,6 +210,7 @@ export function mount(root, api) {
     status: h('p', { class: 'kar-status', id: 'kar-status', 'aria-live': 'polite' }),
     counts: h('p', { class: 'kar-counts', id: 'kar-counts' }),
     memo: h('p', { class: 'kar-memo', id: 'kar-memo', hidden: true }),
+    poets: h('div', { class: 'kar-poets', id: 'kar-poets', role: 'group', 'aria-labelledby': 'kar-poets-q', hidden: true }),
     readHead: h('span', { class: 'kar-read-head' }),
     kana: h('span', { class: 'kar-kana-line cjk-serif', id: 'kar-kana', lang: 'ja' }),
     speak: h('button', { type: 'button', id: 'kar-speak', class: 'kar-speak', 'aria-pressed': 'false', onclick: () => toggleSpeech() }),
@@ -216,6 +224,7 @@ export function mount(root, api) {
       els.status,
       h('div', { class: 'kar-reading', id: 'kar-reading' }, els.readHead, els.kana, els.speak),
       els.memo,
+      els.poets,
       els.field,
       els.actions,
       els.judgement,
@@ -319,12 +328,78 @@ export function mount(root, api) {
       touched = new Set();
     }
     if (touched.has(card)) return;
+    if (v.answer_poet) return askPoet(card);
     touched.add(card);
     api.touch(card, performance.timeOrigin + performance.now());
     const g = els.field.querySelector(`.kar-card[data-card="${card}"]`);
     if (g) g.classList.add('kar-touched');
     status();
   }
+  // ---- uta answer=poet (KA-U4): the card, then its poet ----
+  // A tap on a card opens a choice of six poets (the card's own and five of
+  // the other cards in play, in random order); the touch goes out when a poet
+  // is chosen, timed then (naming the poet is part of the answer), naming the
+  // chosen poet by one of his poems. Another card may be chosen until then.
+  function poetChoices(card) {
+    const own = CARDS[card] && CARDS[card][2];
+    const v = state.view;
+    const inPlay = (v.hands || []).flatMap((hd) => hd.cards.map((c) => c.card)).concat(v.pool || []);
+    const all = Array.from({ length: 100 }, (_, i) => i + 1);
+    const shuffle = (a) => {
+      for (let i = a.length - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1));
+        [a[i], a[j]] = [a[j], a[i]];
+      }
+      return a;
+    };
+    const names = new Map([[own, card]]);
+    for (const n of shuffle(inPlay).concat(shuffle(all))) {
+      if (names.size >= 6) break;
+      const p = CARDS[n] && CARDS[n][2];
+      if (p && !names.has(p)) names.set(p, n);
+    }
+    return shuffle([...names].map(([name, poem]) => ({ name, poem, kana: CARDS[poem][3] })));
+  }
+  function askPoet(card) {
+    poetAsk = { card, n: state.view.readings, choices: poetChoices(card) };
+    poetArmed = false;
+    draw();
+    const b = els.poets.querySelector('.kar-poet');
+    if (b) b.focus({ preventScroll: true });
+  }
+  function namePoet(choice, ev) {
+    // a click whose press was not on the panel is the tail of the tap on the
+    // card that opened it (the panel moved under the finger): not an answer;
+    // a click from the keyboard (detail 0) is
+    if (ev && ev.detail !== 0 && !poetArmed) return;
+    const a = poetAsk;
+    if (!a || !canTouch() || a.n !== state.view.readings) return;
+    poetAsk = null;
+    touched.add(a.card);
+    myAnswer = { n: a.n, card: a.card, poet: choice.name };
+    api.touch(a.card, performance.timeOrigin + performance.now(), choice.poem);
+    draw();
+  }
+  function drawPoets() {
+    const key = poetAsk ? poetAsk.n + ':' + poetAsk.card : '';
+    if (key === poetsKey) return;
+    poetsKey = key;
+    clear(els.poets);
+    els.poets.hidden = !poetAsk;
+    if (!poetAsk) return;
+    els.poets.append(
+      h('p', { class: 'kar-poets-q', id: 'kar-poets-q' }, t('karuta.poet.ask', { card: poetAsk.card })),
+      h('div', { class: 'kar-poets-list' },
+        poetAsk.choices.map((c) => h('button', { type: 'button', class: 'kar-poet', lang: 'ja', dataset: { poem: c.poem }, onclick: (ev) => namePoet(c, ev) },
+          h('span', { class: 'kar-poet-name cjk-serif' }, c.name), h('span', { class: 'kar-poet-kana' }, c.kana)))),
+      h('button', { type: 'button', class: 'kar-act', id: 'kar-poet-cancel', onclick: (ev) => {
+        if (ev.detail !== 0 && !poetArmed) return; // the tail of the tap that opened the panel
+        poetAsk = null;
+        draw();
+      } }, t('karuta.poet.cancel')),
+    );
+  }
+
   function playTarget(tg, card) {
     const moves = cardMoves(card);
     const kind = tg.dataset.target;
@@ -412,6 +487,7 @@ export function mount(root, api) {
     }
   }
   els.field.addEventListener('pointerdown', onDown);
+  els.poets.addEventListener('pointerdown', () => (poetArmed = true));
   window.addEventListener('pointermove', onMove);
   window.addEventListener('pointerup', onUp);
   els.field.addEventListener('keydown', onKey);
@@ -427,7 +503,7 @@ export function mount(root, api) {
   function cardAttrs(n, where) {
     const cls = ['kar-card'];
     if (touched.has(n) && touchN === state.view.readings) cls.push('kar-touched');
-    if (sel === n) cls.push('kar-sel');
+    if (sel === n || (poetAsk && poetAsk.card === n)) cls.push('kar-sel');
     if (cardMoves(n).length) cls.push('kar-can');
     const j = state.view.judgement;
     if (j && state.view.stage !== 'touch' && j.card === n) cls.push('kar-read');
@@ -537,7 +613,9 @@ export function mount(root, api) {
       else if (o.kind === 'team') s = t('karuta.over.team', { n: o.winner + 1 });
       else s = t('karuta.over.win', { name: name(o.winner) });
     } else if (v.stage === 'touch') {
-      if (me >= 0 && (v.pending || []).includes(me)) s = touched.size && touchN === v.readings ? t('karuta.touched', { n: touched.size }) : t('karuta.listen');
+      if (poetAsk) s = t('karuta.poet.status', { card: poetAsk.card });
+      else if (me >= 0 && (v.pending || []).includes(me) && v.answer_poet && !(touched.size && touchN === v.readings)) s = t('karuta.listen.poet');
+      else if (me >= 0 && (v.pending || []).includes(me)) s = touched.size && touchN === v.readings ? t('karuta.touched', { n: touched.size }) : t('karuta.listen');
       else s = t('karuta.reading', { n: v.readings });
     } else if (v.stage === 'send' && v.send) {
       const left = v.send.owed - v.send.sent;
@@ -589,6 +667,12 @@ export function mount(root, api) {
     if (j.sender !== null && j.sender !== undefined && j.receiver !== null && j.receiver !== undefined && j.owed > 0)
       lines.push(t('karuta.j.send', { from: name(j.sender), to: name(j.receiver), n: j.owed }));
     if (j.sent_cards && j.sent_cards.length) lines.push(t('karuta.j.sent', { cards: j.sent_cards.join(', ') }));
+    if (v.answer_poet && c) {
+      lines.push(t('karuta.j.poet', { poet: c[2], kana: c[3] }));
+      if (myAnswer && myAnswer.n === v.readings)
+        lines.push(t(myAnswer.card === j.card && myAnswer.poet === c[2] ? 'karuta.j.poetRight' : myAnswer.card === j.card ? 'karuta.j.poetWrong' : 'karuta.j.cardWrong',
+          { card: myAnswer.card, poet: myAnswer.poet }));
+    }
     if (v.variant === 'kyogi' && j.taker !== null && j.taker !== undefined && !(j.fouls || []).some((f) => f) && !(j.owed > 0)) lines.push(t('karuta.j.nosend'));
     return lines;
   }
@@ -660,11 +744,13 @@ export function mount(root, api) {
       touchN = v.readings;
       touched = new Set();
     }
+    if (poetAsk && (poetAsk.n !== v.readings || v.stage !== 'touch' || !canTouch())) poetAsk = null;
     status();
+    drawPoets();
     // the field is redrawn only when what it shows changed (a state that
     // changes only `pending` during a reading leaves the cards in place)
     const key = JSON.stringify([v.territories, v.hands, v.pool, v.field, v.stage, v.judgement && v.judgement.card, sel,
-      (state.legal || []).map((e) => e.action), touchN === v.readings ? [...touched] : [], (state.seats || []).map((x) => x && x.name)]);
+      (state.legal || []).map((e) => e.action), touchN === v.readings ? [...touched] : [], (state.seats || []).map((x) => x && x.name), poetAsk && poetAsk.card]);
     if (key !== fieldKey) {
       fieldKey = key;
       const t0 = performance.now();
