@@ -115,6 +115,35 @@ static void *serve_signals(void *arg)
     return NULL;
 }
 
+/* The store's path as the log may show it, in out[cap]: a PostgreSQL URL's
+ * password ("user:PASSWORD@host" or a "password=" parameter) replaced by
+ * "***"; any other path as it is. */
+static const char *serve_db_shown(const char *db, char *out, size_t cap)
+{
+    const char *auth = strncmp(db, "postgres", 8) ? NULL : strstr(db, "://");
+    if (!auth) {
+        snprintf(out, cap, "%s", db);
+        return out;
+    }
+    auth += 3;
+    size_t alen = strcspn(auth, "/?");
+    const char *at = memchr(auth, '@', alen), *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+    size_t k = 0;
+    for (const char *p = db; *p && k + 16 < cap;) {
+        if (colon && p == colon + 1) {
+            k += (size_t)snprintf(out + k, cap - k, "***");
+            p = at;
+        } else if (p > auth + alen && !strncmp(p, "password=", 9) && (p[-1] == '?' || p[-1] == '&')) {
+            k += (size_t)snprintf(out + k, cap - k, "password=***");
+            p += 9 + strcspn(p + 9, "&");
+        } else {
+            out[k++] = *p++;
+        }
+    }
+    out[k] = 0;
+    return out;
+}
+
 int cli_serve(int argc, char **argv)
 {
     static const struct option longs[] = {
@@ -279,8 +308,9 @@ int cli_serve(int argc, char **argv)
     }
     pl_buf_free(&err);
     int v6 = strchr(shown, ':') != NULL; /* an IPv6 address goes in brackets in a URL */
+    char dbshown[1024];
     printf("parlour serve: listening on http://%s%s%s:%d/ (db %s, web %s)\n", v6 ? "[" : "", shown,
-           v6 ? "]" : "", net_port(n), cfg.db, net_web(n));
+           v6 ? "]" : "", net_port(n), serve_db_shown(cfg.db, dbshown, sizeof dbshown), net_web(n));
     fflush(stdout);
     pthread_t sig_thread;
     int have_sig = !pthread_create(&sig_thread, NULL, serve_signals, n);
