@@ -83,6 +83,9 @@ run('karuta_play', async (h) => {
     // the pool (KA-U2): tap a card of her hand, then the pool row
     let st = await h.waitState(ann, (s) => s.view.stage === 'pool' && s.legal.some((e) => e.action.startsWith('pool ')), null, 30000);
     h.check(st.view.answer_poet === true, 'the view says answer=poet');
+    // a hand of 20 on a 360 px phone: wrapped into lines of cards large enough to read and tap
+    const widths = await ann.evaluate(() => [...document.querySelectorAll('svg[data-zone="hand1"] .kar-card')].map((g) => g.getBoundingClientRect().width));
+    h.check(widths.length >= 19 && Math.min(...widths) >= 32, `the cards of a 20-card hand (19 once its pool card is chosen) are ≥ 32 px wide on the phone (${Math.round(Math.min(...widths))} px)`);
     await tap(ann, ann.locator('.kar-card[data-card="3"]'), true);
     await ann.locator('.kar-card.kar-sel[data-card="3"]').waitFor();
     await tap(ann, ann.locator('svg[data-zone="pool"] .kar-zone.kar-target'), true);

@@ -6,7 +6,7 @@
 // The field: kyōgi — the opponent's territory mirrored at the top (his row 1
 // nearest him, his cards upside down, as they face him), a line, yours at the
 // bottom (row 1 nearest you, slot 1 on your left); chirashi — the shared field
-// in poem order; uta — the four hands and the pool, one row each. Each card is
+// in poem order; uta — the four hands and the pool, eight cards to a line. Each card is
 // a torifuda: a tall card with the lower verse in vertical hiragana, three
 // columns right to left (the texts come from karuta-cards.js, generated from
 // data/hyakunin-isshu/data.csv by scripts/gen_karuta_cards.py). Only the
@@ -44,6 +44,7 @@ const GX = 6; // gaps
 const GY = 6;
 const MID = 18; // the line between kyōgi territories
 const LEFT = 4;
+const ROW_PER = 8; // cards to a line in a hand, the pool, the cards to place
 const STORE = 'parlour.karuta.takes';
 const SPEAK = 'parlour.karuta.speech';
 
@@ -564,15 +565,19 @@ export function mount(root, api) {
   }
 
   function drawRow(title, cards, zone, target) {
-    // one labelled row of cards (chirashi field lines, uta hands and pool)
-    const per = Math.max(cards.length, 7); // rows share one scale, an empty hand stays small
-    const W = LEFT * 2 + per * (CW + GX);
+    // one labelled block of cards, ROW_PER to a line (uta hands and pool, the
+    // cards to place): every block has one scale, so a hand of 25 wraps into
+    // lines of cards as large as the pool's (25 on one line were 14 px wide on
+    // a phone: unreadable, untappable)
+    const lines = Math.max(1, Math.ceil(cards.length / ROW_PER));
+    const W = LEFT * 2 + ROW_PER * (CW + GX) - GX;
+    const H = lines * (CH + GY) - GY + 8;
     const kids = [];
-    if (target) kids.push(svg('rect', { class: 'kar-zone kar-target', x: 0, y: 0, width: W, height: CH + 8, dataset: { target }, tabindex: 0, role: 'button', 'aria-label': t('karuta.toPool', { card: sel }) }));
-    cards.forEach((n, i) => kids.push(cardEl(n, LEFT + i * (CW + GX), 4, false, cardAttrs(n, ''))));
+    if (target) kids.push(svg('rect', { class: 'kar-zone kar-target', x: 0, y: 0, width: W, height: H, dataset: { target }, tabindex: 0, role: 'button', 'aria-label': t('karuta.toPool', { card: sel }) }));
+    cards.forEach((n, i) => kids.push(cardEl(n, LEFT + (i % ROW_PER) * (CW + GX), 4 + Math.floor(i / ROW_PER) * (CH + GY), false, cardAttrs(n, ''))));
     fieldOut.append(
       h('p', { class: 'kar-side' }, title),
-      svg('svg', { class: 'kar-svg kar-row', viewBox: `0 0 ${W} ${CH + 8}`, role: 'group', 'aria-label': title, dataset: { zone } }, ...kids),
+      svg('svg', { class: 'kar-svg kar-row', viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-label': title, dataset: { zone } }, ...kids),
     );
   }
 
