@@ -267,10 +267,15 @@ static int eng_gone(eng_worker *w)
     if (r == 0)
         return 0;
     if (r == w->pid) {
-        if (WIFSIGNALED(st))
+        if (WIFSIGNALED(st)) {
+            /* Killed from outside (the server kills only what it reaps
+             * itself, eng_kill): not a command that fails at once, so its
+             * start does not count towards the wait before the next. */
             eng_log(w, "pid %d killed by signal %d", (int)w->pid, WTERMSIG(st));
-        else
+            w->fails = 0;
+        } else {
             eng_log(w, "pid %d exited with %d", (int)w->pid, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+        }
     }
     kill(-w->pid, SIGKILL); /* what it started */
     w->pid = 0;
@@ -431,6 +436,7 @@ static void eng_run(eng_worker *w, hub_job *job)
         if (w->pid > 0)
             eng_gone(w); /* died while idle: reaped here */
         if (w->pid <= 0 && eng_start(w) < 0) {
+            pl_buf_clear(&why);
             pl_buf_puts(&why, "no worker running (it keeps failing to start)");
             r = ENG_BROKEN;
             break;
@@ -441,7 +447,10 @@ static void eng_run(eng_worker *w, hub_job *job)
         if (r != ENG_DIED)
             break;
         pid_t pid = w->pid;
-        if (!eng_gone(w)) { /* closed its end, but not reaped yet (or still runs) */
+        /* Its end closed: it is exiting; a moment to reap it and learn why. */
+        for (int i = 0; i < 20 && w->pid > 0 && !eng_gone(w); i++)
+            nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL);
+        if (w->pid > 0) { /* still there: it closed its end but runs on */
             eng_log(w, "pid %d went away (%s)", (int)pid, pl_buf_str(&why));
             eng_kill(w);
         }

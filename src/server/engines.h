@@ -104,10 +104,14 @@ int eng_submit(eng_pool *e, hub_job *job, void *tag);
  * reaped. NULL is a no-op. */
 void eng_free(eng_pool *e);
 
-/* Figures for tests and logs. */
+/* Figures for tests and logs: jobs submitted, answered (an action read),
+ * failed, worker processes started, jobs sent again after their worker went
+ * away, workers killed (timeout, garbage). */
 typedef struct eng_stats {
     uint64_t jobs, answered, failed, starts, retried, killed;
 } eng_stats;
+/* Copies the pool's figures into `out` (under the pool's mutex: any thread).
+ * Cannot fail. */
 void eng_get_stats(eng_pool *e, eng_stats *out);
 
 #endif

@@ -128,7 +128,9 @@ def same_records(a, b, what):
 
 def test_engines_same_games_despite_kills(args):
     threads, _, _ = play_rooms(args, [])
-    engines, killed, log = play_rooms(args, ["--engines", "2"], kills=3)
+    # (a long timeout: under a sanitizer on a loaded machine a slow answer must not
+    # become a fallback move; timeouts are test_garbage_workers')
+    engines, killed, log = play_rooms(args, ["--engines", "2", "--engine-timeout", "300000"], kills=3)
     check(len(killed) >= 2, "only %d workers killed: the games ended too soon" % len(killed))
     for pid in killed:
         check(any("pid %d %s" % (pid, x) in log for x in ("killed by signal 9", "went away", "killed:")),
