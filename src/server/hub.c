@@ -13,6 +13,7 @@
  *
  * Karuta's real-time reading is in hub_karuta.c (hub_int.h's hubk_*).
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -1393,13 +1394,50 @@ typedef struct hub_common {
 static int common_make(const hub *h, const hub_room *r, hub_common *k)
 {
     memset(k, 0, sizeof *k);
-    json_t *seats = seats_json(h, r), *clock = clock_json(r), *result = result_json(r);
-    int bad = !seats || !clock || !result || pl_json_dump(seats, &k->seats) < 0 ||
-              pl_json_dump(clock, &k->clock) < 0 || pl_json_dump(result, &k->result) < 0;
-    json_decref(seats);
+    int bad = 0;
+    pl_buf_putc(&k->seats, '['); /* seats_json's text, written directly */
+    for (int s = 0; s < r->nseats; s++) {
+        int partner = r->seats[s].kind == HUB_SEAT_PARTNER;
+        const hub_seat *t = &r->seats[hub_seat_owner(r, s)]; /* a partner seat shows its person */
+        const char *kind = partner ? "partner" : t->kind == HUB_SEAT_AI ? "ai" : t->token[0] ? "person" : "open";
+        const char *level = t->kind == HUB_SEAT_AI ? t->level
+                            : (t->covered || t->out_of_time) ? h->cfg.takeover_level
+                                                             : NULL;
+        pl_buf_puts(&k->seats, s ? ",{\"connected\":" : "{\"connected\":");
+        pl_buf_puts(&k->seats, t->kind == HUB_SEAT_AI || t->conn != 0 ? "true" : "false");
+        pl_buf_puts(&k->seats, t->covered || t->out_of_time ? ",\"covered\":true,\"kind\":"
+                                                            : ",\"covered\":false,\"kind\":");
+        bad |= pl_json_put_string(&k->seats, kind);
+        pl_buf_puts(&k->seats, ",\"level\":");
+        if (level)
+            bad |= pl_json_put_string(&k->seats, level);
+        else
+            pl_buf_puts(&k->seats, "null");
+        pl_buf_puts(&k->seats, ",\"name\":");
+        bad |= pl_json_put_string(&k->seats, t->name);
+        pl_buf_puts(&k->seats, ",\"of\":");
+        if (partner)
+            pl_json_put_int(&k->seats, r->seats[s].of);
+        else
+            pl_buf_puts(&k->seats, "null");
+        pl_buf_putc(&k->seats, '}');
+    }
+    pl_buf_putc(&k->seats, ']');
+#ifndef NDEBUG
+    if (!bad && !k->seats.oom) { /* debug builds: the text is seats_json's, byte for byte */
+        pl_buf want = {0};
+        json_t *sj = seats_json(h, r);
+        if (sj && pl_json_dump(sj, &want) == 0)
+            assert(!strcmp(pl_buf_str(&want), pl_buf_str(&k->seats)));
+        json_decref(sj);
+        pl_buf_free(&want);
+    }
+#endif
+    json_t *clock = clock_json(r), *result = result_json(r);
+    bad |= !clock || !result || pl_json_dump(clock, &k->clock) < 0 || pl_json_dump(result, &k->result) < 0;
     json_decref(clock);
     json_decref(result);
-    return bad ? -1 : 0;
+    return bad || k->seats.oom ? -1 : 0;
 }
 
 static void common_free(hub_common *k)
