@@ -6,6 +6,8 @@
 #include "helpers.h"
 #include "parlour/alloc.h"
 #include "parlour/canvas.h"
+#include "parlour/jsonout.h"
+#include "parlour/rng.h"
 #include "proto.h"
 #include "parlour/record.h"
 
@@ -122,6 +124,40 @@ static void expect_record_error(const char *json, const char *want)
     pl_buf_free(&err);
 }
 
+/* pl_parse_legal_why: the whole message as pl_parse_legal gives it, and the
+ * reason alone, the message less its list of legal actions. */
+static void test_parse_legal_why(void **s)
+{
+    (void)s;
+    pl_match *m = th_new("ur", "seed=5 start=light");
+    th_script(m, "roll 1");
+    const pl_game *g = m->game;
+    int seat = pl_sole_actor(g, m->state);
+    pl_buf err = {0}, why = {0}, plain = {0};
+    pl_action a;
+    assert_int_equal(pl_parse_legal_why(g, m->state, seat, "C4", &a, &err, &why), -1);
+    assert_int_equal(pl_parse_legal(g, m->state, seat, "C4", &a, &plain), -1);
+    assert_string_equal(pl_buf_str(&err), pl_buf_str(&plain)); /* the same message */
+    const char *e = pl_buf_str(&err), *w = pl_buf_str(&why);
+    if (strncmp(e, w, why.len) || strncmp(e + why.len, "; legal: ", 9) || !strstr(w, "illegal move C4"))
+        fail_msg("reason '%s' of '%s'", w, e);
+    pl_buf_clear(&err);
+    pl_buf_clear(&why);
+    /* a text that is no action: the parser's words, whole, in both */
+    assert_int_equal(pl_parse_legal_why(g, m->state, seat, "zz", &a, &err, &why), -1);
+    assert_string_equal(pl_buf_str(&why), pl_buf_str(&err));
+    assert_non_null(strstr(pl_buf_str(&why), "bad action 'zz'"));
+    pl_buf_clear(&err);
+    /* a legal one: 0, `why` untouched */
+    pl_buf_clear(&why);
+    assert_int_equal(pl_parse_legal_why(g, m->state, seat, "enter", &a, &err, &why), 0);
+    assert_int_equal((int)why.len, 0);
+    pl_buf_free(&err);
+    pl_buf_free(&why);
+    pl_buf_free(&plain);
+    pl_match_free(m);
+}
+
 static void test_record_rejects_bad_records(void **s)
 {
     (void)s;
@@ -198,7 +234,7 @@ static void test_protocol_framing(void **s)
     assert_string_equal(ask(p, "7 frobnicate"), "?7 unknown command 'frobnicate'; commands: protocol_version "
                                                  "name version list_games list_options new options status legal "
                                                  "play random undo history show view record load genmove "
-                                                 "position quit view_json\n\n");
+                                                 "position quit view_json choose\n\n");
     assert_non_null(strstr(ask(p, "status"), "? no game"));
     assert_string_equal(ask(p, "new ur seed=1 start=light"), "= \n\n");
     assert_string_equal(ask(p, "3 play roll 1"), "=3 \n\n");
@@ -216,6 +252,118 @@ static void test_protocol_framing(void **s)
     pl_proto_free(p);
 }
 
+/* jansson's text of `j` (compact, sorted keys, any value) against
+ * pl_json_dump's: byte for byte the same. */
+static void json_same(const json_t *j)
+{
+    char *want = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    pl_buf got = {0};
+    int rc = pl_json_dump(j, &got);
+    if (!want) {
+        assert_int_equal(rc, -1);
+        assert_int_equal(got.len, 0);
+    } else {
+        assert_int_equal(rc, 0);
+        assert_string_equal(pl_buf_str(&got), want);
+    }
+    pl_free(want);
+    pl_buf_free(&got);
+}
+
+/* A random value of depth at most `depth`: every kind, strings with quotes,
+ * backslashes, control bytes, UTF-8 and keys that sort in every order. */
+static json_t *json_random(pl_rng *r, int depth)
+{
+    static const char *const strs[] = {"", "a", "b", "ab", "a\"b", "back\\slash", "tab\there", "nl\n\r\b\f",
+                                       "\x01\x1f\x7f", "caf\xc3\xa9", "\xe2\x80\xa8", "z", "Z", "_", "A b/c",
+                                       "long text with spaces, commas: and {braces}"};
+    int ns = (int)(sizeof strs / sizeof strs[0]);
+    switch (pl_rng_below(r, depth > 0 ? 9 : 6)) {
+    case 0: return json_null();
+    case 1: return pl_rng_below(r, 2) ? json_true() : json_false();
+    case 2: {
+        static const json_int_t ints[] = {0, 1, -1, 9, 10, -10, 123456789, INT64_MAX, INT64_MIN};
+        return json_integer(pl_rng_below(r, 2) ? ints[pl_rng_below(r, 9)]
+                                               : (json_int_t)pl_rng_next(r) >> pl_rng_below(r, 64));
+    }
+    case 3: return json_real(pl_rng_below(r, 2) ? 0.5 : -1e300 * pl_rng_double(r));
+    case 4:
+    case 5: return json_string(strs[pl_rng_below(r, (uint32_t)ns)]);
+    case 6: {
+        json_t *a = json_array();
+        for (int i = (int)pl_rng_below(r, 5); i > 0; i--)
+            json_array_append_new(a, json_random(r, depth - 1));
+        return a;
+    }
+    default: {
+        json_t *o = json_object();
+        for (int i = (int)pl_rng_below(r, pl_rng_below(r, 4) ? 8 : 40); i > 0; i--) {
+            char key[16];
+            snprintf(key, sizeof key, "%s%u", strs[pl_rng_below(r, (uint32_t)ns)], pl_rng_below(r, 50));
+            json_object_set_new(o, pl_rng_below(r, 3) ? key : strs[pl_rng_below(r, (uint32_t)ns)],
+                                json_random(r, depth - 1));
+        }
+        return o;
+    }
+    }
+}
+
+/* pl_json_dump writes jansson's json_dumps text (the server's states and
+ * every view go through it): random values, then every game's views along
+ * random games (each view parsed back and written by jansson). */
+static void test_json_dump_is_janssons(void **s)
+{
+    (void)s;
+    pl_json_setup();
+    pl_rng r;
+    pl_rng_seed(&r, 7);
+    for (int i = 0; i < 3000; i++) {
+        json_t *j = json_random(&r, 4);
+        json_same(j);
+        json_decref(j);
+    }
+    json_t *bad = json_stringn_nocheck("\xff\xfe", 2); /* not UTF-8: refused by both */
+    json_same(bad);
+    json_decref(bad);
+    int ng;
+    const pl_game *const *gs = pl_games(&ng);
+    for (int gi = 0; gi < ng; gi++) {
+        pl_buf err = {0};
+        pl_match *m = pl_match_new(gs[gi], 0, NULL, &err);
+        assert_non_null(m);
+        for (int step = 0; step < 200; step++) {
+            int n = gs[gi]->num_seats(m->state);
+            for (int v = -1; v < n && gs[gi]->view_json; v++) {
+                pl_buf out = {0};
+                assert_int_equal(pl_view_json(gs[gi], m->state, v, &out, &err), 0);
+                json_t *j = json_loads(pl_buf_str(&out), 0, NULL);
+                assert_non_null(j);
+                char *want = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+                assert_string_equal(pl_buf_str(&out), want);
+                pl_free(want);
+                json_decref(j);
+                pl_buf_free(&out);
+            }
+            pl_phase ph = gs[gi]->phase(m->state);
+            if (ph == PL_PHASE_OVER)
+                break;
+            if (ph == PL_PHASE_CHANCE) {
+                assert_int_equal(pl_match_random(m, NULL, &err), 0);
+                continue;
+            }
+            int seats[PL_MAX_SEATS];
+            int na = gs[gi]->actors(m->state, seats);
+            int seat = seats[pl_rng_below(&r, (uint32_t)na)];
+            pl_action acts[512];
+            int nl = gs[gi]->legal(m->state, seat, acts, 512);
+            assert_true(nl > 0);
+            assert_int_equal(pl_match_play(m, seat, acts[pl_rng_below(&r, (uint32_t)(nl < 512 ? nl : 512))], &err), 0);
+        }
+        pl_buf_free(&err);
+        pl_match_free(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,7 +372,9 @@ int main(void)
         cmocka_unit_test(test_buf_and_canvas),
         cmocka_unit_test(test_alloc_failure_is_reported),
         cmocka_unit_test(test_record_rejects_bad_records),
+        cmocka_unit_test(test_parse_legal_why),
         cmocka_unit_test(test_protocol_framing),
+        cmocka_unit_test(test_json_dump_is_janssons),
     };
     return cmocka_run_group_tests_name("unit_core", tests, NULL, NULL);
 }

@@ -125,6 +125,10 @@ static void pump(drv *d)
             json_t *m = json_loadb(o.text, o.len, 0, &je);
             if (!m || !json_is_object(m))
                 fail_msg("not a JSON object: %s", o.text);
+            char *canon = json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS); /* the hub writes states by hand */
+            if (!canon || strlen(canon) != o.len || memcmp(canon, o.text, o.len))
+                fail_msg("not jansson's compact sorted text:\n%s\n%s", o.text, canon ? canon : "(null)");
+            pl_free(canon);
             pl_buf_printf(&d->all, "%s\n", o.text);
             const char *type = json_string_value(json_object_get(m, "type"));
             if (i >= 0 && !strcmp(type, "reading")) {
@@ -264,6 +268,34 @@ static int join(drv *d, const char *room, const char *name)
     if (!last(d, i, "joined"))
         fail_msg("join refused: %s", json_dumps(last(d, i, "error"), 0));
     return i;
+}
+
+/* Two people in a new room: connection `owner` creates it from `body` (the
+ * create message's fields), then "ann" (p0, seat 0) and "bob" (p1, seat 1)
+ * join, each from a new connection. */
+typedef struct duo {
+    char room[64];
+    int owner, p0, p1;
+} duo;
+
+/* cbw for ann and bob and two computer players. */
+#define CBW_TWO_PEOPLE "\"game\":\"cbw\",\"seats\":[{\"kind\":\"person\"},{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"},{\"kind\":\"ai\",\"level\":\"easy\"}]"
+
+static duo duo_open(drv *d, const char *body)
+{
+    duo t;
+    t.owner = connect_(d);
+    snprintf(t.room, sizeof t.room, "%s", create(d, t.owner, body));
+    t.p0 = join(d, t.room, "ann");
+    t.p1 = join(d, t.room, "bob");
+    return t;
+}
+
+/* The one of t's two people who acts now: p0 when p0's last state lists
+ * legal actions, else p1. */
+static int duo_mover(drv *d, const duo *t)
+{
+    return json_array_size(json_object_get(last(d, t->p0, "state"), "legal")) ? t->p0 : t->p1;
 }
 
 /* The error code of the last message of i, which must be an error. */
@@ -671,24 +703,20 @@ static void test_reconnect_spectator_chat(void **state)
 {
     (void)state;
     drv *d = drv_new("reconnect");
-    int a = connect_(d);
-    char room[64];
-    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"cbw\",\"seats\":[{\"kind\":\"person\"},{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"},{\"kind\":\"ai\",\"level\":\"easy\"}]"));
-    int p0 = join(d, room, "ann");
-    int p1 = join(d, room, "bob");
+    duo t = duo_open(d, CBW_TWO_PEOPLE);
     char token[64];
-    snprintf(token, sizeof token, "%s", str(last(d, p1, "joined"), "token"));
+    snprintf(token, sizeof token, "%s", str(last(d, t.p1, "joined"), "token"));
     assert_int_equal(strlen(token), 32);
     unsigned pick = 7;
-    int conns[2] = {p0, p1};
+    int conns[2] = {t.p0, t.p1};
     for (int k = 0; k < 4; k++)
         play_round(d, conns, 2, &pick);
-    long seq = num(last(d, p0, "state"), "seq");
-    disconnect_(d, p1);
-    json_t *seats = json_object_get(last(d, p0, "state"), "seats");
+    long seq = num(last(d, t.p0, "state"), "seq");
+    disconnect_(d, t.p1);
+    json_t *seats = json_object_get(last(d, t.p0, "state"), "seats");
     assert_false(json_is_true(json_object_get(json_array_get(seats, 1), "connected")));
     int back = connect_(d);
-    sendf(d, back, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", room, token);
+    sendf(d, back, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", t.room, token);
     assert_int_equal(num(last(d, back, "joined"), "seat"), 1);
     json_t *st = last(d, back, "state");
     assert_int_equal(num(st, "seq"), seq);
@@ -697,22 +725,22 @@ static void test_reconnect_spectator_chat(void **state)
     assert_non_null(json_object_get(json_object_get(st, "view"), "hand"));
     /* a bad token */
     int x = connect_(d);
-    sendf(d, x, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%032d\"}", room, 0);
+    sendf(d, x, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%032d\"}", t.room, 0);
     assert_string_equal(last_error(d, x), "seat");
     /* a full room */
-    sendf(d, x, "{\"type\":\"join\",\"room\":\"%s\",\"name\":\"eve\"}", room);
+    sendf(d, x, "{\"type\":\"join\",\"room\":\"%s\",\"name\":\"eve\"}", t.room);
     assert_string_equal(last_error(d, x), "full");
     /* spectator: no hand, no legal */
-    sendf(d, x, "{\"type\":\"watch\",\"room\":\"%s\"}", room);
+    sendf(d, x, "{\"type\":\"watch\",\"room\":\"%s\"}", t.room);
     json_t *sp = last(d, x, "state");
     assert_int_equal(num(sp, "seat"), -1);
     assert_null(json_object_get(json_object_get(sp, "view"), "hand"));
     assert_int_equal(json_array_size(json_object_get(sp, "legal")), 0);
     /* chat reaches everyone in the room */
     sendf(d, x, "{\"type\":\"chat\",\"text\":\"hello all\"}");
-    assert_string_equal(str(last(d, p0, "chat"), "text"), "hello all");
+    assert_string_equal(str(last(d, t.p0, "chat"), "text"), "hello all");
     assert_int_equal(num(last(d, back, "chat"), "seat"), -1);
-    sendf(d, p0, "{\"type\":\"chat\",\"text\":\"hi\"}");
+    sendf(d, t.p0, "{\"type\":\"chat\",\"text\":\"hi\"}");
     assert_string_equal(str(last(d, x, "chat"), "name"), "ann");
     /* leave */
     sendf(d, x, "{\"type\":\"leave\"}");
@@ -726,42 +754,38 @@ static void test_record_and_rematch(void **state)
 {
     (void)state;
     drv *d = drv_new("record");
-    int a = connect_(d);
-    char room[64];
-    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"tamcuc\",\"options\":{\"players\":\"2\"}"));
-    int p0 = join(d, room, "ann");
-    int p1 = join(d, room, "bob");
-    sendf(d, p0, "{\"type\":\"record\",\"who\":\"referee\"}");
-    assert_string_equal(last_error(d, p0), "over");
-    sendf(d, p0, "{\"type\":\"record\",\"who\":\"seat\"}");
-    json_t *rec = json_object_get(last(d, p0, "record"), "record");
+    duo t = duo_open(d, "\"game\":\"tamcuc\",\"options\":{\"players\":\"2\"}");
+    sendf(d, t.p0, "{\"type\":\"record\",\"who\":\"referee\"}");
+    assert_string_equal(last_error(d, t.p0), "over");
+    sendf(d, t.p0, "{\"type\":\"record\",\"who\":\"seat\"}");
+    json_t *rec = json_object_get(last(d, t.p0, "record"), "record");
     assert_non_null(rec);
     assert_string_equal(str(rec, "format"), "parlour-record-view");
     assert_null(json_object_get(rec, "seed"));
-    sendf(d, p0, "{\"type\":\"rematch\"}");
-    assert_string_equal(last_error(d, p0), "over");
-    int conns[2] = {p0, p1};
+    sendf(d, t.p0, "{\"type\":\"rematch\"}");
+    assert_string_equal(last_error(d, t.p0), "over");
+    int conns[2] = {t.p0, t.p1};
     play_to_end(d, conns, 2, 99);
-    sendf(d, p1, "{\"type\":\"record\",\"who\":\"referee\"}");
-    rec = json_object_get(last(d, p1, "record"), "record");
+    sendf(d, t.p1, "{\"type\":\"record\",\"who\":\"referee\"}");
+    rec = json_object_get(last(d, t.p1, "record"), "record");
     assert_non_null(rec);
     assert_string_equal(str(rec, "format"), "parlour-record");
     assert_non_null(json_object_get(rec, "seed"));
     char token0[64];
-    snprintf(token0, sizeof token0, "%s", str(last(d, p0, "joined"), "token"));
-    sendf(d, p0, "{\"type\":\"rematch\"}");
-    assert_null(last(d, p0, "rematch")); /* bob has not asked yet */
-    sendf(d, p1, "{\"type\":\"rematch\"}");
-    json_t *rm = last(d, p0, "rematch");
+    snprintf(token0, sizeof token0, "%s", str(last(d, t.p0, "joined"), "token"));
+    sendf(d, t.p0, "{\"type\":\"rematch\"}");
+    assert_null(last(d, t.p0, "rematch")); /* bob has not asked yet */
+    sendf(d, t.p1, "{\"type\":\"rematch\"}");
+    json_t *rm = last(d, t.p0, "rematch");
     assert_non_null(rm);
     char room2[64];
     snprintf(room2, sizeof room2, "%s", str(rm, "room"));
-    assert_string_not_equal(room2, room);
-    assert_string_equal(str(last(d, p1, "rematch"), "room"), room2);
+    assert_string_not_equal(room2, t.room);
+    assert_string_equal(str(last(d, t.p1, "rematch"), "room"), room2);
     /* the tokens carry over */
-    sendf(d, p0, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", room2, token0);
-    assert_int_equal(num(last(d, p0, "joined"), "seat"), 0);
-    json_t *st = last(d, p0, "state");
+    sendf(d, t.p0, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", room2, token0);
+    assert_int_equal(num(last(d, t.p0, "joined"), "seat"), 0);
+    json_t *st = last(d, t.p0, "state");
     assert_false(json_is_true(json_object_get(st, "over")));
     assert_string_equal(str(st, "status"), "playing");
     drv_free(d);
@@ -771,15 +795,11 @@ static void test_hostile_messages(void **state)
 {
     (void)state;
     drv *d = drv_new("hostile");
-    int a = connect_(d);
-    char room[64];
-    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"ur\""));
-    int p0 = join(d, room, "ann");
-    int p1 = join(d, room, "bob");
+    duo t = duo_open(d, "\"game\":\"ur\"");
     /* who acts? */
-    int mover = json_array_size(json_object_get(last(d, p0, "state"), "legal")) ? p0 : p1;
-    int other = mover == p0 ? p1 : p0;
-    long seq = num(last(d, p0, "state"), "seq");
+    int mover = duo_mover(d, &t);
+    int other = mover == t.p0 ? t.p1 : t.p0;
+    long seq = num(last(d, t.p0, "state"), "seq");
     static const struct {
         const char *msg, *code;
     } table[] = {
@@ -842,7 +862,7 @@ static void test_hostile_messages(void **state)
     /* nothing changed: no new state, the same seq, nothing stored */
     assert_int_equal(num(last(d, mover, "state"), "seq"), seq);
     pl_buf err = {0};
-    assert_int_equal(store_count(d->s, room, &err), seq);
+    assert_int_equal(store_count(d->s, t.room, &err), seq);
     pl_buf_free(&err);
     drv_free(d);
 }
@@ -851,12 +871,8 @@ static void test_illegal_explained(void **state)
 {
     (void)state;
     drv *d = drv_new("illegal");
-    int a = connect_(d);
-    char room[64];
-    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"cbw\",\"seats\":[{\"kind\":\"person\"},{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"},{\"kind\":\"ai\",\"level\":\"easy\"}]"));
-    int p0 = join(d, room, "ann");
-    int p1 = join(d, room, "bob");
-    int mover = json_array_size(json_object_get(last(d, p0, "state"), "legal")) ? p0 : p1;
+    duo t = duo_open(d, CBW_TWO_PEOPLE);
+    int mover = duo_mover(d, &t);
     /* a card the seat does not hold, on a legal cell: cbw explains why */
     json_t *st = last(d, mover, "state");
     json_t *legal = json_object_get(st, "legal");
@@ -880,6 +896,17 @@ static void test_illegal_explained(void **state)
     if (!strstr(str(e, "message"), "illegal move"))
         fail_msg("%s", str(e, "message"));
     assert_string_equal(str(e, "request"), "act");
+    /* `reason`: the message less its list of legal actions (web-protocol.md) */
+    const char *msg = str(e, "message"), *why = str(e, "reason");
+    size_t wn = strlen(why);
+    if (!strstr(why, "illegal move") || strstr(why, "; legal:") || strstr(why, "; for example:"))
+        fail_msg("reason %s", why);
+    if (strncmp(msg, why, wn) || (strncmp(msg + wn, "; legal: ", 9) && strncmp(msg + wn, "; for example: ", 15)))
+        fail_msg("reason %s is not the head of message %s", why, msg);
+    /* a text that is no action: the parser's words, whole */
+    sendf(d, mover, "{\"type\":\"act\",\"action\":\"zzz\"}");
+    e = last(d, mover, "error");
+    assert_string_equal(str(e, "reason"), str(e, "message"));
     drv_free(d);
 }
 
@@ -959,32 +986,27 @@ static void test_held_until_durable_and_failure(void **state)
 {
     (void)state;
     drv *d = drv_new("held");
-    int a = connect_(d);
-    char room[64];
-    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"ur\""));
-    int p0 = join(d, room, "ann");
-    int p1 = join(d, room, "bob");
-    int mover = json_array_size(json_object_get(last(d, p0, "state"), "legal")) ? p0 : p1;
+    duo t = duo_open(d, "\"game\":\"ur\"");
+    int mover = duo_mover(d, &t);
     json_t *st = last(d, mover, "state");
     long seq = num(st, "seq");
     char act[64];
     snprintf(act, sizeof act, "%s", str(json_array_get(json_object_get(st, "legal"), 0), "action"));
-    size_t n0 = json_array_size(d->in[mover]), n1 = json_array_size(d->in[p0 == mover ? p1 : p0]);
+    size_t n0 = json_array_size(d->in[mover]), n1 = json_array_size(d->in[t.p0 == mover ? t.p1 : t.p0]);
     d->hold = 1;
     sendf(d, mover, "{\"type\":\"act\",\"action\":\"%s\",\"seq\":%ld}", act, seq);
     /* nothing heard before the write is durable */
     assert_int_equal(json_array_size(d->in[mover]), n0);
-    assert_int_equal(json_array_size(d->in[p0 == mover ? p1 : p0]), n1);
+    assert_int_equal(json_array_size(d->in[t.p0 == mover ? t.p1 : t.p0]), n1);
     d->hold = 0;
     pump(d);
     assert_non_null(last(d, mover, "accepted"));
     assert_true(num(last(d, mover, "state"), "seq") > seq);
     pl_buf err = {0};
-    long stored = (long)store_count(d->s, room, &err);
+    long stored = (long)store_count(d->s, t.room, &err);
     assert_int_equal(stored, num(last(d, mover, "state"), "seq"));
     /* now a write that fails: the action is taken back */
-    st = last(d, p0, "state");
-    mover = json_array_size(json_object_get(st, "legal")) ? p0 : p1;
+    mover = duo_mover(d, &t);
     st = last(d, mover, "state");
     seq = num(st, "seq");
     snprintf(act, sizeof act, "%s", str(json_array_get(json_object_get(st, "legal"), 0), "action"));
@@ -994,16 +1016,16 @@ static void test_held_until_durable_and_failure(void **state)
     assert_string_equal(str(last(d, mover, "error"), "error"), "storage");
     assert_int_equal(count(d, mover, "accepted"), accepted); /* never accepted */
     assert_int_equal(num(last(d, mover, "state"), "seq"), seq);
-    assert_int_equal(store_count(d->s, room, &err), seq);
+    assert_int_equal(store_count(d->s, t.room, &err), seq);
     /* and play goes on */
     sendf(d, mover, "{\"type\":\"act\",\"action\":\"%s\",\"seq\":%ld}", act, seq);
     assert_int_equal(count(d, mover, "accepted"), accepted + 1);
     /* a room whose creation cannot be stored is gone, and its creator told */
-    int created = count(d, a, "created");
+    int created = count(d, t.owner, "created");
     d->fail_next = 1;
-    sendf(d, a, "{\"type\":\"create\",\"game\":\"ur\"}");
-    assert_int_equal(count(d, a, "created"), created); /* never told it exists */
-    assert_string_equal(last_error(d, a), "storage");
+    sendf(d, t.owner, "{\"type\":\"create\",\"game\":\"ur\"}");
+    assert_int_equal(count(d, t.owner, "created"), created); /* never told it exists */
+    assert_string_equal(last_error(d, t.owner), "storage");
     hub_stats hs;
     hub_get_stats(d->h, &hs);
     assert_int_equal(hs.rooms, 1);
@@ -1015,20 +1037,16 @@ static void test_restore(void **state)
 {
     (void)state;
     drv *d = drv_new("restore");
-    int a = connect_(d);
-    char room[64];
-    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"cbw\",\"seats\":[{\"kind\":\"person\"},{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"},{\"kind\":\"ai\",\"level\":\"easy\"}]"));
-    int p0 = join(d, room, "ann");
-    int p1 = join(d, room, "bob");
+    duo t = duo_open(d, CBW_TWO_PEOPLE);
     char tok[2][64];
-    snprintf(tok[0], 64, "%s", str(last(d, p0, "joined"), "token"));
-    snprintf(tok[1], 64, "%s", str(last(d, p1, "joined"), "token"));
+    snprintf(tok[0], 64, "%s", str(last(d, t.p0, "joined"), "token"));
+    snprintf(tok[1], 64, "%s", str(last(d, t.p1, "joined"), "token"));
     unsigned pick = 3;
-    int conns[2] = {p0, p1};
+    int conns[2] = {t.p0, t.p1};
     for (int k = 0; k < 6; k++)
         play_round(d, conns, 2, &pick);
-    char *view0 = json_dumps(json_object_get(last(d, p0, "state"), "view"), JSON_SORT_KEYS);
-    long seq = num(last(d, p0, "state"), "seq");
+    char *view0 = json_dumps(json_object_get(last(d, t.p0, "state"), "view"), JSON_SORT_KEYS);
+    long seq = num(last(d, t.p0, "state"), "seq");
     /* restart: a new hub from the same file */
     hub_free(d->h);
     for (int i = 0; i < MAXC; i++) {
@@ -1042,7 +1060,7 @@ static void test_restore(void **state)
     assert_int_equal(hub_restore(d->h, d->s, d->now, &err), 1);
     pump(d);
     int b0 = connect_(d);
-    sendf(d, b0, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", room, tok[0]);
+    sendf(d, b0, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", t.room, tok[0]);
     assert_int_equal(num(last(d, b0, "joined"), "seat"), 0);
     json_t *st = last(d, b0, "state");
     assert_int_equal(num(st, "seq"), seq);
@@ -1051,7 +1069,7 @@ static void test_restore(void **state)
     pl_free(view0);
     pl_free(view1);
     int b1 = connect_(d);
-    sendf(d, b1, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", room, tok[1]);
+    sendf(d, b1, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", t.room, tok[1]);
     int c2[2] = {b0, b1};
     play_to_end(d, c2, 2, 5);
     pl_buf_free(&err);
@@ -1176,40 +1194,36 @@ static void test_grace_takeover_and_hand_back(void **state)
 {
     (void)state;
     drv *d = drv_new("grace");
-    int a = connect_(d);
-    char room[64];
-    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"ur\",\"grace_s\":10"));
-    int p0 = join(d, room, "ann");
-    int p1 = join(d, room, "bob");
+    duo t = duo_open(d, "\"game\":\"ur\",\"grace_s\":10");
     char tok[64];
-    snprintf(tok, sizeof tok, "%s", str(last(d, p1, "joined"), "token"));
-    disconnect_(d, p1);
+    snprintf(tok, sizeof tok, "%s", str(last(d, t.p1, "joined"), "token"));
+    disconnect_(d, t.p1);
     assert_true(hub_next_ms(d->h) <= d->now + 10000);
     d->now += 10001;
     hub_tick(d->h, d->now);
     pump(d);
-    json_t *seat1 = json_array_get(json_object_get(last(d, p0, "state"), "seats"), 1);
+    json_t *seat1 = json_array_get(json_object_get(last(d, t.p0, "state"), "seats"), 1);
     assert_true(json_is_true(json_object_get(seat1, "covered")));
     /* p0 plays; the computer answers for seat 1 */
-    long before = num(last(d, p0, "state"), "seq");
+    long before = num(last(d, t.p0, "state"), "seq");
     unsigned pick = 1;
-    int conns[1] = {p0};
+    int conns[1] = {t.p0};
     for (int k = 0; k < 5; k++)
         play_round(d, conns, 1, &pick);
-    long after = num(last(d, p0, "state"), "seq");
+    long after = num(last(d, t.p0, "state"), "seq");
     assert_true(after > before + 5);
     int seat1_moves = 0;
-    json_t *h = json_object_get(last(d, p0, "state"), "history");
+    json_t *h = json_object_get(last(d, t.p0, "state"), "history");
     for (size_t k = 0; k < json_array_size(h); k++)
         seat1_moves += num(json_array_get(h, k), "seat") == 1;
     assert_true(seat1_moves > 0);
     /* bob comes back: his seat again */
     int b = connect_(d);
-    sendf(d, b, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", room, tok);
-    seat1 = json_array_get(json_object_get(last(d, p0, "state"), "seats"), 1);
+    sendf(d, b, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", t.room, tok);
+    seat1 = json_array_get(json_object_get(last(d, t.p0, "state"), "seats"), 1);
     assert_false(json_is_true(json_object_get(seat1, "covered")));
     assert_true(json_is_true(json_object_get(seat1, "connected")));
-    int c2[2] = {p0, b};
+    int c2[2] = {t.p0, b};
     play_to_end(d, c2, 2, 9);
     drv_free(d);
 }
@@ -1376,14 +1390,10 @@ static void test_move_clock(void **state)
 {
     (void)state;
     drv *d = drv_new("clock");
-    int a = connect_(d);
-    char room[64];
-    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"ur\",\"clock\":{\"move_s\":30}"));
-    int p0 = join(d, room, "ann");
-    int p1 = join(d, room, "bob");
-    json_t *st = last(d, p0, "state");
+    duo t = duo_open(d, "\"game\":\"ur\",\"clock\":{\"move_s\":30}");
+    json_t *st = last(d, t.p0, "state");
     assert_int_equal(num(json_object_get(st, "clock"), "move_s"), 30);
-    int mover = json_array_size(json_object_get(st, "legal")) ? p0 : p1;
+    int mover = duo_mover(d, &t);
     long seq = num(last(d, mover, "state"), "seq");
     int64_t due = hub_next_ms(d->h);
     assert_true(due <= d->now + 30000 && due > d->now);
@@ -1404,20 +1414,15 @@ static void test_total_clock(void **state)
 {
     (void)state;
     drv *d = drv_new("total");
-    int a = connect_(d);
-    char room[64];
-    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"ur\",\"clock\":{\"total_s\":5}"));
-    int p0 = join(d, room, "ann");
-    int p1 = join(d, room, "bob");
-    (void)p1;
+    duo t = duo_open(d, "\"game\":\"ur\",\"clock\":{\"total_s\":5}");
     d->now += 5001;
     hub_tick(d->h, d->now);
     pump(d);
-    json_t *seats = json_object_get(last(d, p0, "state"), "seats");
+    json_t *seats = json_object_get(last(d, t.p0, "state"), "seats");
     int covered = json_is_true(json_object_get(json_array_get(seats, 0), "covered")) +
                   json_is_true(json_object_get(json_array_get(seats, 1), "covered"));
     assert_int_equal(covered, 1); /* the one whose clock ran: a computer plays on */
-    int late = json_is_true(json_object_get(json_array_get(seats, 0), "covered")) ? p0 : p1;
+    int late = json_is_true(json_object_get(json_array_get(seats, 0), "covered")) ? t.p0 : t.p1;
     sendf(d, late, "{\"type\":\"act\",\"action\":\"pass\"}");
     assert_string_equal(last_error(d, late), "not-your-turn");
     drv_free(d);
@@ -1557,10 +1562,10 @@ static void upload(drv *d, int i, const char *text, size_t part, const char *tai
  * two seats' connections in p[]. */
 static void finished_ur(drv *d, char *room, int p[2])
 {
-    int a = connect_(d);
-    snprintf(room, 64, "%s", create(d, a, "\"game\":\"ur\",\"options\":{\"rules\":\"finkel\",\"pieces\":\"2\"}"));
-    p[0] = join(d, room, "ann");
-    p[1] = join(d, room, "bob");
+    duo t = duo_open(d, "\"game\":\"ur\",\"options\":{\"rules\":\"finkel\",\"pieces\":\"2\"}");
+    snprintf(room, 64, "%s", t.room);
+    p[0] = t.p0;
+    p[1] = t.p1;
     sendf(d, p[0], "{\"type\":\"replay\",\"room\":\"%s\",\"seat\":0}", room);
     assert_string_equal(last_error(d, p[0]), "over"); /* never during the game */
     play_to_end(d, p, 2, 4242);

@@ -955,6 +955,34 @@ static int stop_pg(void **st)
     return 0;
 }
 
+/* store_clear leaves the store as store_open made it: no room, no action
+ * (an emptied room's code takes a fresh history from seq 0), the finished
+ * flag gone with its room; it works again on an empty store. */
+static void test_clear_empties(void **st)
+{
+    (void)st;
+    store *s = open_ok(":memory:");
+    pl_buf err = {0};
+    for (int round = 0; round < 2; round++) {
+        room_ok(s, "a", "ur", 1);
+        room_ok(s, "b", "ur", 2);
+        store_action acts[] = {{"a", 0, -1, "roll 1", 1}, {"a", 1, 0, "enter", 2}, {"b", 0, -1, "roll 2", 3}};
+        assert_int_equal(store_append(s, acts, 3, &err), 0);
+        assert_int_equal(store_finish(s, "b", NULL, &err), 0);
+        assert_int_equal(store_clear(s, &err), 0);
+        seen_rooms all = {0};
+        assert_int_equal(store_rooms(s, 0, collect_room, &all, &err), 0);
+        assert_int_equal(all.n, 0);
+        assert_int_equal(store_count(s, "a", &err), -1); /* no such room */
+        pl_buf_clear(&err);
+        assert_int_equal(store_clear(s, &err), 0); /* already empty */
+    }
+    room_ok(s, "a", "ur", 1);
+    assert_int_equal(store_count(s, "a", &err), 0);
+    store_close(s);
+    pl_buf_free(&err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -968,6 +996,7 @@ int main(void)
         cmocka_unit_test(test_lease_race_has_one_winner),
         cmocka_unit_test(test_watch_sees_other_handles_rooms),
         cmocka_unit_test(test_sqlite_schema_1_migrates),
+        cmocka_unit_test(test_clear_empties),
         cmocka_unit_test(test_pg_schema_and_reconnect),
     };
     int failed = cmocka_run_group_tests_name("store_sqlite", tests, use_sqlite, NULL);

@@ -359,6 +359,14 @@ int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *er
 int pl_parse_legal(const pl_game *g, const void *st, int seat, const char *text,
                    pl_action *a, pl_buf *err);
 
+/* pl_parse_legal that also gives the reason apart: on -1, `err` gets the same
+ * message as pl_parse_legal's and `why` (when not NULL) only its reason, the
+ * message less the list of actions that pl_check adds ("; legal: …", "; for
+ * example: …", "; outcomes: …"), e.g. "illegal move 9: …" alone. `*a` is set
+ * only on 0. Never changes `st`. */
+int pl_parse_legal_why(const pl_game *g, const void *st, int seat, const char *text,
+                       pl_action *a, pl_buf *err, pl_buf *why);
+
 /* Appends the actor's legal actions (or the chance outcomes), space
  * separated, at most `max` of them then "…". */
 void pl_list_legal(const pl_game *g, const void *st, int seat, int max, pl_buf *out);

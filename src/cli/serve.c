@@ -25,6 +25,7 @@
 static const char serve_usage[] =
     "usage: parlour serve [--port N] [--host ADDR] [--db FILE|URL] [--web DIR] [--workers N]\n"
     "                     [--test-seed N] [--max-queue BYTES] [--table FILE]... [--cluster]\n"
+    "                     [--engines N] [--engine-cmd CMD] [--engine-timeout MS]\n"
     "The game server: rooms played from the browser (docs/server.md, docs/web-protocol.md).\n"
     "Open http://HOST:PORT/ once it prints \"listening\"; stop it with Ctrl-C (SIGINT) or SIGTERM.\n\n"
     "  --port N       TCP port (default 8080; 0: any free port, printed)\n"
@@ -43,7 +44,13 @@ static const char serve_usage[] =
     "  --max-queue B  bytes waiting for a client that does not read before it is closed\n"
     "                 (default 4194304; lower it to test that)\n"
     "  --table FILE   a solved table (`parlour solve ... --out FILE`, repeatable, at most 16):\n"
-    "                 replays of finished games show each legal move's exact winning chance\n";
+    "                 replays of finished games show each legal move's exact winning chance\n"
+    "  --engines N    computer players think in N worker processes (`parlour engine`, started\n"
+    "                 and restarted by the server) instead of its threads (default: threads)\n"
+    "  --engine-cmd CMD  a shell command that starts one worker, e.g. 'ssh worker1 parlour engine'\n"
+    "                 (N of them with --engines N, else one; docs/server.md)\n"
+    "  --engine-timeout MS  a worker's answer within MS milliseconds (default 10000), else it\n"
+    "                 is restarted and the seat gets the fallback move\n";
 
 /* Reads an integer in [lo, hi] from `s`. Returns 0, or -1 when it is not one. */
 static int serve_int(const char *s, long long lo, long long hi, long long *out)
@@ -108,6 +115,35 @@ static void *serve_signals(void *arg)
     return NULL;
 }
 
+/* The store's path as the log may show it, in out[cap]: a PostgreSQL URL's
+ * password ("user:PASSWORD@host" or a "password=" parameter) replaced by
+ * "***"; any other path as it is. */
+static const char *serve_db_shown(const char *db, char *out, size_t cap)
+{
+    const char *auth = strncmp(db, "postgres", 8) ? NULL : strstr(db, "://");
+    if (!auth) {
+        snprintf(out, cap, "%s", db);
+        return out;
+    }
+    auth += 3;
+    size_t alen = strcspn(auth, "/?");
+    const char *at = memchr(auth, '@', alen), *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+    size_t k = 0;
+    for (const char *p = db; *p && k + 16 < cap;) {
+        if (colon && p == colon + 1) {
+            k += (size_t)snprintf(out + k, cap - k, "***");
+            p = at;
+        } else if (p > auth + alen && !strncmp(p, "password=", 9) && (p[-1] == '?' || p[-1] == '&')) {
+            k += (size_t)snprintf(out + k, cap - k, "password=***");
+            p += 9 + strcspn(p + 9, "&");
+        } else {
+            out[k++] = *p++;
+        }
+    }
+    out[k] = 0;
+    return out;
+}
+
 int cli_serve(int argc, char **argv)
 {
     static const struct option longs[] = {
@@ -115,7 +151,10 @@ int cli_serve(int argc, char **argv)
         {"db", required_argument, NULL, 'd'},      {"web", required_argument, NULL, 'w'},
         {"workers", required_argument, NULL, 'j'}, {"test-seed", required_argument, NULL, 's'},
         {"max-queue", required_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
-        {"table", required_argument, NULL, 't'},   {"cluster", no_argument, NULL, 'C'},
+        {"table", required_argument, NULL, 't'},
+        {"engines", required_argument, NULL, 'e'}, {"engine-cmd", required_argument, NULL, 'c'},
+        {"engine-timeout", required_argument, NULL, 'T'},
+        {"cluster", no_argument, NULL, 'C'},
         {NULL, 0, NULL, 0}};
     net_config cfg = {.host = "127.0.0.1", .port = 8080, .db = "parlour.db"};
     const char *web = NULL;
@@ -178,6 +217,29 @@ int cli_serve(int argc, char **argv)
                 return 2;
             }
             tables[cfg.ntables++] = optarg;
+            break;
+        case 'e':
+            if (serve_int(optarg, 1, 64, &v)) {
+                fprintf(stderr, "parlour serve: --engines takes a number from 1 to 64, not '%s'\n", optarg);
+                return 2;
+            }
+            cfg.engines = (int)v;
+            break;
+        case 'c':
+            if (!*optarg) {
+                fputs("parlour serve: --engine-cmd takes a shell command (e.g. 'ssh worker1 parlour engine')\n",
+                      stderr);
+                return 2;
+            }
+            cfg.engine_cmd = optarg;
+            break;
+        case 'T':
+            if (serve_int(optarg, 1, 3600000, &v)) {
+                fprintf(stderr, "parlour serve: --engine-timeout takes milliseconds from 1 to 3600000, not '%s'\n",
+                        optarg);
+                return 2;
+            }
+            cfg.engine_timeout_ms = (int)v;
             break;
         case 'C':
             cfg.cluster = 1;
@@ -246,8 +308,9 @@ int cli_serve(int argc, char **argv)
     }
     pl_buf_free(&err);
     int v6 = strchr(shown, ':') != NULL; /* an IPv6 address goes in brackets in a URL */
+    char dbshown[1024];
     printf("parlour serve: listening on http://%s%s%s:%d/ (db %s, web %s)\n", v6 ? "[" : "", shown,
-           v6 ? "]" : "", net_port(n), cfg.db, net_web(n));
+           v6 ? "]" : "", net_port(n), serve_db_shown(cfg.db, dbshown, sizeof dbshown), net_web(n));
     fflush(stdout);
     pthread_t sig_thread;
     int have_sig = !pthread_create(&sig_thread, NULL, serve_signals, n);

@@ -64,16 +64,24 @@ void pl_list_legal(const pl_game *g, const void *st, int seat, int max, pl_buf *
     pl_free(acts);
 }
 
-int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *err)
+/* pl_check's work; `*why_end` (when not NULL) gets err's length where the
+ * reason ends and the list of actions (if any) begins. */
+static int check_at(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *err, size_t *why_end)
 {
+    size_t end_scratch;
+    if (!why_end)
+        why_end = &end_scratch;
     pl_phase ph = g->phase(st);
     if (ph == PL_PHASE_OVER) {
         pl_buf_puts(err, "the game is over");
+        *why_end = err->len;
         return -1;
     }
     if (ph == PL_PHASE_CHANCE) {
         if (seat != PL_CHANCE) {
-            pl_buf_puts(err, "chance acts now (a roll, draw or deal): play a chance outcome or use random; outcomes: ");
+            pl_buf_puts(err, "chance acts now (a roll, draw or deal): play a chance outcome or use random");
+            *why_end = err->len;
+            pl_buf_puts(err, "; outcomes: ");
             pl_list_legal(g, st, PL_CHANCE, 40, err);
             return -1;
         }
@@ -95,17 +103,21 @@ int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *er
             }
             pl_buf_free(&t);
             pl_buf_free(&e);
+            *why_end = err->len;
             return ok ? 0 : -1;
         }
         for (int i = 0; i < n; i++)
             if (acts[i] == a && p[i] > 0)
                 return 0;
-        pl_buf_puts(err, "not a possible chance outcome now; outcomes: ");
+        pl_buf_puts(err, "not a possible chance outcome now");
+        *why_end = err->len;
+        pl_buf_puts(err, "; outcomes: ");
         pl_list_legal(g, st, PL_CHANCE, 40, err);
         return -1;
     }
     if (seat == PL_CHANCE) {
         pl_buf_puts(err, "not a chance phase");
+        *why_end = err->len;
         return -1;
     }
     if (!pl_is_actor(g, st, seat)) {
@@ -115,6 +127,7 @@ int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *er
         pl_buf_puts(err, n > 1 ? "seats acting:" : "seat acting:");
         for (int i = 0; i < n; i++)
             pl_buf_printf(err, " %d", seats[i]);
+        *why_end = err->len;
         return -1;
     }
     if (g->check) {
@@ -125,7 +138,9 @@ int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *er
         }
         pl_buf_puts(err, "illegal move ");
         g->format_action(st, seat, a, err);
-        pl_buf_printf(err, ": %s; for example: ", pl_buf_str(&why));
+        pl_buf_printf(err, ": %s", pl_buf_str(&why));
+        *why_end = err->len;
+        pl_buf_puts(err, "; for example: ");
         pl_buf_free(&why);
         pl_list_legal(g, st, seat, 40, err);
         return -1;
@@ -139,6 +154,7 @@ int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *er
         acts = pl_malloc(sizeof *acts * (size_t)n);
         if (!acts) {
             pl_buf_puts(err, "out of memory");
+            *why_end = err->len;
             return -1;
         }
         int n2 = g->legal(st, seat, acts, n);
@@ -158,22 +174,44 @@ int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *er
         pl_buf_puts(err, ": ");
         g->explain_illegal(st, seat, a, err);
     }
+    *why_end = err->len;
     pl_buf_puts(err, "; legal: ");
     pl_list_legal(g, st, seat, 40, err);
     return -1;
 }
 
+int pl_check(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *err)
+{
+    return check_at(g, st, seat, a, err, NULL);
+}
+
 int pl_parse_legal(const pl_game *g, const void *st, int seat, const char *text,
                    pl_action *a, pl_buf *err)
 {
+    return pl_parse_legal_why(g, st, seat, text, a, err, NULL);
+}
+
+int pl_parse_legal_why(const pl_game *g, const void *st, int seat, const char *text,
+                       pl_action *a, pl_buf *err, pl_buf *why)
+{
     pl_buf e = {0};
+    size_t start = err->len, end;
     if (g->parse_action(st, seat, text, a, &e) < 0) {
         pl_buf_printf(err, "bad action '%s': %s", text, pl_buf_str(&e));
         pl_buf_free(&e);
-        return -1;
+        end = err->len;
+    } else {
+        pl_buf_free(&e);
+        if (check_at(g, st, seat, *a, err, &end) == 0)
+            return 0;
     }
-    pl_buf_free(&e);
-    return pl_check(g, st, seat, *a, err);
+    if (why) {
+        for (size_t i = start; i < end && err->s; i++)
+            pl_buf_putc(why, err->s[i]);
+        if (err->oom)
+            why->oom = true;
+    }
+    return -1;
 }
 
 pl_action pl_draw_chance(const pl_game *g, const void *st, pl_rng *rng)

@@ -5,6 +5,7 @@
 
 #include "parlour/alloc.h"
 #include "parlour/game.h"
+#include "parlour/jsonout.h"
 #include "parlour/record.h"
 
 static const char *const phase_word[] = {"chance", "move", "over"};
@@ -69,17 +70,11 @@ int pl_view_json(const pl_game *g, const void *st, int viewer, pl_buf *out, pl_b
     bad |= json_object_set_new(root, "outcome", outcome_json(g, st));
     if (!bad && root)
         bad |= g->view_json(st, viewer, root);
-    char *s = bad || !root ? NULL : json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS);
+    /* pl_json_dump: json_dumps's text (compact, sorted keys) at a fraction
+     * of its cost; it leaves nothing half-written. */
+    int rc = bad || !root ? -1 : pl_json_dump(root, out);
     json_decref(root);
-    if (!s) {
-        pl_buf_puts(err, "out of memory");
-        return -1;
-    }
-    size_t before = out->len;
-    pl_buf_puts(out, s);
-    pl_free(s);
-    if (out->oom) { /* nothing half-written */
-        pl_buf_truncate(out, before);
+    if (rc < 0) {
         pl_buf_puts(err, "out of memory");
         return -1;
     }

@@ -8,7 +8,11 @@
 #include "proto.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <utf8proc.h>
 
 #include "../ai/ai.h"
@@ -460,6 +464,54 @@ static int cmd_view_json(pl_proto *p, const proto_cmd *c, int argc, char **argv,
     return pl_view_json(p->m->game, p->m->state, seat, res, res);
 }
 
+/* choose SEAT SEED [PLAYER] (an extension, docs/protocol.md): what the
+ * computer player would play for SEAT, an actor, with its random choices
+ * drawn from SEED (ai_player_choose's seed), without playing it. The
+ * server's engine workers answer with it (src/server/engines.c), so a
+ * worker's choice is the one the server's own thread would make. */
+static int cmd_choose(pl_proto *p, const proto_cmd *c, int argc, char **argv, const char *rest,
+                      pl_buf *res)
+{
+    (void)rest;
+    if (argc < 2 || argc > 3)
+        return usage(c, res);
+    pl_match *m = p->m;
+    const pl_game *g = m->game;
+    int seat;
+    if (check_seat(p, argv[0], &seat, res) < 0)
+        return -1;
+    const char *q = argv[1];
+    size_t n = strlen(q);
+    uint64_t seed = 0;
+    bool ok = n > 0 && n <= 20;
+    for (size_t i = 0; ok && i < n; i++) {
+        unsigned d = (unsigned)(q[i] - '0');
+        ok = d <= 9 && seed <= (UINT64_MAX - d) / 10;
+        seed = seed * 10 + d;
+    }
+    if (!ok) {
+        pl_buf_printf(res, "bad seed '%s': a number from 0 to %llu", q, (unsigned long long)UINT64_MAX);
+        return -1;
+    }
+    pl_phase ph = g->phase(m->state);
+    if (ph != PL_PHASE_MOVE) {
+        pl_buf_puts(res, ph == PL_PHASE_OVER ? "the game is over" : "chance acts now, not a seat");
+        return -1;
+    }
+    if (!pl_is_actor(g, m->state, seat)) {
+        pl_buf_printf(res, "seat %d does not act now", seat);
+        return -1;
+    }
+    const ai_player *ai = proto_player(p, g, argc == 3 ? argv[2] : NULL, res);
+    if (!ai)
+        return -1;
+    pl_action a;
+    if (ai_player_choose(ai, m->state, seat, seed, &a, res) < 0)
+        return -1;
+    g->format_action(m->state, seat, a, res);
+    return 0;
+}
+
 static int cmd_position(pl_proto *p, const proto_cmd *c, int argc, char **argv,
                         const char *rest, pl_buf *res)
 {
@@ -492,6 +544,7 @@ static const proto_cmd commands[] = {
     {"quit", "quit", false, cmd_quit},
     /* extensions (docs/protocol.md, "Extensions"): after the original commands */
     {"view_json", "view_json SEAT|spectator", true, cmd_view_json},
+    {"choose", "choose SEAT SEED [PLAYER]", true, cmd_choose},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -607,6 +660,28 @@ int pl_proto_line(pl_proto *p, const char *line, size_t len, pl_buf *out)
     return quit;
 }
 
+/* Answers every whole line of buf[0..*len) (and, at the end of input, the
+ * last line without its LF), writing the answers to `out`; keeps a partial
+ * line at the front of `buf`. Returns 1 after `quit`. */
+static int proto_lines(pl_proto *p, char *buf, size_t *len, int eof, pl_buf *o, FILE *out)
+{
+    size_t start = 0;
+    int quit = 0;
+    while (!quit && start < *len) {
+        char *nl = memchr(buf + start, '\n', *len - start);
+        if (!nl && !eof)
+            break;
+        size_t n = nl ? (size_t)(nl - (buf + start)) : *len - start;
+        pl_buf_clear(o);
+        quit = pl_proto_line(p, buf + start, n, o);
+        fputs(pl_buf_str(o), out);
+        start += n + (nl != NULL);
+    }
+    memmove(buf, buf + start, *len - start);
+    *len -= start;
+    return quit;
+}
+
 int pl_proto_run(FILE *in, FILE *out)
 {
     pl_proto *p = pl_proto_new();
@@ -614,22 +689,52 @@ int pl_proto_run(FILE *in, FILE *out)
         fputs("? out of memory\n\n", out);
         return 1;
     }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
     pl_buf o = {0};
-    while ((n = getline(&line, &cap, in)) >= 0) {
-        size_t len = (size_t)n;
-        if (len && line[len - 1] == '\n')
-            len--;
-        pl_buf_clear(&o);
-        int quit = pl_proto_line(p, line, len, &o);
-        fputs(pl_buf_str(&o), out);
-        fflush(out);
-        if (quit)
-            break;
+    int fd = fileno(in);
+    if (fd >= 0) {
+        /* Read what is there, answer every whole line of it, then flush once:
+         * a client that sends many requests at once (a server's worker,
+         * docs/server.md) gets their answers in one write, not one each; a
+         * client that waits for each answer gets it as before. */
+        size_t cap = 1 << 16, len = 0;
+        char *buf = pl_malloc(cap);
+        int quit = 0;
+        while (buf && !quit) {
+            if (len == cap) {
+                char *b = pl_realloc(buf, cap * 2);
+                if (!b)
+                    break;
+                buf = b;
+                cap *= 2;
+            }
+            ssize_t k = read(fd, buf + len, cap - len);
+            if (k < 0 && errno == EINTR)
+                continue;
+            int eof = k <= 0;
+            len += k > 0 ? (size_t)k : 0;
+            quit = proto_lines(p, buf, &len, eof, &o, out);
+            fflush(out);
+            if (eof)
+                break;
+        }
+        pl_free(buf);
+    } else {
+        char *line = NULL;
+        size_t cap = 0;
+        ssize_t n;
+        while ((n = getline(&line, &cap, in)) >= 0) {
+            size_t len = (size_t)n;
+            if (len && line[len - 1] == '\n')
+                len--;
+            pl_buf_clear(&o);
+            int quit = pl_proto_line(p, line, len, &o);
+            fputs(pl_buf_str(&o), out);
+            fflush(out);
+            if (quit)
+                break;
+        }
+        free(line);
     }
-    free(line);
     pl_buf_free(&o);
     pl_proto_free(p);
     return 0;

@@ -24,6 +24,7 @@
 #include "../ai/ai.h"
 #include "hub_int.h"
 #include "parlour/alloc.h"
+#include "parlour/jsonout.h"
 #include "parlour/record.h"
 #include "parlour/registry.h"
 
@@ -251,11 +252,18 @@ static void queue_msg(hub *h, uint64_t conn, char *text, int close, uint64_t tag
     }
 }
 
+/* `j` (stolen) as compact JSON with sorted keys (pl_json_dump: jansson's
+ * text, faster); NULL when memory ran out. Owned by the caller (pl_free). */
 static char *dump(json_t *j)
 {
-    char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+    pl_buf b = {0};
+    int rc = j ? pl_json_dump(j, &b) : -1;
     json_decref(j);
-    return s;
+    if (rc < 0 || !b.s) {
+        pl_buf_free(&b);
+        return NULL;
+    }
+    return b.s;
 }
 
 static void send_tagged(hub *h, uint64_t conn, json_t *j, uint64_t tag, hub_room *room)
@@ -292,6 +300,20 @@ void hub_error(hub *h, uint64_t conn, const char *code, const char *request, con
     json_t *j = json_pack("{s:s, s:s, s:s, s:o}", "type", "error", "error", code, "message", pl_buf_str(&b),
                           "request", request ? json_string(request) : json_null());
     pl_buf_free(&b);
+    h->st.errors++;
+    send_now(h, conn, j);
+}
+
+/* An `illegal` error for an act: `message` the game's whole text (the reason
+ * and the legal actions), `reason` the reason alone (docs/web-protocol.md). */
+static void hub_error_illegal(hub *h, uint64_t conn, const char *message, const char *reason)
+{
+    json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "error", "error", "illegal", "message", message,
+                          "request", "act", "reason", reason);
+    if (!j) { /* out of memory: the plain error */
+        hub_error(h, conn, "illegal", "act", "%s", message);
+        return;
+    }
     h->st.errors++;
     send_now(h, conn, j);
 }
@@ -1361,14 +1383,65 @@ static const char *view_text(hub_room *r, int viewer)
     return r->vcache[k];
 }
 
-/* The state message for connection `c` (seat or spectator of `r`) as text.
- * Its keys are sorted and "view" sorts last, so the view's text (already
- * compact JSON with sorted keys) is spliced in without parsing it again. */
-static char *state_text(hub *h, hub_room *r, hub_conn *c)
+/* The parts of a state message that every member of a room gets alike,
+ * as JSON text: made once per broadcast, not once per member. */
+typedef struct hub_common {
+    pl_buf seats, clock, result;
+} hub_common;
+
+/* Makes `k` for room `r` now; 0, or -1 when memory ran out. */
+static int common_make(const hub *h, const hub_room *r, hub_common *k)
 {
+    memset(k, 0, sizeof *k);
+    json_t *seats = seats_json(h, r), *clock = clock_json(r), *result = result_json(r);
+    int bad = !seats || !clock || !result || pl_json_dump(seats, &k->seats) < 0 ||
+              pl_json_dump(clock, &k->clock) < 0 || pl_json_dump(result, &k->result) < 0;
+    json_decref(seats);
+    json_decref(clock);
+    json_decref(result);
+    return bad ? -1 : 0;
+}
+
+static void common_free(hub_common *k)
+{
+    pl_buf_free(&k->seats);
+    pl_buf_free(&k->clock);
+    pl_buf_free(&k->result);
+}
+
+/* The state message for connection `c` (seat or spectator of `r`) as text,
+ * with the room's common parts `k`. Written piece by piece in jansson's
+ * compact form with sorted keys (what dump() writes; test_unit_hub checks
+ * every message against jansson's text), the view's text (already that
+ * form) spliced in last: no tree is built and dumped per member. */
+static char *state_text(hub *h, hub_room *r, hub_conn *c, const hub_common *k)
+{
+    (void)h;
     const pl_game *g = r->game;
     int viewer = c->seat;
-    json_t *legal = json_array();
+    int bad = 0;
+    pl_buf b = {0};
+    pl_buf_puts(&b, "{\"clock\":");
+    pl_buf_append(&b, pl_buf_str(&k->clock), k->clock.len);
+    pl_buf_puts(&b, ",\"history\":[");
+    int upto = visible(r);
+    int from = c->hist_sent < upto ? c->hist_sent : upto;
+    for (int i = from; i < upto; i++) {
+        const hub_entry *e = &r->ent[i];
+        pl_buf_puts(&b, i > from ? ",{\"said\":" : "{\"said\":");
+        bad |= pl_json_put_string(&b, e->said[viewer + 1]);
+        pl_buf_puts(&b, ",\"seat\":");
+        pl_json_put_int(&b, e->seat);
+        pl_buf_puts(&b, ",\"seq\":");
+        pl_json_put_int(&b, i);
+        pl_buf_puts(&b, ",\"text\":");
+        bad |= pl_json_put_string(&b, e->text[viewer + 1]);
+        pl_buf_putc(&b, '}');
+    }
+    pl_buf_puts(&b, "],\"history_from\":");
+    pl_json_put_int(&b, from);
+    pl_buf_puts(&b, ",\"legal\":[");
+    int nlegal = 0;
     int kar_touch = r->kar && hubk_visible(r) < r->m->nhist;
     for (int s = 0; viewer >= 0 && s < r->nseats; s++) { /* its own seat, and partner seats it plays */
         if (hub_seat_owner(r, s) != viewer || !room_started(r) || hub_seat_is_ai(r, s) || kar_touch ||
@@ -1380,55 +1453,71 @@ static char *state_text(hub *h, hub_room *r, hub_conn *c)
             pl_buf t = {0}, l = {0};
             g->format_action(r->m->state, s, acts[i], &t);
             pl_format_action_long(g, r->m->state, s, acts[i], &l);
-            json_array_append_new(legal, json_pack("{s:s, s:s, s:i}", "action", pl_buf_str(&t), "long",
-                                                   pl_buf_str(&l), "seat", s));
+            pl_buf_puts(&b, nlegal++ ? ",{\"action\":" : "{\"action\":");
+            bad |= pl_json_put_string(&b, pl_buf_str(&t));
+            pl_buf_puts(&b, ",\"long\":");
+            bad |= pl_json_put_string(&b, pl_buf_str(&l));
+            pl_buf_puts(&b, ",\"seat\":");
+            pl_json_put_int(&b, s);
+            pl_buf_putc(&b, '}');
+            bad |= t.oom || l.oom;
             pl_buf_free(&t);
             pl_buf_free(&l);
         }
     }
-    int upto = visible(r);
-    int from = c->hist_sent < upto ? c->hist_sent : upto;
-    json_t *hist = json_array();
-    for (int i = from; i < upto; i++) {
-        const hub_entry *e = &r->ent[i];
-        json_array_append_new(hist, json_pack("{s:i, s:i, s:s, s:s}", "seq", i, "seat", e->seat, "text",
-                                              e->text[viewer + 1], "said", e->said[viewer + 1]));
-    }
     c->hist_sent = upto;
-    json_t *j = json_pack("{s:s, s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:b, s:o, s:s}", "type", "state", "room",
-                          r->code, "seat", viewer, "seq", r->m->nhist, "legal", legal, "history", hist,
-                          "history_from", from, "seats", seats_json(h, r), "clock", clock_json(r), "over",
-                          room_over(r), "result", result_json(r), "status", room_status(r));
-    char *head = j ? dump(j) : NULL;
+    pl_buf_puts(&b, room_over(r) ? "],\"over\":true,\"result\":" : "],\"over\":false,\"result\":");
+    pl_buf_append(&b, pl_buf_str(&k->result), k->result.len);
+    pl_buf_puts(&b, ",\"room\":");
+    bad |= pl_json_put_string(&b, r->code);
+    pl_buf_puts(&b, ",\"seat\":");
+    pl_json_put_int(&b, viewer);
+    pl_buf_puts(&b, ",\"seats\":");
+    pl_buf_append(&b, pl_buf_str(&k->seats), k->seats.len);
+    pl_buf_puts(&b, ",\"seq\":");
+    pl_json_put_int(&b, r->m->nhist);
+    pl_buf_puts(&b, ",\"status\":\"");
+    pl_buf_puts(&b, room_status(r)); /* a fixed word: nothing to escape */
+    pl_buf_puts(&b, "\",\"type\":\"state\",\"view\":");
     const char *view = view_text(r, viewer);
-    if (!head)
+    pl_buf_puts(&b, view ? view : "null");
+    pl_buf_putc(&b, '}');
+    if (bad || b.oom) {
+        pl_buf_free(&b);
         return NULL;
-    size_t hl = strlen(head), vl = view ? strlen(view) : 4;
-    char *text = pl_malloc(hl + vl + 16);
-    if (text) { /* head ends in '}': ,"view":VIEW} in its place */
-        memcpy(text, head, hl - 1);
-        memcpy(text + hl - 1, ",\"view\":", 8);
-        memcpy(text + hl + 7, view ? view : "null", vl);
-        memcpy(text + hl + 7 + vl, "}", 2);
     }
-    pl_free(head);
-    return text;
+    return b.s;
 }
 
-static void send_state(hub *h, hub_room *r, hub_conn *c)
+/* Queues connection `c`'s state; `k`: the room's common parts, or NULL to
+ * make them here. */
+static void send_state(hub *h, hub_room *r, hub_conn *c, const hub_common *k)
 {
-    char *text = state_text(h, r, c);
+    hub_common own;
+    if (!k) {
+        if (common_make(h, r, &own) < 0) {
+            common_free(&own);
+            return;
+        }
+        k = &own;
+    }
+    char *text = state_text(h, r, c, k);
     if (text)
         queue_msg(h, c->id, text, 0, hold_tag(h), r, 1);
+    if (k == &own)
+        common_free(&own);
 }
 
 void hub_room_broadcast(hub *h, hub_room *r)
 {
-    for (int i = 0; i < r->nmembers; i++) {
+    hub_common k;
+    int ok = common_make(h, r, &k) == 0;
+    for (int i = 0; ok && i < r->nmembers; i++) {
         hub_conn *c = hub_conn_get(h, r->members[i]);
         if (c && c->room == r)
-            send_state(h, r, c);
+            send_state(h, r, c, &k);
     }
+    common_free(&k);
     room_rewake(h, r);
 }
 
@@ -1451,6 +1540,15 @@ uint64_t hub_job_queue(hub *h, hub_room *r, int seat, const ai_player *p, int ki
     memcpy(j->code, r->code, HUB_CODE);
     j->nhist = r->m->nhist;
     j->kind = kind;
+    if (h->cfg.job_text && kind != HUB_JOB_KARUTA) /* a worker process answers (engines.h) */
+        for (int i = 0; i < h->nais; i++)
+            if (p && h->ais[i].p == p) {
+                pl_buf t = {0};
+                if (h->cfg.job_text(r->m, seat, h->ais[i].level, j->j.seed, j->j.id, &t) > 0 && !t.oom)
+                    j->j.text = pl_strdup(pl_buf_str(&t)); /* NULL on no memory: in-process */
+                pl_buf_free(&t);
+                break;
+            }
     if (h->jobs_tail)
         h->jobs_tail->next = j;
     else
@@ -1986,7 +2084,7 @@ static void req_watch(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     c->room = r;
     c->seat = -1;
     c->hist_sent = 0;
-    send_state(h, r, c);
+    send_state(h, r, c, NULL);
 }
 
 /* The seated connection's room and seat, or an error. */
@@ -2059,11 +2157,16 @@ static void req_act(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         pl_buf_free(&err);
         return;
     }
-    pl_buf err = {0};
+    pl_buf err = {0}, why = {0};
     pl_action a;
-    if (strlen(text) > 200 || pl_parse_legal(r->game, r->m->state, seat, text, &a, &err) < 0) {
-        hub_error(h, c->id, "illegal", "act", "%s", err.len ? pl_buf_str(&err) : "action too long");
+    if (strlen(text) > 200) {
+        hub_error(h, c->id, "illegal", "act", "action too long");
+        return;
+    }
+    if (pl_parse_legal_why(r->game, r->m->state, seat, text, &a, &err, &why) < 0) {
+        hub_error_illegal(h, c->id, pl_buf_str(&err), pl_buf_str(&why));
         pl_buf_free(&err);
+        pl_buf_free(&why);
         return;
     }
     pl_buf t = {0};
@@ -2999,6 +3102,7 @@ void hub_job_free(hub_job *j)
     if (!j)
         return;
     pl_free(j->state);
+    pl_free(j->text);
     pl_free(j);
 }
 

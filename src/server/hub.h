@@ -42,6 +42,7 @@
 
 typedef struct hub hub;
 typedef struct ai_player ai_player;
+typedef struct pl_match pl_match;
 
 /* Settings of a hub; zero fields take the defaults in brackets. */
 typedef struct hub_config {
@@ -59,6 +60,13 @@ typedef struct hub_config {
                             (`parlour serve --test-seed N`, documented as for tests only) */
     FILE *log;           /* where the hub logs what an operator may want to see (a karuta
                             touch clamped to its window) [stderr]; added by the hub's helper */
+    /* Computer players outside the server (engines.h): when set, every job but
+     * karuta's touches gets a text (hub_job.text) from this function, given
+     * the room's match, the seat, the player's spec, the job's seed and id; it
+     * returns the number of requests, or -1 (the job then has no text and
+     * runs in-process). Called on the hub's thread; `m` is only read. [NULL] */
+    int (*job_text)(const pl_match *m, int seat, const char *spec, uint64_t seed, uint64_t id,
+                    pl_buf *out);
     int on_demand;       /* 1: a room asked for by code (join, watch, replay) that the hub does
                             not hold is loaded from the store through the next batch (finished
                             rooms too, read-only); 0: "no room" at once (hub_restore loads the
@@ -194,6 +202,8 @@ typedef struct hub_job {
     uint64_t seed;
     pl_action action;         /* the worker's answer */
     int failed;               /* 1 when the choice failed (the hub then plays a random legal move) */
+    char *text;               /* the job as engine-protocol requests (hub_config.job_text), or
+                                 NULL: hub_job_run it in-process; owned, freed by hub_job_free */
 } hub_job;
 /* Takes the next job; returns NULL when none. */
 hub_job *hub_job_take(hub *h);

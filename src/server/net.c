@@ -27,6 +27,7 @@
 
 #include <libwebsockets.h>
 
+#include "engines.h"
 #include "hub.h"
 #include "net.h"
 #include "parlour/alloc.h"
@@ -93,6 +94,7 @@ struct net {
     int nwk;            /* workers started */
     net_job *todo, *todo_tail, *done, *done_tail;
     int wk_quit;
+    eng_pool *eng;      /* worker processes (--engines), or NULL; it posts to `done` too */
     /* cluster (net_config.cluster; under mu too) */
     int cluster;
     char *db;            /* the store's path, for the cluster thread's own handle */
@@ -342,6 +344,8 @@ static void net_pump(net *n)
         }
         x->next = NULL;
         x->job = j;
+        if (n->eng && j->text && eng_submit(n->eng, j, x) == 0)
+            continue; /* a worker process thinks; it posts to `done` (net_post) */
         pthread_mutex_lock(&n->mu);
         if (n->todo_tail)
             n->todo_tail->next = x;
@@ -522,6 +526,27 @@ static void *net_storage_main(void *arg)
     return NULL;
 }
 
+/* A finished job to the service thread (under `mu`, then the wake-up). */
+static void net_post(net *n, net_job *x)
+{
+    x->next = NULL;
+    pthread_mutex_lock(&n->mu);
+    if (n->done_tail)
+        n->done_tail->next = x;
+    else
+        n->done = x;
+    n->done_tail = x;
+    pthread_mutex_unlock(&n->mu);
+    lws_cancel_service(n->ctx);
+}
+
+/* The engines' callback (engines.h), on a pool thread. */
+static void net_eng_done(void *ctx, hub_job *j, void *tag)
+{
+    (void)j;
+    net_post(ctx, tag);
+}
+
 static void *net_worker_main(void *arg)
 {
     net *n = arg;
@@ -537,15 +562,7 @@ static void *net_worker_main(void *arg)
             n->todo_tail = NULL;
         pthread_mutex_unlock(&n->mu);
         hub_job_run(x->job);
-        x->next = NULL;
-        pthread_mutex_lock(&n->mu);
-        if (n->done_tail)
-            n->done_tail->next = x;
-        else
-            n->done = x;
-        n->done_tail = x;
-        pthread_mutex_unlock(&n->mu);
-        lws_cancel_service(n->ctx);
+        net_post(n, x);
         pthread_mutex_lock(&n->mu);
     }
     pthread_mutex_unlock(&n->mu);
@@ -806,6 +823,8 @@ net *net_new(const net_config *cfg, pl_buf *err)
         goto fail;
     hub_config hc = {0};
     hc.test_seed = cfg->test_seed;
+    if (cfg->engines > 0 || cfg->engine_cmd)
+        hc.job_text = eng_job_text;
     hc.on_demand = 1;
     hc.cluster = cfg->cluster;
     if (!(n->hub = hub_new(&hc, err)))
@@ -872,6 +891,12 @@ net *net_new(const net_config *cfg, pl_buf *err)
             pl_buf_puts(err, "cannot start the workers");
             goto fail;
         }
+    if (hc.job_text) {
+        eng_config ec = {.n = cfg->engines > 0 ? cfg->engines : 1, .cmd = cfg->engine_cmd,
+                         .timeout_ms = cfg->engine_timeout_ms};
+        if (!(n->eng = eng_new(&ec, net_eng_done, n, err)))
+            goto fail;
+    }
     net_pump(n); /* restored rooms may have computer players to move and timers */
     net_store(n);
     return n;
@@ -930,6 +955,7 @@ void net_free(net *n)
     for (int i = 0; i < n->nwk; i++)
         pthread_join(n->wk[i], NULL);
     pl_free(n->wk);
+    eng_free(n->eng); /* its jobs come back failed, to `done` (freed below) */
     if (n->st_started)
         pthread_join(n->st_thread, NULL); /* it finishes the batch in flight */
     if (n->lb_started)

@@ -8,7 +8,9 @@
  * the storage thread (owns the store: writes the hub's batches, so the
  * service thread never waits on disk) and a pool of workers (the computer
  * players' choices). Both post their results back through a mutex-guarded
- * queue and lws_cancel_service, which wakes the service thread.
+ * queue and lws_cancel_service, which wakes the service thread. With
+ * net_config.engines (or engine_cmd) the jobs that have a text go to worker
+ * processes instead (engines.h), whose threads post back the same way.
  *
  * Time: the hub gets CLOCK_REALTIME in milliseconds since the epoch (the
  * protocol's `server_ms` and the stored `at_ms` are wall-clock times);
@@ -43,6 +45,10 @@ typedef struct net_config {
     long max_queue;      /* bytes queued for one client before it is closed [NET_MAX_QUEUE] */
     const char *const *tables; /* solved tables' files, each loaded by hub_table_load [none] */
     int ntables;
+    int engines;         /* computer players in this many worker processes (engines.h); 0: in the
+                            workers' threads [0, or 1 with engine_cmd] */
+    const char *engine_cmd;  /* a shell command that starts one worker [this program's `engine`] */
+    int engine_timeout_ms;   /* a worker's answer within this, else the fallback move [ENG_TIMEOUT_MS] */
     int cluster;         /* 1: one of several processes on one store (docs/cluster.md): an
                             owner id of its own, a heartbeat every NET_BEAT_MS on the cluster
                             thread (a store handle of its own), rooms loaded with their leases (hub_config.cluster), no

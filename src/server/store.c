@@ -207,3 +207,12 @@ store *store_pg_open(const char *url, pl_buf *err)
     return NULL;
 }
 #endif
+
+int store_clear(store *s, pl_buf *err)
+{
+    if (!s->ops->clear) {
+        pl_buf_puts(err, "store: this backend cannot be emptied (store_clear is for tests on SQLite)");
+        return -1;
+    }
+    return s->ops->clear(s, err);
+}

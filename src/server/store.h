@@ -93,6 +93,10 @@ typedef int (*store_action_fn)(void *ctx, const store_action *a);
 int store_actions(store *s, const char *code, store_action_fn fn, void *ctx, pl_buf *err);
 /* The number of actions of room `code`, or -1 with a message. */
 int64_t store_count(store *s, const char *code, pl_buf *err);
+/* Deletes every room and action: the store is then as store_open made it
+ * (tests and fuzz targets reuse one store; a server never calls it).
+ * Returns 0, or -1 with a message and nothing deleted. */
+int store_clear(store *s, pl_buf *err);
 
 /* Calls fn once for room `code` (finished or not). Returns 0 when fn was
  * called and returned 0, 1 when there is no such room (fn not called), fn's

@@ -31,6 +31,7 @@ typedef struct store_ops {
     int (*lease_drop)(store *s, const char *code, pl_buf *err);
     int (*watch_fd)(store *s);
     int (*watch_drain)(store *s, store_note_fn fn, void *ctx, pl_buf *err);
+    int (*clear)(store *s, pl_buf *err); /* NULL: not offered (store_clear refuses) */
 } store_ops;
 
 struct store {

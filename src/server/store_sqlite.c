@@ -624,6 +624,20 @@ static int sq_watch_drain(store *base, store_note_fn fn, void *ctx, pl_buf *err)
     return 0;
 }
 
+static int sq_clear(store *base, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE; DELETE FROM leases; DELETE FROM owners; DELETE FROM actions; DELETE FROM rooms; COMMIT",
+                     NULL, NULL, &msg) == SQLITE_OK)
+        return 0;
+    pl_buf_printf(err, "store: emptying the store: %s", msg ? msg : sqlite3_errmsg(s->db));
+    sqlite3_free(msg);
+    if (!sqlite3_get_autocommit(s->db))
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
+
 static const store_ops sq_ops = {
     .close = sq_close,
     .room_put = sq_room_put,
@@ -639,4 +653,5 @@ static const store_ops sq_ops = {
     .lease_drop = sq_lease_drop,
     .watch_fd = sq_watch_fd,
     .watch_drain = sq_watch_drain,
+    .clear = sq_clear,
 };

@@ -338,7 +338,7 @@ def test_recovery(args):
     """Kills the process that plays a room (found by its lease) and measures the time until
     one of its players has an action accepted again through nginx, the clients doing what
     web/js/net.js and room.js do: reconnect 0.5 s after the socket closes, ask again after a
-    `busy` 0.25 s later, doubling. Prints each trial; fails above 4 s (target: 2 s)."""
+    `busy` 0.25 s later, doubling. Prints each trial; fails above 10 s (target: 2 s, measured by scripts/bench-cluster.sh)."""
     with Cluster(args) as cl:
         print("  store: %s" % cl.store, flush=True)
         times = []

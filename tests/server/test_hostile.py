@@ -174,6 +174,10 @@ def test_bad_messages(args):
             DEVIATIONS.append("illegal action: the server says %r, the game says %r" % (e.get("message"), want))
         if e.get("request") != "act":
             DEVIATIONS.append("error.request %r for an act" % e.get("request"))
+        # `reason` (web-protocol.md): the head of `message`, without the list of legal actions
+        why = e.get("reason")
+        if not (isinstance(why, str) and why and e.get("message", "").startswith(why) and "; legal:" not in why):
+            DEVIATIONS.append("illegal action: reason %r is not the head of message %r" % (why, e.get("message")))
         one_error(mover, lambda: mover.c.send({"type": "act", "action": legal_texts(mover)[0],
                                                "seq": mover.state["seq"] - 1}), ("stale",), "stale seq")
         one_error(mover, lambda: mover.c.send({"type": "act", "action": legal_texts(mover)[0],

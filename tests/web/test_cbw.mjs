@@ -123,6 +123,14 @@ run('cbw', async (h) => {
       await err.waitFor();
       const text = await err.textContent();
       h.check(/CBW-R\d+/.test(text), 'the rules’ explanation: ' + text);
+      // the reason alone (the server's `reason`), not the engine's list of legal actions after it
+      const reason = await err.locator('.note-text').textContent();
+      h.check(/CBW-R\d+/.test(reason) && !/; (legal|for example):/.test(reason) && reason.length < 300, 'the reason without the list: ' + reason);
+      const allowed = err.locator('details.allowed');
+      h.check((await allowed.count()) === 1 && !(await allowed.evaluate((d) => d.open)), 'the moves allowed now, collapsed');
+      await allowed.locator('summary').click();
+      h.check((await allowed.locator('li').count()) === Math.min(st.legal.length, 61), 'opened: the legal moves listed');
+      await allowed.locator('summary').click();
       const after = await h.state(page);
       h.check(after.seq === st.seq, 'nothing changed (seq)');
       h.check(JSON.stringify(await boardCards(page)) === JSON.stringify(before), 'the board is the same');
@@ -255,6 +263,15 @@ run('cbw', async (h) => {
     const o = st.view.outcome;
     const want = o.kind === 'draw' || o.winner === null ? /^A draw/ : new RegExp('^' + ['Red', 'Black'][o.winner] + ' wins, ' + st.view.score.join(' : '));
     h.check(want.test(outcome), 'the outcome in words: ' + outcome);
+    // the room's result names the team as the table does (Red/Black), in both languages
+    const rt = await ann.locator('.result-text').textContent();
+    const rtRu = await bob.locator('.result-text').textContent();
+    if (o.kind === 'draw' || o.winner === null) h.check(/^A draw/.test(rt), 'the room’s result: ' + rt);
+    else {
+      const en = ['Red', 'Black'][o.winner], ru = ['Красные', 'Чёрные'][o.winner];
+      h.check(new RegExp('^(' + en + ' wins|Your team, ' + en + ', wins)').test(rt) && !/Team \d/.test(rt), 'the room’s result names the team as the table does: ' + rt);
+      h.check(rtRu.includes(ru) && !/команда \d/i.test(rtRu), 'in Russian too: ' + rtRu);
+    }
     h.expectLayout(await h.layout(bob), 'over, phone');
     const captured = st.view.prisoners[0].length + st.view.prisoners[1].length;
     const faded = Number(await ann.$eval('.cbw-board', (el) => el.dataset.faded));

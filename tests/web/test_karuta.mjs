@@ -131,6 +131,22 @@ run('karuta', async (h) => {
       k.frames = [];
       k.recording = true;
       k.readingAt = 0;
+      // the cards taken out of the page while the seats answer a reading (its
+      // start included): none, the field is updated in place (a card removed
+      // and added again is laid out anew: the dropped frames of docs/benchmarks.md)
+      k.cardsOut = 0;
+      k.cardsOutAt = [];
+      k.mo = new MutationObserver((list) => {
+        const st = window.__parlour.page.room.state;
+        if (!k.recording || !st || st.view.stage !== 'touch') return;
+        for (const m of list)
+          for (const n of m.removedNodes)
+            if (n.nodeType === 1 && (n.matches('.kar-card, .kar-svg') || n.querySelector('.kar-card'))) {
+              k.cardsOut++;
+              k.cardsOutAt.push(st.view.readings);
+            }
+      });
+      k.mo.observe(document.getElementById('kar-field'), { childList: true, subtree: true });
       const tick = (ts) => {
         k.frames.push(ts);
         // until the reading is answered (the judgement's redraw is measured apart: k.drawMs)
@@ -150,10 +166,11 @@ run('karuta', async (h) => {
     return page.evaluate(() => {
       const k = window.__karuta;
       k.recording = false;
+      k.mo.disconnect();
       k.frames = k.frames.filter((t) => t >= k.recAt); // from the reading's start to its judgement
       const d = k.frames.slice(1).map((t, i) => t - k.frames[i]);
       const long = d.map((x, i) => [x, k.frames[i] - k.frames[0]]).filter(([x]) => x > 25).map(([x, at]) => `${x.toFixed(0)}@${at.toFixed(0)}`);
-      return { reading: k.recN, draw: k.recDraw || 0, long: long.join(' '), kana: k.kanaAt.filter((x) => x.t >= k.frames[0]).map((x) => (x.t - k.frames[0]).toFixed(0)).join(' '), n: d.length, over25: d.filter((x) => x > 25).length, max: Math.max(0, ...d), span: k.frames.length ? k.frames[k.frames.length - 1] - k.frames[0] : 0 };
+      return { cardsOut: k.cardsOut, cardsOutAt: k.cardsOutAt, reading: k.recN, draw: k.recDraw || 0, long: long.join(' '), kana: k.kanaAt.filter((x) => x.t >= k.frames[0]).map((x) => (x.t - k.frames[0]).toFixed(0)).join(' '), n: d.length, over25: d.filter((x) => x > 25).length, max: Math.max(0, ...d), span: k.frames.length ? k.frames[k.frames.length - 1] - k.frames[0] : 0 };
     });
   }
 
@@ -221,6 +238,7 @@ run('karuta', async (h) => {
     }
     if (record) {
       frames = await stopFrames(ann);
+      h.check(frames.cardsOut === 0, `no card taken out of the page and put back during reading ${frames.reading} (${frames.cardsOut}: the field rebuilt at the reading's start)`);
       console.log(`# frames during reading ${frames.reading} (desktop): ${frames.n} intervals over ${Math.round(frames.span)} ms, ${frames.over25} > 25 ms, max ${frames.max.toFixed(1)} ms; long ones (ms@ms from start): ${frames.long}; kana at ${frames.kana}; the judgement's redraw of the field ${frames.draw.toFixed(1)} ms`);
     }
   }

@@ -9,6 +9,7 @@ import { seatCount } from '../../web/js/lobby.js';
 import { partsOf, stepsOf } from '../../web/js/replay.js';
 import { resultText } from '../../web/js/room.js';
 import { wsPath } from '../../web/js/net.js';
+import { setLang, t } from '../../web/js/i18n.js';
 
 let passed = 0, failed = 0;
 function check(cond, what) {
@@ -44,8 +45,18 @@ check(steps.length === 3 && steps[1].text === 'roll 2' && steps[1].legal[0].chan
 const seats = [{ kind: 'person', name: 'Ann' }, { kind: 'ai', level: 'easy' }];
 check(resultText({ kind: 'seat', winner: 0, score: [7, 3] }, seats, 0) === 'You win! Score: 7 – 3.', 'resultText: you win');
 check(resultText({ kind: 'seat', winner: 0, score: [7, 3] }, seats, 1) === 'Ann wins. Score: 7 – 3.', 'resultText: the other wins');
+check(resultText({ kind: 'seat', winner: 2, score: [1, 0, 5] }, [seats[0], seats[1], seats[1]], 0) === 'computer 3 (easy) wins. Score: 1 – 0 – 5.', 'resultText: which computer won, by its seat');
 check(resultText({ kind: 'draw', winner: null, score: [1, 1] }, seats, -1) === 'A draw. Score: 1 – 1.', 'resultText: a draw');
-check(resultText({ kind: 'team', winner: 1, score: [1, 2, 1, 2] }, seats.concat(seats), 0, [0, 1, 0, 1]) === 'Team 2 wins (computer (easy), computer (easy)). Score: 1 – 2 – 1 – 2.', 'resultText: a team');
+check(resultText({ kind: 'team', winner: 1, score: [1, 2, 1, 2] }, seats.concat(seats), 0, [0, 1, 0, 1]) === 'Team 2 wins (computer 2 (easy), computer 4 (easy)). Score: Team 1 1 – Team 2 2.', 'resultText: a team of a game without team names');
+// one name for a team: the game's own (cbw: team 0 Red, team 1 Black, as its table says), in both languages
+const six = [{ kind: 'person', name: 'Ann' }, { kind: 'person', name: 'Bob' }, { kind: 'ai', level: 'easy' }, { kind: 'ai', level: 'easy' }, { kind: 'ai', level: 'easy' }, { kind: 'ai', level: 'easy' }];
+check(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9, 3, 9] }, six, 0, [0, 1, 0, 1, 0, 1], 'cbw') === 'Black wins (Bob, computer 4 (easy), computer 6 (easy)). Score: Red 3 – Black 9.', 'resultText: cbw names Black, team 1');
+check(resultText({ kind: 'team', winner: 0, score: [9, 3, 9, 3] }, six.slice(0, 4), 0, [0, 1, 0, 1], 'cbw') === 'Your team, Red, wins (Ann, computer 3 (easy))! Score: Red 9 – Black 3.', 'resultText: cbw, my team Red');
+check(t('cbw.cards', { n: 1 }) === '1 card' && t('cbw.cards', { n: 2 }) === '2 cards' && t('cbw.cards', { n: 0 }) === '0 cards', 't: the .one text for n = 1 only');
+setLang('ru');
+check(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), -1, [0, 1, 0, 1], 'cbw') === 'Победа: Чёрные (Bob, компьютер 4 (easy)). Счёт: Красные 3 – Чёрные 9.', 'resultText: cbw in Russian: ' + resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), -1, [0, 1, 0, 1], 'cbw'));
+check(!/[Кк]оманда 2/.test(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), 0, [0, 1, 0, 1], 'cbw')), 'resultText: cbw in Russian names no "team 2"');
+setLang('en');
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -179,6 +179,8 @@ run('ur', async (h) => {
         await err.waitFor();
         const text = await err.textContent();
         h.check(text.includes(bad), 'the server’s explanation is shown: ' + text);
+        const reason = await err.locator('.note-text').textContent();
+        h.check(reason.includes(bad) && !/; (legal|for example):/.test(reason), 'the reason without the list of legal moves: ' + reason);
         const after = await h.state(ann);
         h.check(after.seq === before.seq && JSON.stringify(after.view) === JSON.stringify(before.view), 'nothing changed');
         h.check((await ann.locator('.ur-sel').count()) === 0, 'no piece left selected');

@@ -6,7 +6,7 @@
 // The field: kyōgi — the opponent's territory mirrored at the top (his row 1
 // nearest him, his cards upside down, as they face him), a line, yours at the
 // bottom (row 1 nearest you, slot 1 on your left); chirashi — the shared field
-// in poem order; uta — the four hands and the pool, one row each. Each card is
+// in poem order; uta — the four hands and the pool, eight cards to a line. Each card is
 // a torifuda: a tall card with the lower verse in vertical hiragana, three
 // columns right to left (the texts come from karuta-cards.js, generated from
 // data/hyakunin-isshu/data.csv by scripts/gen_karuta_cards.py). Only the
@@ -20,6 +20,9 @@
 // performance.now()) at pointerdown. The judgement is said in plain words from
 // view.judgement (who took, in how many seconds after the deciding kana,
 // fouls, sends), the engine's line below it.
+// Uta with answer=poet (KA-U4): a tap on a card opens a choice of six poets
+// (and "another card"); the touch, naming the chosen poet, goes out when he is
+// chosen.
 //
 // Between readings: `send` (tap your card then the opponent's side or the Send
 // button, or drag it there), `pass`, `place`/`arrange` (tap the card then an
@@ -41,6 +44,7 @@ const GX = 6; // gaps
 const GY = 6;
 const MID = 18; // the line between kyōgi territories
 const LEFT = 4;
+const ROW_PER = 8; // cards to a line in a hand, the pool, the cards to place
 const STORE = 'parlour.karuta.takes';
 const SPEAK = 'parlour.karuta.speech';
 
@@ -87,6 +91,13 @@ function saveTake(rec) {
   return true;
 }
 
+/** Sets attribute k of el to v (removes it for null), only when it differs. */
+function setAttr(el, k, v) {
+  if (v === null || v === undefined) {
+    if (el.hasAttribute(k)) el.removeAttribute(k);
+  } else if (el.getAttribute(k) !== String(v)) el.setAttribute(k, String(v));
+}
+
 /** One card: a torifuda <g> at (x, y), upside down when `flip`. */
 function torifuda(n, x, y, flip, attrs) {
   const cols = (CARDS[n] && CARDS[n][0]) || ['', '', ''];
@@ -116,23 +127,81 @@ export function mount(root, api) {
   let touchN = -1; // the reading those touches belong to
   let lastJudgement = '';
   let fieldKey = '';
+  let poetAsk = null; // uta answer=poet: {card, n (the reading), choices} while the poet is asked
+  let poetsKey = '';
+  let poetArmed = false; // a press began on the poets' panel since it opened
+  let myAnswer = null; // uta answer=poet: {n, card, poet} of this seat's last answer
   const gcache = new Map(); // card → its <g>, built once and moved between redraws
+  let fieldOut = null; // the field being built by drawField (morphed into els.field)
 
-  /** The card's element (cached: its 15-odd kana are built once), placed and labelled afresh. */
+  /** Places card n for the next redraw of the field: its cached element (its
+   * 15-odd kana are built once) gets the position and labels asked for,
+   * each attribute written only when it differs (an unchanged card costs the
+   * browser no style or layout work); returns a placeholder that morph()
+   * swaps for the element, so a card that stays in place is never taken out
+   * of the page. */
   function cardEl(n, x, y, flip, attrs) {
     let g = gcache.get(n);
     if (!g) {
       g = torifuda(n, 0, 0, false, {});
       gcache.set(n, g);
     }
-    for (const a of ['aria-pressed', 'data-base', 'data-label', 'data-seat']) g.removeAttribute(a);
-    g.setAttribute('transform', flip ? `translate(${x + CW} ${y + CH}) rotate(180)` : `translate(${x} ${y})`);
-    g.setAttribute('class', attrs.class || 'kar-card');
-    g.setAttribute('aria-label', attrs['aria-label'] || '');
-    if (attrs['aria-pressed']) g.setAttribute('aria-pressed', attrs['aria-pressed']);
-    Object.assign(g.dataset, attrs.dataset || {});
-    return g;
+    const ds = attrs.dataset || {};
+    setAttr(g, 'transform', flip ? `translate(${x + CW} ${y + CH}) rotate(180)` : `translate(${x} ${y})`);
+    setAttr(g, 'class', attrs.class || 'kar-card');
+    setAttr(g, 'aria-label', attrs['aria-label'] || '');
+    setAttr(g, 'aria-pressed', attrs['aria-pressed'] || null);
+    setAttr(g, 'data-base', null);
+    setAttr(g, 'data-card', String(n));
+    setAttr(g, 'data-label', ds.label ?? null);
+    setAttr(g, 'data-seat', ds.seat ?? null);
+    return svg('g', { dataset: { ph: n } });
   }
+
+  /** Makes the live subtree `old` look like the freshly built `neu` (same
+   * tag): attributes copied where they differ, children matched by a key
+   * (a card by its number, others by tag, class and slot, in order), the
+   * matched ones morphed in place, the rest added or removed. So a redraw
+   * that changes a class or a label touches only that attribute, and the
+   * browser keeps the laid-out text of every card (a whole field rebuilt
+   * anew is a 30 ms layout at the start of a reading). Work: linear in the
+   * number of elements. */
+  function morph(old, neu, root) {
+    if (!root) {
+      for (const a of [...old.attributes]) if (!neu.hasAttribute(a.name)) old.removeAttribute(a.name);
+      for (const a of neu.attributes) setAttr(old, a.name, a.value);
+    }
+    const keyOf = (el) => {
+      if (el.nodeType !== 1) return '#' + el.nodeType;
+      if (el.dataset.ph) return 'card' + el.dataset.ph;
+      if (el.classList.contains('kar-card') && gcache.get(Number(el.dataset.card)) === el) return 'card' + el.dataset.card;
+      return el.tagName + '|' + (el.getAttribute('class') || '').split(' ')[0] + '|' + (el.dataset.slot || '') + '|' + (el.dataset.zone || '');
+    };
+    const pool = new Map();
+    for (const c of old.childNodes) {
+      const k = keyOf(c);
+      (pool.get(k) || pool.set(k, []).get(k)).push(c);
+    }
+    const nodes = [...neu.childNodes].map((c) => {
+      const k = keyOf(c);
+      const o = (pool.get(k) || []).shift();
+      if (c.nodeType === 1 && c.dataset.ph) return gcache.get(Number(c.dataset.ph));
+      if (!o) {
+        // a new element: its cards' placeholders become the cards
+        if (c.nodeType === 1) for (const ph of c.querySelectorAll('[data-ph]')) ph.replaceWith(gcache.get(Number(ph.dataset.ph)));
+        return c;
+      }
+      if (c.nodeType === 1) morph(o, c);
+      else if (o.nodeValue !== c.nodeValue) o.nodeValue = c.nodeValue;
+      return o;
+    });
+    const kept = new Set(nodes);
+    for (const list of pool.values()) for (const o of list) if (!kept.has(o)) o.remove();
+    nodes.forEach((n, i) => {
+      if (old.childNodes[i] !== n) old.insertBefore(n, old.childNodes[i] || null);
+    });
+  }
+
   let memoEnd = 0;
   let memoTimer = null;
   const seenTakes = new Set();
@@ -142,6 +211,7 @@ export function mount(root, api) {
     status: h('p', { class: 'kar-status', id: 'kar-status', 'aria-live': 'polite' }),
     counts: h('p', { class: 'kar-counts', id: 'kar-counts' }),
     memo: h('p', { class: 'kar-memo', id: 'kar-memo', hidden: true }),
+    poets: h('div', { class: 'kar-poets', id: 'kar-poets', role: 'group', 'aria-labelledby': 'kar-poets-q', hidden: true }),
     readHead: h('span', { class: 'kar-read-head' }),
     kana: h('span', { class: 'kar-kana-line cjk-serif', id: 'kar-kana', lang: 'ja' }),
     speak: h('button', { type: 'button', id: 'kar-speak', class: 'kar-speak', 'aria-pressed': 'false', onclick: () => toggleSpeech() }),
@@ -155,6 +225,7 @@ export function mount(root, api) {
       els.status,
       h('div', { class: 'kar-reading', id: 'kar-reading' }, els.readHead, els.kana, els.speak),
       els.memo,
+      els.poets,
       els.field,
       els.actions,
       els.judgement,
@@ -167,9 +238,15 @@ export function mount(root, api) {
   try {
     speech = localStorage.getItem(SPEAK) === 'on';
   } catch {}
+  // the Japanese voice, looked up once and again when the list changes (not per kana)
+  let voice;
   function jaVoice() {
-    if (!('speechSynthesis' in window)) return null;
-    return speechSynthesis.getVoices().find((v) => /^ja\b|^ja-/i.test(v.lang)) || null;
+    if (voice === undefined) voice = 'speechSynthesis' in window ? speechSynthesis.getVoices().find((v) => /^ja\b|^ja-/i.test(v.lang)) || null : null;
+    return voice;
+  }
+  function voicesChanged() {
+    voice = undefined;
+    drawSpeak();
   }
   function drawSpeak() {
     const v = jaVoice();
@@ -185,7 +262,7 @@ export function mount(root, api) {
     if (!speech && 'speechSynthesis' in window) speechSynthesis.cancel();
     drawSpeak();
   }
-  if ('speechSynthesis' in window) speechSynthesis.addEventListener?.('voiceschanged', drawSpeak);
+  if ('speechSynthesis' in window) speechSynthesis.addEventListener?.('voiceschanged', voicesChanged);
   drawSpeak();
   function say(kana) {
     const v = jaVoice();
@@ -252,12 +329,78 @@ export function mount(root, api) {
       touched = new Set();
     }
     if (touched.has(card)) return;
+    if (v.answer_poet) return askPoet(card);
     touched.add(card);
     api.touch(card, performance.timeOrigin + performance.now());
     const g = els.field.querySelector(`.kar-card[data-card="${card}"]`);
     if (g) g.classList.add('kar-touched');
     status();
   }
+  // ---- uta answer=poet (KA-U4): the card, then its poet ----
+  // A tap on a card opens a choice of six poets (the card's own and five of
+  // the other cards in play, in random order); the touch goes out when a poet
+  // is chosen, timed then (naming the poet is part of the answer), naming the
+  // chosen poet by one of his poems. Another card may be chosen until then.
+  function poetChoices(card) {
+    const own = CARDS[card] && CARDS[card][2];
+    const v = state.view;
+    const inPlay = (v.hands || []).flatMap((hd) => hd.cards.map((c) => c.card)).concat(v.pool || []);
+    const all = Array.from({ length: 100 }, (_, i) => i + 1);
+    const shuffle = (a) => {
+      for (let i = a.length - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1));
+        [a[i], a[j]] = [a[j], a[i]];
+      }
+      return a;
+    };
+    const names = new Map([[own, card]]);
+    for (const n of shuffle(inPlay).concat(shuffle(all))) {
+      if (names.size >= 6) break;
+      const p = CARDS[n] && CARDS[n][2];
+      if (p && !names.has(p)) names.set(p, n);
+    }
+    return shuffle([...names].map(([name, poem]) => ({ name, poem, kana: CARDS[poem][3] })));
+  }
+  function askPoet(card) {
+    poetAsk = { card, n: state.view.readings, choices: poetChoices(card) };
+    poetArmed = false;
+    draw();
+    const b = els.poets.querySelector('.kar-poet');
+    if (b) b.focus({ preventScroll: true });
+  }
+  function namePoet(choice, ev) {
+    // a click whose press was not on the panel is the tail of the tap on the
+    // card that opened it (the panel moved under the finger): not an answer;
+    // a click from the keyboard (detail 0) is
+    if (ev && ev.detail !== 0 && !poetArmed) return;
+    const a = poetAsk;
+    if (!a || !canTouch() || a.n !== state.view.readings) return;
+    poetAsk = null;
+    touched.add(a.card);
+    myAnswer = { n: a.n, card: a.card, poet: choice.name };
+    api.touch(a.card, performance.timeOrigin + performance.now(), choice.poem);
+    draw();
+  }
+  function drawPoets() {
+    const key = poetAsk ? poetAsk.n + ':' + poetAsk.card : '';
+    if (key === poetsKey) return;
+    poetsKey = key;
+    clear(els.poets);
+    els.poets.hidden = !poetAsk;
+    if (!poetAsk) return;
+    els.poets.append(
+      h('p', { class: 'kar-poets-q', id: 'kar-poets-q' }, t('karuta.poet.ask', { card: poetAsk.card })),
+      h('div', { class: 'kar-poets-list' },
+        poetAsk.choices.map((c) => h('button', { type: 'button', class: 'kar-poet', lang: 'ja', dataset: { poem: c.poem }, onclick: (ev) => namePoet(c, ev) },
+          h('span', { class: 'kar-poet-name cjk-serif' }, c.name), h('span', { class: 'kar-poet-kana' }, c.kana)))),
+      h('button', { type: 'button', class: 'kar-act', id: 'kar-poet-cancel', onclick: (ev) => {
+        if (ev.detail !== 0 && !poetArmed) return; // the tail of the tap that opened the panel
+        poetAsk = null;
+        draw();
+      } }, t('karuta.poet.cancel')),
+    );
+  }
+
   function playTarget(tg, card) {
     const moves = cardMoves(card);
     const kind = tg.dataset.target;
@@ -345,6 +488,7 @@ export function mount(root, api) {
     }
   }
   els.field.addEventListener('pointerdown', onDown);
+  els.poets.addEventListener('pointerdown', () => (poetArmed = true));
   window.addEventListener('pointermove', onMove);
   window.addEventListener('pointerup', onUp);
   els.field.addEventListener('keydown', onKey);
@@ -360,7 +504,7 @@ export function mount(root, api) {
   function cardAttrs(n, where) {
     const cls = ['kar-card'];
     if (touched.has(n) && touchN === state.view.readings) cls.push('kar-touched');
-    if (sel === n) cls.push('kar-sel');
+    if (sel === n || (poetAsk && poetAsk.card === n)) cls.push('kar-sel');
     if (cardMoves(n).length) cls.push('kar-can');
     const j = state.view.judgement;
     if (j && state.view.stage !== 'touch' && j.card === n) cls.push('kar-read');
@@ -412,7 +556,7 @@ export function mount(root, api) {
         kids.push(cardEl(c.card, x, rowY(own, c.row), !own, { ...cardAttrs(c.card, c.label), dataset: { card: c.card, label: c.label, seat: who } }));
       }
     const box = svg('svg', { class: 'kar-svg kar-kyogi', viewBox: `0 0 ${W} ${Hh}`, role: 'group', 'aria-label': t('karuta.field') }, ...kids);
-    els.field.append(
+    fieldOut.append(
       h('p', { class: 'kar-side kar-side-opp' }, t('karuta.territory', { name: name(opp), n: terr[opp].count ?? terr[opp].cards.length })),
       box,
       h('p', { class: 'kar-side kar-side-own' }, t('karuta.territory', { name: name(mine), n: terr[mine].count ?? terr[mine].cards.length })),
@@ -421,15 +565,19 @@ export function mount(root, api) {
   }
 
   function drawRow(title, cards, zone, target) {
-    // one labelled row of cards (chirashi field lines, uta hands and pool)
-    const per = Math.max(cards.length, 7); // rows share one scale, an empty hand stays small
-    const W = LEFT * 2 + per * (CW + GX);
+    // one labelled block of cards, ROW_PER to a line (uta hands and pool, the
+    // cards to place): every block has one scale, so a hand of 25 wraps into
+    // lines of cards as large as the pool's (25 on one line were 14 px wide on
+    // a phone: unreadable, untappable)
+    const lines = Math.max(1, Math.ceil(cards.length / ROW_PER));
+    const W = LEFT * 2 + ROW_PER * (CW + GX) - GX;
+    const H = lines * (CH + GY) - GY + 8;
     const kids = [];
-    if (target) kids.push(svg('rect', { class: 'kar-zone kar-target', x: 0, y: 0, width: W, height: CH + 8, dataset: { target }, tabindex: 0, role: 'button', 'aria-label': t('karuta.toPool', { card: sel }) }));
-    cards.forEach((n, i) => kids.push(cardEl(n, LEFT + i * (CW + GX), 4, false, cardAttrs(n, ''))));
-    els.field.append(
+    if (target) kids.push(svg('rect', { class: 'kar-zone kar-target', x: 0, y: 0, width: W, height: H, dataset: { target }, tabindex: 0, role: 'button', 'aria-label': t('karuta.toPool', { card: sel }) }));
+    cards.forEach((n, i) => kids.push(cardEl(n, LEFT + (i % ROW_PER) * (CW + GX), 4 + Math.floor(i / ROW_PER) * (CH + GY), false, cardAttrs(n, ''))));
+    fieldOut.append(
       h('p', { class: 'kar-side' }, title),
-      svg('svg', { class: 'kar-svg kar-row', viewBox: `0 0 ${W} ${CH + 8}`, role: 'group', 'aria-label': title, dataset: { zone } }, ...kids),
+      svg('svg', { class: 'kar-svg kar-row', viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-label': title, dataset: { zone } }, ...kids),
     );
   }
 
@@ -437,14 +585,20 @@ export function mount(root, api) {
     const rows = Math.max(1, Math.ceil(cards.length / per));
     const W = LEFT * 2 + per * (CW + GX) - GX;
     const kids = cards.map((n, i) => cardEl(n, LEFT + (i % per) * (CW + GX), 4 + Math.floor(i / per) * (CH + GY), false, cardAttrs(n, '')));
-    els.field.append(
+    fieldOut.append(
       h('p', { class: 'kar-side' }, title),
       svg('svg', { class: 'kar-svg kar-grid', viewBox: `0 0 ${W} ${rows * (CH + GY) + 4}`, role: 'group', 'aria-label': title, dataset: { zone: 'field' } }, ...kids),
     );
   }
 
   function drawField(v) {
-    clear(els.field);
+    fieldOut = h('div', {});
+    drawFieldInto(v);
+    morph(els.field, fieldOut, true);
+    fieldOut = null;
+  }
+
+  function drawFieldInto(v) {
     if (v.variant === 'uta') {
       const pooling = sel !== null && cardMoves(sel).some((m) => m.kind === 'pool');
       (v.hands || []).forEach((hd, i) => drawRow(t('karuta.hand', { name: name(i), n: hd.count ?? hd.cards.length }), hd.cards.map((c) => c.card), 'hand' + i));
@@ -464,7 +618,9 @@ export function mount(root, api) {
       else if (o.kind === 'team') s = t('karuta.over.team', { n: o.winner + 1 });
       else s = t('karuta.over.win', { name: name(o.winner) });
     } else if (v.stage === 'touch') {
-      if (me >= 0 && (v.pending || []).includes(me)) s = touched.size && touchN === v.readings ? t('karuta.touched', { n: touched.size }) : t('karuta.listen');
+      if (poetAsk) s = t('karuta.poet.status', { card: poetAsk.card });
+      else if (me >= 0 && (v.pending || []).includes(me) && v.answer_poet && !(touched.size && touchN === v.readings)) s = t('karuta.listen.poet');
+      else if (me >= 0 && (v.pending || []).includes(me)) s = touched.size && touchN === v.readings ? t('karuta.touched', { n: touched.size }) : t('karuta.listen');
       else s = t('karuta.reading', { n: v.readings });
     } else if (v.stage === 'send' && v.send) {
       const left = v.send.owed - v.send.sent;
@@ -516,6 +672,12 @@ export function mount(root, api) {
     if (j.sender !== null && j.sender !== undefined && j.receiver !== null && j.receiver !== undefined && j.owed > 0)
       lines.push(t('karuta.j.send', { from: name(j.sender), to: name(j.receiver), n: j.owed }));
     if (j.sent_cards && j.sent_cards.length) lines.push(t('karuta.j.sent', { cards: j.sent_cards.join(', ') }));
+    if (v.answer_poet && c) {
+      lines.push(t('karuta.j.poet', { poet: c[2], kana: c[3] }));
+      if (myAnswer && myAnswer.n === v.readings)
+        lines.push(t(myAnswer.card === j.card && myAnswer.poet === c[2] ? 'karuta.j.poetRight' : myAnswer.card === j.card ? 'karuta.j.poetWrong' : 'karuta.j.cardWrong',
+          { card: myAnswer.card, poet: myAnswer.poet }));
+    }
     if (v.variant === 'kyogi' && j.taker !== null && j.taker !== undefined && !(j.fouls || []).some((f) => f) && !(j.owed > 0)) lines.push(t('karuta.j.nosend'));
     return lines;
   }
@@ -587,11 +749,13 @@ export function mount(root, api) {
       touchN = v.readings;
       touched = new Set();
     }
+    if (poetAsk && (poetAsk.n !== v.readings || v.stage !== 'touch' || !canTouch())) poetAsk = null;
     status();
+    drawPoets();
     // the field is redrawn only when what it shows changed (a state that
     // changes only `pending` during a reading leaves the cards in place)
     const key = JSON.stringify([v.territories, v.hands, v.pool, v.field, v.stage, v.judgement && v.judgement.card, sel,
-      (state.legal || []).map((e) => e.action), touchN === v.readings ? [...touched] : [], (state.seats || []).map((x) => x && x.name)]);
+      (state.legal || []).map((e) => e.action), touchN === v.readings ? [...touched] : [], (state.seats || []).map((x) => x && x.name), poetAsk && poetAsk.card]);
     if (key !== fieldKey) {
       fieldKey = key;
       const t0 = performance.now();
@@ -642,7 +806,7 @@ export function mount(root, api) {
       window.removeEventListener('pointerup', onUp);
       if (memoTimer) clearInterval(memoTimer);
       if ('speechSynthesis' in window) {
-        speechSynthesis.removeEventListener?.('voiceschanged', drawSpeak);
+        speechSynthesis.removeEventListener?.('voiceschanged', voicesChanged);
         speechSynthesis.cancel();
       }
     },

@@ -38,8 +38,10 @@ export function setLang(code) {
   if (typeof document !== 'undefined') document.documentElement.lang = code;
 }
 
-/** The text of `key` with {name} replaced by vars.name. */
+/** The text of `key` with {name} replaced by vars.name; when vars.n is 1 and
+ * the catalogue has `key.one` ("{n} card" beside "{n} cards"), that one. */
 export function t(key, vars) {
+  if (vars && vars.n === 1 && (catalogues[lang][key + '.one'] !== undefined || en[key + '.one'] !== undefined)) key += '.one';
   let s = catalogues[lang][key];
   if (s === undefined) s = en[key];
   if (s === undefined) {

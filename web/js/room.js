@@ -31,21 +31,42 @@ export function seatName(s, i) {
   return s.name || t('room.seat.n', { n: i + 1 });
 }
 
-/** The result in words: "Ann wins", "Team 2 wins", "a draw", with the score. */
-export function resultText(result, seats, mySeat, teams) {
+/** seatName, with the seat's number for a computer ("computer 3 (easy)"):
+ * where several computers play, the words tell which one. */
+export function seatNameN(s, i) {
+  return s && s.kind === 'ai' ? t('room.seat.aiN', { n: i + 1, level: s.level || '' }) : seatName(s, i);
+}
+
+/** A team's name as the game's table says it: the catalogue's `GAME.team.N`
+ * (City Behind Walls: Red, Black), else "Team N+1" (karuta's uta teams). */
+export function teamName(game, team) {
+  return game && has(game + '.team.' + team) ? t(game + '.team.' + team) : t('room.team.n', { n: team + 1 });
+}
+
+/** The result in words: "Ann wins", "Red wins", "a draw", with the score
+ * (for a team result, a score per team with its name). */
+export function resultText(result, seats, mySeat, teams, game) {
   if (!result) return '';
-  const score = Array.isArray(result.score) ? result.score.join(' – ') : '';
+  let score = Array.isArray(result.score) ? result.score.join(' – ') : '';
   let text;
+  if (result.kind === 'team' && teams && Array.isArray(result.score)) {
+    const first = []; // team → its first seat: every seat of a team has the team's score
+    teams.forEach((tm, i) => {
+      if (first[tm] === undefined) first[tm] = i;
+    });
+    score = first.map((i, tm) => (i === undefined ? null : teamName(game, tm) + ' ' + result.score[i])).filter(Boolean).join(' – ');
+  }
   if (result.kind === 'draw' || result.winner === null || result.winner === undefined) text = t('room.result.draw');
   else if (result.kind === 'team') {
     const mine = teams && mySeat >= 0 && teams[mySeat] === result.winner;
     const names = (seats || [])
-      .map((s, i) => ((teams ? teams[i] : i) === result.winner ? seatName(s, i) : null))
+      .map((s, i) => ((teams ? teams[i] : i) === result.winner ? seatNameN(s, i) : null))
       .filter(Boolean)
       .join(', ');
-    text = mine ? t('room.result.youTeam', { names }) : t('room.result.team', { team: result.winner + 1, names });
+    const team = teamName(game, result.winner);
+    text = mine ? t('room.result.youTeam', { team, names }) : t('room.result.team', { team, names });
   } else if (result.winner === mySeat) text = t('room.result.you');
-  else text = t('room.result.seat', { name: seatName(seats && seats[result.winner], result.winner) });
+  else text = t('room.result.seat', { name: seatNameN(seats && seats[result.winner], result.winner) });
   return score ? t('room.result.score', { text, score }) : text;
 }
 
@@ -90,7 +111,7 @@ export function open(ctx, code) {
     tableGame: null,
     loading: null,
     chat: [],
-    notes: [], // [{kind: 'error'|'info', text}]
+    notes: [], // [{kind: 'error'|'info', text, allowed}] (allowed: the legal actions' words, for an illegal act)
     error: null, // a fatal one: no such room
     history: [],
     rematchAsked: false,
@@ -167,7 +188,7 @@ export function open(ctx, code) {
         render();
         return;
       }
-      note('error', errorText(m));
+      note('error', errorText(m), allowedNow(m));
       if (r.table) r.table.event(m);
     }),
     net.on('rematch', (m) => {
@@ -189,12 +210,22 @@ export function open(ctx, code) {
     }),
   );
 
+  // An illegal act: the game's reason alone (`reason`, docs/web-protocol.md),
+  // not the engine's whole list of legal actions that `message` goes on with.
   function errorText(m) {
-    return has('error.' + m.error) ? t('error.' + m.error) + ' ' + m.message : m.message;
+    const why = m.error === 'illegal' && typeof m.reason === 'string' && m.reason ? m.reason : m.message;
+    return has('error.' + m.error) ? t('error.' + m.error) + ' ' + why : why;
   }
 
-  function note(kind, text) {
-    r.notes.push({ kind, text });
+  /** For an illegal act: what this seat may do now, in words (shown collapsed). */
+  function allowedNow(m) {
+    if (m.error !== 'illegal' || m.request !== 'act' || !r.state) return null;
+    const words = (r.state.legal || []).map((a) => a.long || a.action);
+    return words.length ? words : null;
+  }
+
+  function note(kind, text, allowed) {
+    r.notes.push({ kind, text, allowed });
     if (r.notes.length > 4) r.notes.shift();
     renderNotes();
   }
@@ -307,7 +338,8 @@ export function open(ctx, code) {
       els.seats.append(
         h('li', { class: 'seat' + (mine ? ' me' : '') + (actors.includes(i) ? ' acting' : ''), dataset: { seat: i, kind: s.kind, connected: String(!!s.connected) } },
           h('span', { class: 'dot ' + (s.kind === 'ai' || s.connected ? 'on' : 'off'), 'aria-hidden': 'true' }),
-          h('span', { class: 'seat-name' }, seatName(s, i), mine ? ' ' + t('room.seat.you') : ''),
+          h('span', { class: 'seat-num', 'aria-hidden': 'true' }, i + 1 + '.'),
+          h('span', { class: 'seat-name' }, seatNameN(s, i), mine ? ' ' + t('room.seat.you') : ''),
           bits.length ? h('span', { class: 'seat-note' }, bits.join(' · ')) : null,
           h('span', { class: 'clock', dataset: { clockSeat: i } })));
     });
@@ -355,7 +387,11 @@ export function open(ctx, code) {
     if (!st) return;
     if (st.status === 'waiting' && r.seat >= 0 && !r.inviteShown) {
       r.inviteShown = true; // the others still have to come: the link and its QR code open
+      r.inviteAuto = true;
       els.invite.open = true;
+    } else if (st.status !== 'waiting' && r.inviteAuto) {
+      r.inviteAuto = false; // everyone came: fold the QR code away (it filled a phone's screen)
+      els.invite.open = false;
     }
     mountTable(st);
   }
@@ -441,7 +477,7 @@ export function open(ctx, code) {
     els.over.append(
       h('div', { class: 'result card', role: 'status' },
         h('h2', {}, t('room.over')),
-        h('p', { class: 'result-text' }, resultText(st.result || (st.view && st.view.outcome), st.seats, r.seat, teams)),
+        h('p', { class: 'result-text' }, resultText(st.result || (st.view && st.view.outcome), st.seats, r.seat, teams, r.game)),
         r.seat >= 0
           ? h('button', { type: 'button', id: 'rematch', class: 'primary', disabled: r.rematchAsked, onclick: () => {
               r.rematchAsked = true;
@@ -463,7 +499,13 @@ export function open(ctx, code) {
   function renderNotes() {
     if (!els.notes) return;
     clear(els.notes);
-    for (const n of r.notes) els.notes.append(h('p', { class: 'note ' + n.kind, role: n.kind === 'error' ? 'alert' : null }, n.text));
+    for (const n of r.notes) {
+      const allowed = n.allowed
+        ? h('details', { class: 'allowed' }, h('summary', {}, t('room.allowed', { n: n.allowed.length })),
+            h('ul', {}, n.allowed.slice(0, 60).map((w) => h('li', {}, w)), n.allowed.length > 60 ? h('li', {}, '…') : null))
+        : null;
+      els.notes.append(h('div', { class: 'note ' + n.kind, role: n.kind === 'error' ? 'alert' : null }, h('span', { class: 'note-text' }, n.text), allowed));
+    }
   }
 
   tick = setInterval(renderClocks, 250);

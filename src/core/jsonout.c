@@ -1,0 +1,222 @@
+/* jsonout.c — pl_json_dump (jsonout.h): compact JSON with sorted keys,
+ * byte for byte jansson's json_dumps, without its printf and allocations. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parlour/alloc.h"
+#include "parlour/jsonout.h"
+
+/* Objects with more keys than this are sorted in an allocated array. */
+#define JO_STACK_KEYS 32
+
+static int jo_value(const json_t *j, pl_buf *out, int depth);
+
+/* Hands `j` to jansson (a real, a string jansson must check as UTF-8). */
+static int jo_jansson(const json_t *j, pl_buf *out)
+{
+    char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    if (!s)
+        return -1;
+    pl_buf_puts(out, s);
+    pl_free(s); /* jansson's allocator: malloc's, or pl_alloc's after pl_json_setup */
+    return 0;
+}
+
+/* Writes string `s` (`n` bytes) quoted as jansson does: \" \\ \b \f \n \r
+ * \t, other bytes below 0x20 as \u00XX (upper-case hex), the rest as they
+ * are. Returns 1 when `s` has a byte above 0x7f (the caller hands the value
+ * to jansson, which checks UTF-8), else 0; nothing is written then. */
+static int jo_string(const char *s, size_t n, pl_buf *out)
+{
+    int plain = 1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x80)
+            return 1;
+        plain &= c >= 0x20 && c != '"' && c != '\\';
+    }
+    if (plain) { /* most strings: one copy */
+        pl_buf_putc(out, '"');
+        pl_buf_append(out, s, n);
+        pl_buf_putc(out, '"');
+        return 0;
+    }
+    pl_buf_putc(out, '"');
+    size_t run = 0; /* bytes copied as they are, waiting */
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            run++;
+            continue;
+        }
+        pl_buf_append(out, s + i - run, run);
+        run = 0;
+        char esc[7] = {'\\', 0};
+        switch (c) {
+        case '"': esc[1] = '"'; break;
+        case '\\': esc[1] = '\\'; break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        default: {
+            static const char hex[] = "0123456789ABCDEF";
+            memcpy(esc + 1, "u00", 3);
+            esc[4] = hex[c >> 4];
+            esc[5] = hex[c & 15];
+        }
+        }
+        pl_buf_append(out, esc, strlen(esc));
+    }
+    pl_buf_append(out, s + n - run, run);
+    pl_buf_putc(out, '"');
+    return 0;
+}
+
+static void jo_integer(json_int_t v, pl_buf *out)
+{
+    char tmp[24], *p = tmp + sizeof tmp;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--p = '-';
+    pl_buf_append(out, p, (size_t)(tmp + sizeof tmp - p));
+}
+
+/* One key and its value, for sorting. */
+typedef struct jo_pair {
+    const char *key;
+    size_t len;
+    const json_t *v;
+} jo_pair;
+
+/* jansson's order (dump.c's compare_keys): the bytes, then the length. */
+static int jo_cmp(const void *a, const void *b)
+{
+    const jo_pair *x = a, *y = b;
+    int c = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
+    return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+static int jo_object(const json_t *j, pl_buf *out, int depth)
+{
+    size_t n = json_object_size(j);
+    jo_pair stack[JO_STACK_KEYS], *p = n <= JO_STACK_KEYS ? stack : pl_malloc(n * sizeof *p);
+    if (!p)
+        return -1;
+    size_t k = 0;
+    const char *key;
+    size_t klen;
+    json_t *v;
+    json_object_keylen_foreach((json_t *)j, key, klen, v)
+    {
+        if (k < n)
+            p[k++] = (jo_pair){key, klen, v};
+    }
+    if (k <= 8) { /* most objects: a few keys, insertion sort */
+        for (size_t i = 1; i < k; i++)
+            for (size_t m = i; m > 0 && jo_cmp(&p[m - 1], &p[m]) > 0; m--) {
+                jo_pair t = p[m];
+                p[m] = p[m - 1];
+                p[m - 1] = t;
+            }
+    } else {
+        qsort(p, k, sizeof *p, jo_cmp);
+    }
+    int rc = 0;
+    pl_buf_putc(out, '{');
+    for (size_t i = 0; i < k && rc == 0; i++) {
+        if (i)
+            pl_buf_putc(out, ',');
+        if (jo_string(p[i].key, p[i].len, out)) {
+            json_t *ks = json_stringn(p[i].key, p[i].len); /* not UTF-8-checked here: jansson's word */
+            rc = ks ? jo_jansson(ks, out) : -1;
+            json_decref(ks);
+            if (rc)
+                break;
+        }
+        pl_buf_putc(out, ':');
+        rc = jo_value(p[i].v, out, depth + 1);
+    }
+    pl_buf_putc(out, '}');
+    if (p != stack)
+        pl_free(p);
+    return rc;
+}
+
+static int jo_value(const json_t *j, pl_buf *out, int depth)
+{
+    if (!j || depth > 2048) /* jansson's own depth limit is larger than any view */
+        return -1;
+    switch (json_typeof(j)) {
+    case JSON_OBJECT:
+        return jo_object(j, out, depth);
+    case JSON_ARRAY: {
+        size_t n = json_array_size(j);
+        pl_buf_putc(out, '[');
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                pl_buf_putc(out, ',');
+            if (jo_value(json_array_get(j, i), out, depth + 1))
+                return -1;
+        }
+        pl_buf_putc(out, ']');
+        return 0;
+    }
+    case JSON_STRING:
+        if (jo_string(json_string_value(j), json_string_length(j), out))
+            return jo_jansson(j, out);
+        return 0;
+    case JSON_INTEGER:
+        jo_integer(json_integer_value(j), out);
+        return 0;
+    case JSON_TRUE:
+        pl_buf_append(out, "true", 4);
+        return 0;
+    case JSON_FALSE:
+        pl_buf_append(out, "false", 5);
+        return 0;
+    case JSON_NULL:
+        pl_buf_append(out, "null", 4);
+        return 0;
+    default: /* JSON_REAL */
+        return jo_jansson(j, out);
+    }
+}
+
+int pl_json_dump(const json_t *j, pl_buf *out)
+{
+    size_t len0 = out->len;
+    int oom0 = out->oom;
+    if (jo_value(j, out, 0) < 0 || (out->oom && !oom0)) {
+        pl_buf_truncate(out, len0);
+        return -1;
+    }
+    return 0;
+}
+
+int pl_json_put_string(pl_buf *out, const char *s)
+{
+    size_t len0 = out->len;
+    int oom0 = out->oom;
+    int rc = 0;
+    if (jo_string(s, strlen(s), out)) {
+        json_t *j = json_string(s); /* NULL when not UTF-8: refused as jansson would */
+        rc = j ? jo_jansson(j, out) : -1;
+        json_decref(j);
+    }
+    if (rc < 0 || (out->oom && !oom0)) {
+        pl_buf_truncate(out, len0);
+        return -1;
+    }
+    return 0;
+}
+
+void pl_json_put_int(pl_buf *out, long long v)
+{
+    jo_integer((json_int_t)v, out);
+}

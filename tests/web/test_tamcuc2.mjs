@@ -1,0 +1,8 @@
+// test_tamcuc2.mjs — Tam Cúc with 2 players in a real browser: a whole game
+// through the tables, laid out right at 360 px (Russian) and on a desktop,
+// the score table's words unbroken (tests/web/tamcuc_play.mjs).
+
+import { run } from './harness.mjs';
+import { playWhole } from './tamcuc_play.mjs';
+
+run('tamcuc2', (h) => playWhole(h, 2));
