@@ -98,11 +98,19 @@ class Cluster:
 
     def kill(self, i):
         pid = self.pid(i)
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                dead = f.read().rsplit(")", 1)[1].split()[0] == "Z"
+        except OSError:
+            dead = True
+        check(not dead, "parlour serve %d (pid %d) was not running:\n%s" % (i, pid, self.logs()))
         os.kill(pid, signal.SIGKILL)
-        for _ in range(100):  # reaped by init (cluster.sh's setsid): wait until it is gone
+        for _ in range(100):  # gone, or a zombie nobody reaps yet (cluster.sh's setsid)
             try:
-                os.kill(pid, 0)
-            except OSError:
+                with open("/proc/%d/stat" % pid) as f:
+                    if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                        return
+            except (OSError, IndexError):
                 return
             time.sleep(0.01)
 
