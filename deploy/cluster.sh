@@ -73,7 +73,12 @@ serve_start() {  # serve_start I: process I on PORT+I
     die "parlour serve $i did not start: $log"
 }
 
-alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+alive() {  # the pid in file $1 runs (a killed process left as a zombie does not)
+    [ -f "$1" ] || return 1
+    local st
+    st=$(sed 's/.*) //' "/proc/$(cat "$1")/stat" 2>/dev/null | cut -d' ' -f1) || return 1
+    [ -n "$st" ] && [ "$st" != Z ]
+}
 
 case "$cmd" in
 start)

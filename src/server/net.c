@@ -97,11 +97,12 @@ struct net {
     eng_pool *eng;      /* worker processes (--engines), or NULL; it posts to `done` too */
     /* cluster (net_config.cluster; under mu too) */
     int cluster;
-    char *db;            /* the store's path, for the lobby thread's own handle */
-    int64_t beat_next;   /* storage thread: when the next heartbeat is due */
-    int beat_failing;    /* storage thread: the last beat failed (logged once) */
+    char *db;            /* the store's path, for the cluster thread's own handle */
+    char owner[200];     /* this process's owner id */
+    int64_t beat_next;   /* cluster thread: when the next heartbeat is due */
+    int beat_failing;    /* cluster thread: the last beat failed (logged once) */
     int st_lost;         /* the heartbeat had expired: every lease may be lost */
-    hub_lobby *lobby_new; /* read by the lobby thread, for the hub */
+    hub_lobby *lobby_new; /* read by the cluster thread, for the hub */
     pthread_t lb_thread;
     int lb_started;
 };
@@ -403,13 +404,14 @@ static void net_collect(net *n)
 
 /* ---- Cluster: the heartbeat and the lobby (docs/cluster.md) ------------------- */
 
-/* Storage thread: renews this process's heartbeat. A beat that finds it had
- * expired (a process stopped or starved past NET_TTL_MS) tells the service
- * thread that every lease may be lost (hub_rooms_lost). */
-static void net_beat(net *n)
+/* Cluster thread: renews this process's heartbeat through its own handle
+ * `w` (so a long batch on the storage thread never starves it). A beat that
+ * finds it had expired (a process stopped or starved past NET_TTL_MS) tells
+ * the service thread that every lease may be lost (hub_rooms_lost). */
+static void net_beat(net *n, store *w)
 {
     pl_buf err = {0};
-    int rc = store_owner_beat(n->store, NET_TTL_MS, &err);
+    int rc = store_owner_beat(w, NET_TTL_MS, &err);
     n->beat_next = net_now() + NET_BEAT_MS;
     if (rc < 0 && !n->beat_failing)
         fprintf(stderr, "parlour serve: heartbeat: %s\n", pl_buf_str(&err));
@@ -423,27 +425,6 @@ static void net_beat(net *n)
     }
 }
 
-/* Storage thread, `mu` held: waits for a batch or the quit, writing the
- * heartbeats due meanwhile (cluster). */
-static void net_storage_wait(net *n)
-{
-    for (;;) {
-        if (n->cluster && net_now() >= n->beat_next) {
-            pthread_mutex_unlock(&n->mu);
-            net_beat(n);
-            pthread_mutex_lock(&n->mu);
-        }
-        if (n->st_todo || n->st_quit)
-            return;
-        if (!n->cluster) {
-            pthread_cond_wait(&n->st_cv, &n->mu);
-            continue;
-        }
-        int64_t at = n->beat_next;
-        struct timespec ts = {.tv_sec = (time_t)(at / 1000), .tv_nsec = (long)(at % 1000) * 1000000L};
-        pthread_cond_timedwait(&n->st_cv, &n->mu, &ts); /* CLOCK_REALTIME, as net_now */
-    }
-}
 
 static void net_note(void *ctx, const char *what, const char *code)
 {
@@ -452,7 +433,8 @@ static void net_note(void *ctx, const char *what, const char *code)
     (void)code;
 }
 
-/* The lobby thread: its own store handle; reads the public open rooms when
+/* The cluster thread: its own store handle (this process's owner too);
+ * writes the heartbeat every NET_BEAT_MS; reads the public open rooms when
  * another process tells of a room (store_watch_fd: PostgreSQL's NOTIFY)
  * and at least every NET_LOBBY_MS (SQLite has no notifications), and hands
  * the list to the service thread. */
@@ -469,16 +451,20 @@ static void *net_lobby_main(void *arg)
         if (quit)
             break;
         pl_buf err = {0};
-        if (!w && !(w = store_open(n->db, &err))) {
+        if (!w && (!(w = store_open(n->db, &err)) || store_set_owner(w, n->owner, &err) < 0)) {
             if (!failing)
                 fprintf(stderr, "parlour serve: lobby: %s\n", pl_buf_str(&err));
             failing = 1;
             pl_buf_free(&err);
-            usleep(300 * 1000);
+            store_close(w);
+            w = NULL;
+            usleep(100 * 1000);
             continue;
         }
+        if (net_now() >= n->beat_next)
+            net_beat(n, w);
         int fd = store_watch_fd(w), notes = 0;
-        int64_t wait = next - net_now();
+        int64_t wait = (next < n->beat_next ? next : n->beat_next) - net_now();
         wait = wait < 0 ? 0 : wait > 300 ? 300 : wait; /* the quit is seen within 300 ms */
         if (fd >= 0) {
             struct pollfd pfd = {.fd = fd, .events = POLLIN};
@@ -517,7 +503,8 @@ static void *net_storage_main(void *arg)
     net *n = arg;
     pthread_mutex_lock(&n->mu);
     for (;;) {
-        net_storage_wait(n);
+        while (!n->st_todo && !n->st_quit)
+            pthread_cond_wait(&n->st_cv, &n->mu);
         if (!n->st_todo)
             break; /* asked to quit and nothing in flight */
         hub_batch *b = n->st_todo;
@@ -777,7 +764,7 @@ static void net_lws_log(int level, const char *line)
 }
 
 /* Cluster: the owner id (given, or host:pid:random), the first heartbeat,
- * the store's path for the lobby thread. 0, or -1 with a message. */
+ * the store's path for the cluster thread. 0, or -1 with a message. */
 static int net_cluster_start(net *n, const net_config *cfg, pl_buf *err)
 {
     char owner[200], host[64] = "host";
@@ -796,6 +783,7 @@ static int net_cluster_start(net *n, const net_config *cfg, pl_buf *err)
         snprintf(owner, sizeof owner, "%s:%ld:%08llx", host, (long)getpid(), (unsigned long long)(r & 0xffffffffu));
     }
     n->cluster = 1;
+    snprintf(n->owner, sizeof n->owner, "%s", owner);
     if (!(n->db = pl_strdup(cfg->db))) {
         pl_buf_puts(err, "out of memory");
         return -1;
@@ -884,7 +872,7 @@ net *net_new(const net_config *cfg, pl_buf *err)
     n->st_started = 1;
     if (n->cluster) {
         if (pthread_create(&n->lb_thread, NULL, net_lobby_main, n)) {
-            pl_buf_puts(err, "cannot start the lobby thread");
+            pl_buf_puts(err, "cannot start the cluster thread");
             goto fail;
         }
         n->lb_started = 1;

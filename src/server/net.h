@@ -50,8 +50,8 @@ typedef struct net_config {
     const char *engine_cmd;  /* a shell command that starts one worker [this program's `engine`] */
     int engine_timeout_ms;   /* a worker's answer within this, else the fallback move [ENG_TIMEOUT_MS] */
     int cluster;         /* 1: one of several processes on one store (docs/cluster.md): an
-                            owner id of its own, a heartbeat every NET_BEAT_MS on the storage
-                            thread, rooms loaded with their leases (hub_config.cluster), no
+                            owner id of its own, a heartbeat every NET_BEAT_MS on the cluster
+                            thread (a store handle of its own), rooms loaded with their leases (hub_config.cluster), no
                             rooms restored at start, the lobby re-read from the store [0;
                             `parlour serve` sets it for --cluster or a postgresql:// store] */
     const char *owner;   /* cluster: the owner id [host:pid:random] */
@@ -65,8 +65,9 @@ typedef struct net_config {
 /* Opens the store, makes the hub, rebuilds every unfinished room from the
  * store (hub_restore; cluster: none, each is loaded with its lease when asked
  * for, and the first heartbeat is written), starts the storage thread, the
- * workers (and, cluster, the lobby thread: its own store handle, waiting on
- * store_watch_fd or NET_LOBBY_MS), and listens. Returns the server (free it with net_free), or NULL with a
+ * workers (and, cluster, the cluster thread: its own store handle, the
+ * heartbeats, the lobby read on store_watch_fd or every NET_LOBBY_MS), and
+ * listens. Returns the server (free it with net_free), or NULL with a
  * message in `err` and nothing left open. Call from the thread that will
  * call net_run. */
 net *net_new(const net_config *cfg, pl_buf *err);

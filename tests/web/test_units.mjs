@@ -2,11 +2,13 @@
 // by game and options (lobby.js seatCount), a record cut into upload parts
 // (replay.js partsOf: each at most 6000 bytes, also JSON-escaped, joined back
 // to the same text, no surrogate pair split), the steps of a `replay`
-// answer (stepsOf), the result in words (room.js resultText).
+// answer (stepsOf), the result in words (room.js resultText), the WebSocket's
+// path by page (net.js wsPath: a room's page names the room for nginx).
 
 import { seatCount } from '../../web/js/lobby.js';
 import { partsOf, stepsOf } from '../../web/js/replay.js';
 import { resultText } from '../../web/js/room.js';
+import { wsPath } from '../../web/js/net.js';
 import { setLang, t } from '../../web/js/i18n.js';
 
 let passed = 0, failed = 0;
@@ -16,6 +18,7 @@ function check(cond, what) {
   console.log(`${cond ? 'ok' : 'not ok'} - units: ${what}`);
 }
 
+check(wsPath('/') === '/ws' && wsPath('/room/ab12cd') === '/ws?room=ab12cd' && wsPath('/room/ab12cd/') === '/ws?room=ab12cd' && wsPath('/replay') === '/ws' && wsPath('/room/a/b') === '/ws', 'wsPath: /ws?room=CODE on a room page, else /ws');
 check(seatCount('ur', {}) === 2, 'ur: 2 seats');
 check(seatCount('cbw', {}) === 4 && seatCount('cbw', { players: '2' }) === 4 && seatCount('cbw', { players: '6' }) === 6, 'cbw: 4, 4 for players=2, 6');
 check(seatCount('tamcuc', { players: '3' }) === 3 && seatCount('tamcuc', {}) === 4, 'tamcuc: players');
