@@ -151,7 +151,7 @@ class Cluster:
 
 ROOMS = [("ur", {"pieces": "3"}, [None, None]), ("ur", {"pieces": "3"}, [None, None]), ("ur", {"pieces": "3"}, [None, "easy"]),
          ("tamcuc", {"players": "4"}, [None, None, None, None])]
-THINK_MS = (5, 40)
+THINK_MS = (50, 90)  # at least 50 ms: never past the hub's 20 messages a second ("rate")
 
 
 class Player:

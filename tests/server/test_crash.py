@@ -30,8 +30,10 @@ ROOMS = [  # game, options, seats (None: a person)
     ("ur", {}, [None, "easy"]),
     ("tamcuc", {"players": "4"}, [None, None, None, None]),
 ]
-THINK_MS = (5, 40)
-FAULTS = []  # acknowledged actions found lost while playing  # a person's time to move, so the games last through the kills
+# A person's time to move, so the games last through the kills; at least 50 ms, so that a
+# fast server never pushes a client past the hub's 20 messages a second ("rate").
+THINK_MS = (50, 90)
+FAULTS = []  # acknowledged actions found lost while playing
 
 
 class Player:
