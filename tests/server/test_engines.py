@@ -130,7 +130,9 @@ def test_engines_same_games_despite_kills(args):
     threads, _, _ = play_rooms(args, [])
     # (a long timeout: under a sanitizer on a loaded machine a slow answer must not
     # become a fallback move; timeouts are test_garbage_workers')
-    engines, killed, log = play_rooms(args, ["--engines", "2", "--engine-timeout", "300000"], kills=3)
+    # Two kills: a job is tried three times, so even two kills of the same job's workers (a
+    # fast machine can cut one job twice while the other worker carries the rooms) change no move.
+    engines, killed, log = play_rooms(args, ["--engines", "2", "--engine-timeout", "300000"], kills=2)
     check(len(killed) >= 2, "only %d workers killed: the games ended too soon" % len(killed))
     for pid in killed:
         check(any("pid %d %s" % (pid, x) in log for x in ("killed by signal 9", "went away", "killed:")),
