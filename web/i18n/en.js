@@ -136,6 +136,7 @@ export default {
   'error.storage': 'The server could not save it:',
   'error.over': 'Not yet:',
   'error.full': 'The room is full:',
+  'error.other': 'The server says:',
   'error.busy': 'Another server process still has this room; trying again:',
   'error.moved': 'The room moved to another server process; reconnecting:',
 

@@ -212,9 +212,14 @@ export function open(ctx, code) {
 
   // An illegal act: the game's reason alone (`reason`, docs/web-protocol.md),
   // not the engine's whole list of legal actions that `message` goes on with.
+  // The server's words are English free text, never translated by guess: on a
+  // page in another language they follow the catalogue's lead-in as a
+  // quotation marked lang="en" (issue 16), so the page is honest about them.
   function errorText(m) {
     const why = m.error === 'illegal' && typeof m.reason === 'string' && m.reason ? m.reason : m.message;
-    return has('error.' + m.error) ? t('error.' + m.error) + ' ' + why : why;
+    const lead = has('error.' + m.error) ? t('error.' + m.error) : lang === 'en' ? null : t('error.other');
+    if (lang !== 'en') return why ? [lead, ' ', h('q', { lang: 'en', class: 'server-words' }, why)] : lead;
+    return lead ? lead + ' ' + why : why;
   }
 
   /** For an illegal act: what this seat may do now, in words (shown collapsed). */
