@@ -161,7 +161,7 @@ run('room', async (h) => {
     const st = await h.waitState(ann, (st) => st.over);
     h.check(st.result && st.result.kind === 'seat', 'a result');
     const text = await ann.locator('.result-text').textContent();
-    h.check(text === (st.result.winner === 0 ? 'You win! Score: ' : 'Bob wins. Score: ') + st.result.score.join(' – ') + '.', 'the result in words: ' + text);
+    h.check(text === (st.result.winner === 0 ? 'You win! Score: ' : 'Bob wins. Score: ') + `Ann ${st.result.score[0]}, Bob ${st.result.score[1]}.`, 'the result in words: ' + text);
     await bob.locator('.result-text').waitFor();
     h.expectLayout(await h.layout(bob), 'over, phone');
     await h.shot(bob, 'over-phone-ru');

@@ -103,6 +103,7 @@ export default {
   'room.team.n': 'Team {n}',
   'room.result.draw': 'A draw.',
   'room.result.score': '{text} Score: {score}.',
+  'room.result.one': '{name} {score}',
   'room.rematch': 'Rematch',
   'room.rematch.asked': 'Asked for a rematch: it starts when everyone has asked.',
   'room.record.mine': 'Download my record',

@@ -101,6 +101,7 @@ export default {
   'room.team.n': 'команда {n}',
   'room.result.draw': 'Ничья.',
   'room.result.score': '{text} Счёт: {score}.',
+  'room.result.one': '{name} {score}',
   'room.rematch': 'Реванш',
   'room.rematch.asked': 'Реванш запрошен: он начнётся, когда попросят все.',
   'room.record.mine': 'Скачать мою запись',

@@ -43,18 +43,28 @@ export function teamName(game, team) {
   return game && has(game + '.team.' + team) ? t(game + '.team.' + team) : t('room.team.n', { n: team + 1 });
 }
 
+/** A score as text: a negative number with U+2212 MINUS SIGN, which reads as
+ * a minus beside words and dashes (a hyphen does not). */
+export function scoreText(v) {
+  return typeof v === 'number' && v < 0 ? '\u2212' + String(-v) : String(v);
+}
+
 /** The result in words: "Ann wins", "Red wins", "a draw", with the score
  * (for a team result, a score per team with its name). */
 export function resultText(result, seats, mySeat, teams, game) {
   if (!result) return '';
-  let score = Array.isArray(result.score) ? result.score.join(' – ') : '';
+  // each score beside its seat's (or team's) name, a negative one with a real
+  // minus sign: "Ann 3, computer 2 (easy) −2", not "3 – -2" (issue 16)
+  let score = Array.isArray(result.score)
+    ? result.score.map((v, i) => t('room.result.one', { name: seatNameN(seats && seats[i], i), score: scoreText(v) })).join(', ')
+    : '';
   let text;
   if (result.kind === 'team' && teams && Array.isArray(result.score)) {
     const first = []; // team → its first seat: every seat of a team has the team's score
     teams.forEach((tm, i) => {
       if (first[tm] === undefined) first[tm] = i;
     });
-    score = first.map((i, tm) => (i === undefined ? null : teamName(game, tm) + ' ' + result.score[i])).filter(Boolean).join(' – ');
+    score = first.map((i, tm) => (i === undefined ? null : t('room.result.one', { name: teamName(game, tm), score: scoreText(result.score[i]) }))).filter(Boolean).join(', ');
   }
   if (result.kind === 'draw' || result.winner === null || result.winner === undefined) text = t('room.result.draw');
   else if (result.kind === 'team') {
