@@ -56,8 +56,8 @@ const neg = { kind: 'seat', winner: 2, score: [-2, -1, 3] };
 check(resultText(neg, three, 0) === 'computer 3 (easy) wins. Score: Ann \u22122, Bob \u22121, computer 3 (easy) 3.', 'resultText: negative scores with U+2212 and the seats\' names: ' + resultText(neg, three, 0));
 check(!/-/.test(resultText(neg, three, 0)), 'resultText: no hyphen-minus for a negative score');
 setLang('ru');
-check(resultText(neg, three, 0) === 'Победитель: компьютер 3 (easy). Счёт: Ann \u22122, Bob \u22121, компьютер 3 (easy) 3.', 'resultText in Russian: negative scores with U+2212 and the seats\' names: ' + resultText(neg, three, 0));
-check(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), -1, [0, 1, 0, 1], 'cbw') === 'Победа: Чёрные (Bob, компьютер 4 (easy)). Счёт: Красные 3, Чёрные 9.', 'resultText: cbw in Russian: ' + resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), -1, [0, 1, 0, 1], 'cbw'));
+check(resultText(neg, three, 0) === 'Победитель: компьютер 3 (лёгкий). Счёт: Ann \u22122, Bob \u22121, компьютер 3 (лёгкий) 3.', 'resultText in Russian: negative scores with U+2212 and the seats\' names: ' + resultText(neg, three, 0));
+check(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), -1, [0, 1, 0, 1], 'cbw') === 'Победа: Чёрные (Bob, компьютер 4 (лёгкий)). Счёт: Красные 3, Чёрные 9.', 'resultText: cbw in Russian: ' + resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), -1, [0, 1, 0, 1], 'cbw'));
 check(!/[Кк]оманда 2/.test(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), 0, [0, 1, 0, 1], 'cbw')), 'resultText: cbw in Russian names no "team 2"');
 setLang('en');
 

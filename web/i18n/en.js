@@ -619,4 +619,23 @@ export default {
   'opt.karuta.teams': 'Teams',
   'opt.karuta.teams.about': 'uta: 2v2 plays seats 0+2 against 1+3: no gift or penalty between partners, a team wins (KA-U6)',
   'opt.karuta.teams.v.off': 'off',
+
+  // computer levels: the name (lobby, seats) and each game's description (lobby.js, i18n.js levelName)
+  'level.easy': 'easy',
+  'level.medium': 'medium',
+  'level.hard': 'hard',
+  'level.champion': 'champion',
+  'level.cbw.easy.about': "MCTS with 100 iterations (wins 97 % against random)",
+  'level.cbw.medium.about': "MCTS with 1000 iterations (the default player)",
+  'level.cbw.hard.about': "MCTS with 4000 iterations, about 35 ms a decision",
+  'level.karuta.easy.about': "a beginner: slow recognition, static kimariji, many memory slips",
+  'level.karuta.medium.about': "a club player (the default player)",
+  'level.karuta.hard.about': "an expert: fast, plays by territory kimariji",
+  'level.karuta.champion.about': "a champion: recognition at about 110 ms",
+  'level.tamcuc.easy.about': "MCTS, 100 iterations, random rollouts, under 1 ms",
+  'level.tamcuc.medium.about': "MCTS, 300 iterations, policy rollouts (the default player)",
+  'level.tamcuc.hard.about': "MCTS, 1000 iterations, policy rollouts, about 5 ms",
+  'level.ur.easy.about': "one move deep by the race heuristic (wins 91 % against random)",
+  'level.ur.medium.about': "MCTS with 1000 iterations (the default player)",
+  'level.ur.hard.about': "expectimax over 3 decisions (perfect:FILE is the solver's)",
 };

@@ -617,4 +617,23 @@ export default {
   'opt.karuta.teams': 'Команды',
   'opt.karuta.teams.about': 'uta: 2v2 — места 0+2 против 1+3: между партнёрами нет передачи и штрафа, побеждает команда (KA-U6)',
   'opt.karuta.teams.v.off': 'нет',
+
+  // computer levels: the name (lobby, seats) and each game's description (lobby.js, i18n.js levelName)
+  'level.easy': 'лёгкий',
+  'level.medium': 'средний',
+  'level.hard': 'сильный',
+  'level.champion': 'чемпион',
+  'level.cbw.easy.about': "MCTS, 100 итераций (выигрывает 97 % у случайного игрока)",
+  'level.cbw.medium.about': "MCTS, 1000 итераций (игрок по умолчанию)",
+  'level.cbw.hard.about': "MCTS, 4000 итераций, около 35 мс на решение",
+  'level.karuta.easy.about': "новичок: узнаёт медленно, кимариди (決まり字) не пересчитывает, часто забывает",
+  'level.karuta.medium.about': "игрок клуба (игрок по умолчанию)",
+  'level.karuta.hard.about': "мастер: быстрый, играет по кимариди (決まり字) своей территории",
+  'level.karuta.champion.about': "чемпион: узнаёт примерно за 110 мс",
+  'level.tamcuc.easy.about': "MCTS, 100 итераций, случайные доигрывания, меньше 1 мс",
+  'level.tamcuc.medium.about': "MCTS, 300 итераций, доигрывания по стратегии (игрок по умолчанию)",
+  'level.tamcuc.hard.about': "MCTS, 1000 итераций, доигрывания по стратегии, около 5 мс",
+  'level.ur.easy.about': "на один ход вперёд по оценке гонки (выигрывает 91 % у случайного игрока)",
+  'level.ur.medium.about': "MCTS, 1000 итераций (игрок по умолчанию)",
+  'level.ur.hard.about': "expectimax на 3 решения вперёд (perfect:FILE — игрок решателя)",
 };

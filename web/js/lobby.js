@@ -5,7 +5,7 @@
 // (person, or computer at one of the game's levels), grace, clock and
 // public. Once created: the invitation link, a copy button and its QR code.
 
-import { t, has } from './i18n.js';
+import { t, has, levelName, levelAbout } from './i18n.js';
 import { h, svg, clear } from './dom.js';
 
 export const GAMES = ['ur', 'cbw', 'tamcuc', 'karuta'];
@@ -236,7 +236,7 @@ export function open(ctx) {
         input.addEventListener('input', changed);
         input.addEventListener('change', changed);
         const row = h('div', { class: 'opt' },
-          h('label', { for: id, title: o.key }, has(base) ? t(base) : h('code', {}, o.key)), input,
+          h('label', { for: id }, has(base) ? t(base) : h('code', {}, o.key)), input,
           h('p', { class: 'about', id: id + '-about' }, has(base + '.about') ? t(base + '.about') : o.about));
         input.setAttribute('aria-describedby', id + '-about');
         (i < 3 ? opts : details).append(row);
@@ -286,12 +286,12 @@ export function open(ctx) {
         } },
         h('option', { value: 'person', selected: v === 'person' }, t('new.seat.person')),
         teams && i >= 2 ? h('option', { value: 'partner:' + (i - 2), selected: v === 'partner:' + (i - 2) }, t('new.seat.partner', { n: i - 1 })) : null,
-        (g ? g.levels : []).map((l) => h('option', { value: 'ai:' + l.name, selected: v === 'ai:' + l.name, title: l.about }, t('new.seat.ai', { level: l.name }))));
+        (g ? g.levels : []).map((l) => h('option', { value: 'ai:' + l.name, selected: v === 'ai:' + l.name, title: levelAbout(f.game, l) }, t('new.seat.ai', { level: levelName(l.name) }))));
       box.append(h('div', { class: 'field seat-choice' }, h('label', { for: 'seat-' + i }, t('room.seat.n', { n: i + 1 })), sel));
     });
     if (g && g.levels.length)
       box.append(h('details', { class: 'levels' }, h('summary', {}, t('new.levels')),
-        h('ul', {}, g.levels.map((l) => h('li', {}, h('b', {}, l.name), ': ', l.about)))));
+        h('ul', {}, g.levels.map((l) => h('li', {}, h('b', {}, levelName(l.name)), ': ', levelAbout(f.game, l))))));
   }
 
   function create() {

@@ -7,7 +7,7 @@
 // contract"); when that module is missing or fails, a plain table shows the
 // JSON view and the legal actions as buttons.
 
-import { t, lang, has } from './i18n.js';
+import { t, lang, has, levelName } from './i18n.js';
 import { h, clear, download } from './dom.js';
 import { getToken, setToken, clientMs } from './net.js';
 import { inviteBox } from './lobby.js';
@@ -26,7 +26,7 @@ function storedName() {
 export function seatName(s, i) {
   if (!s) return t('room.seat.n', { n: i + 1 });
   if (s.kind === 'open') return t('room.seat.open', { n: i + 1 });
-  if (s.kind === 'ai') return t('room.seat.ai', { level: s.level || '' });
+  if (s.kind === 'ai') return t('room.seat.ai', { level: levelName(s.level) });
   if (s.kind === 'partner') return t('room.seat.partner', { n: i + 1, name: s.name || t('room.seat.n', { n: (s.of ?? 0) + 1 }) });
   return s.name || t('room.seat.n', { n: i + 1 });
 }
@@ -34,7 +34,7 @@ export function seatName(s, i) {
 /** seatName, with the seat's number for a computer ("computer 3 (easy)"):
  * where several computers play, the words tell which one. */
 export function seatNameN(s, i) {
-  return s && s.kind === 'ai' ? t('room.seat.aiN', { n: i + 1, level: s.level || '' }) : seatName(s, i);
+  return s && s.kind === 'ai' ? t('room.seat.aiN', { n: i + 1, level: levelName(s.level) }) : seatName(s, i);
 }
 
 /** A team's name as the game's table says it: the catalogue's `GAME.team.N`
