@@ -40,6 +40,44 @@ run('lobby', async (h) => {
     await page.context().close();
   });
 
+  // issue 16 (every word in both languages): the form's option labels and
+  // descriptions come from the catalogue (opt.GAME.KEY), not the server's English
+  for (const lang of ['en', 'ru'])
+    await h.step(`the new-room form's options are in ${lang} for every game`, async () => {
+      const page = await h.page('desktop', { lang });
+      await page.goto(h.url('/'));
+      await page.locator('#opt-rules').waitFor();
+      const games = await page.evaluate(() => new Promise((res) => {
+        const p = window.__parlour;
+        p.net.on('games', (m) => res(m.games));
+        p.net.send({ type: 'games' });
+      }));
+      h.check(games.length === 4, 'the server lists four games');
+      for (const g of games) {
+        await page.selectOption('#new-game', g.id);
+        const shown = g.options.filter((o) => !/\(tests\)\s*$/.test(o.about));
+        await page.locator('#opt-' + shown[0].key).waitFor();
+        const rows = await page.$$eval('#create-form .opt', (els) => els.map((e) => ({
+          key: e.querySelector('[name]').name, label: e.querySelector('label').textContent, about: e.querySelector('.about').textContent,
+          values: [...e.querySelectorAll('option')].map((o) => o.textContent) })));
+        h.check(rows.length === shown.length, `${g.id}: every option is in the form (${rows.length}/${shown.length})`);
+        for (const o of shown) {
+          const r = rows.find((x) => x.key === o.key);
+          if (!r) continue;
+          if (lang === 'en') {
+            h.check(r.about === o.about, `${g.id}.${o.key}: the English description is the server's: ${r.about}`);
+          } else {
+            h.check(r.about !== o.about && /[а-яё]/i.test(r.about), `${g.id}.${o.key}: a Russian description, not the server's English: ${r.about}`);
+            h.check(/[а-яё]/i.test(r.label), `${g.id}.${o.key}: a Russian label: ${r.label}`);
+            for (const v of r.values)
+              h.check(!/^[a-z]+(-[a-z]+)*$/.test(v) || ['d4'].includes(v) || !(o.values || []).includes(v),
+                `${g.id}.${o.key}: the value ${v} is a word in Russian`);
+          }
+        }
+      }
+      await page.context().close();
+    });
+
   await h.step('a room with a computer seat is made from the form', async () => {
     const page = await h.page('phone', { lang: 'en' });
     await page.goto(h.url('/'));

@@ -10,6 +10,7 @@
 
 import { run } from './harness.mjs';
 import { readFileSync } from 'node:fs';
+import ru from '../../web/i18n/ru.js';
 
 async function plainPage(h, size, lang = 'en') {
   const ctx = await h.context(size, { lang });
@@ -94,6 +95,23 @@ run('room', async (h) => {
     h.check(after.seq === before.seq, 'nothing changed');
   });
 
+  await h.step('on the Russian page an illegal act: a Russian lead-in, the server’s English words quoted as lang="en" (issue 16)', async () => {
+    const st = await h.state(bob);
+    const mine = st.view.actors.includes(1) && st.legal.length > 0; // else the server says it is not Bob's turn
+    const before = await bob.locator('.note.error').count();
+    await h.act(bob, 'Z9');
+    await bob.waitForFunction((n) => document.querySelectorAll('.note.error').length > n, before);
+    const err = bob.locator('.note.error').last();
+    const lead = mine ? ru['error.illegal'] : ru['error.not-your-turn'];
+    const text = await err.locator('.note-text').textContent();
+    h.check(text.startsWith(lead + ' '), `the catalogue's lead-in first: ${text}`);
+    const q = err.locator('q[lang="en"]');
+    h.check((await q.count()) === 1, 'the server’s words in one <q lang="en">');
+    const said = await q.textContent();
+    h.check(said.length > 0 && (!mine || /bad action 'Z9'/.test(said)), 'the server’s words as they came: ' + said);
+    h.check((await ann.locator('.note q').count()) === 0, 'the English page quotes nothing');
+  });
+
   await h.step('the language switch redraws the room in place (same seat, table kept)', async () => {
     await ann.selectOption('#lang', 'ru');
     await ann.locator('.seats-box h2', { hasText: 'Места' }).waitFor();
@@ -143,7 +161,7 @@ run('room', async (h) => {
     const st = await h.waitState(ann, (st) => st.over);
     h.check(st.result && st.result.kind === 'seat', 'a result');
     const text = await ann.locator('.result-text').textContent();
-    h.check(text === (st.result.winner === 0 ? 'You win! Score: ' : 'Bob wins. Score: ') + st.result.score.join(' – ') + '.', 'the result in words: ' + text);
+    h.check(text === (st.result.winner === 0 ? 'You win! Score: ' : 'Bob wins. Score: ') + `Ann ${st.result.score[0]}, Bob ${st.result.score[1]}.`, 'the result in words: ' + text);
     await bob.locator('.result-text').waitFor();
     h.expectLayout(await h.layout(bob), 'over, phone');
     await h.shot(bob, 'over-phone-ru');

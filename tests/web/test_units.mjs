@@ -43,18 +43,24 @@ const steps = stepsOf({ type: 'replay', steps: [{ seq: 0, view: { game: 'ur' }, 
 check(steps.length === 3 && steps[1].text === 'roll 2' && steps[1].legal[0].chance === 0.5 && steps[0].text === '' && steps[2].text === 'Seat 2: enter' && steps[2].said === 'x', 'stepsOf: entries (with their seat) and legal');
 
 const seats = [{ kind: 'person', name: 'Ann' }, { kind: 'ai', level: 'easy' }];
-check(resultText({ kind: 'seat', winner: 0, score: [7, 3] }, seats, 0) === 'You win! Score: 7 – 3.', 'resultText: you win');
-check(resultText({ kind: 'seat', winner: 0, score: [7, 3] }, seats, 1) === 'Ann wins. Score: 7 – 3.', 'resultText: the other wins');
-check(resultText({ kind: 'seat', winner: 2, score: [1, 0, 5] }, [seats[0], seats[1], seats[1]], 0) === 'computer 3 (easy) wins. Score: 1 – 0 – 5.', 'resultText: which computer won, by its seat');
-check(resultText({ kind: 'draw', winner: null, score: [1, 1] }, seats, -1) === 'A draw. Score: 1 – 1.', 'resultText: a draw');
-check(resultText({ kind: 'team', winner: 1, score: [1, 2, 1, 2] }, seats.concat(seats), 0, [0, 1, 0, 1]) === 'Team 2 wins (computer 2 (easy), computer 4 (easy)). Score: Team 1 1 – Team 2 2.', 'resultText: a team of a game without team names');
+check(resultText({ kind: 'seat', winner: 0, score: [7, 3] }, seats, 0) === 'You win! Score: Ann 7, computer 2 (easy) 3.', 'resultText: you win');
+check(resultText({ kind: 'seat', winner: 0, score: [7, 3] }, seats, 1) === 'Ann wins. Score: Ann 7, computer 2 (easy) 3.', 'resultText: the other wins');
+check(resultText({ kind: 'seat', winner: 2, score: [1, 0, 5] }, [seats[0], seats[1], seats[1]], 0) === 'computer 3 (easy) wins. Score: Ann 1, computer 2 (easy) 0, computer 3 (easy) 5.', 'resultText: which computer won, by its seat');
+check(resultText({ kind: 'draw', winner: null, score: [1, 1] }, seats, -1) === 'A draw. Score: Ann 1, computer 2 (easy) 1.', 'resultText: a draw');
+check(resultText({ kind: 'team', winner: 1, score: [1, 2, 1, 2] }, seats.concat(seats), 0, [0, 1, 0, 1]) === 'Team 2 wins (computer 2 (easy), computer 4 (easy)). Score: Team 1 1, Team 2 2.', 'resultText: a team of a game without team names');
 // one name for a team: the game's own (cbw: team 0 Red, team 1 Black, as its table says), in both languages
 const six = [{ kind: 'person', name: 'Ann' }, { kind: 'person', name: 'Bob' }, { kind: 'ai', level: 'easy' }, { kind: 'ai', level: 'easy' }, { kind: 'ai', level: 'easy' }, { kind: 'ai', level: 'easy' }];
-check(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9, 3, 9] }, six, 0, [0, 1, 0, 1, 0, 1], 'cbw') === 'Black wins (Bob, computer 4 (easy), computer 6 (easy)). Score: Red 3 – Black 9.', 'resultText: cbw names Black, team 1');
-check(resultText({ kind: 'team', winner: 0, score: [9, 3, 9, 3] }, six.slice(0, 4), 0, [0, 1, 0, 1], 'cbw') === 'Your team, Red, wins (Ann, computer 3 (easy))! Score: Red 9 – Black 3.', 'resultText: cbw, my team Red');
+check(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9, 3, 9] }, six, 0, [0, 1, 0, 1, 0, 1], 'cbw') === 'Black wins (Bob, computer 4 (easy), computer 6 (easy)). Score: Red 3, Black 9.', 'resultText: cbw names Black, team 1');
+check(resultText({ kind: 'team', winner: 0, score: [9, 3, 9, 3] }, six.slice(0, 4), 0, [0, 1, 0, 1], 'cbw') === 'Your team, Red, wins (Ann, computer 3 (easy))! Score: Red 9, Black 3.', 'resultText: cbw, my team Red');
 check(t('cbw.cards', { n: 1 }) === '1 card' && t('cbw.cards', { n: 2 }) === '2 cards' && t('cbw.cards', { n: 0 }) === '0 cards', 't: the .one text for n = 1 only');
+// issue 16: "Score: -2 – -1 – 3" named nobody and ran minus signs into dashes
+const three = [{ kind: 'person', name: 'Ann' }, { kind: 'person', name: 'Bob' }, { kind: 'ai', level: 'easy' }];
+const neg = { kind: 'seat', winner: 2, score: [-2, -1, 3] };
+check(resultText(neg, three, 0) === 'computer 3 (easy) wins. Score: Ann \u22122, Bob \u22121, computer 3 (easy) 3.', 'resultText: negative scores with U+2212 and the seats\' names: ' + resultText(neg, three, 0));
+check(!/-/.test(resultText(neg, three, 0)), 'resultText: no hyphen-minus for a negative score');
 setLang('ru');
-check(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), -1, [0, 1, 0, 1], 'cbw') === 'Победа: Чёрные (Bob, компьютер 4 (easy)). Счёт: Красные 3 – Чёрные 9.', 'resultText: cbw in Russian: ' + resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), -1, [0, 1, 0, 1], 'cbw'));
+check(resultText(neg, three, 0) === 'Победитель: компьютер 3 (лёгкий). Счёт: Ann \u22122, Bob \u22121, компьютер 3 (лёгкий) 3.', 'resultText in Russian: negative scores with U+2212 and the seats\' names: ' + resultText(neg, three, 0));
+check(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), -1, [0, 1, 0, 1], 'cbw') === 'Победа: Чёрные (Bob, компьютер 4 (лёгкий)). Счёт: Красные 3, Чёрные 9.', 'resultText: cbw in Russian: ' + resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), -1, [0, 1, 0, 1], 'cbw'));
 check(!/[Кк]оманда 2/.test(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), 0, [0, 1, 0, 1], 'cbw')), 'resultText: cbw in Russian names no "team 2"');
 setLang('en');
 

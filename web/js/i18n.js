@@ -57,3 +57,14 @@ export function t(key, vars) {
 export function has(key) {
   return catalogues[lang][key] !== undefined || en[key] !== undefined;
 }
+
+/** A computer level's name as the interface says it (`level.NAME`: easy,
+ * medium, hard, champion), else the server's name itself. */
+export function levelName(name) {
+  return name && has('level.' + name) ? t('level.' + name) : name || '';
+}
+
+/** A level's description (`level.GAME.NAME.about`), else the server's `about`. */
+export function levelAbout(game, l) {
+  return has('level.' + game + '.' + l.name + '.about') ? t('level.' + game + '.' + l.name + '.about') : l.about;
+}

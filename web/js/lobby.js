@@ -5,10 +5,18 @@
 // (person, or computer at one of the game's levels), grace, clock and
 // public. Once created: the invitation link, a copy button and its QR code.
 
-import { t } from './i18n.js';
+import { t, has, levelName, levelAbout } from './i18n.js';
 import { h, svg, clear } from './dom.js';
 
 export const GAMES = ['ur', 'cbw', 'tamcuc', 'karuta'];
+
+/** An option value as the select shows it: the catalogue's word
+ * (`opt.GAME.KEY.v.VALUE`) or the value itself (numbers, notation, a value
+ * the catalogue does not know). */
+function optText(game, key, v) {
+  const k = 'opt.' + game + '.' + key + '.v.' + v;
+  return has(k) ? t(k) : v;
+}
 
 /** How many seats a room of `game` with `opts` (key → value text) has. */
 export function seatCount(game, opts) {
@@ -209,10 +217,11 @@ export function open(ctx) {
       const details = h('details', {}, h('summary', {}, t('new.moreOptions')));
       shown.forEach((o, i) => {
         const id = 'opt-' + o.key;
+        const base = 'opt.' + f.game + '.' + o.key; // the catalogue's label and description, else the server's
         const cur = f.options[o.key] ?? o.default;
         let input;
         if (Array.isArray(o.values))
-          input = h('select', { id, name: o.key }, o.values.map((v) => h('option', { value: v, selected: v === cur }, v)));
+          input = h('select', { id, name: o.key }, o.values.map((v) => h('option', { value: v, selected: v === cur }, optText(f.game, o.key, v))));
         else if (Array.isArray(o.range))
           input = h('input', { id, name: o.key, type: 'number', min: o.range[0], max: o.range[1], step: 1, value: cur, required: true });
         else input = h('input', { id, name: o.key, type: 'text', value: cur, spellcheck: 'false' });
@@ -227,8 +236,8 @@ export function open(ctx) {
         input.addEventListener('input', changed);
         input.addEventListener('change', changed);
         const row = h('div', { class: 'opt' },
-          h('label', { for: id }, h('code', {}, o.key)), input,
-          h('p', { class: 'about', id: id + '-about' }, o.about));
+          h('label', { for: id }, has(base) ? t(base) : h('code', {}, o.key)), input,
+          h('p', { class: 'about', id: id + '-about' }, has(base + '.about') ? t(base + '.about') : o.about));
         input.setAttribute('aria-describedby', id + '-about');
         (i < 3 ? opts : details).append(row);
       });
@@ -277,12 +286,12 @@ export function open(ctx) {
         } },
         h('option', { value: 'person', selected: v === 'person' }, t('new.seat.person')),
         teams && i >= 2 ? h('option', { value: 'partner:' + (i - 2), selected: v === 'partner:' + (i - 2) }, t('new.seat.partner', { n: i - 1 })) : null,
-        (g ? g.levels : []).map((l) => h('option', { value: 'ai:' + l.name, selected: v === 'ai:' + l.name, title: l.about }, t('new.seat.ai', { level: l.name }))));
+        (g ? g.levels : []).map((l) => h('option', { value: 'ai:' + l.name, selected: v === 'ai:' + l.name, title: levelAbout(f.game, l) }, t('new.seat.ai', { level: levelName(l.name) }))));
       box.append(h('div', { class: 'field seat-choice' }, h('label', { for: 'seat-' + i }, t('room.seat.n', { n: i + 1 })), sel));
     });
     if (g && g.levels.length)
       box.append(h('details', { class: 'levels' }, h('summary', {}, t('new.levels')),
-        h('ul', {}, g.levels.map((l) => h('li', {}, h('b', {}, l.name), ': ', l.about)))));
+        h('ul', {}, g.levels.map((l) => h('li', {}, h('b', {}, levelName(l.name)), ': ', levelAbout(f.game, l))))));
   }
 
   function create() {

@@ -7,7 +7,7 @@
 // contract"); when that module is missing or fails, a plain table shows the
 // JSON view and the legal actions as buttons.
 
-import { t, lang, has } from './i18n.js';
+import { t, lang, has, levelName } from './i18n.js';
 import { h, clear, download } from './dom.js';
 import { getToken, setToken, clientMs } from './net.js';
 import { inviteBox } from './lobby.js';
@@ -26,7 +26,7 @@ function storedName() {
 export function seatName(s, i) {
   if (!s) return t('room.seat.n', { n: i + 1 });
   if (s.kind === 'open') return t('room.seat.open', { n: i + 1 });
-  if (s.kind === 'ai') return t('room.seat.ai', { level: s.level || '' });
+  if (s.kind === 'ai') return t('room.seat.ai', { level: levelName(s.level) });
   if (s.kind === 'partner') return t('room.seat.partner', { n: i + 1, name: s.name || t('room.seat.n', { n: (s.of ?? 0) + 1 }) });
   return s.name || t('room.seat.n', { n: i + 1 });
 }
@@ -34,7 +34,7 @@ export function seatName(s, i) {
 /** seatName, with the seat's number for a computer ("computer 3 (easy)"):
  * where several computers play, the words tell which one. */
 export function seatNameN(s, i) {
-  return s && s.kind === 'ai' ? t('room.seat.aiN', { n: i + 1, level: s.level || '' }) : seatName(s, i);
+  return s && s.kind === 'ai' ? t('room.seat.aiN', { n: i + 1, level: levelName(s.level) }) : seatName(s, i);
 }
 
 /** A team's name as the game's table says it: the catalogue's `GAME.team.N`
@@ -43,18 +43,28 @@ export function teamName(game, team) {
   return game && has(game + '.team.' + team) ? t(game + '.team.' + team) : t('room.team.n', { n: team + 1 });
 }
 
+/** A score as text: a negative number with U+2212 MINUS SIGN, which reads as
+ * a minus beside words and dashes (a hyphen does not). */
+export function scoreText(v) {
+  return typeof v === 'number' && v < 0 ? '\u2212' + String(-v) : String(v);
+}
+
 /** The result in words: "Ann wins", "Red wins", "a draw", with the score
  * (for a team result, a score per team with its name). */
 export function resultText(result, seats, mySeat, teams, game) {
   if (!result) return '';
-  let score = Array.isArray(result.score) ? result.score.join(' – ') : '';
+  // each score beside its seat's (or team's) name, a negative one with a real
+  // minus sign: "Ann 3, computer 2 (easy) −2", not "3 – -2" (issue 16)
+  let score = Array.isArray(result.score)
+    ? result.score.map((v, i) => t('room.result.one', { name: seatNameN(seats && seats[i], i), score: scoreText(v) })).join(', ')
+    : '';
   let text;
   if (result.kind === 'team' && teams && Array.isArray(result.score)) {
     const first = []; // team → its first seat: every seat of a team has the team's score
     teams.forEach((tm, i) => {
       if (first[tm] === undefined) first[tm] = i;
     });
-    score = first.map((i, tm) => (i === undefined ? null : teamName(game, tm) + ' ' + result.score[i])).filter(Boolean).join(' – ');
+    score = first.map((i, tm) => (i === undefined ? null : t('room.result.one', { name: teamName(game, tm), score: scoreText(result.score[i]) }))).filter(Boolean).join(', ');
   }
   if (result.kind === 'draw' || result.winner === null || result.winner === undefined) text = t('room.result.draw');
   else if (result.kind === 'team') {
@@ -212,9 +222,14 @@ export function open(ctx, code) {
 
   // An illegal act: the game's reason alone (`reason`, docs/web-protocol.md),
   // not the engine's whole list of legal actions that `message` goes on with.
+  // The server's words are English free text, never translated by guess: on a
+  // page in another language they follow the catalogue's lead-in as a
+  // quotation marked lang="en" (issue 16), so the page is honest about them.
   function errorText(m) {
     const why = m.error === 'illegal' && typeof m.reason === 'string' && m.reason ? m.reason : m.message;
-    return has('error.' + m.error) ? t('error.' + m.error) + ' ' + why : why;
+    const lead = has('error.' + m.error) ? t('error.' + m.error) : lang === 'en' ? null : t('error.other');
+    if (lang !== 'en') return why ? [lead, ' ', h('q', { lang: 'en', class: 'server-words' }, why)] : lead;
+    return lead ? lead + ' ' + why : why;
   }
 
   /** For an illegal act: what this seat may do now, in words (shown collapsed). */
