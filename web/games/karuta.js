@@ -885,6 +885,8 @@ export function practiceStats(root, t) {
  * opens it; the room page asks the name and joins as usual. */
 export function practicePage(root, ctx, t) {
   linkCss();
+  // a level's name in the page's language (`level.NAME`), else the server's
+  const levelText = (name) => (['easy', 'medium', 'hard', 'champion'].includes(name) ? t('level.' + name) : name);
   const level = h('select', { id: 'kar-practice-level' });
   const cards = h('select', { id: 'kar-practice-cards' });
   const note = h('p', { class: 'quiet', 'aria-live': 'polite' });
@@ -897,7 +899,7 @@ export function practicePage(root, ctx, t) {
   ctx.games((games) => {
     const g = games.find((x) => x.id === 'karuta');
     clear(level);
-    for (const l of (g && g.levels) || [{ name: 'medium' }]) level.append(h('option', { value: l.name, selected: l.name === 'medium' }, l.name));
+    for (const l of (g && g.levels) || [{ name: 'medium' }]) level.append(h('option', { value: l.name, selected: l.name === 'medium' }, levelText(l.name)));
   });
   function start(ev) {
     ev.preventDefault();

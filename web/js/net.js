@@ -107,7 +107,8 @@ export class Net {
       if (this.closed) return;
       this.everOpen = true; // a socket that never opened counts: show "reconnecting…"
       this.onStatus('reconnecting');
-      this.timer = setTimeout(() => this.connect(), this.retry);
+      // ±25 % jitter: after a server process dies its clients do not all come back at once
+      this.timer = setTimeout(() => this.connect(), this.retry * (0.75 + Math.random() / 2));
       this.retry = Math.min(this.retry * 2, 8000);
     };
   }

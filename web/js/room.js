@@ -142,7 +142,7 @@ export function open(ctx, code) {
   let busyWait = 250, busyTimer = null;
   function retryBusy() {
     clearTimeout(busyTimer);
-    busyTimer = setTimeout(hello, busyWait);
+    busyTimer = setTimeout(hello, busyWait * (0.75 + Math.random() / 2)); // ±25 % jitter
     busyWait = Math.min(busyWait * 2, 4000);
   }
   const offOpen = net.onOpen(hello);
