@@ -1016,6 +1016,17 @@ static int lost_add(hub_batchp *p, const char *code, pl_buf *err)
     return 0;
 }
 
+/* After a write of room `code` that returned rc: STORE_LOST notes the room
+ * as lost (its later writes are left out) and gives 1, another failure -1,
+ * success 0. */
+static int lost_check(hub_batchp *p, int rc, const char *code, pl_buf *err)
+{
+    if (rc != STORE_LOST)
+        return rc < 0 ? -1 : 0;
+    pl_buf_clear(err);
+    return lost_add(p, code, err) < 0 ? -1 : 1;
+}
+
 /* The writes of a cluster's batch: as in one process, but a new room's
  * lease is taken as it is stored, a finished room's dropped, and a write
  * refused with STORE_LOST leaves its room's writes out (noted in p->lost)
@@ -1035,12 +1046,7 @@ static int batch_write_cluster(store *s, hub_batchp *p, pl_buf *err)
     for (int i = 0; i < p->ncfg; i++) {
         if (lost_has(p, p->cfg_codes[i]))
             continue;
-        int rc = store_room_config(s, p->cfg_codes[i], p->cfg_texts[i], err);
-        if (rc == STORE_LOST) {
-            pl_buf_clear(err);
-            if (lost_add(p, p->cfg_codes[i], err) < 0)
-                return -1;
-        } else if (rc < 0)
+        if (lost_check(p, store_room_config(s, p->cfg_codes[i], p->cfg_texts[i], err), p->cfg_codes[i], err) < 0)
             return -1;
     }
     store_action *keep = b->nactions ? pl_malloc(sizeof *keep * (size_t)b->nactions) : NULL;
@@ -1071,15 +1077,11 @@ static int batch_write_cluster(store *s, hub_batchp *p, pl_buf *err)
     for (int i = 0; i < b->nfinished; i++) {
         if (lost_has(p, b->finished[i]))
             continue;
-        int rc = store_finish(s, b->finished[i], b->results[i], err);
-        if (rc == STORE_LOST) {
-            pl_buf_clear(err);
-            if (lost_add(p, b->finished[i], err) < 0)
-                return -1;
-            continue;
-        }
+        int rc = lost_check(p, store_finish(s, b->finished[i], b->results[i], err), b->finished[i], err);
         if (rc < 0)
             return -1;
+        if (rc) /* lost: another process finishes it */
+            continue;
         pl_buf e = {0}; /* read-only from now on: any process may load it */
         if (store_lease_drop(s, b->finished[i], &e) < 0)
             fprintf(stderr, "parlour serve: lease of %s: %s\n", b->finished[i], pl_buf_str(&e));
