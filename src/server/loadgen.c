@@ -20,10 +20,16 @@
  * --pid the server's resident memory and CPU time are read from /proc
  * before and after (for --idle: KB of server memory per connection).
  *
+ * The loop is libev's (epoll), as the server's (net.c): lws's own poll
+ * loop visits every descriptor on each wake-up. A message is written at
+ * once when nothing waits before it on its connection (lws keeps what the
+ * socket does not take), else queued for the writable callback.
+ *
  * Connections are opened at most LG_CONNECTING at a time, so the server's
  * listen queue does not overflow. The process raises its open-file limit
  * to the hard limit (each connection is one descriptor).
  */
+#include <ev.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <libwebsockets.h>
@@ -90,8 +96,9 @@ typedef struct lg_client {
     int64_t want_seq;   /* a turn to play (-1: none) ... */
     char *want_action;  /* ... with this action */
     char *last_action;  /* the last `act` sent (played again if refused for its rate) */
-    int sul_on;         /* `sul` is scheduled */
-    lws_sorted_usec_list_t sul;
+    int sul_on;         /* `tm` is armed ... */
+    void (*tm_fn)(struct lg_client *); /* ... to call this */
+    ev_timer tm;
     lg_msg *head, *tail;
     pl_buf rx;          /* a message arriving in fragments */
     char path[300];     /* --route: the URL's path with ?room=KEY of its room */
@@ -119,7 +126,13 @@ struct lg {
     int in_connect; /* inside lg_connect_more */
     int trace;      /* LG_TRACE set: every message received goes to stderr (first 300 bytes) */
     int64_t t_start, t_run, t_end;
-    lws_sorted_usec_list_t sul_phase;
+    struct ev_loop *loop;
+    ev_timer tm_phase;  /* the ready timeout, then the end of the run */
+    void (*phase_fn)(struct lg *);
+    ev_prepare prep;    /* ends the loop once phase is LG_DONE */
+    lws_sorted_usec_list_t kick; /* lws's own timers (net.c, NET_KICK_US) */
+    unsigned char *scratch; /* LWS_PRE + a message written at once */
+    size_t scratch_cap;
     /* figures of the run */
     long moves, states, games, errors, rate_errors, bad, untimed;
     int32_t *lat; /* µs */
@@ -194,6 +207,51 @@ static void lg_note_error(lg *g, const char *what, const char *text)
         snprintf(g->first_error, sizeof g->first_error, "%s: %s", what, text ? text : "?");
 }
 
+/* Arms `c`'s timer to call fn(c) in `us` microseconds (0 or less: at the
+ * loop's next turn). */
+static void lg_timer(lg_client *c, int64_t us, void (*fn)(lg_client *))
+{
+    ev_timer_stop(c->g->loop, &c->tm);
+    c->tm_fn = fn;
+    c->sul_on = 1;
+    ev_timer_set(&c->tm, us > 0 ? (double)us * 1e-6 : 0.0, 0.0);
+    ev_timer_start(c->g->loop, &c->tm);
+}
+
+static void lg_timer_cancel(lg_client *c)
+{
+    ev_timer_stop(c->g->loop, &c->tm);
+    c->sul_on = 0;
+}
+
+static void lg_tm_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    lg_client *c = w->data;
+    c->sul_on = 0;
+    c->tm_fn(c);
+}
+
+static void lg_phase_timer(lg *g, double secs, void (*fn)(lg *))
+{
+    ev_timer_stop(g->loop, &g->tm_phase);
+    g->phase_fn = fn;
+    ev_now_update(g->loop);
+    ev_timer_set(&g->tm_phase, secs, 0.0);
+    ev_timer_start(g->loop, &g->tm_phase);
+}
+
+static void lg_phase_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    lg *g = w->data;
+    g->phase_fn(g);
+}
+
+static void lg_written(lg *g, lg_client *c, int64_t act_seq);
+
 /* Queues `o` (consumed) to be written to `c`. Returns 0, or -1 when out of
  * memory or `o` is NULL. */
 static int lg_send(lg_client *c, json_t *o, int64_t act_seq)
@@ -208,6 +266,17 @@ static int lg_send(lg_client *c, json_t *o, int64_t act_seq)
     }
     json_dumpb(o, (char *)m->data + LWS_PRE, n, JSON_COMPACT);
     json_decref(o);
+    if (!c->head && c->st == LG_C_OPEN && c->wsi && !lws_partial_buffered(c->wsi)) {
+        /* Nothing waits before it: written now (lws keeps what the socket
+         * does not take and sends it first). */
+        int w = lws_write(c->wsi, m->data + LWS_PRE, n, LWS_WRITE_TEXT);
+        pl_free(m);
+        if (w < (int)n)
+            lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        else
+            lg_written(c->g, c, act_seq);
+        return 0;
+    }
     m->next = NULL;
     m->len = n;
     m->act_seq = act_seq;
@@ -293,10 +362,8 @@ static void lg_act_now(lg_client *c)
     c->want_action = NULL;
 }
 
-static void lg_sul_retry(lws_sorted_usec_list_t *sul)
+static void lg_sul_retry(lg_client *c)
 {
-    lg_client *c = lws_container_of(sul, lg_client, sul);
-    c->sul_on = 0;
     if (!c->wsi || c->g->phase == LG_DONE)
         return;
     if (c->want_seq >= 0) {
@@ -314,6 +381,7 @@ static void lg_sul_retry(lws_sorted_usec_list_t *sul)
  * for the room again (create, join or watch) if `c` is not in its game. */
 static void lg_retry(lg *g, lg_client *c)
 {
+    (void)g;
     if (c->sul_on)
         return;
     if (c->want_seq < 0 && c->last_action && c->acted_seq >= 0 && c->seen_seq <= c->acted_seq) {
@@ -324,15 +392,12 @@ static void lg_retry(lg *g, lg_client *c)
     } else if (c->in_game || c->want_seq >= 0) {
         return;
     }
-    c->sul_on = 1;
-    lws_sul_schedule(g->ctx, 0, &c->sul, lg_sul_retry, (lws_usec_t)LG_RETRY_MS * 1000);
+    lg_timer(c, (int64_t)LG_RETRY_MS * 1000, lg_sul_retry);
 }
 
-static void lg_sul_play(lws_sorted_usec_list_t *sul)
+static void lg_sul_play(lg_client *c)
 {
-    lg_client *c = lws_container_of(sul, lg_client, sul);
     lg *g = c->g;
-    c->sul_on = 0;
     if (g->phase != LG_RUN)
         return;
     g->r[c->room].next_us += g->interval_us;
@@ -351,10 +416,8 @@ static void lg_play(lg *g, lg_client *c)
     lg_room *r = &g->r[c->room];
     int64_t now = lg_now();
     if (r->next_us > now) {
-        if (!c->sul_on) {
-            c->sul_on = 1;
-            lws_sul_schedule(g->ctx, 0, &c->sul, lg_sul_play, r->next_us - now);
-        }
+        if (!c->sul_on)
+            lg_timer(c, r->next_us - now, lg_sul_play);
         return;
     }
     r->next_us = now + g->interval_us; /* late: the next one an interval from now */
@@ -366,10 +429,8 @@ static void lg_cancel_want(lg_client *c)
     c->want_seq = -1;
     pl_free(c->want_action);
     c->want_action = NULL;
-    if (c->sul_on) {
-        lws_sul_cancel(&c->sul);
-        c->sul_on = 0;
-    }
+    if (c->sul_on)
+        lg_timer_cancel(c);
 }
 
 /* Client `slot` of room `r` saw history length `seq` at `now`: every move
@@ -547,6 +608,28 @@ static void lg_on_message(lg *g, lg_client *c, const char *data, size_t len)
 
 static void lg_connect_more(lg *g);
 
+/* A message of `c` was written: an `act` (act_seq >= 0) is timed from now. */
+static void lg_written(lg *g, lg_client *c, int64_t act_seq)
+{
+    if (act_seq < 0)
+        return;
+    lg_room *r = &g->r[c->room];
+    if (r->npend == LG_PENDING) {
+        r->pend[0] = r->pend[--r->npend]; /* forget one: not timed */
+        g->untimed++;
+    }
+    for (int i = 0; i < r->npend; i++) /* an `act` sent again: timed from now */
+        if (r->pend[i].seq == act_seq)
+            r->pend[i--] = r->pend[--r->npend];
+    uint32_t all = 0;
+    for (int s = 0; s < r->n; s++) {
+        lg_client *o = &g->c[c->room + s * g->nrooms];
+        if (o->wsi && o->in_room)
+            all |= 1u << s;
+    }
+    r->pend[r->npend++] = (lg_pending){act_seq, lg_now(), all};
+}
+
 static int lg_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                        size_t len)
 {
@@ -590,23 +673,7 @@ static int lg_callback(struct lws *wsi, enum lws_callback_reasons reason, void *
             break;
         if (lws_write(wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT) < (int)m->len)
             return -1;
-        if (m->act_seq >= 0) {
-            lg_room *r = &g->r[c->room];
-            if (r->npend == LG_PENDING) {
-                r->pend[0] = r->pend[--r->npend]; /* forget one: not timed */
-                g->untimed++;
-            }
-            for (int i = 0; i < r->npend; i++) /* an `act` sent again: timed from now */
-                if (r->pend[i].seq == m->act_seq)
-                    r->pend[i--] = r->pend[--r->npend];
-            uint32_t all = 0;
-            for (int s = 0; s < r->n; s++) {
-                lg_client *o = &g->c[c->room + s * g->nrooms];
-                if (o->wsi && o->in_room)
-                    all |= 1u << s;
-            }
-            r->pend[r->npend++] = (lg_pending){m->act_seq, lg_now(), all};
-        }
+        lg_written(g, c, m->act_seq);
         c->head = m->next;
         if (!c->head)
             c->tail = NULL;
@@ -682,9 +749,8 @@ static void lg_connect_more(lg *g)
     lg_check_ready(g);
 }
 
-static void lg_sul_end(lws_sorted_usec_list_t *sul)
+static void lg_sul_end(lg *g)
 {
-    lg *g = lws_container_of(sul, lg, sul_phase);
     g->t_end = lg_now();
     if (g->pid > 0) {
         g->srv_rss1 = lg_rss_kb(g->pid);
@@ -694,9 +760,8 @@ static void lg_sul_end(lws_sorted_usec_list_t *sul)
     g->phase = LG_DONE;
 }
 
-static void lg_sul_timeout(lws_sorted_usec_list_t *sul)
+static void lg_sul_timeout(lg *g)
 {
-    lg *g = lws_container_of(sul, lg, sul_phase);
     if (g->phase == LG_CONNECT) {
         fprintf(stderr, "parlour bench serve: %d of %d clients in their rooms after %.0f s; "
                         "measuring anyway\n",
@@ -716,10 +781,10 @@ static void lg_start_run(lg *g)
     }
     g->own_cpu0 = lg_own_cpu_s();
     if (g->connected == 0) { /* nothing to measure */
-        lg_sul_end(&g->sul_phase);
+        lg_sul_end(g);
         return;
     }
-    lws_sul_schedule(g->ctx, 0, &g->sul_phase, lg_sul_end, (lws_usec_t)(g->seconds * 1e6));
+    lg_phase_timer(g, g->seconds, lg_sul_end);
     if (g->idle)
         return;
     for (int i = 0; i < g->nrooms; i++) /* spread the rooms' first moves over an interval */
@@ -777,10 +842,34 @@ static void lg_usage(FILE *f)
           f);
 }
 
+/* lws 4.1's libev glue cannot bring its armed timer forward (net.c,
+ * net_kick_cb): this one keeps it at most LG_KICK_US ahead. */
+#define LG_KICK_US (20 * LWS_US_PER_MS)
+static void lg_kick_cb(lws_sorted_usec_list_t *sul)
+{
+    lg *g = lws_container_of(sul, lg, kick);
+    lws_sul_schedule(g->ctx, 0, &g->kick, lg_kick_cb, LG_KICK_US);
+}
+
+static void lg_prep_cb(struct ev_loop *loop, ev_prepare *w, int revents)
+{
+    (void)revents;
+    lg *g = w->data;
+    if (g->phase == LG_DONE)
+        ev_break(loop, EVBREAK_ALL);
+}
+
 static void lg_free(lg *g)
 {
+    if (g->loop) {
+        ev_timer_stop(g->loop, &g->tm_phase);
+        for (int i = 0; g->c && i < g->nclients; i++)
+            ev_timer_stop(g->loop, &g->c[i].tm);
+    }
     if (g->ctx)
         lws_context_destroy(g->ctx);
+    if (g->loop)
+        ev_loop_destroy(g->loop);
     for (int i = 0; g->c && i < g->nclients; i++) {
         lg_drop_queue(&g->c[i]);
         pl_free(g->c[i].want_action);
@@ -960,11 +1049,22 @@ int lg_bench_serve(int argc, char **argv)
     info.fd_limit_per_thread = (unsigned int)g.nclients + 64;
     info.timeout_secs = 30;
     info.connect_timeout_secs = 30;
-    g.ctx = lws_create_context(&info);
+    g.loop = ev_loop_new(EVBACKEND_EPOLL | EVFLAG_NOENV);
+    void *foreign[1] = {g.loop};
+    info.options = LWS_SERVER_OPTION_LIBEV;
+    info.foreign_loops = foreign;
+    g.ctx = g.loop ? lws_create_context(&info) : NULL;
     if (!g.ctx) {
-        fputs("parlour bench serve: could not start libwebsockets\n", stderr);
+        fputs("parlour bench serve: could not start libwebsockets on libev's loop "
+              "(libwebsockets-evlib-ev installed?)\n", stderr);
         lg_free(&g);
         return 1;
+    }
+    ev_timer_init(&g.tm_phase, lg_phase_cb, 0.0, 0.0);
+    g.tm_phase.data = &g;
+    for (int i = 0; i < g.nclients; i++) {
+        ev_timer_init(&g.c[i].tm, lg_tm_cb, 0.0, 0.0);
+        g.c[i].tm.data = &g.c[i];
     }
     if (g.pid > 0) {
         g.srv_rss0 = lg_rss_kb(g.pid);
@@ -972,10 +1072,15 @@ int lg_bench_serve(int argc, char **argv)
             fprintf(stderr, "parlour bench serve: cannot read /proc/%d/status\n", g.pid);
     }
     g.t_start = lg_now();
-    lws_sul_schedule(g.ctx, 0, &g.sul_phase, lg_sul_timeout, (lws_usec_t)(g.ready_s * 1e6));
+    lg_phase_timer(&g, g.ready_s, lg_sul_timeout);
+    lws_sul_schedule(g.ctx, 0, &g.kick, lg_kick_cb, LG_KICK_US);
+    ev_prepare_init(&g.prep, lg_prep_cb);
+    g.prep.data = &g;
+    ev_prepare_start(g.loop, &g.prep);
     lg_connect_more(&g);
-    while (g.phase != LG_DONE && lws_service(g.ctx, 0) >= 0)
-        ;
+    ev_run(g.loop, 0); /* until lg_prep_cb sees LG_DONE */
+    ev_prepare_stop(g.loop, &g.prep);
+    lws_sul_cancel(&g.kick);
     int rc = 0;
     if (g.phase != LG_DONE) {
         fputs("parlour bench serve: the event loop stopped\n", stderr);

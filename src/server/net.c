@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <ev.h>
 #include <libwebsockets.h>
 
 #include "engines.h"
@@ -52,6 +53,7 @@ typedef struct net_conn {
     int closing;          /* close once the queue is sent; drop what comes */
     pl_buf rx;            /* a message arriving in pieces */
     int rx_over;          /* rx holds HUB_MAX_MESSAGE + 1 bytes: the rest is dropped */
+    int close_due;        /* closing: the last message is out, the close waits NET_CLOSE_US */
 } net_conn;
 
 /* The hub's connection ids to their sessions: open addressing, linear
@@ -70,6 +72,8 @@ typedef struct net_job {
 
 struct net {
     struct lws_context *ctx;
+    struct ev_loop *loop; /* libev's loop (epoll) lws runs on; NULL: lws's own poll loop */
+    ev_prepare prep;      /* before each wait of `loop`: net_store, and the stop */
     hub *hub;
     store *store;
     char web[PATH_MAX]; /* the web folder, resolved */
@@ -79,7 +83,11 @@ struct net {
     atomic_int stop;
     int destroying;     /* net_free runs: what the hub sends is dropped, nothing new starts */
     net_map conns;
-    lws_sorted_usec_list_t sul;
+    unsigned char *scratch; /* LWS_PRE + a message: net_deliver's direct writes */
+    size_t scratch_cap;
+    lws_sorted_usec_list_t sul; /* the hub's timer on lws's poll loop */
+    ev_timer hub_timer;         /* the hub's timer on libev's loop */
+    lws_sorted_usec_list_t kick; /* libev's loop: lws's own timers, every NET_KICK_US */
     int64_t sul_at;     /* the hub time the timer is set for; INT64_MAX: none */
 
     pthread_mutex_t mu; /* guards what follows */
@@ -229,6 +237,26 @@ static void net_deliver(net *n, hub_out *o)
         pl_free(o->text);
         return;
     }
+    if (!c->head && !o->close && !lws_partial_buffered(c->wsi)) {
+        /* Nothing waits before it: written now (lws keeps what the socket
+         * does not take and sends it before anything else), without a
+         * writable callback's two epoll changes and turn of the loop. */
+        if (n->scratch_cap < LWS_PRE + o->len) {
+            unsigned char *b = pl_realloc(n->scratch, LWS_PRE + o->len);
+            if (b) {
+                n->scratch = b;
+                n->scratch_cap = LWS_PRE + o->len;
+            }
+        }
+        if (n->scratch_cap >= LWS_PRE + o->len) {
+            memcpy(n->scratch + LWS_PRE, o->text, o->len);
+            pl_free(o->text);
+            int w = lws_write(c->wsi, n->scratch + LWS_PRE, o->len, LWS_WRITE_TEXT);
+            if (w < 0 || (size_t)w < o->len)
+                net_conn_kill(c); /* a broken socket: closed from its writable callback */
+            return;
+        }
+    }
     net_msg *m = NULL;
     if (c->queued + o->len <= n->max_queue)
         m = pl_malloc(sizeof *m + LWS_PRE + o->len);
@@ -256,6 +284,8 @@ static void net_deliver(net *n, hub_out *o)
     lws_callback_on_writable(c->wsi);
 }
 
+#define NET_CLOSE_US (500 * LWS_US_PER_MS)
+
 /* Sends one queued message of `c`. Returns 0, or -1 to close. */
 static int net_write(net_conn *c)
 {
@@ -264,7 +294,16 @@ static int net_write(net_conn *c)
         if (!c->closing)
             return 0;
         /* The last message (the one with `close`) went out with the
-         * previous callback: lws calls this one only once it is flushed. */
+         * previous callback: lws calls this one only once it is flushed.
+         * The close waits NET_CLOSE_US more, what comes meanwhile dropped:
+         * a socket closed with unread input (a flood) is reset, and a reset
+         * throws away what the client had not read yet, the messages that
+         * say why it is closed among them. */
+        if (!c->close_due) {
+            c->close_due = 1;
+            lws_set_timer_usecs(c->wsi, NET_CLOSE_US);
+            return 0;
+        }
         static const char why[] = "closed by the server";
         lws_close_reason(c->wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, (unsigned char *)why, sizeof why - 1);
         return -1;
@@ -301,6 +340,16 @@ static void net_timer(net *n)
     if (next == n->sul_at)
         return;
     n->sul_at = next;
+    if (n->loop) {
+        ev_timer_stop(n->loop, &n->hub_timer);
+        if (next == INT64_MAX)
+            return;
+        ev_now_update(n->loop); /* libev counts from the loop's time, which a long turn leaves behind */
+        int64_t d = next - net_now();
+        ev_timer_set(&n->hub_timer, d > 0 ? (double)d / 1000.0 : 0.0, 0.0);
+        ev_timer_start(n->loop, &n->hub_timer);
+        return;
+    }
     if (next == INT64_MAX) {
         lws_sul_cancel(&n->sul);
         return;
@@ -366,6 +415,29 @@ static void net_sul_cb(lws_sorted_usec_list_t *sul)
     n->sul_at = INT64_MAX;
     hub_tick(n->hub, net_now());
     net_pump(n);
+}
+
+static void net_hub_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    net *n = w->data;
+    n->sul_at = INT64_MAX;
+    hub_tick(n->hub, net_now());
+    net_pump(n);
+}
+
+/* lws 4.1's libev glue arms its one timer for its earliest timer when that
+ * one is due, and cannot bring it forward (libev's ev_timer_start leaves an
+ * armed timer as it is): a timer lws sets sooner (a connection killed, a
+ * handshake's timeout) would wait for the one armed. This timer, every
+ * NET_KICK_US, keeps lws's armed at most that far ahead. The hub's own
+ * timer is libev's (hub_timer), exact to the millisecond. */
+#define NET_KICK_US (20 * LWS_US_PER_MS)
+static void net_kick_cb(lws_sorted_usec_list_t *sul)
+{
+    net *n = lws_container_of(sul, net, kick);
+    lws_sul_schedule(n->ctx, 0, &n->kick, net_kick_cb, NET_KICK_US);
 }
 
 /* The helper threads' results: the written batch, the finished jobs. */
@@ -727,6 +799,10 @@ static int net_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
         if (c && c->id && !c->closing)
             net_receive(n, c, in, len);
         return 0;
+    case LWS_CALLBACK_TIMER: /* net_write's close is due */
+        if (c && c->id && c->close_due)
+            lws_callback_on_writable(wsi);
+        return 0;
     case LWS_CALLBACK_SERVER_WRITEABLE:
         return c && c->id ? net_write(c) : 0;
     case LWS_CALLBACK_CLOSED:
@@ -803,6 +879,8 @@ net *net_new(const net_config *cfg, pl_buf *err)
         return NULL;
     }
     n->sul_at = INT64_MAX;
+    ev_timer_init(&n->hub_timer, net_hub_timer_cb, 0.0, 0.0);
+    n->hub_timer.data = n;
     n->max_queue = cfg->max_queue > 0 ? (size_t)cfg->max_queue : NET_MAX_QUEUE;
     pthread_mutex_init(&n->mu, NULL);
     pthread_cond_init(&n->st_cv, NULL);
@@ -857,7 +935,25 @@ net *net_new(const net_config *cfg, pl_buf *err)
      * when lws_create_context fails to make its default vhost (a port in
      * use), not when lws_create_vhost fails on a context of its own. */
     info.options |= LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
-    n->ctx = lws_create_context(&info);
+    /* libev's loop on epoll: lws's own loop polls every descriptor on each
+     * wake-up, a cost that grows with the connections. Without libev's plugin
+     * (libwebsockets-evlib-ev) the context is made again on lws's poll. */
+    n->loop = getenv("PARLOUR_POLL") ? NULL : ev_loop_new(EVBACKEND_EPOLL | EVFLAG_NOENV);
+    void *foreign[1] = {n->loop};
+    if (n->loop) {
+        info.options |= LWS_SERVER_OPTION_LIBEV;
+        info.foreign_loops = foreign;
+        n->ctx = lws_create_context(&info);
+        if (!n->ctx) {
+            fputs("parlour serve: libev's loop is not available, polling instead\n", stderr);
+            ev_loop_destroy(n->loop);
+            n->loop = NULL;
+            info.options &= ~(uint64_t)LWS_SERVER_OPTION_LIBEV;
+            info.foreign_loops = NULL;
+        }
+    }
+    if (!n->ctx)
+        n->ctx = lws_create_context(&info);
     struct lws_vhost *vh = n->ctx ? lws_create_vhost(n->ctx, &info) : NULL;
     if (!vh || (n->port = lws_get_vhost_listen_port(vh)) <= 0) {
         pl_buf_printf(err, "cannot listen on %s port %d", cfg->host ? cfg->host : "all interfaces",
@@ -915,8 +1011,32 @@ const char *net_web(const net *n)
     return n->web;
 }
 
+/* Before libev waits for the next events (so after every turn of the loop,
+ * every event of one epoll handled): the writes to the storage thread, and
+ * the end of net_run once net_stop asked for it. */
+static void net_prep_cb(struct ev_loop *loop, ev_prepare *w, int revents)
+{
+    (void)revents;
+    net *n = w->data;
+    if (atomic_load(&n->stop)) {
+        ev_break(loop, EVBREAK_ALL);
+        return;
+    }
+    net_store(n);
+}
+
 int net_run(net *n)
 {
+    if (n->loop) {
+        lws_sul_schedule(n->ctx, 0, &n->kick, net_kick_cb, NET_KICK_US);
+        ev_prepare_init(&n->prep, net_prep_cb);
+        n->prep.data = n;
+        ev_prepare_start(n->loop, &n->prep);
+        ev_run(n->loop, 0); /* until net_prep_cb breaks it */
+        ev_prepare_stop(n->loop, &n->prep);
+        lws_sul_cancel(&n->kick);
+        return 0;
+    }
     while (!atomic_load(&n->stop)) {
         if (lws_service(n->ctx, 0) < 0)
             return -1;
@@ -991,12 +1111,18 @@ void net_free(net *n)
             fprintf(stderr, "parlour serve: heartbeat: %s\n", pl_buf_str(&err));
         pl_buf_free(&err);
     }
+    if (n->loop)
+        ev_timer_stop(n->loop, &n->hub_timer);
     if (n->ctx) {
         lws_sul_cancel(&n->sul);
+        lws_sul_cancel(&n->kick);
         lws_context_destroy(n->ctx); /* closes every connection: hub_disconnect */
     }
+    if (n->loop)
+        ev_loop_destroy(n->loop);
     hub_free(n->hub);
     store_close(n->store);
+    pl_free(n->scratch);
     pl_free(n->conns.keys);
     pl_free(n->conns.vals);
     pthread_cond_destroy(&n->wk_cv);

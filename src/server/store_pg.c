@@ -74,7 +74,7 @@ static const struct {
     [P_ROOMS_OPEN] = {"SELECT " ROOM_COLS "FROM rooms WHERE NOT finished ORDER BY created_ms, code", 0},
     [P_ROOM_GET] = {"SELECT " ROOM_COLS "FROM rooms WHERE code = $1", 1},
     [P_ACTIONS] = {"SELECT room, seq, seat, text, at_ms FROM actions WHERE room = $1 ORDER BY seq", 1},
-    [P_COUNT] = {"SELECT (SELECT count(*) FROM actions WHERE room = $1) FROM rooms WHERE code = $1", 1},
+    [P_COUNT] = {"SELECT (SELECT coalesce(max(seq) + 1, 0) FROM actions WHERE room = $1) FROM rooms WHERE code = $1", 1},
     /* Renews owner $1 until now + $2 ms; says whether it was alive. */
     [P_BEAT] = {"WITH old AS (SELECT alive_until FROM owners WHERE owner = $1) "
                 "INSERT INTO owners(owner, alive_until) "
