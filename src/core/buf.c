@@ -35,6 +35,8 @@ void pl_buf_append(pl_buf *b, const char *s, size_t n)
     b->s[b->len] = '\0';
 }
 
+void pl_buf_reserve(pl_buf *b, size_t n) { (void)reserve(b, n); }
+
 void pl_buf_puts(pl_buf *b, const char *s) { pl_buf_append(b, s, strlen(s)); }
 
 void pl_buf_putc(pl_buf *b, char c) { pl_buf_append(b, &c, 1); }

@@ -1461,6 +1461,8 @@ static char *state_text(hub *h, hub_room *r, hub_conn *c, const hub_common *k)
     int viewer = c->seat;
     int bad = 0;
     pl_buf b = {0};
+    const char *view = view_text(r, viewer);
+    pl_buf_reserve(&b, 1024 + (view ? strlen(view) : 0)); /* most states: one allocation */
     pl_buf_puts(&b, "{\"clock\":");
     pl_buf_append(&b, pl_buf_str(&k->clock), k->clock.len);
     pl_buf_puts(&b, ",\"history\":[");
@@ -1489,8 +1491,10 @@ static char *state_text(hub *h, hub_room *r, hub_conn *c, const hub_common *k)
             continue;
         pl_action acts[HUB_MAX_LEGAL]; /* a menu lists at most this many */
         int n = g->legal(r->m->state, s, acts, HUB_MAX_LEGAL);
+        pl_buf t = {0}, l = {0};
         for (int i = 0; i < n && i < HUB_MAX_LEGAL; i++) {
-            pl_buf t = {0}, l = {0};
+            pl_buf_clear(&t);
+            pl_buf_clear(&l);
             g->format_action(r->m->state, s, acts[i], &t);
             pl_format_action_long(g, r->m->state, s, acts[i], &l);
             pl_buf_puts(&b, nlegal++ ? ",{\"action\":" : "{\"action\":");
@@ -1501,9 +1505,9 @@ static char *state_text(hub *h, hub_room *r, hub_conn *c, const hub_common *k)
             pl_json_put_int(&b, s);
             pl_buf_putc(&b, '}');
             bad |= t.oom || l.oom;
-            pl_buf_free(&t);
-            pl_buf_free(&l);
         }
+        pl_buf_free(&t);
+        pl_buf_free(&l);
     }
     c->hist_sent = upto;
     pl_buf_puts(&b, room_over(r) ? "],\"over\":true,\"result\":" : "],\"over\":false,\"result\":");
@@ -1519,7 +1523,6 @@ static char *state_text(hub *h, hub_room *r, hub_conn *c, const hub_common *k)
     pl_buf_puts(&b, ",\"status\":\"");
     pl_buf_puts(&b, room_status(r)); /* a fixed word: nothing to escape */
     pl_buf_puts(&b, "\",\"type\":\"state\",\"view\":");
-    const char *view = view_text(r, viewer);
     pl_buf_puts(&b, view ? view : "null");
     pl_buf_putc(&b, '}');
     if (bad || b.oom) {

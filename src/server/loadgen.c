@@ -131,7 +131,7 @@ struct lg {
     void (*phase_fn)(struct lg *);
     ev_prepare prep;    /* ends the loop once phase is LG_DONE */
     lws_sorted_usec_list_t kick; /* lws's own timers (net.c, NET_KICK_US) */
-    unsigned char *scratch; /* LWS_PRE + a message written at once */
+    unsigned char *scratch; /* a state cut before its view (lg_on_message) */
     size_t scratch_cap;
     /* figures of the run */
     long moves, states, games, errors, rate_errors, bad, untimed;
@@ -524,7 +524,29 @@ static void lg_on_message(lg *g, lg_client *c, const char *data, size_t len)
 {
     int64_t now = lg_now();
     json_error_t e;
-    json_t *m = json_loadb(data, len, 0, &e);
+    /* A state's "view" (two thirds of it) is of no use here, and it is the
+     * last key (the server writes keys sorted): jansson reads the message
+     * up to it, closed there. `,"view":` unescaped cannot be inside a
+     * string; a message where the cut does not parse is read whole. */
+    json_t *m = NULL;
+    const char *cut = len > 200 ? memmem(data, len, ",\"view\":", 8) : NULL;
+    if (cut) {
+        size_t k = (size_t)(cut - data);
+        if (g->scratch_cap < k + 1) {
+            unsigned char *b = pl_realloc(g->scratch, k + 1);
+            if (b) {
+                g->scratch = b;
+                g->scratch_cap = k + 1;
+            }
+        }
+        if (g->scratch_cap >= k + 1) {
+            memcpy(g->scratch, data, k);
+            g->scratch[k] = '}';
+            m = json_loadb((const char *)g->scratch, k + 1, 0, &e);
+        }
+    }
+    if (!m)
+        m = json_loadb(data, len, 0, &e);
     const char *type = json_string_value(json_object_get(m, "type"));
     if (!type) {
         g->bad++;
@@ -878,6 +900,7 @@ static void lg_free(lg *g)
     }
     pl_free(g->c);
     pl_free(g->r);
+    pl_free(g->scratch);
     pl_free(g->lat);
 }
 

@@ -52,7 +52,11 @@ static const char *const sql_text[NQ] = {
     [Q_ROOM_PUT] = "INSERT INTO rooms(code, game, options, config, seed, created_ms) "
                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [Q_ROOM_STATE] = "SELECT finished FROM rooms WHERE code = ?1",
-    [Q_COUNT] = "SELECT coalesce(max(seq) + 1, 0) FROM actions WHERE room = ?1", /* seqs run 0, 1, ...: the count, in O(log n) */
+    /* Whether the room is finished, and its next seq (seqs run 0, 1, ...:
+     * max + 1 is the count, found in O(log n)): one statement per room of a
+     * batch. */
+    [Q_COUNT] = "SELECT finished, (SELECT coalesce(max(seq) + 1, 0) FROM actions WHERE room = ?1) "
+                "FROM rooms WHERE code = ?1",
     [Q_APPEND] = "INSERT INTO actions(room, seq, seat, text, at_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
     [Q_FINISH] = "UPDATE rooms SET finished = 1, result = ?2 WHERE code = ?1 AND finished = 0",
     [Q_ROOMS_ALL] = "SELECT " ROOM_COLS "FROM rooms ORDER BY created_ms, code",
@@ -320,16 +324,21 @@ static int fence(sq_store *s, const char *code, pl_buf *err)
     return rc == SQLITE_DONE ? store_lost(&s->base, code, err) : fail(s, "checking a lease", err);
 }
 
-static int64_t count_actions(sq_store *s, const char *code, pl_buf *err)
+/* room_state's answer, and the room's next seq in *next when it is 0. */
+static int room_next(sq_store *s, const char *code, int64_t *next, pl_buf *err)
 {
     sqlite3_stmt *q = s->q[Q_COUNT];
     sqlite3_bind_text(q, 1, code, -1, SQLITE_STATIC);
     int rc = sqlite3_step(q);
-    int64_t n = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
+    int st = rc == SQLITE_ROW ? sqlite3_column_int(q, 0) != 0 : -1;
+    if (rc == SQLITE_ROW)
+        *next = sqlite3_column_int64(q, 1);
     done(q);
-    if (n < 0)
-        fail(s, "counting actions", err);
-    return n;
+    if (rc == SQLITE_DONE)
+        pl_buf_printf(err, "store: no room '%s'", code);
+    else if (rc != SQLITE_ROW)
+        return fail(s, "reading a room", err), -2;
+    return st;
 }
 
 static int set_lease(sq_store *s, const char *code, pl_buf *err)
@@ -373,7 +382,7 @@ static int append_all(sq_store *s, const store_action *a, int n, pl_buf *err)
     int64_t next = 0;
     for (int i = 0; i < n; i++) {
         if (!room || strcmp(room, a[i].room)) { /* a new room in the batch */
-            int st = room_state(s, a[i].room, err);
+            int st = room_next(s, a[i].room, &next, err);
             if (st != 0) {
                 if (st == 1)
                     pl_buf_printf(err, "store: room '%s' is finished", a[i].room);
@@ -382,10 +391,6 @@ static int append_all(sq_store *s, const store_action *a, int n, pl_buf *err)
             int f = fence(s, a[i].room, err);
             if (f != 0)
                 return f;
-            int64_t have = count_actions(s, a[i].room, err);
-            if (have < 0)
-                return -1;
-            next = have;
             /* An earlier part of this batch for the same room counts too. */
             for (int j = 0; j < i; j++)
                 if (!strcmp(a[j].room, a[i].room))
@@ -535,10 +540,8 @@ static int sq_actions(store *base, const char *code, store_action_fn fn, void *c
 static int64_t sq_count(store *base, const char *code, pl_buf *err)
 {
     sq_store *s = sq(base);
-    int st = room_state(s, code, err);
-    if (st < 0)
-        return -1;
-    return count_actions(s, code, err);
+    int64_t next = 0;
+    return room_next(s, code, &next, err) < 0 ? -1 : next;
 }
 
 /* Inside a transaction: the owner's heartbeat end (ms), 0 when it has
