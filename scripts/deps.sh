@@ -9,7 +9,7 @@ $SUDO apt-get install -y --no-install-recommends \
   build-essential cmake ninja-build pkg-config \
   libjansson-dev libutf8proc-dev libcmocka-dev libncurses-dev libsqlite3-dev \
   tmux \
-  libwebsockets-dev python3 \
+  libwebsockets-dev libwebsockets-evlib-ev libev-dev python3 \
   chromium fonts-noto-cjk nodejs \
   libpq-dev postgresql nginx
 # PostgreSQL (issue 17): libpq-dev builds the second store; the postgresql
