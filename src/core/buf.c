@@ -26,6 +26,8 @@ static bool reserve(pl_buf *b, size_t extra)
     return true;
 }
 
+bool pl_buf_reserve(pl_buf *b, size_t extra) { return reserve(b, extra); }
+
 void pl_buf_append(pl_buf *b, const char *s, size_t n)
 {
     if (!reserve(b, n))
