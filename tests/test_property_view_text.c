@@ -28,6 +28,23 @@ static void ur_options(pl_rng *r, char *out, size_t n, uint64_t seed)
                  stack[pl_rng_below(r, 2)], (unsigned long long)seed);
 }
 
+/* City Behind Walls' options as test_property_cbw_random varies them:
+ * 2, 4 or 6 players, both decks, who opens, other Rectangles (small ones
+ * often). */
+static void cbw_options(pl_rng *r, char *o, size_t n, uint64_t seed)
+{
+    static const char *const players[3] = {"2", "4", "6"};
+    int deck = pl_rng_below(r, 2) ? 52 : 36;
+    int len = snprintf(o, n, "seed=%llu players=%s deck=%d first=%s", (unsigned long long)seed,
+                       players[pl_rng_below(r, 3)], deck,
+                       pl_rng_below(r, 2) ? "random" : pl_rng_below(r, 2) ? "red" : "black");
+    if (pl_rng_below(r, 2))
+        len += snprintf(o + len, n - (size_t)len, " w=%u",
+                        1 + (pl_rng_below(r, 2) ? pl_rng_below(r, 6) : pl_rng_below(r, 16)));
+    if (pl_rng_below(r, 2))
+        snprintf(o + len, n - (size_t)len, " h=%u", 1 + (pl_rng_below(r, 2) ? pl_rng_below(r, 4) : pl_rng_below(r, 16)));
+}
+
 /* The games with view_text, how their options are drawn, and how many
  * random games each gets (enough for thousands of states). */
 static const struct diffed {
@@ -36,6 +53,7 @@ static const struct diffed {
     int games;
 } diffed[] = {
     {"ur", ur_options, 150},
+    {"cbw", cbw_options, 150},
 };
 enum { NDIFFED = sizeof diffed / sizeof diffed[0] };
 
@@ -128,11 +146,21 @@ static void test_property_view_text_ur_same_as_view_json(void **state)
     assert_true(states >= 5000);
 }
 
+/* City Behind Walls: the same, every seat (its own hand, a partner's in
+ * players=2) and the spectator. */
+static void test_property_view_text_cbw_same_as_view_json(void **state)
+{
+    (void)state;
+    long states = diff_game(&diffed[1], 2027);
+    assert_true(states >= 5000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_property_view_text_every_game_listed),
         cmocka_unit_test(test_property_view_text_ur_same_as_view_json),
+        cmocka_unit_test(test_property_view_text_cbw_same_as_view_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
