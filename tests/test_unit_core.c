@@ -364,6 +364,172 @@ static void test_json_dump_is_janssons(void **s)
     }
 }
 
+/* pl_jfields writes pl_json_dump's object from values given as text in
+ * any order: random objects, each value written by pl_json_dump in the
+ * jansson object's own (hash) order, the whole compared with the object's
+ * pl_json_dump; text already in the buffer stays in front. */
+static void test_jfields_sorted_as_json_dump(void **s)
+{
+    (void)s;
+    pl_json_setup();
+    pl_rng r;
+    pl_rng_seed(&r, 11);
+    pl_buf want = {0}, got = {0}, err = {0};
+    for (int i = 0; i < 2000; i++) {
+        json_t *o = json_object();
+        for (int k = (int)pl_rng_below(&r, 30); k > 0; k--) {
+            char key[16];
+            snprintf(key, sizeof key, "%c%u", "aAbz_ \"\\"[pl_rng_below(&r, 8)], pl_rng_below(&r, 40));
+            json_object_set_new(o, key, json_random(&r, 3));
+        }
+        pl_buf_clear(&want);
+        pl_buf_clear(&got);
+        pl_buf_puts(&got, "kept");
+        assert_int_equal(pl_json_dump(o, &want), 0);
+        pl_jfields f;
+        pl_jfields_start(&f, &got);
+        const char *key;
+        json_t *v;
+        json_object_foreach(o, key, v)
+        assert_int_equal(pl_json_dump(v, pl_jfields_key(&f, key)), 0);
+        assert_int_equal(pl_jfields_finish(&f, &err), 0);
+        assert_string_equal(pl_buf_str(&got) + 4, pl_buf_str(&want));
+        assert_memory_equal(pl_buf_str(&got), "kept", 4);
+        json_decref(o);
+    }
+    pl_buf_free(&want);
+    pl_buf_free(&got);
+    pl_buf_free(&err);
+}
+
+/* Keys sorted by strcmp (upper case before lower, a prefix first), values
+ * that are objects made by a nested pl_jfields on the same buffer. */
+static void test_jfields_sorting_and_nesting(void **s)
+{
+    (void)s;
+    pl_buf out = {0}, err = {0};
+    pl_jfields f, in;
+    pl_jfields_start(&f, &out);
+    pl_json_put_int(pl_jfields_key(&f, "b"), 2);
+    pl_jfields_start(&in, pl_jfields_key(&f, "nested"));
+    pl_buf_puts(pl_jfields_key(&in, "z"), "[]");
+    pl_json_put_string(pl_jfields_key(&in, "y"), "q\"uote");
+    assert_int_equal(pl_jfields_finish(&in, &err), 0);
+    pl_buf_puts(pl_jfields_key(&f, "ab"), "null");
+    pl_json_put_int(pl_jfields_key(&f, "a"), -7);
+    pl_buf_puts(pl_jfields_key(&f, "B"), "true");
+    pl_jfields_start(&in, pl_jfields_key(&f, "empty"));
+    assert_int_equal(pl_jfields_finish(&in, &err), 0);
+    assert_int_equal(pl_jfields_finish(&f, &err), 0);
+    assert_string_equal(pl_buf_str(&out),
+                        "{\"B\":true,\"a\":-7,\"ab\":null,\"b\":2,\"empty\":{},\"nested\":{\"y\":\"q\\\"uote\",\"z\":[]}}");
+    assert_string_equal(pl_buf_str(&err), "");
+    pl_buf_free(&out);
+    pl_buf_free(&err);
+}
+
+/* A writer's bugs are refused with a message and the buffer cut back to
+ * what it held: a key given twice, a key without a value, more keys than
+ * PL_JFIELDS_MAX, a key that is not UTF-8. */
+static void test_jfields_refusals(void **s)
+{
+    (void)s;
+    pl_buf out = {0}, err = {0};
+    pl_jfields f;
+    pl_buf_puts(&out, "kept");
+    pl_jfields_start(&f, &out);
+    pl_json_put_int(pl_jfields_key(&f, "turn"), 1);
+    pl_json_put_int(pl_jfields_key(&f, "roll"), 2);
+    pl_json_put_int(pl_jfields_key(&f, "turn"), 1);
+    assert_int_equal(pl_jfields_finish(&f, &err), -1);
+    assert_string_equal(pl_buf_str(&err), "a key given twice: \"turn\"");
+    assert_string_equal(pl_buf_str(&out), "kept");
+
+    pl_buf_clear(&err);
+    pl_jfields_start(&f, &out);
+    pl_json_put_int(pl_jfields_key(&f, "a"), 1);
+    pl_jfields_key(&f, "b");
+    pl_json_put_int(pl_jfields_key(&f, "c"), 1);
+    assert_int_equal(pl_jfields_finish(&f, &err), -1);
+    assert_string_equal(pl_buf_str(&err), "no value for the key \"b\"");
+    assert_string_equal(pl_buf_str(&out), "kept");
+
+    pl_buf_clear(&err);
+    static char keys[PL_JFIELDS_MAX + 1][8];
+    pl_jfields_start(&f, &out);
+    for (int i = 0; i < PL_JFIELDS_MAX; i++) {
+        snprintf(keys[i], sizeof keys[i], "k%d", i);
+        pl_json_put_int(pl_jfields_key(&f, keys[i]), i);
+    }
+    pl_buf *last = pl_jfields_key(&f, "one too many");
+    assert_ptr_equal(last, &out);
+    pl_json_put_int(last, 0);
+    assert_int_equal(pl_jfields_finish(&f, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "PL_JFIELDS_MAX"));
+    assert_string_equal(pl_buf_str(&out), "kept");
+    /* exactly PL_JFIELDS_MAX keys fit */
+    pl_jfields_start(&f, &out);
+    for (int i = 0; i < PL_JFIELDS_MAX; i++)
+        pl_json_put_int(pl_jfields_key(&f, keys[i]), i);
+    assert_int_equal(pl_jfields_finish(&f, NULL), 0);
+    assert_non_null(strstr(pl_buf_str(&out), ",\"k9\":9}"));
+
+    pl_buf_clear(&err);
+    pl_buf_clear(&out);
+    pl_json_setup();
+    pl_jfields_start(&f, &out);
+    pl_json_put_int(pl_jfields_key(&f, "\xff"), 1);
+    assert_int_equal(pl_jfields_finish(&f, &err), -1);
+    assert_string_equal(pl_buf_str(&err), "a key that is not UTF-8: \"\xff\"");
+    assert_int_equal(out.len, 0);
+    pl_buf_free(&out);
+    pl_buf_free(&err);
+}
+
+/* Each allocation failing in turn: -1 with "out of memory" and the buffer
+ * cut back, never half an object; then the whole object. A buffer that
+ * already ran out of memory cannot take an object: refused. */
+static void test_jfields_out_of_memory(void **s)
+{
+    (void)s;
+    pl_buf err = {0};
+    assert_true(pl_buf_reserve(&err, 100)); /* room for the message before allocations fail */
+    int ok = 0;
+    for (long n = 0; !ok; n++) {
+        pl_buf out = {0};
+        pl_buf_puts(&out, "x");
+        pl_alloc_fail_after(n);
+        pl_jfields f;
+        pl_jfields_start(&f, &out);
+        static const char *const keys[] = {"k", "j", "i", "h", "g", "f", "e", "d", "c", "a"};
+        for (int i = 0; i < 10; i++)
+            pl_buf_puts(pl_jfields_key(&f, keys[i]), "\"a long enough value\"");
+        pl_buf_puts(pl_jfields_key(&f, "b"), "[1,2,3]");
+        int rc = pl_jfields_finish(&f, &err);
+        pl_alloc_fail_after(-1);
+        if (rc == 0) {
+            ok = 1;
+            assert_non_null(strstr(pl_buf_str(&out), "x{\"a\":\"a long"));
+        } else {
+            assert_string_equal(pl_buf_str(&out), "x");
+            assert_string_equal(pl_buf_str(&err), "out of memory");
+        }
+        pl_buf_free(&out);
+        pl_buf_clear(&err);
+        assert_true(n < 1000);
+    }
+    pl_buf out = {0};
+    pl_buf_puts(&out, "x");
+    out.oom = true;
+    pl_jfields f;
+    pl_jfields_start(&f, &out);
+    pl_json_put_int(pl_jfields_key(&f, "a"), 1);
+    assert_int_equal(pl_jfields_finish(&f, &err), -1);
+    assert_string_equal(pl_buf_str(&out), "x");
+    pl_buf_free(&out);
+    pl_buf_free(&err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -375,6 +541,10 @@ int main(void)
         cmocka_unit_test(test_parse_legal_why),
         cmocka_unit_test(test_protocol_framing),
         cmocka_unit_test(test_json_dump_is_janssons),
+        cmocka_unit_test(test_jfields_sorted_as_json_dump),
+        cmocka_unit_test(test_jfields_sorting_and_nesting),
+        cmocka_unit_test(test_jfields_refusals),
+        cmocka_unit_test(test_jfields_out_of_memory),
     };
     return cmocka_run_group_tests_name("unit_core", tests, NULL, NULL);
 }

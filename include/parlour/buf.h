@@ -27,10 +27,11 @@ void pl_buf_vprintf(pl_buf *b, const char *fmt, va_list ap);
 void pl_buf_append(pl_buf *b, const char *s, size_t n);
 void pl_buf_puts(pl_buf *b, const char *s);
 void pl_buf_putc(pl_buf *b, char c);
-/* Makes room for `n` more bytes without appending anything: one
- * allocation for a text whose size is roughly known, not one per doubling.
- * Sets `oom` when memory runs out. */
-void pl_buf_reserve(pl_buf *b, size_t n);
+/* Makes room for `extra` more bytes (and the NUL) without appending:
+ * until the text grows past that, an append does not move `s`, so the
+ * caller may append bytes copied from the buffer's own text. Returns false
+ * (and sets `oom`) when memory runs out, or when `oom` was already set. */
+bool pl_buf_reserve(pl_buf *b, size_t extra);
 /* The text so far ("" when empty); valid until the next append. */
 const char *pl_buf_str(const pl_buf *b);
 /* Cuts the text back to its first `len` bytes (no-op when `len` >= its

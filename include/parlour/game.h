@@ -52,6 +52,8 @@ typedef uint64_t pl_action;
 /* jansson's value type (jansson.h); opaque here, so that this header needs
  * no jansson. Only pl_game.view_json and its helpers use it. */
 struct json_t;
+/* An object of (key, JSON text) fields (jsonout.h); pl_game.view_text. */
+struct pl_jfields;
 
 /* What code relies on: seats fit the 8-bit seat fields and bitmasks of the
  * games and the per-seat arrays sized PL_MAX_SEATS; an action list of
@@ -317,6 +319,21 @@ typedef struct pl_game {
      * byte whatever order a game adds its keys in, and no game writes JSON
      * escapes by hand. */
     int (*view_json)(const void *st, int viewer, struct json_t *obj);
+
+    /* Optional, only with view_json: the same part of the view written
+     * straight as text, without a jansson tree (the server makes a view per
+     * seat per move: docs/benchmarks.md, "The server under load"). Adds the
+     * game's own keys to `f` (jsonout.h: pl_jfields_key, then the value's
+     * JSON text), which already holds the common fields; each value compact
+     * (no spaces), nested objects' keys sorted by strcmp, strings through
+     * pl_json_put_string, integers through pl_json_put_int, so that
+     * pl_view_json writes exactly the bytes it writes from view_json, which
+     * stays the reference (tests/test_unit_view_text.c compares the two on
+     * random states of every option set; same hidden-information contract).
+     * Returns 0, or -1 when a value could not be written (memory ran out, a
+     * string that is not UTF-8): the caller drops the whole object. Never
+     * changes `st`. */
+    int (*view_text)(const void *st, int viewer, struct pl_jfields *f);
 } pl_game;
 
 /* Lists every legal action of `seat` in `st` into `out`, which has room for
@@ -391,10 +408,12 @@ void pl_show(const pl_game *g, const void *st, int seat, pl_buf *out);
  * team of each seat), "actors" (the seats that act now, [] unless phase
  * move) and "outcome" (null until the game is over, then {"kind": "seat",
  * "team" or "draw", "winner": the seat or team or null, "score": points
- * per seat}), then the game's own part (pl_game.view_json;
- * docs/web-views.md). Returns 0; -1 with a message in `err` and nothing
+ * per seat}), then the game's own part (pl_game.view_text when the game
+ * has it, else pl_game.view_json: the same text; docs/web-views.md).
+ * Returns 0; -1 with a message in `err` and nothing
  * appended when the game has no JSON view, `viewer` is neither -1 nor a
- * seat, or memory runs out. Never changes `st`. Defined in src/core/view.c. */
+ * seat, memory runs out, or the game's view_text breaks its contract (a
+ * key twice, an empty value: pl_jfields_finish's message). Never changes `st`. Defined in src/core/view.c. */
 int pl_view_json(const pl_game *g, const void *st, int viewer, pl_buf *out, pl_buf *err);
 
 /* Draws a chance outcome: from the listed distribution or `sample_chance`. */

@@ -3,7 +3,11 @@
  * from the full legal list; chance outcomes come from the game's sampler.
  * Reports games/s, moves/s (seat actions) and actions/s (moves + chance).
  * With --copy each action is applied to a fresh copy of the state, the way
- * a search without undo works, to show what copying costs.
+ * a search without undo works, to show what copying costs. With --view each
+ * state's spectator view is written too (pl_view_json, a fresh buffer each
+ * time as the server does), by pl_game.view_text and then by view_json
+ * alone where the game has both: count the instructions a view costs with
+ * `valgrind --tool=callgrind --toggle-collect=pl_view_json` (docs/benchmarks.md).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -25,12 +29,25 @@ static double now(void)
 }
 
 typedef struct bench_result {
-    long games, moves, chance;
+    long games, moves, chance, views;
     double secs;
 } bench_result;
 
+/* The spectator's view of `st` by `vg`'s way, written and dropped. */
+static int view_once(const pl_game *vg, const void *st, bench_result *r)
+{
+    pl_buf v = {0}, err = {0};
+    int rc = pl_view_json(vg, st, -1, &v, &err);
+    pl_buf_free(&v);
+    pl_buf_free(&err);
+    r->views++;
+    return rc;
+}
+
+/* Random games from `m`'s start; with `vg` (a game with the same rules as
+ * `g`), every state's view is written too. */
 static int run(const pl_game *g, const pl_match *m, double seconds, long max_games, int copy,
-               bench_result *r)
+               const pl_game *vg, bench_result *r)
 {
     void *st = pl_malloc(g->state_size), *tmp = pl_malloc(g->state_size);
     pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
@@ -40,6 +57,7 @@ static int run(const pl_game *g, const pl_match *m, double seconds, long max_gam
         pl_free(acts);
         return -1;
     }
+    int rc = -1;
     pl_rng rng;
     pl_rng_seed(&rng, m->seed);
     memset(r, 0, sizeof *r);
@@ -48,6 +66,8 @@ static int run(const pl_game *g, const pl_match *m, double seconds, long max_gam
         for (int k = 0; k < 64 && (max_games <= 0 || r->games < max_games); k++) {
             pl_state_copy(g, st, m->initial);
             for (;;) {
+                if (vg && view_once(vg, st, r) < 0)
+                    goto done; /* out of memory */
                 pl_phase ph = g->phase(st);
                 if (ph == PL_PHASE_OVER)
                     break;
@@ -78,10 +98,12 @@ static int run(const pl_game *g, const pl_match *m, double seconds, long max_gam
         t = now();
     }
     r->secs = t - t0;
+    rc = 0;
+done:
     pl_free(st);
     pl_free(tmp);
     pl_free(acts);
-    return 0;
+    return rc;
 }
 
 static void report(const char *label, const bench_result *r)
@@ -89,6 +111,8 @@ static void report(const char *label, const bench_result *r)
     printf("%-28s %9ld games %8.3f s  %12.0f games/s  %12.0f moves/s  %12.0f actions/s\n", label,
            r->games, r->secs, r->games / r->secs, r->moves / r->secs,
            (r->moves + r->chance) / r->secs);
+    if (r->views)
+        printf("%-28s %9ld views %8.3f s  %12.0f views/s\n", "", r->views, r->secs, r->views / r->secs);
 }
 
 int cli_bench(int argc, char **argv)
@@ -98,21 +122,23 @@ int cli_bench(int argc, char **argv)
     static const struct option lo[] = {{"seconds", required_argument, 0, 's'},
                                        {"games", required_argument, 0, 'g'},
                                        {"copy", no_argument, 0, 'c'},
+                                       {"view", no_argument, 0, 'v'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
     double seconds = 3;
     long games = 0;
-    int copy = 0, c;
+    int copy = 0, view = 0, c;
     if (argc > 1 && !strcmp(argv[1], "karuta-net")) /* bench_karnet.c */
         return cli_bench_karuta_net(argc - 1, argv + 1);
     optind = 1;
-    while ((c = getopt_long(argc, argv, "s:g:ch", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:g:cvh", lo, NULL)) != -1) {
         switch (c) {
         case 's': seconds = atof(optarg); break;
         case 'g': games = atol(optarg); break;
         case 'c': copy = 1; break;
+        case 'v': view = 1; break;
         case 'h':
-            puts("usage: parlour bench GAME [KEY=VALUE ...] [--seconds S] [--games N] [--copy]\n"
+            puts("usage: parlour bench GAME [KEY=VALUE ...] [--seconds S] [--games N] [--copy] [--view]\n"
                  "       parlour bench serve --help   (load for a running `parlour serve`)\n"
                  "Plays random games on one thread and prints games/s, moves/s (seat actions)\n"
                  "and actions/s (moves and chance outcomes). Without options it also measures\n"
@@ -120,10 +146,16 @@ int cli_bench(int argc, char **argv)
                  "  --seconds S  run each measurement S seconds (default 3)\n"
                  "  --games N    play exactly N games instead\n"
                  "  --copy       apply each action to a copy of the state (as a search would)\n"
+                 "  --view       also write each state's spectator view (pl_view_json): by the\n"
+                 "               game's view_text, then by view_json alone where it has both\n"
                  "parlour bench karuta-net --help: the fairness of real-time karuta over the network");
             return 0;
         default: return 2;
         }
+    }
+    if (view && copy) {
+        fputs("parlour bench: --view and --copy are separate measurements\n", stderr);
+        return 2;
     }
     if (optind >= argc) {
         fputs("parlour bench: which game? (parlour list)\n", stderr);
@@ -132,6 +164,10 @@ int cli_bench(int argc, char **argv)
     const pl_game *g = pl_game_find(argv[optind]);
     if (!g) {
         fprintf(stderr, "parlour bench: unknown game '%s'\n", argv[optind]);
+        return 2;
+    }
+    if (view && !g->view_json) {
+        fprintf(stderr, "parlour bench: game %s has no JSON view\n", g->id);
         return 2;
     }
     int nopt = argc - optind - 1;
@@ -171,16 +207,22 @@ int cli_bench(int argc, char **argv)
         pl_buf_printf(&label, "%s %s", g->id, sets[set]);
         for (int i = 0; i < nopt; i++)
             pl_buf_printf(&label, "%s ", opt[i]);
-        int modes = (copy || nopt || games) ? 1 : 2;
+        /* --view: the game as it is, then without view_text (view_json's
+         * jansson tree), where it has both */
+        pl_game json_only = *g;
+        json_only.view_text = NULL;
+        int modes = view ? (g->view_text ? 2 : 1) : (copy || nopt || games) ? 1 : 2;
         for (int mode = 0; mode < modes; mode++) {
-            int cp = copy || mode == 1;
+            int cp = !view && (copy || mode == 1);
+            const pl_game *vg = !view ? NULL : mode == 0 ? g : &json_only;
             bench_result r;
-            if (run(g, m, seconds, games, cp, &r) < 0) {
+            if (run(g, m, seconds, games, cp, vg, &r) < 0) {
                 fputs("parlour bench: out of memory\n", stderr);
                 return 1;
             }
             pl_buf l2 = {0};
-            pl_buf_printf(&l2, "%s%s", pl_buf_str(&label), cp ? "(copy)" : "");
+            pl_buf_printf(&l2, "%s%s", pl_buf_str(&label),
+                          cp ? "(copy)" : !vg ? "" : vg->view_text ? "(view_text)" : "(view_json)");
             report(pl_buf_str(&l2), &r);
             pl_buf_free(&l2);
         }

@@ -26,6 +26,8 @@ static bool reserve(pl_buf *b, size_t extra)
     return true;
 }
 
+bool pl_buf_reserve(pl_buf *b, size_t extra) { return reserve(b, extra); }
+
 void pl_buf_append(pl_buf *b, const char *s, size_t n)
 {
     if (!reserve(b, n))
@@ -34,8 +36,6 @@ void pl_buf_append(pl_buf *b, const char *s, size_t n)
     b->len += n;
     b->s[b->len] = '\0';
 }
-
-void pl_buf_reserve(pl_buf *b, size_t n) { (void)reserve(b, n); }
 
 void pl_buf_puts(pl_buf *b, const char *s) { pl_buf_append(b, s, strlen(s)); }
 

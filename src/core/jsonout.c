@@ -220,3 +220,80 @@ void pl_json_put_int(pl_buf *out, long long v)
 {
     jo_integer((json_int_t)v, out);
 }
+
+/* ---- pl_jfields (jsonout.h) ---- */
+
+void pl_jfields_start(pl_jfields *f, pl_buf *out)
+{
+    f->out = out;
+    f->base = out->len;
+    f->n = 0;
+    f->overflow = 0;
+}
+
+pl_buf *pl_jfields_key(pl_jfields *f, const char *key)
+{
+    if (f->n < PL_JFIELDS_MAX)
+        f->f[f->n++] = (struct pl_jfield){key, f->out->len};
+    else
+        f->overflow = 1; /* its value lands in the last field's: finish fails anyway */
+    return f->out;
+}
+
+/* Fails pl_jfields_finish: `out` back to its text before the object. */
+static int jf_fail(pl_jfields *f, pl_buf *err, const char *why, const char *key)
+{
+    pl_buf_truncate(f->out, f->base);
+    if (err && key)
+        pl_buf_printf(err, "%s \"%s\"", why, key);
+    else if (err)
+        pl_buf_puts(err, why);
+    return -1;
+}
+
+int pl_jfields_finish(pl_jfields *f, pl_buf *err)
+{
+    pl_buf *out = f->out;
+    if (out->oom) /* a value lost text (or `out` could take none from the start) */
+        return jf_fail(f, err, "out of memory", NULL);
+    if (f->overflow)
+        return jf_fail(f, err, "more keys than an object of fields holds (PL_JFIELDS_MAX)", NULL);
+    int n = f->n, order[PL_JFIELDS_MAX];
+    size_t end[PL_JFIELDS_MAX]; /* where each value stops */
+    for (int i = 0; i < n; i++) {
+        end[i] = i + 1 < n ? f->f[i + 1].off : out->len;
+        if (end[i] == f->f[i].off)
+            return jf_fail(f, err, "no value for the key", f->f[i].key);
+    }
+    for (int i = 0; i < n; i++) { /* insertion sort: a few dozen keys at most */
+        int m = i;
+        for (; m > 0 && strcmp(f->f[order[m - 1]].key, f->f[i].key) > 0; m--)
+            order[m] = order[m - 1];
+        order[m] = i;
+    }
+    for (int i = 1; i < n; i++)
+        if (!strcmp(f->f[order[i - 1]].key, f->f[order[i]].key))
+            return jf_fail(f, err, "a key given twice:", f->f[order[i]].key);
+    /* The object goes after the values, then moves down over them. */
+    size_t start = out->len;
+    pl_buf_putc(out, '{');
+    for (int i = 0; i < n; i++) {
+        const struct pl_jfield *p = &f->f[order[i]];
+        size_t len = end[order[i]] - p->off;
+        if (i)
+            pl_buf_putc(out, ',');
+        if (pl_json_put_string(out, p->key) < 0)
+            return jf_fail(f, err, out->oom ? "out of memory" : "a key that is not UTF-8:", out->oom ? NULL : p->key);
+        pl_buf_putc(out, ':');
+        if (!pl_buf_reserve(out, len)) /* so that the copy's source stays where it is */
+            break;
+        pl_buf_append(out, out->s + p->off, len);
+    }
+    pl_buf_putc(out, '}');
+    if (out->oom)
+        return jf_fail(f, err, "out of memory", NULL);
+    size_t objlen = out->len - start;
+    memmove(out->s + f->base, out->s + start, objlen);
+    pl_buf_truncate(out, f->base + objlen);
+    return 0;
+}

@@ -1,6 +1,10 @@
 /* view.c — the structured per-seat view (pl_view_json, game.h): the
- * fields every game shares, the game's own part (pl_game.view_json), written
- * as compact JSON with sorted keys (docs/web-views.md). */
+ * fields every game shares, the game's own part, written as compact JSON
+ * with sorted keys (docs/web-views.md). Two ways to the same bytes: a game
+ * with pl_game.view_text writes its part as text into a pl_jfields
+ * (jsonout.h), no jansson on the way (the server's path, a view per seat
+ * per move); else a jansson tree filled by pl_game.view_json, written by
+ * pl_json_dump. */
 #include <jansson.h>
 
 #include "parlour/alloc.h"
@@ -36,6 +40,76 @@ static json_t *outcome_json(const pl_game *g, const void *st)
     return r;
 }
 
+/* Appends the outcome as outcome_json's object writes: null until the game
+ * is over, then {"kind":...,"score":[...],"winner":...} (keys sorted). */
+static void outcome_text(const pl_game *g, const void *st, pl_buf *out)
+{
+    if (g->phase(st) != PL_PHASE_OVER) {
+        pl_buf_puts(out, "null");
+        return;
+    }
+    pl_outcome o;
+    memset(&o, 0, sizeof o);
+    g->outcome(st, &o);
+    const char *kind = o.kind == PL_WIN_SEAT ? "seat" : o.kind == PL_WIN_TEAM ? "team" : "draw";
+    pl_buf_puts(out, "{\"kind\":");
+    pl_json_put_string(out, kind);
+    pl_buf_puts(out, ",\"score\":[");
+    for (int i = 0; i < o.nseats && i < PL_MAX_SEATS; i++) {
+        if (i)
+            pl_buf_putc(out, ',');
+        pl_json_put_int(out, o.score[i]);
+    }
+    pl_buf_puts(out, "],\"winner\":");
+    if (o.kind == PL_WIN_SEAT || o.kind == PL_WIN_TEAM)
+        pl_json_put_int(out, o.winner);
+    else
+        pl_buf_puts(out, "null");
+    pl_buf_putc(out, '}');
+}
+
+/* Appends the integers `v[0..n)` as a JSON array. */
+static void int_array_text(pl_buf *out, const int *v, int n)
+{
+    pl_buf_putc(out, '[');
+    for (int i = 0; i < n; i++) {
+        if (i)
+            pl_buf_putc(out, ',');
+        pl_json_put_int(out, v[i]);
+    }
+    pl_buf_putc(out, ']');
+}
+
+/* pl_view_json for a game with view_text: the common fields as text, the
+ * game's, then the sorted object; the same bytes as the jansson path
+ * (tests/test_property_view_text.c). */
+static int view_by_text(const pl_game *g, const void *st, int viewer, int n, pl_buf *out, pl_buf *err)
+{
+    pl_jfields f;
+    pl_jfields_start(&f, out);
+    pl_phase ph = g->phase(st);
+    int seats[PL_MAX_SEATS], na = 0;
+    pl_json_put_string(pl_jfields_key(&f, "game"), g->id); /* ASCII: cannot fail but for memory */
+    pl_json_put_int(pl_jfields_key(&f, "viewer"), viewer);
+    pl_json_put_string(pl_jfields_key(&f, "phase"), phase_word[ph]);
+    pl_json_put_int(pl_jfields_key(&f, "seats"), n);
+    for (int i = 0; i < n; i++)
+        seats[i] = g->team_of(st, i);
+    int_array_text(pl_jfields_key(&f, "teams"), seats, n);
+    if (ph == PL_PHASE_MOVE) {
+        na = g->actors(st, seats);
+        assert(na >= 1 && na <= PL_MAX_SEATS); /* phase MOVE: someone acts (game.h) */
+    }
+    int_array_text(pl_jfields_key(&f, "actors"), seats, na);
+    outcome_text(g, st, pl_jfields_key(&f, "outcome"));
+    if (g->view_text(st, viewer, &f) < 0) {
+        pl_buf_truncate(out, f.base);
+        pl_buf_puts(err, out->oom ? "out of memory" : "the game's view has a string that is not UTF-8");
+        return -1;
+    }
+    return pl_jfields_finish(&f, err);
+}
+
 int pl_view_json(const pl_game *g, const void *st, int viewer, pl_buf *out, pl_buf *err)
 {
     if (!g->view_json) {
@@ -47,6 +121,8 @@ int pl_view_json(const pl_game *g, const void *st, int viewer, pl_buf *out, pl_b
         pl_buf_printf(err, "no seat %d: seats are 0..%d, or -1 for a spectator", viewer, n - 1);
         return -1;
     }
+    if (g->view_text)
+        return view_by_text(g, st, viewer, n, out, err);
     pl_json_setup();
     int bad = 0;
     json_t *root = json_object();

@@ -1203,6 +1203,7 @@ const pl_game cbw_game = {
     .draw = cbw_draw,
     .view = cbw_view,
     .view_json = cbw_view_json,
+    .view_text = cbw_view_text,
     .to_text = cbw_to_text,
     .from_text = cbw_from_text,
     .determinize = cbw_determinize,

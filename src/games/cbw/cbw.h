@@ -129,6 +129,8 @@ extern const pl_game cbw_game;
  * the table, spans and fixed edges, the viewer's hand only, hand sizes,
  * prisoners, castles, score, the public history. */
 int cbw_view_json(const void *st, int viewer, struct json_t *obj);
+/* pl_game.view_text: the same part written as text (cbw_text.c). */
+int cbw_view_text(const void *st, int viewer, struct pl_jfields *f);
 
 /* Team (= colour) of a seat: even seats Red, odd seats Black (CBW-R1). */
 static inline int cbw_team(int seat) { return seat & 1; }

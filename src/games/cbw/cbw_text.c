@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "parlour/alloc.h"
+#include "parlour/jsonout.h"
 
 static const char *const rank_txt[13] = {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"};
 static const char suit_txt[4] = {'S', 'H', 'D', 'C'};
@@ -978,4 +979,165 @@ int cbw_view_json(const void *st, int viewer, json_t *obj)
     }
     bad |= json_object_set_new(obj, "history", hist);
     return bad ? -1 : 0;
+}
+
+/* ---- the same view as text (pl_game.view_text): cbw_view_json's bytes ---- */
+
+/* "10H": the notation without suit symbols is ASCII letters and digits, so
+ * it needs no escape. */
+static void text_card(pl_buf *b, int k)
+{
+    pl_buf_putc(b, '"');
+    cbw_card_text(k, 0, b);
+    pl_buf_putc(b, '"');
+}
+
+/* ["6H",…]: the cards of `m`, lowest first. */
+static void text_cards(pl_buf *b, uint64_t m)
+{
+    pl_buf_putc(b, '[');
+    for (int first = 1; m; m &= m - 1, first = 0) {
+        if (!first)
+            pl_buf_putc(b, ',');
+        text_card(b, __builtin_ctzll(m));
+    }
+    pl_buf_putc(b, ']');
+}
+
+/* [a,b] */
+static void text_pair(pl_buf *b, int x, int y)
+{
+    pl_buf_putc(b, '[');
+    pl_json_put_int(b, x);
+    pl_buf_putc(b, ',');
+    pl_json_put_int(b, y);
+    pl_buf_putc(b, ']');
+}
+
+/* {"x":[x0,x1],"y":[y0,y1]} */
+static void text_box(pl_buf *b, int x0, int x1, int y0, int y1)
+{
+    pl_buf_puts(b, "{\"x\":");
+    text_pair(b, x0, x1);
+    pl_buf_puts(b, ",\"y\":");
+    text_pair(b, y0, y1);
+    pl_buf_putc(b, '}');
+}
+
+/* {"move":"pass","seat":…} and {"card":…,"move":"place","seat":…,"x":…,"y":…}:
+ * the public history in order, from the opener (as cbw_view_json). */
+static void text_history(pl_buf *b, const cbw_state *s)
+{
+    pl_buf_putc(b, '[');
+    int seat = s->opener, first = 1;
+    for (int i = 0; s->opener < 2 && i <= s->nhist; i++) {
+        int np = i < s->nhist ? s->hist[i].passes : s->passes;
+        for (int j = 0; j < np; j++, first = 0) {
+            pl_buf_puts(b, first ? "{\"move\":\"pass\",\"seat\":" : ",{\"move\":\"pass\",\"seat\":");
+            pl_json_put_int(b, seat);
+            pl_buf_putc(b, '}');
+            seat = (seat + 1) % s->nseats;
+        }
+        if (i == s->nhist)
+            break;
+        pl_buf_puts(b, first ? "{\"card\":" : ",{\"card\":");
+        first = 0;
+        text_card(b, s->hist[i].card);
+        pl_buf_puts(b, ",\"move\":\"place\",\"seat\":");
+        pl_json_put_int(b, seat);
+        pl_buf_puts(b, ",\"x\":");
+        pl_json_put_int(b, s->hist[i].x);
+        pl_buf_puts(b, ",\"y\":");
+        pl_json_put_int(b, s->hist[i].y);
+        pl_buf_putc(b, '}');
+        seat = (seat + 1) % s->nseats;
+    }
+    pl_buf_putc(b, ']');
+}
+
+int cbw_view_text(const void *st, int viewer, pl_jfields *f)
+{
+    const cbw_state *s = st;
+    pl_buf *b = pl_jfields_key(f, "options");
+    pl_buf_puts(b, "{\"deck\":");
+    pl_json_put_int(b, s->deck);
+    pl_buf_puts(b, ",\"height\":");
+    pl_json_put_int(b, s->h);
+    pl_buf_puts(b, ",\"players\":");
+    pl_json_put_int(b, s->players);
+    pl_buf_puts(b, ",\"width\":");
+    pl_json_put_int(b, s->w);
+    pl_buf_putc(b, '}');
+    pl_json_put_string(pl_jfields_key(f, "stage"), phase_word[s->phase]);
+    pl_json_put_int(pl_jfields_key(f, "turn"), s->turn);
+    b = pl_jfields_key(f, "opener");
+    if (s->opener < 2)
+        pl_json_put_string(b, team_word[s->opener]);
+    else
+        pl_buf_puts(b, "null");
+    pl_json_put_int(pl_jfields_key(f, "passes"), s->passes);
+    b = pl_jfields_key(f, "span");
+    if (s->started)
+        text_box(b, s->x0, s->x1, s->y0, s->y1);
+    else
+        pl_buf_puts(b, "null");
+    b = pl_jfields_key(f, "fixed_x");
+    if (cbw_fixed_x(s))
+        text_pair(b, s->x0, s->x1);
+    else
+        pl_buf_puts(b, "null");
+    b = pl_jfields_key(f, "fixed_y");
+    if (cbw_fixed_y(s))
+        text_pair(b, s->y0, s->y1);
+    else
+        pl_buf_puts(b, "null");
+    text_box(pl_jfields_key(f, "inside"), s->ix0, s->ix1, s->iy0, s->iy1);
+    /* hidden: as cbw_view_json (the viewer's own hand, its partner's when
+     * one person holds both seats of a team; a spectator none) */
+    if (viewer >= 0) {
+        text_cards(pl_jfields_key(f, "hand"), s->hand[viewer]);
+        if (s->players == 2) {
+            int partner = (viewer + 2) % s->nseats;
+            b = pl_jfields_key(f, "partner_hand");
+            pl_buf_puts(b, "{\"cards\":");
+            text_cards(b, s->hand[partner]);
+            pl_buf_puts(b, ",\"seat\":");
+            pl_json_put_int(b, partner);
+            pl_buf_putc(b, '}');
+        }
+    }
+    b = pl_jfields_key(f, "hand_sizes");
+    pl_buf_putc(b, '[');
+    for (int i = 0; i < s->nseats; i++) {
+        if (i)
+            pl_buf_putc(b, ',');
+        pl_json_put_int(b, __builtin_popcountll(s->hand[i]));
+    }
+    pl_buf_putc(b, ']');
+    b = pl_jfields_key(f, "table");
+    pl_buf_putc(b, '[');
+    int cards[CBW_NCARDS], n = table_order(s, cards);
+    for (int i = 0; i < n; i++) {
+        pl_buf_puts(b, i ? ",{\"card\":" : "{\"card\":");
+        text_card(b, cards[i]);
+        pl_buf_puts(b, ",\"x\":");
+        pl_json_put_int(b, cbw_cell_x(s->pos[cards[i]]));
+        pl_buf_puts(b, ",\"y\":");
+        pl_json_put_int(b, cbw_cell_y(s->pos[cards[i]]));
+        pl_buf_putc(b, '}');
+    }
+    pl_buf_putc(b, ']');
+    b = pl_jfields_key(f, "prisoners");
+    pl_buf_putc(b, '[');
+    text_cards(b, s->prisoners[0]);
+    pl_buf_putc(b, ',');
+    text_cards(b, s->prisoners[1]);
+    pl_buf_putc(b, ']');
+    int c[2], sc[2];
+    cbw_castles(s, c);
+    cbw_score(s, sc);
+    text_pair(pl_jfields_key(f, "castles"), c[0], c[1]);
+    text_pair(pl_jfields_key(f, "score"), sc[0], sc[1]);
+    text_history(pl_jfields_key(f, "history"), s);
+    return f->out->oom ? -1 : 0;
 }

@@ -639,6 +639,7 @@ const pl_game ur_game = {
     .draw = ur_draw,
     .view = ur_view,
     .view_json = ur_view_json,
+    .view_text = ur_view_text,
     .to_text = ur_to_text,
     .from_text = ur_from_text,
     .determinize = ur_determinize,

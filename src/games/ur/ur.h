@@ -96,6 +96,8 @@ void ur_view(const void *st, int seat, pl_buf *out);
 /* The game's part of the structured view (pl_game.view_json): options,
  * stage, turn, roll, reserves, borne off, every square with its stack. */
 int ur_view_json(const void *st, int viewer, struct json_t *obj);
+/* pl_game.view_text: the same part written as text (ur_text.c). */
+int ur_view_text(const void *st, int viewer, struct pl_jfields *f);
 void ur_to_text(const void *st, pl_buf *out);
 int ur_from_text(void *st, const char *text, pl_buf *err);
 /* pl_game.format_action_long: the notation, then where the piece lands

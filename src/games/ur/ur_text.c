@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "parlour/alloc.h"
+#include "parlour/jsonout.h"
 
 static const char piece_ch[] = "ldLD"; /* owner | marked << 1 */
 static const char *const side_name[2] = {"Light", "Dark"};
@@ -554,4 +555,70 @@ int ur_view_json(const void *st, int viewer, json_t *obj)
     }
     bad |= json_object_set_new(obj, "board", board);
     return bad ? -1 : 0;
+}
+
+/* ---- the same view as text (pl_game.view_text): ur_view_json's bytes ---- */
+
+/* [a,b] */
+static void put_pair(pl_buf *b, int x, int y)
+{
+    pl_buf_putc(b, '[');
+    pl_json_put_int(b, x);
+    pl_buf_putc(b, ',');
+    pl_json_put_int(b, y);
+    pl_buf_putc(b, ']');
+}
+
+/* {"dice":…,"loop":…,"pieces":…,"rules":…,"stack":…}: keys sorted by hand. */
+static void put_options(pl_buf *b, const ur_state *s)
+{
+    pl_buf_puts(b, "{\"dice\":");
+    pl_json_put_string(b, s->d4 ? "d4" : "3lots");
+    pl_buf_puts(b, ",\"loop\":");
+    pl_json_put_string(b, s->loop ? "opponent-first" : "own-first");
+    pl_buf_puts(b, ",\"pieces\":");
+    pl_json_put_int(b, s->pieces);
+    pl_buf_puts(b, ",\"rules\":");
+    pl_json_put_string(b, s->finkel ? "finkel" : "skiryuk");
+    pl_buf_puts(b, ",\"stack\":");
+    pl_json_put_string(b, s->stackany ? "any" : "top");
+    pl_buf_putc(b, '}');
+}
+
+/* [{"kind":…,"square":…,"stack":[{"marked":…,"owner":…},…]},…]: every
+ * square, its stack bottom first. */
+static void put_board(pl_buf *b, const ur_state *s)
+{
+    pl_buf_putc(b, '[');
+    for (int sq = 0; sq < UR_NSQ; sq++) {
+        pl_buf_puts(b, sq ? ",{\"kind\":" : "{\"kind\":");
+        pl_json_put_string(b, kind_word[ur_sq_kind(s, sq)]);
+        pl_buf_puts(b, ",\"square\":");
+        pl_json_put_string(b, ur_sq_name[sq]);
+        pl_buf_puts(b, ",\"stack\":[");
+        for (int lv = 0; lv < s->h[sq]; lv++) {
+            int p = (s->pc[sq] >> (2 * lv)) & 3;
+            pl_buf_puts(b, lv ? ",{\"marked\":" : "{\"marked\":");
+            pl_buf_puts(b, p >> 1 ? "true" : "false");
+            pl_buf_puts(b, ",\"owner\":");
+            pl_json_put_int(b, p & 1);
+            pl_buf_putc(b, '}');
+        }
+        pl_buf_puts(b, "]}");
+    }
+    pl_buf_putc(b, ']');
+}
+
+int ur_view_text(const void *st, int viewer, pl_jfields *f)
+{
+    const ur_state *s = st;
+    (void)viewer; /* Ur hides nothing */
+    put_options(pl_jfields_key(f, "options"), s);
+    pl_json_put_string(pl_jfields_key(f, "stage"), phase_word(s));
+    pl_json_put_int(pl_jfields_key(f, "turn"), s->turn);
+    pl_json_put_int(pl_jfields_key(f, "roll"), s->phase == UR_PH_MOVE ? s->roll : 0);
+    put_pair(pl_jfields_key(f, "reserve"), s->reserve[0], s->reserve[1]);
+    put_pair(pl_jfields_key(f, "off"), s->off[0], s->off[1]);
+    put_board(pl_jfields_key(f, "board"), s);
+    return f->out->oom ? -1 : 0;
 }
