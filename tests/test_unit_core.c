@@ -308,6 +308,38 @@ static json_t *json_random(pl_rng *r, int depth)
     }
 }
 
+/* pl_json_put_string writes what jansson writes for json_string(s), and
+ * refuses (-1, nothing written) exactly the strings jansson refuses as not
+ * UTF-8: overlong forms, surrogates, code points above U+10FFFF, cut and
+ * stray bytes; ASCII, escapes and UTF-8 of every length go through. */
+static void test_json_put_string_is_janssons(void **s)
+{
+    (void)s;
+    pl_json_setup();
+    static const char *const cases[] = {"", "plain", "q\"uote\\", "\x01\t\n", "caf\xc3\xa9", "B3 \xe2\x86\x92 B4",
+                                        "\xf0\x9f\x80\x84", "\xe2\x80\xa8", "\xef\xbf\xbf", "\xf4\x8f\xbf\xbf",
+                                        "\xc0\x80", "\xc1\xbf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xed\xbf\xbf",
+                                        "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xe2\x82", "a\x80" "b", "\xff",
+                                        "\xc3\xa9\xc3", "\xf0\x8f\xbf\xbf"};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *j = json_string(cases[i]);
+        char *want = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+        pl_buf got = {0};
+        pl_buf_puts(&got, "x");
+        int rc = pl_json_put_string(&got, cases[i]);
+        if (!want) {
+            assert_int_equal(rc, -1);
+            assert_string_equal(pl_buf_str(&got), "x");
+        } else {
+            assert_int_equal(rc, 0);
+            assert_string_equal(pl_buf_str(&got) + 1, want);
+        }
+        pl_free(want);
+        json_decref(j);
+        pl_buf_free(&got);
+    }
+}
+
 /* pl_json_dump writes jansson's json_dumps text (the server's states and
  * every view go through it): random values, then every game's views along
  * random games (each view parsed back and written by jansson). */
@@ -541,6 +573,7 @@ int main(void)
         cmocka_unit_test(test_parse_legal_why),
         cmocka_unit_test(test_protocol_framing),
         cmocka_unit_test(test_json_dump_is_janssons),
+        cmocka_unit_test(test_json_put_string_is_janssons),
         cmocka_unit_test(test_jfields_sorted_as_json_dump),
         cmocka_unit_test(test_jfields_sorting_and_nesting),
         cmocka_unit_test(test_jfields_refusals),

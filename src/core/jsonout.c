@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <utf8proc.h>
+
 #include "parlour/alloc.h"
 #include "parlour/jsonout.h"
 
@@ -23,23 +25,44 @@ static int jo_jansson(const json_t *j, pl_buf *out)
     return 0;
 }
 
+/* Whether `s` (`n` bytes) is UTF-8 as jansson takes it (utf8proc's check is
+ * the same: no overlong form, no surrogate, nothing above U+10FFFF). */
+static int jo_utf8(const char *s, size_t n)
+{
+    const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s, *end = p + n;
+    while (p < end) {
+        utf8proc_int32_t cp;
+        utf8proc_ssize_t k = utf8proc_iterate(p, end - p, &cp);
+        if (k <= 0)
+            return 0;
+        p += k;
+    }
+    return 1;
+}
+
 /* Writes string `s` (`n` bytes) quoted as jansson does: \" \\ \b \f \n \r
- * \t, other bytes below 0x20 as \u00XX (upper-case hex), the rest as they
- * are. Returns 1 when `s` has a byte above 0x7f (the caller hands the value
- * to jansson, which checks UTF-8), else 0; nothing is written then. */
+ * \t, other bytes below 0x20 as \u00XX (upper-case hex), the rest (UTF-8
+ * included) as they are. Returns 1 when `s` is not UTF-8 (the caller hands
+ * the value to jansson, which refuses it), else 0; nothing is written then. */
 static int jo_string(const char *s, size_t n, pl_buf *out)
 {
-    int plain = 1;
+    int plain = 1, high = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c >= 0x80)
-            return 1;
+        high |= c >= 0x80;
         plain &= c >= 0x20 && c != '"' && c != '\\';
     }
-    if (plain) { /* most strings: one copy */
-        pl_buf_putc(out, '"');
-        pl_buf_append(out, s, n);
-        pl_buf_putc(out, '"');
+    if (high && !jo_utf8(s, n))
+        return 1;
+    if (plain) { /* most strings: room made once, one copy */
+        if (!pl_buf_reserve(out, n + 2))
+            return 0; /* out->oom is set: the caller sees it */
+        char *d = out->s + out->len;
+        d[0] = '"';
+        memcpy(d + 1, s, n);
+        d[n + 1] = '"';
+        d[n + 2] = '\0';
+        out->len += n + 2;
         return 0;
     }
     pl_buf_putc(out, '"');

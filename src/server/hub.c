@@ -1377,7 +1377,10 @@ static const char *view_text(hub_room *r, int viewer)
         pl_buf v = {0}, err = {0};
         int ok = pl_view_json(r->game, r->m->state, viewer, &v, &err) == 0 && !v.oom;
         pl_buf_free(&err);
-        text = ok ? pl_strdup(pl_buf_str(&v)) : NULL;
+        if (ok && v.s) { /* the buffer's text kept as it is, not copied */
+            text = v.s;
+            v.s = NULL;
+        }
         pl_buf_free(&v);
     }
     pl_free(r->vcache[k]);
