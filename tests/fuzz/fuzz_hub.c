@@ -21,7 +21,12 @@
  * text, and a referee's record after the end) holds a room's seed before
  * a game is over. The
  * computer players' jobs are answered "failed" (the hub then plays a
- * random legal action): a search level costs seconds, not a hub bug. */
+ * random legal action): a search level costs seconds, not a hub bug. Work
+ * per input is bounded: the first FZH_JOBS (64) jobs of an input are
+ * answered, later ones stay pending (a computer thinking forever: the
+ * hub's state while it waits is reachable too); a message text that passed
+ * every check before in this process and gave the script nothing to take
+ * is not parsed again (check_out). */
 #include <inttypes.h>
 #include <stddef.h>
 #include <jansson.h>
