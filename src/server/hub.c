@@ -2418,14 +2418,23 @@ static json_t *action_chance(const hub *h, const pl_game *g, const void *st, int
     return json_null();
 }
 
-/* The legal actions at `st` of every seat that acts, each with its chance
- * (null throughout when `scratch` is NULL). */
-static json_t *replay_legal(const hub *h, const pl_game *g, const void *st, int nseats, void *scratch)
+/* Appends "," unless `*first` (then clears it). */
+static void list_sep(pl_buf *out, int *first)
 {
-    json_t *legal = json_array();
-    if (g->phase(st) != PL_PHASE_MOVE)
-        return legal;
-    for (int s = 0; s < nseats; s++) {
+    if (!*first)
+        pl_buf_putc(out, ',');
+    *first = 0;
+}
+
+/* Appends the legal actions at `st` of every seat that acts, each with its
+ * chance (null throughout when `scratch` is NULL), as a JSON array with
+ * sorted keys: [{"action":A,"chance":C,"long":L,"seat":S},...]. An action
+ * whose texts are not UTF-8 is left out. */
+static void replay_legal(const hub *h, const pl_game *g, const void *st, int nseats, void *scratch, pl_buf *out)
+{
+    pl_buf_putc(out, '[');
+    int first = 1;
+    for (int s = 0; s < nseats && g->phase(st) == PL_PHASE_MOVE; s++) {
         if (!pl_is_actor(g, st, s))
             continue;
         pl_action acts[HUB_MAX_LEGAL];
@@ -2434,32 +2443,81 @@ static json_t *replay_legal(const hub *h, const pl_game *g, const void *st, int 
             pl_buf t = {0}, l = {0};
             g->format_action(st, s, acts[i], &t);
             pl_format_action_long(g, st, s, acts[i], &l);
-            json_array_append_new(legal, json_pack("{s:s, s:s, s:i, s:o}", "action", pl_buf_str(&t), "long",
-                                                   pl_buf_str(&l), "seat", s, "chance",
-                                                   action_chance(h, g, st, s, acts[i], scratch)));
+            json_t *chance = action_chance(h, g, st, s, acts[i], scratch);
+            size_t mark = out->len;
+            int was_first = first;
+            list_sep(out, &first);
+            pl_buf_puts(out, "{\"action\":");
+            int bad = pl_json_put_string(out, pl_buf_str(&t)) < 0;
+            pl_buf_puts(out, ",\"chance\":");
+            bad = bad || !chance || pl_json_dump(chance, out) < 0;
+            pl_buf_puts(out, ",\"long\":");
+            bad = bad || pl_json_put_string(out, pl_buf_str(&l)) < 0;
+            pl_buf_puts(out, ",\"seat\":");
+            pl_json_put_int(out, s);
+            pl_buf_putc(out, '}');
+            if (bad) { /* as json_pack refuses it */
+                pl_buf_truncate(out, mark);
+                first = was_first;
+            }
+            json_decref(chance);
             pl_buf_free(&t);
             pl_buf_free(&l);
         }
     }
-    return legal;
+    pl_buf_putc(out, ']');
+}
+
+/* Appends step `i`'s entry of the action `mv` (from `before` to `after`) as
+ * `seat` reads it: {"said":D,"seat":S,"seq":i-1,"text":T}, or null when a
+ * text is missing or not UTF-8. Returns 0, or -1 when memory ran out. */
+static int replay_entry(const hub_room *fr, int i, const pl_move *mv, const void *before, const void *after, int seat,
+                        pl_buf *out)
+{
+    hub_entry e;
+    if (entry_make(fr, &e, before, mv->seat, mv->a, after) < 0) {
+        entry_free(&e);
+        return -1;
+    }
+    size_t mark = out->len;
+    const char *said = e.said[seat + 1], *text = e.text[seat + 1];
+    int bad = !said || !text;
+    if (!bad) {
+        pl_buf_puts(out, "{\"said\":");
+        bad = pl_json_put_string(out, said) < 0;
+        pl_buf_puts(out, ",\"seat\":");
+        pl_json_put_int(out, mv->seat);
+        pl_buf_puts(out, ",\"seq\":");
+        pl_json_put_int(out, i - 1);
+        pl_buf_puts(out, ",\"text\":");
+        bad = bad || pl_json_put_string(out, text) < 0;
+        pl_buf_putc(out, '}');
+    }
+    if (bad) {
+        pl_buf_truncate(out, mark);
+        pl_buf_puts(out, "null");
+    }
+    entry_free(&e);
+    return 0;
 }
 
 /* The `replay` answer for the finished (or uploaded) match `m` as `seat`
  * (-1 spectator) sees it: one step per point of its history, at most
  * HUB_MAX_STEPS steps and HUB_MAX_REPLAY bytes of them ("truncated" true
- * when cut). `code` is the room, NULL for an upload. NULL when memory ran
- * out. */
-static json_t *replay_json(const hub *h, const pl_match *m, int seat, const char *code)
+ * when cut). `code` is the room, NULL for an upload. The text (compact,
+ * sorted keys: what pl_json_dump writes of the same object) is written
+ * directly, each view as pl_view_json writes it; NULL when memory ran out.
+ * Owned by the caller (pl_free). */
+static char *replay_text(const hub *h, const pl_match *m, int seat, const char *code)
 {
     const pl_game *g = m->game;
     int over = g->phase(m->state) == PL_PHASE_OVER; /* exact chances only for a game that is over */
     void *st = pl_malloc(g->state_size), *before = pl_malloc(g->state_size), *scratch = pl_malloc(g->state_size);
-    json_t *steps = json_array();
-    if (!st || !before || !scratch || !steps) {
+    pl_buf out = {0};
+    if (!st || !before || !scratch) {
         pl_free(st);
         pl_free(before);
         pl_free(scratch);
-        json_decref(steps);
         return NULL;
     }
     hub_room fr; /* entry_make reads only the game and the number of seats */
@@ -2469,47 +2527,63 @@ static json_t *replay_json(const hub *h, const pl_match *m, int seat, const char
     pl_state_copy(g, st, m->initial);
     int n = m->nhist < HUB_MAX_STEPS - 1 ? m->nhist : HUB_MAX_STEPS - 1;
     int ok = 1, cut = n < m->nhist;
+    pl_buf_puts(&out, "{\"actions\":");
+    pl_json_put_int(&out, m->nhist);
+    pl_buf_puts(&out, ",\"game\":");
+    ok = pl_json_put_string(&out, g->id) == 0;
+    pl_buf_puts(&out, over ? ",\"over\":true,\"room\":" : ",\"over\":false,\"room\":");
+    if (code)
+        ok = ok && pl_json_put_string(&out, code) == 0;
+    else
+        pl_buf_puts(&out, "null");
+    pl_buf_puts(&out, ",\"seat\":");
+    pl_json_put_int(&out, seat);
+    pl_buf_puts(&out, ",\"steps\":[");
     size_t bytes = 0;
-    for (int i = 0; i <= n && ok; i++) {
-        json_t *entry = json_null();
+    for (int i = 0; i <= n && ok && !out.oom; i++) {
+        size_t mark = out.len;
+        if (i > 0)
+            pl_buf_putc(&out, ',');
+        size_t start = out.len;
+        pl_buf_puts(&out, "{\"entry\":");
         if (i > 0) {
             const pl_move *mv = &m->hist[i - 1];
             pl_state_copy(g, before, st);
             g->apply(st, mv->seat, mv->a);
-            hub_entry e;
-            if (entry_make(&fr, &e, before, mv->seat, mv->a, st) < 0)
+            if (replay_entry(&fr, i, mv, before, st, seat, &out) < 0)
                 ok = 0;
-            else
-                entry = json_pack("{s:i, s:i, s:s, s:s}", "seq", i - 1, "seat", mv->seat, "text", e.text[seat + 1],
-                                  "said", e.said[seat + 1]);
-            entry_free(&e);
+        } else {
+            pl_buf_puts(&out, "null");
         }
-        pl_buf v = {0}, err = {0};
-        json_t *view = pl_view_json(g, st, seat, &v, &err) == 0 && !v.oom ? json_loads(pl_buf_str(&v), 0, NULL) : NULL;
-        pl_buf_free(&v);
+        pl_buf_puts(&out, ",\"legal\":");
+        replay_legal(h, g, st, fr.nseats, over ? scratch : NULL, &out);
+        pl_buf_puts(&out, ",\"seq\":");
+        pl_json_put_int(&out, i);
+        pl_buf_puts(&out, ",\"view\":");
+        size_t vmark = out.len;
+        pl_buf err = {0};
+        if (pl_view_json(g, st, seat, &out, &err) < 0) {
+            pl_buf_truncate(&out, vmark);
+            pl_buf_puts(&out, "null");
+        }
         pl_buf_free(&err);
-        json_t *step = json_pack("{s:i, s:o, s:o, s:o}", "seq", i, "view", view ? view : json_null(), "entry",
-                                 entry ? entry : json_null(), "legal",
-                                 replay_legal(h, g, st, fr.nseats, over ? scratch : NULL));
-        bytes += step ? json_dumpb(step, NULL, 0, JSON_COMPACT) : 0;
+        pl_buf_putc(&out, '}');
+        bytes += out.len - start;
         if (i > 0 && bytes > HUB_MAX_REPLAY) { /* the first step always goes */
-            json_decref(step);
+            pl_buf_truncate(&out, mark);
             cut = 1;
             break;
         }
-        if (!step || json_array_append_new(steps, step) < 0)
-            ok = 0;
     }
     pl_free(st);
     pl_free(before);
     pl_free(scratch);
-    json_t *j = ok ? json_pack("{s:s, s:o, s:i, s:s, s:i, s:b, s:b, s:o}", "type", "replay", "room",
-                               code ? json_string(code) : json_null(), "seat", seat, "game", g->id, "actions",
-                               m->nhist, "over", over, "truncated", cut, "steps", steps)
-                   : NULL;
-    if (!ok)
-        json_decref(steps);
-    return j;
+    pl_buf_puts(&out, cut ? "],\"truncated\":true,\"type\":\"replay\"}" : "],\"truncated\":false,\"type\":\"replay\"}");
+    if (!ok || out.oom) {
+        pl_buf_free(&out);
+        return NULL;
+    }
+    return out.s;
 }
 
 /* Replays cost one view per step and a legal list per decision: a
@@ -2567,12 +2641,12 @@ static void req_replay(hub *h, hub_conn *c, json_t *root)
     }
     if (replay_budget(h, c, r->m->nhist + 1, "replay") < 0)
         return;
-    json_t *j = replay_json(h, r->m, seat, r->code);
-    if (!j) {
+    char *text = replay_text(h, r->m, seat, r->code);
+    if (!text) {
         hub_error(h, c->id, "storage", "replay", "out of memory");
         return;
     }
-    hub_send(h, c->id, j);
+    queue_msg(h, c->id, text, 0, hold_tag(h), c->room, 0); /* as hub_send queues it */
 }
 
 static void upload_drop(hub_conn *c)
@@ -2637,13 +2711,13 @@ static void req_replay_part(hub *h, hub_conn *c, json_t *root)
         pl_match_free(m);
         return;
     }
-    json_t *j = replay_json(h, m, seat, NULL);
+    char *text = replay_text(h, m, seat, NULL);
     pl_match_free(m);
-    if (!j) {
+    if (!text) {
         hub_error(h, c->id, "storage", "replay_part", "out of memory");
         return;
     }
-    send_now(h, c->id, j);
+    queue_msg(h, c->id, text, 0, 0, NULL, 0); /* as send_now queues it */
 }
 
 static void req_hello(hub *h, hub_conn *c, json_t *root, int64_t now_ms)

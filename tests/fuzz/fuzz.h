@@ -113,6 +113,8 @@ int fz_seen_hash(uint64_t h);
 /* A 64-bit hash of a state of `g`; `h` with `v` mixed in. */
 uint64_t fz_hash(const pl_game *g, const void *st);
 uint64_t fz_mix(uint64_t h, uint64_t v);
+/* A 64-bit hash of the `n` bytes at `p`, `h` mixed in (fz_hash's function). */
+uint64_t fz_hash_bytes(const void *p, size_t n, uint64_t h);
 
 /* The cheap part of fz_check_state, for every step of a long input: phase,
  * seats, teams and actors agree, each actor's legal list is within capacity

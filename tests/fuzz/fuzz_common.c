@@ -245,6 +245,8 @@ uint64_t fz_hash(const pl_game *g, const void *st) { return hash_bytes(st, g->st
 
 uint64_t fz_mix(uint64_t h, uint64_t v) { return hash_bytes(&v, sizeof v, h); }
 
+uint64_t fz_hash_bytes(const void *p, size_t n, uint64_t h) { return hash_bytes(p, n, h); }
+
 int fz_seen_hash(uint64_t h)
 {
     enum { SLOTS = 1 << 20 }; /* 8 MiB; emptied when half full */
