@@ -328,8 +328,8 @@ typedef struct pl_game {
      * (no spaces), nested objects' keys sorted by strcmp, strings through
      * pl_json_put_string, integers through pl_json_put_int, so that
      * pl_view_json writes exactly the bytes it writes from view_json, which
-     * stays the reference (tests/test_unit_view_text.c compares the two on
-     * random states of every option set; same hidden-information contract).
+     * stays the reference (tests/test_property_view_text.c compares the two
+     * on random states of random options; same hidden-information contract).
      * Returns 0, or -1 when a value could not be written (memory ran out, a
      * string that is not UTF-8): the caller drops the whole object. Never
      * changes `st`. */
@@ -413,7 +413,8 @@ void pl_show(const pl_game *g, const void *st, int seat, pl_buf *out);
  * Returns 0; -1 with a message in `err` and nothing
  * appended when the game has no JSON view, `viewer` is neither -1 nor a
  * seat, memory runs out, or the game's view_text breaks its contract (a
- * key twice, an empty value: pl_jfields_finish's message). Never changes `st`. Defined in src/core/view.c. */
+ * key twice, an empty value: pl_jfields_finish's message). Never changes
+ * `st`. Defined in src/core/view.c. */
 int pl_view_json(const pl_game *g, const void *st, int viewer, pl_buf *out, pl_buf *err);
 
 /* Draws a chance outcome: from the listed distribution or `sample_chance`. */

@@ -1479,6 +1479,7 @@ const pl_game tc_game = {
     .draw = tc_draw,
     .view = tc_view,
     .view_json = tc_view_json,
+    .view_text = tc_view_text,
     .to_text = tc_to_text,
     .from_text = tc_from_text,
     .determinize = tc_determinize,

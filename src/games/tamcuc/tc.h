@@ -201,6 +201,8 @@ void tc_view(const void *st, int seat, pl_buf *out);
  * viewer's hand, hand sizes, the trick with face-down groups as backs,
  * declarations, tricks won, discards, scores, the ban marker. */
 int tc_view_json(const void *st, int viewer, struct json_t *obj);
+/* pl_game.view_text: the same part written as text (tc_text.c). */
+int tc_view_text(const void *st, int viewer, struct pl_jfields *f);
 void tc_to_text(const void *st, pl_buf *out);
 int tc_from_text(void *st, const char *text, pl_buf *err);
 /* pl_game.check_state: what tc_from_text requires of a position (cards

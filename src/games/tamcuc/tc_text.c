@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "parlour/alloc.h"
+#include "parlour/jsonout.h"
 
 #define ONE TC_ONE
 #define NIB TC_NIB
@@ -1253,4 +1254,251 @@ int tc_view_json(const void *st, int viewer, json_t *obj)
                                                                  ? s->last_score : s->dscore, np));
     bad |= json_object_set_new(obj, "score", seats_json(s->total, np));
     return bad ? -1 : 0;
+}
+
+/* ---- the same view as text (pl_game.view_text): tc_view_json's bytes ---- */
+
+/* ["rG",…]: strongest kind first, as cards_json; the notation is ASCII
+ * letters, no escape. */
+static void text_cards(pl_buf *b, tc_cards x)
+{
+    int first = 1;
+    pl_buf_putc(b, '[');
+    for (int k = TC_NKIND - 1; k >= 0; k--)
+        for (int c = TC_NIB(x, k); c > 0; c--, first = 0) {
+            char t[6] = {',', '"', (k & 1) ? 'r' : 'b', tc_rank_ch[k >> 1], '"', '\0'};
+            pl_buf_puts(b, t + first);
+        }
+    pl_buf_putc(b, ']');
+}
+
+/* [v0,v1,…] for each seat. */
+static void text_seats(pl_buf *b, const int16_t *v, int np)
+{
+    pl_buf_putc(b, '[');
+    for (int p = 0; p < np; p++) {
+        if (p)
+            pl_buf_putc(b, ',');
+        pl_json_put_int(b, v[p]);
+    }
+    pl_buf_putc(b, ']');
+}
+
+/* A group on the table as group_json, with "seat" when `seat` >= 0:
+ * {"cards":…,"count":…,"seat":…,"state":…}. */
+static void text_group(pl_buf *b, const char *state, int n, tc_cards x, int show, int seat)
+{
+    pl_buf_puts(b, "{\"cards\":");
+    if (show || !strcmp(state, "up") || !strcmp(state, "revealed"))
+        text_cards(b, x);
+    else
+        pl_buf_puts(b, "null");
+    pl_buf_puts(b, ",\"count\":");
+    pl_json_put_int(b, n);
+    if (seat >= 0) {
+        pl_buf_puts(b, ",\"seat\":");
+        pl_json_put_int(b, seat);
+    }
+    pl_buf_puts(b, ",\"state\":");
+    pl_json_put_string(b, state);
+    pl_buf_putc(b, '}');
+}
+
+/* "trick": the trick in play as tc_view_json (face-down groups are backs,
+ * their cards shown to the owner only), null outside one. */
+static void text_trick(pl_buf *b, const tc_state *s, int viewer)
+{
+    if (!(s->phase == TC_PH_LEAD || s->phase == TC_PH_LAY || s->phase == TC_PH_REVEAL)) {
+        pl_buf_puts(b, "null");
+        return;
+    }
+    int np = s->np, L = s->tleader, ban = s->phase == TC_PH_LEAD ? tc_ban_applies(s) : s->tban;
+    pl_buf_puts(b, ban ? "{\"ban\":true,\"kind\":" : "{\"ban\":false,\"kind\":");
+    pl_json_put_string(b, s->textra ? "extra" : "ordinary");
+    pl_buf_puts(b, ",\"lays\":[");
+    for (int i = 1; i < np && s->phase != TC_PH_LEAD; i++) {
+        int f = (L + i) % np;
+        if (i > 1)
+            pl_buf_putc(b, ',');
+        if (!(s->phase == TC_PH_REVEAL || i < s->tstep)) {
+            pl_buf_puts(b, "{\"seat\":");
+            pl_json_put_int(b, f);
+            pl_buf_puts(b, ",\"state\":\"waiting\"}");
+        } else if (s->trev >> f & 1) {
+            text_group(b, "revealed", s->tn, s->tlay[f], 1, f);
+        } else {
+            text_group(b, (s->thid >> f & 1) ? "hidden" : "down", s->tn, s->tlay[f], viewer == f, f);
+        }
+    }
+    pl_buf_puts(b, "],\"lead\":");
+    if (s->phase == TC_PH_LEAD)
+        pl_buf_puts(b, "null");
+    else if (s->tshown)
+        text_group(b, "up", s->tn, s->tlead, 1, -1);
+    else
+        text_group(b, "down", s->tn, s->tlead, viewer == L, -1);
+    pl_buf_puts(b, ",\"leader\":");
+    pl_json_put_int(b, L);
+    pl_buf_putc(b, '}');
+}
+
+/* "last_trick": {"count","lays":[{"cards","seat"}],"lead","leader","winner"}, or null. */
+static void text_last_trick(pl_buf *b, const tc_state *s)
+{
+    if (!s->pv_valid) {
+        pl_buf_puts(b, "null");
+        return;
+    }
+    pl_buf_puts(b, "{\"count\":");
+    pl_json_put_int(b, s->pv_n);
+    pl_buf_puts(b, ",\"lays\":[");
+    for (int i = 1; i < s->np; i++) {
+        int f = (s->pv_leader + i) % s->np;
+        pl_buf_puts(b, i > 1 ? ",{\"cards\":" : "{\"cards\":");
+        if (s->pv_rev >> f & 1)
+            text_cards(b, s->pv_lay[f]);
+        else
+            pl_buf_puts(b, "null");
+        pl_buf_puts(b, ",\"seat\":");
+        pl_json_put_int(b, f);
+        pl_buf_putc(b, '}');
+    }
+    pl_buf_puts(b, "],\"lead\":");
+    text_cards(b, s->pv_lead);
+    pl_buf_puts(b, ",\"leader\":");
+    pl_json_put_int(b, s->pv_leader);
+    pl_buf_puts(b, ",\"winner\":");
+    pl_json_put_int(b, s->pv_winner);
+    pl_buf_putc(b, '}');
+}
+
+int tc_view_text(const void *st, int viewer, pl_jfields *f)
+{
+    const tc_state *s = st;
+    int np = s->np;
+    pl_json_put_string(pl_jfields_key(f, "stage"), phase_name[s->phase]);
+    pl_json_put_int(pl_jfields_key(f, "deal"), s->deals_done + (s->phase == TC_PH_OVER ? 0 : 1));
+    pl_json_put_int(pl_jfields_key(f, "dealer"), s->dealer);
+    pl_buf *b = pl_jfields_key(f, "counting");
+    if (s->count_prov >= 0) {
+        pl_buf_puts(b, "{\"cards\":[");
+        for (int i = 0; i < np; i++) {
+            int k = s->count_card[i];
+            char t[6] = {',', '"', (k & 1) ? 'r' : 'b', tc_rank_ch[k >> 1], '"', '\0'};
+            pl_buf_puts(b, t + (i == 0));
+        }
+        pl_buf_puts(b, "],\"provisional\":");
+        pl_json_put_int(b, s->count_prov);
+        pl_buf_puts(b, ",\"steps\":");
+        pl_json_put_int(b, s->count_steps);
+        pl_buf_putc(b, '}');
+    } else {
+        pl_buf_puts(b, "null");
+    }
+    if (viewer >= 0)
+        text_cards(pl_jfields_key(f, "hand"), s->hand[viewer]);
+    b = pl_jfields_key(f, "hand_sizes");
+    pl_buf_putc(b, '[');
+    for (int p = 0; p < np; p++) {
+        if (p)
+            pl_buf_putc(b, ',');
+        pl_json_put_int(b, tc_size(s->hand[p]));
+    }
+    pl_buf_putc(b, ']');
+    /* night exchange: who has passed; what the viewer gave and got */
+    b = pl_jfields_key(f, "exchange");
+    if (s->night_k && s->phase >= TC_PH_EXCH) {
+        pl_buf_puts(b, "{\"cards\":");
+        pl_json_put_int(b, s->night_k);
+        pl_buf_puts(b, ",\"done\":[");
+        for (int p = 0, first = 1; p < np; p++)
+            if (s->phase != TC_PH_EXCH || (s->xdone >> p & 1)) {
+                if (!first)
+                    pl_buf_putc(b, ',');
+                pl_json_put_int(b, p);
+                first = 0;
+            }
+        int mine = viewer >= 0 && (s->phase != TC_PH_EXCH || (s->xdone >> viewer & 1));
+        pl_buf_puts(b, "],\"passed\":");
+        if (mine)
+            text_cards(b, s->passed[viewer]);
+        else
+            pl_buf_puts(b, "null");
+        pl_buf_puts(b, ",\"received\":");
+        if (mine && s->phase != TC_PH_EXCH)
+            text_cards(b, s->passed[(viewer + np - 1) % np]);
+        else
+            pl_buf_puts(b, "null");
+        pl_buf_putc(b, '}');
+    } else {
+        pl_buf_puts(b, "null");
+    }
+    b = pl_jfields_key(f, "declarations");
+    pl_buf_putc(b, '[');
+    for (int i = 0; i < s->ndecl; i++) {
+        int e = s->decl_log[i];
+        pl_buf_puts(b, i ? ",{\"colour\":" : "{\"colour\":");
+        pl_json_put_string(b, (e >> 5 & 1) ? "red" : "black");
+        pl_buf_puts(b, (e >> 6 & 1) ? ",\"counter\":true,\"seat\":" : ",\"counter\":false,\"seat\":");
+        pl_json_put_int(b, e & 3);
+        pl_buf_puts(b, ",\"size\":");
+        pl_json_put_string(b, (e >> 2 & 7) == 5 ? "five" : "four");
+        pl_buf_putc(b, '}');
+    }
+    pl_buf_putc(b, ']');
+    b = pl_jfields_key(f, "asking");
+    if (s->phase == TC_PH_DECL) {
+        pl_buf_puts(b, s->dctr ? "{\"counter\":true,\"seat\":" : "{\"counter\":false,\"seat\":");
+        pl_json_put_int(b, tc_decl_seat(s));
+        pl_buf_puts(b, ",\"size\":");
+        pl_json_put_string(b, s->dround == 5 ? "five" : "four");
+        pl_buf_putc(b, '}');
+    } else {
+        pl_buf_puts(b, "null");
+    }
+    text_trick(pl_jfields_key(f, "trick"), s, viewer);
+    text_last_trick(pl_jfields_key(f, "last_trick"), s);
+    b = pl_jfields_key(f, "won");
+    pl_buf_putc(b, '[');
+    for (int p = 0; p < np; p++) {
+        if (p)
+            pl_buf_putc(b, ',');
+        text_cards(b, s->won[p]);
+    }
+    pl_buf_putc(b, ']');
+    b = pl_jfields_key(f, "discards");
+    pl_buf_putc(b, '[');
+    for (int p = 0; p < np; p++) {
+        pl_buf_puts(b, p ? ",{\"public\":" : "{\"public\":");
+        pl_json_put_int(b, tc_size(s->pub[p]));
+        pl_buf_puts(b, ",\"public_cards\":");
+        if (s->pubdisc_off)
+            pl_buf_puts(b, "null");
+        else
+            text_cards(b, s->pub[p]);
+        pl_buf_puts(b, ",\"secret\":");
+        pl_json_put_int(b, tc_size(s->sec[p]));
+        pl_buf_puts(b, ",\"secret_cards\":");
+        if (p == viewer)
+            text_cards(b, s->sec[p]);
+        else
+            pl_buf_puts(b, "null");
+        pl_buf_putc(b, '}');
+    }
+    pl_buf_putc(b, ']');
+    tc_cards opp;
+    b = pl_jfields_key(f, "opponent");
+    if (opponent_cards(s, viewer, &opp) == 0) {
+        pl_buf_puts(b, "{\"cards\":");
+        text_cards(b, opp);
+        pl_buf_puts(b, ",\"knowledge\":");
+        pl_json_put_string(b, s->open2 == TC_OPEN_INITIAL ? "may-hold" : "holds");
+        pl_buf_putc(b, '}');
+    } else {
+        pl_buf_puts(b, "null");
+    }
+    text_seats(pl_jfields_key(f, "deal_score"),
+               s->phase == TC_PH_OVER || s->phase <= TC_PH_DEAL ? s->last_score : s->dscore, np);
+    text_seats(pl_jfields_key(f, "score"), s->total, np);
+    return f->out->oom ? -1 : 0;
 }
