@@ -174,3 +174,68 @@ bool th_told_both(const pl_game *g, int seat, pl_action a, int v, const void *be
     pl_buf_free(&tb);
     return told;
 }
+
+const char *th_pick(pl_rng *r, const char *const *v, int n)
+{
+    return v[pl_rng_below(r, (uint32_t)n)];
+}
+
+void th_tamcuc_options(pl_rng *r, char *out, size_t cap, uint64_t seed)
+{
+    int np = 2 + (int)pl_rng_below(r, 3);
+    int n = snprintf(out, cap, "players=%d seed=%llu", np, (unsigned long long)seed);
+#define ADD(...) n += snprintf(out + n, cap - (size_t)n, __VA_ARGS__)
+    static const char *const soldier[] = {"seize", "autowin", "none"};
+    const char *ss = th_pick(r, soldier, 3);
+    ADD(" soldier_special=%s", ss);
+    if (np == 3) {
+        static const char *const d[] = {"seed_27", "alt_27", "deck_30"};
+        const char *dk = th_pick(r, d, 3);
+        ADD(" three_p_deck=%s", dk);
+        if (!strcmp(dk, "deck_30") && pl_rng_below(r, 2))
+            ADD(" thirty_score=thirds");
+    }
+    if (np == 2) {
+        static const char *const o[] = {"initial", "current", "off"};
+        ADD(" two_p_open_hands=%s", th_pick(r, o, 3));
+        if (pl_rng_below(r, 2))
+            ADD(" two_p_score=half");
+    }
+    if (pl_rng_below(r, 4) == 0)
+        ADD(" dealer=%d", (int)pl_rng_below(r, (uint32_t)np));
+    else if (pl_rng_below(r, 2))
+        ADD(" first_dealer=random");
+    if (pl_rng_below(r, 4) == 0) {
+        static const char *const nd[] = {"rotate_ccw", "last_trick_winner", "recount"};
+        ADD(" session_end=deals:%d next_dealer=%s", 2 + (int)pl_rng_below(r, 2), th_pick(r, nd, 3));
+    }
+    if (pl_rng_below(r, 4) == 0)
+        ADD(" night_exchange=%d", 1 + (int)pl_rng_below(r, 3));
+    if (strcmp(ss, "none") && pl_rng_below(r, 3) == 0)
+        ADD(" soldier_declare_mandatory=on");
+    if (!strcmp(ss, "seize") && np != 3 && pl_rng_below(r, 2))
+        ADD(" four_next_lead=trick_winner");
+    if (!strcmp(ss, "seize") && pl_rng_below(r, 3) == 0)
+        ADD(" seize_unlocks_first_trick=off");
+    if (!strcmp(ss, "autowin") && pl_rng_below(r, 2))
+        ADD(" autowin_ends_deal=off");
+    if (pl_rng_below(r, 4) == 0)
+        ADD(" big_soldier_leads=off");
+    static const char *const ban[] = {"auto", "none", "g_a", "g_a_e", "g_a_e_bs"};
+    ADD(" first_trick_ban=%s", th_pick(r, ban, 5));
+    if (pl_rng_below(r, 3) == 0)
+        ADD(" no_black_general_last=on");
+    if (pl_rng_below(r, 4) == 0)
+        ADD(" ket_bonus=off");
+    if (pl_rng_below(r, 4) == 0)
+        ADD(" overtake=off");
+    else {
+        if (pl_rng_below(r, 2))
+            ADD(" overtake_payee=all_others");
+        if (pl_rng_below(r, 2))
+            ADD(" overtake_cnh=on");
+    }
+    if (pl_rng_below(r, 5) == 0)
+        ADD(" discard_revealed_public=off");
+#undef ADD
+}

@@ -50,5 +50,11 @@ void th_options_refused(const char *game, const char *opts, const char *want);
  * error. */
 ai_arena_result th_arena(const char *game, char **opts, int nopts, const char *a, const char *b,
                          long games, int threads, uint64_t seed);
+/* One of v[0..n), drawn by `r`. */
+const char *th_pick(pl_rng *r, const char *const *v, int n);
+/* Tam Cúc's options as the property tests vary them, into `out` (`cap`
+ * bytes): 2-4 players, "seed=" `seed`, and every rule option that applies
+ * to that many players, drawn by `r`. */
+void th_tamcuc_options(pl_rng *r, char *out, size_t cap, uint64_t seed);
 
 #endif

@@ -22,67 +22,10 @@
 
 #define GAMES 10000
 
-static const char *pick(pl_rng *r, const char *const *v, int n) { return v[pl_rng_below(r, (uint32_t)n)]; }
-
 /* Random applicable options for game `i`. */
 static void random_options(pl_rng *r, int i, char *out, size_t cap)
 {
-    int np = 2 + (int)pl_rng_below(r, 3);
-    int n = snprintf(out, cap, "players=%d seed=%d", np, i + 1);
-#define ADD(...) n += snprintf(out + n, cap - (size_t)n, __VA_ARGS__)
-    static const char *const soldier[] = {"seize", "autowin", "none"};
-    const char *ss = pick(r, soldier, 3);
-    ADD(" soldier_special=%s", ss);
-    if (np == 3) {
-        static const char *const d[] = {"seed_27", "alt_27", "deck_30"};
-        const char *dk = pick(r, d, 3);
-        ADD(" three_p_deck=%s", dk);
-        if (!strcmp(dk, "deck_30") && pl_rng_below(r, 2))
-            ADD(" thirty_score=thirds");
-    }
-    if (np == 2) {
-        static const char *const o[] = {"initial", "current", "off"};
-        ADD(" two_p_open_hands=%s", pick(r, o, 3));
-        if (pl_rng_below(r, 2))
-            ADD(" two_p_score=half");
-    }
-    if (pl_rng_below(r, 4) == 0)
-        ADD(" dealer=%d", (int)pl_rng_below(r, (uint32_t)np));
-    else if (pl_rng_below(r, 2))
-        ADD(" first_dealer=random");
-    if (pl_rng_below(r, 4) == 0) {
-        static const char *const nd[] = {"rotate_ccw", "last_trick_winner", "recount"};
-        ADD(" session_end=deals:%d next_dealer=%s", 2 + (int)pl_rng_below(r, 2), pick(r, nd, 3));
-    }
-    if (pl_rng_below(r, 4) == 0)
-        ADD(" night_exchange=%d", 1 + (int)pl_rng_below(r, 3));
-    if (strcmp(ss, "none") && pl_rng_below(r, 3) == 0)
-        ADD(" soldier_declare_mandatory=on");
-    if (!strcmp(ss, "seize") && np != 3 && pl_rng_below(r, 2))
-        ADD(" four_next_lead=trick_winner");
-    if (!strcmp(ss, "seize") && pl_rng_below(r, 3) == 0)
-        ADD(" seize_unlocks_first_trick=off");
-    if (!strcmp(ss, "autowin") && pl_rng_below(r, 2))
-        ADD(" autowin_ends_deal=off");
-    if (pl_rng_below(r, 4) == 0)
-        ADD(" big_soldier_leads=off");
-    static const char *const ban[] = {"auto", "none", "g_a", "g_a_e", "g_a_e_bs"};
-    ADD(" first_trick_ban=%s", pick(r, ban, 5));
-    if (pl_rng_below(r, 3) == 0)
-        ADD(" no_black_general_last=on");
-    if (pl_rng_below(r, 4) == 0)
-        ADD(" ket_bonus=off");
-    if (pl_rng_below(r, 4) == 0)
-        ADD(" overtake=off");
-    else {
-        if (pl_rng_below(r, 2))
-            ADD(" overtake_payee=all_others");
-        if (pl_rng_below(r, 2))
-            ADD(" overtake_cnh=on");
-    }
-    if (pl_rng_below(r, 5) == 0)
-        ADD(" discard_revealed_public=off");
-#undef ADD
+    th_tamcuc_options(r, out, cap, (uint64_t)i + 1);
 }
 
 /* Everything in play, wherever it is. */

@@ -45,70 +45,6 @@ static void cbw_options(pl_rng *r, char *o, size_t n, uint64_t seed)
         snprintf(o + len, n - (size_t)len, " h=%u", 1 + (pl_rng_below(r, 2) ? pl_rng_below(r, 4) : pl_rng_below(r, 16)));
 }
 
-static const char *pick(pl_rng *r, const char *const *v, int n) { return v[pl_rng_below(r, (uint32_t)n)]; }
-
-/* Tam Cúc's options as test_property_tamcuc varies them: 2-4 players and
- * every rule option that applies. */
-static void tamcuc_options(pl_rng *r, char *out, size_t cap, uint64_t seed)
-{
-    int np = 2 + (int)pl_rng_below(r, 3);
-    int n = snprintf(out, cap, "players=%d seed=%llu", np, (unsigned long long)seed);
-#define ADD(...) n += snprintf(out + n, cap - (size_t)n, __VA_ARGS__)
-    static const char *const soldier[] = {"seize", "autowin", "none"};
-    const char *ss = pick(r, soldier, 3);
-    ADD(" soldier_special=%s", ss);
-    if (np == 3) {
-        static const char *const d[] = {"seed_27", "alt_27", "deck_30"};
-        const char *dk = pick(r, d, 3);
-        ADD(" three_p_deck=%s", dk);
-        if (!strcmp(dk, "deck_30") && pl_rng_below(r, 2))
-            ADD(" thirty_score=thirds");
-    }
-    if (np == 2) {
-        static const char *const o[] = {"initial", "current", "off"};
-        ADD(" two_p_open_hands=%s", pick(r, o, 3));
-        if (pl_rng_below(r, 2))
-            ADD(" two_p_score=half");
-    }
-    if (pl_rng_below(r, 4) == 0)
-        ADD(" dealer=%d", (int)pl_rng_below(r, (uint32_t)np));
-    else if (pl_rng_below(r, 2))
-        ADD(" first_dealer=random");
-    if (pl_rng_below(r, 4) == 0) {
-        static const char *const nd[] = {"rotate_ccw", "last_trick_winner", "recount"};
-        ADD(" session_end=deals:%d next_dealer=%s", 2 + (int)pl_rng_below(r, 2), pick(r, nd, 3));
-    }
-    if (pl_rng_below(r, 4) == 0)
-        ADD(" night_exchange=%d", 1 + (int)pl_rng_below(r, 3));
-    if (strcmp(ss, "none") && pl_rng_below(r, 3) == 0)
-        ADD(" soldier_declare_mandatory=on");
-    if (!strcmp(ss, "seize") && np != 3 && pl_rng_below(r, 2))
-        ADD(" four_next_lead=trick_winner");
-    if (!strcmp(ss, "seize") && pl_rng_below(r, 3) == 0)
-        ADD(" seize_unlocks_first_trick=off");
-    if (!strcmp(ss, "autowin") && pl_rng_below(r, 2))
-        ADD(" autowin_ends_deal=off");
-    if (pl_rng_below(r, 4) == 0)
-        ADD(" big_soldier_leads=off");
-    static const char *const ban[] = {"auto", "none", "g_a", "g_a_e", "g_a_e_bs"};
-    ADD(" first_trick_ban=%s", pick(r, ban, 5));
-    if (pl_rng_below(r, 3) == 0)
-        ADD(" no_black_general_last=on");
-    if (pl_rng_below(r, 4) == 0)
-        ADD(" ket_bonus=off");
-    if (pl_rng_below(r, 4) == 0)
-        ADD(" overtake=off");
-    else {
-        if (pl_rng_below(r, 2))
-            ADD(" overtake_payee=all_others");
-        if (pl_rng_below(r, 2))
-            ADD(" overtake_cnh=on");
-    }
-    if (pl_rng_below(r, 5) == 0)
-        ADD(" discard_revealed_public=off");
-#undef ADD
-}
-
 /* The games with view_text, how their options are drawn, and how many
  * random games each gets (enough for thousands of states). */
 static const struct diffed {
@@ -118,7 +54,7 @@ static const struct diffed {
 } diffed[] = {
     {"ur", ur_options, 150},
     {"cbw", cbw_options, 150},
-    {"tamcuc", tamcuc_options, 200},
+    {"tamcuc", th_tamcuc_options, 200},
 };
 enum { NDIFFED = sizeof diffed / sizeof diffed[0] };
 

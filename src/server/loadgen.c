@@ -214,6 +214,7 @@ static void lg_timer(lg_client *c, int64_t us, void (*fn)(lg_client *))
     ev_timer_stop(c->g->loop, &c->tm);
     c->tm_fn = fn;
     c->sul_on = 1;
+    ev_now_update(c->g->loop); /* the delay counts from now, not from the turn's start */
     ev_timer_set(&c->tm, us > 0 ? (double)us * 1e-6 : 0.0, 0.0);
     ev_timer_start(c->g->loop, &c->tm);
 }
