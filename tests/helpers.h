@@ -56,5 +56,9 @@ const char *th_pick(pl_rng *r, const char *const *v, int n);
  * bytes): 2-4 players, "seed=" `seed`, and every rule option that applies
  * to that many players, drawn by `r`. */
 void th_tamcuc_options(pl_rng *r, char *out, size_t cap, uint64_t seed);
+/* Ur's options as the property tests vary them, into `out` (`n` bytes):
+ * Finkel's rules one game in ten, else Skiryuk's with every pieces, dice,
+ * start, loop and stack, drawn by `r`; "seed=" `seed`. */
+void th_ur_options(pl_rng *r, char *out, size_t n, uint64_t seed);
 
 #endif

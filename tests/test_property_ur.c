@@ -17,17 +17,7 @@
 
 static void random_options(pl_rng *r, char *out, size_t n, uint64_t seed)
 {
-    static const char *const dice[] = {"3lots", "d4"};
-    static const char *const start[] = {"random", "light", "dark"};
-    static const char *const loop[] = {"own-first", "opponent-first"};
-    static const char *const stack[] = {"top", "any"};
-    int pieces = 1 + (int)pl_rng_below(r, 7);
-    if (pl_rng_below(r, 10) == 0)
-        snprintf(out, n, "rules=finkel pieces=%d seed=%llu", pieces, (unsigned long long)seed);
-    else
-        snprintf(out, n, "pieces=%d dice=%s start=%s loop=%s stack=%s seed=%llu", pieces,
-                 dice[pl_rng_below(r, 2)], start[pl_rng_below(r, 3)], loop[pl_rng_below(r, 2)],
-                 stack[pl_rng_below(r, 2)], (unsigned long long)seed);
+    th_ur_options(r, out, n, seed);
 }
 
 static void check_invariants(const ur_state *s)

@@ -11,23 +11,6 @@
 #include "helpers.h"
 #include "parlour/alloc.h"
 
-/* Ur's options as test_property_ur varies them: Finkel's rules one game in
- * ten, else Skiryuk's with every pieces, dice, start, loop and stack. */
-static void ur_options(pl_rng *r, char *out, size_t n, uint64_t seed)
-{
-    static const char *const dice[] = {"3lots", "d4"};
-    static const char *const start[] = {"random", "light", "dark"};
-    static const char *const loop[] = {"own-first", "opponent-first"};
-    static const char *const stack[] = {"top", "any"};
-    int pieces = 1 + (int)pl_rng_below(r, 7);
-    if (pl_rng_below(r, 10) == 0)
-        snprintf(out, n, "rules=finkel pieces=%d seed=%llu", pieces, (unsigned long long)seed);
-    else
-        snprintf(out, n, "pieces=%d dice=%s start=%s loop=%s stack=%s seed=%llu", pieces,
-                 dice[pl_rng_below(r, 2)], start[pl_rng_below(r, 3)], loop[pl_rng_below(r, 2)],
-                 stack[pl_rng_below(r, 2)], (unsigned long long)seed);
-}
-
 /* City Behind Walls' options as test_property_cbw_random varies them:
  * 2, 4 or 6 players, both decks, who opens, other Rectangles (small ones
  * often). */
@@ -52,7 +35,7 @@ static const struct diffed {
     void (*options)(pl_rng *r, char *out, size_t n, uint64_t seed);
     int games;
 } diffed[] = {
-    {"ur", ur_options, 150},
+    {"ur", th_ur_options, 150},
     {"cbw", cbw_options, 150},
     {"tamcuc", th_tamcuc_options, 200},
 };
