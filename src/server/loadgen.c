@@ -96,7 +96,7 @@ typedef struct lg_client {
     int64_t want_seq;   /* a turn to play (-1: none) ... */
     char *want_action;  /* ... with this action */
     char *last_action;  /* the last `act` sent (played again if refused for its rate) */
-    int sul_on;         /* `tm` is armed ... */
+    int tm_on;         /* `tm` is armed ... */
     void (*tm_fn)(struct lg_client *); /* ... to call this */
     ev_timer tm;
     lg_msg *head, *tail;
@@ -213,7 +213,7 @@ static void lg_timer(lg_client *c, int64_t us, void (*fn)(lg_client *))
 {
     ev_timer_stop(c->g->loop, &c->tm);
     c->tm_fn = fn;
-    c->sul_on = 1;
+    c->tm_on = 1;
     ev_now_update(c->g->loop); /* the delay counts from now, not from the turn's start */
     ev_timer_set(&c->tm, us > 0 ? (double)us * 1e-6 : 0.0, 0.0);
     ev_timer_start(c->g->loop, &c->tm);
@@ -222,7 +222,7 @@ static void lg_timer(lg_client *c, int64_t us, void (*fn)(lg_client *))
 static void lg_timer_cancel(lg_client *c)
 {
     ev_timer_stop(c->g->loop, &c->tm);
-    c->sul_on = 0;
+    c->tm_on = 0;
 }
 
 static void lg_tm_cb(struct ev_loop *loop, ev_timer *w, int revents)
@@ -230,7 +230,7 @@ static void lg_tm_cb(struct ev_loop *loop, ev_timer *w, int revents)
     (void)loop;
     (void)revents;
     lg_client *c = w->data;
-    c->sul_on = 0;
+    c->tm_on = 0;
     c->tm_fn(c);
 }
 
@@ -363,7 +363,7 @@ static void lg_act_now(lg_client *c)
     c->want_action = NULL;
 }
 
-static void lg_sul_retry(lg_client *c)
+static void lg_retry_due(lg_client *c)
 {
     if (!c->wsi || c->g->phase == LG_DONE)
         return;
@@ -383,7 +383,7 @@ static void lg_sul_retry(lg_client *c)
 static void lg_retry(lg *g, lg_client *c)
 {
     (void)g;
-    if (c->sul_on)
+    if (c->tm_on)
         return;
     if (c->want_seq < 0 && c->last_action && c->acted_seq >= 0 && c->seen_seq <= c->acted_seq) {
         c->want_action = c->last_action;
@@ -393,10 +393,10 @@ static void lg_retry(lg *g, lg_client *c)
     } else if (c->in_game || c->want_seq >= 0) {
         return;
     }
-    lg_timer(c, (int64_t)LG_RETRY_MS * 1000, lg_sul_retry);
+    lg_timer(c, (int64_t)LG_RETRY_MS * 1000, lg_retry_due);
 }
 
-static void lg_sul_play(lg_client *c)
+static void lg_play_due(lg_client *c)
 {
     lg *g = c->g;
     if (g->phase != LG_RUN)
@@ -417,8 +417,8 @@ static void lg_play(lg *g, lg_client *c)
     lg_room *r = &g->r[c->room];
     int64_t now = lg_now();
     if (r->next_us > now) {
-        if (!c->sul_on)
-            lg_timer(c, r->next_us - now, lg_sul_play);
+        if (!c->tm_on)
+            lg_timer(c, r->next_us - now, lg_play_due);
         return;
     }
     r->next_us = now + g->interval_us; /* late: the next one an interval from now */
@@ -430,7 +430,7 @@ static void lg_cancel_want(lg_client *c)
     c->want_seq = -1;
     pl_free(c->want_action);
     c->want_action = NULL;
-    if (c->sul_on)
+    if (c->tm_on)
         lg_timer_cancel(c);
 }
 
@@ -772,7 +772,7 @@ static void lg_connect_more(lg *g)
     lg_check_ready(g);
 }
 
-static void lg_sul_end(lg *g)
+static void lg_end_due(lg *g)
 {
     g->t_end = lg_now();
     if (g->pid > 0) {
@@ -783,7 +783,7 @@ static void lg_sul_end(lg *g)
     g->phase = LG_DONE;
 }
 
-static void lg_sul_timeout(lg *g)
+static void lg_ready_due(lg *g)
 {
     if (g->phase == LG_CONNECT) {
         fprintf(stderr, "parlour bench serve: %d of %d clients in their rooms after %.0f s; "
@@ -804,10 +804,10 @@ static void lg_start_run(lg *g)
     }
     g->own_cpu0 = lg_own_cpu_s();
     if (g->connected == 0) { /* nothing to measure */
-        lg_sul_end(g);
+        lg_end_due(g);
         return;
     }
-    lg_phase_timer(g, g->seconds, lg_sul_end);
+    lg_phase_timer(g, g->seconds, lg_end_due);
     if (g->idle)
         return;
     for (int i = 0; i < g->nrooms; i++) /* spread the rooms' first moves over an interval */
@@ -1096,7 +1096,7 @@ int lg_bench_serve(int argc, char **argv)
             fprintf(stderr, "parlour bench serve: cannot read /proc/%d/status\n", g.pid);
     }
     g.t_start = lg_now();
-    lg_phase_timer(&g, g.ready_s, lg_sul_timeout);
+    lg_phase_timer(&g, g.ready_s, lg_ready_due);
     lws_sul_schedule(g.ctx, 0, &g.kick, lg_kick_cb, LG_KICK_US);
     ev_prepare_init(&g.prep, lg_prep_cb);
     g.prep.data = &g;
