@@ -1285,16 +1285,26 @@ static void room_truncate(hub_room *r, int n)
 
 /* ---- state messages ------------------------------------------------------------- */
 
+/* What seat `s` of `r` shows: its person (a partner seat shows the one who
+ * plays it), its kind ("partner", "ai", "person" or "open") and its level
+ * (a computer's, or the one that covers an absent or timed-out person;
+ * NULL otherwise). */
+static const hub_seat *seat_shown(const hub *h, const hub_room *r, int s, const char **kind, const char **level)
+{
+    int partner = r->seats[s].kind == HUB_SEAT_PARTNER;
+    const hub_seat *t = &r->seats[hub_seat_owner(r, s)];
+    *kind = partner ? "partner" : t->kind == HUB_SEAT_AI ? "ai" : t->token[0] ? "person" : "open";
+    *level = t->kind == HUB_SEAT_AI ? t->level : (t->covered || t->out_of_time) ? h->cfg.takeover_level : NULL;
+    return t;
+}
+
 static json_t *seats_json(const hub *h, const hub_room *r)
 {
     json_t *a = json_array();
     for (int s = 0; s < r->nseats; s++) {
         int partner = r->seats[s].kind == HUB_SEAT_PARTNER;
-        const hub_seat *t = &r->seats[hub_seat_owner(r, s)]; /* a partner seat shows its person */
-        const char *kind = partner ? "partner" : t->kind == HUB_SEAT_AI ? "ai" : t->token[0] ? "person" : "open";
-        const char *level = t->kind == HUB_SEAT_AI ? t->level
-                            : (t->covered || t->out_of_time) ? h->cfg.takeover_level
-                                                             : NULL;
+        const char *kind, *level;
+        const hub_seat *t = seat_shown(h, r, s, &kind, &level);
         json_array_append_new(
             a, json_pack("{s:s, s:s, s:o, s:b, s:b, s:o}", "kind", kind, "name", t->name, "level",
                          level ? json_string(level) : json_null(), "connected",
@@ -1403,11 +1413,8 @@ static int common_make(const hub *h, const hub_room *r, hub_common *k)
     pl_buf_putc(&k->seats, '['); /* seats_json's text, written directly */
     for (int s = 0; s < r->nseats; s++) {
         int partner = r->seats[s].kind == HUB_SEAT_PARTNER;
-        const hub_seat *t = &r->seats[hub_seat_owner(r, s)]; /* a partner seat shows its person */
-        const char *kind = partner ? "partner" : t->kind == HUB_SEAT_AI ? "ai" : t->token[0] ? "person" : "open";
-        const char *level = t->kind == HUB_SEAT_AI ? t->level
-                            : (t->covered || t->out_of_time) ? h->cfg.takeover_level
-                                                             : NULL;
+        const char *kind, *level;
+        const hub_seat *t = seat_shown(h, r, s, &kind, &level);
         pl_buf_puts(&k->seats, s ? ",{\"connected\":" : "{\"connected\":");
         pl_buf_puts(&k->seats, t->kind == HUB_SEAT_AI || t->conn != 0 ? "true" : "false");
         pl_buf_puts(&k->seats, t->covered || t->out_of_time ? ",\"covered\":true,\"kind\":"
