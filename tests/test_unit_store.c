@@ -186,6 +186,52 @@ static void test_rooms_and_actions_round_trip(void **st)
     B->drop(path);
 }
 
+/* The SQLite store keeps each room's next seq after a commit (the seq
+ * cache): batches that mix rooms, a refused batch (which must leave the
+ * cache as the database is), then a finished room, all read as the
+ * database holds them. */
+static void test_seq_cache_follows_commits(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    char path[256];
+    B->fresh(path, sizeof path, "seqcache");
+    store *s = open_ok(path);
+    room_ok(s, "a", "ur", 1);
+    room_ok(s, "b", "ur", 2);
+    pl_buf err = {0};
+    store_action mixed[] = {{"a", 0, 0, "A0", 1}, {"b", 0, 0, "B0", 1}, {"a", 1, 1, "A1", 1}};
+    assert_int_equal(store_append(s, mixed, 3, &err), 0);
+    /* Refused at its last action: a's 2 and b's 1 must not count. */
+    store_action bad[] = {{"b", 1, 0, "B1", 1}, {"a", 2, 0, "A2", 1}, {"b", 9, 0, "B9", 1}};
+    append_refused(s, bad, 3, "action 2 expected, not 9");
+    store_action again[] = {{"a", 3, 0, "A3", 1}};
+    append_refused(s, again, 1, "action 2 expected, not 3");
+    store_action good[] = {{"a", 2, 0, "A2", 1}, {"b", 1, 1, "B1", 1}, {"b", 2, 0, "B2", 1}};
+    assert_int_equal(store_append(s, good, 3, &err), 0);
+    assert_int_equal(store_count(s, "a", &err), 3);
+    assert_int_equal(store_count(s, "b", &err), 3);
+    assert_int_equal(store_finish(s, "a", "1-0", &err), 0);
+    store_action late[] = {{"a", 3, 0, "A3", 1}};
+    append_refused(s, late, 1, "is finished");
+    store_action more[] = {{"b", 3, 1, "B3", 1}};
+    assert_int_equal(store_append(s, more, 1, &err), 0);
+    seen_actions v = {0};
+    assert_int_equal(store_actions(s, "b", collect, &v, &err), 0);
+    assert_int_equal(v.n, 4);
+    assert_int_equal(v.seq[3], 3);
+    store_close(s);
+    /* A new handle on the same database starts with no cache. */
+    s = open_ok(path);
+    store_action next[] = {{"b", 3, 1, "B3", 1}};
+    append_refused(s, next, 1, "action 4 expected, not 3");
+    store_action fine[] = {{"b", 4, 0, "B4", 1}};
+    assert_int_equal(store_append(s, fine, 1, &err), 0);
+    store_close(s);
+    pl_buf_free(&err);
+    B->drop(path);
+}
+
 static void test_refusals_change_nothing(void **st)
 {
     (void)st;
@@ -988,6 +1034,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rooms_and_actions_round_trip),
         cmocka_unit_test(test_refusals_change_nothing),
+        cmocka_unit_test(test_seq_cache_follows_commits),
         cmocka_unit_test(test_kill_9_loses_no_acknowledged_action),
         cmocka_unit_test(test_room_config),
         cmocka_unit_test(test_room_get),

@@ -80,10 +80,25 @@ static const char *const sql_text[NQ] = {
                     "ON CONFLICT(owner) DO UPDATE SET alive_until_ms = excluded.alive_until_ms",
 };
 
+/* A room's next seq as this process last committed it (the seq cache). */
+typedef struct {
+    char *code; /* NULL: a free slot */
+    int64_t next; /* -1: not known (read it from the database) */
+} sq_next;
+
 typedef struct {
     store base;
     sqlite3 *db;
     sqlite3_stmt *q[NQ];
+    /* The seq cache: the next seq of each unfinished room this process wrote
+     * (open addressing, a power of two slots, at most half used). Only a
+     * store without an owner keeps it: then this process is the database's
+     * only writer, and a batch's first action of a room needs no statement
+     * to learn where the room stands (Q_COUNT: two index searches and the
+     * table's). Filled after a commit only; a failed transaction forgets it
+     * all, a finished room its own. */
+    sq_next *next;
+    size_t nnext, capnext;
 } sq_store;
 
 static sq_store *sq(store *s)
@@ -283,9 +298,81 @@ store *store_sqlite_open(const char *path, pl_buf *err)
     return &s->base;
 }
 
+/* ---- the seq cache ---- */
+
+static void next_free(sq_store *s);
+
+static size_t next_slot(const sq_store *s, const char *code)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)code; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    size_t i = (size_t)h & (s->capnext - 1);
+    while (s->next[i].code && strcmp(s->next[i].code, code))
+        i = (i + 1) & (s->capnext - 1);
+    return i;
+}
+
+/* The cached next seq of `code`, or -1 when not known. */
+static int64_t next_get(const sq_store *s, const char *code)
+{
+    if (!s->capnext || s->base.owner[0])
+        return -1;
+    const sq_next *e = &s->next[next_slot(s, code)];
+    return e->code ? e->next : -1;
+}
+
+/* Caches `next` for `code` (-1: forgets it); out of memory only skips it. */
+static void next_put(sq_store *s, const char *code, int64_t next)
+{
+    if (s->base.owner[0]) { /* other processes write too: no cache (any from before the owner goes) */
+        if (s->nnext)
+            next_free(s);
+        return;
+    }
+    if ((s->nnext + 1) * 2 > s->capnext) {
+        size_t cap = s->capnext ? s->capnext * 2 : 1024;
+        sq_next *t = pl_calloc(cap, sizeof *t);
+        if (!t)
+            return;
+        sq_next *old = s->next;
+        size_t oldcap = s->capnext;
+        s->next = t;
+        s->capnext = cap;
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].code)
+                s->next[next_slot(s, old[i].code)] = old[i];
+        pl_free(old);
+    }
+    sq_next *e = &s->next[next_slot(s, code)];
+    if (!e->code) {
+        if (!(e->code = pl_strdup(code)))
+            return;
+        s->nnext++;
+    }
+    e->next = next;
+}
+
+/* Forgets every cached seq (the slots stay). */
+static void next_forget(sq_store *s)
+{
+    for (size_t i = 0; i < s->capnext; i++)
+        s->next[i].next = -1;
+}
+
+static void next_free(sq_store *s)
+{
+    for (size_t i = 0; i < s->capnext; i++)
+        pl_free(s->next[i].code);
+    pl_free(s->next);
+    s->next = NULL;
+    s->nnext = s->capnext = 0;
+}
+
 static void sq_close(store *base)
 {
     sq_store *s = sq(base);
+    next_free(s);
     for (int i = 0; i < NQ; i++)
         sqlite3_finalize(s->q[i]);
     sqlite3_close(s->db);
@@ -372,7 +459,10 @@ static int sq_room_put(store *base, const store_room *r, pl_buf *err)
     } else if (s->base.owner[0]) { /* its creator holds it */
         ret = set_lease(s, r->code, err);
     }
-    return end(s, ret, err);
+    ret = end(s, ret, err);
+    if (ret == 0)
+        next_put(s, r->code, 0); /* a new room's history is empty */
+    return ret;
 }
 
 /* Inside the transaction: checks and inserts every action. */
@@ -382,11 +472,14 @@ static int append_all(sq_store *s, const store_action *a, int n, pl_buf *err)
     int64_t next = 0;
     for (int i = 0; i < n; i++) {
         if (!room || strcmp(room, a[i].room)) { /* a new room in the batch */
-            int st = room_next(s, a[i].room, &next, err);
-            if (st != 0) {
-                if (st == 1)
-                    pl_buf_printf(err, "store: room '%s' is finished", a[i].room);
-                return -1;
+            next = next_get(s, a[i].room); /* committed before this batch */
+            if (next < 0) {
+                int st = room_next(s, a[i].room, &next, err);
+                if (st != 0) {
+                    if (st == 1)
+                        pl_buf_printf(err, "store: room '%s' is finished", a[i].room);
+                    return -1;
+                }
             }
             int f = fence(s, a[i].room, err);
             if (f != 0)
@@ -422,7 +515,13 @@ static int sq_append(store *base, const store_action *a, int n, pl_buf *err)
     sq_store *s = sq(base);
     if (begin(s, err) < 0)
         return -1;
-    return end(s, append_all(s, a, n, err), err);
+    int rc = end(s, append_all(s, a, n, err), err);
+    if (rc != 0)
+        next_forget(s);
+    for (int i = 0; rc == 0 && i < n; i++)
+        if (i + 1 == n || strcmp(a[i].room, a[i + 1].room)) /* a room's last action in a run */
+            next_put(s, a[i].room, a[i].seq + 1);
+    return rc;
 }
 
 static int sq_finish(store *base, const char *code, const char *result, pl_buf *err)
@@ -444,6 +543,7 @@ static int sq_finish(store *base, const char *code, const char *result, pl_buf *
             sqlite3_bind_null(q, 2);
         rc = exec_q(s, Q_FINISH, "finishing a room", err);
     }
+    next_put(s, code, -1); /* finished, or not known */
     return end(s, rc, err);
 }
 
@@ -633,6 +733,7 @@ static int sq_clear(store *base, pl_buf *err)
 {
     sq_store *s = sq(base);
     char *msg = NULL;
+    next_free(s);
     if (sqlite3_exec(s->db, "BEGIN IMMEDIATE; DELETE FROM leases; DELETE FROM owners; DELETE FROM actions; DELETE FROM rooms; COMMIT",
                      NULL, NULL, &msg) == SQLITE_OK)
         return 0;
