@@ -312,6 +312,27 @@ static json_t *json_random(pl_rng *r, int depth)
  * refuses (-1, nothing written) exactly the strings jansson refuses as not
  * UTF-8: overlong forms, surrogates, code points above U+10FFFF, cut and
  * stray bytes; ASCII, escapes and UTF-8 of every length go through. */
+/* pl_json_put_string writes what jansson writes for `str`, or refuses it
+ * (-1, nothing written) as jansson does. */
+static void put_string_same(const char *str)
+{
+    json_t *j = json_string(str);
+    char *want = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    pl_buf got = {0};
+    pl_buf_puts(&got, "x");
+    int rc = pl_json_put_string(&got, str);
+    if (!want) {
+        assert_int_equal(rc, -1);
+        assert_string_equal(pl_buf_str(&got), "x");
+    } else {
+        assert_int_equal(rc, 0);
+        assert_string_equal(pl_buf_str(&got) + 1, want);
+    }
+    pl_free(want);
+    json_decref(j);
+    pl_buf_free(&got);
+}
+
 static void test_json_put_string_is_janssons(void **s)
 {
     (void)s;
@@ -321,23 +342,23 @@ static void test_json_put_string_is_janssons(void **s)
                                         "\xc0\x80", "\xc1\xbf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xed\xbf\xbf",
                                         "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xe2\x82", "a\x80" "b", "\xff",
                                         "\xc3\xa9\xc3", "\xf0\x8f\xbf\xbf"};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        json_t *j = json_string(cases[i]);
-        char *want = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
-        pl_buf got = {0};
-        pl_buf_puts(&got, "x");
-        int rc = pl_json_put_string(&got, cases[i]);
-        if (!want) {
-            assert_int_equal(rc, -1);
-            assert_string_equal(pl_buf_str(&got), "x");
-        } else {
-            assert_int_equal(rc, 0);
-            assert_string_equal(pl_buf_str(&got) + 1, want);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        put_string_same(cases[i]);
+    /* The writer scans eight bytes at a time: every byte, and every case,
+     * at every place of a longer text (in a word and in the tail). */
+    char text[64];
+    for (int c = 1; c < 256; c++)
+        for (int at = 0; at < 24; at++) {
+            memset(text, 'a', 23);
+            text[23] = 0;
+            text[at] = (char)c;
+            put_string_same(text);
         }
-        pl_free(want);
-        json_decref(j);
-        pl_buf_free(&got);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int at = 0; at < 17; at++) {
+            snprintf(text, sizeof text, "%.*s%s%s", at, "abcdefghijklmnopq", cases[i], "0123456789abcdef");
+            put_string_same(text);
+        }
 }
 
 /* pl_json_dump writes jansson's json_dumps text (the server's states and

@@ -39,7 +39,15 @@ void pl_buf_append(pl_buf *b, const char *s, size_t n)
 
 void pl_buf_puts(pl_buf *b, const char *s) { pl_buf_append(b, s, strlen(s)); }
 
-void pl_buf_putc(pl_buf *b, char c) { pl_buf_append(b, &c, 1); }
+void pl_buf_putc(pl_buf *b, char c)
+{
+    if (b->len + 2 <= b->cap && !b->oom) { /* room for it and the NUL: most calls */
+        b->s[b->len++] = c;
+        b->s[b->len] = '\0';
+        return;
+    }
+    pl_buf_append(b, &c, 1);
+}
 
 void pl_buf_vprintf(pl_buf *b, const char *fmt, va_list ap)
 {

@@ -46,9 +46,23 @@ static int jo_utf8(const char *s, size_t n)
  * the value to jansson, which refuses it), else 0; nothing is written then. */
 static int jo_string(const char *s, size_t n, pl_buf *out)
 {
-    int plain = 1, high = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
+    /* Eight bytes at a time: a byte below 0x20 (hasless: exact for "some
+     * byte is", with bytes of 0x80 and more masked out by ~x), a '"' or a
+     * '\\' (a zero byte after the xor), a byte of 0x80 or more (its top bit). */
+    const uint64_t ones = UINT64_C(0x0101010101010101), tops = UINT64_C(0x8080808080808080);
+    uint64_t bad = 0, hi = 0;
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t x, q, b;
+        memcpy(&x, s + k, 8);
+        q = x ^ (ones * '"');
+        b = x ^ (ones * '\\');
+        bad |= ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b);
+        hi |= x;
+    }
+    int plain = !(bad & tops), high = (hi & tops) != 0;
+    for (; k < n; k++) {
+        unsigned char c = (unsigned char)s[k];
         high |= c >= 0x80;
         plain &= c >= 0x20 && c != '"' && c != '\\';
     }

@@ -457,8 +457,10 @@ void ur_format_action_long(const void *st, int seat, pl_action a, pl_buf *out)
     ur_game.apply(&t, seat, a);
     if (!step_of(s, &t, &m))
         return;
-    pl_buf_printf(out, " → %s%s%s", m.to == UR_NSQ ? "off" : ur_sq_name[m.to], m.capture ? ", captures" : "",
-                  m.again ? ", rolls again" : "");
+    pl_buf_puts(out, " → "); /* puts, not printf: a menu writes this for every legal move of every state */
+    pl_buf_puts(out, m.to == UR_NSQ ? "off" : ur_sq_name[m.to]);
+    pl_buf_puts(out, m.capture ? ", captures" : "");
+    pl_buf_puts(out, m.again ? ", rolls again" : "");
 }
 
 void ur_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out)
