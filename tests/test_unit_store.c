@@ -232,6 +232,60 @@ static void test_seq_cache_follows_commits(void **st)
     B->drop(path);
 }
 
+/* A file's log is copied back into the database by the store's checkpoint
+ * thread, not by the commits: after commits that leave more than CK_PAGES
+ * (1,000) pages and fewer than CK_BACKSTOP (4,000) in the log, the database
+ * file grows to hold them within seconds, while nothing is written; and
+ * closing the store ends the thread. */
+static void test_sqlite_checkpoints_on_their_thread(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    if (!B->sqlite)
+        skip();
+    char path[256];
+    B->fresh(path, sizeof path, "ckpt");
+    store *s = open_ok(path);
+    room_ok(s, "big", "ur", 1);
+    pl_buf err = {0};
+    static char text[1500];
+    memset(text, 'x', sizeof text - 1);
+    store_action a[10];
+    for (int b = 0; b < 200; b++) { /* 2,000 actions of 1.5 KB: about 1,000 pages of rows */
+        for (int i = 0; i < 10; i++)
+            a[i] = (store_action){"big", b * 10 + i, 0, text, 1};
+        assert_int_equal(store_append(s, a, 10, &err), 0);
+    }
+    char wal[300];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    long db_size = 0, wal_size = 0;
+    for (int tries = 0; tries < 200 && db_size < 2000000; tries++) {
+        FILE *f = fopen(path, "rb");
+        if (f) {
+            fseek(f, 0, SEEK_END);
+            db_size = ftell(f);
+            fclose(f);
+        }
+        if (db_size < 2000000)
+            usleep(50000);
+    }
+    FILE *f = fopen(wal, "rb");
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        wal_size = ftell(f);
+        fclose(f);
+    }
+    if (db_size < 2000000)
+        fail_msg("the database file has %ld bytes (log %ld): no checkpoint copied the log", db_size, wal_size);
+    assert_int_equal(store_count(s, "big", &err), 2000);
+    store_close(s);
+    s = open_ok(path);
+    assert_int_equal(store_count(s, "big", &err), 2000);
+    store_close(s);
+    pl_buf_free(&err);
+    B->drop(path);
+}
+
 static void test_refusals_change_nothing(void **st)
 {
     (void)st;
@@ -1035,6 +1089,7 @@ int main(void)
         cmocka_unit_test(test_rooms_and_actions_round_trip),
         cmocka_unit_test(test_refusals_change_nothing),
         cmocka_unit_test(test_seq_cache_follows_commits),
+        cmocka_unit_test(test_sqlite_checkpoints_on_their_thread),
         cmocka_unit_test(test_kill_9_loses_no_acknowledged_action),
         cmocka_unit_test(test_room_config),
         cmocka_unit_test(test_room_get),
