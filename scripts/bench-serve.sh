@@ -100,6 +100,16 @@ start_server() {
     exit 1
 }
 
+# server_line: what the stopped server measured itself (net_latency): from
+# each move's arrival to the end of the turn that wrote its updates, over
+# the whole run (connecting included), without the generator's own delays.
+server_line() {
+    local l
+    l=$(grep -o '[0-9]* moves answered.*' "$WORK/server.log" || true)
+    [ -n "$l" ] && echo "  server: $l"
+    return 0
+}
+
 # gen ARGS...: the generator's line on stdout; its notes (but the open-files
 # one, printed once at the start) on stderr.
 gen() {
@@ -169,6 +179,7 @@ for m in $ONLY; do
         start_server "$TMPFS_DIR/parlour-bench.db"
         run_counted "max (db on tmpfs)" "$TMPFS_DIR/parlour-bench.db" --clients "$CLIENTS" --seconds "$SECS"
         stop_server
+        server_line
         ;;
     latency)
         rates=$RATE
@@ -179,6 +190,7 @@ for m in $ONLY; do
             start_server "$TMPFS_DIR/parlour-bench.db"
             echo "latency at $rate/s: $(gen --clients "$CLIENTS" --seconds "$SECS" --rate "$rate")"
             stop_server
+            server_line
         done
         ;;
     disk)

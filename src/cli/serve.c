@@ -321,6 +321,11 @@ int cli_serve(int argc, char **argv)
         pthread_kill(sig_thread, SIGTERM); /* wakes its sigwait if no signal came */
         pthread_join(sig_thread, NULL);
     }
+    pl_buf lat = {0};
+    net_latency(n, &lat);
+    if (lat.len)
+        printf("parlour serve: %s\n", pl_buf_str(&lat));
+    pl_buf_free(&lat);
     net_free(n);
     if (rc)
         fputs("parlour serve: the event loop failed\n", stderr);

@@ -224,12 +224,12 @@ static uint64_t hold_tag(const hub *h)
     return h->inflight;
 }
 
-static void queue_msg(hub *h, uint64_t conn, char *text, int close, uint64_t tag, hub_room *room, int history)
+static hub_msg *queue_msg(hub *h, uint64_t conn, char *text, int close, uint64_t tag, hub_room *room, int history)
 {
     hub_msg *m = pl_calloc(1, sizeof *m);
     if (!m) {
         pl_free(text);
-        return;
+        return NULL;
     }
     m->o.conn = conn;
     m->o.text = text;
@@ -251,6 +251,7 @@ static void queue_msg(hub *h, uint64_t conn, char *text, int close, uint64_t tag
             h->ready = m;
         h->ready_tail = m;
     }
+    return m;
 }
 
 /* `j` (stolen) as compact JSON with sorted keys (pl_json_dump: jansson's
@@ -274,9 +275,11 @@ static void send_tagged(hub *h, uint64_t conn, json_t *j, uint64_t tag, hub_room
     const char *type = json_string_value(json_object_get(j, "type"));
     int history = type && (!strcmp(type, "state") || !strcmp(type, "accepted") || !strcmp(type, "reading") ||
                            !strcmp(type, "kana"));
-    char *s = dump(j);
-    if (s)
-        queue_msg(h, conn, s, 0, tag, room, history);
+    int answers = type && !strcmp(type, "accepted");
+    char *s = dump(j); /* frees j, and `type` with it */
+    hub_msg *m = s ? queue_msg(h, conn, s, 0, tag, room, history) : NULL;
+    if (m)
+        m->o.answers = answers;
 }
 
 void hub_send(hub *h, uint64_t conn, json_t *j)

@@ -124,6 +124,8 @@ typedef struct hub_out {
     char *text;    /* one JSON object (owned by the caller after hub_out_next: pl_free) */
     size_t len;
     int close;     /* 1: close the connection after sending (flood, protocol abuse) */
+    int answers;   /* 1: an `accepted`, the answer to the connection's last `act`; the
+                    * states of that move come out with it, before hub_out_next runs dry */
 } hub_out;
 /* Takes the next released message into `o`; returns 1, or 0 when none. */
 int hub_out_next(hub *h, hub_out *o);

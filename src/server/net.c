@@ -54,6 +54,7 @@ typedef struct net_conn {
     pl_buf rx;            /* a message arriving in pieces */
     int rx_over;          /* rx holds HUB_MAX_MESSAGE + 1 bytes: the rest is dropped */
     int close_due;        /* closing: the last message is out, the close waits NET_CLOSE_US */
+    int64_t rx_us;        /* when its last whole message came (net_us) */
 } net_conn;
 
 /* The hub's connection ids to their sessions: open addressing, linear
@@ -70,6 +71,9 @@ typedef struct net_job {
     hub_job *job;
 } net_job;
 
+#define NET_LAT_SUB 8
+#define NET_LAT_BUCKETS (40 * NET_LAT_SUB)
+
 struct net {
     struct lws_context *ctx;
     struct ev_loop *loop; /* libev's loop (epoll) lws runs on; NULL: lws's own poll loop */
@@ -82,6 +86,13 @@ struct net {
     size_t max_queue;   /* net_config.max_queue */
     atomic_int stop;
     int destroying;     /* net_free runs: what the hub sends is dropped, nothing new starts */
+    /* From a move's arrival to its last update (net_latency): the arrivals
+     * of the moves answered during one net_drain, then a histogram of
+     * NET_LAT_SUB buckets per power of two microseconds. */
+    int64_t lat_wait[64];
+    int nlat_wait;
+    uint64_t lat[NET_LAT_BUCKETS];
+    uint64_t nlat;
     net_map conns;
     unsigned char *scratch; /* LWS_PRE + a message: net_deliver's direct writes */
     size_t scratch_cap;
@@ -120,6 +131,40 @@ static int64_t net_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A monotonic clock in microseconds (latencies, not the hub's time). */
+static int64_t net_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* The histogram's bucket of `us` microseconds: NET_LAT_SUB per power of two
+ * (within 9 %), and the value a bucket stands for (its middle). */
+static int net_lat_bucket(int64_t us)
+{
+    if (us < NET_LAT_SUB)
+        return us < 0 ? 0 : (int)us;
+    int e = 63 - __builtin_clzll((unsigned long long)us); /* 2^e <= us */
+    int sub = (int)((us >> (e - 3)) & (NET_LAT_SUB - 1));
+    int b = (e - 2) * NET_LAT_SUB + sub;
+    return b < NET_LAT_BUCKETS ? b : NET_LAT_BUCKETS - 1;
+}
+
+static double net_lat_value(int b)
+{
+    if (b < NET_LAT_SUB)
+        return b;
+    int e = b / NET_LAT_SUB + 2, sub = b % NET_LAT_SUB;
+    return (double)(1LL << e) * (1.0 + (sub + 0.5) / NET_LAT_SUB);
+}
+
+static void net_lat_add(net *n, int64_t us)
+{
+    n->lat[net_lat_bucket(us)]++;
+    n->nlat++;
 }
 
 /* ---- The connection map ---------------------------------------------------- */
@@ -237,6 +282,13 @@ static void net_deliver(net *n, hub_out *o)
         pl_free(o->text);
         return;
     }
+    if (o->answers && c->rx_us) { /* timed when the drain ends: its states go out with it */
+        if (n->nlat_wait < (int)(sizeof n->lat_wait / sizeof n->lat_wait[0]))
+            n->lat_wait[n->nlat_wait++] = c->rx_us;
+        else
+            net_lat_add(n, net_us() - c->rx_us);
+        c->rx_us = 0;
+    }
     if (!c->head && !o->close && !lws_partial_buffered(c->wsi)) {
         /* Nothing waits before it: written now (lws keeps what the socket
          * does not take and sends it before anything else), without a
@@ -331,6 +383,12 @@ static void net_drain(net *n)
     hub_out o;
     while (hub_out_next(n->hub, &o))
         net_deliver(n, &o);
+    if (n->nlat_wait) { /* every seat's update of those moves is written (or queued) now */
+        int64_t now = net_us();
+        for (int i = 0; i < n->nlat_wait; i++)
+            net_lat_add(n, now - n->lat_wait[i]);
+        n->nlat_wait = 0;
+    }
 }
 
 /* Sets the timer for hub_next_ms. */
@@ -737,6 +795,8 @@ static int net_http(net *n, struct lws *wsi, const char *path, size_t len)
 static void net_receive(net *n, net_conn *c, const char *in, size_t len)
 {
     int last = lws_is_final_fragment(c->wsi) && !lws_remaining_packet_payload(c->wsi);
+    if (last)
+        c->rx_us = net_us();
     if (last && !c->rx.len && !c->rx_over) { /* the usual case: whole in one piece */
         hub_message(n->hub, c->id, in ? in : "", len, net_now()); /* an empty frame may come as NULL */
         net_pump(n);
@@ -1058,6 +1118,25 @@ static void net_jobs_free(net_job *x)
         hub_job_free(x->job);
         pl_free(x);
         x = next;
+    }
+}
+
+void net_latency(const net *n, pl_buf *out)
+{
+    if (!n->nlat)
+        return;
+    static const double at[] = {0.5, 0.99, 0.999, 1.0};
+    static const char *const name[] = {"p50", "p99", "p99.9", "max"};
+    pl_buf_printf(out, "%llu moves answered; from a move's arrival to its last update:",
+                  (unsigned long long)n->nlat);
+    uint64_t seen = 0;
+    int k = 0;
+    for (int b = 0; b < NET_LAT_BUCKETS && k < 4; b++) {
+        seen += n->lat[b];
+        while (k < 4 && n->lat[b] && (double)seen >= at[k] * (double)n->nlat) {
+            pl_buf_printf(out, " %s %.2f ms", name[k], net_lat_value(b) / 1000.0);
+            k++;
+        }
     }
 }
 

@@ -88,5 +88,12 @@ void net_stop(net *n);
  * closes the store. NULL is a no-op. Call on net_run's thread after it
  * returned (or instead of it). */
 void net_free(net *n);
+/* Appends what the server measured of the moves it answered, from the
+ * arrival of each `act` (its last byte read) to the end of the turn that
+ * wrote every seat's update of it (histogram: within 9 %), e.g. "1200 moves
+ * answered; from a move's arrival to its last update: p50 0.31 ms p99 1.90
+ * ms p99.9 4.10 ms max 6.20 ms"; nothing when none was answered. Call on
+ * net_run's thread, before net_free. */
+void net_latency(const net *n, pl_buf *out);
 
 #endif

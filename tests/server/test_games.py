@@ -20,6 +20,7 @@ Usage: test_games.py --parlour PATH [--web DIR]
 
 import os
 import random
+import re
 import sys
 import time
 
@@ -146,6 +147,12 @@ def test_ur_with_rematch(args):
         check(not q.state["over"] and q.state["seq"] < p.state["seq"],
               "rematch room not new: seq %s (the old game ended at %s)" % (q.state["seq"], p.state["seq"]))
         print("  ur: %d person actions" % n)
+        # The server times every move it answered (net_latency), and says so when it stops.
+        srv.stop()
+        m = re.search(r"parlour serve: (\d+) moves answered; from a move's arrival to its last update: "
+                      r"p50 [0-9.]+ ms p99 [0-9.]+ ms p99\.9 [0-9.]+ ms max [0-9.]+ ms", srv.log_text())
+        check(m is not None, "no latency line when the server stopped:\n%s" % srv.log_text()[-2000:])
+        check(int(m.group(1)) == n, "the server timed %s moves, the person played %d" % (m.group(1), n))
 
 
 def test_cbw_reconnect(args):
