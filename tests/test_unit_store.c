@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -232,6 +233,13 @@ static void test_seq_cache_follows_commits(void **st)
     B->drop(path);
 }
 
+/* The size of file `path` in bytes, or -1. */
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
 /* A file's log is copied back into the database by the store's checkpoint
  * thread, not by the commits: after commits that leave more than CK_PAGES
  * (1,000) pages and fewer than CK_BACKSTOP (4,000) in the log, the database
@@ -258,23 +266,12 @@ static void test_sqlite_checkpoints_on_their_thread(void **st)
     }
     char wal[300];
     snprintf(wal, sizeof wal, "%s-wal", path);
-    long db_size = 0, wal_size = 0;
+    long db_size = file_size(path);
     for (int tries = 0; tries < 200 && db_size < 2000000; tries++) {
-        FILE *f = fopen(path, "rb");
-        if (f) {
-            fseek(f, 0, SEEK_END);
-            db_size = ftell(f);
-            fclose(f);
-        }
-        if (db_size < 2000000)
-            usleep(50000);
+        usleep(50000);
+        db_size = file_size(path);
     }
-    FILE *f = fopen(wal, "rb");
-    if (f) {
-        fseek(f, 0, SEEK_END);
-        wal_size = ftell(f);
-        fclose(f);
-    }
+    long wal_size = file_size(wal);
     if (db_size < 2000000)
         fail_msg("the database file has %ld bytes (log %ld): no checkpoint copied the log", db_size, wal_size);
     assert_int_equal(store_count(s, "big", &err), 2000);
