@@ -35,5 +35,8 @@ uint32_t pl_rng_below(pl_rng *r, uint32_t n);
 double pl_rng_double(pl_rng *r);
 /* splitmix64 step: a good 64-bit mix of `x`, for deriving seeds. */
 uint64_t pl_mix64(uint64_t x);
+/* FNV-1a of the NUL-terminated string `s` (not mixed: a key for hash tables
+ * of names and codes; pl_mix64 it where the low bits must spread). */
+uint64_t pl_hash_str(const char *s);
 
 #endif

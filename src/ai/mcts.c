@@ -105,10 +105,7 @@ static uint32_t node_new(worker *w, uint32_t parent, uint64_t key, int mover)
 
 static uint64_t text_hash(const char *s)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return pl_mix64(h);
+    return pl_mix64(pl_hash_str(s));
 }
 
 /* The key of the edge `a` by `mover` in tree `t` (the tree of seat t). */

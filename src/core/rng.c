@@ -9,6 +9,14 @@ uint64_t pl_mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
+uint64_t pl_hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
 void pl_rng_seed(pl_rng *r, uint64_t seed)
 {
     uint64_t x = seed;

@@ -28,6 +28,7 @@
 #include "parlour/jsonout.h"
 #include "parlour/record.h"
 #include "parlour/registry.h"
+#include "parlour/rng.h"
 
 #define HUB_VERSION "parlour 0.1.0"
 #define HUB_MAX_LEGAL 512 /* legal actions listed in one state */
@@ -207,10 +208,7 @@ static uint64_t random_seed(hub *h)
 
 static size_t code_hash(const char *s)
 {
-    uint64_t x = 1469598103934665603ull;
-    for (; *s; s++)
-        x = (x ^ (unsigned char)*s) * 1099511628211ull;
-    return (size_t)x;
+    return (size_t)pl_hash_str(s);
 }
 
 /* ---- messages -------------------------------------------------------------- */

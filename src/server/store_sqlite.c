@@ -35,6 +35,7 @@
 #include <time.h>
 
 #include "parlour/alloc.h"
+#include "parlour/rng.h"
 #include "store_schema_sqlite.h"
 
 enum {
@@ -420,10 +421,7 @@ static void next_free(sq_store *s);
 
 static size_t next_slot(const sq_store *s, const char *code)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (const unsigned char *p = (const unsigned char *)code; *p; p++)
-        h = (h ^ *p) * 1099511628211ull;
-    size_t i = (size_t)h & (s->capnext - 1);
+    size_t i = (size_t)pl_hash_str(code) & (s->capnext - 1);
     while (s->next[i].code && strcmp(s->next[i].code, code))
         i = (i + 1) & (s->capnext - 1);
     return i;
