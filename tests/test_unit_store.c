@@ -203,6 +203,9 @@ static void test_seq_cache_follows_commits(void **st)
     pl_buf err = {0};
     store_action mixed[] = {{"a", 0, 0, "A0", 1}, {"b", 0, 0, "B0", 1}, {"a", 1, 1, "A1", 1}};
     assert_int_equal(store_append(s, mixed, 3, &err), 0);
+    /* A room's second run in a batch continues its first: a's 2 again is refused. */
+    store_action back[] = {{"a", 2, 0, "A2", 1}, {"b", 1, 0, "B1", 1}, {"a", 2, 0, "A2", 1}};
+    append_refused(s, back, 3, "room 'a': action 3 expected, not 2");
     /* Refused at its last action: a's 2 and b's 1 must not count. */
     store_action bad[] = {{"b", 1, 0, "B1", 1}, {"a", 2, 0, "A2", 1}, {"b", 9, 0, "B9", 1}};
     append_refused(s, bad, 3, "action 2 expected, not 9");
@@ -242,7 +245,7 @@ static long file_size(const char *path)
 
 /* A file's log is copied back into the database by the store's checkpoint
  * thread, not by the commits: after commits that leave more than CK_PAGES
- * (1,000) pages and fewer than CK_BACKSTOP (4,000) in the log, the database
+ * (8,000) pages and fewer than CK_BACKSTOP (32,000) in the log, the database
  * file grows to hold them within seconds, while nothing is written; and
  * closing the store ends the thread. */
 static void test_sqlite_checkpoints_on_their_thread(void **st)
@@ -259,7 +262,7 @@ static void test_sqlite_checkpoints_on_their_thread(void **st)
     static char text[1500];
     memset(text, 'x', sizeof text - 1);
     store_action a[10];
-    for (int b = 0; b < 200; b++) { /* 2,000 actions of 1.5 KB: about 1,000 pages of rows */
+    for (int b = 0; b < 2400; b++) { /* 24,000 actions of 1.5 KB: about 9,000 pages of rows */
         for (int i = 0; i < 10; i++)
             a[i] = (store_action){"big", b * 10 + i, 0, text, 1};
         assert_int_equal(store_append(s, a, 10, &err), 0);
@@ -267,17 +270,17 @@ static void test_sqlite_checkpoints_on_their_thread(void **st)
     char wal[300];
     snprintf(wal, sizeof wal, "%s-wal", path);
     long db_size = file_size(path);
-    for (int tries = 0; tries < 200 && db_size < 2000000; tries++) {
+    for (int tries = 0; tries < 200 && db_size < 32000000; tries++) {
         usleep(50000);
         db_size = file_size(path);
     }
     long wal_size = file_size(wal);
-    if (db_size < 2000000)
+    if (db_size < 32000000)
         fail_msg("the database file has %ld bytes (log %ld): no checkpoint copied the log", db_size, wal_size);
-    assert_int_equal(store_count(s, "big", &err), 2000);
+    assert_int_equal(store_count(s, "big", &err), 24000);
     store_close(s);
     s = open_ok(path);
-    assert_int_equal(store_count(s, "big", &err), 2000);
+    assert_int_equal(store_count(s, "big", &err), 24000);
     store_close(s);
     pl_buf_free(&err);
     B->drop(path);

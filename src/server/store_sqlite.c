@@ -125,8 +125,8 @@ typedef struct {
 /* Pages left in the log by a commit that wake the checkpoint thread (SQLite's
  * own automatic checkpoint's default), and that make the commit checkpoint
  * itself. */
-#define CK_PAGES 1000
-#define CK_BACKSTOP 4000
+#define CK_PAGES 8000
+#define CK_BACKSTOP 32000
 
 static sq_store *sq(store *s)
 {
@@ -297,7 +297,7 @@ store *store_sqlite_open(const char *path, pl_buf *err)
     }
     char *msg = NULL;
     /* mmap_size: pages read through a mapping, not a pread each. */
-    if (sqlite3_exec(s->db, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA mmap_size=268435456;", NULL,
+    if (sqlite3_exec(s->db, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA mmap_size=268435456; PRAGMA cache_size=-65536;", NULL,
                      NULL, &msg) != SQLITE_OK) {
         pl_buf_printf(err, "store: %s: %s", path, msg ? msg : sqlite3_errmsg(s->db));
         sqlite3_free(msg);
@@ -580,35 +580,72 @@ static int sq_room_put(store *base, const store_room *r, pl_buf *err)
     return ret;
 }
 
+/* The rooms a batch has seen so far and the next seq of each within it
+ * (open addressing, a power of two slots, at most half used): a room that
+ * comes back later in the batch continues where its last run ended. Was a
+ * scan of the batch's earlier actions per run, which made a batch of n
+ * actions cost n * n / 2 string comparisons: half a million at the sizes a
+ * loaded server writes (docs/benchmarks.md). */
+typedef struct {
+    const char *room; /* NULL: free */
+    int64_t next;
+} sq_seen;
+
+/* The slot of `room` in `t` (cap slots): its own, or the free one where it
+ * goes. */
+static size_t seen_slot(const sq_seen *t, size_t cap, const char *room)
+{
+    size_t i = (size_t)pl_hash_str(room) & (cap - 1);
+    while (t[i].room && strcmp(t[i].room, room))
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
 /* Inside the transaction: checks and inserts every action. */
 static int append_all(sq_store *s, const store_action *a, int n, pl_buf *err)
 {
+    size_t cap = 16;
+    while (cap < (size_t)n * 2)
+        cap *= 2;
+    sq_seen *seen = pl_calloc(cap, sizeof *seen);
+    if (!seen) {
+        pl_buf_puts(err, "store: out of memory");
+        return -1;
+    }
     const char *room = NULL;
     int64_t next = 0;
-    for (int i = 0; i < n; i++) {
-        if (!room || strcmp(room, a[i].room)) { /* a new room in the batch */
-            next = next_get(s, a[i].room); /* committed before this batch */
-            if (next < 0) {
-                int st = room_next(s, a[i].room, &next, err);
-                if (st != 0) {
-                    if (st == 1)
-                        pl_buf_printf(err, "store: room '%s' is finished", a[i].room);
-                    return -1;
+    int ret = 0;
+    for (int i = 0; i < n && ret == 0; i++) {
+        if (!room || strcmp(room, a[i].room)) { /* a new run of a room in the batch */
+            if (room)
+                seen[seen_slot(seen, cap, room)] = (sq_seen){room, next};
+            sq_seen *e = &seen[seen_slot(seen, cap, a[i].room)];
+            if (e->room) { /* an earlier run of this batch */
+                next = e->next;
+            } else {
+                next = next_get(s, a[i].room); /* committed before this batch */
+                if (next < 0) {
+                    int st = room_next(s, a[i].room, &next, err);
+                    if (st != 0) {
+                        if (st == 1)
+                            pl_buf_printf(err, "store: room '%s' is finished", a[i].room);
+                        ret = -1;
+                        break;
+                    }
+                }
+                int f = fence(s, a[i].room, err);
+                if (f != 0) {
+                    ret = f;
+                    break;
                 }
             }
-            int f = fence(s, a[i].room, err);
-            if (f != 0)
-                return f;
-            /* An earlier part of this batch for the same room counts too. */
-            for (int j = 0; j < i; j++)
-                if (!strcmp(a[j].room, a[i].room))
-                    next = a[j].seq + 1;
             room = a[i].room;
         }
         if (a[i].seq != next) {
             pl_buf_printf(err, "store: room '%s': action %lld expected, not %lld", room, (long long)next,
                           (long long)a[i].seq);
-            return -1;
+            ret = -1;
+            break;
         }
         sqlite3_stmt *q = s->q[Q_APPEND];
         sqlite3_bind_text(q, 1, a[i].room, -1, SQLITE_STATIC);
@@ -618,11 +655,14 @@ static int append_all(sq_store *s, const store_action *a, int n, pl_buf *err)
         sqlite3_bind_int64(q, 5, a[i].at_ms);
         int rc = sqlite3_step(q);
         done(q);
-        if (rc != SQLITE_DONE)
-            return fail(s, "appending an action", err);
+        if (rc != SQLITE_DONE) {
+            ret = fail(s, "appending an action", err);
+            break;
+        }
         next++;
     }
-    return 0;
+    pl_free(seen);
+    return ret;
 }
 
 static int sq_append(store *base, const store_action *a, int n, pl_buf *err)
