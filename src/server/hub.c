@@ -266,18 +266,75 @@ static char *dump(json_t *j)
     return b.s;
 }
 
+/* Queues the message `text` (owned from here; NULL: nothing) of type
+ * `type`: those that carry a room's history, and the `accepted` that
+ * answers an act, are marked as such (hub_msg.history, hub_out.answers). */
+static void send_text(hub *h, uint64_t conn, char *text, const char *type, uint64_t tag, hub_room *room)
+{
+    if (!text)
+        return;
+    int history = !strcmp(type, "state") || !strcmp(type, "accepted") || !strcmp(type, "reading") ||
+                  !strcmp(type, "kana");
+    hub_msg *m = queue_msg(h, conn, text, 0, tag, room, history);
+    if (m)
+        m->o.answers = !strcmp(type, "accepted");
+}
+
 static void send_tagged(hub *h, uint64_t conn, json_t *j, uint64_t tag, hub_room *room)
 {
     if (!j)
         return;
-    const char *type = json_string_value(json_object_get(j, "type"));
-    int history = type && (!strcmp(type, "state") || !strcmp(type, "accepted") || !strcmp(type, "reading") ||
-                           !strcmp(type, "kana"));
-    int answers = type && !strcmp(type, "accepted");
-    char *s = dump(j); /* frees j, and `type` with it */
-    hub_msg *m = s ? queue_msg(h, conn, s, 0, tag, room, history) : NULL;
-    if (m)
-        m->o.answers = answers;
+    char type[16] = "";
+    const char *t = json_string_value(json_object_get(j, "type"));
+    if (t && strlen(t) < sizeof type)
+        strcpy(type, t); /* dump frees j, and t with it */
+    send_text(h, conn, dump(j), type, tag, room);
+}
+
+#ifndef NDEBUG
+/* Debug builds: `text` is exactly jansson's compact, sorted text of `j`
+ * (stolen), as for every message made by hand below. */
+static void same_as_jansson(const char *text, json_t *j)
+{
+    char *want = dump(j);
+    assert(!text || !want || !strcmp(text, want));
+    pl_free(want);
+}
+#endif
+
+/* {"error":code,"message":…,"request":…|null,"type":"error"}, or with
+ * `reason` (not NULL) the `illegal` form with "reason" after "message";
+ * written directly (an error per bad message: no JSON tree built and
+ * dumped). NULL when a text is not UTF-8 or memory ran out. */
+static char *error_text(const char *code, const char *message, const char *reason, const char *request)
+{
+    pl_buf b = {0};
+    int bad = 0;
+    pl_buf_puts(&b, "{\"error\":");
+    bad |= pl_json_put_string(&b, code);
+    pl_buf_puts(&b, ",\"message\":");
+    bad |= pl_json_put_string(&b, message);
+    if (reason) {
+        pl_buf_puts(&b, ",\"reason\":");
+        bad |= pl_json_put_string(&b, reason);
+    }
+    pl_buf_puts(&b, ",\"request\":");
+    if (request)
+        bad |= pl_json_put_string(&b, request);
+    else
+        pl_buf_puts(&b, "null");
+    pl_buf_puts(&b, ",\"type\":\"error\"}");
+    if (bad || b.oom) {
+        pl_buf_free(&b);
+        return NULL;
+    }
+#ifndef NDEBUG
+    same_as_jansson(b.s, reason ? json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "error", "error", code, "message",
+                                            message, "request", request, "reason", reason)
+                                : json_pack("{s:s, s:s, s:s, s:o}", "type", "error", "error", code, "message",
+                                            message, "request", request ? json_string(request) : json_null()));
+#endif
+    return b.s;
 }
 
 void hub_send(hub *h, uint64_t conn, json_t *j)
@@ -299,25 +356,23 @@ void hub_error(hub *h, uint64_t conn, const char *code, const char *request, con
     va_start(ap, fmt);
     pl_buf_vprintf(&b, fmt, ap);
     va_end(ap);
-    json_t *j = json_pack("{s:s, s:s, s:s, s:o}", "type", "error", "error", code, "message", pl_buf_str(&b),
-                          "request", request ? json_string(request) : json_null());
+    char *text = error_text(code, pl_buf_str(&b), NULL, request);
     pl_buf_free(&b);
     h->st.errors++;
-    send_now(h, conn, j);
+    send_text(h, conn, text, "error", 0, NULL);
 }
 
 /* An `illegal` error for an act: `message` the game's whole text (the reason
  * and the legal actions), `reason` the reason alone (docs/web-protocol.md). */
 static void hub_error_illegal(hub *h, uint64_t conn, const char *message, const char *reason)
 {
-    json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "error", "error", "illegal", "message", message,
-                          "request", "act", "reason", reason);
-    if (!j) { /* out of memory: the plain error */
+    char *text = error_text("illegal", message, reason, "act");
+    if (!text) { /* out of memory: the plain error */
         hub_error(h, conn, "illegal", "act", "%s", message);
         return;
     }
     h->st.errors++;
-    send_now(h, conn, j);
+    send_text(h, conn, text, "error", 0, NULL);
 }
 
 /* Moves the held messages of batch `tag` (and older) to the ready queue. */
@@ -2229,8 +2284,23 @@ static void req_act(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     if (hub_room_play(h, r, seat, a, c->id, now_ms, &err) < 0) {
         hub_error(h, c->id, "illegal", "act", "%s", pl_buf_str(&err));
     } else {
-        hub_send(h, c->id, json_pack("{s:s, s:i, s:s, s:i}", "type", "accepted", "seq", after, "action",
-                                     pl_buf_str(&t), "seat", seat));
+        pl_buf m = {0}; /* {"action":…,"seat":…,"seq":…,"type":"accepted"}, one per move: written directly */
+        pl_buf_puts(&m, "{\"action\":");
+        int bad = pl_json_put_string(&m, pl_buf_str(&t));
+        pl_buf_puts(&m, ",\"seat\":");
+        pl_json_put_int(&m, seat);
+        pl_buf_puts(&m, ",\"seq\":");
+        pl_json_put_int(&m, after);
+        pl_buf_puts(&m, ",\"type\":\"accepted\"}");
+        if (bad || m.oom || t.oom) {
+            pl_buf_free(&m);
+        } else {
+#ifndef NDEBUG
+            same_as_jansson(m.s, json_pack("{s:s, s:i, s:s, s:i}", "type", "accepted", "seq", after, "action",
+                                           pl_buf_str(&t), "seat", seat));
+#endif
+            send_text(h, c->id, m.s, "accepted", hold_tag(h), c->room);
+        }
         hub_room_broadcast(h, r);
     }
     pl_buf_free(&t);
