@@ -72,8 +72,22 @@ fi
 
 WORK=$(mktemp -d)
 SPID=
+# server_stats: the running server's system calls (reads, writes) and CPU
+# ticks per thread name (net.c names its threads), from /proc, for server_line.
+server_stats() {
+    rm -f "$WORK/io.txt" "$WORK/cpu.txt"
+    [ -r "/proc/$SPID/io" ] || return 0
+    awk '/^syscr|^syscw/ { printf "%s ", $2 }' "/proc/$SPID/io" >"$WORK/io.txt" 2>/dev/null || true
+    for t in /proc/"$SPID"/task/*; do
+        # the name may hold spaces: the fields after its closing parenthesis
+        sed 's/^[0-9]* (\(.*\)) [A-Za-z] \(.*\)$/\1 \2/' "$t/stat" 2>/dev/null || true
+    done | awk '{ cpu[$1] += $12 + $13 } END { for (k in cpu) printf "%s %d\n", k, cpu[k] }' \
+        >"$WORK/cpu.txt"
+}
+
 stop_server() {
     if [ -n "$SPID" ]; then
+        server_stats
         kill -TERM "$SPID" 2>/dev/null || true
         wait "$SPID" 2>/dev/null || true
         SPID=
@@ -107,6 +121,14 @@ server_line() {
     local l
     l=$(grep -o '[0-9]* moves answered.*' "$WORK/server.log" || true)
     [ -n "$l" ] && echo "  server: $l"
+    local moves
+    moves=$(echo "$l" | sed -n 's/^\([0-9]*\) moves answered.*/\1/p')
+    if [ "${moves:-0}" -gt 0 ] && [ -s "$WORK/io.txt" ] && [ -s "$WORK/cpu.txt" ]; then
+        # the whole run, connecting included: system calls and CPU per move
+        echo "  server per move: $(awk -v m="$moves" '{ printf "%.2f reads, %.2f writes (system calls)", $1 / m, $2 / m }' \
+            "$WORK/io.txt"); CPU $(sort -k2,2nr "$WORK/cpu.txt" | awk -v m="$moves" -v hz="$(getconf CLK_TCK)" \
+            '$2 > 0 { printf "%s%s %.1f us", n++ ? ", " : "", ($1 == "parlour" ? "service" : $1), $2 * 1e6 / hz / m }')"
+    fi
     return 0
 }
 

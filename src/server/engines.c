@@ -21,6 +21,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -487,6 +488,7 @@ static void *eng_main(void *arg)
 {
     eng_worker *w = arg;
     eng_pool *e = w->e;
+    prctl(PR_SET_NAME, "engine-link");
     pthread_mutex_lock(&e->mu);
     for (;;) {
         while (!e->head && !atomic_load(&e->quit))

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -571,6 +572,7 @@ static void net_note(void *ctx, const char *what, const char *code)
 static void *net_lobby_main(void *arg)
 {
     net *n = arg;
+    prctl(PR_SET_NAME, "lobby"); /* the threads' names: top, perf, bench-serve.sh's CPU per thread */
     store *w = NULL;
     int64_t next = 0;
     int failing = 0;
@@ -631,6 +633,7 @@ static void *net_lobby_main(void *arg)
 static void *net_storage_main(void *arg)
 {
     net *n = arg;
+    prctl(PR_SET_NAME, "storage");
     pthread_mutex_lock(&n->mu);
     for (;;) {
         while (!n->st_todo && !n->st_quit)
@@ -680,6 +683,7 @@ static void net_eng_done(void *ctx, hub_job *j, void *tag)
 static void *net_worker_main(void *arg)
 {
     net *n = arg;
+    prctl(PR_SET_NAME, "ai-worker");
     pthread_mutex_lock(&n->mu);
     for (;;) {
         while (!n->todo && !n->wk_quit)

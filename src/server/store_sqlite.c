@@ -25,6 +25,7 @@
 #include "store_int.h"
 
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -352,6 +353,7 @@ static int ck_hook(void *arg, sqlite3 *db, const char *name, int pages)
 static void *ck_main(void *arg)
 {
     sq_store *s = arg;
+    prctl(PR_SET_NAME, "checkpoint");
     setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 5); /* best effort: the thread only */
     sqlite3 *db = NULL;
     if (sqlite3_open_v2(s->path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
