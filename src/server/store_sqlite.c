@@ -123,9 +123,11 @@ typedef struct {
     char *path;
 } sq_store;
 
-/* Pages left in the log by a commit that wake the checkpoint thread (SQLite's
- * own automatic checkpoint's default), and that make the commit checkpoint
- * itself. */
+/* Pages left in the log by a commit that wake the checkpoint thread, and
+ * that make the commit checkpoint itself. Eight times SQLite's automatic
+ * checkpoint's 1,000: each move rewrites its room's page in the log, and a
+ * longer log copies that page into the database once for more of them (the
+ * thread's CPU a move fell from 6 to 2.5 µs; docs/benchmarks.md). */
 #define CK_PAGES 8000
 #define CK_BACKSTOP 32000
 
@@ -297,9 +299,14 @@ store *store_sqlite_open(const char *path, pl_buf *err)
         return NULL;
     }
     char *msg = NULL;
-    /* mmap_size: pages read through a mapping, not a pread each. */
-    if (sqlite3_exec(s->db, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA mmap_size=268435456; PRAGMA cache_size=-65536;", NULL,
-                     NULL, &msg) != SQLITE_OK) {
+    /* mmap_size: pages read through a mapping, not a pread each. cache_size
+     * (64 MiB): the pages of a thousand rooms' latest moves stay in memory;
+     * SQLite's 2 MB default read most of them back from the log, a pread
+     * each. */
+    if (sqlite3_exec(s->db,
+                     "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA mmap_size=268435456;"
+                     " PRAGMA cache_size=-65536;",
+                     NULL, NULL, &msg) != SQLITE_OK) {
         pl_buf_printf(err, "store: %s: %s", path, msg ? msg : sqlite3_errmsg(s->db));
         sqlite3_free(msg);
         store_close(&s->base);
