@@ -428,12 +428,19 @@ static void ck_stop(sq_store *s)
 
 static void next_free(sq_store *s);
 
+/* The slot of `code` in `t` (cap slots, a power of two, open addressing):
+ * its own, or the free one where it goes. The seq cache's and a batch's. */
+static size_t slot_of(const sq_next *t, size_t cap, const char *code)
+{
+    size_t i = (size_t)pl_hash_str(code) & (cap - 1);
+    while (t[i].code && strcmp(t[i].code, code))
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
 static size_t next_slot(const sq_store *s, const char *code)
 {
-    size_t i = (size_t)pl_hash_str(code) & (s->capnext - 1);
-    while (s->next[i].code && strcmp(s->next[i].code, code))
-        i = (i + 1) & (s->capnext - 1);
-    return i;
+    return slot_of(s->next, s->capnext, code);
 }
 
 /* The cached next seq of `code`, or -1 when not known. */
@@ -589,34 +596,18 @@ static int sq_room_put(store *base, const store_room *r, pl_buf *err)
     return ret;
 }
 
-/* The rooms a batch has seen so far and the next seq of each within it
- * (open addressing, a power of two slots, at most half used): a room that
- * comes back later in the batch continues where its last run ended. Was a
- * scan of the batch's earlier actions per run, which made a batch of n
- * actions cost n * n / 2 string comparisons: half a million at the sizes a
- * loaded server writes (docs/benchmarks.md). */
-typedef struct {
-    const char *room; /* NULL: free */
-    int64_t next;
-} sq_seen;
-
-/* The slot of `room` in `t` (cap slots): its own, or the free one where it
- * goes. */
-static size_t seen_slot(const sq_seen *t, size_t cap, const char *room)
-{
-    size_t i = (size_t)pl_hash_str(room) & (cap - 1);
-    while (t[i].room && strcmp(t[i].room, room))
-        i = (i + 1) & (cap - 1);
-    return i;
-}
-
-/* Inside the transaction: checks and inserts every action. */
+/* Inside the transaction: checks and inserts every action. `seen` holds the
+ * rooms of the batch so far and the next seq of each within it (slot_of; at
+ * most half used; codes not owned): a room that comes back later in the
+ * batch continues where its last run ended. Was a scan of the batch's
+ * earlier actions per run, n * n / 2 string comparisons for n actions: half
+ * a million at the sizes a loaded server writes (docs/benchmarks.md). */
 static int append_all(sq_store *s, const store_action *a, int n, pl_buf *err)
 {
     size_t cap = 16;
     while (cap < (size_t)n * 2)
         cap *= 2;
-    sq_seen *seen = pl_calloc(cap, sizeof *seen);
+    sq_next *seen = pl_calloc(cap, sizeof *seen);
     if (!seen) {
         pl_buf_puts(err, "store: out of memory");
         return -1;
@@ -627,9 +618,9 @@ static int append_all(sq_store *s, const store_action *a, int n, pl_buf *err)
     for (int i = 0; i < n && ret == 0; i++) {
         if (!room || strcmp(room, a[i].room)) { /* a new run of a room in the batch */
             if (room)
-                seen[seen_slot(seen, cap, room)] = (sq_seen){room, next};
-            sq_seen *e = &seen[seen_slot(seen, cap, a[i].room)];
-            if (e->room) { /* an earlier run of this batch */
+                seen[slot_of(seen, cap, room)] = (sq_next){(char *)room, next};
+            const sq_next *e = &seen[slot_of(seen, cap, a[i].room)];
+            if (e->code) { /* an earlier run of this batch */
                 next = e->next;
             } else {
                 next = next_get(s, a[i].room); /* committed before this batch */
