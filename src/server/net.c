@@ -11,7 +11,10 @@
  * while a batch is on its way to disk rides in the next: one fsync for many
  * actions). Helper threads post their results under
  * `mu` and wake the loop with lws_cancel_service, which arrives as
- * LWS_CALLBACK_EVENT_WAIT_CANCELLED on the service thread.
+ * LWS_CALLBACK_EVENT_WAIT_CANCELLED on the service thread. A written batch
+ * is also looked for after every message (st_ready): under load one turn
+ * of the loop handles hundreds of messages, and the moves the batch holds
+ * would wait for all of them before their states went out.
  */
 #include <errno.h>
 #include <limits.h>
@@ -108,6 +111,7 @@ struct net {
     pthread_t st_thread;
     hub_batch *st_todo; /* for the storage thread */
     hub_batch *st_done; /* written (st_ok 1) or failed, for hub_store_done */
+    atomic_int st_ready; /* st_done is set: read without `mu` after every message */
     int st_ok;
     int st_quit;
     pthread_t *wk;
@@ -506,6 +510,7 @@ static void net_collect(net *n)
     hub_batch *b = n->st_done;
     int ok = n->st_ok;
     n->st_done = NULL;
+    atomic_store_explicit(&n->st_ready, 0, memory_order_relaxed);
     net_job *done = n->done;
     n->done = n->done_tail = NULL;
     int lost = n->st_lost;
@@ -529,6 +534,16 @@ static void net_collect(net *n)
         pl_free(x);
     }
     net_pump(n);
+}
+
+/* net_collect now when the storage thread has given a batch back (one
+ * atomic load otherwise): called after every message, so a written batch's
+ * states go out in the middle of a long turn of the loop (net.c's head). The
+ * next batch still leaves at the turn's end (net_prep_cb), as big as it got. */
+static void net_collect_ready(net *n)
+{
+    if (atomic_load_explicit(&n->st_ready, memory_order_acquire))
+        net_collect(n);
 }
 
 /* ---- Helper threads ----------------------------------------------------------- */
@@ -651,6 +666,7 @@ static void *net_storage_main(void *arg)
         pthread_mutex_lock(&n->mu);
         n->st_done = b;
         n->st_ok = ok;
+        atomic_store_explicit(&n->st_ready, 1, memory_order_release);
         pthread_mutex_unlock(&n->mu);
         lws_cancel_service(n->ctx);
         pthread_mutex_lock(&n->mu);
@@ -804,6 +820,7 @@ static void net_receive(net *n, net_conn *c, const char *in, size_t len)
     if (last && !c->rx.len && !c->rx_over) { /* the usual case: whole in one piece */
         hub_message(n->hub, c->id, in ? in : "", len, net_now()); /* an empty frame may come as NULL */
         net_pump(n);
+        net_collect_ready(n);
         return;
     }
     if (!c->rx_over) {
@@ -821,6 +838,7 @@ static void net_receive(net *n, net_conn *c, const char *in, size_t len)
         pl_buf_free(&c->rx);
         c->rx_over = 0;
         net_pump(n);
+        net_collect_ready(n);
     }
 }
 
