@@ -588,23 +588,25 @@ static void put_options(pl_buf *b, const ur_state *s)
 }
 
 /* [{"kind":…,"square":…,"stack":[{"marked":…,"owner":…},…]},…]: every
- * square, its stack bottom first. */
+ * square, its stack bottom first. The words and square names are ASCII
+ * with nothing to escape, so they are copied as they are, quotes around
+ * them, and a piece is one of four fixed texts: the server writes this per
+ * move (test_property_view_text checks the bytes against ur_view_json's). */
 static void put_board(pl_buf *b, const ur_state *s)
 {
+    static const char *const piece[4] = {"{\"marked\":false,\"owner\":0}", "{\"marked\":false,\"owner\":1}",
+                                         "{\"marked\":true,\"owner\":0}", "{\"marked\":true,\"owner\":1}"};
     pl_buf_putc(b, '[');
     for (int sq = 0; sq < UR_NSQ; sq++) {
-        pl_buf_puts(b, sq ? ",{\"kind\":" : "{\"kind\":");
-        pl_json_put_string(b, kind_word[ur_sq_kind(s, sq)]);
-        pl_buf_puts(b, ",\"square\":");
-        pl_json_put_string(b, ur_sq_name[sq]);
-        pl_buf_puts(b, ",\"stack\":[");
+        pl_buf_puts(b, sq ? ",{\"kind\":\"" : "{\"kind\":\"");
+        pl_buf_puts(b, kind_word[ur_sq_kind(s, sq)]);
+        pl_buf_puts(b, "\",\"square\":\"");
+        pl_buf_puts(b, ur_sq_name[sq]);
+        pl_buf_puts(b, "\",\"stack\":[");
         for (int lv = 0; lv < s->h[sq]; lv++) {
-            int p = (s->pc[sq] >> (2 * lv)) & 3;
-            pl_buf_puts(b, lv ? ",{\"marked\":" : "{\"marked\":");
-            pl_buf_puts(b, p >> 1 ? "true" : "false");
-            pl_buf_puts(b, ",\"owner\":");
-            pl_json_put_int(b, p & 1);
-            pl_buf_putc(b, '}');
+            if (lv)
+                pl_buf_putc(b, ',');
+            pl_buf_puts(b, piece[(s->pc[sq] >> (2 * lv)) & 3]);
         }
         pl_buf_puts(b, "]}");
     }
