@@ -1033,6 +1033,66 @@ static void test_held_until_durable_and_failure(void **state)
     drv_free(d);
 }
 
+/* act's accepted_in_state: the answer rides in the sender's state (one
+ * message, not two); without it, or false, the separate `accepted` as
+ * before; a wrong type is refused; a failed write gives no answer at all. */
+static void test_act_accepted_in_state(void **state)
+{
+    (void)state;
+    drv *d = drv_new("in-state");
+    duo t = duo_open(d, "\"game\":\"ur\"");
+    for (int round = 0; round < 4; round++) {
+        int mover = duo_mover(d, &t), other = mover == t.p0 ? t.p1 : t.p0;
+        json_t *st = last(d, mover, "state");
+        long seq = num(st, "seq"), seat = num(st, "seat");
+        char act[64];
+        snprintf(act, sizeof act, "%s", str(json_array_get(json_object_get(st, "legal"), 0), "action"));
+        size_t n0 = json_array_size(d->in[mover]), n1 = json_array_size(d->in[other]);
+        int accepted = count(d, mover, "accepted");
+        int in_state = round % 2 == 0;
+        sendf(d, mover, "{\"type\":\"act\",\"action\":\"%s\",\"seq\":%ld,\"accepted_in_state\":%s}", act, seq,
+              in_state ? "true" : "false");
+        json_t *now = last(d, mover, "state");
+        assert_true(num(now, "seq") > seq);
+        assert_null(json_object_get(last(d, other, "state"), "accepted")); /* only the sender's */
+        assert_int_equal(json_array_size(d->in[other]), n1 + 1);
+        if (in_state) {
+            json_t *a = json_object_get(now, "accepted");
+            assert_non_null(a);
+            assert_string_equal(str(a, "action"), act);
+            assert_int_equal(num(a, "seat"), seat);
+            assert_int_equal(num(a, "seq"), seq + 1);
+            assert_int_equal(json_object_size(a), 3);
+            assert_int_equal(count(d, mover, "accepted"), accepted);
+            assert_int_equal(json_array_size(d->in[mover]), n0 + 1); /* the state alone */
+        } else {
+            assert_null(json_object_get(now, "accepted"));
+            assert_int_equal(count(d, mover, "accepted"), accepted + 1);
+            assert_int_equal(json_array_size(d->in[mover]), n0 + 2);
+            /* the answer first, then the state, as without the option */
+            assert_string_equal(str(json_array_get(d->in[mover], n0), "type"), "accepted");
+        }
+    }
+    /* the sender's next state, made by someone else's move, is a plain one */
+    int mover = duo_mover(d, &t), other = mover == t.p0 ? t.p1 : t.p0;
+    assert_null(json_object_get(last(d, other, "state"), "accepted"));
+    /* a wrong type: refused, nothing played */
+    json_t *st = last(d, mover, "state");
+    long seq = num(st, "seq");
+    char act[64];
+    snprintf(act, sizeof act, "%s", str(json_array_get(json_object_get(st, "legal"), 0), "action"));
+    sendf(d, mover, "{\"type\":\"act\",\"action\":\"%s\",\"accepted_in_state\":1}", act);
+    assert_string_equal(last_error(d, mover), "shape");
+    assert_int_equal(num(last(d, mover, "state"), "seq"), seq);
+    /* a write that fails: an error, and the fresh state carries no answer */
+    d->fail_next = 1;
+    sendf(d, mover, "{\"type\":\"act\",\"action\":\"%s\",\"accepted_in_state\":true}", act);
+    assert_string_equal(str(last(d, mover, "error"), "error"), "storage");
+    assert_int_equal(num(last(d, mover, "state"), "seq"), seq);
+    assert_null(json_object_get(last(d, mover, "state"), "accepted"));
+    drv_free(d);
+}
+
 static void test_restore(void **state)
 {
     (void)state;
@@ -1826,6 +1886,7 @@ int main(void)
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_rate_limit),
         cmocka_unit_test(test_held_until_durable_and_failure),
+        cmocka_unit_test(test_act_accepted_in_state),
         cmocka_unit_test(test_restore),
         cmocka_unit_test(test_random_failures_then_restart),
         cmocka_unit_test(test_grace_takeover_and_hand_back),

@@ -161,6 +161,11 @@ struct hub {
     int npend, cappend;
     int redispatch;              /* re-reading a pending request: no second load, no rate */
     hub_lobby *lobby;            /* cluster: the store's open rooms (NULL: none read yet) */
+    /* An act's answer carried in its sender's state (act's accepted_in_state):
+     * set by req_act around the broadcast, taken by that state (state_text). */
+    uint64_t acc_conn;           /* the sender, 0 none */
+    const char *acc_head;        /* {"action":…,"seat":…,"seq":… (no closing brace) */
+    size_t acc_len;
 };
 
 /* ---- small helpers --------------------------------------------------------- */
@@ -1441,6 +1446,10 @@ static const char *view_text(hub_room *r, int viewer)
     }
     if (!text) {
         pl_buf v = {0}, err = {0};
+        /* Room for the view twice (pl_jfields_finish writes the sorted object
+         * after the fields), sized by the last one: one allocation, not a
+         * realloc at every doubling from 64 bytes. */
+        pl_buf_reserve(&v, 2 * (r->vcache[k] ? strlen(r->vcache[k]) : 2048) + 512);
         int ok = pl_view_json(r->game, r->m->state, viewer, &v, &err) == 0 && !v.oom;
         pl_buf_free(&err);
         if (ok && v.s) { /* the buffer's text kept as it is, not copied */
@@ -1522,14 +1531,19 @@ static void common_free(hub_common *k)
  * form) spliced in last: no tree is built and dumped per member. */
 static char *state_text(hub *h, hub_room *r, hub_conn *c, const hub_common *k)
 {
-    (void)h;
     const pl_game *g = r->game;
     int viewer = c->seat;
     int bad = 0;
     pl_buf b = {0};
     const char *view = view_text(r, viewer);
     pl_buf_reserve(&b, 1024 + (view ? strlen(view) : 0)); /* most states: one allocation */
-    pl_buf_puts(&b, "{\"clock\":");
+    if (h->acc_conn && h->acc_conn == c->id) { /* the answer to its act, first of the sorted keys */
+        pl_buf_puts(&b, "{\"accepted\":");
+        pl_buf_append(&b, h->acc_head, h->acc_len);
+        pl_buf_puts(&b, "},\"clock\":");
+    } else {
+        pl_buf_puts(&b, "{\"clock\":");
+    }
     pl_buf_append(&b, pl_buf_str(&k->clock), k->clock.len);
     pl_buf_puts(&b, ",\"history\":[");
     int upto = visible(r);
@@ -1610,9 +1624,13 @@ static void send_state(hub *h, hub_room *r, hub_conn *c, const hub_common *k)
         }
         k = &own;
     }
+    int answers = h->acc_conn && h->acc_conn == c->id;
     char *text = state_text(h, r, c, k);
-    if (text)
-        queue_msg(h, c->id, text, 0, hold_tag(h), r, 1);
+    hub_msg *m = text ? queue_msg(h, c->id, text, 0, hold_tag(h), r, 1) : NULL;
+    if (m && answers) {
+        m->o.answers = 1; /* it carries the act's answer (timed like `accepted`) */
+        h->acc_conn = 0;  /* given: the sender's next state is a plain one */
+    }
     if (k == &own)
         common_free(&own);
 }
@@ -2210,11 +2228,14 @@ static void req_act(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
 {
     const char *type, *text;
     json_t *jseq = NULL, *jseat = NULL;
+    int in_state = 0;
     json_error_t je;
-    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s, s?o, s?o}", "type", &type, "action", &text, "seq", &jseq,
-                       "seat", &jseat) < 0 ||
+    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s, s?o, s?o, s?b}", "type", &type, "action", &text, "seq",
+                       &jseq, "seat", &jseat, "accepted_in_state", &in_state) < 0 ||
         (jseq && !json_is_integer(jseq)) || (jseat && !json_is_integer(jseat))) {
-        hub_error(h, c->id, "shape", "act", "act: {action (text), seq (int, optional), seat (int, optional)}%s%s",
+        hub_error(h, c->id, "shape", "act",
+                  "act: {action (text), seq (int, optional), seat (int, optional), accepted_in_state (bool, "
+                  "optional)}%s%s",
                   je.text[0] ? ": " : "", je.text);
         return;
     }
@@ -2284,24 +2305,41 @@ static void req_act(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     if (hub_room_play(h, r, seat, a, c->id, now_ms, &err) < 0) {
         hub_error(h, c->id, "illegal", "act", "%s", pl_buf_str(&err));
     } else {
-        pl_buf m = {0}; /* {"action":…,"seat":…,"seq":…,"type":"accepted"}, one per move: written directly */
+        /* {"action":…,"seat":…,"seq":…,"type":"accepted"}, one per move: written directly; or
+         * (accepted_in_state) its first three keys as the sender's state's "accepted" */
+        pl_buf m = {0};
         pl_buf_puts(&m, "{\"action\":");
         int bad = pl_json_put_string(&m, pl_buf_str(&t));
         pl_buf_puts(&m, ",\"seat\":");
         pl_json_put_int(&m, seat);
         pl_buf_puts(&m, ",\"seq\":");
         pl_json_put_int(&m, after);
-        pl_buf_puts(&m, ",\"type\":\"accepted\"}");
-        if (bad || m.oom || t.oom) {
-            pl_buf_free(&m);
+        bad |= m.oom || t.oom;
+        int told = 0; /* the states are queued */
+        if (in_state && !bad) { /* taken by the sender's state (state_text) */
+            h->acc_conn = c->id;
+            h->acc_head = m.s;
+            h->acc_len = m.len;
+            hub_room_broadcast(h, r);
+            told = 1;
+            in_state = !h->acc_conn; /* else no state was made for it (memory): the plain answer after all */
+            h->acc_conn = 0;
+            h->acc_head = NULL;
         } else {
+            in_state = 0;
+        }
+        pl_buf_puts(&m, ",\"type\":\"accepted\"}");
+        if (!in_state && !bad && !m.oom) {
 #ifndef NDEBUG
             same_as_jansson(m.s, json_pack("{s:s, s:i, s:s, s:i}", "type", "accepted", "seq", after, "action",
                                            pl_buf_str(&t), "seat", seat));
 #endif
-            send_text(h, c->id, m.s, "accepted", hold_tag(h), c->room);
+            send_text(h, c->id, m.s, "accepted", hold_tag(h), c->room); /* before the states, as ever */
+            m.s = NULL;
         }
-        hub_room_broadcast(h, r);
+        pl_buf_free(&m);
+        if (!told)
+            hub_room_broadcast(h, r);
     }
     pl_buf_free(&t);
     pl_buf_free(&err);

@@ -11,7 +11,8 @@
  * seconds). A finished game is played again (`rematch`).
  *
  * Nothing is played until every client is in its room; then the run is
- * measured for S seconds: moves accepted per second (`accepted` messages),
+ * measured for S seconds: moves accepted per second (`accepted`: the
+ * generator asks for it inside the mover's state, act's accepted_in_state),
  * states received per second, and per move the time from writing its `act`
  * to the moment the last client of its room has received a `state` with a
  * longer history (p50, p99, max). This includes both trips over loopback
@@ -353,8 +354,8 @@ static void lg_act_now(lg_client *c)
     if (c->want_seq < 0 || !c->want_action)
         return;
     lg_send(c,
-            json_pack("{s:s,s:s,s:I}", "type", "act", "action", c->want_action, "seq",
-                      (json_int_t)c->want_seq),
+            json_pack("{s:s,s:s,s:I,s:b}", "type", "act", "action", c->want_action, "seq",
+                      (json_int_t)c->want_seq, "accepted_in_state", 1),
             c->want_seq);
     c->acted_seq = c->want_seq;
     c->want_seq = -1;
@@ -558,6 +559,8 @@ static void lg_on_message(lg *g, lg_client *c, const char *data, size_t len)
     if (g->trace)
         fprintf(stderr, "%d< %.*s\n", (int)(c - g->c), (int)(len > 300 ? 300 : len), data);
     if (!strcmp(type, "state")) {
+        if (g->phase == LG_RUN && json_object_get(m, "accepted"))
+            g->moves++; /* the answer to its act, in its state (accepted_in_state) */
         lg_on_state(g, c, m, now);
     } else if (!strcmp(type, "accepted")) {
         if (g->phase == LG_RUN)

@@ -426,7 +426,9 @@ export function open(ctx, code) {
       lang,
       seat: st.seat,
       act: (text, seat) => {
-        const msg = { type: 'act', action: text };
+        // accepted_in_state: the answer rides in this seat's next state
+        // (docs/web-protocol.md): the page reads only states, one message less.
+        const msg = { type: 'act', action: text, accepted_in_state: true };
         if (r.state) msg.seq = r.state.seq;
         if (seat !== undefined && seat !== null && seat !== r.seat) msg.seat = seat; // a partner seat
         net.send(msg);
