@@ -1038,6 +1038,12 @@ void hub_batch_free(hub_batch *b)
     batch_free_inner((hub_batchp *)b);
 }
 
+int hub_store_pending(const hub *h)
+{
+    const hub_batchp *p = h->next;
+    return h->inflight || !p ? 0 : p->b.nrooms + p->b.nactions + p->b.nfinished;
+}
+
 hub_batch *hub_store_take(hub *h)
 {
     if (h->inflight)

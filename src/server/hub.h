@@ -149,6 +149,9 @@ typedef struct hub_batch {
  * private requests: rooms to load (hub_config.on_demand) and leases to
  * drop (cluster). */
 hub_batch *hub_store_take(hub *h);
+/* How many writes (rooms, actions, finished rooms) wait for the next batch
+ * now; 0 while a batch is out (hub_store_take would give none). */
+int hub_store_pending(const hub *h);
 /* Writes batch `b` to `s` (rooms, seat changes through store_room_config,
  * one append for all actions, finishes), then drops the leases it names and
  * loads the rooms it asks for (each load's outcome is kept in `b`, so a
