@@ -164,8 +164,7 @@ struct hub {
     /* An act's answer carried in its sender's state (act's accepted_in_state):
      * set by req_act around the broadcast, taken by that state (state_text). */
     uint64_t acc_conn;           /* the sender, 0 none */
-    const char *acc_head;        /* {"action":…,"seat":…,"seq":… (no closing brace) */
-    size_t acc_len;
+    const pl_buf *acc;           /* {"action":…,"seat":…,"seq":… (no closing brace) */
 };
 
 /* ---- small helpers --------------------------------------------------------- */
@@ -1531,11 +1530,13 @@ static void common_free(hub_common *k)
 }
 
 /* The state message for connection `c` (seat or spectator of `r`) as text,
- * with the room's common parts `k`. Written piece by piece in jansson's
- * compact form with sorted keys (what dump() writes; test_unit_hub checks
- * every message against jansson's text), the view's text (already that
- * form) spliced in last: no tree is built and dumped per member. */
-static char *state_text(hub *h, hub_room *r, hub_conn *c, const hub_common *k)
+ * with the room's common parts `k` and, when `acc` is not NULL, the answer
+ * to its act as "accepted" (act's accepted_in_state). Written piece by
+ * piece in jansson's compact form with sorted keys (what dump() writes;
+ * test_unit_hub checks every message against jansson's text), the view's
+ * text (already that form) spliced in last: no tree is built and dumped
+ * per member. */
+static char *state_text(hub_room *r, hub_conn *c, const hub_common *k, const pl_buf *acc)
 {
     const pl_game *g = r->game;
     int viewer = c->seat;
@@ -1543,9 +1544,9 @@ static char *state_text(hub *h, hub_room *r, hub_conn *c, const hub_common *k)
     pl_buf b = {0};
     const char *view = view_text(r, viewer);
     pl_buf_reserve(&b, 1024 + (view ? strlen(view) : 0)); /* most states: one allocation */
-    if (h->acc_conn && h->acc_conn == c->id) { /* the answer to its act, first of the sorted keys */
+    if (acc) { /* the answer to its act, first of the sorted keys */
         pl_buf_puts(&b, "{\"accepted\":");
-        pl_buf_append(&b, h->acc_head, h->acc_len);
+        pl_buf_append(&b, acc->s, acc->len);
         pl_buf_puts(&b, "},\"clock\":");
     } else {
         pl_buf_puts(&b, "{\"clock\":");
@@ -1631,7 +1632,7 @@ static void send_state(hub *h, hub_room *r, hub_conn *c, const hub_common *k)
         k = &own;
     }
     int answers = h->acc_conn && h->acc_conn == c->id;
-    char *text = state_text(h, r, c, k);
+    char *text = state_text(r, c, k, answers ? h->acc : NULL);
     hub_msg *m = text ? queue_msg(h, c->id, text, 0, hold_tag(h), r, 1) : NULL;
     if (m && answers) {
         m->o.answers = 1; /* it carries the act's answer (timed like `accepted`) */
@@ -2324,13 +2325,12 @@ static void req_act(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         int told = 0; /* the states are queued */
         if (in_state && !bad) { /* taken by the sender's state (state_text) */
             h->acc_conn = c->id;
-            h->acc_head = m.s;
-            h->acc_len = m.len;
+            h->acc = &m;
             hub_room_broadcast(h, r);
             told = 1;
             in_state = !h->acc_conn; /* else no state was made for it (memory): the plain answer after all */
             h->acc_conn = 0;
-            h->acc_head = NULL;
+            h->acc = NULL;
         } else {
             in_state = 0;
         }
