@@ -109,6 +109,9 @@ class Player:
         a = rng.choice(s["legal"])["action"]
         self.pending = s["seq"]
         self.c.send({"type": "act", "action": a, "seq": s["seq"]})
+        # the next move thinks again, even when its answer and a computer's reply come in the
+        # same poll (a fast server: then the wait above never runs between two acts)
+        self.act_at = time.monotonic() + rng.uniform(*THINK_MS) / 1000
 
     def done(self):
         return self.gone or self.record is not None
