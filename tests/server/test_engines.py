@@ -36,7 +36,7 @@ SEED = 171717
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 ROOMS = [
-    ("ur", {"pieces": "4"}, [ai("medium"), ai("easy")]),
+    ("ur", {"pieces": "7"}, [ai("medium"), ai("easy")]),  # 7: long enough to outlast the rooms' creation
     ("cbw", {"players": "4"}, [ai("easy"), ai("medium"), ai("easy"), ai("easy")]),
     ("tamcuc", {"players": "4"}, [ai("easy"), ai("medium"), ai("easy"), ai("easy")]),
 ]
