@@ -286,6 +286,69 @@ static void test_sqlite_checkpoints_on_their_thread(void **st)
     B->drop(path);
 }
 
+/* An action's text for test_sqlite_big_commits: "seq N " then a letter of
+ * N's, 1,000 to 1,999 bytes in all. */
+static void big_text(char *out, size_t n, int64_t seq)
+{
+    int len = snprintf(out, n, "seq %lld ", (long long)seq);
+    int want = 1000 + (int)(seq * 7919 % 1000);
+    memset(out + len, 'a' + (int)(seq % 26), (size_t)(want - len));
+    out[want] = 0;
+}
+
+static int check_big(void *ctx, const store_action *a)
+{
+    int64_t *expect = ctx;
+    char want[2048];
+    big_text(want, sizeof want, *expect);
+    if (a->seq != *expect || strcmp(a->text, want))
+        return 1;
+    ++*expect;
+    return 0;
+}
+
+/* The log's writes of a commit go out in one system call through
+ * store_walbuf.c's VFS, up to 120 KiB at a time: commits of 1 to 140
+ * actions of 1 to 2 KB (up to 280 KB, several buffers, some about the unix
+ * VFS's 128 KiB a write) all come back whole after a reopening, and the
+ * store's file went through that VFS. */
+static void test_sqlite_big_commits(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    if (!B->sqlite)
+        skip();
+    char path[256];
+    B->fresh(path, sizeof path, "bigc");
+    store *s = open_ok(path);
+    assert_non_null(sqlite3_vfs_find("parlour-walbuf"));
+    room_ok(s, "b", "ur", 1);
+    pl_buf err = {0};
+    static char texts[140][2048];
+    store_action a[140];
+    static const int sizes[] = {1, 2, 31, 60, 61, 62, 63, 64, 65, 66, 100, 120, 128, 140, 3, 1};
+    int64_t seq = 0;
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        for (int i = 0; i < sizes[k]; i++) {
+            big_text(texts[i], sizeof texts[i], seq + i);
+            a[i] = (store_action){"b", seq + i, 0, texts[i], 1};
+        }
+        if (store_append(s, a, sizes[k], &err) != 0)
+            fail_msg("a commit of %d actions: %s", sizes[k], pl_buf_str(&err));
+        seq += sizes[k];
+    }
+    for (int reopen = 0; reopen < 2; reopen++) {
+        int64_t expect = 0;
+        if (store_actions(s, "b", check_big, &expect, &err) != 0 || expect != seq)
+            fail_msg("read back %lld of %lld actions whole", (long long)expect, (long long)seq);
+        store_close(s);
+        if (!reopen)
+            s = open_ok(path);
+    }
+    pl_buf_free(&err);
+    B->drop(path);
+}
+
 static void test_refusals_change_nothing(void **st)
 {
     (void)st;
@@ -1090,6 +1153,7 @@ int main(void)
         cmocka_unit_test(test_refusals_change_nothing),
         cmocka_unit_test(test_seq_cache_follows_commits),
         cmocka_unit_test(test_sqlite_checkpoints_on_their_thread),
+        cmocka_unit_test(test_sqlite_big_commits),
         cmocka_unit_test(test_kill_9_loses_no_acknowledged_action),
         cmocka_unit_test(test_room_config),
         cmocka_unit_test(test_room_get),

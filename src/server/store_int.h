@@ -45,6 +45,13 @@ struct store {
 store *store_sqlite_open(const char *path, pl_buf *err);
 store *store_pg_open(const char *url, pl_buf *err);
 
+/* The name of the SQLite VFS that writes a write-ahead log's writes of a
+ * commit in one system call (store_walbuf.c), registered at the first call;
+ * NULL if it could not be (then the default VFS serves). A connection that
+ * uses it must run with synchronous=FULL and cache_spill=OFF: the log is then
+ * written only in commits, each ending with a sync that writes the buffer. */
+const char *store_walbuf_vfs(void);
+
 /* Records that room `code` is not leased to this handle's owner: the
  * message in err, the code in s->lost. Returns STORE_LOST. */
 int store_lost(store *s, const char *code, pl_buf *err);

@@ -272,8 +272,10 @@ store *store_sqlite_open(const char *path, pl_buf *err)
         return NULL;
     }
     s->base.ops = &sq_ops;
+    /* A file's log goes through store_walbuf.c's VFS: a commit's frames in
+     * one write, not two a page. */
     int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                             NULL);
+                             strcmp(path, ":memory:") ? store_walbuf_vfs() : NULL);
     if (rc != SQLITE_OK) {
         pl_buf_printf(err, "store: cannot open %s: %s", path,
                       s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
@@ -302,10 +304,11 @@ store *store_sqlite_open(const char *path, pl_buf *err)
     /* mmap_size: pages read through a mapping, not a pread each. cache_size
      * (64 MiB): the pages of a thousand rooms' latest moves stay in memory;
      * SQLite's 2 MB default read most of them back from the log, a pread
-     * each. */
+     * each. synchronous=FULL and cache_spill=OFF: what store_walbuf.c's
+     * VFS needs (the log written only in commits, each ending in a sync). */
     if (sqlite3_exec(s->db,
                      "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA mmap_size=268435456;"
-                     " PRAGMA cache_size=-65536;",
+                     " PRAGMA cache_size=-65536; PRAGMA cache_spill=OFF;",
                      NULL, NULL, &msg) != SQLITE_OK) {
         pl_buf_printf(err, "store: %s: %s", path, msg ? msg : sqlite3_errmsg(s->db));
         sqlite3_free(msg);
