@@ -527,7 +527,7 @@ static void room_free(hub_room *r)
         pl_free(r->seats[s].level);
     hubk_free(r);
     for (int k = 0; k <= PL_MAX_SEATS; k++)
-        pl_free(r->vcache[k]);
+        pl_buf_free(&r->vbuf[k]);
     pl_match_free(r->m);
     pl_free(r->options_json);
     pl_free(r->members);
@@ -1409,64 +1409,67 @@ static int visible(const hub_room *r)
     return r->kar ? hubk_visible(r) : r->m->nhist;
 }
 
-/* Seat `viewer`'s view made from the spectator's view text `spec` of a game
- * that hides nothing, whose views differ only in their top-level "viewer"
- * (docs/web-views.md; test_unit_views checks it for every such game): the
- * one `"viewer":-1` replaced. A key's closing quote in compact JSON is never
- * escaped, so that text is a key; when it is not there exactly once, NULL
- * (the caller makes the view itself), as when memory runs out. The result
- * is owned by the caller (pl_free). */
-static char *view_for_seat(const char *spec, int viewer)
+/* Writes into `out` (empty) seat `viewer`'s view made from the spectator's
+ * view text `spec` of a game that hides nothing, whose views differ only in
+ * their top-level "viewer" (docs/web-views.md; test_unit_views checks it for
+ * every such game): the one `"viewer":-1` replaced. A key's closing quote in
+ * compact JSON is never escaped, so that text is a key; when it is not there
+ * exactly once, -1 (the caller makes the view itself), as when memory runs
+ * out; else 0. */
+static int view_for_seat(const char *spec, int viewer, pl_buf *out)
 {
     static const char key[] = "\"viewer\":-1";
     const char *at = strstr(spec, key);
     if (!at || strstr(at + 1, key) || (at[sizeof key - 1] != ',' && at[sizeof key - 1] != '}'))
-        return NULL;
+        return -1;
     char num[16];
     int nl = snprintf(num, sizeof num, "\"viewer\":%d", viewer);
     size_t head = (size_t)(at - spec), tail = strlen(at + sizeof key - 1);
-    char *text = pl_malloc(head + (size_t)nl + tail + 1);
-    if (text) { /* plain copies: printf'ing the whole view cost more than the rest */
-        memcpy(text, spec, head);
-        memcpy(text + head, num, (size_t)nl);
-        memcpy(text + head + nl, at + sizeof key - 1, tail + 1);
-    }
-    return text;
+    /* plain copies: printf'ing the whole view cost more than the rest */
+    pl_buf_reserve(out, head + (size_t)nl + tail + 1);
+    pl_buf_append(out, spec, head);
+    pl_buf_append(out, num, (size_t)nl);
+    pl_buf_append(out, at + sizeof key - 1, tail);
+    return out->oom ? -1 : 0;
 }
 
 /* The view text of `viewer` now (pl_view_json), kept per viewer until the
  * state changes: a broadcast to several spectators, or again after a seat
  * change, makes it once; in a game that hides nothing the seats' views are
  * the spectator's with another "viewer", so one view is made per state.
+ * Each viewer's buffer is written over, not freed and allocated again.
  * NULL when the game has none or memory ran out. */
 static const char *view_text(hub_room *r, int viewer)
 {
     int k = viewer + 1;
-    if (r->vcache[k] && r->vver[k] == r->version)
-        return r->vcache[k];
-    char *text = NULL;
+    pl_buf *v = &r->vbuf[k];
+    if (r->vok[k] && r->vver[k] == r->version)
+        return v->s;
+    r->vok[k] = 0;
+    size_t last = v->len; /* the last view's length */
+    int ok = 0;
     if (viewer >= 0 && !(r->game->flags & PL_GAME_HIDDEN)) {
         const char *spec = view_text(r, -1);
-        text = spec ? view_for_seat(spec, viewer) : NULL;
+        pl_buf_clear(v);
+        ok = spec && view_for_seat(spec, viewer, v) == 0;
     }
-    if (!text) {
-        pl_buf v = {0}, err = {0};
-        /* Room for the view twice (pl_jfields_finish writes the sorted object
-         * after the fields), sized by the last one: one allocation, not a
-         * realloc at every doubling from 64 bytes. */
-        pl_buf_reserve(&v, 2 * (r->vcache[k] ? strlen(r->vcache[k]) : 2048) + 512);
-        int ok = pl_view_json(r->game, r->m->state, viewer, &v, &err) == 0 && !v.oom;
+    if (!ok) {
+        pl_buf_clear(v);
+        pl_buf err = {0};
+        /* Room for the view twice (pl_jfields_finish writes the sorted
+         * object after the fields): one allocation the first time, none
+         * once the buffer has grown. */
+        pl_buf_reserve(v, 2 * (last ? last : 2048) + 512);
+        ok = pl_view_json(r->game, r->m->state, viewer, v, &err) == 0 && !v->oom && v->s;
         pl_buf_free(&err);
-        if (ok && v.s) { /* the buffer's text kept as it is, not copied */
-            text = v.s;
-            v.s = NULL;
-        }
-        pl_buf_free(&v);
     }
-    pl_free(r->vcache[k]);
-    r->vcache[k] = text;
+    if (!ok) {
+        pl_buf_free(v);
+        return NULL;
+    }
+    r->vok[k] = 1;
     r->vver[k] = r->version;
-    return r->vcache[k];
+    return v->s;
 }
 
 /* The parts of a state message that every member of a room gets alike,
