@@ -506,12 +506,22 @@ static int room_add(hub *h, hub_room *r)
     return 0;
 }
 
+/* Frees each of `p[0..n)` once (entry_make shares equal strings). */
+static void free_shared(char **p, int n)
+{
+    for (int v = 0; v < n; v++) {
+        int seen = 0;
+        for (int w = 0; w < v && !seen; w++)
+            seen = p[w] == p[v];
+        if (!seen)
+            pl_free(p[v]);
+    }
+}
+
 static void entry_free(hub_entry *e)
 {
-    for (int v = 0; v <= PL_MAX_SEATS; v++) {
-        pl_free(e->text[v]);
-        pl_free(e->said[v]);
-    }
+    free_shared(e->text, PL_MAX_SEATS + 1);
+    free_shared(e->said, PL_MAX_SEATS + 1);
     memset(e, 0, sizeof *e);
 }
 
@@ -1268,6 +1278,17 @@ static const char *spectator_view(char *const *by_seat, int nseats, int actor, c
     return common ? common : otherwise;
 }
 
+/* `text` as an entry's string: the pointer of the first of `have[0..n)`
+ * equal to it (the viewers of a game that hides nothing mostly read the same
+ * words, and "" is common), else a copy; NULL when memory ran out. */
+static char *share_or_dup(char *const *have, int n, const char *text)
+{
+    for (int i = 0; i < n; i++)
+        if (have[i] && !strcmp(have[i], text))
+            return have[i];
+    return dupn(text);
+}
+
 /* Works out the entry of the action `seat` played from `before` to `after`:
  * its text and description for each seat, and for a spectator (index 0):
  * in a game without hidden information what everyone reads (viewer -1);
@@ -1280,25 +1301,28 @@ static int entry_make(const hub_room *r, hub_entry *e, const void *before, int s
     int hidden = (g->flags & PL_GAME_HIDDEN) != 0;
     memset(e, 0, sizeof *e);
     e->seat = seat;
-    for (int v = hidden ? 0 : -1; v < r->nseats; v++) {
-        pl_buf t = {0}, d = {0};
+    pl_buf t = {0}, d = {0}; /* written over for each viewer */
+    int bad = 0;
+    for (int v = hidden ? 0 : -1; v < r->nseats && !bad; v++) {
+        pl_buf_clear(&t);
+        pl_buf_clear(&d);
         if (g->format_action_for)
             g->format_action_for(before, seat, a, v, &t);
         else
             g->format_action(before, seat, a, &t);
         if (g->describe)
             g->describe(before, seat, a, after, v, &d);
-        e->text[v + 1] = dupn(pl_buf_str(&t));
-        e->said[v + 1] = dupn(pl_buf_str(&d));
-        int bad = t.oom || d.oom || !e->text[v + 1] || !e->said[v + 1];
-        pl_buf_free(&t);
-        pl_buf_free(&d);
-        if (bad)
-            return -1;
+        e->text[v + 1] = share_or_dup(e->text, v + 1, pl_buf_str(&t));
+        e->said[v + 1] = share_or_dup(e->said, v + 1, pl_buf_str(&d));
+        bad = t.oom || d.oom || !e->text[v + 1] || !e->said[v + 1];
     }
+    pl_buf_free(&t);
+    pl_buf_free(&d);
+    if (bad)
+        return -1;
     if (hidden) {
-        e->text[0] = dupn(spectator_view(e->text + 1, r->nseats, seat, "?"));
-        e->said[0] = dupn(spectator_view(e->said + 1, r->nseats, seat, ""));
+        e->text[0] = share_or_dup(e->text + 1, r->nseats, spectator_view(e->text + 1, r->nseats, seat, "?"));
+        e->said[0] = share_or_dup(e->said + 1, r->nseats, spectator_view(e->said + 1, r->nseats, seat, ""));
         if (!e->text[0] || !e->said[0])
             return -1;
     }
