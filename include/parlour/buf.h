@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 typedef struct pl_buf {
     char *s;    /* NUL-terminated text, or NULL while empty */
@@ -42,5 +43,33 @@ void pl_buf_truncate(pl_buf *b, size_t len);
 void pl_buf_clear(pl_buf *b);
 /* Frees the memory; the buffer is empty and reusable afterwards. */
 void pl_buf_free(pl_buf *b);
+
+/* pl_buf_puts and pl_buf_putc as the compiler sees them: inline while the
+ * buffer has room (most calls; a literal's length is then known when
+ * compiled, and the copy is a few moves), the functions above otherwise.
+ * The same effect as the functions; they exist for function pointers. */
+static inline void pl_buf_puts_inline(pl_buf *b, const char *s)
+{
+    size_t n = strlen(s);
+    if (b->len + n < b->cap && !b->oom) { /* room for it and the NUL */
+        memcpy(b->s + b->len, s, n + 1);
+        b->len += n;
+        return;
+    }
+    pl_buf_append(b, s, n);
+}
+
+static inline void pl_buf_putc_inline(pl_buf *b, char c)
+{
+    if (b->len + 2 <= b->cap && !b->oom) {
+        b->s[b->len++] = c;
+        b->s[b->len] = '\0';
+        return;
+    }
+    pl_buf_append(b, &c, 1);
+}
+
+#define pl_buf_puts(b, s) pl_buf_puts_inline((b), (s))
+#define pl_buf_putc(b, c) pl_buf_putc_inline((b), (c))
 
 #endif

@@ -37,9 +37,11 @@ void pl_buf_append(pl_buf *b, const char *s, size_t n)
     b->s[b->len] = '\0';
 }
 
-void pl_buf_puts(pl_buf *b, const char *s) { pl_buf_append(b, s, strlen(s)); }
+/* The functions behind buf.h's inline forms (parenthesised names: not the
+ * macros). */
+void(pl_buf_puts)(pl_buf *b, const char *s) { pl_buf_append(b, s, strlen(s)); }
 
-void pl_buf_putc(pl_buf *b, char c)
+void(pl_buf_putc)(pl_buf *b, char c)
 {
     if (b->len + 2 <= b->cap && !b->oom) { /* room for it and the NUL: most calls */
         b->s[b->len++] = c;
