@@ -1433,67 +1433,66 @@ static int visible(const hub_room *r)
     return r->kar ? hubk_visible(r) : r->m->nhist;
 }
 
-/* Writes into `out` (empty) seat `viewer`'s view made from the spectator's
- * view text `spec` of a game that hides nothing, whose views differ only in
- * their top-level "viewer" (docs/web-views.md; test_unit_views checks it for
- * every such game): the one `"viewer":-1` replaced. A key's closing quote in
- * compact JSON is never escaped, so that text is a key; when it is not there
- * exactly once, -1 (the caller makes the view itself), as when memory runs
- * out; else 0. */
-static int view_for_seat(const char *spec, int viewer, pl_buf *out)
-{
-    static const char key[] = "\"viewer\":-1";
-    const char *at = strstr(spec, key);
-    if (!at || strstr(at + 1, key) || (at[sizeof key - 1] != ',' && at[sizeof key - 1] != '}'))
-        return -1;
-    char num[16];
-    int nl = snprintf(num, sizeof num, "\"viewer\":%d", viewer);
-    size_t head = (size_t)(at - spec), tail = strlen(at + sizeof key - 1);
-    /* plain copies: printf'ing the whole view cost more than the rest */
-    pl_buf_reserve(out, head + (size_t)nl + tail + 1);
-    pl_buf_append(out, spec, head);
-    pl_buf_append(out, num, (size_t)nl);
-    pl_buf_append(out, at + sizeof key - 1, tail);
-    return out->oom ? -1 : 0;
-}
-
 /* The view text of `viewer` now (pl_view_json), kept per viewer until the
- * state changes: a broadcast to several spectators, or again after a seat
- * change, makes it once; in a game that hides nothing the seats' views are
- * the spectator's with another "viewer", so one view is made per state.
- * Each viewer's buffer is written over, not freed and allocated again.
- * NULL when the game has none or memory ran out. */
+ * state changes (a broadcast to several spectators, or again after a seat
+ * change, makes it once), each viewer's buffer written over, not freed and
+ * allocated again. For the spectator's view also where its top-level
+ * `"viewer":-1` is (vat, put_view). NULL when the game has none or memory
+ * ran out. */
 static const char *view_text(hub_room *r, int viewer)
 {
+    static const char key[] = "\"viewer\":-1";
     int k = viewer + 1;
     pl_buf *v = &r->vbuf[k];
     if (r->vok[k] && r->vver[k] == r->version)
         return v->s;
     r->vok[k] = 0;
     size_t last = v->len; /* the last view's length */
-    int ok = 0;
-    if (viewer >= 0 && !(r->game->flags & PL_GAME_HIDDEN)) {
-        const char *spec = view_text(r, -1);
-        pl_buf_clear(v);
-        ok = spec && view_for_seat(spec, viewer, v) == 0;
-    }
-    if (!ok) {
-        pl_buf_clear(v);
-        pl_buf err = {0};
-        /* Room for the view twice (pl_jfields_finish writes the sorted
-         * object after the fields): one allocation the first time, none
-         * once the buffer has grown. */
-        pl_buf_reserve(v, 2 * (last ? last : 2048) + 512);
-        ok = pl_view_json(r->game, r->m->state, viewer, v, &err) == 0 && !v->oom && v->s;
-        pl_buf_free(&err);
-    }
+    pl_buf_clear(v);
+    pl_buf err = {0};
+    /* Room for the view twice (pl_jfields_finish writes the sorted object
+     * after the fields): one allocation the first time, none once the
+     * buffer has grown. */
+    pl_buf_reserve(v, 2 * (last ? last : 2048) + 512);
+    int ok = pl_view_json(r->game, r->m->state, viewer, v, &err) == 0 && !v->oom && v->s;
+    pl_buf_free(&err);
     if (!ok) {
         pl_buf_free(v);
         return NULL;
     }
+    if (!k) { /* a key's closing quote in compact JSON is never escaped: this text is the key */
+        const char *at = strstr(v->s, key);
+        r->vat = at && !strstr(at + 1, key) && (at[sizeof key - 1] == ',' || at[sizeof key - 1] == '}')
+                     ? (long)(at - v->s)
+                     : -1;
+    }
     r->vok[k] = 1;
     r->vver[k] = r->version;
     return v->s;
+}
+
+/* Appends seat `viewer`'s view to `b` ("null" when there is none). In a
+ * game that hides nothing the views differ only in their top-level
+ * "viewer" (docs/web-views.md; test_unit_views checks it for every such
+ * game), so a seat's is the spectator's with `"viewer":-1` replaced on the
+ * way (when that text is there exactly once: else the seat's own view):
+ * one view made per state, and no copy kept per seat. */
+static void put_view(hub_room *r, int viewer, pl_buf *b)
+{
+    static const char key[] = "\"viewer\":-1";
+    if (viewer >= 0 && !(r->game->flags & PL_GAME_HIDDEN)) {
+        const char *spec = view_text(r, -1);
+        if (spec && r->vat >= 0) {
+            size_t at = (size_t)r->vat, rest = at + sizeof key - 1;
+            pl_buf_append(b, spec, at);
+            pl_buf_puts(b, "\"viewer\":");
+            pl_json_put_int(b, viewer);
+            pl_buf_append(b, spec + rest, r->vbuf[0].len - rest);
+            return;
+        }
+    }
+    const char *view = view_text(r, viewer);
+    pl_buf_puts(b, view ? view : "null");
 }
 
 /* The parts of a state message that every member of a room gets alike,
@@ -1569,8 +1568,9 @@ static char *state_text(hub_room *r, hub_conn *c, const hub_common *k, const pl_
     int viewer = c->seat;
     int bad = 0;
     pl_buf b = {0};
-    const char *view = view_text(r, viewer);
-    pl_buf_reserve(&b, 1024 + (view ? strlen(view) : 0)); /* most states: one allocation */
+    int shared = viewer >= 0 && !(g->flags & PL_GAME_HIDDEN); /* put_view splices the spectator's */
+    const char *view = view_text(r, shared ? -1 : viewer);
+    pl_buf_reserve(&b, 1024 + (view ? r->vbuf[shared ? 0 : viewer + 1].len : 0)); /* most states: one allocation */
     if (acc) { /* the answer to its act, first of the sorted keys */
         pl_buf_puts(&b, "{\"accepted\":");
         pl_buf_append(&b, acc->s, acc->len);
@@ -1637,7 +1637,7 @@ static char *state_text(hub_room *r, hub_conn *c, const hub_common *k, const pl_
     pl_buf_puts(&b, ",\"status\":\"");
     pl_buf_puts(&b, room_status(r)); /* a fixed word: nothing to escape */
     pl_buf_puts(&b, "\",\"type\":\"state\",\"view\":");
-    pl_buf_puts(&b, view ? view : "null");
+    put_view(r, viewer, &b);
     pl_buf_putc(&b, '}');
     if (bad || b.oom) {
         pl_buf_free(&b);

@@ -75,6 +75,7 @@ typedef struct hub_room {
     pl_buf vbuf[PL_MAX_SEATS + 1];
     uint64_t vver[PL_MAX_SEATS + 1];
     unsigned char vok[PL_MAX_SEATS + 1];
+    long vat; /* where the spectator's view has its "viewer":-1, or -1 (hub.c, put_view) */
 } hub_room;
 
 /* A connection's session. */
