@@ -296,14 +296,21 @@ static void big_text(char *out, size_t n, int64_t seq)
     out[want] = 0;
 }
 
-static int check_big(void *ctx, const store_action *a)
+/* store_actions' callback for a history whose texts `text` writes: `ctx`
+ * is a text_check; `next` counts the actions that matched, in order. */
+typedef struct {
+    void (*text)(char *out, size_t n, int64_t seq);
+    int64_t next;
+} text_check;
+
+static int check_texts(void *ctx, const store_action *a)
 {
-    int64_t *expect = ctx;
+    text_check *c = ctx;
     char want[2048];
-    big_text(want, sizeof want, *expect);
-    if (a->seq != *expect || strcmp(a->text, want))
+    c->text(want, sizeof want, c->next);
+    if (a->seq != c->next || strcmp(a->text, want))
         return 1;
-    ++*expect;
+    c->next++;
     return 0;
 }
 
@@ -338,9 +345,9 @@ static void test_sqlite_big_commits(void **st)
         seq += sizes[k];
     }
     for (int reopen = 0; reopen < 2; reopen++) {
-        int64_t expect = 0;
-        if (store_actions(s, "b", check_big, &expect, &err) != 0 || expect != seq)
-            fail_msg("read back %lld of %lld actions whole", (long long)expect, (long long)seq);
+        text_check c = {big_text, 0};
+        if (store_actions(s, "b", check_texts, &c, &err) != 0 || c.next != seq)
+            fail_msg("read back %lld of %lld actions whole", (long long)c.next, (long long)seq);
         store_close(s);
         if (!reopen)
             s = open_ok(path);
@@ -404,6 +411,12 @@ static void test_refusals_change_nothing(void **st)
     B->drop(path);
 }
 
+/* The child writer's texts: "move N". */
+static void move_text(char *out, size_t n, int64_t seq)
+{
+    snprintf(out, n, "move %lld", (long long)seq);
+}
+
 /* The child: appends batches of 1..4 actions to room "k" forever, writing the
  * last seq of each batch to `fd` after store_append returned (the
  * acknowledgement a client would get). */
@@ -423,7 +436,7 @@ static void child_writer(const char *path, int fd, uint64_t seed)
         store_action a[4];
         char text[4][24];
         for (int i = 0; i < n; i++) {
-            snprintf(text[i], sizeof text[i], "move %lld", (long long)(next + i));
+            move_text(text[i], sizeof text[i], next + i);
             a[i] = (store_action){"k", next + i, i % 2, text[i], next + i};
         }
         if (store_append(s, a, n, &err) < 0)
@@ -433,17 +446,6 @@ static void child_writer(const char *path, int fd, uint64_t seed)
         if (write(fd, &ack, sizeof ack) != (ssize_t)sizeof ack)
             _exit(5);
     }
-}
-
-static int check_sequence(void *ctx, const store_action *a)
-{
-    int64_t *expect = ctx;
-    char want[24];
-    snprintf(want, sizeof want, "move %lld", (long long)*expect);
-    if (a->seq != *expect || strcmp(a->text, want))
-        return 1;
-    ++*expect;
-    return 0;
 }
 
 static void test_kill_9_loses_no_acknowledged_action(void **st)
@@ -493,9 +495,10 @@ static void test_kill_9_loses_no_acknowledged_action(void **st)
 
         s = open_ok(path);
         pl_buf err = {0};
-        int64_t expect = 0;
-        if (store_actions(s, "k", check_sequence, &expect, &err) != 0)
-            fail_msg("round %d: history broken at %lld", round, (long long)expect);
+        text_check c = {move_text, 0};
+        if (store_actions(s, "k", check_texts, &c, &err) != 0)
+            fail_msg("round %d: history broken at %lld", round, (long long)c.next);
+        int64_t expect = c.next;
         if (expect - 1 < acked)
             fail_msg("round %d: acknowledged %lld, kept only up to %lld", round, (long long)acked,
                      (long long)(expect - 1));
