@@ -1433,6 +1433,17 @@ static int visible(const hub_room *r)
     return r->kar ? hubk_visible(r) : r->m->nhist;
 }
 
+/* The spectator's "viewer" in compact JSON (view_text finds it once a
+ * view, put_view replaces it for a seat). */
+static const char spec_viewer[] = "\"viewer\":-1";
+
+/* Whether seat `viewer`'s view is the spectator's with another "viewer": a
+ * seat of a game that hides nothing (put_view). */
+static int view_shared(const hub_room *r, int viewer)
+{
+    return viewer >= 0 && !(r->game->flags & PL_GAME_HIDDEN);
+}
+
 /* The view text of `viewer` now (pl_view_json), kept per viewer until the
  * state changes (a broadcast to several spectators, or again after a seat
  * change, makes it once), each viewer's buffer written over, not freed and
@@ -1441,12 +1452,10 @@ static int visible(const hub_room *r)
  * ran out. */
 static const char *view_text(hub_room *r, int viewer)
 {
-    static const char key[] = "\"viewer\":-1";
     int k = viewer + 1;
     pl_buf *v = &r->vbuf[k];
-    if (r->vok[k] && r->vver[k] == r->version)
+    if (v->s && r->vver[k] == r->version)
         return v->s;
-    r->vok[k] = 0;
     size_t last = v->len; /* the last view's length */
     pl_buf_clear(v);
     pl_buf err = {0};
@@ -1461,12 +1470,10 @@ static const char *view_text(hub_room *r, int viewer)
         return NULL;
     }
     if (!k) { /* a key's closing quote in compact JSON is never escaped: this text is the key */
-        const char *at = strstr(v->s, key);
-        r->vat = at && !strstr(at + 1, key) && (at[sizeof key - 1] == ',' || at[sizeof key - 1] == '}')
-                     ? (long)(at - v->s)
-                     : -1;
+        const char *at = strstr(v->s, spec_viewer);
+        size_t n = sizeof spec_viewer - 1;
+        r->vat = at && !strstr(at + 1, spec_viewer) && (at[n] == ',' || at[n] == '}') ? (long)(at - v->s) : -1;
     }
-    r->vok[k] = 1;
     r->vver[k] = r->version;
     return v->s;
 }
@@ -1479,11 +1486,10 @@ static const char *view_text(hub_room *r, int viewer)
  * one view made per state, and no copy kept per seat. */
 static void put_view(hub_room *r, int viewer, pl_buf *b)
 {
-    static const char key[] = "\"viewer\":-1";
-    if (viewer >= 0 && !(r->game->flags & PL_GAME_HIDDEN)) {
+    if (view_shared(r, viewer)) {
         const char *spec = view_text(r, -1);
         if (spec && r->vat >= 0) {
-            size_t at = (size_t)r->vat, rest = at + sizeof key - 1;
+            size_t at = (size_t)r->vat, rest = at + sizeof spec_viewer - 1;
             pl_buf_append(b, spec, at);
             pl_buf_puts(b, "\"viewer\":");
             pl_json_put_int(b, viewer);
@@ -1568,7 +1574,7 @@ static char *state_text(hub_room *r, hub_conn *c, const hub_common *k, const pl_
     int viewer = c->seat;
     int bad = 0;
     pl_buf b = {0};
-    int shared = viewer >= 0 && !(g->flags & PL_GAME_HIDDEN); /* put_view splices the spectator's */
+    int shared = view_shared(r, viewer); /* put_view splices the spectator's */
     const char *view = view_text(r, shared ? -1 : viewer);
     pl_buf_reserve(&b, 1024 + (view ? r->vbuf[shared ? 0 : viewer + 1].len : 0)); /* most states: one allocation */
     if (acc) { /* the answer to its act, first of the sorted keys */

@@ -69,12 +69,11 @@ typedef struct hub_room {
     int idx;                /* its place in the hub's list of rooms */
     int64_t idle_ms;        /* cluster: when the last member left (0: someone is in it) */
     int given_away;         /* cluster: stored without a lease, to go once stored */
-    /* The view text by viewer + 1, valid while vok[] and vver[] is the
-     * room's version; the buffers are kept and written over (no
-     * allocation a state once they have grown). */
+    /* The view text by viewer + 1, valid while it has a text and vver[] is
+     * the room's version (a failed view frees its buffer); the buffers are
+     * kept and written over (no allocation a state once they have grown). */
     pl_buf vbuf[PL_MAX_SEATS + 1];
     uint64_t vver[PL_MAX_SEATS + 1];
-    unsigned char vok[PL_MAX_SEATS + 1];
     long vat; /* where the spectator's view has its "viewer":-1, or -1 (hub.c, put_view) */
 } hub_room;
 
