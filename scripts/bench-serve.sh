@@ -20,6 +20,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PARLOUR=$ROOT/build/release/parlour
+GENERATOR=
 CLIENTS=10000
 SECS=10
 RATE=10000
@@ -33,10 +34,10 @@ MAX_RATE=
 usage() {
     sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
     cat <<EOF
-usage: scripts/bench-serve.sh [--parlour PATH] [--clients N] [--seconds S] [--rate M]
+usage: scripts/bench-serve.sh [--parlour PATH] [--generator PATH] [--clients N] [--seconds S] [--rate M]
                               [--port P] [--only "idle max latency disk"]
                               [--tmpfs-dir DIR] [--disk-dir DIR] [--smoke]
-defaults: $PARLOUR, 10000 clients, 10 s, rate 10000, a free port,
+defaults: $PARLOUR (the server, and the generator unless --generator), 10000 clients, 10 s, rate 10000, a free port,
           databases in $TMPFS_DIR (tmpfs) and $DISK_DIR (disk)
 EOF
 }
@@ -44,6 +45,7 @@ EOF
 while [ $# -gt 0 ]; do
     case $1 in
     --parlour) PARLOUR=$2; shift 2 ;;
+    --generator) GENERATOR=$2; shift 2 ;;
     --clients) CLIENTS=$2; shift 2 ;;
     --seconds) SECS=$2; shift 2 ;;
     --rate) RATE=$2; shift 2 ;;
@@ -57,6 +59,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -x "$PARLOUR" ] || { echo "bench-serve.sh: no program at $PARLOUR (build it first)" >&2; exit 2; }
+GENERATOR=${GENERATOR:-$PARLOUR}
+[ -x "$GENERATOR" ] || { echo "bench-serve.sh: no program at $GENERATOR" >&2; exit 2; }
 if [ -z "$PORT" ]; then
     PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 fi
@@ -136,7 +140,7 @@ server_line() {
 # one, printed once at the start) on stderr.
 gen() {
     local rc=0
-    "${GEN_PIN[@]}" "$PARLOUR" bench serve --url "ws://127.0.0.1:$PORT/ws" --pid "$SPID" \
+    "${GEN_PIN[@]}" "$GENERATOR" bench serve --url "ws://127.0.0.1:$PORT/ws" --pid "$SPID" \
         --ready-timeout 600 "$@" \
         2>"$WORK/gen.err" || rc=$?
     grep -v "open files limit" "$WORK/gen.err" >&2 || true

@@ -522,31 +522,52 @@ static void lg_on_state(lg *g, lg_client *c, json_t *m, int64_t now)
     lg_play(g, c);
 }
 
+/* A state's "view" (two thirds of it), its "history" and its "seats" are of
+ * no use here: jansson reads the state without them. The server writes keys
+ * sorted and compact, so the view is the last key, "history" is followed by
+ * "history_from" and "seats" by "seq"; `,"key":` with its quotes unescaped
+ * cannot be inside a string. Writes the shortened object into g->scratch and
+ * returns its length, or 0 (the message is then read whole). */
+static size_t lg_cut_state(lg *g, const char *data, size_t len)
+{
+    static const struct {
+        const char *from, *to; /* drop [from, to) */
+    } skip[] = {{",\"history\":", ",\"history_from\":"}, {",\"seats\":", ",\"seq\":"}};
+    const char *view = len > 200 ? memmem(data, len, ",\"view\":", 8) : NULL;
+    if (!view)
+        return 0;
+    size_t end = (size_t)(view - data);
+    if (g->scratch_cap < end + 1) {
+        unsigned char *b = pl_realloc(g->scratch, end + 1);
+        if (!b)
+            return 0;
+        g->scratch = b;
+        g->scratch_cap = end + 1;
+    }
+    size_t at = 0, k = 0;
+    for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++) {
+        const char *f = memmem(data + at, end - at, skip[i].from, strlen(skip[i].from));
+        const char *t = f ? memmem(f, (size_t)(view - f), skip[i].to, strlen(skip[i].to)) : NULL;
+        if (!t)
+            continue;
+        memcpy(g->scratch + k, data + at, (size_t)(f - data) - at);
+        k += (size_t)(f - data) - at;
+        at = (size_t)(t - data);
+    }
+    memcpy(g->scratch + k, data + at, end - at);
+    k += end - at;
+    g->scratch[k++] = '}';
+    return k;
+}
+
 static void lg_on_message(lg *g, lg_client *c, const char *data, size_t len)
 {
     int64_t now = lg_now();
     json_error_t e;
-    /* A state's "view" (two thirds of it) is of no use here, and it is the
-     * last key (the server writes keys sorted): jansson reads the message
-     * up to it, closed there. `,"view":` unescaped cannot be inside a
-     * string; a message where the cut does not parse is read whole. */
     json_t *m = NULL;
-    const char *cut = len > 200 ? memmem(data, len, ",\"view\":", 8) : NULL;
-    if (cut) {
-        size_t k = (size_t)(cut - data);
-        if (g->scratch_cap < k + 1) {
-            unsigned char *b = pl_realloc(g->scratch, k + 1);
-            if (b) {
-                g->scratch = b;
-                g->scratch_cap = k + 1;
-            }
-        }
-        if (g->scratch_cap >= k + 1) {
-            memcpy(g->scratch, data, k);
-            g->scratch[k] = '}';
-            m = json_loadb((const char *)g->scratch, k + 1, 0, &e);
-        }
-    }
+    size_t k = lg_cut_state(g, data, len);
+    if (k)
+        m = json_loadb((const char *)g->scratch, k, 0, &e);
     if (!m)
         m = json_loadb(data, len, 0, &e);
     const char *type = json_string_value(json_object_get(m, "type"));
