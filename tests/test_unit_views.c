@@ -53,20 +53,12 @@ static void test_unit_view_json_ur_golden(void **state)
     pl_match *m = th_new("ur", "seed=7 start=light pieces=2");
     th_script(m, "roll 1; enter; roll 4");
     assert_string_equal(view_of(m, -1),
-                        "{\"actors\":[1],\"board\":[{\"kind\":\"rosette\",\"square\":\"A1\",\"stack\":[]},{\"kind\":\"lane-eyes\","
-                        "\"square\":\"A2\",\"stack\":[]},{\"kind\":\"plain\",\"square\":\"A3\",\"stack\":[]},{\"kind\":\"lane-eyes\","
-                        "\"square\":\"A4\",\"stack\":[{\"marked\":false,\"owner\":0}]},{\"kind\":\"rosette\",\"square\":\"A7\","
-                        "\"stack\":[]},{\"kind\":\"conversion\",\"square\":\"A8\",\"stack\":[]},{\"kind\":\"finish\","
-                        "\"square\":\"B1\",\"stack\":[]},{\"kind\":\"plain\",\"square\":\"B2\",\"stack\":[]},{\"kind\":\"safe\","
-                        "\"square\":\"B3\",\"stack\":[]},{\"kind\":\"rosette\",\"square\":\"B4\",\"stack\":[]},{\"kind\":\"plain\","
-                        "\"square\":\"B5\",\"stack\":[]},{\"kind\":\"safe\",\"square\":\"B6\",\"stack\":[]},{\"kind\":\"b7-eyes\","
-                        "\"square\":\"B7\",\"stack\":[]},{\"kind\":\"plain\",\"square\":\"B8\",\"stack\":[]},{\"kind\":\"rosette\","
-                        "\"square\":\"C1\",\"stack\":[]},{\"kind\":\"lane-eyes\",\"square\":\"C2\",\"stack\":[]},{\"kind\":\"plain\","
-                        "\"square\":\"C3\",\"stack\":[]},{\"kind\":\"lane-eyes\",\"square\":\"C4\",\"stack\":[]},{\"kind\":\"rosette\","
-                        "\"square\":\"C7\",\"stack\":[]},{\"kind\":\"conversion\",\"square\":\"C8\",\"stack\":[]}],\"game\":\"ur\","
-                        "\"off\":[0,0],\"options\":{\"dice\":\"3lots\",\"loop\":\"own-first\",\"pieces\":2,\"rules\":\"skiryuk\","
-                        "\"stack\":\"top\"},\"outcome\":null,\"phase\":\"move\",\"reserve\":[1,2],\"roll\":4,\"seats\":2,"
-                        "\"stage\":\"move\",\"teams\":[0,1],\"turn\":1,\"viewer\":-1}");
+                        "{\"actors\":[1],\"board\":{\"A4\":[{\"marked\":false,\"owner\":0}]},\"game\":\"ur\",\"off\":[0,0],\"opti"
+                        "ons\":{\"dice\":\"3lots\",\"loop\":\"own-first\",\"pieces\":2,\"rules\":\"skiryuk\",\"stack\":\"top\"},"
+                        "\"outcome\":null,\"phase\":\"move\",\"reserve\":[1,2],\"roll\":4,\"seats\":2,\"squares\":{\"b7-eyes\":["
+                        "\"B7\"],\"conversion\":[\"A8\",\"C8\"],\"finish\":[\"B1\"],\"lane-eyes\":[\"A2\",\"A4\",\"C2\",\"C4\"],"
+                        "\"plain\":[\"A3\",\"B2\",\"B5\",\"B8\",\"C3\"],\"rosette\":[\"A1\",\"A7\",\"B4\",\"C1\",\"C7\"],\"safe\""
+                        ":[\"B3\",\"B6\"]},\"stage\":\"move\",\"teams\":[0,1],\"turn\":1,\"viewer\":-1}");
     assert_same_but_viewer(m, 0); /* Ur hides nothing */
     pl_match_free(m);
 }

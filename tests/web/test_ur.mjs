@@ -35,6 +35,10 @@ run('ur', async (h) => {
   const eve = await h.page('phone', { lang: 'en' });
   let room;
 
+  // every square of a view, {square, kind, stack} (docs/web-views.md: `squares` names them by
+  // kind, `board` holds the stacks of those with pieces)
+  const cells = (v) => Object.entries(v.squares).flatMap(([kind, list]) => list.map((square) => ({ square, kind, stack: v.board[square] || [] })));
+
   // what the table draws must be what the view says
   let mixedStacks = 0; // stacks seen with pieces of both owners or both sides
   async function boardMatches(page, what) {
@@ -51,7 +55,7 @@ run('ur', async (h) => {
         drawn: { squares: out, reserve: zone('.ur-reserve', 'reserve'), off: zone('.ur-offzone', 'off'), roll: document.getElementById('ur-roll')?.textContent },
       };
     });
-    for (const b of st.view.board) {
+    for (const b of cells(st.view)) {
       // bottom first in the view; the table draws bottom first too
       const want = b.stack.map((p) => (p.owner ? 'd' : 'l') + (p.marked ? 'M' : 'b')).join(' ');
       const got = (drawn.squares[b.square] || []).join(' ');
@@ -78,7 +82,8 @@ run('ur', async (h) => {
 
   await h.step('the squares are labelled and focusable, their kinds drawn from the view', async () => {
     const st = await h.state(ann);
-    for (const b of st.view.board) {
+    h.check(cells(st.view).length === 20, 'the view names twenty squares');
+    for (const b of cells(st.view)) {
       const g = ann.locator(`.ur-square[data-square="${b.square}"]`);
       h.check((await g.getAttribute('data-kind')) === b.kind, `${b.square} is a ${b.kind}`);
       h.check((await g.getAttribute('tabindex')) === '0', `${b.square} focusable`);

@@ -1,7 +1,7 @@
 // ur.js — the table of the Royal Game of Ur (docs/web-ui.md, "The table
 // contract"). Drawn by hand in SVG from the seat's JSON view alone
 // (docs/web-views.md, `ur`): the reconstructed board with each square's kind
-// from view.board[].kind (rosettes, lane and small-block eyes, the safe
+// from view.squares (rosettes, lane and small-block eyes, the safe
 // "four fives", the conversion "wavy fives", the finish square), the path of
 // the side to move with its loop round the small block, stacks with their
 // count and each piece's side (blank / marked), the reserve and the pieces
@@ -54,6 +54,16 @@ export function pathOf(side, options) {
   }
   if (side === 1) p = p.map((s) => (s[0] === 'A' ? 'C' + s[1] : s[0] === 'C' ? 'A' + s[1] : s));
   return p;
+}
+
+/** The view's 20 squares in the notation's order (A1 … C8), each {square, kind, stack}: the view
+ * names every square under its kind (`squares`) and gives the stacks of those that hold pieces
+ * (`board`, bottom first). */
+export function squaresOf(v) {
+  const out = [];
+  for (const [kind, list] of Object.entries((v && v.squares) || {}))
+    for (const square of list) out.push({ square, kind, stack: (v.board && v.board[square]) || [] });
+  return out.sort((a, b) => (a.square < b.square ? -1 : a.square > b.square ? 1 : 0));
 }
 
 /** One legal entry → {action, long, from: 'reserve'|square|null, depth (1 = top), to: square|'off'|null,
@@ -221,7 +231,7 @@ export function mount(root, api) {
     const pcG = svg('g', { class: 'ur-pieces', 'aria-hidden': 'true' });
     els.over = svg('g', { class: 'ur-overlay', 'aria-hidden': 'true' });
     els.sq = new Map();
-    for (const b of v.board || []) {
+    for (const b of squaresOf(v)) {
       const x = colX(Number(b.square[1]));
       const y = rowY(b.square[0]);
       const g = svg('g', { class: 'ur-square', tabindex: '0', role: 'button', dataset: { square: b.square, key: b.square, kind: b.kind } });
@@ -599,12 +609,13 @@ export function mount(root, api) {
   // marked pieces on the board than before, on a square whose stack changed.
   function flips(prev, next) {
     const out = new Set();
-    if (!prev || !next || !prev.board || !next.board) return out;
-    const marked = (v, s) => v.board.reduce((n, b) => n + b.stack.filter((p) => p.owner === s && p.marked).length, 0) + v.off[s];
-    const before = new Map(prev.board.map((b) => [b.square, JSON.stringify(b.stack)]));
+    if (!prev || !next || !prev.squares || !next.squares) return out;
+    const [was, now] = [squaresOf(prev), squaresOf(next)];
+    const marked = (v, sq, s) => sq.reduce((n, b) => n + b.stack.filter((p) => p.owner === s && p.marked).length, 0) + v.off[s];
+    const before = new Map(was.map((b) => [b.square, JSON.stringify(b.stack)]));
     for (const s of [0, 1]) {
-      if (marked(next, s) <= marked(prev, s)) continue;
-      for (const b of next.board) {
+      if (marked(next, now, s) <= marked(prev, was, s)) continue;
+      for (const b of now) {
         const top = b.stack[b.stack.length - 1];
         if (top && top.owner === s && top.marked && before.get(b.square) !== JSON.stringify(b.stack)) out.add(b.square);
       }
@@ -614,8 +625,8 @@ export function mount(root, api) {
 
   // The squares whose stack differs between two views (the last move: where it left and landed).
   function changed(prev, next) {
-    const before = new Map((prev.board || []).map((b) => [b.square, JSON.stringify(b.stack)]));
-    return new Set((next.board || []).filter((b) => before.get(b.square) !== JSON.stringify(b.stack)).map((b) => b.square));
+    const before = new Map(squaresOf(prev).map((b) => [b.square, JSON.stringify(b.stack)]));
+    return new Set(squaresOf(next).filter((b) => before.get(b.square) !== JSON.stringify(b.stack)).map((b) => b.square));
   }
 
   // ---- the contract ----

@@ -539,8 +539,17 @@ int ur_view_json(const void *st, int viewer, json_t *obj)
     bad |= json_object_set_new(obj, "roll", json_integer(s->phase == UR_PH_MOVE ? s->roll : 0));
     bad |= json_object_set_new(obj, "reserve", pair_json(s->reserve[0], s->reserve[1]));
     bad |= json_object_set_new(obj, "off", pair_json(s->off[0], s->off[1]));
-    json_t *board = json_array();
+    json_t *squares = json_object(), *board = json_object();
     for (int sq = 0; sq < UR_NSQ; sq++) {
+        const char *kind = kind_word[ur_sq_kind(s, sq)];
+        json_t *same = json_object_get(squares, kind);
+        if (!same) {
+            same = json_array();
+            bad |= json_object_set_new(squares, kind, same);
+        }
+        bad |= json_array_append_new(same, json_string(ur_sq_name[sq]));
+        if (s->h[sq] == 0)
+            continue;
         json_t *stack = json_array();
         for (int lv = 0; lv < s->h[sq]; lv++) {
             int p = (s->pc[sq] >> (2 * lv)) & 3;
@@ -549,12 +558,9 @@ int ur_view_json(const void *st, int viewer, json_t *obj)
             bad |= json_object_set_new(piece, "marked", json_boolean(p >> 1));
             bad |= json_array_append_new(stack, piece);
         }
-        json_t *square = json_object();
-        bad |= json_object_set_new(square, "square", json_string(ur_sq_name[sq]));
-        bad |= json_object_set_new(square, "kind", json_string(kind_word[ur_sq_kind(s, sq)]));
-        bad |= json_object_set_new(square, "stack", stack);
-        bad |= json_array_append_new(board, square);
+        bad |= json_object_set_new(board, ur_sq_name[sq], stack);
     }
+    bad |= json_object_set_new(obj, "squares", squares);
     bad |= json_object_set_new(obj, "board", board);
     return bad ? -1 : 0;
 }
@@ -587,30 +593,60 @@ static void put_options(pl_buf *b, const ur_state *s)
     pl_buf_putc(b, '}');
 }
 
-/* [{"kind":…,"square":…,"stack":[{"marked":…,"owner":…},…]},…]: every
- * square, its stack bottom first. The words and square names are ASCII
- * with nothing to escape, so they are copied as they are, quotes around
- * them, and a piece is one of four fixed texts: the server writes this per
- * move (test_property_view_text checks the bytes against ur_view_json's). */
+/* {"b7-eyes":[…],"conversion":[…],…}: every square under the kind drawn on
+ * it, kinds in their names' order (the sorted keys of ur_view_json), squares
+ * in theirs (ur_sq_name's order is sorted); a kind no square has is left out.
+ * The words and names are ASCII with nothing to escape: copied as they are. */
+static void put_squares(pl_buf *b, const ur_state *s)
+{
+    static const int by_name[] = {UR_B7_EYES, UR_CONVERSION, UR_FINISH, UR_LANE_EYES, UR_PLAIN, UR_ROSETTE, UR_SAFE};
+    pl_buf_putc(b, '{');
+    int nk = 0;
+    for (size_t k = 0; k < sizeof by_name / sizeof by_name[0]; k++) {
+        int n = 0;
+        for (int sq = 0; sq < UR_NSQ; sq++) {
+            if (ur_sq_kind(s, sq) != by_name[k])
+                continue;
+            if (n++ == 0) {
+                pl_buf_puts(b, nk++ ? ",\"" : "\"");
+                pl_buf_puts(b, kind_word[by_name[k]]);
+                pl_buf_puts(b, "\":[\"");
+            } else {
+                pl_buf_puts(b, ",\"");
+            }
+            pl_buf_puts(b, ur_sq_name[sq]);
+            pl_buf_putc(b, '"');
+        }
+        if (n)
+            pl_buf_putc(b, ']');
+    }
+    pl_buf_putc(b, '}');
+}
+
+/* {"A4":[{"marked":…,"owner":…},…],…}: the squares that hold pieces, each
+ * stack bottom first; a piece is one of four fixed texts. The server writes
+ * this per move (test_property_view_text checks the bytes against
+ * ur_view_json's). */
 static void put_board(pl_buf *b, const ur_state *s)
 {
     static const char *const piece[4] = {"{\"marked\":false,\"owner\":0}", "{\"marked\":false,\"owner\":1}",
                                          "{\"marked\":true,\"owner\":0}", "{\"marked\":true,\"owner\":1}"};
-    pl_buf_putc(b, '[');
+    pl_buf_putc(b, '{');
+    int any = 0;
     for (int sq = 0; sq < UR_NSQ; sq++) {
-        pl_buf_puts(b, sq ? ",{\"kind\":\"" : "{\"kind\":\"");
-        pl_buf_puts(b, kind_word[ur_sq_kind(s, sq)]);
-        pl_buf_puts(b, "\",\"square\":\"");
+        if (s->h[sq] == 0)
+            continue;
+        pl_buf_puts(b, any++ ? ",\"" : "\"");
         pl_buf_puts(b, ur_sq_name[sq]);
-        pl_buf_puts(b, "\",\"stack\":[");
+        pl_buf_puts(b, "\":[");
         for (int lv = 0; lv < s->h[sq]; lv++) {
             if (lv)
                 pl_buf_putc(b, ',');
             pl_buf_puts(b, piece[(s->pc[sq] >> (2 * lv)) & 3]);
         }
-        pl_buf_puts(b, "]}");
+        pl_buf_putc(b, ']');
     }
-    pl_buf_putc(b, ']');
+    pl_buf_putc(b, '}');
 }
 
 int ur_view_text(const void *st, int viewer, pl_jfields *f)
@@ -624,5 +660,6 @@ int ur_view_text(const void *st, int viewer, pl_jfields *f)
     put_pair(pl_jfields_key(f, "reserve"), s->reserve[0], s->reserve[1]);
     put_pair(pl_jfields_key(f, "off"), s->off[0], s->off[1]);
     put_board(pl_jfields_key(f, "board"), s);
+    put_squares(pl_jfields_key(f, "squares"), s);
     return f->out->oom ? -1 : 0;
 }
