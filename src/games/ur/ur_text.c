@@ -1,6 +1,7 @@
 /* ur_text.c — Ur notation (docs/notation-ur.md), position text, the `view`
  * observation and the picture. Nothing here is on the hot path. */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,6 +428,8 @@ static bool step_of(const ur_state *b, const ur_state *a, ur_step *st)
     if (a->off[p] > b->off[p])
         st->to = UR_NSQ;
     for (int sq = 0; sq < UR_NSQ; sq++) {
+        if (a->h[sq] == b->h[sq] && a->pc[sq] == b->pc[sq])
+            continue; /* most squares: the same stack, nothing to count */
         int d = count_on(a, p, sq) - count_on(b, p, sq);
         if (d < 0)
             st->from = sq;
@@ -596,8 +599,9 @@ static void put_options(pl_buf *b, const ur_state *s)
 /* {"b7-eyes":[…],"conversion":[…],…}: every square under the kind drawn on
  * it, kinds in their names' order (the sorted keys of ur_view_json), squares
  * in theirs (ur_sq_name's order is sorted); a kind no square has is left out.
- * The words and names are ASCII with nothing to escape: copied as they are. */
-static void put_squares(pl_buf *b, const ur_state *s)
+ * The words and names are ASCII with nothing to escape: copied as they are.
+ * The text depends on the rules only (s->finkel). */
+static void squares_text(pl_buf *b, const ur_state *s)
 {
     static const int by_name[] = {UR_B7_EYES, UR_CONVERSION, UR_FINISH, UR_LANE_EYES, UR_PLAIN, UR_ROSETTE, UR_SAFE};
     pl_buf_putc(b, '{');
@@ -607,12 +611,10 @@ static void put_squares(pl_buf *b, const ur_state *s)
         for (int sq = 0; sq < UR_NSQ; sq++) {
             if (ur_sq_kind(s, sq) != by_name[k])
                 continue;
-            if (n++ == 0) {
-                pl_buf_puts(b, nk++ ? ",\"" : "\"");
+            pl_buf_puts(b, n++ ? ",\"" : nk++ ? ",\"" : "\"");
+            if (n == 1) {
                 pl_buf_puts(b, kind_word[by_name[k]]);
                 pl_buf_puts(b, "\":[\"");
-            } else {
-                pl_buf_puts(b, ",\"");
             }
             pl_buf_puts(b, ur_sq_name[sq]);
             pl_buf_putc(b, '"');
@@ -621,6 +623,32 @@ static void put_squares(pl_buf *b, const ur_state *s)
             pl_buf_putc(b, ']');
     }
     pl_buf_putc(b, '}');
+}
+
+/* squares_text for each rules (0 Skiryuk's, 1 Finkel's), made once: the
+ * server writes a view per move, and the kinds were half of its cost. */
+static char *squares_made[2];
+static pthread_once_t squares_once = PTHREAD_ONCE_INIT;
+
+static void squares_make(void)
+{
+    for (int f = 0; f < 2; f++) {
+        ur_state s = {0};
+        s.finkel = (unsigned char)f;
+        pl_buf b = {0};
+        squares_text(&b, &s);
+        squares_made[f] = b.oom ? NULL : b.s; /* kept for the process's life */
+    }
+}
+
+static void put_squares(pl_buf *b, const ur_state *s)
+{
+    pthread_once(&squares_once, squares_make);
+    const char *t = squares_made[s->finkel != 0];
+    if (t)
+        pl_buf_puts(b, t);
+    else
+        squares_text(b, s); /* no memory for the copy once: written each time */
 }
 
 /* {"A4":[{"marked":…,"owner":…},…],…}: the squares that hold pieces, each
