@@ -2290,8 +2290,7 @@ static void req_act(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     const char *type, *text;
     json_t *jseq = NULL, *jseat = NULL;
     int in_state = 0;
-    json_error_t je;
-    je.text[0] = '\0';
+    json_error_t je; /* set by json_unpack_ex, which runs whenever act_shape refuses */
     if (act_shape(root, &text, &jseq, &jseat, &in_state) < 0 &&
         (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s, s?o, s?o, s?b}", "type", &type, "action", &text, "seq",
                         &jseq, "seat", &jseat, "accepted_in_state", &in_state) < 0 ||

@@ -1,5 +1,7 @@
 /* ur_text.c — Ur notation (docs/notation-ur.md), position text, the `view`
- * observation and the picture. Nothing here is on the hot path. */
+ * observation and the picture. Off the search's hot path; the structured
+ * view (ur_view_text) and the moves' long texts are written per move by the
+ * server, so those are kept cheap. */
 #include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -611,10 +613,12 @@ static void squares_text(pl_buf *b, const ur_state *s)
         for (int sq = 0; sq < UR_NSQ; sq++) {
             if (ur_sq_kind(s, sq) != by_name[k])
                 continue;
-            pl_buf_puts(b, n++ ? ",\"" : nk++ ? ",\"" : "\"");
-            if (n == 1) {
+            if (n++ == 0) { /* the kind's first square: its key first */
+                pl_buf_puts(b, nk++ ? ",\"" : "\"");
                 pl_buf_puts(b, kind_word[by_name[k]]);
                 pl_buf_puts(b, "\":[\"");
+            } else {
+                pl_buf_puts(b, ",\"");
             }
             pl_buf_puts(b, ur_sq_name[sq]);
             pl_buf_putc(b, '"');
