@@ -334,6 +334,30 @@ typedef struct pl_game {
      * string that is not UTF-8): the caller drops the whole object. Never
      * changes `st`. */
     int (*view_text)(const void *st, int viewer, struct pl_jfields *f);
+
+    /* Optional: what an action did, as data (docs/web-views.md, "Events"):
+     * the typed events of `seat`'s action `a` from `before` to `after`
+     * (seat PL_CHANCE for chance), as `viewer` may know them (a seat, or -1
+     * for someone who sees everything, as `describe`). Appends zero or more
+     * JSON objects to `arr`, a jansson array: each has "type" (a word the
+     * game documents: "throw", "move", "capture", "trick" ...) and that
+     * type's fields; seats by number, squares and cards in the game's
+     * notation; only integers, strings, booleans, null, arrays and objects.
+     * Hidden things: the contract of `view` and `format_action_for`: for a
+     * state that differs only in what `viewer` cannot see, the events are
+     * the same. A game with `events` writes its `describe` sentences from
+     * the same events, so that the two never disagree. Returns 0, or -1
+     * when memory ran out (`arr` may then hold some: the caller drops it).
+     * Never changes either state. */
+    int (*events)(const void *before, int seat, pl_action a, const void *after, int viewer, struct json_t *arr);
+
+    /* Optional: the fields a page needs to show `seat`'s legal action `a`
+     * in `st` without reading its text (Ur: {"from":"B5","to":"B8",
+     * "captures":true}). Adds keys to `obj`, an empty jansson object; the
+     * server sends it as the legal action's "fields" (docs/web-views.md,
+     * "Action fields"). Same value rules as `events`. Returns 0, or -1 when
+     * memory ran out. Never changes `st`. */
+    int (*action_fields)(const void *st, int seat, pl_action a, struct json_t *obj);
 } pl_game;
 
 /* Lists every legal action of `seat` in `st` into `out`, which has room for
@@ -416,6 +440,21 @@ void pl_show(const pl_game *g, const void *st, int seat, pl_buf *out);
  * key twice, an empty value: pl_jfields_finish's message). Never changes
  * `st`. Defined in src/core/view.c. */
 int pl_view_json(const pl_game *g, const void *st, int viewer, pl_buf *out, pl_buf *err);
+
+/* Appends the events of `seat`'s action `a` from `before` to `after` as
+ * `viewer` (a seat, or -1: everything) may know them (pl_game.events) as a
+ * compact JSON array with sorted keys: "[]" when the game has no `events`
+ * or nothing happened worth a event. Returns 0, or -1 with a message in
+ * `err` (no memory, a string that is not UTF-8; `out` then unchanged).
+ * Defined in src/core/view.c. */
+int pl_events_json(const pl_game *g, const void *before, int seat, pl_action a, const void *after, int viewer,
+                   pl_buf *out, pl_buf *err);
+
+/* Appends the fields of `seat`'s legal action `a` in `st` (pl_game.
+ * action_fields) as a compact JSON object with sorted keys: "{}" when the
+ * game has no `action_fields`. Returns 0, or -1 with a message in `err`
+ * (`out` then unchanged). Defined in src/core/view.c. */
+int pl_action_fields_json(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *out, pl_buf *err);
 
 /* Draws a chance outcome: from the listed distribution or `sample_chance`. */
 pl_action pl_draw_chance(const pl_game *g, const void *st, pl_rng *rng);

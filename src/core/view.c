@@ -156,3 +156,43 @@ int pl_view_json(const pl_game *g, const void *st, int viewer, pl_buf *out, pl_b
     }
     return 0;
 }
+
+/* Dumps `j` (an array or object the game filled; `bad` when it failed)
+ * into `out` as pl_json_dump writes it, or says why not. */
+static int dump_game_json(json_t *j, int bad, pl_buf *out, pl_buf *err)
+{
+    size_t mark = out->len;
+    int rc = bad || !j ? -1 : pl_json_dump(j, out);
+    json_decref(j);
+    if (rc < 0) {
+        pl_buf_truncate(out, mark);
+        pl_buf_puts(err, out->oom || !j ? "out of memory" : "the game's events have a string that is not UTF-8");
+        return -1;
+    }
+    return 0;
+}
+
+int pl_events_json(const pl_game *g, const void *before, int seat, pl_action a, const void *after, int viewer,
+                   pl_buf *out, pl_buf *err)
+{
+    if (!g->events) {
+        pl_buf_puts(out, "[]");
+        return 0;
+    }
+    pl_json_setup();
+    json_t *arr = json_array();
+    int bad = !arr || g->events(before, seat, a, after, viewer, arr) < 0;
+    return dump_game_json(arr, bad, out, err);
+}
+
+int pl_action_fields_json(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *out, pl_buf *err)
+{
+    if (!g->action_fields) {
+        pl_buf_puts(out, "{}");
+        return 0;
+    }
+    pl_json_setup();
+    json_t *obj = json_object();
+    int bad = !obj || g->action_fields(st, seat, a, obj) < 0;
+    return dump_game_json(obj, bad, out, err);
+}
