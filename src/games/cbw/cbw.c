@@ -388,6 +388,37 @@ static bool sim_ok(const cbw_state *s, int seat, int k, int x, int y)
     return t.cap1 > 0 || ((t.table >> k) & 1);
 }
 
+int cbw_would_capture(const cbw_state *s, int seat, pl_action a, int *lost)
+{
+    int k = cbw_act_card(a), x = cbw_act_x(a), y = cbw_act_y(a);
+    if (fixes(s, x, y)) { /* liberties may go anywhere: play it on a copy */
+        cbw_state t;
+        memcpy(&t, s, sizeof t);
+        apply_place(&t, seat, k, x, y);
+        *lost = t.cap2;
+        return t.cap1;
+    }
+    /* Only the groups next to the new cell lose a liberty (apply_place):
+     * those of the other colour whose only liberty it is are captured, and
+     * then the new card's group has the freed cells (a legal placement
+     * that captures nothing has a liberty, CBW-R19). */
+    int p = cbw_cell(x, y), col = cbw_colour(k), n = 0, roots[4], nr = 0;
+    for (int d = 0; d < 4; d++) {
+        int v = s->cell[p + dirs[d]];
+        if (v == 0 || v == CBW_OUT || cbw_colour(v - 1) == col)
+            continue;
+        int r = s->root[v - 1], seen = 0;
+        for (int i = 0; i < nr; i++)
+            seen |= roots[i] == r;
+        if (!seen && only_lib(s, r, p)) {
+            roots[nr++] = r;
+            n += s->gsize[r];
+        }
+    }
+    *lost = 0;
+    return n;
+}
+
 /* Is q a liberty once a card is on p and the inside band is r? */
 static inline bool lib_after(const cbw_state *s, int q, int p, const int r[4])
 {
@@ -780,13 +811,17 @@ int cbw_why_illegal(const cbw_state *s, int seat, pl_action a, pl_buf *out)
 
 /* ---- scoring ---- */
 
-void cbw_castles(const cbw_state *s, int castles[2])
+void cbw_castles(const cbw_state *s, int castles[2]) { cbw_castle_map(s, castles, NULL); }
+
+void cbw_castle_map(const cbw_state *s, int castles[2], uint8_t *mark)
 {
     castles[0] = castles[1] = 0;
+    if (mark)
+        memset(mark, 0, CBW_NCELL);
     if (!s->started)
         return;
     uint8_t seen[CBW_NCELL];
-    uint16_t stack[CBW_NCELL];
+    uint16_t stack[CBW_NCELL], region[CBW_NCELL];
     memset(seen, 0, sizeof seen);
     for (int y = s->iy0; y <= s->iy1; y++)
         for (int x = s->ix0; x <= s->ix1; x++) {
@@ -800,7 +835,7 @@ void cbw_castles(const cbw_state *s, int castles[2])
             seen[p0] = 1;
             while (n) {
                 int p = stack[--n], px = cbw_cell_x(p), py = cbw_cell_y(p);
-                size++;
+                region[size++] = (uint16_t)p;
                 if (px < s->x0 || px > s->x1 || py < s->y0 || py > s->y1)
                     leaks = true; /* CBW-R24 decision: not walled in */
                 for (int d = 0; d < 4; d++) {
@@ -815,8 +850,11 @@ void cbw_castles(const cbw_state *s, int castles[2])
                     }
                 }
             }
-            if (!leaks && (cols == 1 || cols == 2))
+            if (!leaks && (cols == 1 || cols == 2)) {
                 castles[cols - 1] += size;
+                for (int i = 0; mark && i < size; i++)
+                    mark[region[i]] = (uint8_t)cols; /* 1 + the team */
+            }
         }
 }
 
@@ -1212,5 +1250,7 @@ const pl_game cbw_game = {
     .variants = cbw_variants,
     .check_state = cbw_check_state,
     .describe = cbw_describe,
+    .events = cbw_events,
+    .action_fields = cbw_action_fields,
     .seat_name = cbw_seat_name,
 };

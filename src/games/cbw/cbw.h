@@ -146,6 +146,16 @@ int cbw_low_rank(const cbw_state *s);
 int cbw_why_illegal(const cbw_state *s, int seat, pl_action a, pl_buf *out);
 /* Castles per team at this moment (CBW-R23, R24), as if the game ended now. */
 void cbw_castles(const cbw_state *s, int castles[2]);
+/* cbw_castles that also marks, when `mark` is not NULL, every castle
+ * cell: mark[cell] is 1 + the team it scores for, 0 for every other cell
+ * (`mark` has CBW_NCELL bytes). */
+void cbw_castle_map(const cbw_state *s, int castles[2], uint8_t *mark);
+/* What `seat`'s legal placement `a` would capture (CBW-R18), without
+ * playing it: returns the number of cards of the other colour taken by
+ * step 1, and sets `*lost` to the number of the mover's own taken by step
+ * 2. O(1) unless the placement fixes an axis (at most two a game): then it
+ * plays it on a copy. Never changes `s`. */
+int cbw_would_capture(const cbw_state *s, int seat, pl_action a, int *lost);
 /* Team totals (castles + prisoners, CBW-R26), as if the game ended now. */
 void cbw_score(const cbw_state *s, int score[2]);
 /* Recomputes the row masks, neighbour summaries, groups and liberties from
@@ -178,8 +188,19 @@ void cbw_seat_name(const void *st, int seat, pl_buf *out);
 void cbw_view(const void *st, int seat, pl_buf *out);
 void cbw_to_text(const void *st, pl_buf *out);
 int cbw_from_text(void *st, const char *text, pl_buf *err);
-/* pl_game.describe: every capture of a placement, group by group, and the
- * team the prisoners go to ("Seat 1's 7♠ captured 5♥ 6♥ and 9♦: 3
+/* pl_game.events (docs/web-views.md, cbw "Events"): "first" (the team
+ * drawn to open), "place", "fix" (an axis's edges fixed), one "capture" per
+ * group taken (its cards and cells, the team that took it and the team
+ * that lost it), "pass", and when the last pass ends the game one "castle"
+ * per walled-in region and "end" (castles, prisoners, score, winner). Only
+ * cards on the table: the same for every viewer. */
+int cbw_events(const void *before, int seat, pl_action a, const void *after, int viewer, struct json_t *arr);
+/* pl_game.action_fields: {"move": "place", "card", "x", "y", "captures",
+ * "loses"} (the cards that step 1 and step 2 of CBW-R18 would take), or
+ * {"move": "pass"}, or {"move": "first", "team"}. */
+int cbw_action_fields(const void *st, int seat, pl_action a, struct json_t *obj);
+/* pl_game.describe, written from cbw_events' "capture" events: every
+ * capture of a placement, group by group, and the team the prisoners go to ("Seat 1's 7♠ captured 5♥ 6♥ and 9♦: 3
  * prisoners for Black."). Only cards on the table: the same for every
  * viewer but for "Your" and "(your team)". */
 void cbw_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out);

@@ -821,68 +821,6 @@ void cbw_draw(const void *st, int seat, pl_canvas *c)
     }
 }
 
-/* ---------------------------------------------------------------- what a move did */
-
-/* Appends the cards of `set` (all of one colour, all on the table in `b`
- * or at cell `newp` for card `newk`) group by group: cards joined side by
- * side in one group (CBW-R17) are listed together, groups joined by
- * "and"; returns the number of groups. */
-static int groups_text(const cbw_state *b, uint64_t set, int newk, int newp, pl_buf *out)
-{
-    int ng = 0;
-    while (set) {
-        /* a flood fill over the cards of `set`, from its lowest */
-        uint64_t grp = set & -set, frontier = grp;
-        while (frontier) {
-            int k = __builtin_ctzll(frontier);
-            frontier &= frontier - 1;
-            int p = k == newk ? newp : b->pos[k];
-            for (uint64_t rest = set & ~grp; rest; rest &= rest - 1) {
-                int j = __builtin_ctzll(rest), q = j == newk ? newp : b->pos[j];
-                if (q == p + 1 || q == p - 1 || q == p + CBW_STRIDE || q == p - CBW_STRIDE) {
-                    grp |= 1ull << j;
-                    frontier |= 1ull << j;
-                }
-            }
-        }
-        set &= ~grp;
-        pl_buf_puts(out, ng++ ? " and " : "");
-        for (uint64_t g = grp; g; g &= g - 1) {
-            cbw_card_text(__builtin_ctzll(g), 1, out);
-            if (g & (g - 1))
-                pl_buf_putc(out, ' ');
-        }
-    }
-    return ng;
-}
-
-void cbw_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out)
-{
-    const cbw_state *b = before, *s = after;
-    if (seat == PL_CHANCE || !(a & CBW_ACT_PLACE))
-        return;
-    int k = cbw_act_card(a), newp = cbw_cell(cbw_act_x(a), cbw_act_y(a)), team = cbw_team(seat);
-    /* Everything told here lies on the table, seen by all: no hidden card. */
-    for (int i = 0; i < 2; i++) {
-        int t = i ? !team : team; /* the mover's captures first (CBW-R18), then a loss of its own */
-        uint64_t taken = s->prisoners[t] & ~b->prisoners[t];
-        if (!taken)
-            continue;
-        int n = __builtin_popcountll(taken);
-        if (out->len)
-            pl_buf_putc(out, ' ');
-        if (viewer == seat)
-            pl_buf_puts(out, "Your ");
-        else
-            pl_buf_printf(out, "Seat %d's ", seat);
-        cbw_card_text(k, 1, out);
-        pl_buf_puts(out, t == team ? " captured " : " left without liberty its own ");
-        groups_text(b, taken, k, newp, out);
-        pl_buf_printf(out, ": %d prisoner%s for %s%s.", n, n > 1 ? "s" : "", team_name[t],
-                      viewer >= 0 && cbw_team(viewer) == t ? " (your team)" : "");
-    }
-}
-
 void cbw_seat_name(const void *st, int seat, pl_buf *out)
 {
     (void)st;
@@ -1140,4 +1078,231 @@ int cbw_view_text(const void *st, int viewer, pl_jfields *f)
     text_pair(pl_jfields_key(f, "score"), sc[0], sc[1]);
     text_history(pl_jfields_key(f, "history"), s);
     return f->out->oom ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- what a move did */
+
+/* {"card":"7H","x":0,"y":0}, NULL when memory runs out. */
+static json_t *card_at_json(int k, int x, int y)
+{
+    pl_buf b = {0};
+    cbw_card_text(k, 0, &b);
+    json_t *j = b.oom ? NULL : json_pack("{s:s,s:i,s:i}", "card", pl_buf_str(&b), "x", x, "y", y);
+    pl_buf_free(&b);
+    return j;
+}
+
+/* Appends one "capture" event per group of `set` (cards of one colour,
+ * all on the table in `b` or, for card `newk`, at cell `newp`): cards
+ * joined side by side (CBW-R17) make one group, listed lowest card first;
+ * groups in the order of their lowest cards. Returns 0, or -1 when memory
+ * runs out. */
+static int capture_events(const cbw_state *b, uint64_t set, int newk, int newp, int seat, int by, json_t *arr)
+{
+    int bad = 0;
+    while (set) {
+        /* a flood fill over the cards of `set`, from its lowest */
+        uint64_t grp = set & -set, frontier = grp;
+        while (frontier) {
+            int k = __builtin_ctzll(frontier);
+            frontier &= frontier - 1;
+            int p = k == newk ? newp : b->pos[k];
+            for (uint64_t rest = set & ~grp; rest; rest &= rest - 1) {
+                int j = __builtin_ctzll(rest), q = j == newk ? newp : b->pos[j];
+                if (q == p + 1 || q == p - 1 || q == p + CBW_STRIDE || q == p - CBW_STRIDE) {
+                    grp |= 1ull << j;
+                    frontier |= 1ull << j;
+                }
+            }
+        }
+        set &= ~grp;
+        json_t *cards = json_array();
+        for (uint64_t g = grp; g; g &= g - 1) {
+            int k = __builtin_ctzll(g), p = k == newk ? newp : b->pos[k];
+            bad |= json_array_append_new(cards, card_at_json(k, cbw_cell_x(p), cbw_cell_y(p)));
+        }
+        bad |= json_array_append_new(arr, json_pack("{s:s,s:i,s:i,s:i,s:o}", "type", "capture", "seat", seat, "by",
+                                                    by, "lost", !by, "cards", cards));
+    }
+    return bad ? -1 : 0;
+}
+
+/* Appends the "castle" events (one per walled-in region, CBW-R23, R24) and
+ * the "end" event of a finished game `s`. Returns 0, or -1 (no memory). */
+static int end_events(const cbw_state *s, json_t *arr)
+{
+    uint8_t mark[CBW_NCELL];
+    int castles[2], sc[2], bad = 0;
+    cbw_castle_map(s, castles, mark);
+    cbw_score(s, sc);
+    /* regions in picture order (top row first, left to right), by their
+     * first cell; a castle's cells are one free region, so a flood fill
+     * over marked cells of its team finds exactly it */
+    static const int d4[4] = {1, -1, CBW_STRIDE, -CBW_STRIDE};
+    uint16_t stack[CBW_NCELL];
+    for (int y = s->iy1; s->started && y >= s->iy0; y--)
+        for (int x = s->ix0; x <= s->ix1; x++) {
+            int p0 = cbw_cell(x, y);
+            if (!mark[p0])
+                continue;
+            int team = mark[p0] - 1, n = 0;
+            uint8_t in[CBW_NCELL] = {0};
+            stack[n++] = (uint16_t)p0;
+            in[p0] = 1;
+            mark[p0] = 0;
+            while (n) {
+                int p = stack[--n];
+                for (int d = 0; d < 4; d++) {
+                    int q = p + d4[d];
+                    if (mark[q] == team + 1) {
+                        mark[q] = 0;
+                        in[q] = 1;
+                        stack[n++] = (uint16_t)q;
+                    }
+                }
+            }
+            json_t *cells = json_array();
+            for (int cy = s->iy1; cy >= s->iy0; cy--)
+                for (int cx = s->ix0; cx <= s->ix1; cx++)
+                    if (in[cbw_cell(cx, cy)])
+                        bad |= json_array_append_new(cells, json_pack("{s:i,s:i}", "x", cx, "y", cy));
+            bad |= json_array_append_new(arr, json_pack("{s:s,s:i,s:o}", "type", "castle", "team", team, "cells", cells));
+        }
+    json_t *winner = sc[0] == sc[1] ? json_null() : json_integer(sc[1] > sc[0]);
+    bad |= json_array_append_new(arr, json_pack("{s:s,s:[i,i],s:[i,i],s:[i,i],s:o}", "type", "end", "castles",
+                                                castles[0], castles[1], "prisoners",
+                                                __builtin_popcountll(s->prisoners[0]),
+                                                __builtin_popcountll(s->prisoners[1]), "score", sc[0], sc[1],
+                                                "winner", winner));
+    return bad ? -1 : 0;
+}
+
+int cbw_events(const void *before, int seat, pl_action a, const void *after, int viewer, json_t *arr)
+{
+    const cbw_state *b = before, *s = after;
+    /* Everything told lies on the table or in the prisoners, seen by all:
+     * no hand, so the events are the same for every viewer. */
+    (void)viewer;
+    int bad = 0;
+    if (a & CBW_ACT_FIRST)
+        return json_array_append_new(arr, json_pack("{s:s,s:i}", "type", "first", "team", (int)(a & 1))) ? -1 : 0;
+    if (a == CBW_ACT_PASS) {
+        bad |= json_array_append_new(arr, json_pack("{s:s,s:i,s:i}", "type", "pass", "seat", seat, "passes",
+                                                    (int)s->passes));
+        if (s->phase == CBW_PH_OVER && b->phase != CBW_PH_OVER)
+            bad |= end_events(s, arr);
+        return bad ? -1 : 0;
+    }
+    if (!(a & CBW_ACT_PLACE) || seat < 0)
+        return 0;
+    int k = cbw_act_card(a), x = cbw_act_x(a), y = cbw_act_y(a), newp = cbw_cell(x, y), team = cbw_team(seat);
+    json_t *place = card_at_json(k, x, y);
+    bad |= !place || json_object_set_new(place, "type", json_string("place")) ||
+           json_object_set_new(place, "seat", json_integer(seat));
+    bad |= json_array_append_new(arr, place);
+    if (cbw_fixed_x(s) && !cbw_fixed_x(b))
+        bad |= json_array_append_new(arr, json_pack("{s:s,s:s,s:[i,i]}", "type", "fix", "axis", "x", "edges",
+                                                    (int)s->x0, (int)s->x1));
+    if (cbw_fixed_y(s) && !cbw_fixed_y(b))
+        bad |= json_array_append_new(arr, json_pack("{s:s,s:s,s:[i,i]}", "type", "fix", "axis", "y", "edges",
+                                                    (int)s->y0, (int)s->y1));
+    /* the mover's captures first (CBW-R18 step 1), then a loss of its own */
+    for (int i = 0; i < 2 && !bad; i++) {
+        int t = i ? !team : team;
+        bad |= capture_events(b, s->prisoners[t] & ~b->prisoners[t], k, newp, seat, t, arr);
+    }
+    return bad ? -1 : 0;
+}
+
+int cbw_action_fields(const void *st, int seat, pl_action a, json_t *obj)
+{
+    const cbw_state *s = st;
+    int bad = 0;
+    if (a & CBW_ACT_FIRST) {
+        bad |= json_object_set_new(obj, "move", json_string("first"));
+        bad |= json_object_set_new(obj, "team", json_integer((int)(a & 1)));
+    } else if (a == CBW_ACT_PASS) {
+        bad |= json_object_set_new(obj, "move", json_string("pass"));
+    } else if (a & CBW_ACT_PLACE) {
+        int k = cbw_act_card(a), x = cbw_act_x(a), y = cbw_act_y(a);
+        json_t *c = card_json(k);
+        bad |= json_object_set_new(obj, "move", json_string("place"));
+        bad |= json_object_set_new(obj, "card", c);
+        bad |= json_object_set_new(obj, "x", json_integer(x));
+        bad |= json_object_set_new(obj, "y", json_integer(y));
+        /* what it captures, for a placement that can be played now (a card
+         * of the seat's hand on a free cell inside the frame); left out for
+         * anything else, which is no legal action */
+        if (s->phase == CBW_PH_MOVE && seat >= 0 && seat < s->nseats && ((s->hand[seat] >> k) & 1) &&
+            x > -CBW_MAXDIM && x < CBW_MAXDIM && y > -CBW_MAXDIM && y < CBW_MAXDIM && s->cell[cbw_cell(x, y)] == 0) {
+            int lost, taken = cbw_would_capture(s, seat, a, &lost);
+            bad |= json_object_set_new(obj, "captures", json_integer(taken));
+            bad |= json_object_set_new(obj, "loses", json_integer(lost));
+        }
+    }
+    return bad ? -1 : 0;
+}
+
+/* Appends the card of notation `text` ("7S") with its suit symbol ("7♠"). */
+static void card_word(const char *text, pl_buf *out)
+{
+    int k = text ? cbw_card_parse(&text) : -1;
+    cbw_card_text(k, 1, out);
+}
+
+/* The words of `events` (cbw_events) for `viewer`: each run of "capture"
+ * events of one capturing team is one sentence, its groups joined by
+ * "and". The other events say what the notation ("place", "pass",
+ * "first") or the game's outcome ("castle", "end") already says, or a
+ * wall the picture draws ("fix"): no words. */
+static void events_words(const json_t *events, int viewer, pl_buf *out)
+{
+    int mover = -1;
+    const char *card = NULL;
+    size_t n = json_array_size(events);
+    for (size_t i = 0; i < n;) {
+        const json_t *e = json_array_get(events, i);
+        const char *type = json_string_value(json_object_get(e, "type"));
+        if (type && !strcmp(type, "place")) {
+            mover = (int)json_integer_value(json_object_get(e, "seat"));
+            card = json_string_value(json_object_get(e, "card"));
+        }
+        if (!type || strcmp(type, "capture") || mover < 0) {
+            i++;
+            continue;
+        }
+        int by = (int)json_integer_value(json_object_get(e, "by")), count = 0;
+        if (out->len)
+            pl_buf_putc(out, ' ');
+        if (viewer == mover)
+            pl_buf_puts(out, "Your ");
+        else
+            pl_buf_printf(out, "Seat %d's ", mover);
+        card_word(card, out);
+        pl_buf_puts(out, by == cbw_team(mover) ? " captured " : " left without liberty its own ");
+        for (int groups = 0; i < n; i++, groups++) {
+            e = json_array_get(events, i);
+            type = json_string_value(json_object_get(e, "type"));
+            if (!type || strcmp(type, "capture") || json_integer_value(json_object_get(e, "by")) != by)
+                break;
+            pl_buf_puts(out, groups ? " and " : "");
+            const json_t *cards = json_object_get(e, "cards");
+            for (size_t j = 0; j < json_array_size(cards); j++, count++) {
+                pl_buf_puts(out, j ? " " : "");
+                card_word(json_string_value(json_object_get(json_array_get(cards, j), "card")), out);
+            }
+        }
+        pl_buf_printf(out, ": %d prisoner%s for %s%s.", count, count > 1 ? "s" : "", team_name[by],
+                      viewer >= 0 && cbw_team(viewer) == by ? " (your team)" : "");
+    }
+}
+
+void cbw_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out)
+{
+    json_t *events = json_array();
+    if (!events || cbw_events(before, seat, a, after, viewer, events) < 0)
+        out->oom = true; /* told nothing: the caller sees why */
+    else
+        events_words(events, viewer, out);
+    json_decref(events);
 }
