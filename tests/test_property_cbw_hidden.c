@@ -6,8 +6,9 @@
  * in it. After every action v's `view`, v's and a spectator's JSON view (pl_view_json), v's history
  * (pl_match_history_for) must be byte-identical in both worlds, and so must
  * v's record (pl_record_write_for) when a world is built and when the game
- * ends, and so must what `describe` tells v of each action (captures); the
- * other world has another seed as well: any difference is a leak. A world ends when one of its two cards is played
+ * ends, and so must what `describe` tells v of each action (captures), and
+ * the events of each action as v gets them (pl_events_json: placements,
+ * captures, castles, the score); the other world has another seed as well: any difference is a leak. A world ends when one of its two cards is played
  * (v then sees it) and a new one is built from the position reached, by
  * replaying the whole history on a new deal. */
 #include <stdio.h>
@@ -100,6 +101,25 @@ static int build_world(pl_match *real, const char *opts, int v, pl_rng *r, world
 }
 
 static pl_buf ta, tb;
+
+/* Appends "\n" and the events of `seat`'s action `a` as told to `v`
+ * (pl_events_json) in the real world to `told_a` and in the swapped one to
+ * `told_b` (`cap` bytes each). Returns whether any event was told. */
+static int events_both(const pl_game *g, int seat, pl_action a, int v, const void *before_a, const void *after_a,
+                       const void *before_b, const void *after_b, char *told_a, char *told_b, size_t cap)
+{
+    pl_buf ea = {0}, eb = {0}, err = {0};
+    assert_int_equal(pl_events_json(g, before_a, seat, a, after_a, v, &ea, &err), 0);
+    assert_int_equal(pl_events_json(g, before_b, seat, a, after_b, v, &eb, &err), 0);
+    size_t la = strlen(told_a), lb = strlen(told_b);
+    snprintf(told_a + la, cap - la, "\n%s", pl_buf_str(&ea));
+    snprintf(told_b + lb, cap - lb, "\n%s", pl_buf_str(&eb));
+    int told = strcmp(pl_buf_str(&ea), "[]") != 0;
+    pl_buf_free(&ea);
+    pl_buf_free(&eb);
+    pl_buf_free(&err);
+    return told;
+}
 static int json_game; /* this game compares the JSON views too */
 static long records; /* seat records compared: at each new world and at the end */
 
@@ -145,7 +165,7 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
     pl_rng_seed(&r, 20260601);
     pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
     assert_non_null(acts);
-    long compared = 0, worlds = 0, inconsistent = 0, described = 0;
+    long compared = 0, worlds = 0, inconsistent = 0, described = 0, evented = 0;
     void *before = pl_malloc(sizeof(cbw_state)), *wbefore[CBW_MAXSEATS];
     assert_non_null(before);
     for (int v = 0; v < CBW_MAXSEATS; v++) {
@@ -173,7 +193,7 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
             }
             /* The action as each viewer sees it, in each world, before it is played
              * (cbw has no format_action_for: every action is public). */
-            char last_a[CBW_MAXSEATS][512], last_b[CBW_MAXSEATS][512];
+            char last_a[CBW_MAXSEATS][4096], last_b[CBW_MAXSEATS][4096]; /* the action, its words, its events */
             pl_buf_clear(&ta);
             m->game->format_action(m->state, seat, a, &ta);
             pl_state_copy(m->game, before, m->state);
@@ -204,9 +224,12 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
                     worlds++;
                     fresh = 1;
                 }
-                if (w[v].m && !fresh) /* and what the action did, as told to v */
+                if (w[v].m && !fresh) { /* and what the action did, as told to v, in words and as events */
                     described += th_told_both(m->game, seat, a, v, before, m->state, wbefore[v], w[v].m->state,
                                               last_a[v], last_b[v], sizeof last_a[v]);
+                    evented += events_both(m->game, seat, a, v, before, m->state, wbefore[v], w[v].m->state,
+                                           last_a[v], last_b[v], sizeof last_a[v]);
+                }
                 if (w[v].m) {
                     compare(m, &w[v], v, opts, fresh, last_a[v], last_b[v]);
                     compared++;
@@ -229,6 +252,8 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
     assert_true(inconsistent * 10 < worlds); /* most swaps stay consistent with the play */
     print_message("%ld described captures compared\n", described);
     assert_true(described > NGAMES / 2); /* captures were told, and equal */
+    print_message("%ld actions' events compared\n", evented);
+    assert_true(evented > NGAMES * 10L); /* every action has events, and equal */
     pl_free(before);
     for (int v = 0; v < CBW_MAXSEATS; v++)
         pl_free(wbefore[v]);
