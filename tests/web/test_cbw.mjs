@@ -7,22 +7,45 @@
 // explanation is shown, nothing changes), a reload of Bob's page in the middle
 // (same seat, the table rebuilt from the view), a spectator whose page holds
 // no card of any hand, screenshots at phone and desktop size and the layout
-// check (the board scrolls inside its own box, never the page).
+// check (the board scrolls inside its own box, never the page). The legal
+// placements are read from their `fields` (checked against their notation);
+// what happened is told from the history entries' `events`, in each page's
+// language: every capture a page was sent is checked in its words (its cards,
+// the team that took them), and the replay words its steps the same way.
 
 import { run } from './harness.mjs';
 
 const PLACE = /^([0-9JQKA]+[SHDC])@(-?\d+),(-?\d+)$/;
 
-/** {card → [cells]} of the legal placements of a state. */
+/** {card → [cells]} of the legal placements of a state, from their `fields`
+ * (docs/web-views.md, cbw "Action fields"), which must say what the notation says. */
 function placements(st) {
   const m = new Map();
   for (const a of st.legal || []) {
     const p = PLACE.exec(a.action);
-    if (!p) continue;
-    if (!m.has(p[1])) m.set(p[1], []);
-    m.get(p[1]).push([Number(p[2]), Number(p[3])]);
+    const f = a.fields || {};
+    if (!p) {
+      if (f.move !== 'pass') throw new Error(`fields of ${a.action}: ${JSON.stringify(f)}`);
+      continue;
+    }
+    if (f.move !== 'place' || f.card !== p[1] || f.x !== Number(p[2]) || f.y !== Number(p[3]) || !Number.isInteger(f.captures))
+      throw new Error(`fields of ${a.action}: ${JSON.stringify(f)}`);
+    if (!m.has(f.card)) m.set(f.card, []);
+    m.get(f.card).push([f.x, f.y]);
   }
   return m;
+}
+
+const SUIT = { S: '♠', H: '♥', D: '♦', C: '♣' };
+const short = (c) => c.slice(0, -1) + SUIT[c.slice(-1)];
+const TEAMS = { en: ['Red', 'Black'], ru: ['Красные', 'Чёрные'] };
+
+/** The captures in the entries a page was sent with its last state (only the
+ * last entry after a (re)load): [{by, cards}] from their events. */
+function capturesOf(st) {
+  const entries = (st.history || []).filter((e) => e && Array.isArray(e.events));
+  const told = st.history_from === 0 ? entries.slice(-1) : entries;
+  return told.flatMap((e) => e.events.filter((ev) => ev.type === 'capture'));
 }
 
 /** The cards drawn on the board of a page (data-card of the cells holding one). */
@@ -47,6 +70,24 @@ run('cbw', async (h) => {
   let byKeyboard = false;
   let maxCastles = 0;
   let shotDesktop = false;
+  let capturesTold = 0;
+
+  /** Every capture the page's last state brought is told in the page's
+   * language from its events: each captured card, the team that took it. */
+  async function checkCapturesTold(page, lang) {
+    const st = await h.state(page);
+    const caps = capturesOf(st);
+    if (!caps.length) return;
+    const text = await page.locator('.cbw-last').textContent();
+    for (const c of caps) {
+      for (const card of c.cards) h.check(text.includes(short(card.card)), `the capture of ${card.card} told (${lang}): ${text}`);
+      h.check(text.includes(TEAMS[lang][c.by]), `the team that took it, ${TEAMS[lang][c.by]}, named: ${text}`);
+    }
+    const said = (st.history || []).map((e) => e.said).filter(Boolean);
+    for (const s of said) h.check(!text.includes(s), 'not the server’s English: ' + s);
+    if (lang === 'ru') h.check(!/captured|prisoner/.test(text), 'no English in the Russian page: ' + text);
+    capturesTold++;
+  }
 
   await h.step('a room: two persons, two computers (easy), a 4×2 Rectangle', async () => {
     await ann.goto(h.url('/'));
@@ -250,6 +291,8 @@ run('cbw', async (h) => {
       const castles = now.view.castles[0] + now.view.castles[1];
       h.check((await page.locator('.cbw-castle').count()) === castles, `the castles drawn are the view's ${castles}`);
       maxCastles = Math.max(maxCastles, castles);
+      await checkCapturesTold(ann, 'en');
+      await checkCapturesTold(bob, 'ru');
       await play(page, page === ann ? 'ann' : 'bob', await h.state(page));
     }
     const st = await h.waitState(ann, (s) => s.over);
@@ -276,11 +319,17 @@ run('cbw', async (h) => {
     const captured = st.view.prisoners[0].length + st.view.prisoners[1].length;
     const faded = Number(await ann.$eval('.cbw-board', (el) => el.dataset.faded));
     h.check(faded === captured, `every captured card faded out on Ann's table (${faded} of ${captured})`);
-    console.log(`# ${placed.ann + placed.bob} cards placed by the persons, ${captured} captured, at most ${maxCastles} castle cells, ${st.view.history.length} turns`);
+    const endText = await ann.locator('.cbw-last').textContent();
+    const end = (st.history || []).flatMap((e) => e.events || []).find((ev) => ev.type === 'end');
+    if (end) h.check(endText.includes('Game over') && endText.includes(end.score.join(' : ')), 'the end told from its event: ' + endText);
+    console.log(`# ${placed.ann + placed.bob} cards placed by the persons, ${captured} captured, at most ${maxCastles} castle cells, ${st.view.history.length} turns, ${capturesTold} captures told`);
   });
 
   await h.step('the replay page draws the finished game with this table', async () => {
     const final = await h.state(ann);
+    // the whole history Ann's page holds, with each entry's events
+    const history = await ann.evaluate(() => window.__parlour.page.room.history);
+    const capture = history.find((e) => e && (e.events || []).some((ev) => ev.type === 'capture'));
     await ann.goto(h.url('/room/' + room + '#replay'));
     await ann.locator('#replay-step').waitFor();
     await ann.keyboard.press('End');
@@ -292,6 +341,15 @@ run('cbw', async (h) => {
     await ann.waitForFunction((n) => document.querySelectorAll('.cbw-board .cbw-on').length === n, final.view.table.length);
     h.check(JSON.stringify(await boardCards(ann)) === JSON.stringify(tableOf(final)), 'the last step is the final table');
     h.check((await ann.locator('.cbw-hcard').count()) === 0, 'no hand in a replay');
+    // every step listed in words from its events (this table's `tell`), a capture with its cards and team
+    h.check(!!capture, 'the game had a capture');
+    const item = ann.locator('.replay-history li').nth(capture.seq);
+    const words = await item.textContent();
+    for (const ev of capture.events.filter((e) => e.type === 'capture')) {
+      for (const c of ev.cards) h.check(words.includes(short(c.card)), `the replay tells the capture of ${c.card}: ${words}`);
+      h.check(words.includes(TEAMS.en[ev.by]), `and the team that took it: ${words}`);
+    }
+    h.check(!capture.said || !words.includes(capture.said), 'in the page’s words, not the server’s English');
     await ann.keyboard.press('Home');
     await ann.waitForFunction(() => document.querySelectorAll('.cbw-board .cbw-on').length === 0);
   });

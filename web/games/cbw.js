@@ -10,7 +10,11 @@
 // cell that is not lit may be tapped too: the server's explanation of why the
 // card may not go there is shown (the room's message area) and nothing
 // changes. `pass` is a button. Cards that left the table since the last view
-// (captures) fade out. The free cells that are castles as if the game ended
+// (captures) fade out. What the last actions did (a placement, each captured
+// group, a fixed wall, a pass, the castles and the score at the end) is told
+// in the page's language from the history entries' `events`, and the legal
+// placements are read from their `fields` (docs/web-views.md, cbw "Events",
+// "Action fields"): no server sentence is read. The free cells that are castles as if the game ended
 // now are shaded in their team's colour (found from the view's cells and drawn
 // only when their count is the view's own `castles`). The board pans (drag, one finger) and zooms (pinch,
 // ctrl+wheel, the − + buttons); it is the only table that may be wider than a
@@ -38,15 +42,84 @@ function parseCard(c) {
   return m ? { rank: m[1], suit: m[2] } : null;
 }
 
-/** A placement's text 'QS@-1,2' → {card, x, y}, or null (pass and others). */
-function parsePlace(a) {
-  const m = /^([0-9JQKA]+[SHDC])@(-?\d+),(-?\d+)$/.exec(String(a));
-  return m ? { card: m[1], x: Number(m[2]), y: Number(m[3]) } : null;
+/** A legal action's placement {card, x, y} from its `fields`, or null (a pass, a chance outcome). */
+function placeOf(a) {
+  const f = a && a.fields;
+  return f && f.move === 'place' ? { card: f.card, x: f.x, y: f.y } : null;
+}
+
+/** Whether a legal action is a pass (its `fields`). */
+function isPass(a) {
+  return !!(a && a.fields && a.fields.move === 'pass');
 }
 
 function short(c) {
   const p = parseCard(c);
   return p ? p.rank + SUIT[p.suit] : String(c);
+}
+
+/** The sentences of a list of events (docs/web-views.md, cbw "Events") in
+ * the catalogue `t`'s language; `who(seat, start)` names a seat (`start`:
+ * at the start of a sentence). A run of captures
+ * of one team after a placement is one sentence, its groups joined by "and". */
+function eventWords(events, t, who) {
+  const out = [];
+  const team = (n) => t('cbw.team.' + n);
+  let mover = null;
+  let card = '';
+  const list = Array.isArray(events) ? events : [];
+  for (let i = 0; i < list.length; i++) {
+    const e = list[i] || {};
+    if (e.type === 'first') out.push(t('cbw.tell.first', { team: team(e.team) }));
+    else if (e.type === 'place') {
+      mover = e.seat;
+      card = short(e.card);
+      out.push(t('cbw.last.place', { who: who(e.seat, true), card, x: e.x, y: e.y }));
+    } else if (e.type === 'fix') {
+      const [lo, hi] = e.edges || [];
+      out.push(t(e.axis === 'x' ? 'cbw.tell.fix.x' : 'cbw.tell.fix.y', { lo, hi }));
+    } else if (e.type === 'capture') {
+      const groups = [];
+      let n = 0;
+      for (; i < list.length && list[i] && list[i].type === 'capture' && list[i].by === e.by; i++) {
+        const cards = (list[i].cards || []).map((c) => short(c.card));
+        n += cards.length;
+        groups.push(cards.join(' '));
+      }
+      i--;
+      const own = mover !== null && e.by !== mover % 2;
+      out.push(t(own ? 'cbw.tell.lost' : 'cbw.tell.capture', {
+        who: who(e.seat ?? mover, false), card, n, team: team(e.by), cards: groups.join(t('cbw.tell.and')),
+      }));
+    } else if (e.type === 'pass') out.push(t('cbw.last.pass', { who: who(e.seat, true) }));
+    else if (e.type === 'castle') out.push(t('cbw.tell.castle', { team: team(e.team), n: (e.cells || []).length }));
+    else if (e.type === 'end') {
+      const score = (e.score || []).join(' : ');
+      out.push(e.winner === null || e.winner === undefined
+        ? t('cbw.tell.end.draw', { score })
+        : t('cbw.tell.end.win', { team: team(e.winner), score, castles: (e.castles || []).join(' : '), prisoners: (e.prisoners || []).join(' : ') }));
+    }
+  }
+  return out;
+}
+
+/** What a history entry {seq, seat, events} did, in the reader's words
+ * (js/events.js: the room's and the replay's sentences). */
+export function tell(entry, ctx) {
+  const who = (seat, start) => (seat === ctx.seat ? ctx.t(start ? 'cbw.tell.You' : 'cbw.tell.you') : ctx.t('cbw.tell.seat', { n: seat + 1 }));
+  return eventWords(entry && entry.events, ctx.t, who);
+}
+
+/** A legal action in words, from its `fields`: "Q♠ at -1,2", "Pass". */
+export function actionWords(a, ctx) {
+  const f = (a && a.fields) || {};
+  if (f.move === 'place') {
+    const at = ctx.t('cbw.act.place', { card: short(f.card), x: f.x, y: f.y });
+    return f.captures ? at + ctx.t('cbw.act.captures', { n: f.captures }) : at;
+  }
+  if (f.move === 'pass') return ctx.t('cbw.pass');
+  if (f.move === 'first') return ctx.t('cbw.tell.first', { team: ctx.t('cbw.team.' + f.team) });
+  return a.action;
 }
 
 let cssLinked = false;
@@ -112,7 +185,6 @@ export function mount(root, api) {
   let view = null;
   let selected = null; // a card of a hand this page holds
   let prevCells = null; // Map 'x,y' → card of the last view drawn
-  let prevPrisoners = null;
   let scale = 1;
   let userZoom = false;
   let natural = { w: 0, h: 0 };
@@ -126,7 +198,7 @@ export function mount(root, api) {
     const out = new Set();
     if (!state || !card) return out;
     for (const a of state.legal || []) {
-      const p = parsePlace(a.action);
+      const p = placeOf(a);
       if (p && p.card === card) out.add(p.x + ',' + p.y);
     }
     return out;
@@ -134,13 +206,13 @@ export function mount(root, api) {
   function playableCards() {
     const out = new Set();
     for (const a of (state && state.legal) || []) {
-      const p = parsePlace(a.action);
+      const p = placeOf(a);
       if (p) out.add(p.card);
     }
     return out;
   }
   function canPass() {
-    return !!(state && (state.legal || []).some((a) => a.action === 'pass'));
+    return !!(state && (state.legal || []).some(isPass));
   }
   function myTurn() {
     return !!(state && (state.legal || []).length && !state.over);
@@ -148,8 +220,8 @@ export function mount(root, api) {
 
   /** The seat an action is played for: its legal entry's, else the pile
    * holding `card` (players=2: one person plays two seats), else undefined. */
-  function seatFor(action, card) {
-    const e = ((state && state.legal) || []).find((a) => a.action === action);
+  function seatFor(match, card) {
+    const e = ((state && state.legal) || []).find(match);
     if (e && e.seat !== undefined) return e.seat;
     const pv = view && view.partner_hand;
     if (card && pv && pv.cards.includes(card)) return pv.seat;
@@ -158,12 +230,20 @@ export function mount(root, api) {
   function doPass() {
     if (!canPass()) return;
     selected = null;
-    api.act('pass', seatFor('pass'));
+    const a = (state.legal || []).find(isPass);
+    api.act(a.action, seatFor(isPass));
   }
   function place(x, y) {
     if (!selected || !myTurn()) return;
-    const action = selected + '@' + x + ',' + y;
-    api.act(action, seatFor(action, selected));
+    const card = selected;
+    const match = (a) => {
+      const p = placeOf(a);
+      return !!p && p.card === card && p.x === x && p.y === y;
+    };
+    const a = (state.legal || []).find(match);
+    // a cell the card may not go: the notation all the same, so that the
+    // server explains why (CBW-R…), the room shows it
+    api.act(a ? a.action : card + '@' + x + ',' + y, seatFor(match, card));
   }
 
   // ---- the board: zoom and pan ----
@@ -571,21 +651,20 @@ export function mount(root, api) {
     }
   }
 
-  function lastEventText(v, gone) {
-    const bits = [];
+  /** What the actions new in this state did, from their entries' events
+   * (only the last one after a (re)load, when the state holds the whole
+   * history); null when the state brings no entry (the text stays). A
+   * replay's state has no entries: its last move, from the view. */
+  function lastEventText(st, v) {
+    const entries = (st.history || []).filter((e) => e && Array.isArray(e.events));
+    if (entries.length) {
+      const told = st.history_from === 0 ? entries.slice(-1) : entries;
+      return told.flatMap((e) => eventWords(e.events, t, seatText)).join(' ');
+    }
+    if (!st.replay) return null;
     const e = (v.history || [])[(v.history || []).length - 1];
-    if (e) {
-      if (e.move === 'place') bits.push(t('cbw.last.place', { who: seatText(e.seat), card: short(e.card), x: e.x, y: e.y }));
-      else bits.push(t('cbw.last.pass', { who: seatText(e.seat) }));
-    }
-    if (prevPrisoners && gone.size) {
-      for (const team of [0, 1]) {
-        const before = new Set(prevPrisoners[team] || []);
-        const got = ((v.prisoners || [])[team] || []).filter((c) => !before.has(c));
-        if (got.length) bits.push(t('cbw.last.capture', { team: teamName(team), n: got.length, cards: got.map(short).join(' ') }));
-      }
-    }
-    return bits.join(' ');
+    if (!e) return '';
+    return e.move === 'place' ? t('cbw.last.place', { who: seatText(e.seat), card: short(e.card), x: e.x, y: e.y }) : t('cbw.last.pass', { who: seatText(e.seat) });
   }
 
   function drawActions(v) {
@@ -616,13 +695,12 @@ export function mount(root, api) {
       const held = [...(view.hand || []), ...((view.partner_hand && view.partner_hand.cards) || [])];
       if (selected && !held.includes(selected)) selected = null;
       redraw(gone);
-      const text = lastEventText(view, gone);
-      if (text !== lastText) {
+      const text = lastEventText(st, view);
+      if (text !== null && text !== lastText) {
         lastText = text;
         els.last.textContent = text;
       }
       prevCells = cells;
-      prevPrisoners = (view.prisoners || [[], []]).map((p) => [...p]);
     },
     event(msg) {
       // an illegal placement: the room shows the server's explanation; keep the
