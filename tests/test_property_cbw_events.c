@@ -18,7 +18,7 @@
 
 #include "cbw_util.h"
 
-#define NGAMES 1500
+#define NGAMES 2000
 
 static void random_options(pl_rng *r, char *o, size_t n, int seed)
 {

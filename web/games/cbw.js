@@ -218,8 +218,9 @@ export function mount(root, api) {
     return !!(state && (state.legal || []).length && !state.over);
   }
 
-  /** The seat an action is played for: its legal entry's, else the pile
-   * holding `card` (players=2: one person plays two seats), else undefined. */
+  /** The seat an action is played for: that of the legal action `match`
+   * finds, else the pile holding `card` (players=2: one person plays two
+   * seats), else undefined. */
   function seatFor(match, card) {
     const e = ((state && state.legal) || []).find(match);
     if (e && e.seat !== undefined) return e.seat;
