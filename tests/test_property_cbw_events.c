@@ -159,7 +159,8 @@ static int check_events(const json_t *arr, const cbw_state *b, int seat, pl_acti
             assert_true(json_array_size(cells) > 0);
             for (size_t j = 0; j < json_array_size(cells); j++) {
                 const json_t *c = json_array_get(cells, j);
-                assert_int_equal(s->cell[cbw_cell(int_of(json_object_get(c, "x")), int_of(json_object_get(c, "y")))], 0);
+                int x = int_of(json_object_get(c, "x")), y = int_of(json_object_get(c, "y"));
+                assert_int_equal(s->cell[cbw_cell(x, y)], 0); /* a free cell inside */
             }
             castle_cells[team] += (int)json_array_size(cells);
         } else if (!strcmp(type, "end")) {

@@ -8,8 +8,9 @@
  * v's record (pl_record_write_for) when a world is built and when the game
  * ends, and so must what `describe` tells v of each action (captures), and
  * the events of each action as v gets them (pl_events_json: placements,
- * captures, castles, the score); the other world has another seed as well: any difference is a leak. A world ends when one of its two cards is played
- * (v then sees it) and a new one is built from the position reached, by
+ * captures, castles, the score); the other world has another seed as
+ * well: any difference is a leak. A world ends when one of its two cards is
+ * played (v then sees it) and a new one is built from the position reached, by
  * replaying the whole history on a new deal. */
 #include <stdio.h>
 #include <string.h>

@@ -200,9 +200,10 @@ int cbw_events(const void *before, int seat, pl_action a, const void *after, int
  * {"move": "pass"}, or {"move": "first", "team"}. */
 int cbw_action_fields(const void *st, int seat, pl_action a, struct json_t *obj);
 /* pl_game.describe, written from cbw_events' "capture" events: every
- * capture of a placement, group by group, and the team the prisoners go to ("Seat 1's 7♠ captured 5♥ 6♥ and 9♦: 3
- * prisoners for Black."). Only cards on the table: the same for every
- * viewer but for "Your" and "(your team)". */
+ * capture of a placement, group by group, and the team the prisoners go
+ * to ("Seat 1's 7♠ captured 5♥ 6♥ and 9♦: 3 prisoners for Black."). Only
+ * cards on the table: the same for every viewer but for "Your" and "(your
+ * team)". */
 void cbw_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out);
 
 #endif

@@ -1166,7 +1166,8 @@ static int end_events(const cbw_state *s, json_t *arr)
                 for (int cx = s->ix0; cx <= s->ix1; cx++)
                     if (in[cbw_cell(cx, cy)])
                         bad |= json_array_append_new(cells, json_pack("{s:i,s:i}", "x", cx, "y", cy));
-            bad |= json_array_append_new(arr, json_pack("{s:s,s:i,s:o}", "type", "castle", "team", team, "cells", cells));
+            bad |= json_array_append_new(arr, json_pack("{s:s,s:i,s:o}", "type", "castle", "team", team, "cells",
+                                                        cells));
         }
     json_t *winner = sc[0] == sc[1] ? json_null() : json_integer(sc[1] > sc[0]);
     bad |= json_array_append_new(arr, json_pack("{s:s,s:[i,i],s:[i,i],s:[i,i],s:o}", "type", "end", "castles",
