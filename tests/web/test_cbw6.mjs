@@ -9,8 +9,6 @@
 
 import { run } from './harness.mjs';
 
-const PLACE = /^([0-9JQKA]+[SHDC])@(-?\d+),(-?\d+)$/;
-
 run('cbw6', async (h) => {
   const ann = await h.page('phone', { lang: 'ru' });
   const bob = await h.page('desktop');
@@ -48,9 +46,10 @@ run('cbw6', async (h) => {
 
   /** One move of a person through the table: a card on a lit cell, or Pass. */
   async function play(page, who, st) {
-    const moves = st.legal.map((a) => PLACE.exec(a.action)).filter(Boolean);
+    // the legal placements from their fields (docs/web-views.md, cbw "Action fields")
+    const moves = st.legal.filter((a) => a.fields && a.fields.move === 'place').map((a) => a.fields);
     if (moves.length) {
-      const [, card, x, y] = moves[(placed[who] * 7) % moves.length];
+      const { card, x, y } = moves[(placed[who] * 7) % moves.length];
       await page.locator(`.cbw-hcard[data-card="${card}"]`).click();
       await page.locator(`.cbw-target[data-x="${x}"][data-y="${y}"]`).click();
       placed[who]++;
