@@ -1,7 +1,9 @@
 /* ur_text.c — Ur notation (docs/notation-ur.md), position text, the `view`
- * observation and the picture. Off the search's hot path; the structured
- * view (ur_view_text) and the moves' long texts are written per move by the
- * server, so those are kept cheap. */
+ * observation and the picture, and what an action did (events, describe,
+ * the legal actions' fields). Off the search's hot path; the structured view
+ * (ur_view_text), the moves' long texts and fields and each action's events
+ * and sentences are written per move by the server, so those are kept
+ * cheap (the events builder allocates nothing; only the JSON does). */
 #include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
