@@ -12,8 +12,8 @@ rules, not from the server's answers:
 
 - For each option set that changes who sees what (cbw players 4, 2 and 6 =
   3v3; Tam Cuc players 4, 3, 2 with each two_p_open_hands, night_exchange
-  and discard_revealed_public=off), `create` is sent every arrangement of
-  person, computer and partner seats (`{"kind":"partner","of":S}` of any
+  and discard_revealed_public=off), `create` is sent without `seats` (the
+  default seats), then with every arrangement of person, computer and partner seats (`{"kind":"partner","of":S}` of any
   person seat S; 6 seats: every person/computer one and a seeded sample of
   those with partners). Each one it accepts is played: every person seat
   joined from a connection of its own, a spectator, random legal actions
@@ -139,13 +139,22 @@ class Room:
     """One room of an arrangement, its connections and what each may see."""
 
     def __init__(self, srv, lobby, game, options, arr, hands, everything_open):
+        """arr None: `create` without `seats` (the game's default seats,
+        read back from the spectator's first state)."""
         self.game, self.arr, self.hands = game, arr, hands
-        self.answer = lobby.request({"type": "create", "game": game, "options": options, "grace_s": 0,
-                                     "seats": [seat_spec(k) for k in arr]}, answers=("created", "error"))
+        msg = {"type": "create", "game": game, "options": options, "grace_s": 0}
+        if arr is not None:
+            msg["seats"] = [seat_spec(k) for k in arr]
+        self.answer = lobby.request(msg, answers=("created", "error"))
         self.conns, self.everyone, self.plays, self.own, self.checked = [], [], {}, {}, {}
         if self.answer["type"] != "created":
             return
         room = self.answer["room"]
+        self.spec = Conn(WSClient(srv.port), "spectator")
+        self.spec.watch(room)
+        if arr is None:
+            self.arr = arr = tuple("A" if e["kind"] == "ai" else e["of"] if e["kind"] == "partner" else "P"
+                                   for e in self.spec.state["seats"])
         for s, k in enumerate(arr):
             if k != "P":
                 continue
@@ -157,8 +166,6 @@ class Room:
             for t in self.plays[c]:
                 dealt.update(hands[t])
             self.own[c] = dealt
-        self.spec = Conn(WSClient(srv.port), "spectator")
-        self.spec.watch(room)
         self.everyone = self.conns + [self.spec]
         for c in self.everyone:
             self.checked[c] = 0
@@ -227,7 +234,7 @@ def sweep(args, game, options, nseats, seed, sample=None, expect_refused=()):
     everything_open = game == "tamcuc" and nseats == 2 and options.get("two_p_open_hands", "initial") != "off"
     with ServerProcess(args.parlour, args.web, test_seed=seed) as srv:
         lobby = None
-        for i, arr in enumerate(arrangements(nseats, rng, sample)):
+        for i, arr in enumerate([None] + arrangements(nseats, rng, sample)):  # None: the default seats
             if i % 30 == 0:  # a connection's burst is 60 messages (docs/web-protocol.md, Limits)
                 if lobby:
                     lobby.close()
@@ -239,7 +246,7 @@ def sweep(args, game, options, nseats, seed, sample=None, expect_refused=()):
             if game == "tamcuc":
                 opts["dealer"] = "0"
             where = "%s %s seats %s" % (game, " ".join("%s=%s" % kv for kv in sorted(options.items())),
-                                        "".join(str(k) for k in arr))
+                                        "".join(str(k) for k in arr) if arr else "(default)")
             room = Room(srv, lobby, game, opts, arr, hands, everything_open)
             if room.answer["type"] != "created":
                 check(room.answer.get("error") == "options", "%s: refused with %s" % (where, room.answer))
@@ -247,27 +254,31 @@ def sweep(args, game, options, nseats, seed, sample=None, expect_refused=()):
                 refused_arrs.append(arr)
                 continue
             created += 1
+            if arr is None:
+                default = room.arr
             acts += room.play(rng, where)
             room.close()
         lobby.close()
-    print("  %s %s: %d arrangements played (%d persons' actions), %d refused"
-          % (game, options, created, acts, refused))
+    print("  %s %s: %d arrangements played (%d persons' actions; the default seats %s), %d refused"
+          % (game, options, created, acts, "".join(str(k) for k in default), refused))
     for arr in expect_refused:
         check(arr in refused_arrs, "%s %s: %s was not refused" % (game, options, arr))
-    return created, refused
+    return created - 1, refused, default
 
 
 def test_cbw_four(args):
-    created, refused = sweep(args, "cbw", {"players": "4", "first": "red"}, 4, 30)
-    check(created == 104 and refused == 0, "cbw players=4: %d created, %d refused" % (created, refused))
+    created, refused, default = sweep(args, "cbw", {"players": "4", "first": "red"}, 4, 30)
+    check(created == 104 and refused == 0 and default == ("P",) * 4,
+          "cbw players=4: %d created, %d refused, default %s" % (created, refused, default))
 
 
 def test_cbw_two(args):
     """players=2: only one person seat with its partner, or computers, per
     team (docs/web-protocol.md); the 9 such arrangements are played."""
-    created, refused = sweep(args, "cbw", {"players": "2", "first": "black"}, 4, 31,
-                             expect_refused=[("P", "P", "P", "P"), ("P", "P", "A", "A")])
+    created, refused, default = sweep(args, "cbw", {"players": "2", "first": "black"}, 4, 31,
+                                      expect_refused=[("P", "P", "P", "P"), ("P", "P", "A", "A")])
     check(created == 9, "cbw players=2: %d arrangements created, 9 expected" % created)
+    check(default == ("P", "P", 0, 1), "cbw players=2: the default seats are %s" % (default,))
 
 
 def test_cbw_six(args):
