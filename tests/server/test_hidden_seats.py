@@ -194,7 +194,8 @@ class Room:
                                                                           m["view"].get("viewer")))
                     bad = [x["seat"] for x in m["legal"] if x["seat"] not in self.plays[c]]
                     check(not bad, "%s: %s got legal actions of seats %s" % (where, c.name, bad))
-                    self.own[c] |= set(m["view"].get("hand") or [])  # its own seat's hand (night exchange)
+                    # its own seat's hand and its seats' legal actions name its cards (a night exchange gives new ones)
+                    self.own[c] |= set(m["view"].get("hand") or []) | cards_in(self.game, m["legal"])
             for i in range(self.checked[c], len(log)):
                 extra = cards_in(self.game, log[i]) - self.own[c] - public
                 check(not extra, "%s: LEAK: %s (plays seats %s; seats %s) was told %s, dealt to %s: %s"
@@ -213,10 +214,9 @@ class Room:
             entries = [(x["seat"], x["action"], c) for c in self.conns for x in c.state["legal"]]
             seat = min(e[0] for e in entries)
             _, text, c = rng.choice([e for e in entries if e[0] == seat])
-            prev = c.state["seq"]
-            r = c.act(text, prev, seat=seat)
+            r = c.act(text, seat=seat)  # no seq: a computer may pass at the same time (night exchange)
             check(r["type"] == "accepted", "%s: %s refused: %s" % (where, text, r))
-            settle(self.everyone, lambda: all(e.state["seq"] > prev for e in self.everyone), 30,
+            settle(self.everyone, lambda: all(e.state["seq"] >= r["seq"] for e in self.everyone), 30,
                    "%s: the action's state" % where)
             acts += 1
 
