@@ -123,6 +123,19 @@ static void test_TC_R4_3_deal_tells_each_seat_its_own_hand(void **st)
     pl_match_free(m);
 }
 
+static void test_TC_R4_1_counting_told_to_all(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("tamcuc", "seed=1 soldier_special=none " D4);
+    play(m, PL_CHANCE, "count 0 bS rG bA rS");
+    /* TC-R4.1: the 21st name, S, falls on seat 1's bS; the fixed deal follows */
+    expect(2, "[{\"cards\":[\"bS\",\"rG\",\"bA\",\"rS\"],\"dealer\":1,\"provisional\":0,\"steps\":21,"
+              "\"type\":\"counting\"},{\"deal\":1,\"dealer\":1,\"hand\":[\"rA\",\"rE\",\"rC\",\"rN\",\"rH\","
+              "\"rS\",\"rS\",\"rS\"],\"sizes\":[8,8,8,8],\"type\":\"deal\"}]",
+           "");
+    pl_match_free(m);
+}
+
 static void test_TC_R6_lead_lay_reveal_hide_and_trick(void **st)
 {
     (void)st;
@@ -274,6 +287,7 @@ static void test_TC_R8_ket_overtake_deal_end(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_TC_R4_1_counting_told_to_all),
         cmocka_unit_test(test_TC_R4_3_deal_tells_each_seat_its_own_hand),
         cmocka_unit_test(test_TC_R4_4_night_pass_and_exchange),
         cmocka_unit_test(test_TC_R5_declarations_extra_trick_and_payments),
