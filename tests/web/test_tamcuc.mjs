@@ -8,6 +8,11 @@
 // it cannot be tapped; it is sent through the harness's act, the shell's
 // fallback for tests) whose explanation is shown while nothing changes, and
 // a spectator whose page holds no face of any hand or face-down card.
+// What happened is drawn from the history's events (docs/web-views.md,
+// "tamcuc", "Events"): the list of tricks (each seat's listed cards are its
+// won pile; the spectator has it too), the last action's sentences (the last
+// trick, the deal's score lines, the end) in English and in Russian; the
+// declaration button is worded from the action's fields.
 // The deal is fixed with the `deal=` option (docs/notation-tamcuc.md).
 
 import { run } from './harness.mjs';
