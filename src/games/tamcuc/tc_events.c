@@ -105,13 +105,17 @@ static void ev_payments(const tc_state *b, const tc_state *s, const int *base, c
     }
     if (!any)
         return;
-    if (!strcmp(type, "overtake")) { /* the leader pays 3 to the winner or to each other seat */
-        int payer = b->tleader;
+    if (!strcmp(type, "overtake")) { /* the leader pays the winner, or each other seat, alike */
+        int payer = b->tleader, paid = 0;
         json_t *to = json_array();
         for (int p = 0; to && p < np; p++)
-            if (p != payer && d[p] > 0)
+            if (p != payer && d[p] > 0) {
                 *bad |= json_array_append_new(to, json_integer(p)) < 0;
-        push(arr, json_pack("{s:s,s:i,s:o,s:i}", "type", "overtake", "seat", payer, "to", to, "each", 3), bad);
+                paid++;
+            }
+        push(arr, json_pack("{s:s,s:i,s:o,s:i}", "type", "overtake", "seat", payer, "to", to, "each",
+                            paid ? -d[payer] / paid : 0),
+             bad);
         return;
     }
     int to = 0;
