@@ -31,12 +31,17 @@
 #include "parlour/alloc.h"
 #include "store_schema_pg.h"
 
+#if !defined(LIBPQ_HAS_PIPELINING)
+#error "store_pg.c needs libpq 14 or later (pipeline mode): install a newer libpq-dev or configure without it"
+#endif
+
 enum {
     P_ROOM_PUT,
     P_NOTIFY,
     P_LOCK,  /* a room's row, locked: its finished flag */
     P_CHECK, /* after the lock: the next seq and whether the lease is ours */
-    P_APPEND,
+    P_LOCK_ROOMS,   /* a batch's rooms' rows, locked in code order */
+    P_APPEND_BATCH, /* after that lock: a batch's checks and its rows, one statement */
     P_FINISH,
     P_CONFIG,
     P_ROOMS_ALL,
@@ -67,7 +72,24 @@ static const struct {
                  "$2::text IS NULL OR EXISTS (SELECT 1 FROM leases l JOIN owners o ON o.owner = l.owner "
                  "WHERE l.room = $1 AND l.owner = $2 AND o.alive_until > clock_timestamp())",
                  2},
-    [P_APPEND] = {"INSERT INTO actions(room, seq, seat, text, at_ms) VALUES ($1, $2, $3, $4, $5)", 5},
+    [P_LOCK_ROOMS] = {"SELECT 1 FROM rooms WHERE code = ANY($1::text[]) ORDER BY code FOR UPDATE", 1},
+    /* $1..$5 the batch's columns, $6 its rooms in order of first appearance
+     * and $7 the seq each starts at, $8 the owner (NULL: none). One row per
+     * room of $6, in that order: finished (NULL: no such room), the room's
+     * next seq, whether the lease is ours, and the rows written — all of them
+     * when every room passed, else none. */
+    [P_APPEND_BATCH] = {"WITH c AS (SELECT r.i, r.first, x.finished, "
+                        "(SELECT coalesce(max(a.seq) + 1, 0) FROM actions a WHERE a.room = r.room) AS next, "
+                        "$8::text IS NULL OR EXISTS (SELECT 1 FROM leases l JOIN owners o ON o.owner = l.owner "
+                        "WHERE l.room = r.room AND l.owner = $8 AND o.alive_until > clock_timestamp()) AS ours "
+                        "FROM unnest($6::text[], $7::bigint[]) WITH ORDINALITY AS r(room, first, i) "
+                        "LEFT JOIN rooms x ON x.code = r.room), "
+                        "ins AS (INSERT INTO actions(room, seq, seat, text, at_ms) "
+                        "SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[], $4::text[], $5::bigint[]) "
+                        "WHERE NOT EXISTS (SELECT 1 FROM c WHERE finished IS NOT false OR NOT ours OR next <> first) "
+                        "RETURNING 1) "
+                        "SELECT finished, next, ours, (SELECT count(*) FROM ins) FROM c ORDER BY i",
+                        8},
     [P_FINISH] = {"UPDATE rooms SET finished = true, result = $2 WHERE code = $1", 2},
     [P_CONFIG] = {"UPDATE rooms SET config = $2 WHERE code = $1", 2},
     [P_ROOMS_ALL] = {"SELECT " ROOM_COLS "FROM rooms ORDER BY created_ms, code", 0},
@@ -97,6 +119,7 @@ typedef struct {
     PGconn *conn;
     int prepared;  /* the statements exist on this connection */
     int listening; /* LISTEN parlour_rooms ran on this connection */
+    int broken;    /* a pipeline could not be left: reopen before the next call */
 } pg_store;
 
 static pg_store *pg(store *s)
@@ -276,10 +299,10 @@ static void pg_close(store *base)
  * statements with it). 0, or -1 with a message. */
 static int ready(pg_store *s, pl_buf *err)
 {
-    if (PQstatus(s->conn) == CONNECTION_OK)
+    if (PQstatus(s->conn) == CONNECTION_OK && !s->broken)
         return 0;
     PQreset(s->conn);
-    s->prepared = s->listening = 0;
+    s->prepared = s->listening = s->broken = 0;
     if (PQstatus(s->conn) != CONNECTION_OK)
         return fail(s, "reconnecting", NULL, err);
     if (run(s, "SET synchronous_commit = on", "setting synchronous_commit", err) < 0)
@@ -381,46 +404,218 @@ static int pg_room_put(store *base, const store_room *r, pl_buf *err)
     return end(s, rc, err);
 }
 
-static int append_all(pg_store *s, const store_action *a, int n, pl_buf *err)
+/* One action of a batch by room, then by its place in the batch. */
+typedef struct {
+    const char *room;
+    int i;
+} batch_ix;
+
+static int batch_ix_cmp(const void *x, const void *y)
 {
-    const char *room = NULL;
-    int64_t next = 0;
-    for (int i = 0; i < n; i++) {
-        if (!room || strcmp(room, a[i].room)) { /* a new room in the batch */
-            int st = lock_room(s, a[i].room, err);
-            if (st != 0) {
-                if (st == 1)
-                    pl_buf_printf(err, "store: room '%s' is finished", a[i].room);
-                return -1;
-            }
-            int c = check_room(s, a[i].room, &next, err); /* sees this batch's earlier rows */
-            if (c != 0)
-                return c;
-            room = a[i].room;
-        }
-        if (a[i].seq != next) {
-            pl_buf_printf(err, "store: room '%s': action %lld expected, not %lld", room, (long long)next,
-                          (long long)a[i].seq);
-            return -1;
-        }
-        char seq[24], seat[16], at[24];
-        snprintf(seq, sizeof seq, "%" PRId64, a[i].seq);
-        snprintf(seat, sizeof seat, "%d", a[i].seat);
-        snprintf(at, sizeof at, "%" PRId64, a[i].at_ms);
-        const char *p[5] = {a[i].room, seq, seat, a[i].text, at};
-        if (exec_ok(s, P_APPEND, p, "appending an action", err) < 0)
-            return -1;
-        next++;
-    }
-    return 0;
+    const batch_ix *a = x, *b = y;
+    int c = strcmp(a->room, b->room);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
 }
 
+/* Checks what the batch a[0..n) says of itself: each room's actions follow
+ * one another (seq + 1, in batch order, runs of a room may be interleaved
+ * with other rooms'), and marks head[i] = 1 at each room's first action.
+ * 0, or -1 with the message of the earliest action out of order. O(n log n). */
+static int batch_runs(const store_action *a, int n, unsigned char *head, pl_buf *err)
+{
+    batch_ix *ix = pl_malloc(sizeof *ix * (size_t)n);
+    if (!ix) {
+        pl_buf_puts(err, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        ix[i] = (batch_ix){a[i].room, i};
+    qsort(ix, (size_t)n, sizeof *ix, batch_ix_cmp);
+    int bad = -1;
+    int64_t want = 0;
+    for (int k = 0; k < n; k++) {
+        int i = ix[k].i;
+        if (k == 0 || strcmp(ix[k].room, ix[k - 1].room))
+            head[i] = 1;
+        else if (a[i].seq != a[ix[k - 1].i].seq + 1 && (bad < 0 || i < bad))
+            bad = i, want = a[ix[k - 1].i].seq + 1;
+    }
+    pl_free(ix);
+    if (bad < 0)
+        return 0;
+    pl_buf_printf(err, "store: room '%s': action %lld expected, not %lld", a[bad].room, (long long)want,
+                  (long long)a[bad].seq);
+    return -1;
+}
+
+/* Appends text t to the array literal in b as one element: quoted, with a
+ * backslash before each '"' and '\' (PostgreSQL's array syntax); a comma
+ * first unless it is the first element. */
+static void array_text(pl_buf *b, const char *t, int first)
+{
+    if (!first)
+        pl_buf_putc(b, ',');
+    pl_buf_putc(b, '"');
+    for (const char *q = t; *q; q++) {
+        if (*q == '"' || *q == '\\')
+            pl_buf_putc(b, '\\');
+        pl_buf_putc(b, *q);
+    }
+    pl_buf_putc(b, '"');
+}
+
+static void array_int(pl_buf *b, int64_t v, int first)
+{
+    pl_buf_printf(b, first ? "%" PRId64 : ",%" PRId64, v);
+}
+
+/* Runs prepared statements q[0..k), with parameters p[0..k), in one round
+ * trip and one transaction: libpq's pipeline mode, no BEGIN, so the
+ * statements up to the pipeline's sync are the implicit transaction that
+ * the sync commits; its answer comes only once the commit is durable
+ * (synchronous_commit). Each statement has a snapshot of its own (READ
+ * COMMITTED), so a statement sees what committed while an earlier one
+ * waited for a lock. Returns the last statement's result (free it with
+ * PQclear), or NULL with the first failure's message and nothing committed.
+ * A connection left in a state this cannot recover is reopened by the next
+ * call (ready). */
+static PGresult *pipeline(pg_store *s, int k, const int *q, const char *const *const *p, const char *what,
+                          pl_buf *err)
+{
+    if (!PQenterPipelineMode(s->conn)) {
+        fail(s, what, NULL, err);
+        return NULL;
+    }
+    int sent = 0, ok = 1;
+    for (int i = 0; i < k && ok; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "p%d", q[i]);
+        ok = PQsendQueryPrepared(s->conn, name, pg_sql[q[i]].nparams, p[i], NULL, NULL, 0);
+        sent += ok;
+    }
+    ok = ok && PQpipelineSync(s->conn) && PQflush(s->conn) == 0;
+    int failed = !ok;
+    if (failed)
+        fail(s, what, NULL, err);
+    PGresult *last = NULL, *r;
+    for (int i = 0; i < sent; i++) /* a statement's results end with a NULL */
+        while ((r = PQgetResult(s->conn))) {
+            ExecStatusType st = PQresultStatus(r);
+            if (!failed && st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+                failed = 1, fail(s, what, r, err);
+            if (!failed && i == k - 1 && !last)
+                last = r;
+            else
+                PQclear(r);
+        }
+    int synced = 0;
+    for (int guard = 0; ok && !synced && guard < 8; guard++) { /* the sync: the commit's answer */
+        r = PQgetResult(s->conn);
+        if (!r) {
+            if (PQstatus(s->conn) != CONNECTION_OK)
+                break;
+            continue;
+        }
+        if (PQresultStatus(r) == PGRES_PIPELINE_SYNC)
+            synced = 1;
+        else if (!failed)
+            failed = 1, fail(s, what, r, err);
+        PQclear(r);
+    }
+    if (ok && !synced && !failed)
+        failed = 1, fail(s, what, NULL, err);
+    if (!PQexitPipelineMode(s->conn))
+        s->broken = 1;
+    if (failed) {
+        PQclear(last);
+        return NULL;
+    }
+    return last;
+}
+
+/* A batch in two statements and one round trip (pipeline): its rooms' rows
+ * locked in code order (two writers of overlapping batches cannot
+ * deadlock), then, with a snapshot taken after the lock, every check and
+ * every row in one INSERT ... SELECT FROM unnest(arrays) that writes all or
+ * nothing; the checks' answers say which failed. */
 static int pg_append(store *base, const store_action *a, int n, pl_buf *err)
 {
     pg_store *s = pg(base);
-    if (begin(s, err) < 0)
+    unsigned char *head = pl_calloc((size_t)n, 1);
+    if (!head) {
+        pl_buf_puts(err, "out of memory");
         return -1;
-    return end(s, append_all(s, a, n, err), err);
+    }
+    if (batch_runs(a, n, head, err) < 0 || ready(s, err) < 0) {
+        pl_free(head);
+        return -1;
+    }
+    enum { ROOM, SEQ, SEAT, TEXT, AT, ROOMS, FIRSTS, NCOL };
+    pl_buf col[NCOL] = {{0}};
+    for (int c = 0; c < NCOL; c++)
+        pl_buf_putc(&col[c], '{');
+    int nrooms = 0, oom = 0;
+    for (int i = 0; i < n; i++) {
+        array_text(&col[ROOM], a[i].room, i == 0);
+        array_int(&col[SEQ], a[i].seq, i == 0);
+        array_int(&col[SEAT], a[i].seat, i == 0);
+        array_text(&col[TEXT], a[i].text, i == 0);
+        array_int(&col[AT], a[i].at_ms, i == 0);
+        if (head[i]) {
+            array_text(&col[ROOMS], a[i].room, nrooms == 0);
+            array_int(&col[FIRSTS], a[i].seq, nrooms == 0);
+            nrooms++;
+        }
+    }
+    for (int c = 0; c < NCOL; c++) {
+        pl_buf_putc(&col[c], '}');
+        oom |= col[c].oom;
+    }
+    int rc = -1;
+    if (oom) {
+        pl_buf_puts(err, "out of memory");
+        goto done;
+    }
+    const char *lock_p[1] = {pl_buf_str(&col[ROOMS])};
+    const char *ins_p[8] = {pl_buf_str(&col[ROOM]), pl_buf_str(&col[SEQ]),    pl_buf_str(&col[SEAT]),
+                            pl_buf_str(&col[TEXT]), pl_buf_str(&col[AT]),     pl_buf_str(&col[ROOMS]),
+                            pl_buf_str(&col[FIRSTS]), s->base.owner[0] ? s->base.owner : NULL};
+    const int q[2] = {P_LOCK_ROOMS, P_APPEND_BATCH};
+    const char *const *p[2] = {lock_p, ins_p};
+    PGresult *r = pipeline(s, 2, q, p, "appending actions", err);
+    if (!r)
+        goto done;
+    if (PQntuples(r) != nrooms) {
+        pl_buf_printf(err, "store: appending actions: %d answers for %d rooms", PQntuples(r), nrooms);
+        PQclear(r);
+        goto done;
+    }
+    rc = 0;
+    for (int i = 0, k = 0; i < n && rc == 0; i++) { /* the first room that failed, in batch order */
+        if (!head[i])
+            continue;
+        int64_t next = strtoll(PQgetvalue(r, k, 1), NULL, 10);
+        if (PQgetisnull(r, k, 0))
+            rc = -1, pl_buf_printf(err, "store: no room '%s'", a[i].room);
+        else if (PQgetvalue(r, k, 0)[0] == 't')
+            rc = -1, pl_buf_printf(err, "store: room '%s' is finished", a[i].room);
+        else if (PQgetvalue(r, k, 2)[0] != 't')
+            rc = store_lost(&s->base, a[i].room, err);
+        else if (next != a[i].seq)
+            rc = -1, pl_buf_printf(err, "store: room '%s': action %lld expected, not %lld", a[i].room,
+                                   (long long)next, (long long)a[i].seq);
+        k++;
+    }
+    if (rc == 0 && strtoll(PQgetvalue(r, 0, 3), NULL, 10) != n) {
+        pl_buf_printf(err, "store: appending actions: %s of %d written", PQgetvalue(r, 0, 3), n);
+        rc = -1;
+    }
+    PQclear(r);
+done:
+    for (int c = 0; c < NCOL; c++)
+        pl_buf_free(&col[c]);
+    pl_free(head);
+    return rc;
 }
 
 static int pg_finish(store *base, const char *code, const char *result, pl_buf *err)
