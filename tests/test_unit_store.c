@@ -1031,11 +1031,20 @@ static long pg_statements_of(const char *url)
 }
 #endif
 
-/* PostgreSQL: a batch costs two statements in one round trip however many
- * actions and rooms it holds (issue 30: the rooms locked, then one INSERT
- * from arrays), a refused one too, and the texts come back byte for byte
- * through the arrays (quotes, backslashes, braces, commas, "NULL", empty). */
-static void test_pg_batch_in_two_statements(void **st)
+#if defined(PARLOUR_WITH_PG)
+static void pg_statements_reset(void)
+{
+    PQclear(PQexec(pg_admin, "SELECT pg_stat_statements_reset()"));
+}
+#endif
+
+/* PostgreSQL: each write is one round trip of at most two statements
+ * (issue 30): a batch however many actions and rooms it holds (the rooms
+ * locked, then one INSERT from arrays), a refused one too, a new room (the
+ * row and its NOTIFY), a configuration and a finish (the lock, then the
+ * checked change); and the texts come back byte for byte through the
+ * arrays (quotes, backslashes, braces, commas, "NULL", empty). */
+static void test_pg_writes_in_one_round_trip(void **st)
 {
     (void)st;
     NEED_BACKEND();
@@ -1049,7 +1058,9 @@ static void test_pg_batch_in_two_statements(void **st)
     char path[256];
     B->fresh(path, sizeof path, "pgtrips");
     store *s = open_ok(path);
+    pg_statements_reset();
     room_ok(s, "a", "ur", 1);
+    assert_int_equal(pg_statements_of(path), 2);
     room_ok(s, "b", "ur", 2);
     room_ok(s, "c\\\"{,}", "ur", 3);
     static const char *texts[] = {"say \"hi\"", "back\\slash", "{1,2}", "NULL", "", "a,b", "é ☃", "}", "\\\""};
@@ -1061,15 +1072,13 @@ static void test_pg_batch_in_two_statements(void **st)
         batch[i] = (store_action){rooms[i], next[k]++, i % 2, texts[i], 100 + i};
     }
     pl_buf err = {0};
-    PGresult *r = PQexec(pg_admin, "SELECT pg_stat_statements_reset()");
-    PQclear(r);
+    pg_statements_reset();
     assert_int_equal(store_append(s, batch, 9, &err), 0);
     long used = pg_statements_of(path);
     if (used != 2)
         fail_msg("a batch of 9 actions in 3 rooms ran %ld statements, not 2", used);
     store_action stale[] = {{"b", 3, 0, "x", 1}, {"a", 3, 0, "y", 1}}; /* a's next is 4 */
-    r = PQexec(pg_admin, "SELECT pg_stat_statements_reset()");
-    PQclear(r);
+    pg_statements_reset();
     assert_int_equal(store_append(s, stale, 2, &err), -1);
     assert_non_null(strstr(pl_buf_str(&err), "room 'a': action 4 expected, not 3"));
     assert_int_equal(pg_statements_of(path), 2);
@@ -1091,6 +1100,12 @@ static void test_pg_batch_in_two_statements(void **st)
         }
         assert_int_equal(v.n, m);
     }
+    pg_statements_reset();
+    assert_int_equal(store_room_config(s, "b", "{\"seats\":3}", &err), 0);
+    assert_int_equal(pg_statements_of(path), 2);
+    pg_statements_reset();
+    assert_int_equal(store_finish(s, "b", "1-0", &err), 0);
+    assert_int_equal(pg_statements_of(path), 2);
     store_close(s);
     pl_buf_free(&err);
     B->drop(path);
@@ -1257,7 +1272,7 @@ int main(void)
         cmocka_unit_test(test_sqlite_schema_1_migrates),
         cmocka_unit_test(test_clear_empties),
         cmocka_unit_test(test_pg_schema_and_reconnect),
-        cmocka_unit_test(test_pg_batch_in_two_statements),
+        cmocka_unit_test(test_pg_writes_in_one_round_trip),
     };
     int failed = cmocka_run_group_tests_name("store_sqlite", tests, use_sqlite, NULL);
     failed += cmocka_run_group_tests_name("store_postgresql", tests, use_pg, stop_pg);

@@ -39,7 +39,6 @@ enum {
     P_ROOM_PUT,
     P_NOTIFY,
     P_LOCK,  /* a room's row, locked: its finished flag */
-    P_CHECK, /* after the lock: the next seq and whether the lease is ours */
     P_LOCK_ROOMS,   /* a batch's rooms' rows, locked in code order */
     P_APPEND_BATCH, /* after that lock: a batch's checks and its rows, one statement */
     P_FINISH,
@@ -58,20 +57,21 @@ enum {
 };
 
 #define ROOM_COLS "code, game, options, config, seed, created_ms, finished, result "
+/* Whether owner $3 (NULL: none, no lease checked) holds room $1's lease and
+ * is alive. */
+#define OURS                                                                                                  \
+    "$3::text IS NULL OR EXISTS (SELECT 1 FROM leases l JOIN owners o ON o.owner = l.owner "                  \
+    "WHERE l.room = $1 AND l.owner = $3 AND o.alive_until > clock_timestamp())"
 
 static const struct {
     const char *sql;
     int nparams;
 } pg_sql[NP] = {
     [P_ROOM_PUT] = {"INSERT INTO rooms(code, game, options, config, seed, created_ms) "
-                    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (code) DO NOTHING",
+                    "VALUES ($1, $2, $3, $4, $5, $6)",
                     6},
     [P_NOTIFY] = {"SELECT pg_notify('parlour_rooms', $1)", 1},
     [P_LOCK] = {"SELECT finished FROM rooms WHERE code = $1 FOR UPDATE", 1},
-    [P_CHECK] = {"SELECT (SELECT coalesce(max(seq) + 1, 0) FROM actions WHERE room = $1), "
-                 "$2::text IS NULL OR EXISTS (SELECT 1 FROM leases l JOIN owners o ON o.owner = l.owner "
-                 "WHERE l.room = $1 AND l.owner = $2 AND o.alive_until > clock_timestamp())",
-                 2},
     [P_LOCK_ROOMS] = {"SELECT 1 FROM rooms WHERE code = ANY($1::text[]) ORDER BY code FOR UPDATE", 1},
     /* $1..$5 the batch's columns, $6 its rooms in order of first appearance
      * and $7 the seq each starts at, $8 the owner (NULL: none). One row per
@@ -90,8 +90,20 @@ static const struct {
                         "RETURNING 1) "
                         "SELECT finished, next, ours, (SELECT count(*) FROM ins) FROM c ORDER BY i",
                         8},
-    [P_FINISH] = {"UPDATE rooms SET finished = true, result = $2 WHERE code = $1", 2},
-    [P_CONFIG] = {"UPDATE rooms SET config = $2 WHERE code = $1", 2},
+    /* After P_LOCK: room $1 finished with result $2 and its NOTIFY sent when
+     * it is not finished and owner $3's lease is alive (NULL: no owner);
+     * answers whether the lease is ours and the rows changed. */
+    [P_FINISH] = {"WITH c AS (SELECT " OURS " AS ours), "
+                  "u AS (UPDATE rooms SET finished = true, result = $2 "
+                  "WHERE code = $1 AND NOT finished AND (SELECT ours FROM c) RETURNING code) "
+                  "SELECT (SELECT ours FROM c), (SELECT count(pg_notify('parlour_rooms', 'finished ' || code)) FROM u)",
+                  3},
+    /* After P_LOCK: room $1's configuration set to $2 when owner $3's lease
+     * is alive; the same answers. */
+    [P_CONFIG] = {"WITH c AS (SELECT " OURS " AS ours), "
+                  "u AS (UPDATE rooms SET config = $2 WHERE code = $1 AND (SELECT ours FROM c) RETURNING 1) "
+                  "SELECT (SELECT ours FROM c), (SELECT count(*) FROM u)",
+                  3},
     [P_ROOMS_ALL] = {"SELECT " ROOM_COLS "FROM rooms ORDER BY created_ms, code", 0},
     [P_ROOMS_OPEN] = {"SELECT " ROOM_COLS "FROM rooms WHERE NOT finished ORDER BY created_ms, code", 0},
     [P_ROOM_GET] = {"SELECT " ROOM_COLS "FROM rooms WHERE code = $1", 1},
@@ -120,6 +132,7 @@ typedef struct {
     int prepared;  /* the statements exist on this connection */
     int listening; /* LISTEN parlour_rooms ran on this connection */
     int broken;    /* a pipeline could not be left: reopen before the next call */
+    char state[6]; /* the SQLSTATE of the last pipeline's failure, or "" */
 } pg_store;
 
 static pg_store *pg(store *s)
@@ -346,32 +359,6 @@ static int lock_room(pg_store *s, const char *code, pl_buf *err)
     return st;
 }
 
-/* After lock_room: the room's next seq in *next; 0 when the write may go
- * on, STORE_LOST, or -1. */
-static int check_room(pg_store *s, const char *code, int64_t *next, pl_buf *err)
-{
-    const char *p[2] = {code, s->base.owner[0] ? s->base.owner : NULL};
-    PGresult *r = call(s, P_CHECK, p, "checking a room", err);
-    if (!r)
-        return -1;
-    if (next)
-        *next = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-    int ours = PQgetvalue(r, 0, 1)[0] == 't';
-    PQclear(r);
-    return ours ? 0 : store_lost(&s->base, code, err);
-}
-
-static int notify(pg_store *s, const char *what, const char *code, pl_buf *err)
-{
-    pl_buf note = {0};
-    pl_buf_printf(&note, "%s %s", what, code);
-    const char *p[1] = {pl_buf_str(&note)};
-    PGresult *r = note.oom ? NULL : call(s, P_NOTIFY, p, "notifying", err);
-    pl_buf_free(&note);
-    PQclear(r);
-    return r ? 0 : -1;
-}
-
 static int exec_ok(pg_store *s, int q, const char *const *p, const char *what, pl_buf *err)
 {
     PGresult *r = call(s, q, p, what, err);
@@ -379,29 +366,123 @@ static int exec_ok(pg_store *s, int q, const char *const *p, const char *what, p
     return r ? 0 : -1;
 }
 
+/* Runs prepared statements q[0..k), with parameters p[0..k), in one round
+ * trip and one transaction: libpq's pipeline mode, no BEGIN, so the
+ * statements up to the pipeline's sync are the implicit transaction that
+ * the sync commits; its answer comes only once the commit is durable
+ * (synchronous_commit). Each statement has a snapshot of its own (READ
+ * COMMITTED), so a statement sees what committed while an earlier one
+ * waited for a lock. Returns 0 with each statement's result in out[0..k)
+ * (free them with PQclear), or -1 with the first failure's message, its
+ * SQLSTATE in s->state, nothing in out and nothing committed. A connection
+ * left in a state this cannot recover is reopened by the next call (ready). */
+static int pipeline(pg_store *s, int k, const int *q, const char *const *const *p, PGresult **out,
+                    const char *what, pl_buf *err)
+{
+    s->state[0] = '\0';
+    for (int i = 0; i < k; i++)
+        out[i] = NULL;
+    if (!PQenterPipelineMode(s->conn))
+        return fail(s, what, NULL, err);
+    int sent = 0, ok = 1;
+    for (int i = 0; i < k && ok; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "p%d", q[i]);
+        ok = PQsendQueryPrepared(s->conn, name, pg_sql[q[i]].nparams, p[i], NULL, NULL, 0);
+        sent += ok;
+    }
+    ok = ok && PQpipelineSync(s->conn) && PQflush(s->conn) == 0;
+    int failed = !ok;
+    if (failed)
+        fail(s, what, NULL, err);
+    PGresult *r;
+    for (int i = 0; i < sent; i++) /* a statement's results end with a NULL */
+        while ((r = PQgetResult(s->conn))) {
+            ExecStatusType st = PQresultStatus(r);
+            if (!failed && st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+                const char *code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+                snprintf(s->state, sizeof s->state, "%s", code ? code : "");
+                failed = 1;
+                fail(s, what, r, err);
+            }
+            if (!failed && !out[i])
+                out[i] = r;
+            else
+                PQclear(r);
+        }
+    int synced = 0;
+    for (int guard = 0; ok && !synced && guard < 8; guard++) { /* the sync: the commit's answer */
+        r = PQgetResult(s->conn);
+        if (!r) {
+            if (PQstatus(s->conn) != CONNECTION_OK)
+                break;
+            continue;
+        }
+        if (PQresultStatus(r) == PGRES_PIPELINE_SYNC) {
+            synced = 1;
+        } else if (!failed) {
+            failed = 1;
+            fail(s, what, r, err);
+        }
+        PQclear(r);
+    }
+    if (ok && !synced && !failed) {
+        failed = 1;
+        fail(s, what, NULL, err);
+    }
+    if (!PQexitPipelineMode(s->conn))
+        s->broken = 1;
+    if (!failed)
+        return 0;
+    for (int i = 0; i < k; i++) {
+        PQclear(out[i]);
+        out[i] = NULL;
+    }
+    return -1;
+}
+
+/* The text of "WHAT CODE" for a NOTIFY into b; 0, or -1 (out of memory). */
+static int note_text(pl_buf *b, const char *what, const char *code, pl_buf *err)
+{
+    pl_buf_printf(b, "%s %s", what, code);
+    if (!b->oom)
+        return 0;
+    pl_buf_puts(err, "out of memory");
+    return -1;
+}
+
+/* One round trip: the row (a code taken fails the INSERT: nothing else
+ * runs), its lease for this handle's owner, the NOTIFY. */
 static int pg_room_put(store *base, const store_room *r, pl_buf *err)
 {
     pg_store *s = pg(base);
-    if (begin(s, err) < 0)
+    if (ready(s, err) < 0)
         return -1;
     char seed[24], created[24];
     snprintf(seed, sizeof seed, "%" PRId64, (int64_t)r->seed);
     snprintf(created, sizeof created, "%" PRId64, r->created_ms);
-    const char *p[6] = {r->code, r->game, r->options, r->config, seed, created};
-    PGresult *res = call(s, P_ROOM_PUT, p, "adding a room", err);
-    int rc = res ? 0 : -1;
-    if (res && strcmp(PQcmdTuples(res), "1")) {
+    pl_buf note = {0}, e = {0};
+    if (note_text(&note, "created", r->code, err) < 0) {
+        pl_buf_free(&note);
+        return -1;
+    }
+    const char *put_p[6] = {r->code, r->game, r->options, r->config, seed, created};
+    const char *lease_p[2] = {r->code, s->base.owner};
+    const char *note_p[1] = {pl_buf_str(&note)};
+    int owned = s->base.owner[0] != '\0'; /* its creator holds it */
+    int q[3] = {P_ROOM_PUT, owned ? P_LEASE_SET : P_NOTIFY, P_NOTIFY};
+    const char *const *p[3] = {put_p, owned ? lease_p : note_p, note_p};
+    PGresult *out[3];
+    int rc = pipeline(s, 2 + owned, q, p, out, "adding a room", &e);
+    if (rc < 0 && !strcmp(s->state, "23505")) /* unique_violation */
         pl_buf_printf(err, "store: a room '%s' exists already", r->code);
-        rc = -1;
-    }
-    PQclear(res);
-    if (rc == 0 && s->base.owner[0]) { /* its creator holds it */
-        const char *q[2] = {r->code, s->base.owner};
-        rc = exec_ok(s, P_LEASE_SET, q, "writing a lease", err);
-    }
-    if (rc == 0)
-        rc = notify(s, "created", r->code, err);
-    return end(s, rc, err);
+    else if (rc < 0)
+        pl_buf_puts(err, pl_buf_str(&e));
+    for (int i = 0; rc == 0 && i < 2 + owned; i++)
+        PQclear(out[i]);
+    pl_buf_free(&note);
+    pl_buf_free(&e);
+    return rc;
 }
 
 /* One action of a batch by room, then by its place in the batch. */
@@ -469,70 +550,6 @@ static void array_int(pl_buf *b, int64_t v, int first)
     pl_buf_printf(b, first ? "%" PRId64 : ",%" PRId64, v);
 }
 
-/* Runs prepared statements q[0..k), with parameters p[0..k), in one round
- * trip and one transaction: libpq's pipeline mode, no BEGIN, so the
- * statements up to the pipeline's sync are the implicit transaction that
- * the sync commits; its answer comes only once the commit is durable
- * (synchronous_commit). Each statement has a snapshot of its own (READ
- * COMMITTED), so a statement sees what committed while an earlier one
- * waited for a lock. Returns the last statement's result (free it with
- * PQclear), or NULL with the first failure's message and nothing committed.
- * A connection left in a state this cannot recover is reopened by the next
- * call (ready). */
-static PGresult *pipeline(pg_store *s, int k, const int *q, const char *const *const *p, const char *what,
-                          pl_buf *err)
-{
-    if (!PQenterPipelineMode(s->conn)) {
-        fail(s, what, NULL, err);
-        return NULL;
-    }
-    int sent = 0, ok = 1;
-    for (int i = 0; i < k && ok; i++) {
-        char name[8];
-        snprintf(name, sizeof name, "p%d", q[i]);
-        ok = PQsendQueryPrepared(s->conn, name, pg_sql[q[i]].nparams, p[i], NULL, NULL, 0);
-        sent += ok;
-    }
-    ok = ok && PQpipelineSync(s->conn) && PQflush(s->conn) == 0;
-    int failed = !ok;
-    if (failed)
-        fail(s, what, NULL, err);
-    PGresult *last = NULL, *r;
-    for (int i = 0; i < sent; i++) /* a statement's results end with a NULL */
-        while ((r = PQgetResult(s->conn))) {
-            ExecStatusType st = PQresultStatus(r);
-            if (!failed && st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
-                failed = 1, fail(s, what, r, err);
-            if (!failed && i == k - 1 && !last)
-                last = r;
-            else
-                PQclear(r);
-        }
-    int synced = 0;
-    for (int guard = 0; ok && !synced && guard < 8; guard++) { /* the sync: the commit's answer */
-        r = PQgetResult(s->conn);
-        if (!r) {
-            if (PQstatus(s->conn) != CONNECTION_OK)
-                break;
-            continue;
-        }
-        if (PQresultStatus(r) == PGRES_PIPELINE_SYNC)
-            synced = 1;
-        else if (!failed)
-            failed = 1, fail(s, what, r, err);
-        PQclear(r);
-    }
-    if (ok && !synced && !failed)
-        failed = 1, fail(s, what, NULL, err);
-    if (!PQexitPipelineMode(s->conn))
-        s->broken = 1;
-    if (failed) {
-        PQclear(last);
-        return NULL;
-    }
-    return last;
-}
-
 /* A batch in two statements and one round trip (pipeline): its rooms' rows
  * locked in code order (two writers of overlapping batches cannot
  * deadlock), then, with a snapshot taken after the lock, every check and
@@ -582,9 +599,11 @@ static int pg_append(store *base, const store_action *a, int n, pl_buf *err)
                             pl_buf_str(&col[FIRSTS]), s->base.owner[0] ? s->base.owner : NULL};
     const int q[2] = {P_LOCK_ROOMS, P_APPEND_BATCH};
     const char *const *p[2] = {lock_p, ins_p};
-    PGresult *r = pipeline(s, 2, q, p, "appending actions", err);
-    if (!r)
+    PGresult *out[2];
+    if (pipeline(s, 2, q, p, out, "appending actions", err) < 0)
         goto done;
+    PQclear(out[0]);
+    PGresult *r = out[1];
     if (PQntuples(r) != nrooms) {
         pl_buf_printf(err, "store: appending actions: %d answers for %d rooms", PQntuples(r), nrooms);
         PQclear(r);
@@ -618,38 +637,47 @@ done:
     return rc;
 }
 
+/* One round trip for a finish (P_FINISH) or a configuration (P_CONFIG) of
+ * room `code`: the room's row locked, then the checked change. `finish`: a
+ * finished room is refused. 0, STORE_LOST, or -1 with a message. */
+static int change_room(pg_store *s, int q, const char *code, const char *text, int finish, const char *what,
+                       pl_buf *err)
+{
+    if (ready(s, err) < 0)
+        return -1;
+    const char *lock_p[1] = {code};
+    const char *change_p[3] = {code, text, s->base.owner[0] ? s->base.owner : NULL};
+    const int qs[2] = {P_LOCK, q};
+    const char *const *p[2] = {lock_p, change_p};
+    PGresult *out[2];
+    if (pipeline(s, 2, qs, p, out, what, err) < 0)
+        return -1;
+    int rc = 0;
+    if (PQntuples(out[0]) != 1) {
+        rc = -1;
+        pl_buf_printf(err, "store: no room '%s'", code);
+    } else if (finish && PQgetvalue(out[0], 0, 0)[0] == 't') {
+        rc = -1;
+        pl_buf_printf(err, "store: room '%s' is finished already", code);
+    } else if (PQgetvalue(out[1], 0, 0)[0] != 't') {
+        rc = store_lost(&s->base, code, err);
+    } else if (strcmp(PQgetvalue(out[1], 0, 1), "1")) {
+        rc = -1;
+        pl_buf_printf(err, "store: %s: room '%s' was not changed", what, code);
+    }
+    PQclear(out[0]);
+    PQclear(out[1]);
+    return rc;
+}
+
 static int pg_finish(store *base, const char *code, const char *result, pl_buf *err)
 {
-    pg_store *s = pg(base);
-    if (begin(s, err) < 0)
-        return -1;
-    int st = lock_room(s, code, err), rc = st == 0 ? 0 : -1;
-    if (st == 1)
-        pl_buf_printf(err, "store: room '%s' is finished already", code);
-    if (rc == 0)
-        rc = check_room(s, code, NULL, err);
-    if (rc == 0) {
-        const char *p[2] = {code, result};
-        rc = exec_ok(s, P_FINISH, p, "finishing a room", err);
-    }
-    if (rc == 0)
-        rc = notify(s, "finished", code, err);
-    return end(s, rc, err);
+    return change_room(pg(base), P_FINISH, code, result, 1, "finishing a room", err);
 }
 
 static int pg_room_config(store *base, const char *code, const char *config, pl_buf *err)
 {
-    pg_store *s = pg(base);
-    if (begin(s, err) < 0)
-        return -1;
-    int rc = lock_room(s, code, err) >= 0 ? 0 : -1;
-    if (rc == 0)
-        rc = check_room(s, code, NULL, err);
-    if (rc == 0) {
-        const char *p[2] = {code, config};
-        rc = exec_ok(s, P_CONFIG, p, "changing a room's configuration", err);
-    }
-    return end(s, rc, err);
+    return change_room(pg(base), P_CONFIG, code, config, 0, "changing a room's configuration", err);
 }
 
 /* Calls fn for each row of a ROOM_COLS result; *n counts them. */
