@@ -9,14 +9,26 @@
  * the transaction is in the write-ahead log on disk.
  *
  * Concurrency: a write that touches room R first locks R's row
- * (SELECT ... FOR UPDATE), and so does store_lease_take; the lease check and
- * the next sequence number are read by the statement after that lock (READ
- * COMMITTED gives each statement a fresh snapshot), so a write and a lease
- * change on one room are serialised and a write never passes its check on
- * a stale lease. Heartbeats use the database's clock (clock_timestamp()).
+ * (SELECT ... FOR UPDATE; a batch locks its rooms in code order, so two
+ * overlapping batches cannot deadlock), and so does store_lease_take; the
+ * lease check and the next sequence number are read by the statement after
+ * that lock (READ COMMITTED gives each statement a fresh snapshot), so a
+ * write and a lease change on one room are serialised and a write never
+ * passes its check on a stale lease. Heartbeats use the database's clock
+ * (clock_timestamp()).
  *
- * Round trips: store_append of n actions of one room is BEGIN, lock, check,
- * n INSERTs and COMMIT (n + 4); store_owner_beat is one; store_lease_take
+ * Round trips (issue 30: they were most of the server's CPU with
+ * PostgreSQL, each a wake-up of the storage thread): every write is one.
+ * Its statements go out together in libpq's pipeline mode, without BEGIN,
+ * and the pipeline's sync commits them as one transaction and answers once
+ * the commit is durable (pipeline()). store_append of any batch is two
+ * statements: the lock, then one INSERT ... SELECT FROM unnest() of the
+ * batch's columns sent as array literals, which checks every room (exists,
+ * not finished, lease ours, seq continues) and writes all rows or none,
+ * answering per room. store_room_put is the INSERT (a code taken fails it),
+ * the lease and the NOTIFY; store_finish and store_room_config the lock,
+ * then the checked change (with its NOTIFY). store_owner_beat is one
+ * statement; store_lease_take (a room's load) is still BEGIN ... COMMIT,
  * six. A lost connection is reopened (PQreset) at the next call; the call
  * that saw it fails.
  */
@@ -537,10 +549,14 @@ static void array_text(pl_buf *b, const char *t, int first)
     if (!first)
         pl_buf_putc(b, ',');
     pl_buf_putc(b, '"');
-    for (const char *q = t; *q; q++) {
-        if (*q == '"' || *q == '\\')
-            pl_buf_putc(b, '\\');
-        pl_buf_putc(b, *q);
+    for (;;) { /* the runs between the characters to escape, each in one copy */
+        size_t k = strcspn(t, "\"\\");
+        pl_buf_append(b, t, k);
+        if (!t[k])
+            break;
+        pl_buf_putc(b, '\\');
+        pl_buf_putc(b, t[k]);
+        t += k + 1;
     }
     pl_buf_putc(b, '"');
 }
