@@ -9,9 +9,11 @@
 #                      server's fdatasync+fsync calls counted with perf, "?"
 #                      where perf cannot)
 #   actions/commit     actions stored / commits
-#   round trips/move   statements the server sent to PostgreSQL
+#   statements/move    statements the server ran on PostgreSQL
 #                      (pg_stat_statements calls, BEGIN and COMMIT included)
-#                      per action stored; SQLite has none (a library call)
+#                      per action stored; SQLite has none (a library call).
+#                      Each write is one round trip since issue 30 (a
+#                      pipeline): round trips are then about the commits
 #   cpu ratio          the server's CPU time a move (all its threads, from
 #                      /proc) on PostgreSQL over the same on SQLite
 # --rate M plays M moves a second in all (open loop) on both backends, so
@@ -103,7 +105,7 @@ secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 echo "sqlite: $line"
 sqlite_us=$(us_a_move "$line")
 echo "sqlite: $actions actions, $commits commits in ${secs}s: $(ratio "$commits" "$secs") commits/s," \
-    "$(ratio "$actions" "$commits") actions/commit, round trips/move 0 (in process)"
+    "$(ratio "$actions" "$commits") actions/commit, statements/move 0 (in process)"
 
 # PostgreSQL
 url=$(PG_STATEMENTS=1 PG_OPTS="-c pg_stat_statements.track_utility=on" \
@@ -127,6 +129,6 @@ secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 commits=$((c1 - c0))
 echo "postgresql: $line"
 echo "postgresql: $actions actions, $commits commits in ${secs}s: $(ratio "$commits" "$secs") commits/s," \
-    "$(ratio "$actions" "$commits") actions/commit, $(ratio "$trips" "$actions") round trips/move ($trips statements)"
+    "$(ratio "$actions" "$commits") actions/commit, $(ratio "$trips" "$actions") statements/move ($trips statements)"
 pg_us=$(us_a_move "$line")
 echo "cpu a move: sqlite ${sqlite_us:-?} us, postgresql ${pg_us:-?} us: ratio $(ratio "${pg_us:-?}" "${sqlite_us:-0}")"

@@ -4,8 +4,9 @@
  *
  * The schema and its migrations are src/server/schema/pg.sql, embedded by
  * the build (store_schema_pg.h). Every statement is prepared once per
- * connection (PQprepare) and run with text parameters (PQexecPrepared): no
- * SQL is built from data. synchronous_commit is on, so COMMIT returns once
+ * connection (PQprepare) and run with text parameters (PQexecPrepared, or
+ * PQsendQueryPrepared in a pipeline): no SQL is built from data; a batch's
+ * columns travel as array literals in parameters. synchronous_commit is on, so COMMIT returns once
  * the transaction is in the write-ahead log on disk.
  *
  * Concurrency: a write that touches room R first locks R's row
