@@ -531,8 +531,10 @@ static int batch_runs(const store_action *a, int n, unsigned char *head, pl_buf 
         int i = ix[k].i;
         if (k == 0 || strcmp(ix[k].room, ix[k - 1].room))
             head[i] = 1;
-        else if (a[i].seq != a[ix[k - 1].i].seq + 1 && (bad < 0 || i < bad))
-            bad = i, want = a[ix[k - 1].i].seq + 1;
+        else if (a[i].seq != a[ix[k - 1].i].seq + 1 && (bad < 0 || i < bad)) {
+            bad = i;
+            want = a[ix[k - 1].i].seq + 1;
+        }
     }
     pl_free(ix);
     if (bad < 0)
@@ -565,6 +567,27 @@ static void array_text(pl_buf *b, const char *t, int first)
 static void array_int(pl_buf *b, int64_t v, int first)
 {
     pl_buf_printf(b, first ? "%" PRId64 : ",%" PRId64, v);
+}
+
+/* Row k of P_APPEND_BATCH's answer, for room `code` whose actions in the
+ * batch start at seq `first`: 0, STORE_LOST, or -1 with a message. */
+static int batch_room_ok(pg_store *s, const PGresult *r, int k, const char *code, int64_t first, pl_buf *err)
+{
+    if (PQgetisnull(r, k, 0)) {
+        pl_buf_printf(err, "store: no room '%s'", code);
+        return -1;
+    }
+    if (PQgetvalue(r, k, 0)[0] == 't') {
+        pl_buf_printf(err, "store: room '%s' is finished", code);
+        return -1;
+    }
+    if (PQgetvalue(r, k, 2)[0] != 't')
+        return store_lost(&s->base, code, err);
+    int64_t next = strtoll(PQgetvalue(r, k, 1), NULL, 10);
+    if (next == first)
+        return 0;
+    pl_buf_printf(err, "store: room '%s': action %lld expected, not %lld", code, (long long)next, (long long)first);
+    return -1;
 }
 
 /* A batch in two statements and one round trip (pipeline): its rooms' rows
@@ -627,21 +650,9 @@ static int pg_append(store *base, const store_action *a, int n, pl_buf *err)
         goto done;
     }
     rc = 0;
-    for (int i = 0, k = 0; i < n && rc == 0; i++) { /* the first room that failed, in batch order */
-        if (!head[i])
-            continue;
-        int64_t next = strtoll(PQgetvalue(r, k, 1), NULL, 10);
-        if (PQgetisnull(r, k, 0))
-            rc = -1, pl_buf_printf(err, "store: no room '%s'", a[i].room);
-        else if (PQgetvalue(r, k, 0)[0] == 't')
-            rc = -1, pl_buf_printf(err, "store: room '%s' is finished", a[i].room);
-        else if (PQgetvalue(r, k, 2)[0] != 't')
-            rc = store_lost(&s->base, a[i].room, err);
-        else if (next != a[i].seq)
-            rc = -1, pl_buf_printf(err, "store: room '%s': action %lld expected, not %lld", a[i].room,
-                                   (long long)next, (long long)a[i].seq);
-        k++;
-    }
+    for (int i = 0, k = 0; i < n && rc == 0; i++) /* the first room that failed, in batch order */
+        if (head[i])
+            rc = batch_room_ok(s, r, k++, a[i].room, a[i].seq, err);
     if (rc == 0 && strtoll(PQgetvalue(r, 0, 3), NULL, 10) != n) {
         pl_buf_printf(err, "store: appending actions: %s of %d written", PQgetvalue(r, 0, 3), n);
         rc = -1;
