@@ -413,8 +413,17 @@ static void check_history(drv *d, int i)
         long from = num(m, "history_from");
         assert_true(from <= have);
         json_t *hist = json_object_get(m, "history");
-        for (size_t e = 0; e < json_array_size(hist); e++)
-            assert_int_equal(num(json_array_get(hist, e), "seq"), from + (long)e);
+        for (size_t e = 0; e < json_array_size(hist); e++) {
+            json_t *en = json_array_get(hist, e);
+            assert_int_equal(num(en, "seq"), from + (long)e);
+            json_t *ev = json_object_get(en, "events"); /* what happened, as data (docs/web-views.md) */
+            assert_true(json_is_array(ev));
+            for (size_t k2 = 0; k2 < json_array_size(ev); k2++)
+                assert_true(json_is_string(json_object_get(json_array_get(ev, k2), "type")));
+        }
+        json_t *legal = json_object_get(m, "legal");
+        for (size_t e = 0; e < json_array_size(legal); e++)
+            assert_true(json_is_object(json_object_get(json_array_get(legal, e), "fields")));
         have = from + (long)json_array_size(hist);
         assert_true(have <= num(m, "seq"));
     }

@@ -522,6 +522,7 @@ static void entry_free(hub_entry *e)
 {
     free_shared(e->text, PL_MAX_SEATS + 1);
     free_shared(e->said, PL_MAX_SEATS + 1);
+    free_shared(e->events, PL_MAX_SEATS + 1);
     memset(e, 0, sizeof *e);
 }
 
@@ -1301,29 +1302,39 @@ static int entry_make(const hub_room *r, hub_entry *e, const void *before, int s
     int hidden = (g->flags & PL_GAME_HIDDEN) != 0;
     memset(e, 0, sizeof *e);
     e->seat = seat;
-    pl_buf t = {0}, d = {0}; /* written over for each viewer */
+    pl_buf t = {0}, d = {0}, ev = {0}, err = {0}; /* written over for each viewer */
     int bad = 0;
     for (int v = hidden ? 0 : -1; v < r->nseats && !bad; v++) {
         pl_buf_clear(&t);
         pl_buf_clear(&d);
+        pl_buf_clear(&ev);
         if (g->format_action_for)
             g->format_action_for(before, seat, a, v, &t);
         else
             g->format_action(before, seat, a, &t);
         if (g->describe)
             g->describe(before, seat, a, after, v, &d);
+        if (pl_events_json(g, before, seat, a, after, v, &ev, &err) < 0) {
+            pl_buf_clear(&ev); /* a game's event it cannot write (not UTF-8): none, rather than no entry */
+            pl_buf_puts(&ev, "[]");
+        }
         e->text[v + 1] = share_or_dup(e->text, v + 1, pl_buf_str(&t));
         e->said[v + 1] = share_or_dup(e->said, v + 1, pl_buf_str(&d));
-        bad = t.oom || d.oom || !e->text[v + 1] || !e->said[v + 1];
+        e->events[v + 1] = share_or_dup(e->events, v + 1, pl_buf_str(&ev));
+        bad = t.oom || d.oom || ev.oom || !e->text[v + 1] || !e->said[v + 1] || !e->events[v + 1];
     }
     pl_buf_free(&t);
     pl_buf_free(&d);
+    pl_buf_free(&ev);
+    pl_buf_free(&err);
     if (bad)
         return -1;
     if (hidden) {
         e->text[0] = share_or_dup(e->text + 1, r->nseats, spectator_view(e->text + 1, r->nseats, seat, "?"));
         e->said[0] = share_or_dup(e->said + 1, r->nseats, spectator_view(e->said + 1, r->nseats, seat, ""));
-        if (!e->text[0] || !e->said[0])
+        e->events[0] =
+            share_or_dup(e->events + 1, r->nseats, spectator_view(e->events + 1, r->nseats, seat, "[]"));
+        if (!e->text[0] || !e->said[0] || !e->events[0])
             return -1;
     }
     return 0;
@@ -1374,6 +1385,19 @@ static void room_truncate(hub_room *r, int n)
 }
 
 /* ---- state messages ------------------------------------------------------------- */
+
+/* Appends the fields of `seat`'s legal action `a` in `st` (pl_game.
+ * action_fields) as JSON text; on failure (no memory, not UTF-8) "{}" and
+ * returns 1 only when memory ran out, else 0. */
+static int legal_fields(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *out)
+{
+    pl_buf err = {0};
+    int rc = pl_action_fields_json(g, st, seat, a, out, &err);
+    pl_buf_free(&err);
+    if (rc < 0)
+        pl_buf_puts(out, "{}");
+    return out->oom ? 1 : 0;
+}
 
 /* What seat `s` of `r` shows: its person (a partner seat shows the one who
  * plays it), its kind ("partner", "ai", "person" or "open") and its level
@@ -1590,7 +1614,9 @@ static char *state_text(hub_room *r, hub_conn *c, const hub_common *k, const pl_
     int from = c->hist_sent < upto ? c->hist_sent : upto;
     for (int i = from; i < upto; i++) {
         const hub_entry *e = &r->ent[i];
-        pl_buf_puts(&b, i > from ? ",{\"said\":" : "{\"said\":");
+        pl_buf_puts(&b, i > from ? ",{\"events\":" : "{\"events\":");
+        pl_buf_puts(&b, e->events[viewer + 1]); /* already JSON text */
+        pl_buf_puts(&b, ",\"said\":");
         bad |= pl_json_put_string(&b, e->said[viewer + 1]);
         pl_buf_puts(&b, ",\"seat\":");
         pl_json_put_int(&b, e->seat);
@@ -1619,6 +1645,8 @@ static char *state_text(hub_room *r, hub_conn *c, const hub_common *k, const pl_
             pl_format_action_long(g, r->m->state, s, acts[i], &l);
             pl_buf_puts(&b, nlegal++ ? ",{\"action\":" : "{\"action\":");
             bad |= pl_json_put_string(&b, pl_buf_str(&t));
+            pl_buf_puts(&b, ",\"fields\":");
+            bad |= legal_fields(g, r->m->state, s, acts[i], &b);
             pl_buf_puts(&b, ",\"long\":");
             bad |= pl_json_put_string(&b, pl_buf_str(&l));
             pl_buf_puts(&b, ",\"seat\":");
@@ -2628,6 +2656,8 @@ static void replay_legal(const hub *h, const pl_game *g, const void *st, int nse
             int bad = pl_json_put_string(out, pl_buf_str(&t)) < 0;
             pl_buf_puts(out, ",\"chance\":");
             bad = bad || !chance || pl_json_dump(chance, out) < 0;
+            pl_buf_puts(out, ",\"fields\":");
+            bad = bad || legal_fields(g, st, s, acts[i], out);
             pl_buf_puts(out, ",\"long\":");
             bad = bad || pl_json_put_string(out, pl_buf_str(&l)) < 0;
             pl_buf_puts(out, ",\"seat\":");
@@ -2657,10 +2687,12 @@ static int replay_entry(const hub_room *fr, int i, const pl_move *mv, const void
         return -1;
     }
     size_t mark = out->len;
-    const char *said = e.said[seat + 1], *text = e.text[seat + 1];
-    int bad = !said || !text;
+    const char *said = e.said[seat + 1], *text = e.text[seat + 1], *events = e.events[seat + 1];
+    int bad = !said || !text || !events;
     if (!bad) {
-        pl_buf_puts(out, "{\"said\":");
+        pl_buf_puts(out, "{\"events\":");
+        pl_buf_puts(out, events); /* already JSON text */
+        pl_buf_puts(out, ",\"said\":");
         bad = pl_json_put_string(out, said) < 0;
         pl_buf_puts(out, ",\"seat\":");
         pl_json_put_int(out, mv->seat);

@@ -39,6 +39,7 @@ typedef struct hub_entry {
     int seat;
     char *text[PL_MAX_SEATS + 1]; /* by viewer + 1 (0: spectator); owned */
     char *said[PL_MAX_SEATS + 1];
+    char *events[PL_MAX_SEATS + 1]; /* JSON array text (pl_events_json) */
 } hub_entry;
 
 typedef struct hub_karuta hub_karuta; /* hub_karuta.c's per-room part */
