@@ -26,6 +26,7 @@ int karp_reading_of(const struct pl_game *g, const void *st, karp_reading *out)
     if (n < 1) /* cannot happen: every poem has a timeline (kar_poems.c checks at start-up) */
         return 0;
     out->card = s->cur;
+    out->n = s->nread;
     out->nkana = n;
     for (int i = 0; i < n; i++) { /* static strings: the poem table, not the copies in tl */
         int h = i >= poem->tl_n[0];

@@ -227,6 +227,9 @@ const char *karp_stats(karp *p);
  * Times are ms from the first kana of the reading, as everywhere here. */
 typedef struct karp_reading {
     int card;                       /* the poem being read, 1..100 */
+    int n;                          /* its number: the readings of the match so far, this one
+                                       included (the `read N` actions of its history, void
+                                       readings included), so a restored match goes on counting */
     int nkana;                      /* kana of its timeline (upper half; chirashi: whole poem) */
     const char *kana[KARP_MAXKANA]; /* each kana as UTF-8 (static strings: the poem table) */
     int start_ms[KARP_MAXKANA];     /* its start, ms from the first kana */
