@@ -12,15 +12,18 @@
 
 import { t, lang, has } from './i18n.js';
 import { h, clear, download } from './dom.js';
+import { tellEntry, actionWords } from './events.js';
 
-/** The steps of a `replay` answer: [{view, text, seat, said, legal}], index 0 the start. */
+/** The steps of a `replay` answer: [{view, text, seat, entry, legal}], index 0 the start
+ * (`text`: the entry's notation with its seat; `entry`: the history entry, worded from its
+ * events by the game's module, js/events.js). */
 export function stepsOf(msg) {
   if (!Array.isArray(msg.steps)) return [];
   return msg.steps.map((s) => {
     const e = (s && s.entry) || {};
     const text = e.text ?? s.text ?? '';
     const who = typeof e.seat === 'number' && e.seat >= 0 ? t('replay.seat', { n: e.seat + 1 }) + ': ' : '';
-    return { view: s ? s.view : null, text: text ? who + text : '', said: e.said || '', seat: e.seat, legal: Array.isArray(s.legal) ? s.legal : [] };
+    return { view: s ? s.view : null, text: text ? who + text : '', entry: s && s.entry ? s.entry : null, seat: e.seat, legal: Array.isArray(s.legal) ? s.legal : [] };
   });
 }
 
@@ -54,7 +57,9 @@ function textSteps(record) {
 
 export function open(ctx, code) {
   const { net, root } = ctx;
-  const R = { record: null, steps: null, views: false, i: 0, error: null, note: null, table: null, tableGame: null, wantRecord: false, seat: -1, seats: 0, game: null };
+  const R = { record: null, steps: null, views: false, i: 0, error: null, note: null, table: null, tableGame: null, wantRecord: false, seat: -1, seats: 0, game: null, mod: null };
+  /** A step's sentences, in the page's language, from its entry's events. */
+  const told = (step) => tellEntry(R.mod, R.game, step && step.entry, { t, lang, has, seat: R.seat });
   const els = {};
   const offs = [];
 
@@ -181,7 +186,7 @@ export function open(ctx, code) {
     els.status = h('div', { class: 'replay-status', 'aria-live': 'polite' });
     els.controls = h('div', { class: 'replay-controls row' });
     els.table = h('div', { class: 'table', id: 'table' });
-    els.said = h('div', { class: 'replay-said', 'aria-live': 'polite' });
+    els.told = h('div', { class: 'replay-said', 'aria-live': 'polite' });
     els.history = h('ol', { class: 'replay-history', start: 1 });
     const file = h('input', { type: 'file', id: 'replay-file', accept: '.json,application/json', onchange: (ev) => ev.target.files[0] && readFile(ev.target.files[0]) });
     const drop = h('label', {
@@ -202,7 +207,7 @@ export function open(ctx, code) {
       h('section', { class: 'replay' },
         h('h1', {}, t('replay.title')),
         code ? null : h('div', { class: 'card' }, drop, file),
-        els.status, els.controls, els.table, els.said,
+        els.status, els.controls, els.table, els.told,
         h('h2', { class: 'sr' }, t('replay.moves')), els.history,
         h('p', {}, h('a', { href: code ? '/room/' + code : '/' }, code ? t('replay.toRoom') : t('room.toLobby')))));
     renderAll();
@@ -247,7 +252,7 @@ export function open(ctx, code) {
     if (!R.steps) return;
     R.steps.slice(1).forEach((s, k) =>
       els.history.append(h('li', { class: k + 1 === R.i ? 'now' : null },
-        h('button', { type: 'button', class: 'linkish', onclick: () => go(k + 1) }, s.text || (s.said ? s.said : t('replay.step', { i: k + 1, n: R.steps.length - 1 }))))));
+        h('button', { type: 'button', class: 'linkish', onclick: () => go(k + 1) }, told(s).join(' ') || s.text || t('replay.step', { i: k + 1, n: R.steps.length - 1 })))));
   }
 
   function renderStep() {
@@ -267,12 +272,20 @@ export function open(ctx, code) {
       clear(els.table);
       els.table.append(h('p', { class: 'replay-text', id: 'replay-text' }, R.i === 0 ? t('replay.start') : step.text));
     }
-    clear(els.said);
-    if (step.said) els.said.append(h('p', { class: 'said' }, step.said));
+    renderSaid();
+  }
+
+  /** What the step's action did and the legal actions there, in the page's words. */
+  function renderSaid() {
+    clear(els.told);
+    if (!R.steps) return;
+    const step = R.steps[R.i];
+    const words = told(step);
+    if (words.length) els.told.append(h('p', { class: 'said' }, words.join(' ')));
     if (step.legal && step.legal.length) {
       const pct = (c) => (typeof c === 'number' ? ' — ' + t('replay.chance', { p: (c * 100).toFixed(1) }) : '');
-      els.said.append(h('details', { class: 'replay-legal' }, h('summary', {}, t('replay.legal', { n: step.legal.length })),
-        h('ul', {}, step.legal.map((a) => h('li', {}, a.long || a.action, pct(a.chance))))));
+      els.told.append(h('details', { class: 'replay-legal' }, h('summary', {}, t('replay.legal', { n: step.legal.length })),
+        h('ul', {}, step.legal.map((a) => h('li', {}, actionWords(R.mod, R.game, a, { t, lang, has, seat: R.seat }), pct(a.chance))))));
     }
   }
 
@@ -290,6 +303,12 @@ export function open(ctx, code) {
       return { update: (s) => (pre.textContent = JSON.stringify(s.view, null, 1)), event() {}, destroy() {} };
     };
     const start = (mod) => {
+      const had = R.mod;
+      R.mod = mod;
+      if (mod !== had) { // the steps' words come from the module: now they can be said
+        renderHistory();
+        renderSaid();
+      }
       clear(els.table);
       const box = h('div', { class: 'table-root', dataset: { game } });
       els.table.append(box);

@@ -11,6 +11,7 @@ import { t, lang, has, levelName } from './i18n.js';
 import { h, clear, download } from './dom.js';
 import { getToken, setToken, clientMs } from './net.js';
 import { inviteBox } from './lobby.js';
+import { actionWords } from './events.js';
 
 const NAME_KEY = 'parlour.name';
 
@@ -98,8 +99,8 @@ function plainTable(root, api) {
       clear(legal);
       for (const a of state.legal || [])
         legal.append(
-          h('button', { type: 'button', class: 'act', dataset: { action: a.action, seat: a.seat ?? '' }, title: a.long, onclick: () => api.act(a.action, a.seat) },
-            (a.seat !== undefined && a.seat !== api.seat ? api.t('room.seat.n', { n: a.seat + 1 }) + ': ' : '') + (a.long || a.action)),
+          h('button', { type: 'button', class: 'act', dataset: { action: a.action, seat: a.seat ?? '' }, onclick: () => api.act(a.action, a.seat) },
+            (a.seat !== undefined && a.seat !== api.seat ? api.t('room.seat.n', { n: a.seat + 1 }) + ': ' : '') + actionWords(null, '', a, api)),
         );
     },
     event() {},
@@ -235,7 +236,8 @@ export function open(ctx, code) {
   /** For an illegal act: what this seat may do now, in words (shown collapsed). */
   function allowedNow(m) {
     if (m.error !== 'illegal' || m.request !== 'act' || !r.state) return null;
-    const words = (r.state.legal || []).map((a) => a.long || a.action);
+    const ctx = { t, lang, has, seat: r.seat };
+    const words = (r.state.legal || []).map((a) => actionWords(r.mod, r.tableGame, a, ctx));
     return words.length ? words : null;
   }
 
@@ -442,6 +444,7 @@ export function open(ctx, code) {
       clear(els.table);
       const box = h('div', { class: 'table-root', dataset: { game } });
       els.table.append(box);
+      r.mod = mod && mod.mount ? mod : null; // it words the game's actions (js/events.js)
       try {
         r.table = (mod && mod.mount ? mod : { mount: plainTable }).mount(box, api);
         r.tableGame = game;
@@ -452,6 +455,7 @@ export function open(ctx, code) {
         clear(els.table);
         const box2 = h('div', { class: 'table-root', dataset: { game, plain: 'true' } });
         els.table.append(box2);
+        r.mod = null;
         r.table = plainTable(box2, api);
         r.tableGame = game;
         r.tableSeat = st.seat;
