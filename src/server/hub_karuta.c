@@ -21,8 +21,8 @@
  * final (the read card touched, or 3 touches; uta: 1) and every computer
  * answered, or at the reading's deadline (karp_reading.deadline_ms) +
  * HUBK_MARGIN_MS on the server's clock after t0; then every seat's answer is
- * played ("touch N@MS ..." or "none", docs/notation-karuta.md) in seat
- * order, and the judgement goes out in `state`; the next reading waits
+ * played ("touch N@MS ..." or "none", docs/notation-karuta.md, built as the
+ * game's action by karp_answer_action, never as text) in seat order, and the judgement goes out in `state`; the next reading waits
  * HUBK_PAUSE_MS, so that every client sees the judgement first.
  */
 #include <stdio.h>
@@ -125,18 +125,14 @@ int hubk_visible(const hub_room *r)
     return k && k->on ? k->read_idx : r->m->nhist;
 }
 
-/* The answer of seat `s` as text: "touch N@MS ..." or "none". */
-static void answer_text(const hub_karuta *k, int s, pl_buf *out)
+/* The answer of seat `s` as the game's action (touch N@MS ... or none,
+ * built directly: karp_answer_action); 0, or -1 when it is not well formed. */
+static int answer_action(const hub_room *r, int s, pl_action *a)
 {
-    if (!k->ntouch[s]) {
-        pl_buf_puts(out, "none");
-        return;
-    }
-    pl_buf_puts(out, "touch");
-    for (int i = 0; i < k->ntouch[s]; i++)
-        pl_buf_printf(out, " %d@%d", k->card[s][i], k->ms[s][i]);
-    if (k->poet_mode)
-        pl_buf_printf(out, " poet %d", k->poet[s] ? k->poet[s] : k->card[s][0]);
+    const hub_karuta *k = r->kar;
+    int n = k->ntouch[s];
+    int poet = k->poet_mode && n ? (k->poet[s] ? k->poet[s] : k->card[s][0]) : 0;
+    return karp_answer_action(r->game, k->card[s], k->ms[s], n, poet, a);
 }
 
 /* The `reading` message of the reading on (a new reference; NULL without memory). */
@@ -243,24 +239,22 @@ static void close_window(hub *h, hub_room *r, int64_t now_ms)
     for (int s = 0; s < r->nseats; s++) {
         if (!pl_is_actor(r->game, r->m->state, s))
             continue;
-        pl_buf t = {0}, err = {0};
+        pl_buf err = {0};
         pl_action a;
         int ok;
         if (k->ai_has[s]) {
             a = k->ai_answer[s];
             ok = 1;
         } else {
-            answer_text(k, s, &t);
-            ok = pl_parse_legal(r->game, r->m->state, s, pl_buf_str(&t), &a, &err) == 0;
+            ok = answer_action(r, s, &a) == 0;
         }
         if (!ok || hub_room_play(h, r, s, a, r->seats[s].conn, now_ms, &err) < 0) {
-            pl_buf e2 = {0};
-            if (pl_parse_legal(r->game, r->m->state, s, "none", &a, &e2) == 0)
+            pl_buf e2 = {0}; /* then no touch: "none" */
+            if (karp_answer_action(r->game, NULL, NULL, 0, 0, &a) == 0)
                 hub_room_play(h, r, s, a, 0, now_ms, &e2);
             pl_buf_free(&e2);
         }
         r->seats[s].job_nhist = -1;
-        pl_buf_free(&t);
         pl_buf_free(&err);
     }
     k->closing = 0;
@@ -321,10 +315,9 @@ void hubk_touch(hub *h, hub_conn *c, int card, int64_t client_ms, int poet, int6
     k->ntouch[s] = n + 1;
     if (poet)
         k->poet[s] = poet;
-    pl_buf t = {0}, err = {0};
+    pl_buf err = {0};
     pl_action a;
-    answer_text(k, s, &t);
-    if (pl_parse_legal(r->game, r->m->state, s, pl_buf_str(&t), &a, &err) < 0) {
+    if (answer_action(r, s, &a) < 0 || pl_check(r->game, r->m->state, s, a, &err) < 0) {
         /* Not the game's message: its examples of valid touches carry the
          * read card's deciding time, which must not be told yet. */
         k->ntouch[s] = n;
@@ -332,7 +325,6 @@ void hubk_touch(hub *h, hub_conn *c, int card, int64_t client_ms, int poet, int6
     } else if (card == k->rd.card || k->ntouch[s] == (k->uta ? 1 : 3)) {
         k->final_[s] = 1;
     }
-    pl_buf_free(&t);
     pl_buf_free(&err);
     if (all_final(r))
         close_window(h, r, now_ms);

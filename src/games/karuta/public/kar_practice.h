@@ -249,6 +249,17 @@ typedef struct karp_reading {
  * Threading: reads only `st` and the read-only poem table; any thread. */
 int karp_reading_of(const struct pl_game *g, const void *st, karp_reading *out);
 
+/* The answer of a seat to a reading as an action of `g` (karuta; a
+ * pl_action), built directly rather than written as text and parsed: `n`
+ * touches, card[i] (1..100) at ms[i] (0..KARP_MS_MAX, on the reading's
+ * timeline), in any order (sorted here), or no touch for n = 0 ("none");
+ * with answer=poet, `poet` (1..100) the poem whose poet is named (one touch
+ * only), else 0. Returns 0 with the action in *out, or -1 with *out
+ * unchanged for another game, n outside 0..KARP_MAXTOUCH, a card, time or
+ * poet out of range, a poet without exactly one touch, or a card touched
+ * twice. Whether the rules accept it now is pl_check's to say. Any thread. */
+int karp_answer_action(const struct pl_game *g, const int *card, const int *ms, int n, int poet, uint64_t *out);
+
 /* ---- The field ------------------------------------------------------------ */
 
 /* The card at slot `label` now ("A05": kyōgi rows A-C yours, D-F the
