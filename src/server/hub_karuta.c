@@ -6,8 +6,9 @@
  * each kana (karp_reading_of's timeline) when its time comes, from t0 =
  * HUBK_LEAD_MS after the reading began. A connection that arrives during
  * the reading (join, watch) gets `reading` after its state, then the kana
- * read so far (hubk_arrived; `told` keeps it from getting it twice). The read action's history entry is
- * withheld while the reading is answered (hubk_visible), and the view
+ * read so far (hubk_arrived; `told` keeps it from getting it twice). The
+ * read action's history entry is withheld while the reading is answered
+ * (hubk_visible), and the view
  * names no card then (docs/web-views.md), so nothing tells the card before
  * the kana that decide it are sent. (Not even the number of kana: the
  * protocol's draft had `kana_count` in `reading`, but the length of an
@@ -22,8 +23,9 @@
  * answered, or at the reading's deadline (karp_reading.deadline_ms) +
  * HUBK_MARGIN_MS on the server's clock after t0; then every seat's answer is
  * played ("touch N@MS ..." or "none", docs/notation-karuta.md, built as the
- * game's action by karp_answer_action, never as text) in seat order, and the judgement goes out in `state`; the next reading waits
- * HUBK_PAUSE_MS, so that every client sees the judgement first.
+ * game's action by karp_answer_action, never as text) in seat order, and
+ * the judgement goes out in `state`; the next reading waits HUBK_PAUSE_MS,
+ * so that every client sees the judgement first.
  */
 #include <stdio.h>
 #include <stdlib.h>
