@@ -413,6 +413,10 @@ int64_t hubk_tick(hub *h, hub_room *r, int64_t now_ms);
 void hubk_job_done(hub *h, hub_room *r, int seat, pl_action a, int64_t now_ms);
 /* A connection joined the room as a seat: starts its clock sync. */
 void hubk_joined(hub *h, hub_room *r, hub_conn *c, int64_t now_ms);
+/* A connection arrived in room `r` (joined a seat or watches it), after its
+ * state was sent: during a reading it gets the `reading` message, then the
+ * kana read so far, before any other kana of it. Hub thread. */
+void hubk_arrived(hub *h, hub_room *r, hub_conn *c);
 /* 1 while the next reading must wait (the last judgement is shown). */
 int hubk_hold_chance(const hub_room *r, int64_t now_ms);
 /* Frees the room's karuta part. */

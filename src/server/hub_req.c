@@ -466,6 +466,8 @@ static void req_join(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         hubk_joined(h, r, c, now_ms);
     hub_room_advance(h, r, now_ms);
     hub_room_broadcast(h, r);
+    if (r->kar)
+        hubk_arrived(h, r, c);
 }
 
 static void req_watch(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
@@ -493,6 +495,8 @@ static void req_watch(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     c->seat = -1;
     c->hist_sent = 0;
     hubv_send_state(h, r, c, NULL);
+    if (r->kar)
+        hubk_arrived(h, r, c);
 }
 
 /* The seated connection's room and seat, or an error. */
