@@ -9,7 +9,9 @@
 #
 # Environment: PARLOUR (the program; default build/release/parlour), WEB (default web/),
 # PORT (nginx's; default 8080: the processes take PORT+1..PORT+N), N (processes, default 3),
-# STORE=sqlite (DIR/parlour.db instead of PostgreSQL: for a machine without it). PostgreSQL
+# STORE=sqlite (DIR/parlour.db instead of PostgreSQL: for a machine without it);
+# SERVE_CPUS, PG_CPUS, NGINX_CPUS: CPU lists (taskset -c) the processes, PostgreSQL (its
+# postmaster and so every backend) and nginx are pinned to (default: not pinned). PostgreSQL
 # is deploy/pg.sh's, in DIR/pg (a free port, a socket there; as root it runs as user
 # postgres); nginx runs as the caller with its pid, logs and temporary files in DIR
 # (`nginx -p DIR`).
@@ -26,6 +28,11 @@ STORE=${STORE:-postgresql}
 PGBIN=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
 
 die() { echo "cluster.sh: $*" >&2; exit 1; }
+# pin LIST: the command prefix that pins to the CPUs of LIST (taskset -c), none when empty.
+pin() { if [ -n "$1" ]; then echo "taskset -c $1"; fi; }
+read -r -a PG_PIN <<<"$(pin "${PG_CPUS:-}")"
+read -r -a SERVE_PIN <<<"$(pin "${SERVE_CPUS:-}")"
+read -r -a NGINX_PIN <<<"$(pin "${NGINX_CPUS:-}")"
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
 db_url() {
@@ -36,11 +43,11 @@ db_url() {
 pg_start() {  # deploy/pg.sh makes the cluster; an existing one stopped is started again
     if [ -f "$DIR/pg/data/PG_VERSION" ]; then
         as_pg "$PGBIN/pg_ctl" -D "$DIR/pg/data" status >/dev/null 2>&1 && return 0
-        as_pg "$PGBIN/pg_ctl" -D "$DIR/pg/data" -l "$DIR/pg/server.log" -w -t 60 \
+        as_pg "${PG_PIN[@]}" "$PGBIN/pg_ctl" -D "$DIR/pg/data" -l "$DIR/pg/server.log" -w -t 60 \
             -o "-k '$DIR/pg' -p $(cat "$DIR/pg/port") -c listen_addresses=127.0.0.1 -c fsync=on" start >/dev/null ||
             die "PostgreSQL did not start: $DIR/pg/server.log"
     else
-        sh "$here/deploy/pg.sh" start "$DIR/pg" >/dev/null ||
+        "${PG_PIN[@]}" sh "$here/deploy/pg.sh" start "$DIR/pg" >/dev/null ||
             die "deploy/pg.sh could not start PostgreSQL (installed? STORE=sqlite does without)"
     fi
 }
@@ -67,7 +74,7 @@ $servers" \
 serve_start() {  # serve_start I: process I on PORT+I
     local i=$1 log="$DIR/serve-$1.log"
     : >"$log"
-    setsid "$PARLOUR" serve --cluster --port $((PORT + i)) --db "$(db_url)" --web "$WEB" >>"$log" 2>&1 &
+    "${SERVE_PIN[@]}" setsid "$PARLOUR" serve --cluster --port $((PORT + i)) --db "$(db_url)" --web "$WEB" >>"$log" 2>&1 &
     echo $! >"$DIR/serve-$i.pid"
     for _ in $(seq 100); do grep -q listening "$log" && return 0; sleep 0.1; done
     die "parlour serve $i did not start: $log"
@@ -89,7 +96,7 @@ start)
     [ "$STORE" = sqlite ] || pg_start
     for i in $(seq 1 "$N"); do alive "$DIR/serve-$i.pid" || serve_start "$i"; done
     nginx_conf
-    alive "$DIR/nginx.pid" || nginx -p "$DIR" -e "$DIR/nginx-error.log" -c "$DIR/nginx.conf"
+    alive "$DIR/nginx.pid" || "${NGINX_PIN[@]}" nginx -p "$DIR" -e "$DIR/nginx-error.log" -c "$DIR/nginx.conf"
     echo "$N processes on $(db_url); open http://127.0.0.1:$PORT/"
     ;;
 stop)

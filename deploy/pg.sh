@@ -17,6 +17,9 @@
 # user "postgres" (created by Debian's postgresql package), which then owns
 # DIR. Binaries: $PG_BIN, else the newest /usr/lib/postgresql/*/bin, else PATH.
 # $PG_OPTS: more server options for start (e.g. "-c shared_buffers=1GB").
+# $PG_STATEMENTS=1: start also loads pg_stat_statements (statements counted
+# per database: tests/test_unit_store.c, scripts/bench-store.sh) when this
+# installation has it (Debian: postgresql-contrib), and says nothing if not.
 # Exit status 2 when PostgreSQL is not installed (callers skip, not fail).
 set -eu
 
@@ -65,8 +68,12 @@ start)
     as_pg sh -c "echo $port > '$dir/port'"
     as_pg initdb -D "$dir/data" -U parlour -A trust -E UTF8 --locale=C >"$dir/initdb.log" 2>&1 ||
         { cat "$dir/initdb.log" >&2; exit 1; }
+    stats=
+    if [ "${PG_STATEMENTS:-0}" = 1 ] && [ -f "$(dirname "$(command -v initdb)")/../lib/pg_stat_statements.so" ]; then
+        stats="-c shared_preload_libraries=pg_stat_statements"
+    fi
     as_pg pg_ctl -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-k '$dir' -p $port -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on ${PG_OPTS:-}" \
+        -o "-k '$dir' -p $port -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on $stats ${PG_OPTS:-}" \
         start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     as_pg createdb -h "$dir" -p "$port" -U parlour parlour
     url

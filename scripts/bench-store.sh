@@ -9,24 +9,34 @@
 #                      server's fdatasync+fsync calls counted with perf, "?"
 #                      where perf cannot)
 #   actions/commit     actions stored / commits
-#   round trips/move   statements the server sent to PostgreSQL
+#   statements/move    statements the server ran on PostgreSQL
 #                      (pg_stat_statements calls, BEGIN and COMMIT included)
-#                      per action stored; SQLite has none (a library call)
-# Both databases on this machine's disk (fsync on), a throw-away cluster
-# from deploy/pg.sh. Counts cover the whole run (room creation included).
+#                      per action stored; SQLite has none (a library call).
+#                      Each write is one round trip since issue 30 (a
+#                      pipeline): round trips are then about the commits
+#   cpu ratio          the server's CPU time a move (all its threads, from
+#                      /proc) on PostgreSQL over the same on SQLite
+# --rate M plays M moves a second in all (open loop) on both backends, so
+# that the two servers do the same work a second; without it each plays as
+# fast as its commits allow (closed loop), and the faster backend makes
+# bigger batches. PostgreSQL pinned with the generator to core 1 (its work
+# is not the server's). Both databases on this machine's disk (fsync on), a
+# throw-away cluster from deploy/pg.sh. Counts cover the whole run.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PARLOUR=$ROOT/build/release/parlour
 CLIENTS=200
 SECS=10
+RATE=
 while [ $# -gt 0 ]; do
     case $1 in
     --parlour) PARLOUR=$2; shift 2 ;;
     --clients) CLIENTS=$2; shift 2 ;;
     --seconds) SECS=$2; shift 2 ;;
-    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
-        echo "usage: scripts/bench-store.sh [--parlour PATH] [--clients N] [--seconds S]"; exit 0 ;;
+    --rate) RATE=$2; shift 2 ;;
+    -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+        echo "usage: scripts/bench-store.sh [--parlour PATH] [--clients N] [--seconds S] [--rate M]"; exit 0 ;;
     *) echo "bench-store.sh: unknown argument '$1' (--help)" >&2; exit 2 ;;
     esac
 done
@@ -65,8 +75,11 @@ start_server() {
 
 gen() {
     "${GEN_PIN[@]}" "$PARLOUR" bench serve --url "ws://127.0.0.1:$PORT/ws" --pid "$SPID" \
-        --clients "$CLIENTS" --seconds "$SECS" 2>/dev/null
+        --clients "$CLIENTS" --seconds "$SECS" ${RATE:+--rate "$RATE"} 2>/dev/null
 }
+
+# The "(N us a move)" of the generator's server figure.
+us_a_move() { sed -n 's/.*server cpu [0-9]*% (\([0-9]*\) us a move).*/\1/p' <<<"$1"; }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a ~ /^[0-9.]+$/) printf "%.2f", a / b; else print "?" }'; }
 
@@ -90,12 +103,13 @@ stop_server
 actions=$(sqlite3 "$WORK/s.db" "SELECT count(*) FROM actions")
 secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 echo "sqlite: $line"
+sqlite_us=$(us_a_move "$line")
 echo "sqlite: $actions actions, $commits commits in ${secs}s: $(ratio "$commits" "$secs") commits/s," \
-    "$(ratio "$actions" "$commits") actions/commit, round trips/move 0 (in process)"
+    "$(ratio "$actions" "$commits") actions/commit, statements/move 0 (in process)"
 
 # PostgreSQL
-url=$(PG_OPTS="-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_utility=on" \
-    sh "$ROOT/deploy/pg.sh" start "$PGDIR")
+url=$(PG_STATEMENTS=1 PG_OPTS="-c pg_stat_statements.track_utility=on" \
+    "${GEN_PIN[@]}" sh "$ROOT/deploy/pg.sh" start "$PGDIR")
 psql=psql
 for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V); do psql=$d/psql; done
 q() { "$psql" -qAtX -d "$url" -c "$1"; }
@@ -115,4 +129,6 @@ secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 commits=$((c1 - c0))
 echo "postgresql: $line"
 echo "postgresql: $actions actions, $commits commits in ${secs}s: $(ratio "$commits" "$secs") commits/s," \
-    "$(ratio "$actions" "$commits") actions/commit, $(ratio "$trips" "$actions") round trips/move ($trips statements)"
+    "$(ratio "$actions" "$commits") actions/commit, $(ratio "$trips" "$actions") statements/move ($trips statements)"
+pg_us=$(us_a_move "$line")
+echo "cpu a move: sqlite ${sqlite_us:-?} us, postgresql ${pg_us:-?} us: ratio $(ratio "${pg_us:-?}" "${sqlite_us:-0}")"

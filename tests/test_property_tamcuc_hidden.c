@@ -6,8 +6,9 @@
  * (the deal's chance action rewritten), and the whole history replayed.
  * Every later action of the real game is replayed in it, and after every
  * action v's `view`, v's and a spectator's JSON view (pl_view_json), v's history (pl_match_history_for, through
- * format_action_for: "deal ?/…", "lay 2") must be byte-identical in both
- * worlds, and so must v's record (pl_record_write_for) when a world is
+ * format_action_for: "deal ?/…", "lay 2"), and what each action did as
+ * told to v (describe, and the events of pl_events_json: docs/web-views.md,
+ * "tamcuc", "Events") must be byte-identical in both worlds, and so must v's record (pl_record_write_for) when a world is
  * built and when the game ends; the other world has another seed as well:
  * any difference is a leak. A world ends when an action cannot be
  * replayed in it (one of its cards was played) and is rebuilt at once. */
@@ -103,6 +104,25 @@ static int build_world(pl_match *real, const char *opts, int deal_idx, int v, pl
 }
 
 static pl_buf ta, tb;
+static long evented; /* actions whose events (not "[]") were compared */
+
+/* Appends the events of the action as told to v in each world (after its
+ * text in `told_a`, `told_b`), for compare(). */
+static void events_both(const pl_game *g, int seat, pl_action a, int v, const void *before_a, const void *after_a,
+                        const void *before_b, const void *after_b, char *told_a, char *told_b, size_t cap)
+{
+    pl_buf ea = {0}, eb = {0}, err = {0};
+    if (pl_events_json(g, before_a, seat, a, after_a, v, &ea, &err) < 0 ||
+        pl_events_json(g, before_b, seat, a, after_b, v, &eb, &err) < 0)
+        fail_msg("events: %s", pl_buf_str(&err));
+    size_t la = strlen(told_a), lb = strlen(told_b);
+    snprintf(told_a + la, cap - la, "\n%s", pl_buf_str(&ea));
+    snprintf(told_b + lb, cap - lb, "\n%s", pl_buf_str(&eb));
+    evented += strcmp(pl_buf_str(&ea), "[]") != 0;
+    pl_buf_free(&ea);
+    pl_buf_free(&eb);
+    pl_buf_free(&err);
+}
 static int json_game; /* this game compares the JSON views too */
 static long records; /* seat records compared: at each new world and at the end */
 
@@ -179,7 +199,7 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
             }
             if (new_deal)
                 deal_idx = m->nhist;
-            char last_a[TC_MAXP][1024], last_b[TC_MAXP][1024];
+            char last_a[TC_MAXP][4096], last_b[TC_MAXP][4096];
             pl_state_copy(m->game, before, m->state);
             for (int v = 0; v < s->np; v++)
                 if (w[v].m)
@@ -208,9 +228,12 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
                     worlds++;
                     fresh = 1;
                 }
-                if (w[v].m && !fresh) /* and what the action did, as told to v */
+                if (w[v].m && !fresh) { /* and what the action did, as told to v: words and events */
                     described += th_told_both(m->game, seat, a, v, before, m->state, wbefore[v], w[v].m->state,
                                               last_a[v], last_b[v], sizeof last_a[v]);
+                    events_both(m->game, seat, a, v, before, m->state, wbefore[v], w[v].m->state, last_a[v],
+                                last_b[v], sizeof last_a[v]);
+                }
                 if (w[v].m) {
                     compare(m, &w[v], v, opts, fresh, last_a[v], last_b[v]);
                     compared++;
@@ -233,6 +256,8 @@ static void test_swapped_hidden_cards_change_nothing_seen(void **st)
     assert_true(refused * 4 < worlds);
     print_message("%ld described actions compared\n", described);
     assert_true(described > NGAMES * 5L); /* tricks and deal scores were told, and equal */
+    print_message("%ld actions' events compared\n", evented);
+    assert_true(evented > NGAMES * 20L); /* leads, lays, reveals, tricks ... told, and equal */
     pl_free(before);
     for (int v = 0; v < TC_MAXP; v++)
         pl_free(wbefore[v]);

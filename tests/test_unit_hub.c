@@ -694,6 +694,81 @@ static void test_whole_game_cbw_partners(void **state)
     drv_free(d);
 }
 
+/* City Behind Walls players=2 (CBW-R1, docs/web-protocol.md "Rooms and
+ * seats"): one person plays both seats of a team and sees both hands, so
+ * each team is one person seat with partner seats of it, or computers only;
+ * without seats, seats 0 and 1 are persons and 2 and 3 their partners. A
+ * person beside another person or a computer would see its hand: refused. */
+static void test_create_cbw_two_players_seats(void **state)
+{
+    (void)state;
+#define P "{\"kind\":\"person\"}"
+#define A "{\"kind\":\"ai\",\"level\":\"easy\"}"
+#define OF(s) "{\"kind\":\"partner\",\"of\":" #s "}"
+    static const struct {
+        const char *options, *seats, *answer; /* the answer: "created" or the error code */
+    } table[] = {
+        {"2", P "," P "," OF(0) "," OF(1), "created"},
+        {"2", P "," A "," OF(0) "," A, "created"},
+        {"2", A "," P "," A "," OF(1), "created"},
+        {"2", A "," A "," A "," A, "created"},
+        {"2", P "," P "," P "," P, "options"}, /* the leak of issue 30: each saw a teammate's hand */
+        {"2", P "," P "," A "," A, "options"}, /* each would see a computer's hand */
+        {"2", P "," A "," A "," A, "options"},
+        {"2", A "," P "," P "," OF(1), "options"},
+        {"2", P "," P "," OF(1) "," OF(0), "options"}, /* partners across the teams */
+        {"2", P "," OF(0) "," P "," A, "options"},
+        {"2", P "," P "," OF(0) "," P, "options"},
+        {"2", P "," P "," OF(3) "," OF(1), "shape"}, /* a partner of a partner: as before */
+        {"4", P "," P "," P "," P, "created"},        /* no one sees a teammate's hand */
+        {"4", P "," P "," A "," A, "created"},
+        {"6", P "," P "," P "," P "," P "," P, "created"},
+        {"6", P "," A "," P "," A "," P "," A, "created"},
+    };
+#undef P
+#undef A
+#undef OF
+    drv *d = drv_new("cbw2");
+    int a = connect_(d);
+    for (size_t k = 0; k < sizeof table / sizeof *table; k++) {
+        size_t n0 = json_array_size(d->in[a]);
+        sendf(d, a, "{\"type\":\"create\",\"game\":\"cbw\",\"options\":{\"players\":\"%s\"},\"seats\":[%s]}",
+              table[k].options, table[k].seats);
+        assert_int_equal(json_array_size(d->in[a]), n0 + 1); /* exactly one answer */
+        json_t *m = json_array_get(d->in[a], n0);
+        const char *got = !strcmp(str(m, "type"), "error") ? str(m, "error") : str(m, "type");
+        if (strcmp(got, table[k].answer))
+            fail_msg("players=%s seats %s: %s, expected %s", table[k].options, table[k].seats,
+                     json_dumps(m, 0), table[k].answer);
+        if (!strcmp(got, "options") && (!strstr(str(m, "message"), "players=2") ||
+                                        !strstr(str(m, "message"), "partner")))
+            fail_msg("the refusal does not say what is allowed: %s", str(m, "message"));
+    }
+    /* the default seats: two persons, each with a partner seat of its team */
+    char room[64];
+    snprintf(room, sizeof room, "%s", create(d, a, "\"game\":\"cbw\",\"options\":{\"players\":\"2\"}"));
+    int p0 = join(d, room, "ann");
+    int p1 = join(d, room, "bob");
+    int x = connect_(d);
+    sendf(d, x, "{\"type\":\"join\",\"room\":\"%s\",\"name\":\"eve\"}", room);
+    assert_string_equal(last_error(d, x), "full");
+    json_t *st = last(d, p0, "state");
+    assert_string_equal(str(st, "status"), "playing");
+    json_t *seats = json_object_get(st, "seats");
+    for (int s = 0; s < 4; s++) {
+        json_t *e = json_array_get(seats, (size_t)s);
+        assert_string_equal(str(e, "kind"), s < 2 ? "person" : "partner");
+        if (s >= 2)
+            assert_int_equal(num(e, "of"), s - 2);
+        assert_string_equal(str(e, "name"), s % 2 ? "bob" : "ann");
+    }
+    for (int c = 0; c < 2; c++) { /* each sees its own partner seat's hand, not the other's */
+        json_t *ph = json_object_get(json_object_get(last(d, c ? p1 : p0, "state"), "view"), "partner_hand");
+        assert_int_equal(num(ph, "seat"), c + 2);
+    }
+    drv_free(d);
+}
+
 static void test_whole_game_tamcuc(void **state)
 {
     (void)state;
@@ -843,6 +918,22 @@ static void test_hostile_messages(void **state)
         {"{\"type\":\"touch\",\"card\":0,\"client_ms\":1}", "shape"},
         {"{\"type\":\"sync\",\"id\":1,\"client_ms\":1}", "seat"},
         {"{\"type\":\"type\",\"type\":\"games\"}", "json"}, /* duplicate key */
+        /* the refusals docs/web-protocol.md names (issue 30): "Refusals and their codes" */
+        {"{\"v\":1}", "shape"},                            /* no type */
+        {"{\"type\":null}", "shape"},                      /* a type that is not a string */
+        {"{\"type\":\"Games\"}", "type"},                 /* an unknown type (case counts) */
+        {"{\"type\":\"hello\"}", "shape"},                 /* hello without v */
+        {"{\"type\":\"hello\",\"v\":\"1\"}", "shape"},
+        {"{\"type\":\"record\",\"who\":\"judge\"}", "shape"},
+        {"{\"type\":\"create\",\"game\":\"ur\",\"grace_s\":3601}", "shape"},
+        {"{\"type\":\"create\",\"game\":\"ur\",\"clock\":{\"move_s\":86401}}", "shape"},
+        {"{\"type\":\"create\",\"game\":\"ur\",\"options\":[]}", "shape"},
+        {"{\"type\":\"create\",\"game\":\"ur\",\"options\":{\"rules\":\"a b\"}}", "options"},
+        {"{\"type\":\"create\",\"game\":\"ur\",\"options\":{\"pieces\":\"2\",\"pieces\":\"3\"}}", "json"},
+        {"{\"type\":\"chat\",\"text\":\"a\",\"text\":\"b\"}", "json"},
+        {"{\"type\":\"touch\",\"card\":5,\"client_ms\":1}", "seat"}, /* a touch in an Ur room */
+        {"{\"type\":\"rematch\"}", "over"},
+        {"{\"type\":\"record\",\"who\":\"referee\"}", "over"},
     };
     size_t before = d->all.len;
     for (size_t k = 0; k < sizeof table / sizeof *table; k++) {
@@ -854,6 +945,19 @@ static void test_hostile_messages(void **state)
             fail_msg("%s: error %s, expected %s", table[k].msg, got, table[k].code);
     }
     (void)before;
+    /* lengths: a chat of 500 bytes is said, 501 refused; a name of 40 bytes
+     * gets to the seats (this room is full), 41 is refused */
+    char text[600];
+    memset(text, 'x', sizeof text);
+    sendf(d, mover, "{\"type\":\"chat\",\"text\":\"%.500s\"}", text);
+    assert_int_equal(strlen(str(last(d, mover, "chat"), "text")), 500);
+    sendf(d, mover, "{\"type\":\"chat\",\"text\":\"%.501s\"}", text);
+    assert_string_equal(last_error(d, mover), "shape");
+    int y = connect_(d);
+    sendf(d, y, "{\"type\":\"join\",\"room\":\"%s\",\"name\":\"%.40s\"}", t.room, text);
+    assert_string_equal(last_error(d, y), "full");
+    sendf(d, y, "{\"type\":\"join\",\"room\":\"%s\",\"name\":\"%.41s\"}", t.room, text);
+    assert_string_equal(last_error(d, y), "shape");
     /* too long */
     char *big = malloc(HUB_MAX_MESSAGE + 10);
     memset(big, ' ', HUB_MAX_MESSAGE + 10);
@@ -1891,6 +1995,7 @@ int main(void)
         cmocka_unit_test(test_whole_game_ur),
         cmocka_unit_test(test_whole_game_cbw),
         cmocka_unit_test(test_whole_game_cbw_partners),
+        cmocka_unit_test(test_create_cbw_two_players_seats),
         cmocka_unit_test(test_whole_game_tamcuc),
         cmocka_unit_test(test_whole_game_karuta),
         cmocka_unit_test(test_reconnect_spectator_chat),

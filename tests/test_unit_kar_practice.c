@@ -1037,6 +1037,52 @@ static void test_karp_reading_of_only_in_touch_stages(void **st)
     pl_match_free(m);
 }
 
+/* karp_answer_action: the answers the server builds are the actions their
+ * notation parses to (touch lists in any order, none, a named poet), and
+ * malformed answers are refused with nothing written. */
+static void test_karp_answer_action_equals_the_notation(void **st)
+{
+    (void)st;
+    const pl_game *g = pl_game_find("karuta");
+    pl_match *m = new_match("variant=uta answer=poet seed=1");
+    static const struct {
+        int n, card[3], ms[3], poet;
+        const char *text;
+    } ok[] = {
+        {0, {0}, {0}, 0, "none"},
+        {1, {17}, {800}, 0, "touch 17@800"},
+        {1, {17}, {800}, 17, "touch 17@800 poet 17"},
+        {2, {9, 4}, {900, 300}, 0, "touch 4@300 9@900"},
+        {3, {5, 6, 7}, {16383, 0, 16383}, 0, "touch 6@0 5@16383 7@16383"},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        uint64_t a = 0;
+        pl_action want;
+        pl_buf err = {0};
+        assert_int_equal(karp_answer_action(g, ok[i].card, ok[i].ms, ok[i].n, ok[i].poet, &a), 0);
+        assert_int_equal(g->parse_action(m->state, 0, ok[i].text, &want, &err), 0);
+        assert_true(a == want);
+        pl_buf_free(&err);
+    }
+    static const struct {
+        int n, card[4], ms[4], poet;
+    } bad[] = {
+        {-1, {0}, {0}, 0}, {4, {1, 2, 3, 4}, {1, 2, 3, 4}, 0}, {1, {0}, {5}, 0}, {1, {101}, {5}, 0},
+        {1, {3}, {-1}, 0}, {1, {3}, {16384}, 0}, {2, {3, 3}, {1, 2}, 0}, {0, {0}, {0}, 5}, {2, {3, 4}, {1, 2}, 5},
+        {1, {3}, {1}, 101},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        uint64_t a = 42;
+        assert_int_equal(karp_answer_action(g, bad[i].card, bad[i].ms, bad[i].n, bad[i].poet, &a), -1);
+        assert_true(a == 42);
+    }
+    uint64_t a = 42;
+    int c = 1, ms = 1;
+    assert_int_equal(karp_answer_action(pl_game_find("ur"), &c, &ms, 1, 0, &a), -1);
+    assert_true(a == 42);
+    pl_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1062,6 +1108,7 @@ int main(void)
         cmocka_unit_test(test_karp_reading_of_agrees_with_practice),
         cmocka_unit_test(test_karp_reading_of_even_tempo),
         cmocka_unit_test(test_karp_reading_of_only_in_touch_stages),
+        cmocka_unit_test(test_karp_answer_action_equals_the_notation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1009,6 +1009,109 @@ static void test_pg_schema_and_reconnect(void **st)
 #endif
 }
 
+#if defined(PARLOUR_WITH_PG)
+static PGconn *pg_admin;  /* the cluster's administrator (use_pg) */
+static int pg_statements; /* pg_stat_statements is loaded: statements can be counted */
+
+/* The statements the server ran on the database of `url` since the last
+ * pg_stat_statements_reset (BEGIN and COMMIT counted). */
+static long pg_statements_of(const char *url)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements "
+             "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '%s')",
+             strrchr(url, '=') + 1);
+    PGresult *r = PQexec(pg_admin, sql);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK)
+        fail_msg("%s: %s", sql, PQresultErrorMessage(r));
+    long n = atol(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return n;
+}
+#endif
+
+#if defined(PARLOUR_WITH_PG)
+static void pg_statements_reset(void)
+{
+    PQclear(PQexec(pg_admin, "SELECT pg_stat_statements_reset()"));
+}
+#endif
+
+/* PostgreSQL: each write is one round trip of at most two statements
+ * (issue 30): a batch however many actions and rooms it holds (the rooms
+ * locked, then one INSERT from arrays), a refused one too, a new room (the
+ * row and its NOTIFY), a configuration and a finish (the lock, then the
+ * checked change); and the texts come back byte for byte through the
+ * arrays (quotes, backslashes, braces, commas, "NULL", empty). */
+static void test_pg_writes_in_one_round_trip(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    if (B->sqlite)
+        skip();
+#if defined(PARLOUR_WITH_PG)
+    if (!pg_statements) {
+        print_message("[ SKIP     ] pg_stat_statements is not loaded (deploy/pg.sh PG_STATEMENTS=1)\n");
+        skip();
+    }
+    char path[256];
+    B->fresh(path, sizeof path, "pgtrips");
+    store *s = open_ok(path);
+    pg_statements_reset();
+    room_ok(s, "a", "ur", 1);
+    assert_int_equal(pg_statements_of(path), 2);
+    room_ok(s, "b", "ur", 2);
+    room_ok(s, "c\\\"{,}", "ur", 3);
+    static const char *texts[] = {"say \"hi\"", "back\\slash", "{1,2}", "NULL", "", "a,b", "é ☃", "}", "\\\""};
+    const char *rooms[] = {"a", "b", "a", "c\\\"{,}", "b", "a", "c\\\"{,}", "b", "a"};
+    store_action batch[9];
+    int64_t next[3] = {0, 0, 0};
+    for (int i = 0; i < 9; i++) {
+        int k = rooms[i][0] - 'a';
+        batch[i] = (store_action){rooms[i], next[k]++, i % 2, texts[i], 100 + i};
+    }
+    pl_buf err = {0};
+    pg_statements_reset();
+    assert_int_equal(store_append(s, batch, 9, &err), 0);
+    long used = pg_statements_of(path);
+    if (used != 2)
+        fail_msg("a batch of 9 actions in 3 rooms ran %ld statements, not 2", used);
+    store_action stale[] = {{"b", 3, 0, "x", 1}, {"a", 3, 0, "y", 1}}; /* a's next is 4 */
+    pg_statements_reset();
+    assert_int_equal(store_append(s, stale, 2, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "room 'a': action 4 expected, not 3"));
+    assert_int_equal(pg_statements_of(path), 2);
+    pl_buf_clear(&err);
+    assert_int_equal(store_count(s, "b", &err), 3);
+    for (int k = 0; k < 3; k++) {
+        const char *code = k == 0 ? "a" : k == 1 ? "b" : "c\\\"{,}";
+        seen_actions v = {0};
+        assert_int_equal(store_actions(s, code, collect, &v, &err), 0);
+        int m = 0;
+        for (int i = 0; i < 9; i++) {
+            if (strcmp(rooms[i], code))
+                continue;
+            assert_true(m < v.n);
+            assert_string_equal(v.text[m], texts[i]);
+            assert_int_equal(v.seq[m], m);
+            assert_int_equal(v.seat[m], i % 2);
+            m++;
+        }
+        assert_int_equal(v.n, m);
+    }
+    pg_statements_reset();
+    assert_int_equal(store_room_config(s, "b", "{\"seats\":3}", &err), 0);
+    assert_int_equal(pg_statements_of(path), 2);
+    pg_statements_reset();
+    assert_int_equal(store_finish(s, "b", "1-0", &err), 0);
+    assert_int_equal(pg_statements_of(path), 2);
+    store_close(s);
+    pl_buf_free(&err);
+    B->drop(path);
+#endif
+}
+
 static const backend sqlite_backend = {"SQLite", 1, NULL, db_path, db_remove};
 
 static int use_sqlite(void **st)
@@ -1025,7 +1128,6 @@ static char pg_dir[64]; /* the cluster this program started, or "" */
 
 #if defined(PARLOUR_WITH_PG)
 static char pg_url[512]; /* its database "parlour": the administrator's */
-static PGconn *pg_admin;
 
 static void quiet_notice(void *arg, const char *message)
 {
@@ -1077,7 +1179,7 @@ static int use_pg(void **st)
             return 0;
         }
         char cmd[512];
-        snprintf(cmd, sizeof cmd, "sh '%s/../deploy/pg.sh' start '%s'", PARLOUR_TESTS_DIR, pg_dir);
+        snprintf(cmd, sizeof cmd, "PG_STATEMENTS=1 sh '%s/../deploy/pg.sh' start '%s'", PARLOUR_TESTS_DIR, pg_dir);
         FILE *f = popen(cmd, "r");
         if (!f || !fgets(pg_url, sizeof pg_url, f))
             pg_url[0] = '\0';
@@ -1098,6 +1200,9 @@ static int use_pg(void **st)
         return -1;
     }
     PQsetNoticeProcessor(pg_admin, quiet_notice, NULL);
+    PGresult *r = PQexec(pg_admin, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+    pg_statements = PQresultStatus(r) == PGRES_COMMAND_OK; /* fails unless preloaded */
+    PQclear(r);
     pg_backend.skip = NULL;
     pg_backend.fresh = pg_fresh;
     pg_backend.drop = pg_drop;
@@ -1167,6 +1272,7 @@ int main(void)
         cmocka_unit_test(test_sqlite_schema_1_migrates),
         cmocka_unit_test(test_clear_empties),
         cmocka_unit_test(test_pg_schema_and_reconnect),
+        cmocka_unit_test(test_pg_writes_in_one_round_trip),
     };
     int failed = cmocka_run_group_tests_name("store_sqlite", tests, use_sqlite, NULL);
     failed += cmocka_run_group_tests_name("store_postgresql", tests, use_pg, stop_pg);

@@ -1,6 +1,12 @@
-/* hub_int.h — the hub's private structures, shared by hub.c and
- * hub_karuta.c (karuta's real-time reading). Not an interface: only the
- * hub's own files include it. Threading: the hub's thread only.
+/* hub_int.h — the hub's private structures and the functions its files
+ * share: hub.c (the core: messages, rooms, seats, entries, playing, jobs),
+ * hub_req.c (the requests, hubq_), hub_state.c (state messages, hubv_),
+ * hub_replay.c (replays, hubr_), hub_timers.c (timers, hubt_), hub_batch.c
+ * (the hub thread's side of storage, hubb_), hub_store.c (the storage
+ * thread's side, hubs_) and hub_karuta.c (karuta's real time, hubk_). Not an
+ * interface: only the hub's own files include it. Threading: the hub's
+ * thread only, except where a declaration says otherwise (hubs_*: the
+ * storage thread; hub_job_run: a worker).
  */
 #ifndef PARLOUR_HUB_INT_H
 #define PARLOUR_HUB_INT_H
@@ -8,9 +14,12 @@
 #include <jansson.h>
 
 #include "hub.h"
+#include "parlour/buf.h"
 #include "parlour/match.h"
 
 #define HUB_CODE 33 /* 32 hex digits and the NUL */
+#define HUB_MAX_LEGAL 512 /* legal actions listed in one state */
+#define HUB_KEEP_OVER_MS (10 * 60 * 1000) /* a finished room nobody is in is let go after this */
 
 /* A seat's kind: a person's (open until taken), a computer's, or a
  * partner seat played by the person of seat `of` (City Behind Walls with
@@ -93,7 +102,167 @@ typedef struct hub_conn {
     int64_t replay_ms;      /* when the budget was last refilled */
 } hub_conn;
 
-/* Functions of hub.c used by hub_karuta.c. */
+/* A queued message: released (tag 0) or held for batch `tag`. */
+typedef struct hub_msg {
+    hub_out o;
+    uint64_t tag;
+    hub_room *room; /* the room it tells about, or NULL */
+    int history;    /* it tells the room's history (state, accepted, reading, kana) */
+    struct hub_msg *next;
+} hub_msg;
+
+/* A room read for the hub by hub_batch_write (on demand). */
+typedef struct hub_loaded {
+    char code[HUB_CODE];
+    int status;                  /* HUB_LOAD_* */
+    store_room room;             /* its strings owned */
+    int finished;
+    store_action *acts;          /* their strings owned */
+    int nacts, capacts;
+    char *msg;                   /* busy: the holder; error: the message */
+} hub_loaded;
+
+enum { HUB_LOAD_ASKED = 0, HUB_LOAD_OK, HUB_LOAD_MISSING, HUB_LOAD_BUSY, HUB_LOAD_ERROR };
+
+/* A batch and what the hub needs to answer it. */
+typedef struct hub_batchp {
+    hub_batch b;                 /* first: hub_batch_free casts */
+    uint64_t *senders;           /* by action: the connection that sent it, 0 */
+    char **cfg_codes, **cfg_texts; /* config updates */
+    int ncfg;
+    int caprooms, capactions, capfinished, capcfg;
+    int cluster;                 /* leases taken, dropped and checked (hub_config.cluster) */
+    hub_loaded *loads;           /* rooms to read (on demand) */
+    int nloads, caploads;
+    char **drops;                /* leases to drop (idle rooms let go) */
+    int ndrops, capdrops;
+    char **lost;                 /* rooms whose writes came back STORE_LOST */
+    int nlost, caplost;
+} hub_batchp;
+
+/* A request that waits for its room to be loaded: re-read when it is. */
+typedef struct hub_pend {
+    char code[HUB_CODE];
+    uint64_t conn;
+    char *msg; /* the message as it came (owned) */
+    size_t len;
+} hub_pend;
+
+/* The lobby of a cluster: the store's public open rooms (hub_lobby_read). */
+typedef struct hub_lobby_room {
+    char code[HUB_CODE];
+    json_t *entry; /* {room, game, options, seats, state} */
+} hub_lobby_room;
+
+struct hub_lobby {
+    hub_lobby_room *rooms; /* oldest first */
+    int n, cap;
+};
+
+typedef struct hub_jobp {
+    hub_job j;                   /* first */
+    char code[HUB_CODE];
+    int nhist;
+    int kind;
+    struct hub_jobp *next;
+} hub_jobp;
+
+/* An entry of the timer heap: room `r` is due at `at` (stale when
+ * r->wake_ms moved since: skipped). */
+typedef struct hub_wake {
+    int64_t at;
+    hub_room *r;
+} hub_wake;
+
+/* A solved table loaded with hub_table_load. */
+typedef struct hub_table {
+    const pl_game *g;
+    void *t;
+} hub_table;
+
+typedef struct hub_ai {
+    const pl_game *g;
+    char *level;
+    ai_player *p;
+} hub_ai;
+
+struct hub {
+    hub_config cfg;
+    /* connections: id = slot + 1 + (generation << 32) */
+    hub_conn *conns;
+    int nconns, capconns;
+    int *freeslots;
+    int nfree;
+    uint32_t gen;
+    uint64_t live_conns;
+    /* rooms */
+    hub_room **rooms;
+    int nrooms, caprooms;
+    hub_room **table; /* open addressing by code */
+    size_t tcap;
+    /* messages */
+    hub_msg *ready, *ready_tail, *held, *held_tail;
+    /* storage */
+    hub_batchp *next;            /* being built */
+    uint64_t batch_seq;          /* id of the next batch */
+    uint64_t inflight;           /* id of the batch out, 0 none */
+    /* jobs */
+    hub_jobp *jobs, *jobs_tail;
+    uint64_t job_seq;
+    hub_ai *ais;
+    int nais;
+    hub_table *tables;
+    int ntables;
+    uint64_t seed_next;          /* test_seed mode */
+    hub_wake *heap;              /* timers: a binary min-heap by `at` */
+    int nheap, capheap;
+    uint64_t tick_seq;
+    int64_t now;
+    hub_stats st;
+    /* rooms on demand (hub_config.on_demand) */
+    hub_pend *pend;
+    int npend, cappend;
+    int redispatch;              /* re-reading a pending request: no second load, no rate */
+    hub_lobby *lobby;            /* cluster: the store's open rooms (NULL: none read yet) */
+    /* An act's answer carried in its sender's state (act's accepted_in_state):
+     * set by req_act around the broadcast, taken by that state (state_text). */
+    uint64_t acc_conn;           /* the sender, 0 none */
+    const pl_buf *acc;           /* {"action":…,"seat":…,"seq":… (no closing brace) */
+};
+
+/* ---- hub.c: the core (hub_) ---- */
+/* The time of the call being handled (ms). */
+int64_t hub_now(const hub *h);
+/* The level a computer covering a person's seat plays. */
+const char *hub_takeover_level(const hub *h);
+/* The log (hub_config.log, else stderr). */
+FILE *hub_log(const hub *h);
+/* A copy of `s` ("" for NULL), owned by the caller; NULL when memory ran out. */
+char *hub_dupn(const char *s);
+/* Grows the array `*p` of `*cap` elements of `size` bytes to hold `need`
+ * (doubling); 0, or -1 when memory ran out (the array unchanged). */
+int hub_grow(void **p, int *cap, int need, size_t size);
+/* `j` (stolen) as compact JSON with sorted keys; NULL when memory ran out
+ * (or `j` is NULL). Owned by the caller (pl_free). */
+char *hub_dump(json_t *j);
+/* The batch id a message about the world must wait for now (0: none). */
+uint64_t hub_hold_tag(const hub *h);
+/* Queues `text` (owned from here, freed on failure) to `conn`: released
+ * (tag 0) or held until batch `tag` is durable; `room` the room it tells
+ * about (NULL none), `history` whether it tells the room's history (taken
+ * back with it). The message, or NULL when memory ran out. */
+hub_msg *hub_queue_msg(hub *h, uint64_t conn, char *text, int close, uint64_t tag, hub_room *room, int history);
+/* Queues message `text` (owned from here; NULL: nothing) of type `type`
+ * (its history and answer marks follow the type) with `tag` and `room` as
+ * hub_queue_msg takes them. */
+void hub_send_text(hub *h, uint64_t conn, char *text, const char *type, uint64_t tag, hub_room *room);
+/* Queues message `j` (stolen; NULL: nothing) as hub_send_text does. */
+void hub_send_tagged(hub *h, uint64_t conn, json_t *j, uint64_t tag, hub_room *room);
+#ifndef NDEBUG
+/* Debug builds: asserts that `text` is exactly jansson's compact, sorted
+ * text of `j` (stolen). */
+void hub_same_as_jansson(const char *text, json_t *j);
+#endif
 /* The live connection `id`, or NULL (never was, or gone). */
 hub_conn *hub_conn_get(hub *h, uint64_t id);
 /* Queues message `j` (stolen) to connection `conn`, held behind any
@@ -102,6 +271,52 @@ void hub_send(hub *h, uint64_t conn, json_t *j);
 /* Queues an error reply. */
 void hub_error(hub *h, uint64_t conn, const char *code, const char *request, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* Queues an `illegal` error for an act: `message` the game's whole text
+ * (the reason and the legal actions), `reason` the reason alone. */
+void hub_error_illegal(hub *h, uint64_t conn, const char *message, const char *reason);
+/* Moves the held messages of batch `tag` (and older) to the ready queue. */
+void hub_release(hub *h, uint64_t tag);
+/* Drops the held messages about room `r`: all of them (`all`), or those
+ * that tell its history (taken back). */
+void hub_drop_held(hub *h, const hub_room *r, int all);
+/* The room of code `code` the hub holds, or NULL. */
+hub_room *hub_room_find(hub *h, const char *code);
+/* A new room of game `g` with options `opts` (an object, or NULL; not
+ * stolen) and `seed`: its match made, its seats persons, not yet in the
+ * hub. NULL with a message in `err` (bad options, no memory). */
+hub_room *hub_room_new(hub *h, const pl_game *g, json_t *opts, uint64_t seed, pl_buf *err);
+/* Adds `r` to the hub; 0 or -1 (no memory: `r` is not added). */
+int hub_room_add(hub *h, hub_room *r);
+/* Frees a room the hub does not hold (NULL: nothing). */
+void hub_room_free(hub_room *r);
+/* Removes `r` from the hub (its timers, its held messages; its members
+ * back in the lobby) and frees it. */
+void hub_room_remove(hub *h, hub_room *r);
+/* The seat whose person (or computer) plays seat `s`: `of` for a partner
+ * seat, else `s`. Its clocks and takeover count for both. */
+int hub_seat_owner(const hub_room *r, int s);
+/* True when seat `s` of `r` is played by a computer now. */
+int hub_seat_is_ai(const hub_room *r, int s);
+/* Every person seat has been taken once: the game runs. */
+int hub_room_started(const hub_room *r);
+/* The room's game is over. */
+int hub_room_over(const hub_room *r);
+/* Appends the level names of `g` to `out`, ", " between: its table's,
+ * then the generic ones it leaves out. */
+void hub_levels_list(const pl_game *g, pl_buf *out);
+/* The ai_player for `level` of game `g` (the hub keeps it), or NULL + message. */
+const ai_player *hub_player(hub *h, const pl_game *g, const char *level, pl_buf *err);
+/* Works out the entry `e` of the action `seat` played from `before` to
+ * `after` for every viewer of `r` (only its game and seat count are read);
+ * 0, or -1 when memory ran out (then hub_entry_free `e`). */
+int hub_entry_make(const hub_room *r, hub_entry *e, const void *before, int seat, pl_action a, const void *after);
+/* Frees an entry's texts (each shared one once) and clears it. */
+void hub_entry_free(hub_entry *e);
+/* Applies a checked action to the match and records its entry; 0, or -1
+ * with a message (the match unchanged). */
+int hub_room_apply(hub_room *r, int seat, pl_action a, pl_buf *err);
+/* Takes the room back to `n` actions. */
+void hub_room_truncate(hub_room *r, int n);
 /* Applies `a` for `seat` (checked) to the room, queues its write and the
  * states; 0 or -1 with the rules' message in `err`. */
 int hub_room_play(hub *h, hub_room *r, int seat, pl_action a, uint64_t sender, int64_t now_ms, pl_buf *err);
@@ -109,23 +324,65 @@ int hub_room_play(hub *h, hub_room *r, int seat, pl_action a, uint64_t sender, i
 void hub_room_schedule(hub *h, hub_room *r);
 /* After any change of the room's state: chance, the end, jobs, clocks. */
 void hub_room_advance(hub *h, hub_room *r, int64_t now_ms);
-/* Sends every member its state. */
-void hub_room_broadcast(hub *h, hub_room *r);
-/* The seat whose person (or computer) plays seat `s`: `of` for a partner
- * seat, else `s`. Its clocks and takeover count for both. */
-int hub_seat_owner(const hub_room *r, int s);
-/* True when seat `s` of `r` is played by a computer now. */
-int hub_seat_is_ai(const hub_room *r, int s);
-/* The ai_player for `level` of game `g` (the hub keeps it), or NULL + message. */
-const ai_player *hub_player(hub *h, const pl_game *g, const char *level, pl_buf *err);
-const char *hub_takeover_level(const hub *h);
-/* The log (hub_config.log, else stderr). */
-FILE *hub_log(const hub *h);
 /* Queues a decision of `p` for `seat` on a copy of `r`'s state (kind
  * HUB_JOB_*); returns the job's id, or 0 when memory ran out (no job). */
 uint64_t hub_job_queue(hub *h, hub_room *r, int seat, const ai_player *p, int kind);
-/* The time of the call being handled (ms). */
-int64_t hub_now(const hub *h);
+
+/* ---- hub_state.c: the state messages (hubv_) ---- */
+typedef struct hub_common hub_common; /* a broadcast's parts every member gets alike */
+/* Sends every member its state. */
+void hub_room_broadcast(hub *h, hub_room *r);
+/* Queues connection `c`'s state; `k`: the room's common parts, or NULL to
+ * make them here. Nothing is sent when memory runs out. */
+void hubv_send_state(hub *h, hub_room *r, hub_conn *c, const hub_common *k);
+/* The seats of `r` as a state shows them (a new reference). */
+json_t *hubv_seats_json(const hub *h, const hub_room *r);
+/* The result of `r` (null while it is not over; a new reference). */
+json_t *hubv_result_json(const hub_room *r);
+/* "over", "playing" or "waiting". */
+const char *hubv_room_status(const hub_room *r);
+/* The room's options as given, less its game's secret ones and any
+ * `deal=` (a new reference; {} when they cannot be read). */
+json_t *hubv_public_options(const hub_room *r);
+/* Appends the fields of `seat`'s legal action `a` in `st` as JSON text
+ * ("{}" when they cannot be written); returns 1 when memory ran out, else 0. */
+int hubv_legal_fields(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *out);
+
+/* ---- hub_timers.c: the rooms' timers (hubt_) ---- */
+/* Registers when room `r` is next due (after any change of it). */
+void hubt_rewake(hub *h, hub_room *r);
+/* Takes room `r`'s timers out of the heap (the room goes). */
+void hubt_forget(hub *h, const hub_room *r);
+
+/* ---- hub_batch.c: the hub thread's side of storage (hubb_) ---- */
+/* Queue room `r`'s creation, its current configuration (seats joined),
+ * action `seq` (`text`, played by `seat`, sent by connection `sender` or 0)
+ * and its end in the next batch. Without memory the write is left out
+ * (hubb_queue_action then returns -1, the others say nothing). */
+void hubb_queue_room(hub *h, hub_room *r);
+void hubb_queue_config(hub *h, hub_room *r);
+int hubb_queue_action(hub *h, hub_room *r, int seq, int seat, const char *text, uint64_t sender);
+void hubb_queue_finish(hub *h, hub_room *r);
+/* Request `root` of `c` names room `code`, which the hub does not hold:
+ * with on_demand it waits for the room's load. 1 when it waits, 0 when the
+ * caller answers "no room". */
+int hubb_room_ask(hub *h, hub_conn *c, const char *code, json_t *root);
+/* Cluster: idle room `r` goes from this hub, its lease dropped with the
+ * next batch (kept, its idle time reset, when memory runs out). */
+void hubb_room_let_go(hub *h, hub_room *r);
+/* Cluster: new room `r` is stored without a lease and goes from here once
+ * stored (nothing when not a cluster's, or it starts at once). */
+void hubb_room_give_away(hub *h, hub_room *r);
+
+/* ---- hub_store.c: the storage thread's side (hubs_) ---- */
+/* Frees batch `p` and everything it holds (NULL: nothing). Any thread. */
+void hubs_batchp_free(hub_batchp *p);
+
+/* ---- hub_replay.c: replays (hubr_) ---- */
+/* The `replay` request: a room in memory (or the store's) that is over. */
+void hubr_req_replay(hub *h, hub_conn *c, json_t *root, int64_t now_ms);
+/* The `replay_part` request: a referee's record uploaded in parts. */
+void hubr_req_replay_part(hub *h, hub_conn *c, json_t *root, int64_t now_ms);
 
 /* ---- hub_karuta.c ---- */
 /* A job's kind: a computer's seat (or a covered one) moves; a person's
@@ -156,6 +413,10 @@ int64_t hubk_tick(hub *h, hub_room *r, int64_t now_ms);
 void hubk_job_done(hub *h, hub_room *r, int seat, pl_action a, int64_t now_ms);
 /* A connection joined the room as a seat: starts its clock sync. */
 void hubk_joined(hub *h, hub_room *r, hub_conn *c, int64_t now_ms);
+/* A connection arrived in room `r` (joined a seat or watches it), after its
+ * state was sent: during a reading it gets the `reading` message, then the
+ * kana read so far, before any other kana of it. Hub thread. */
+void hubk_arrived(hub *h, hub_room *r, hub_conn *c);
 /* 1 while the next reading must wait (the last judgement is shown). */
 int hubk_hold_chance(const hub_room *r, int64_t now_ms);
 /* Frees the room's karuta part. */

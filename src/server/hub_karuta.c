@@ -1,10 +1,14 @@
 /* hub_karuta.c — karuta's real-time reading in the hub (hub_int.h, hubk_*).
  *
  * When a karuta room's state enters a touch stage (a card was read: the
- * chance action "read N"), the hub reads it aloud: `reading` at once, then
+ * chance action "read N"), the hub reads it aloud: `reading` at once (its
+ * `n` the match's readings so far, so it goes on after a restart), then
  * each kana (karp_reading_of's timeline) when its time comes, from t0 =
- * HUBK_LEAD_MS after the reading began. The read action's history entry is
- * withheld while the reading is answered (hubk_visible), and the view
+ * HUBK_LEAD_MS after the reading began. A connection that arrives during
+ * the reading (join, watch) gets `reading` after its state, then the kana
+ * read so far (hubk_arrived; `told` keeps it from getting it twice). The
+ * read action's history entry is withheld while the reading is answered
+ * (hubk_visible), and the view
  * names no card then (docs/web-views.md), so nothing tells the card before
  * the kana that decide it are sent. (Not even the number of kana: the
  * protocol's draft had `kana_count` in `reading`, but the length of an
@@ -18,9 +22,10 @@
  * final (the read card touched, or 3 touches; uta: 1) and every computer
  * answered, or at the reading's deadline (karp_reading.deadline_ms) +
  * HUBK_MARGIN_MS on the server's clock after t0; then every seat's answer is
- * played ("touch N@MS ..." or "none", docs/notation-karuta.md) in seat
- * order, and the judgement goes out in `state`; the next reading waits
- * HUBK_PAUSE_MS, so that every client sees the judgement first.
+ * played ("touch N@MS ..." or "none", docs/notation-karuta.md, built as the
+ * game's action by karp_answer_action, never as text) in seat order, and
+ * the judgement goes out in `state`; the next reading waits HUBK_PAUSE_MS,
+ * so that every client sees the judgement first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +48,7 @@ struct hub_karuta {
     int on;                 /* a reading is being answered */
     int closing;            /* its answers are being played */
     int read_idx;           /* history index of its "read" action */
-    int n;                  /* reading number (1, 2, ...) */
+    int n;                  /* reading number: the match's readings so far (karp_reading.n) */
     karp_reading rd;
     int64_t t0;             /* server time of the first kana */
     int64_t next_read_ms;   /* the next reading not before (the judgement is shown) */
@@ -66,6 +71,8 @@ struct hub_karuta {
     int64_t ping_sent[HUBK_PINGS];
     int ping_seat[HUBK_PINGS];
     int64_t ping_ids[HUBK_PINGS];
+    uint64_t *told;         /* connections sent this reading's `reading` */
+    int ntold, told_cap;
 };
 
 json_t *hubk_room_options(const pl_game *g, json_t *opts, int *oom)
@@ -101,6 +108,8 @@ int hubk_applies(const hub_room *r)
 
 void hubk_free(hub_room *r)
 {
+    if (r->kar)
+        pl_free(r->kar->told);
     pl_free(r->kar);
     r->kar = NULL;
 }
@@ -118,18 +127,44 @@ int hubk_visible(const hub_room *r)
     return k && k->on ? k->read_idx : r->m->nhist;
 }
 
-/* The answer of seat `s` as text: "touch N@MS ..." or "none". */
-static void answer_text(const hub_karuta *k, int s, pl_buf *out)
+/* The answer of seat `s` as the game's action (touch N@MS ... or none,
+ * built directly: karp_answer_action); 0, or -1 when it is not well formed. */
+static int answer_action(const hub_room *r, int s, pl_action *a)
 {
-    if (!k->ntouch[s]) {
-        pl_buf_puts(out, "none");
-        return;
+    const hub_karuta *k = r->kar;
+    int n = k->ntouch[s];
+    int poet = k->poet_mode && n ? (k->poet[s] ? k->poet[s] : k->card[s][0]) : 0;
+    return karp_answer_action(r->game, k->card[s], k->ms[s], n, poet, a);
+}
+
+/* The `reading` message of the reading on (a new reference; NULL without memory). */
+static json_t *reading_msg(const hub_karuta *k)
+{
+    return json_pack("{s:s, s:i, s:I}", "type", "reading", "n", k->n, "t0_ms", (json_int_t)k->t0);
+}
+
+/* The `kana` message of kana `i` of the reading on. */
+static json_t *kana_msg(const hub_karuta *k, int i)
+{
+    return json_pack("{s:s, s:i, s:i, s:s, s:i}", "type", "kana", "n", k->n, "i", i, "kana", k->rd.kana[i], "t_ms",
+                     k->rd.start_ms[i]);
+}
+
+/* Sends the reading's `reading` to connection `conn` and notes it told
+ * (without memory it is sent all the same, and may be sent again). */
+static void tell(hub *h, hub_karuta *k, uint64_t conn)
+{
+    if (k->ntold == k->told_cap) {
+        int cap = k->told_cap ? 2 * k->told_cap : 8;
+        uint64_t *t = pl_realloc(k->told, (size_t)cap * sizeof *t);
+        if (t) {
+            k->told = t;
+            k->told_cap = cap;
+        }
     }
-    pl_buf_puts(out, "touch");
-    for (int i = 0; i < k->ntouch[s]; i++)
-        pl_buf_printf(out, " %d@%d", k->card[s][i], k->ms[s][i]);
-    if (k->poet_mode)
-        pl_buf_printf(out, " poet %d", k->poet[s] ? k->poet[s] : k->card[s][0]);
+    if (k->ntold < k->told_cap)
+        k->told[k->ntold++] = conn;
+    hub_send(h, conn, reading_msg(k));
 }
 
 int hubk_hold_chance(const hub_room *r, int64_t now_ms)
@@ -154,7 +189,7 @@ void hubk_after_change(hub *h, hub_room *r, int64_t now_ms)
     k->rd = rd;
     k->on = 1;
     k->read_idx = r->m->nhist - 1;
-    k->n++;
+    k->n = rd.n; /* from the history, so a restored room goes on counting */
     k->t0 = now_ms + HUBK_LEAD_MS;
     k->sent = 0;
     k->persons = 0;
@@ -179,9 +214,22 @@ void hubk_after_change(hub *h, hub_room *r, int64_t now_ms)
             k->persons++;
         }
     }
+    k->ntold = 0;
     for (int i = 0; i < r->nmembers; i++)
-        hub_send(h, r->members[i],
-                 json_pack("{s:s, s:i, s:I}", "type", "reading", "n", k->n, "t0_ms", (json_int_t)k->t0));
+        tell(h, k, r->members[i]);
+}
+
+void hubk_arrived(hub *h, hub_room *r, hub_conn *c)
+{
+    hub_karuta *k = r->kar;
+    if (!k || !k->on)
+        return;
+    for (int i = 0; i < k->ntold; i++)
+        if (k->told[i] == c->id)
+            return; /* it was a member when the reading began (join started it) */
+    tell(h, k, c->id);
+    for (int i = 0; i < k->sent; i++)
+        hub_send(h, c->id, kana_msg(k, i));
 }
 
 /* Plays every answer and ends the reading. */
@@ -193,24 +241,22 @@ static void close_window(hub *h, hub_room *r, int64_t now_ms)
     for (int s = 0; s < r->nseats; s++) {
         if (!pl_is_actor(r->game, r->m->state, s))
             continue;
-        pl_buf t = {0}, err = {0};
+        pl_buf err = {0};
         pl_action a;
         int ok;
         if (k->ai_has[s]) {
             a = k->ai_answer[s];
             ok = 1;
         } else {
-            answer_text(k, s, &t);
-            ok = pl_parse_legal(r->game, r->m->state, s, pl_buf_str(&t), &a, &err) == 0;
+            ok = answer_action(r, s, &a) == 0;
         }
         if (!ok || hub_room_play(h, r, s, a, r->seats[s].conn, now_ms, &err) < 0) {
-            pl_buf e2 = {0};
-            if (pl_parse_legal(r->game, r->m->state, s, "none", &a, &e2) == 0)
+            pl_buf e2 = {0}; /* then no touch: "none" */
+            if (karp_answer_action(r->game, NULL, NULL, 0, 0, &a) == 0)
                 hub_room_play(h, r, s, a, 0, now_ms, &e2);
             pl_buf_free(&e2);
         }
         r->seats[s].job_nhist = -1;
-        pl_buf_free(&t);
         pl_buf_free(&err);
     }
     k->closing = 0;
@@ -271,10 +317,9 @@ void hubk_touch(hub *h, hub_conn *c, int card, int64_t client_ms, int poet, int6
     k->ntouch[s] = n + 1;
     if (poet)
         k->poet[s] = poet;
-    pl_buf t = {0}, err = {0};
+    pl_buf err = {0};
     pl_action a;
-    answer_text(k, s, &t);
-    if (pl_parse_legal(r->game, r->m->state, s, pl_buf_str(&t), &a, &err) < 0) {
+    if (answer_action(r, s, &a) < 0 || pl_check(r->game, r->m->state, s, a, &err) < 0) {
         /* Not the game's message: its examples of valid touches carry the
          * read card's deciding time, which must not be told yet. */
         k->ntouch[s] = n;
@@ -282,7 +327,6 @@ void hubk_touch(hub *h, hub_conn *c, int card, int64_t client_ms, int poet, int6
     } else if (card == k->rd.card || k->ntouch[s] == (k->uta ? 1 : 3)) {
         k->final_[s] = 1;
     }
-    pl_buf_free(&t);
     pl_buf_free(&err);
     if (all_final(r))
         close_window(h, r, now_ms);
@@ -368,9 +412,7 @@ int64_t hubk_tick(hub *h, hub_room *r, int64_t now_ms)
     while (k->sent < k->rd.nkana && (query ? 0 : now_ms >= k->t0 + k->rd.start_ms[k->sent])) {
         int i = k->sent++;
         for (int m = 0; m < r->nmembers; m++)
-            hub_send(h, r->members[m],
-                     json_pack("{s:s, s:i, s:i, s:s, s:i}", "type", "kana", "n", k->n, "i", i, "kana", k->rd.kana[i],
-                               "t_ms", k->rd.start_ms[i]));
+            hub_send(h, r->members[m], kana_msg(k, i));
     }
     int64_t close_at = k->t0 + k->rd.deadline_ms + HUBK_MARGIN_MS;
     if (!query && (now_ms >= close_at || (now_ms >= k->t0 && all_final(r)))) {

@@ -4,19 +4,32 @@
  *
  * The schema and its migrations are src/server/schema/pg.sql, embedded by
  * the build (store_schema_pg.h). Every statement is prepared once per
- * connection (PQprepare) and run with text parameters (PQexecPrepared): no
- * SQL is built from data. synchronous_commit is on, so COMMIT returns once
+ * connection (PQprepare) and run with text parameters (PQexecPrepared, or
+ * PQsendQueryPrepared in a pipeline): no SQL is built from data; a batch's
+ * columns travel as array literals in parameters. synchronous_commit is on, so COMMIT returns once
  * the transaction is in the write-ahead log on disk.
  *
  * Concurrency: a write that touches room R first locks R's row
- * (SELECT ... FOR UPDATE), and so does store_lease_take; the lease check and
- * the next sequence number are read by the statement after that lock (READ
- * COMMITTED gives each statement a fresh snapshot), so a write and a lease
- * change on one room are serialised and a write never passes its check on
- * a stale lease. Heartbeats use the database's clock (clock_timestamp()).
+ * (SELECT ... FOR UPDATE; a batch locks its rooms in code order, so two
+ * overlapping batches cannot deadlock), and so does store_lease_take; the
+ * lease check and the next sequence number are read by the statement after
+ * that lock (READ COMMITTED gives each statement a fresh snapshot), so a
+ * write and a lease change on one room are serialised and a write never
+ * passes its check on a stale lease. Heartbeats use the database's clock
+ * (clock_timestamp()).
  *
- * Round trips: store_append of n actions of one room is BEGIN, lock, check,
- * n INSERTs and COMMIT (n + 4); store_owner_beat is one; store_lease_take
+ * Round trips (issue 30: they were most of the server's CPU with
+ * PostgreSQL, each a wake-up of the storage thread): every write is one.
+ * Its statements go out together in libpq's pipeline mode, without BEGIN,
+ * and the pipeline's sync commits them as one transaction and answers once
+ * the commit is durable (pipeline()). store_append of any batch is two
+ * statements: the lock, then one INSERT ... SELECT FROM unnest() of the
+ * batch's columns sent as array literals, which checks every room (exists,
+ * not finished, lease ours, seq continues) and writes all rows or none,
+ * answering per room. store_room_put is the INSERT (a code taken fails it),
+ * the lease and the NOTIFY; store_finish and store_room_config the lock,
+ * then the checked change (with its NOTIFY). store_owner_beat is one
+ * statement; store_lease_take (a room's load) is still BEGIN ... COMMIT,
  * six. A lost connection is reopened (PQreset) at the next call; the call
  * that saw it fails.
  */
@@ -31,12 +44,16 @@
 #include "parlour/alloc.h"
 #include "store_schema_pg.h"
 
+#if !defined(LIBPQ_HAS_PIPELINING)
+#error "store_pg.c needs libpq 14 or later (pipeline mode): install a newer libpq-dev or configure without it"
+#endif
+
 enum {
     P_ROOM_PUT,
     P_NOTIFY,
     P_LOCK,  /* a room's row, locked: its finished flag */
-    P_CHECK, /* after the lock: the next seq and whether the lease is ours */
-    P_APPEND,
+    P_LOCK_ROOMS,   /* a batch's rooms' rows, locked in code order */
+    P_APPEND_BATCH, /* after that lock: a batch's checks and its rows, one statement */
     P_FINISH,
     P_CONFIG,
     P_ROOMS_ALL,
@@ -53,23 +70,53 @@ enum {
 };
 
 #define ROOM_COLS "code, game, options, config, seed, created_ms, finished, result "
+/* Whether owner $3 (NULL: none, no lease checked) holds room $1's lease and
+ * is alive. */
+#define OURS                                                                                                  \
+    "$3::text IS NULL OR EXISTS (SELECT 1 FROM leases l JOIN owners o ON o.owner = l.owner "                  \
+    "WHERE l.room = $1 AND l.owner = $3 AND o.alive_until > clock_timestamp())"
 
 static const struct {
     const char *sql;
     int nparams;
 } pg_sql[NP] = {
     [P_ROOM_PUT] = {"INSERT INTO rooms(code, game, options, config, seed, created_ms) "
-                    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (code) DO NOTHING",
+                    "VALUES ($1, $2, $3, $4, $5, $6)",
                     6},
     [P_NOTIFY] = {"SELECT pg_notify('parlour_rooms', $1)", 1},
     [P_LOCK] = {"SELECT finished FROM rooms WHERE code = $1 FOR UPDATE", 1},
-    [P_CHECK] = {"SELECT (SELECT coalesce(max(seq) + 1, 0) FROM actions WHERE room = $1), "
-                 "$2::text IS NULL OR EXISTS (SELECT 1 FROM leases l JOIN owners o ON o.owner = l.owner "
-                 "WHERE l.room = $1 AND l.owner = $2 AND o.alive_until > clock_timestamp())",
-                 2},
-    [P_APPEND] = {"INSERT INTO actions(room, seq, seat, text, at_ms) VALUES ($1, $2, $3, $4, $5)", 5},
-    [P_FINISH] = {"UPDATE rooms SET finished = true, result = $2 WHERE code = $1", 2},
-    [P_CONFIG] = {"UPDATE rooms SET config = $2 WHERE code = $1", 2},
+    [P_LOCK_ROOMS] = {"SELECT 1 FROM rooms WHERE code = ANY($1::text[]) ORDER BY code FOR UPDATE", 1},
+    /* $1..$5 the batch's columns, $6 its rooms in order of first appearance
+     * and $7 the seq each starts at, $8 the owner (NULL: none). One row per
+     * room of $6, in that order: finished (NULL: no such room), the room's
+     * next seq, whether the lease is ours, and the rows written — all of them
+     * when every room passed, else none. */
+    [P_APPEND_BATCH] = {"WITH c AS (SELECT r.i, r.first, x.finished, "
+                        "(SELECT coalesce(max(a.seq) + 1, 0) FROM actions a WHERE a.room = r.room) AS next, "
+                        "$8::text IS NULL OR EXISTS (SELECT 1 FROM leases l JOIN owners o ON o.owner = l.owner "
+                        "WHERE l.room = r.room AND l.owner = $8 AND o.alive_until > clock_timestamp()) AS ours "
+                        "FROM unnest($6::text[], $7::bigint[]) WITH ORDINALITY AS r(room, first, i) "
+                        "LEFT JOIN rooms x ON x.code = r.room), "
+                        "ins AS (INSERT INTO actions(room, seq, seat, text, at_ms) "
+                        "SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[], $4::text[], $5::bigint[]) "
+                        "WHERE NOT EXISTS (SELECT 1 FROM c WHERE finished IS NOT false OR NOT ours OR next <> first) "
+                        "RETURNING 1) "
+                        "SELECT finished, next, ours, (SELECT count(*) FROM ins) FROM c ORDER BY i",
+                        8},
+    /* After P_LOCK: room $1 finished with result $2 and its NOTIFY sent when
+     * it is not finished and owner $3's lease is alive (NULL: no owner);
+     * answers whether the lease is ours and the rows changed. */
+    [P_FINISH] = {"WITH c AS (SELECT " OURS " AS ours), "
+                  "u AS (UPDATE rooms SET finished = true, result = $2 "
+                  "WHERE code = $1 AND NOT finished AND (SELECT ours FROM c) RETURNING code) "
+                  "SELECT (SELECT ours FROM c), (SELECT count(pg_notify('parlour_rooms', 'finished ' || code)) FROM u)",
+                  3},
+    /* After P_LOCK: room $1's configuration set to $2 when owner $3's lease
+     * is alive; the same answers. */
+    [P_CONFIG] = {"WITH c AS (SELECT " OURS " AS ours), "
+                  "u AS (UPDATE rooms SET config = $2 WHERE code = $1 AND (SELECT ours FROM c) RETURNING 1) "
+                  "SELECT (SELECT ours FROM c), (SELECT count(*) FROM u)",
+                  3},
     [P_ROOMS_ALL] = {"SELECT " ROOM_COLS "FROM rooms ORDER BY created_ms, code", 0},
     [P_ROOMS_OPEN] = {"SELECT " ROOM_COLS "FROM rooms WHERE NOT finished ORDER BY created_ms, code", 0},
     [P_ROOM_GET] = {"SELECT " ROOM_COLS "FROM rooms WHERE code = $1", 1},
@@ -97,6 +144,8 @@ typedef struct {
     PGconn *conn;
     int prepared;  /* the statements exist on this connection */
     int listening; /* LISTEN parlour_rooms ran on this connection */
+    int broken;    /* a pipeline could not be left: reopen before the next call */
+    char state[6]; /* the SQLSTATE of the last pipeline's failure, or "" */
 } pg_store;
 
 static pg_store *pg(store *s)
@@ -276,10 +325,10 @@ static void pg_close(store *base)
  * statements with it). 0, or -1 with a message. */
 static int ready(pg_store *s, pl_buf *err)
 {
-    if (PQstatus(s->conn) == CONNECTION_OK)
+    if (PQstatus(s->conn) == CONNECTION_OK && !s->broken)
         return 0;
     PQreset(s->conn);
-    s->prepared = s->listening = 0;
+    s->prepared = s->listening = s->broken = 0;
     if (PQstatus(s->conn) != CONNECTION_OK)
         return fail(s, "reconnecting", NULL, err);
     if (run(s, "SET synchronous_commit = on", "setting synchronous_commit", err) < 0)
@@ -323,32 +372,6 @@ static int lock_room(pg_store *s, const char *code, pl_buf *err)
     return st;
 }
 
-/* After lock_room: the room's next seq in *next; 0 when the write may go
- * on, STORE_LOST, or -1. */
-static int check_room(pg_store *s, const char *code, int64_t *next, pl_buf *err)
-{
-    const char *p[2] = {code, s->base.owner[0] ? s->base.owner : NULL};
-    PGresult *r = call(s, P_CHECK, p, "checking a room", err);
-    if (!r)
-        return -1;
-    if (next)
-        *next = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-    int ours = PQgetvalue(r, 0, 1)[0] == 't';
-    PQclear(r);
-    return ours ? 0 : store_lost(&s->base, code, err);
-}
-
-static int notify(pg_store *s, const char *what, const char *code, pl_buf *err)
-{
-    pl_buf note = {0};
-    pl_buf_printf(&note, "%s %s", what, code);
-    const char *p[1] = {pl_buf_str(&note)};
-    PGresult *r = note.oom ? NULL : call(s, P_NOTIFY, p, "notifying", err);
-    pl_buf_free(&note);
-    PQclear(r);
-    return r ? 0 : -1;
-}
-
 static int exec_ok(pg_store *s, int q, const char *const *p, const char *what, pl_buf *err)
 {
     PGresult *r = call(s, q, p, what, err);
@@ -356,105 +379,333 @@ static int exec_ok(pg_store *s, int q, const char *const *p, const char *what, p
     return r ? 0 : -1;
 }
 
+/* Runs prepared statements q[0..k), with parameters p[0..k), in one round
+ * trip and one transaction: libpq's pipeline mode, no BEGIN, so the
+ * statements up to the pipeline's sync are the implicit transaction that
+ * the sync commits; its answer comes only once the commit is durable
+ * (synchronous_commit). Each statement has a snapshot of its own (READ
+ * COMMITTED), so a statement sees what committed while an earlier one
+ * waited for a lock. Returns 0 with each statement's result in out[0..k)
+ * (free them with PQclear), or -1 with the first failure's message, its
+ * SQLSTATE in s->state, nothing in out and nothing committed. A connection
+ * left in a state this cannot recover is reopened by the next call (ready). */
+static int pipeline(pg_store *s, int k, const int *q, const char *const *const *p, PGresult **out,
+                    const char *what, pl_buf *err)
+{
+    s->state[0] = '\0';
+    for (int i = 0; i < k; i++)
+        out[i] = NULL;
+    if (!PQenterPipelineMode(s->conn))
+        return fail(s, what, NULL, err);
+    int sent = 0, ok = 1;
+    for (int i = 0; i < k && ok; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "p%d", q[i]);
+        ok = PQsendQueryPrepared(s->conn, name, pg_sql[q[i]].nparams, p[i], NULL, NULL, 0);
+        sent += ok;
+    }
+    ok = ok && PQpipelineSync(s->conn) && PQflush(s->conn) == 0;
+    int failed = !ok;
+    if (failed)
+        fail(s, what, NULL, err);
+    PGresult *r;
+    for (int i = 0; i < sent; i++) /* a statement's results end with a NULL */
+        while ((r = PQgetResult(s->conn))) {
+            ExecStatusType st = PQresultStatus(r);
+            if (!failed && st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+                const char *code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+                snprintf(s->state, sizeof s->state, "%s", code ? code : "");
+                failed = 1;
+                fail(s, what, r, err);
+            }
+            if (!failed && !out[i])
+                out[i] = r;
+            else
+                PQclear(r);
+        }
+    int synced = 0;
+    for (int guard = 0; ok && !synced && guard < 8; guard++) { /* the sync: the commit's answer */
+        r = PQgetResult(s->conn);
+        if (!r) {
+            if (PQstatus(s->conn) != CONNECTION_OK)
+                break;
+            continue;
+        }
+        if (PQresultStatus(r) == PGRES_PIPELINE_SYNC) {
+            synced = 1;
+        } else if (!failed) {
+            failed = 1;
+            fail(s, what, r, err);
+        }
+        PQclear(r);
+    }
+    if (ok && !synced && !failed) {
+        failed = 1;
+        fail(s, what, NULL, err);
+    }
+    if (!PQexitPipelineMode(s->conn))
+        s->broken = 1;
+    if (!failed)
+        return 0;
+    for (int i = 0; i < k; i++) {
+        PQclear(out[i]);
+        out[i] = NULL;
+    }
+    return -1;
+}
+
+/* The text of "WHAT CODE" for a NOTIFY into b; 0, or -1 (out of memory). */
+static int note_text(pl_buf *b, const char *what, const char *code, pl_buf *err)
+{
+    pl_buf_printf(b, "%s %s", what, code);
+    if (!b->oom)
+        return 0;
+    pl_buf_puts(err, "out of memory");
+    return -1;
+}
+
+/* One round trip: the row (a code taken fails the INSERT: nothing else
+ * runs), its lease for this handle's owner, the NOTIFY. */
 static int pg_room_put(store *base, const store_room *r, pl_buf *err)
 {
     pg_store *s = pg(base);
-    if (begin(s, err) < 0)
+    if (ready(s, err) < 0)
         return -1;
     char seed[24], created[24];
     snprintf(seed, sizeof seed, "%" PRId64, (int64_t)r->seed);
     snprintf(created, sizeof created, "%" PRId64, r->created_ms);
-    const char *p[6] = {r->code, r->game, r->options, r->config, seed, created};
-    PGresult *res = call(s, P_ROOM_PUT, p, "adding a room", err);
-    int rc = res ? 0 : -1;
-    if (res && strcmp(PQcmdTuples(res), "1")) {
+    pl_buf note = {0}, e = {0};
+    if (note_text(&note, "created", r->code, err) < 0) {
+        pl_buf_free(&note);
+        return -1;
+    }
+    const char *put_p[6] = {r->code, r->game, r->options, r->config, seed, created};
+    const char *lease_p[2] = {r->code, s->base.owner};
+    const char *note_p[1] = {pl_buf_str(&note)};
+    int owned = s->base.owner[0] != '\0'; /* its creator holds it */
+    int q[3] = {P_ROOM_PUT, owned ? P_LEASE_SET : P_NOTIFY, P_NOTIFY};
+    const char *const *p[3] = {put_p, owned ? lease_p : note_p, note_p};
+    PGresult *out[3];
+    int rc = pipeline(s, 2 + owned, q, p, out, "adding a room", &e);
+    if (rc < 0 && !strcmp(s->state, "23505")) /* unique_violation */
         pl_buf_printf(err, "store: a room '%s' exists already", r->code);
-        rc = -1;
-    }
-    PQclear(res);
-    if (rc == 0 && s->base.owner[0]) { /* its creator holds it */
-        const char *q[2] = {r->code, s->base.owner};
-        rc = exec_ok(s, P_LEASE_SET, q, "writing a lease", err);
-    }
-    if (rc == 0)
-        rc = notify(s, "created", r->code, err);
-    return end(s, rc, err);
+    else if (rc < 0)
+        pl_buf_puts(err, pl_buf_str(&e));
+    for (int i = 0; rc == 0 && i < 2 + owned; i++)
+        PQclear(out[i]);
+    pl_buf_free(&note);
+    pl_buf_free(&e);
+    return rc;
 }
 
-static int append_all(pg_store *s, const store_action *a, int n, pl_buf *err)
+/* One action of a batch by room, then by its place in the batch. */
+typedef struct {
+    const char *room;
+    int i;
+} batch_ix;
+
+static int batch_ix_cmp(const void *x, const void *y)
 {
-    const char *room = NULL;
-    int64_t next = 0;
-    for (int i = 0; i < n; i++) {
-        if (!room || strcmp(room, a[i].room)) { /* a new room in the batch */
-            int st = lock_room(s, a[i].room, err);
-            if (st != 0) {
-                if (st == 1)
-                    pl_buf_printf(err, "store: room '%s' is finished", a[i].room);
-                return -1;
-            }
-            int c = check_room(s, a[i].room, &next, err); /* sees this batch's earlier rows */
-            if (c != 0)
-                return c;
-            room = a[i].room;
-        }
-        if (a[i].seq != next) {
-            pl_buf_printf(err, "store: room '%s': action %lld expected, not %lld", room, (long long)next,
-                          (long long)a[i].seq);
-            return -1;
-        }
-        char seq[24], seat[16], at[24];
-        snprintf(seq, sizeof seq, "%" PRId64, a[i].seq);
-        snprintf(seat, sizeof seat, "%d", a[i].seat);
-        snprintf(at, sizeof at, "%" PRId64, a[i].at_ms);
-        const char *p[5] = {a[i].room, seq, seat, a[i].text, at};
-        if (exec_ok(s, P_APPEND, p, "appending an action", err) < 0)
-            return -1;
-        next++;
-    }
-    return 0;
+    const batch_ix *a = x, *b = y;
+    int c = strcmp(a->room, b->room);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
 }
 
+/* Checks what the batch a[0..n) says of itself: each room's actions follow
+ * one another (seq + 1, in batch order, runs of a room may be interleaved
+ * with other rooms'), and marks head[i] = 1 at each room's first action.
+ * 0, or -1 with the message of the earliest action out of order. O(n log n). */
+static int batch_runs(const store_action *a, int n, unsigned char *head, pl_buf *err)
+{
+    batch_ix *ix = pl_malloc(sizeof *ix * (size_t)n);
+    if (!ix) {
+        pl_buf_puts(err, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        ix[i] = (batch_ix){a[i].room, i};
+    qsort(ix, (size_t)n, sizeof *ix, batch_ix_cmp);
+    int bad = -1;
+    int64_t want = 0;
+    for (int k = 0; k < n; k++) {
+        int i = ix[k].i;
+        if (k == 0 || strcmp(ix[k].room, ix[k - 1].room))
+            head[i] = 1;
+        else if (a[i].seq != a[ix[k - 1].i].seq + 1 && (bad < 0 || i < bad)) {
+            bad = i;
+            want = a[ix[k - 1].i].seq + 1;
+        }
+    }
+    pl_free(ix);
+    if (bad < 0)
+        return 0;
+    pl_buf_printf(err, "store: room '%s': action %lld expected, not %lld", a[bad].room, (long long)want,
+                  (long long)a[bad].seq);
+    return -1;
+}
+
+/* Appends text t to the array literal in b as one element: quoted, with a
+ * backslash before each '"' and '\' (PostgreSQL's array syntax); a comma
+ * first unless it is the first element. */
+static void array_text(pl_buf *b, const char *t, int first)
+{
+    if (!first)
+        pl_buf_putc(b, ',');
+    pl_buf_putc(b, '"');
+    for (;;) { /* the runs between the characters to escape, each in one copy */
+        size_t k = strcspn(t, "\"\\");
+        pl_buf_append(b, t, k);
+        if (!t[k])
+            break;
+        pl_buf_putc(b, '\\');
+        pl_buf_putc(b, t[k]);
+        t += k + 1;
+    }
+    pl_buf_putc(b, '"');
+}
+
+static void array_int(pl_buf *b, int64_t v, int first)
+{
+    pl_buf_printf(b, first ? "%" PRId64 : ",%" PRId64, v);
+}
+
+/* Row k of P_APPEND_BATCH's answer, for room `code` whose actions in the
+ * batch start at seq `first`: 0, STORE_LOST, or -1 with a message. */
+static int batch_room_ok(pg_store *s, const PGresult *r, int k, const char *code, int64_t first, pl_buf *err)
+{
+    if (PQgetisnull(r, k, 0)) {
+        pl_buf_printf(err, "store: no room '%s'", code);
+        return -1;
+    }
+    if (PQgetvalue(r, k, 0)[0] == 't') {
+        pl_buf_printf(err, "store: room '%s' is finished", code);
+        return -1;
+    }
+    if (PQgetvalue(r, k, 2)[0] != 't')
+        return store_lost(&s->base, code, err);
+    int64_t next = strtoll(PQgetvalue(r, k, 1), NULL, 10);
+    if (next == first)
+        return 0;
+    pl_buf_printf(err, "store: room '%s': action %lld expected, not %lld", code, (long long)next, (long long)first);
+    return -1;
+}
+
+/* A batch in two statements and one round trip (pipeline): its rooms' rows
+ * locked in code order (two writers of overlapping batches cannot
+ * deadlock), then, with a snapshot taken after the lock, every check and
+ * every row in one INSERT ... SELECT FROM unnest(arrays) that writes all or
+ * nothing; the checks' answers say which failed. */
 static int pg_append(store *base, const store_action *a, int n, pl_buf *err)
 {
     pg_store *s = pg(base);
-    if (begin(s, err) < 0)
+    unsigned char *head = pl_calloc((size_t)n, 1);
+    if (!head) {
+        pl_buf_puts(err, "out of memory");
         return -1;
-    return end(s, append_all(s, a, n, err), err);
+    }
+    if (batch_runs(a, n, head, err) < 0 || ready(s, err) < 0) {
+        pl_free(head);
+        return -1;
+    }
+    enum { ROOM, SEQ, SEAT, TEXT, AT, ROOMS, FIRSTS, NCOL };
+    pl_buf col[NCOL] = {{0}};
+    for (int c = 0; c < NCOL; c++)
+        pl_buf_putc(&col[c], '{');
+    int nrooms = 0, oom = 0;
+    for (int i = 0; i < n; i++) {
+        array_text(&col[ROOM], a[i].room, i == 0);
+        array_int(&col[SEQ], a[i].seq, i == 0);
+        array_int(&col[SEAT], a[i].seat, i == 0);
+        array_text(&col[TEXT], a[i].text, i == 0);
+        array_int(&col[AT], a[i].at_ms, i == 0);
+        if (head[i]) {
+            array_text(&col[ROOMS], a[i].room, nrooms == 0);
+            array_int(&col[FIRSTS], a[i].seq, nrooms == 0);
+            nrooms++;
+        }
+    }
+    for (int c = 0; c < NCOL; c++) {
+        pl_buf_putc(&col[c], '}');
+        oom |= col[c].oom;
+    }
+    int rc = -1;
+    if (oom) {
+        pl_buf_puts(err, "out of memory");
+        goto done;
+    }
+    const char *lock_p[1] = {pl_buf_str(&col[ROOMS])};
+    const char *ins_p[8] = {pl_buf_str(&col[ROOM]), pl_buf_str(&col[SEQ]),    pl_buf_str(&col[SEAT]),
+                            pl_buf_str(&col[TEXT]), pl_buf_str(&col[AT]),     pl_buf_str(&col[ROOMS]),
+                            pl_buf_str(&col[FIRSTS]), s->base.owner[0] ? s->base.owner : NULL};
+    const int q[2] = {P_LOCK_ROOMS, P_APPEND_BATCH};
+    const char *const *p[2] = {lock_p, ins_p};
+    PGresult *out[2];
+    if (pipeline(s, 2, q, p, out, "appending actions", err) < 0)
+        goto done;
+    PQclear(out[0]);
+    PGresult *r = out[1];
+    if (PQntuples(r) != nrooms) {
+        pl_buf_printf(err, "store: appending actions: %d answers for %d rooms", PQntuples(r), nrooms);
+        PQclear(r);
+        goto done;
+    }
+    rc = 0;
+    for (int i = 0, k = 0; i < n && rc == 0; i++) /* the first room that failed, in batch order */
+        if (head[i])
+            rc = batch_room_ok(s, r, k++, a[i].room, a[i].seq, err);
+    if (rc == 0 && strtoll(PQgetvalue(r, 0, 3), NULL, 10) != n) {
+        pl_buf_printf(err, "store: appending actions: %s of %d written", PQgetvalue(r, 0, 3), n);
+        rc = -1;
+    }
+    PQclear(r);
+done:
+    for (int c = 0; c < NCOL; c++)
+        pl_buf_free(&col[c]);
+    pl_free(head);
+    return rc;
+}
+
+/* One round trip for a finish (P_FINISH) or a configuration (P_CONFIG) of
+ * room `code`: the room's row locked, then the checked change. `finish`: a
+ * finished room is refused. 0, STORE_LOST, or -1 with a message. */
+static int change_room(pg_store *s, int q, const char *code, const char *text, int finish, const char *what,
+                       pl_buf *err)
+{
+    if (ready(s, err) < 0)
+        return -1;
+    const char *lock_p[1] = {code};
+    const char *change_p[3] = {code, text, s->base.owner[0] ? s->base.owner : NULL};
+    const int qs[2] = {P_LOCK, q};
+    const char *const *p[2] = {lock_p, change_p};
+    PGresult *out[2];
+    if (pipeline(s, 2, qs, p, out, what, err) < 0)
+        return -1;
+    int rc = 0;
+    if (PQntuples(out[0]) != 1) {
+        rc = -1;
+        pl_buf_printf(err, "store: no room '%s'", code);
+    } else if (finish && PQgetvalue(out[0], 0, 0)[0] == 't') {
+        rc = -1;
+        pl_buf_printf(err, "store: room '%s' is finished already", code);
+    } else if (PQgetvalue(out[1], 0, 0)[0] != 't') {
+        rc = store_lost(&s->base, code, err);
+    } else if (strcmp(PQgetvalue(out[1], 0, 1), "1")) {
+        rc = -1;
+        pl_buf_printf(err, "store: %s: room '%s' was not changed", what, code);
+    }
+    PQclear(out[0]);
+    PQclear(out[1]);
+    return rc;
 }
 
 static int pg_finish(store *base, const char *code, const char *result, pl_buf *err)
 {
-    pg_store *s = pg(base);
-    if (begin(s, err) < 0)
-        return -1;
-    int st = lock_room(s, code, err), rc = st == 0 ? 0 : -1;
-    if (st == 1)
-        pl_buf_printf(err, "store: room '%s' is finished already", code);
-    if (rc == 0)
-        rc = check_room(s, code, NULL, err);
-    if (rc == 0) {
-        const char *p[2] = {code, result};
-        rc = exec_ok(s, P_FINISH, p, "finishing a room", err);
-    }
-    if (rc == 0)
-        rc = notify(s, "finished", code, err);
-    return end(s, rc, err);
+    return change_room(pg(base), P_FINISH, code, result, 1, "finishing a room", err);
 }
 
 static int pg_room_config(store *base, const char *code, const char *config, pl_buf *err)
 {
-    pg_store *s = pg(base);
-    if (begin(s, err) < 0)
-        return -1;
-    int rc = lock_room(s, code, err) >= 0 ? 0 : -1;
-    if (rc == 0)
-        rc = check_room(s, code, NULL, err);
-    if (rc == 0) {
-        const char *p[2] = {code, config};
-        rc = exec_ok(s, P_CONFIG, p, "changing a room's configuration", err);
-    }
-    return end(s, rc, err);
+    return change_room(pg(base), P_CONFIG, code, config, 0, "changing a room's configuration", err);
 }
 
 /* Calls fn for each row of a ROOM_COLS result; *n counts them. */

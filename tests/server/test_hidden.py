@@ -17,6 +17,9 @@ cards, must find a difference. Deals: cbw players=4, cbw players=2 (partner
 seats: one person plays both seats of a team, so a swap inside a team is
 seen by that person only), Tam Cuc players=4 (with and without the night
 exchange; face-down lays of a swapped card are followed, see Swap).
+A swap inside a cbw team cannot show a leak between its two seats (no third
+seat of that colour): test_hidden_seats.py checks every seat arrangement
+against what each person may know.
 
 Usage: test_hidden.py --parlour PATH [--web DIR]
 """

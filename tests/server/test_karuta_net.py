@@ -36,7 +36,7 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wsclient import ServerProcess, WSClient, check, parse_args, run_main  # noqa: E402
-from driver import Conn, all_over, candidates, create_room, decide_index, person, poem_timelines, predict_reads  # noqa: E402,E501
+from driver import Conn, all_over, settle, candidates, create_room, decide_index, person, poem_timelines, predict_reads  # noqa: E402,E501
 
 SEED = 31337
 OPTS = {"upper_ms": "1000", "pause_ms": "0", "yoin_ms": "0", "memo_s": "0", "send": "manual", "tie_ms": "10"}
@@ -233,5 +233,109 @@ def check_messages(tl, players, readings):
         print("  WARNING: in %d of the readings heard, the `reading` message's kana_count with the kana heard "
               "named the card before its deciding kana" % leaks_by_count)
 
+# ---- arrivals during a reading, and a restart (issue 30, part 3) ----------------
+
+SLOW = {"upper_ms": "6000", "pause_ms": "0", "yoin_ms": "0", "memo_s": "0"}
+
+
+def reading_seen(conn, n=None):
+    """The `reading` messages `conn` got (of reading `n`), in order."""
+    return [m for m in conn.c.log if m.get("type") == "reading" and (n is None or m["n"] == n)]
+
+
+def check_told_first(conn, n, t0=None):
+    """`conn` got reading `n`'s `reading` (once, with t0_ms) before any of its kana,
+    and its kana from i = 0 in order."""
+    seen_reading = 0
+    kana = []
+    for m in conn.c.log:
+        if m.get("type") == "reading" and m["n"] == n:
+            check(not kana, "%s: reading %d's `reading` came after its kana %s" % (conn.name, n, kana))
+            check(t0 is None or m["t0_ms"] == t0, "%s: reading %d: t0_ms %d, the others' %s"
+                  % (conn.name, n, m["t0_ms"], t0))
+            seen_reading += 1
+        elif m.get("type") == "kana" and m["n"] == n:
+            check(seen_reading, "%s: kana %d of reading %d came before (or without) its `reading`"
+                  % (conn.name, m["i"], n))
+            kana.append(m["i"])
+    check(seen_reading == 1, "%s: reading %d: %d `reading` messages" % (conn.name, n, seen_reading))
+    check(kana == list(range(len(kana))), "%s: reading %d's kana came as %s" % (conn.name, n, kana))
+    return kana
+
+
+def test_arrivals_during_a_reading_get_it(args):
+    """A spectator who watches, and a player who comes back on a new connection,
+    during a reading get its `reading` (t0_ms) before any of its kana, then the
+    kana read so far and the rest."""
+    with ServerProcess(args.parlour, args.web, test_seed=SEED) as srv:
+        lobby = Conn(WSClient(srv.port), "lobby")
+        lobby.c.wait_for("welcome", 10)
+        room = create_room(lobby, "karuta", SLOW, [person(), person()])
+        lobby.close()
+        a, b = Conn(WSClient(srv.port), "A"), Conn(WSClient(srv.port), "B")
+        a.join(room, "A", 0)
+        b.join(room, "B", 1)
+        # the first reading is on: two kana read
+        a.wait(lambda: any(m.get("type") == "kana" and m["i"] >= 1 for m in a.c.log), 20, "two kana")
+        first = reading_seen(a)[0]
+        n, t0 = first["n"], first["t0_ms"]
+        check(n == 1, "the first reading is numbered %d" % n)
+        w = Conn(WSClient(srv.port), "W")
+        w.c.wait_for("welcome", 10)
+        w.watch(room)
+        b.c.drop()
+        b2 = Conn(WSClient(srv.port), "B again")
+        b2.c.wait_for("welcome", 10)
+        b2.rejoin(room, b.token)
+        for c in (w, b2):  # one more kana after arriving
+            c.wait(lambda: sum(1 for m in c.c.log if m.get("type") == "kana") >= 3, 20, "kana after arriving")
+        for c in (a, w, b2):
+            check_told_first(c, n, t0)
+        check(reading_seen(a, n) == [first], "A was told reading 1 more than once")
+        for c in (a, w, b2):
+            c.close()
+
+
+def test_restart_goes_on_counting_readings(args):
+    """kill -9 during the second reading: the restored room reads it again as
+    reading 2 (the `read` actions of its history), and each player who comes
+    back gets its `reading` before any of its kana."""
+    opts = dict(SLOW, upper_ms="1000")
+    srv = ServerProcess(args.parlour, args.web, test_seed=SEED + 1)
+    try:
+        srv.start()
+        lobby = Conn(WSClient(srv.port), "lobby")
+        lobby.c.wait_for("welcome", 10)
+        room = create_room(lobby, "karuta", opts, [person(), person()])
+        lobby.close()
+        a, b = Conn(WSClient(srv.port), "A"), Conn(WSClient(srv.port), "B")
+        a.join(room, "A", 0)
+        b.join(room, "B", 1)
+        # nobody touches: reading 1 closes at its deadline, reading 2 starts 3 s later
+        settle([a, b], lambda: reading_seen(a, 2) and reading_seen(b, 2), 40, "the second reading")
+        srv.kill()
+        srv.start()
+        back = []
+        for old in (a, b):
+            c = Conn(WSClient(srv.port), old.name + " again")
+            c.c.wait_for("welcome", 10)
+            c.rejoin(room, old.token)
+            back.append(c)
+        for c in back:
+            c.wait(lambda: any(m.get("type") == "kana" for m in c.c.log), 20, "a kana after the restart")
+            check(c.state["view"]["readings"] == 2, "%s: the restored view has %d readings"
+                  % (c.name, c.state["view"]["readings"]))
+            told = reading_seen(c)
+            check(told and told[0]["n"] == 2, "%s: after the restart the reading is numbered %s, not 2"
+                  % (c.name, [m["n"] for m in told]))
+            check_told_first(c, 2)
+        for c in back:
+            c.close()
+        srv.stop()
+    finally:
+        srv.cleanup()
+
+
 if __name__ == "__main__":
-    run_main([test_fair_judging_with_delays], parse_args())
+    run_main([test_fair_judging_with_delays, test_arrivals_during_a_reading_get_it,
+              test_restart_goes_on_counting_readings], parse_args())

@@ -16,7 +16,9 @@
 // territory empties after a few readings: she wins.
 
 import { run, sourceFile } from './harness.mjs';
-import { parseAction, lowerVerse } from '../../web/games/karuta.js';
+import { parseAction, lowerVerse, tell, actionWords, actionMove, judgementLines } from '../../web/games/karuta.js';
+import en from '../../web/i18n/en.js';
+import ru from '../../web/i18n/ru.js';
 import { CARDS } from '../../web/games/karuta-cards.js';
 
 const FAST = 150; // ms after the deciding kana: the taker
@@ -46,6 +48,51 @@ run('karuta', async (h) => {
     soundKeys();
     h.check(CARDS.length === 101 && CARDS.slice(1).every((c, i) => c[0].join('') === lower[i + 1]), 'karuta-cards.js holds the 100 torifuda of data.csv');
     h.check(lowerVerse(1) === 'わかころもてはつゆにぬれつつ', 'poem 1’s lower verse');
+  });
+
+  await h.step('pure parts: history entries worded from events, actions from fields, in both languages', async () => {
+    // a catalogue's t that fails on a missing key or placeholder
+    const tOf = (cat) => (key, vars = {}) => {
+      if (!(key in cat)) throw new Error('missing key ' + key);
+      return cat[key].replace(/\{(\w+)\}/g, (_, k) => {
+        if (!(k in vars)) throw new Error(key + ': no {' + k + '}');
+        return String(vars[k]);
+      });
+    };
+    const judgement = { type: 'judgement', n: 3, card: 44, zone: 'territory', owner: 1, kimariji: 3, kimariji_kana: 'おおこ', decide_ms: 500,
+      territory: 3, territory_kana: 'おおこ', territory_ms: 500, void: false, responses: [{ touches: [{ card: 44, ms: 900 }], poet: null }, { touches: [], poet: null }],
+      taker: 0, take_ms: 900, fouls: [0, 1], sender: 0, receiver: 1, owed: 2, sent_cards: [7], moved: 0, pot: 0 };
+    const entries = [
+      { seq: 9, seat: -1, text: 'read 44', events: [{ type: 'read', card: 44, n: 3, void: false }] },
+      { seq: 11, seat: 1, text: '(ignored)', events: [{ type: 'answer', seat: 1, touches: [], poet: null }, judgement,
+        { type: 'send', card: 7, seat: 0, to: 1, label: 'D02', row: 1, slot: 2 }, { type: 'end', winner: 0, team: null, counts: [0, 3] }] },
+      { seq: 12, seat: 1, text: '', events: [{ type: 'place', card: 7, seat: 1, label: 'E03', row: 2, slot: 3 },
+        { type: 'arrange', card: 8, seat: 1, from_label: 'E03', label: 'F04', row: 3, slot: 4 }, { type: 'pass', seat: 0, forgone: 1 },
+        { type: 'ready', seat: 1 }, { type: 'pool', card: 9, seat: 2 }, { type: 'give', card: 10, seat: 2, to: 3 },
+        { type: 'discard', card: 11, seat: 3 }, { type: 'move', card: 12, from: 'hand', from_seat: 0, to: 'out', to_seat: null },
+        { type: 'end', winner: null, team: null, counts: [1, 1] }, { type: 'end', winner: 2, team: 0, counts: [0, 1, 0, 1] }] },
+    ];
+    for (const [lang, cat] of [['en', en], ['ru', ru]]) {
+      const ctx = { t: tOf(cat), lang, seat: 0 };
+      const words = entries.map((e) => tell(e, ctx));
+      h.check(words.every((w) => w.length === w.filter((x) => typeof x === 'string' && x).length), lang + ': sentences');
+      h.check(words[2].length === 10, lang + ': one sentence an event: ' + words[2].join(' | '));
+      const all = words.flat().join(' ');
+      h.check(all.includes('44') && all.includes('おおこ') && all.includes('0.40') && all.includes('D02') && all.includes('F04'), lang + ': ' + all);
+    }
+    const ctx = { t: tOf(en), lang: 'en', seat: 0 };
+    const said = tell(entries[1], ctx);
+    h.check(said.includes('Seat 2: no touch.'), 'an answer: ' + said);
+    h.check(said.includes('you took it, 0.40 s after the deciding kana (決まり字 kimariji).'), 'the take, after decide_ms: ' + said);
+    h.check(said.includes('Its kimariji (決まり字): 3 kana, おおこ, heard from 0.50 s.'), 'the kimariji: ' + said);
+    h.check(said.includes('you sent card 7 to Seat 2 (D02).') && said.includes('The game is over: you won.'), 'the send and the end: ' + said);
+    h.check(judgementLines(judgement, ctx.t, (i) => 'P' + i, 'kyogi').includes('P1: 1 foul(s) (お手つき otetsuki).'), 'the foul');
+    // the action's fields, not its text
+    const place = { action: 'garbled', fields: { kind: 'place', card: 7, row: 2, slot: 17, label: 'E17' }, seat: 1 };
+    h.check(JSON.stringify(actionMove(place)) === '{"kind":"place","card":7,"row":2,"slot":17}', 'a place from its fields');
+    h.check(actionWords(place, ctx) === 'Place card 7 at E17', 'a place in words: ' + actionWords(place, ctx));
+    h.check(actionWords({ action: 'send 3', fields: { kind: 'send', card: 3 } }, ctx) === 'Send card 3', 'a send in words');
+    h.check(actionMove({ action: 'touch 4@100', fields: { kind: 'touch', touches: [{ card: 4, ms: 100 }], poet: null } }) === null, 'a touch: not a move');
   });
 
   const ann = await h.page('desktop', { lang: 'en' });
@@ -228,6 +275,10 @@ run('karuta', async (h) => {
       if (foul) h.check(j.fouls[0] === 1, 'Ann’s wrong touch is a foul: ' + j.text);
       const words = await ann.locator('#kar-judgement').textContent();
       h.check(words.includes(bobFirst ? 'Bob took it' : 'Ann (you) took it'), 'the judgement in words says who took: ' + words);
+      h.check(typeof j.decide_ms === 'number' && j.kimariji > 0 && words.includes(`Its kimariji (決まり字): ${j.kimariji} kana, ${j.kimariji_kana},`),
+        'the judgement’s kimariji in words, from its fields: ' + words);
+      const after = ((Math.max(0, j.take_ms - j.decide_ms)) / 1000).toFixed(2);
+      h.check(words.includes(`took it, ${after} s after`), `the take ${after} s after the deciding kana (take_ms less decide_ms): ` + words);
       if (foul) h.check(/foul/.test(words), 'and the foul: ' + words);
       judgementsSeen++;
     } else {

@@ -8,6 +8,11 @@
 // it cannot be tapped; it is sent through the harness's act, the shell's
 // fallback for tests) whose explanation is shown while nothing changes, and
 // a spectator whose page holds no face of any hand or face-down card.
+// What happened is drawn from the history's events (docs/web-views.md,
+// "tamcuc", "Events"): the list of tricks (each seat's listed cards are its
+// won pile; the spectator has it too), the last action's sentences (the last
+// trick, the deal's score lines, the end) in English and in Russian; the
+// declaration button is worded from the action's fields.
 // The deal is fixed with the `deal=` option (docs/notation-tamcuc.md).
 
 import { run } from './harness.mjs';
@@ -147,7 +152,9 @@ run('tamcuc', async (h) => {
       if (b.legal.some((x) => x.action === 'declare four')) {
         const btn = bob.locator('.tc-actions button[data-action="declare four"]');
         const text = await btn.locator('.tc-long').textContent();
-        h.check(text === b.legal.find((x) => x.action === 'declare four').long, 'the button shows the long text: ' + text);
+        const f = b.legal.find((x) => x.action === 'declare four').fields;
+        h.check(f && f.verb === 'declare' && f.size === 'four' && f.colour === 'black' && f.counter === false, 'the action’s fields: ' + JSON.stringify(f));
+        h.check(text === 'объявить: четыре, солдаты — чёрный', 'the button is worded from the fields, in Russian: ' + text);
         await move(bob, 'Bob', ['declare four']);
         break;
       }
@@ -228,7 +235,21 @@ run('tamcuc', async (h) => {
     await ann.locator('.result-text').waitFor();
     const lines = await ann.locator('.tc-tricks li').allTextContents();
     h.check(lines.length === 5 && /Bob won the extra trick/.test(lines[0]), 'who won which trick (an extra trick and four): ' + lines.join(' | '));
-    console.log('# spectator trick list: ' + (await eve.locator('.tc-tricks li').count()) + ' lines');
+    // the list is drawn from the `trick` events: each seat's listed cards are its won pile
+    const listed = await ann.evaluate(() => [...document.querySelectorAll('.tc-tricks li')].map((li) => ({ winner: Number(li.dataset.winner), cards: [...li.querySelectorAll('[data-card]')].map((c) => c.dataset.card) })));
+    const wonBy = st.view.won.map(() => []);
+    for (const x of listed) wonBy[x.winner].push(...x.cards);
+    for (let i = 0; i < 4; i++) h.check(wonBy[i].slice().sort().join() === st.view.won[i].slice().sort().join(), `seat ${i}: the tricks listed (${wonBy[i]}) are its won pile (${st.view.won[i]})`);
+    // what the last action did, worded from its events: the last trick, the deal's scores, the end
+    const told = await ann.locator('.tc-happened').textContent();
+    h.check(/won the trick with .+\. Deal 1 scores: .*Ann \(you\) \d+ won, base [+-]?\d+, payments [+-]?\d+, deal [+-]?\d+.*The session is over/.test(told), 'Ann is told the last trick, the scores and the end: ' + told);
+    await bob.locator('.tc-happened .tc-told').waitFor();
+    const toldRu = await bob.locator('.tc-happened').textContent();
+    h.check(/Взятку взял\(а\) .+\. Счёт сдачи 1: .*Игра окончена/.test(toldRu), 'Bob is told it in Russian: ' + toldRu);
+    await h.waitState(eve, (s) => s.over);
+    await eve.locator('.tc-tricks li').nth(4).waitFor();
+    const spect = await eve.locator('.tc-tricks li').count();
+    h.check(spect === 5, 'the spectator’s trick list (public trick events): ' + spect + ' lines');
     const total = await ann.locator('.tc-score-table tr[data-seat="0"] .tc-total').textContent();
     h.check(Number(total.replace('+', '')) === st.view.score[0], 'the session score on the table: ' + total);
   });

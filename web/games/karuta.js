@@ -18,8 +18,11 @@
 // localStorage). A tap/click on a card (or Enter/Space on a focused card)
 // during a reading touches it: api.touch(card, performance.timeOrigin +
 // performance.now()) at pointerdown. The judgement is said in plain words from
-// view.judgement (who took, in how many seconds after the deciding kana,
-// fouls, sends), the engine's line below it.
+// view.judgement's fields (who took, in how many seconds after the deciding
+// kana, the kimariji, fouls, sends; its details: the territory kimariji and
+// each answer), never from its `text`. History entries are worded from their
+// `events` (tell, for js/events.js), legal actions from their `fields`
+// (actionMove, actionWords): docs/web-views.md, "Karuta: events".
 // Uta with answer=poet (KA-U4): a tap on a card opens a choice of six poets
 // (and "another card"); the touch, naming the chosen poet, goes out when he is
 // chosen.
@@ -30,7 +33,7 @@
 // button or the pool row). Only moves in state.legal are offered.
 //
 // Practice: when a computer holds another seat, the seat's take times
-// (judgement.take_ms less the deciding kana's start, read from judgement.text)
+// (judgement.take_ms less judgement.decide_ms, the deciding kana's start)
 // are kept in localStorage (`parlour.karuta.takes`) and plotted per card and
 // over time (SVG). `practiceStats(root, t)` draws the same charts for the
 // shell's practice page.
@@ -69,6 +72,134 @@ export function parseAction(a) {
   if (m) return { kind: m[1], card: Number(m[2]), row: Number(m[3]), slot: Number(m[4]) };
   if (a === 'ready' || a === 'pass' || a === 'none') return { kind: a };
   return null;
+}
+
+/** A legal action's move from its `fields` (docs/web-views.md, "Karuta:
+ * action fields") → {kind, card, row, slot}; the notation is read only
+ * from a server without fields. null for an action the page does not offer
+ * (touch, none). */
+export function actionMove(e) {
+  const f = e && e.fields;
+  if (f && typeof f.kind === 'string') {
+    if (f.kind === 'send' || f.kind === 'pool') return { kind: f.kind, card: f.card };
+    if (f.kind === 'place' || f.kind === 'arrange') return { kind: f.kind, card: f.card, row: f.row, slot: f.slot };
+    if (f.kind === 'ready' || f.kind === 'pass' || f.kind === 'none') return { kind: f.kind };
+    return null;
+  }
+  return e ? parseAction(e.action) : null;
+}
+
+function secsOf(ms) {
+  return (ms / 1000).toFixed(2);
+}
+
+/** The judgement of a reading in sentences, from its fields (the view's
+ * `judgement` or the `judgement` event, docs/web-views.md): `who(seat)`
+ * names a seat. Never reads the judgement's `text`. */
+export function judgementLines(j, t, who, variant) {
+  const lines = [];
+  const c = CARDS[j.card];
+  lines.push(t('karuta.j.card', { n: j.card, verse: c ? c[1] : '', lower: lowerVerse(j.card) }));
+  if (typeof j.kimariji === 'number' && j.kimariji > 0)
+    lines.push(t('karuta.j.kimariji', { n: j.kimariji, kana: j.kimariji_kana || '', s: secsOf(j.decide_ms || 0) }));
+  if (j.void) {
+    lines.push(t('karuta.j.void'));
+    return lines;
+  }
+  if (j.taker === null || j.taker === undefined) lines.push(t('karuta.j.nobody'));
+  else if (typeof j.decide_ms === 'number') lines.push(t('karuta.j.took', { name: who(j.taker), s: secsOf(Math.max(0, j.take_ms - j.decide_ms)) }));
+  else lines.push(t('karuta.j.tookAt', { name: who(j.taker), s: secsOf(j.take_ms) }));
+  (j.fouls || []).forEach((f, i) => f > 0 && lines.push(t('karuta.j.foul', { name: who(i), n: f })));
+  if (j.sender !== null && j.sender !== undefined && j.receiver !== null && j.receiver !== undefined && j.owed > 0)
+    lines.push(t('karuta.j.send', { from: who(j.sender), to: who(j.receiver), n: j.owed }));
+  if (j.sent_cards && j.sent_cards.length) lines.push(t('karuta.j.sent', { cards: j.sent_cards.join(', ') }));
+  if (variant === 'kyogi' && j.taker !== null && j.taker !== undefined && !(j.fouls || []).some((f) => f) && !(j.owed > 0)) lines.push(t('karuta.j.nosend'));
+  return lines;
+}
+
+/** The details of a judgement from its fields: the territory kimariji and
+ * each seat's answer with its times. */
+export function judgementDetails(j, t, who) {
+  const lines = [];
+  if (j.territory > 0) lines.push(t('karuta.j.territory', { n: j.territory, kana: j.territory_kana || '', s: secsOf(j.territory_ms || 0) }));
+  (j.responses || []).forEach((r, i) => {
+    if (!r) lines.push(t('karuta.ev.waiting', { who: who(i) }));
+    else lines.push(answerWords({ seat: i, touches: r.touches, poet: r.poet }, t, who));
+  });
+  return lines;
+}
+
+function answerWords(ev, t, who) {
+  if (!ev.touches || !ev.touches.length) return t('karuta.ev.none', { who: who(ev.seat) });
+  const touches = ev.touches.map((x) => t('karuta.ev.at', { card: x.card, s: secsOf(x.ms) })).join(', ');
+  return t(ev.poet ? 'karuta.ev.touchPoet' : 'karuta.ev.touch', { who: who(ev.seat), touches, poet: ev.poet || '' });
+}
+
+/** Sentences for one history entry, from its `events` (js/events.js; the
+ * types of docs/web-views.md, "Karuta: events"), in the page's language. */
+export function tell(entry, ctx) {
+  const t = ctx.t;
+  const who = (i) => (i === ctx.seat ? t('karuta.ev.you') : t('karuta.seat', { n: i + 1 }));
+  const out = [];
+  for (const ev of (entry && entry.events) || []) {
+    switch (ev.type) {
+      case 'read':
+        out.push(t(ev.void ? 'karuta.ev.readVoid' : 'karuta.ev.read', { card: ev.card, n: ev.n }));
+        break;
+      case 'answer':
+        out.push(answerWords(ev, t, who));
+        break;
+      case 'judgement':
+        out.push(...judgementLines(ev, t, who, null));
+        break;
+      case 'send':
+        out.push(t(ev.label ? 'karuta.ev.send' : 'karuta.ev.sendWait', { who: who(ev.seat), to: who(ev.to), card: ev.card, label: ev.label || '' }));
+        break;
+      case 'place':
+        out.push(t('karuta.ev.place', { who: who(ev.seat), card: ev.card, label: ev.label || '' }));
+        break;
+      case 'arrange':
+        out.push(t('karuta.ev.arrange', { who: who(ev.seat), card: ev.card, from: ev.from_label || '', label: ev.label || '' }));
+        break;
+      case 'pass':
+        out.push(t('karuta.ev.pass', { who: who(ev.seat), n: ev.forgone }));
+        break;
+      case 'ready':
+        out.push(t('karuta.ev.ready', { who: who(ev.seat) }));
+        break;
+      case 'pool':
+        out.push(t('karuta.ev.pool', { who: who(ev.seat), card: ev.card }));
+        break;
+      case 'give':
+        out.push(t('karuta.ev.give', { who: who(ev.seat), to: who(ev.to), card: ev.card }));
+        break;
+      case 'discard':
+        out.push(t('karuta.ev.discard', { who: who(ev.seat), card: ev.card }));
+        break;
+      case 'move':
+        out.push(t('karuta.ev.move', { card: ev.card, from: t('karuta.zone.' + ev.from), to: t('karuta.zone.' + ev.to) }));
+        break;
+      case 'end':
+        if (ev.winner === null || ev.winner === undefined) out.push(t('karuta.ev.draw'));
+        else if (ev.team !== null && ev.team !== undefined) out.push(t('karuta.ev.endTeam', { n: ev.team + 1 }));
+        else out.push(t('karuta.ev.end', { who: who(ev.winner) }));
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/** A legal action in words, from its fields (js/events.js). */
+export function actionWords(a, ctx) {
+  const m = actionMove(a);
+  if (!m) return a.action;
+  const f = a.fields || {};
+  if (m.kind === 'place' || m.kind === 'arrange') return ctx.t('karuta.act.' + m.kind, { card: m.card, label: f.label || m.row + ',' + m.slot });
+  if (m.kind === 'send' || m.kind === 'pool') return ctx.t('karuta.do.' + m.kind, { card: m.card });
+  if (m.kind === 'ready' || m.kind === 'pass') return ctx.t('karuta.do.' + m.kind);
+  return a.action;
 }
 
 /** The take times kept by this browser: [{id, card, ms (after the deciding kana), take, decide, at}]. */
@@ -292,8 +423,8 @@ export function mount(root, api) {
   function legalMoves() {
     const out = [];
     for (const e of (state && state.legal) || []) {
-      const p = parseAction(e.action);
-      if (p) out.push({ ...p, action: e.action, long: e.long || e.action });
+      const p = actionMove(e);
+      if (p) out.push({ ...p, action: e.action });
     }
     return out;
   }
@@ -661,24 +792,14 @@ export function mount(root, api) {
   }
 
   function judgementWords(j, v) {
-    const lines = [];
     const c = CARDS[j.card];
-    lines.push(t('karuta.j.card', { n: j.card, verse: c ? c[1] : '', lower: lowerVerse(j.card) }));
-    const decide = /decide_ms (\d+)/.exec(j.text || '');
-    if (j.taker === null || j.taker === undefined) lines.push(t('karuta.j.nobody'));
-    else if (decide) lines.push(t('karuta.j.took', { name: name(j.taker), s: secs(Math.max(0, j.take_ms - Number(decide[1]))) }));
-    else lines.push(t('karuta.j.tookAt', { name: name(j.taker), s: secs(j.take_ms) }));
-    (j.fouls || []).forEach((f, i) => f > 0 && lines.push(t('karuta.j.foul', { name: name(i), n: f })));
-    if (j.sender !== null && j.sender !== undefined && j.receiver !== null && j.receiver !== undefined && j.owed > 0)
-      lines.push(t('karuta.j.send', { from: name(j.sender), to: name(j.receiver), n: j.owed }));
-    if (j.sent_cards && j.sent_cards.length) lines.push(t('karuta.j.sent', { cards: j.sent_cards.join(', ') }));
-    if (v.answer_poet && c) {
+    const lines = judgementLines(j, t, name, v.variant);
+    if (v.answer_poet && c && !j.void) {
       lines.push(t('karuta.j.poet', { poet: c[2], kana: c[3] }));
       if (myAnswer && myAnswer.n === v.readings)
         lines.push(t(myAnswer.card === j.card && myAnswer.poet === c[2] ? 'karuta.j.poetRight' : myAnswer.card === j.card ? 'karuta.j.poetWrong' : 'karuta.j.cardWrong',
           { card: myAnswer.card, poet: myAnswer.poet }));
     }
-    if (v.variant === 'kyogi' && j.taker !== null && j.taker !== undefined && !(j.fouls || []).some((f) => f) && !(j.owed > 0)) lines.push(t('karuta.j.nosend'));
     return lines;
   }
 
@@ -692,7 +813,7 @@ export function mount(root, api) {
     els.judgement.append(
       h('h3', {}, t('karuta.j.title', { n: v.readings })),
       h('ul', {}, judgementWords(j, v).map((l) => h('li', { class: 'cjk-ok' }, l))),
-      h('details', {}, h('summary', {}, t('karuta.j.engine')), h('code', { class: 'kar-engine' }, j.text || '')),
+      h('details', {}, h('summary', {}, t('karuta.j.details')), h('ul', { class: 'kar-details' }, judgementDetails(j, t, name).map((l) => h('li', {}, l)))),
     );
     // the read card's kana line: complete it with the whole upper verse
     const c = CARDS[j.card];
@@ -703,14 +824,13 @@ export function mount(root, api) {
   function recordTake(j, v) {
     if (me < 0 || j.taker !== me || !state.seats) return;
     if (!state.seats.some((s, i) => i !== me && s && (s.kind === 'ai' || s.covered))) return;
-    const decide = /decide_ms (\d+)/.exec(j.text || '');
-    if (!decide) return;
+    if (typeof j.decide_ms !== 'number') return;
     const id = (state.room || '') + ':' + v.readings;
     if (seenTakes.has(id)) return;
     seenTakes.add(id);
-    const d = Number(decide[1]);
-    const kim = /kimariji (\d+)/.exec(j.text || '');
-    if (saveTake({ id, card: j.card, ms: Math.max(0, j.take_ms - d), take: j.take_ms, decide: d, kimariji: kim ? Number(kim[1]) : null, at: Date.now() }))
+    const d = j.decide_ms;
+    const kim = typeof j.kimariji === 'number' ? j.kimariji : null;
+    if (saveTake({ id, card: j.card, ms: Math.max(0, j.take_ms - d), take: j.take_ms, decide: d, kimariji: kim, at: Date.now() }))
       drawPractice();
   }
 

@@ -9,11 +9,17 @@
 //
 // Playing: cards of the hand are tapped (or focused and Enter/Space) to
 // select a group; the play button is enabled only when the selection is one
-// of the legal `lead`/`lay`/`pass` actions (its `long` text is the button's
-// label). Cards that cannot complete any legal group are dimmed. The other
-// legal actions (`reveal`, `hide`, `declare …`, `nodeclare`) are buttons with
-// their `long` text. Cards are written as in docs/notation-tamcuc.md
+// of the legal `lead`/`lay`/`pass` actions (labelled from the action's
+// `fields`). Cards that cannot complete any legal group are dimmed. The other
+// legal actions (`reveal`, `hide`, `declare …`, `nodeclare`) are buttons worded
+// from their `fields`. Cards are written as in docs/notation-tamcuc.md
 // (`rG` red General … `bS` black Soldier).
+//
+// What happened is read from each history entry's `events` (docs/web-views.md,
+// "tamcuc", "Events") and worded through the catalogues (en, ru): the last
+// action's sentences under the table, the list of tricks won, and, for the
+// room and the replay, `tell` and `actionWords` (js/events.js). No server
+// sentence is read.
 
 import { h, svg, clear } from '../js/dom.js';
 
@@ -27,6 +33,99 @@ const CW = 44; // a card's size in SVG units
 const CH = 64;
 const CARD_ACTIONS = ['lead', 'lay', 'pass'];
 const MAX_LEGAL = 512; // the server lists at most this many actions a seat
+
+/** A card in short words: its character and Vietnamese name ("俥 xe"). */
+function cardWord(c) {
+  return CHAR[c[0]] && CHAR[c[0]][c[1]] ? CHAR[c[0]][c[1]] + ' ' + VN[c[1]] : String(c);
+}
+function cardsWords(cards) {
+  return (cards || []).map(cardWord).join(', ');
+}
+function signedNum(n) {
+  return n > 0 ? '+' + n : String(n);
+}
+
+/** The sentences of a history entry's events (docs/web-views.md, "tamcuc",
+ * "Events"); `name(seat)` names a seat. */
+export function eventSentences(events, t, name) {
+  const out = [];
+  for (const e of Array.isArray(events) ? events : []) {
+    if (!e || typeof e.type !== 'string') continue;
+    const who = typeof e.seat === 'number' ? name(e.seat) : '';
+    const own = Array.isArray(e.cards);
+    switch (e.type) {
+      case 'counting': out.push(t('tamcuc.ev.counting', { name: name(e.dealer), steps: e.steps })); break;
+      case 'dealer': out.push(t('tamcuc.ev.dealer', { name: who })); break;
+      case 'deal':
+        out.push(t('tamcuc.ev.deal', { deal: e.deal, name: name(e.dealer), n: (e.sizes || [0])[0] }));
+        if (Array.isArray(e.hand)) out.push(t('tamcuc.ev.deal.hand', { cards: cardsWords(e.hand) }));
+        break;
+      case 'pass': out.push(t(own ? 'tamcuc.ev.pass.own' : 'tamcuc.ev.pass', { name: who, to: name(e.to), n: e.count, cards: cardsWords(e.cards) })); break;
+      case 'exchange':
+        out.push(t('tamcuc.ev.exchange'));
+        if (Array.isArray(e.received)) out.push(t('tamcuc.ev.exchange.received', { cards: cardsWords(e.received) }));
+        break;
+      case 'declare': out.push(t(e.counter ? 'tamcuc.ev.counter' : 'tamcuc.ev.declare', { name: who, size: t('tamcuc.size.' + e.size), colour: t('tamcuc.' + e.colour) })); break;
+      case 'nodeclare': out.push(t('tamcuc.ev.nodeclare', { name: who })); break;
+      case 'paid': out.push(t('tamcuc.ev.paid', { name: who, each: e.each })); break;
+      case 'lead':
+        out.push(t(own ? 'tamcuc.ev.lead.own' : 'tamcuc.ev.lead', { name: who, n: e.count, cards: cardsWords(e.cards) }) + (e.extra ? ' ' + t('tamcuc.ev.extra') : ''));
+        break;
+      case 'lay': out.push(t(own ? 'tamcuc.ev.lay.own' : 'tamcuc.ev.lay', { name: who, n: e.count, cards: cardsWords(e.cards) })); break;
+      case 'shown': out.push(t('tamcuc.ev.shown', { name: who, cards: cardsWords(e.cards) })); break;
+      case 'reveal': out.push(t('tamcuc.ev.reveal', { name: who, cards: cardsWords(e.cards) })); break;
+      case 'hide': out.push(t(own ? 'tamcuc.ev.hide.own' : 'tamcuc.ev.hide', { name: who, n: e.count, cards: cardsWords(e.cards) })); break;
+      case 'trick': out.push(t(e.extra ? 'tamcuc.ev.trick.extra' : 'tamcuc.ev.trick', { name: name(e.winner), cards: cardsWords(e.cards) })); break;
+      case 'ket': out.push(t('tamcuc.ev.ket', { name: who, each: e.each })); break;
+      case 'overtake': out.push(t('tamcuc.ev.overtake', { name: who, each: e.each, names: (e.to || []).map(name).join(', ') })); break;
+      case 'deal_end': {
+        const lines = (e.lines || []).map((l) =>
+          e.autowin
+            ? t('tamcuc.ev.line.autowin', { name: name(l.seat), pay: signedNum(l.payments), score: signedNum(l.score) })
+            : t('tamcuc.ev.line', { name: name(l.seat), won: l.won, base: signedNum(l.base), pay: signedNum(l.payments), score: signedNum(l.score) }));
+        out.push(t('tamcuc.ev.dealEnd', { deal: e.deal, lines: lines.join('; ') }));
+        break;
+      }
+      case 'game_end':
+        out.push(t('tamcuc.ev.gameEnd', { names: (e.winners || []).map(name).join(', '), total: signedNum((e.totals || [])[(e.winners || [0])[0]] || 0) }));
+        break;
+      default: break;
+    }
+  }
+  return out;
+}
+
+/** A legal action in words from its `fields` (docs/web-views.md, "tamcuc",
+ * "Action fields"), without its cards; its notation when it has none. */
+export function fieldWords(a, t, name) {
+  const f = (a && a.fields) || {};
+  switch (f.verb) {
+    case 'lead': return t(f.extra ? 'tamcuc.act.lead.extra' : 'tamcuc.act.lead', { set: t('tamcuc.set.' + f.set), n: f.count });
+    case 'lay': return t('tamcuc.act.lay', { n: f.count });
+    case 'pass': return t('tamcuc.act.pass', { n: f.count, to: name(f.to) });
+    case 'reveal': return t('tamcuc.act.reveal', { cards: cardsWords(f.cards) });
+    case 'hide': return t('tamcuc.act.hide', { cards: cardsWords(f.cards) });
+    case 'declare': return t(f.counter ? 'tamcuc.act.counter' : 'tamcuc.act.declare', { size: t('tamcuc.size.' + f.size), colour: t('tamcuc.' + f.colour) });
+    case 'nodeclare': return t('tamcuc.act.nodeclare');
+    default: return a ? a.action : '';
+  }
+}
+
+function plainName(t, seat) {
+  return (i) => (i === seat ? t('tamcuc.you', { name: t('tamcuc.seat', { n: i + 1 }) }) : t('tamcuc.seat', { n: i + 1 }));
+}
+
+/** js/events.js: a history entry's sentences, from its events. */
+export function tell(entry, ctx) {
+  return eventSentences(entry && entry.events, ctx.t, plainName(ctx.t, ctx.seat));
+}
+
+/** js/events.js: a legal action in words, from its fields (with its cards). */
+export function actionWords(a, ctx) {
+  const f = (a && a.fields) || {};
+  const words = fieldWords(a, ctx.t, plainName(ctx.t, ctx.seat));
+  return Array.isArray(f.cards) && ['lead', 'lay', 'pass'].includes(f.verb) ? words + ': ' + cardsWords(f.cards) : words;
+}
 
 let cssLinked = false;
 function linkCss() {
@@ -55,8 +154,9 @@ export function mount(root, api) {
   let state = null;
   let sel = new Set(); // indices into the hand
   let handKey = '';
-  const tricks = new Map(); // history seq → {winner, cards, extra, deal}: who won which trick (from the `said` lines)
-  let dealNo = 1;
+  const tricks = new Map(); // history seq → {winner, cards, extra, deal}: who won which trick (from the `trick` events)
+  let happened = []; // the last history entry's sentences (from its events)
+  const dealEnds = new Set(); // history seqs whose events end a deal
   const els = {
     info: h('div', { class: 'tc-info' }),
     scores: h('div', { class: 'tc-scores' }),
@@ -66,10 +166,11 @@ export function mount(root, api) {
     hand: h('div', { class: 'tc-hand-box' }),
     extra: h('div', { class: 'tc-extra' }),
     log: h('div', { class: 'tc-log' }),
+    happened: h('div', { class: 'tc-happened', 'aria-live': 'polite' }),
     past: h('div', { class: 'tc-past' }),
   };
   root.classList.add('tc');
-  root.append(els.info, els.middle, els.prompt, els.actions, els.hand, els.scores, els.past, els.log, els.extra);
+  root.append(els.info, els.happened, els.middle, els.prompt, els.actions, els.hand, els.scores, els.past, els.log, els.extra);
 
   // ---- words ----
   function cardLabel(card) {
@@ -305,11 +406,12 @@ export function mount(root, api) {
     const cards = [...sel].map((i) => hand[i]);
     const key = keyOf(cards);
     const hit = acts.find((x) => x.key === key);
-    if (hit) return { action: hit.a.action, long: hit.a.long };
+    if (hit) return { action: hit.a.action, fields: hit.a.fields || {} };
     const verb = acts[0].verb;
     if ((verb === 'lay' || verb === 'pass') && (state.legal || []).length >= MAX_LEGAL && cards.length === acts[0].cards.length) {
+      // a group the cut list leaves out: its fields as the listed ones of the same verb
       const action = verb + ' ' + sortCards(cards).join(' ');
-      return { action, long: action };
+      return { action, fields: { ...(acts[0].a.fields || {}), verb, count: cards.length, cards: sortCards(cards) } };
     }
     return null;
   }
@@ -439,7 +541,7 @@ export function mount(root, api) {
           api.act(m.action);
           sel = new Set();
         },
-      }, m ? t('tamcuc.play', { what: m.long, cards: cardsText(m.action.split(' ').slice(1).map(norm)) }) : t('tamcuc.play.none', { n: sel.size }));
+      }, m ? t('tamcuc.play', { what: fieldWords(m, t, seatLabel), cards: cardsText(m.action.split(' ').slice(1).map(norm)) }) : t('tamcuc.play.none', { n: sel.size }));
       const reset = h('button', { type: 'button', class: 'tc-clear', id: 'tc-clear', disabled: !sel.size, onclick: () => {
         sel = new Set();
         renderHand(state.view);
@@ -455,37 +557,49 @@ export function mount(root, api) {
     for (const a of others) {
       const verb = a.action.split(' ')[0];
       const gloss = t('tamcuc.do.' + (verb === 'declare' ? a.action.replace(' ', '.') : verb));
-      els.actions.append(h('button', { type: 'button', class: 'act tc-act', dataset: { action: a.action }, onclick: () => api.act(a.action) }, h('span', { class: 'tc-long' }, a.long || a.action), ' — ', gloss));
+      els.actions.append(h('button', { type: 'button', class: 'act tc-act', dataset: { action: a.action }, onclick: () => api.act(a.action) }, h('span', { class: 'tc-long' }, fieldWords(a, t, seatLabel)), ' — ', gloss));
     }
     els.prompt.textContent = prompt;
   }
 
-  /** Reads the trick winners from the new history entries ("Seat 2 won the trick with rC."). */
+  /** Reads the trick winners and the deals' ends from the new history entries' events
+   * (entries from `history_from` on replace those the page had). */
   function readHistory(st) {
-    if (st.history_from === 0) {
-      tricks.clear();
-      dealNo = 1;
+    const from = typeof st.history_from === 'number' ? st.history_from : 0;
+    for (const seq of [...tricks.keys()]) if (seq >= from) tricks.delete(seq);
+    for (const seq of [...dealEnds]) if (seq >= from) dealEnds.delete(seq);
+    const entries = st.history || [];
+    for (const e of entries) {
+      for (const ev of Array.isArray(e.events) ? e.events : []) {
+        if (ev.type === 'trick') tricks.set(e.seq, { winner: ev.winner, cards: (ev.cards || []).map(norm), extra: !!ev.extra });
+        if (ev.type === 'deal_end') dealEnds.add(e.seq);
+      }
     }
-    for (const e of st.history || []) {
-      const said = e.said || '';
-      const m = /(You|Seat (\d+)) won the (extra )?trick with ([^.]*)\./.exec(said);
-      if (m && !tricks.has(e.seq))
-        tricks.set(e.seq, { winner: m[2] === undefined ? api.seat : Number(m[2]), cards: m[4].trim().split(/\s+/).map(norm), extra: !!m[3], deal: dealNo });
-      if (/Deal \d+ scores/.test(said)) dealNo++;
-    }
+    if (entries.length) happened = eventSentences(entries[entries.length - 1].events, t, seatLabel);
+  }
+
+  /** The deal a history entry belongs to: 1 + the deals ended before it. */
+  function dealOf(seq) {
+    let n = 1;
+    for (const s of dealEnds) if (s < seq) n++;
+    return n;
+  }
+
+  function renderHappened() {
+    clear(els.happened);
+    if (happened.length) els.happened.append(h('p', { class: 'tc-told' }, happened.join(' ')));
   }
 
   function renderLog(v) {
     clear(els.log);
-    // a spectator's history has no line where the seats read different words ("You won …"),
-    // so its list would miss tricks: it has the last trick and the won piles instead
-    if (!tricks.size || api.seat < 0) return;
+    // a trick's event is public: a spectator's history tells it too
+    if (!tricks.size) return;
     const ol = h('ol', { class: 'tc-tricks' });
-    const many = [...tricks.values()].some((x) => x.deal > 1);
+    const many = dealEnds.size > 0 && [...tricks.keys()].some((seq) => dealOf(seq) > 1);
     for (const [seq, x] of [...tricks.entries()].sort((a, b) => a[0] - b[0]))
       ol.append(
-        h('li', { dataset: { winner: x.winner } },
-          many ? t('tamcuc.deal', { n: x.deal }) + ': ' : '',
+        h('li', { dataset: { winner: x.winner, seq } },
+          many ? t('tamcuc.deal', { n: dealOf(seq) }) + ': ' : '',
           t(x.extra ? 'tamcuc.tricks.extra' : 'tamcuc.tricks.one', { name: seatLabel(x.winner) }), ' ',
           rowSvg(x.cards, 0, { zone: 'tricks', small: true, step: 30, label: cardsText(x.cards) })),
       );
@@ -503,6 +617,7 @@ export function mount(root, api) {
       handKey = hk;
     }
     renderInfo(v);
+    renderHappened();
     renderScores(v);
     renderMiddle(v);
     renderPast(v);

@@ -9,14 +9,23 @@
 // keeps no lots, so they are drawn as one arrangement consistent with the
 // roll: 3 lots, none marked = 4; Finkel's 4 dice; a d4 as a number).
 //
-// Moving: every legal action (state.legal, in the notation of
-// docs/notation-ur.md: `enter`, `B5`, `B7:2`, `pass`) is mapped to its piece
-// (a square, the K-th piece from the top of a stack, or the reserve) and its
-// landing square, read from the action's `long` text ("A4 → B1, captures";
-// "B1 → off"). Those pieces are highlighted; a hover, focus or first tap
+// Moving: every legal action (state.legal: its notation, docs/notation-ur.md,
+// `enter`, `B5`, `B7:2`, `pass`, and its `fields`, docs/web-views.md, `ur`,
+// "Action fields") is mapped to its piece (a square, the K-th piece from the
+// top of a stack, or the reserve) and its landing square from the fields
+// alone ({from, depth, to, captures, flips, off, again}; {pass: true}).
+// Those pieces are highlighted; a hover, focus or first tap
 // shows where the piece lands; a second tap (on the piece or its target), the
 // Move button or Enter plays it. Keys 1..n pick the n-th legal move as the
 // list shows them. Chance (the throw) is played by the server: no roll button.
+//
+// What happened: each history entry's `events` (docs/web-views.md, `ur`,
+// "Events": throw, move, capture, flip, bear-off, again, pass, first) are
+// worded in the page's language (`tell`, also used by the room and the
+// replay, js/events.js) and the last few shown beside the board; the last
+// throw (the opponent's too) is drawn from the throw event, the squares of
+// the last move marked from the move event, a piece that turned marked from
+// the flip event. The server's English (`said`, `long`) is never read.
 //
 // Analysis (the hook): each legal action's exact winning chance from the
 // server's solved table (`parlour serve --table FILE`) comes as
@@ -34,7 +43,7 @@ const M = 6; // margin
 const STRIP = 46; // the reserve / borne-off strip above and below the board
 const W = M * 2 + 8 * U;
 const H = M * 2 + 3 * U + STRIP * 2;
-const SQUARE_RE = /^([A-Ca-c])([1-8])(?::(\d+))?$/;
+const TOLD = 4; // the entries whose words are shown beside the board, the latest last
 
 let cssLinked = false;
 function linkCss() {
@@ -66,29 +75,71 @@ export function squaresOf(v) {
   return out.sort((a, b) => (a.square < b.square ? -1 : a.square > b.square ? 1 : 0));
 }
 
-/** One legal entry → {action, long, from: 'reserve'|square|null, depth (1 = top), to: square|'off'|null,
- * captures, again (the flags of `long`: ", captures", ", rolls again")}. */
-export function parseLegal(entry) {
-  const action = entry.action;
-  const long = entry.long || action;
-  const m = SQUARE_RE.exec(action);
-  const to = /→\s*([A-Ca-c][1-8]|off)\b/.exec(long);
+/** One legal entry {action, fields} → {action, from: 'reserve'|square|null, depth (1 = top),
+ * to: square|'off'|null, captures, flips, off, again, pass}: its fields (docs/web-views.md, `ur`,
+ * "Action fields"); an entry without them moves nothing the table can show. */
+export function moveOf(entry) {
+  const f = (entry && entry.fields) || {};
+  const sq = (x) => (typeof x === 'string' ? x : null);
   return {
-    action,
-    long,
-    from: action === 'enter' ? 'reserve' : m ? m[1].toUpperCase() + m[2] : null,
-    depth: m && m[3] ? Number(m[3]) : 1,
-    to: to ? (to[1] === 'off' ? 'off' : to[1].toUpperCase()) : null,
-    captures: /, captures\b/.test(long),
-    again: /, rolls again\b/.test(long),
+    action: entry.action,
+    from: sq(f.from),
+    depth: Number.isInteger(f.depth) ? f.depth : 1,
+    to: sq(f.to),
+    captures: f.captures === true,
+    flips: f.flips === true,
+    off: f.off === true,
+    again: f.again === true,
+    pass: f.pass === true,
   };
 }
 
+/** A move in the page's language (`t` the catalogue): the notation's squares, `enter` and
+ * `off` and the flags translated; a pass in words. */
+export function moveWords(m, t) {
+  if (m.pass) return t('ur.pass');
+  if (!m.to) return m.action;
+  const from = m.from === 'reserve' ? t('ur.enter') : m.action;
+  const to = m.to === 'off' ? t('ur.to.off') : m.to;
+  return `${from} → ${to}` + (m.captures ? t('ur.captures') : '') + (m.again ? t('ur.again') : '');
+}
+
+/** js/events.js: a legal action {action, fields, seat} in words. */
+export function actionWords(a, ctx) {
+  return moveWords(moveOf(a), ctx.t);
+}
+
+/** js/events.js: the sentences of a history entry {seq, seat, events} in the page's language
+ * (ctx: {t, seat}: the reader's seat is "you"). Every event type of docs/web-views.md, `ur`. */
+export function tell(entry, ctx) {
+  const t = ctx.t;
+  const side = (s) => (s === ctx.seat ? t('ur.you', { side: t('ur.side.' + s) }) : t('ur.side.' + s));
+  const out = [];
+  for (const e of (entry && Array.isArray(entry.events) ? entry.events : [])) {
+    if (!e || (e.seat !== 0 && e.seat !== 1)) continue;
+    const who = side(e.seat);
+    if (e.type === 'first') out.push(t('ur.ev.first', { side: who }));
+    else if (e.type === 'throw') {
+      const lots = e.lots ? t('ur.lots', { marked: e.marked, total: e.lots }) : t('ur.lots.d4');
+      out.push(t(e.opening ? 'ur.ev.throw.opening' : 'ur.ev.throw', { side: who, n: e.value, lots }));
+    } else if (e.type === 'pass') out.push(t('ur.ev.pass', { side: who, n: e.roll }));
+    else if (e.type === 'move') {
+      if (e.from === 'reserve') out.push(t('ur.ev.move.enter', { side: who, to: e.to }));
+      else if (e.to === 'off') out.push(t('ur.ev.move.off', { side: who, from: e.from }));
+      else out.push(t('ur.ev.move', { side: who, from: e.from, to: e.to }));
+    } else if (e.type === 'capture') out.push(t('ur.ev.capture', { side: who, owner: side(e.owner), square: e.square, n: e.count }));
+    else if (e.type === 'flip') out.push(t('ur.ev.flip', { square: e.square }));
+    else if (e.type === 'bear-off') out.push(t('ur.ev.bear-off', { side: who, n: e.count, of: e.of }));
+    else if (e.type === 'again') out.push(t('ur.ev.again', { side: who, square: e.square }));
+  }
+  return out;
+}
+
 /** Winning chances from an analysis message or a replay step, loosely:
- * {legal|moves|analysis|chances|steps[last]: [{action, long?, chance|win|p|value}]}
+ * {legal|moves|analysis|chances|steps[last]: [{action, fields?, chance|win|p|value}]}
  * (docs/web-protocol.md: each legal action's `chance`, the solved table's
  * P(the seat to act wins) after it; null where the table does not cover it)
- * → [{action, long, p (0..1 or null)}], or null when no entry has a chance. */
+ * → [{action, fields, p (0..1 or null)}], or null when no entry has a chance. */
 export function readAnalysis(a) {
   if (!a || typeof a !== 'object') return null;
   let list = Array.isArray(a) ? a : a.legal || a.moves || a.analysis || a.chances;
@@ -104,7 +155,7 @@ export function readAnalysis(a) {
       any = true;
       if (p > 1) p /= 100;
     }
-    out.push({ action: e.action, long: e.long || e.action, p });
+    out.push({ action: e.action, fields: e.fields || {}, p });
   }
   return any ? out : null;
 }
@@ -115,14 +166,15 @@ export function mount(root, api) {
   const S = {
     state: null,
     view: null,
-    moves: [], // parsed legal entries of this seat
+    moves: [], // this seat's legal entries, as moveOf gives them
     sel: -1, // the selected move (index into moves)
     hover: -1, // the move previewed by hover / focus
     pending: false, // an act is on its way
-    rolls: new Map(), // seq → roll value, from the history (the last throw when the view has none)
-    analysis: null, // {seq, moves: [{action, long, p}]}
-    flipped: new Set(), // squares whose top piece has just turned marked (animated once)
-    last: new Set(), // squares the last move (a player's, not a throw) changed
+    rolls: new Map(), // seq → the throw event of that entry (the last throw when the view has none)
+    analysis: null, // {seq, moves: [{action, fields, p}]}
+    flipped: new Set(), // squares whose top piece has just turned marked (flip events; animated once)
+    last: new Set(), // the squares the last move left and reached (its move event)
+    told: [], // the last TOLD entries with words: {seq, words}
   };
   const els = {};
 
@@ -133,8 +185,7 @@ export function mount(root, api) {
     t('ur.piece', { side: side(p.owner), face: t(p.marked ? 'ur.face.marked' : 'ur.face.blank') }) + (top ? ' ' + t('ur.top') : '');
 
   // A move in the interface's language: the notation's squares, the flags translated.
-  const moveText = (m) =>
-    m.action === 'pass' ? t('ur.pass') : !m.to ? m.long : `${m.action} → ${m.to}` + (m.captures ? t('ur.captures') : '') + (m.again ? t('ur.again') : '');
+  const moveText = (m) => moveWords(m, t);
 
   // ---- geometry ----
   // The viewer's own row at the bottom (Light's row A for a spectator).
@@ -157,13 +208,14 @@ export function mount(root, api) {
   els.info = h('div', { class: 'ur-info' });
   els.lots = h('div', { class: 'ur-lots' });
   els.line = h('p', { class: 'ur-line', 'aria-live': 'polite' });
+  els.told = h('ul', { class: 'ur-told', id: 'ur-told', 'aria-live': 'polite', 'aria-label': t('ur.told') });
   els.moveBtn = h('button', { type: 'button', class: 'primary ur-play', id: 'ur-play', onclick: () => play() }, t('ur.move'));
   els.list = h('div', { class: 'ur-moves', role: 'group', 'aria-label': t('ur.moves') });
   els.analysis = h('div', { class: 'ur-analysis', hidden: true });
   root.append(
     h('div', { class: 'ur-table' },
       h('div', { class: 'ur-board-box' }, svgEl),
-      h('div', { class: 'ur-panel' }, h('div', { class: 'ur-throw' }, els.lots, els.info), els.line, h('div', { class: 'ur-act row' }, els.moveBtn), els.list, els.analysis)),
+      h('div', { class: 'ur-panel' }, h('div', { class: 'ur-throw' }, els.lots, els.info), els.told, els.line, h('div', { class: 'ur-act row' }, els.moveBtn), els.list, els.analysis)),
   );
 
   // ---- drawing the squares ----
@@ -371,7 +423,7 @@ export function mount(root, api) {
       const mover = cur.from === 'reserve' ? { owner: v.turn, marked: false } : pieceOf(cur);
       if (mover) {
         const [cx, cy] = centre(cur.to);
-        const marked = v.options && v.options.rules === 'finkel' ? mover.marked : landsMarked(cur);
+        const marked = mover.marked || cur.flips; // the move's fields: it turns marked (UR-R8)
         drawPiece(els.over, { owner: mover.owner, marked }, cx, cy - 2, 13, 'ur-ghost');
       }
     }
@@ -392,33 +444,21 @@ export function mount(root, api) {
     return st[st.length - m.depth] || st[st.length - 1] || null;
   }
 
-  // Does the move turn the piece marked (UR-R8: on or past the centre B8)? The
-  // index along the path: the landing square's later occurrence when it is on
-  // the way back, found from the piece's own index.
-  function landsMarked(m) {
-    const v = S.view;
-    const p = pathOf(v.turn, v.options);
-    const piece = m.from === 'reserve' ? { marked: false } : pieceOf(m);
-    if (piece && piece.marked) return true;
-    // the piece is blank: it is on its way out (index ≤ 13): the first occurrence of `from`
-    const fromIdx = m.from === 'reserve' ? -1 : p.indexOf(m.from);
-    const toIdx = p.indexOf(m.to, fromIdx + 1);
-    return toIdx >= 13;
-  }
-
   // ---- the panel: lots, whose turn, the selection, the moves ----
-  function lastRoll() {
+  // the last throw event of the history (the opponent's too), or null
+  function lastThrow() {
     let best = -1;
-    let val = null;
-    for (const [seq, r] of S.rolls) if (seq > best) [best, val] = [seq, r];
-    return val;
+    let ev = null;
+    for (const [seq, e] of S.rolls) if (seq > best) [best, ev] = [seq, e];
+    return ev;
   }
 
   function drawLots() {
     const v = S.view;
     clear(els.lots);
     const inMove = v.stage === 'move';
-    const roll = inMove ? v.roll : lastRoll();
+    const thrown = lastThrow();
+    const roll = inMove ? v.roll : thrown ? thrown.value : null;
     const dice = (v.options && v.options.dice) || '3lots';
     const finkel = v.options && v.options.rules === 'finkel';
     const one = dice === 'd4' && !finkel;
@@ -430,6 +470,7 @@ export function mount(root, api) {
       for (let i = 0; i < n; i++) box.append(pyramid(4 + i * (finkel ? 33 : 42), false, true));
     } else if (dice === 'd4' && !finkel) {
       label = t(inMove ? 'ur.throw' : 'ur.throw.last', { n: roll }) + ' (' + t('ur.lots.d4') + ')';
+      if (thrown && !inMove) label = t('ur.throw.by', { side: sideYou(thrown.seat), n: roll }) + ' (' + t('ur.lots.d4') + ')';
       box.append(pyramid(4, false, false));
       box.append(svg('text', { class: 'ur-lot-n', x: 19, y: 33, 'text-anchor': 'middle' }, String(roll)));
     } else {
@@ -438,11 +479,11 @@ export function mount(root, api) {
       const start = (S.state ? S.state.seq : 0) % total; // which lots show the mark: one arrangement, varied
       const step = finkel ? 33 : 42;
       for (let i = 0; i < total; i++) box.append(pyramid(4 + i * step, (i - start + total) % total < marked, false));
-      label = t(inMove ? 'ur.throw' : 'ur.throw.last', { n: roll }) + ' (' + t('ur.lots', { marked, total }) + ')';
+      label = (thrown && !inMove ? t('ur.throw.by', { side: sideYou(thrown.seat), n: roll }) : t(inMove ? 'ur.throw' : 'ur.throw.last', { n: roll })) + ' (' + t('ur.lots', { marked, total }) + ')';
     }
     box.setAttribute('aria-label', label);
     box.append(svg('title', {}, label));
-    els.lots.append(box, h('span', { class: 'ur-roll', id: 'ur-roll' }, roll === null || roll === undefined ? '–' : String(roll)));
+    els.lots.append(box, h('span', { class: 'ur-roll', id: 'ur-roll', dataset: { seat: thrown ? String(thrown.seat) : '' } }, roll === null || roll === undefined ? '–' : String(roll)));
   }
 
   // a tetrahedral lot seen from above: the tip white when it shows its mark
@@ -473,6 +514,9 @@ export function mount(root, api) {
       h('span', { class: 'ur-whose ur-s' + v.turn, id: 'ur-whose' }, who),
       h('span', { class: 'ur-score' }, t('ur.score', { light: (v.off || [0, 0])[0], dark: (v.off || [0, 0])[1], pieces: (v.options && v.options.pieces) || 7 })),
     );
+    clear(els.told);
+    for (const e of S.told) els.told.append(h('li', { dataset: { seq: String(e.seq) } }, e.words.join(' ')));
+    els.told.hidden = !S.told.length;
     const cur = S.sel >= 0 ? S.moves[S.sel] : S.hover >= 0 ? S.moves[S.hover] : null;
     if (cur) els.line.textContent = t(S.sel >= 0 ? 'ur.selectedMove' : 'ur.previewMove', { move: moveText(cur) });
     else if (S.moves.length) els.line.textContent = t('ur.pick');
@@ -480,7 +524,7 @@ export function mount(root, api) {
     els.moveBtn.parentNode.hidden = !S.moves.length;
     els.line.hidden = !S.moves.length && !cur;
     els.moveBtn.disabled = S.sel < 0 || S.pending;
-    els.moveBtn.textContent = S.sel >= 0 && S.moves[S.sel].action === 'pass' ? t('ur.pass') : t('ur.move');
+    els.moveBtn.textContent = S.sel >= 0 && S.moves[S.sel].pass ? t('ur.pass') : t('ur.move');
     clear(els.list);
     els.list.hidden = !S.moves.length;
     S.moves.forEach((m, i) => {
@@ -513,7 +557,7 @@ export function mount(root, api) {
       h('ul', { class: 'ur-analysis-list' },
         S.analysis.moves.map((m) =>
           h('li', { class: m.p === best ? 'ur-best' : '', dataset: { action: m.action } },
-            moveText(parseLegal(m)) + ': ' + (m.p === null ? t('ur.analysis.unknown') : t('ur.analysis.win', { p: (m.p * 100).toFixed(2) }))))));
+            moveText(moveOf(m)) + ': ' + (m.p === null ? t('ur.analysis.unknown') : t('ur.analysis.win', { p: (m.p * 100).toFixed(2) }))))));
   }
 
   // ---- choosing and playing ----
@@ -566,11 +610,14 @@ export function mount(root, api) {
     }
   }
 
-  function onLeave() {
-    if (S.hover !== -1) {
-      S.hover = -1;
-      renderMarks();
-    }
+  function onLeave(ev) {
+    if (S.hover === -1) return;
+    S.hover = -1;
+    // the focus going to a button of the panel (a tap on a move): no redraw under the finger,
+    // which would move the button away before the tap ends; the tap redraws anyway
+    const to = ev && ev.relatedTarget;
+    if (to && to.closest && to.closest('.ur-panel')) return;
+    renderMarks();
   }
 
   function onSquareKey(ev) {
@@ -605,49 +652,38 @@ export function mount(root, api) {
   }
   document.addEventListener('keydown', onKey);
 
-  // The squares where a piece has just turned marked (UR-R8): a side has more
-  // marked pieces on the board than before, on a square whose stack changed.
-  function flips(prev, next) {
-    const out = new Set();
-    if (!prev || !next || !prev.squares || !next.squares) return out;
-    const [was, now] = [squaresOf(prev), squaresOf(next)];
-    const marked = (v, sq, s) => sq.reduce((n, b) => n + b.stack.filter((p) => p.owner === s && p.marked).length, 0) + v.off[s];
-    const before = new Map(was.map((b) => [b.square, JSON.stringify(b.stack)]));
-    for (const s of [0, 1]) {
-      if (marked(next, now, s) <= marked(prev, was, s)) continue;
-      for (const b of now) {
-        const top = b.stack[b.stack.length - 1];
-        if (top && top.owner === s && top.marked && before.get(b.square) !== JSON.stringify(b.stack)) out.add(b.square);
-      }
-    }
-    return out;
-  }
-
-  // The squares whose stack differs between two views (the last move: where it left and landed).
-  function changed(prev, next) {
-    const before = new Map(squaresOf(prev).map((b) => [b.square, JSON.stringify(b.stack)]));
-    return new Set(squaresOf(next).filter((b) => before.get(b.square) !== JSON.stringify(b.stack)).map((b) => b.square));
-  }
-
   // ---- the contract ----
   return {
     update(state) {
       const prevSeq = S.state ? S.state.seq : -1;
-      if (!S.state || state.history_from === 0) S.rolls.clear();
-      for (const e of state.history || []) {
-        const m = /^roll (\d)$/.exec(e.text || '');
-        if (m && e.seat === -1) S.rolls.set(e.seq, Number(m[1]));
+      const fresh = !S.state || state.history_from === 0; // the whole history: nothing to animate
+      if (fresh) {
+        S.rolls.clear();
+        S.last = new Set();
+        S.told = [];
       }
-      for (const seq of [...S.rolls.keys()]) if (seq >= state.seq) S.rolls.delete(seq);
+      // an undo (history_from below what we hold) drops the entries from there on
+      const from = typeof state.history_from === 'number' ? state.history_from : state.seq;
+      for (const seq of [...S.rolls.keys()]) if (seq >= from || seq >= state.seq) S.rolls.delete(seq);
+      S.told = S.told.filter((e) => e.seq < from && e.seq < state.seq);
+      S.flipped = new Set();
+      const ctx = { t, seat: api.seat };
+      for (const e of state.history || []) {
+        for (const ev of Array.isArray(e.events) ? e.events : []) {
+          if (ev.type === 'throw') S.rolls.set(e.seq, ev);
+          else if (ev.type === 'move') S.last = new Set([ev.from, ev.to]);
+          else if (ev.type === 'flip' && !fresh) S.flipped.add(ev.square);
+        }
+        const words = tell(e, ctx);
+        if (words.length) S.told.push({ seq: e.seq, words });
+      }
+      S.told = S.told.slice(-TOLD);
       const prevSel = S.sel >= 0 ? S.moves[S.sel].action : null;
-      S.flipped = flips(S.view, state.view);
-      if (!S.view || state.history_from === 0) S.last = new Set();
-      if (S.view && (state.history || []).some((e) => e.seat >= 0 && e.text !== 'pass')) S.last = changed(S.view, state.view);
       S.state = state;
       S.view = state.view;
       // in a replay (its states name no seats) the legal actions are not moves to play: their chances are the analysis
       const replay = !Array.isArray(state.seats) || state.seats.length === 0;
-      S.moves = replay ? [] : (state.legal || []).filter((e) => e.seat === undefined || e.seat === api.seat).map(parseLegal);
+      S.moves = replay ? [] : (state.legal || []).filter((e) => e.seat === undefined || e.seat === api.seat).map(moveOf);
       if (state.seq !== prevSeq) {
         S.pending = false;
         S.sel = -1;

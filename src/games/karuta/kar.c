@@ -1260,4 +1260,6 @@ const pl_game kar_game = {
     .evaluate = NULL,
     .levels = kar_levels,
     .variants = kar_variants,
+    .events = kar_events,
+    .action_fields = kar_action_fields,
 };

@@ -291,6 +291,23 @@ int kar_team(const kar_state *s, int seat);
  * layout, counts, the reading (its card only once every answer is in),
  * pending seats, sends, the judgement. */
 int kar_view_json(const void *st, int viewer, struct json_t *obj);
+/* ---- Events (kar_events.c, docs/web-views.md "Karuta: events") ---------- */
+
+/* Adds the fields of judgement `j` of `s` to `obj` (a jansson object): the
+ * card, where it lay, the kimariji (KA-K3, KA-K4) with their kana and
+ * times, each seat's answer, the taker, the fouls, the sends. Shared by the
+ * `judgement` event and the view's `judgement`. Returns 0, or -1 when
+ * memory ran out (`obj` may hold some keys). Never changes `s`. */
+int kar_judgement_json(const kar_state *s, const kar_judgement *j, struct json_t *obj);
+/* pl_game.events: the typed events of an action (read, answer, judgement,
+ * send, place, arrange, pass, ready, pool, give, discard, move, end), the
+ * same for every viewer (karuta hides nothing). 0, or -1 out of memory. */
+int kar_events(const void *before, int seat, pl_action a, const void *after, int viewer, struct json_t *arr);
+/* pl_game.action_fields: {"kind", and "card", "row", "slot", "label",
+ * "from_label", "touches", "poet" as the kind has them}. 0, or -1 out of
+ * memory. Never changes `st`. */
+int kar_action_fields(const void *st, int seat, pl_action a, struct json_t *obj);
+
 /* Checks the layout row rule (KA-R2) for territory `t`: every row holds a
  * card in its left half (slots 1-8) and one in its right half (10-17).
  * Returns true when it holds. */

@@ -140,8 +140,14 @@ static void make_timeline(kar_poem *p, int h, const char *text, int line)
             if (n >= KAR_TL_MAX || k > 3)
                 die("a reading is too long", line);
             p->tl_start[h][n] = (uint16_t)units;
-            memcpy(p->tl_kana[h][n], s, (size_t)k);
-            p->tl_kana[h][n][k] = '\0';
+            /* KA-K1 spelled as the sound key: う after お is お (poem 44 おう,
+             * 16, 25, 95), so the kana sent never tell more than the key */
+            if (cp == 0x3046 && n > 0 && !strcmp(p->tl_kana[h][n - 1], "お")) {
+                memcpy(p->tl_kana[h][n], "お", 4);
+            } else {
+                memcpy(p->tl_kana[h][n], s, (size_t)k);
+                p->tl_kana[h][n][k] = '\0';
+            }
             n++;
             units += 1;
         }

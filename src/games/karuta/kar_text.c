@@ -967,17 +967,9 @@ int kar_view_json(const void *st, int viewer, json_t *obj)
         const kar_judgement *j = &s->last;
         pl_buf text = {0};
         judgement_line(s, j, &text);
-        json_t *fouls = json_array(), *sent = json_array();
-        for (int p = 0; p < s->nseats; p++)
-            bad |= json_array_append_new(fouls, json_integer(j->fouls[p]));
-        for (int i = 0; i < j->sent; i++)
-            bad |= json_array_append_new(sent, json_integer(j->sent_cards[i]));
-        judg = json_pack("{s:i,s:o,s:i,s:o,s:o,s:o,s:i,s:o,s:s?}", "card", (int)j->card, "taker",
-                         j->taker >= 0 ? json_integer(j->taker) : json_null(), "take_ms", (int)j->take_ms, "fouls",
-                         fouls, "sender", j->sender >= 0 ? json_integer(j->sender) : json_null(), "receiver",
-                         j->receiver >= 0 ? json_integer(j->receiver) : json_null(), "owed", (int)j->owed,
-                         "sent_cards", sent, "text", text.oom ? NULL : pl_buf_str(&text));
-        bad |= text.oom;
+        judg = json_object(); /* the fields (kar_events.c, as the `judgement` event), and the line */
+        bad |= !judg || kar_judgement_json(s, j, judg) < 0 || text.oom ||
+               json_object_set_new(judg, "text", json_string(pl_buf_str(&text))) < 0;
         pl_buf_free(&text);
     }
     bad |= json_object_set_new(obj, "judgement", judg);

@@ -1489,4 +1489,6 @@ const pl_game tc_game = {
     .variants = tc_variants,
     .check_state = tc_check_state,
     .describe = tc_describe,
+    .events = tc_events,
+    .action_fields = tc_action_fields,
 };

@@ -191,10 +191,27 @@ void tc_format_action_for(const void *st, int seat, pl_action a, int viewer, pl_
 int tc_parse_action(const void *st, int seat, const char *text, pl_action *a, pl_buf *err);
 void tc_explain_illegal(const void *st, int seat, pl_action a, pl_buf *out);
 void tc_draw(const void *st, int seat, pl_canvas *c);
-/* pl_game.describe: who won a trick and with what (a winning set is
- * always shown), and at a deal's end its score breakdown per seat: cards
- * won, base score (TC-R8.2), payments (declarations, kết, overtake) and the
- * deal's total. Only public facts: the same for every viewer but "you". */
+/* The cards of `x` in notation (["rG","bA",…]), strongest kind first as
+ * tc_cards_text lists them; a new jansson array, NULL when memory runs out. */
+struct json_t *tc_cards_json(tc_cards x);
+
+/* What happened (tc_events.c). pl_game.events: the typed events of an
+ * action as `viewer` may know them (docs/web-views.md, "tamcuc"): the
+ * counting, the dealer, the deal (own hand only), a night pass and the
+ * exchange, a declaration or none, payments, a lead, a lay, the lead shown,
+ * a reveal or a hide (face-down cards only for their owner), the trick won
+ * with its set, kết and overtake, the deal's score lines, the game's end.
+ * 0, or -1 when memory ran out. */
+int tc_events(const void *before, int seat, pl_action a, const void *after, int viewer, struct json_t *arr);
+/* pl_game.action_fields: a legal action's verb and cards (lead, lay, pass,
+ * reveal, hide: count, face, cards) or declaration (size, colour, counter).
+ * 0, or -1 when memory ran out. */
+int tc_action_fields(const void *st, int seat, pl_action a, struct json_t *obj);
+/* pl_game.describe, worded from tc_events: who won a trick and with what
+ * (a winning set is always shown), and at a deal's end its score breakdown
+ * per seat: cards won, base score (TC-R8.2), payments (declarations, kết,
+ * overtake) and the deal's total. Only public facts: the same for every
+ * viewer but "you". Sets out->oom when memory runs out. */
 void tc_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out);
 void tc_view(const void *st, int seat, pl_buf *out);
 /* The game's part of the structured view (pl_game.view_json): the

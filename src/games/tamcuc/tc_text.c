@@ -1060,56 +1060,9 @@ done:
     return rc;
 }
 
-/* ---------------------------------------------------------------- what happened */
-
-static void seat_word(int p, int viewer, bool capital, pl_buf *out)
-{
-    if (p == viewer)
-        pl_buf_puts(out, capital ? "You" : "you");
-    else
-        pl_buf_printf(out, "%s %d", capital ? "Seat" : "seat", p);
-}
-
-void tc_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out)
-{
-    const tc_state *b = before, *s = after;
-    (void)seat;
-    (void)a;
-    bool in_trick = b->phase == TC_PH_LAY || b->phase == TC_PH_REVEAL;
-    bool trick_done = in_trick && s->phase != TC_PH_LAY && s->phase != TC_PH_REVEAL;
-    if (trick_done) {
-        /* The winner's set is face up: the lead is shown, a follower wins only revealed (TC-R6.3, 6.4). */
-        int w = s->pv_winner;
-        seat_word(w, viewer, true, out);
-        pl_buf_printf(out, " won the %strick with ", b->textra ? "extra " : "");
-        tc_cards_text(w == s->pv_leader ? s->pv_lead : s->pv_lay[w], " ", out);
-        pl_buf_putc(out, '.');
-    }
-    if (s->deals_done <= b->deals_done)
-        return;
-    /* The deal's end (TC-R8): the won piles as they were at its end (the
-     * last trick's set to its winner), the base, and what was paid besides. */
-    int k[TC_MAXP];
-    for (int p = 0; p < b->np; p++)
-        k[p] = tc_size(b->won[p]) + (trick_done && p == s->pv_winner ? s->pv_n : 0);
-    bool autowin = b->phase == TC_PH_DECL; /* ended by declarations, no play (TC-R5.6) */
-    pl_buf_printf(out, "%sDeal %d scores", out->len ? " " : "", s->deals_done);
-    for (int p = 0; p < b->np; p++) {
-        int base = autowin ? 0 : tc_base_score(b, k, p), total = s->last_score[p];
-        pl_buf_puts(out, p ? "; " : ": ");
-        seat_word(p, viewer, false, out);
-        if (!autowin)
-            pl_buf_printf(out, " %d card%s won, base %+d,", k[p], k[p] == 1 ? "" : "s", base);
-        pl_buf_printf(out, " payments %+d, deal %+d", total - base, total);
-    }
-    pl_buf_putc(out, '.');
-}
-
 /* ------------------------------------- structured view (docs/web-views.md) */
 
-/* The cards of `x` in notation ("rG"), strongest kind first (as
- * tc_cards_text lists them); NULL when memory runs out. */
-static json_t *cards_json(tc_cards x)
+json_t *tc_cards_json(tc_cards x)
 {
     json_t *a = json_array();
     int bad = 0;
@@ -1143,8 +1096,8 @@ static json_t *seats_json(const int16_t *v, int np)
 static json_t *group_json(const char *state, int n, tc_cards x, int show)
 {
     if (!strcmp(state, "up") || !strcmp(state, "revealed"))
-        return json_pack("{s:s,s:i,s:o}", "state", state, "count", n, "cards", cards_json(x));
-    return json_pack("{s:s,s:i,s:o}", "state", state, "count", n, "cards", show ? cards_json(x) : json_null());
+        return json_pack("{s:s,s:i,s:o}", "state", state, "count", n, "cards", tc_cards_json(x));
+    return json_pack("{s:s,s:i,s:o}", "state", state, "count", n, "cards", show ? tc_cards_json(x) : json_null());
 }
 
 int tc_view_json(const void *st, int viewer, json_t *obj)
@@ -1167,7 +1120,7 @@ int tc_view_json(const void *st, int viewer, json_t *obj)
     }
     bad |= json_object_set_new(obj, "counting", counting);
     if (viewer >= 0)
-        bad |= json_object_set_new(obj, "hand", cards_json(s->hand[viewer]));
+        bad |= json_object_set_new(obj, "hand", tc_cards_json(s->hand[viewer]));
     json_t *sizes = json_array();
     for (int p = 0; p < np; p++)
         bad |= json_array_append_new(sizes, json_integer(tc_size(s->hand[p])));
@@ -1180,8 +1133,8 @@ int tc_view_json(const void *st, int viewer, json_t *obj)
             if (s->phase != TC_PH_EXCH || (s->xdone >> p & 1))
                 bad |= json_array_append_new(done, json_integer(p));
         int mine = viewer >= 0 && (s->phase != TC_PH_EXCH || (s->xdone >> viewer & 1));
-        json_t *passed = mine ? cards_json(s->passed[viewer]) : json_null();
-        json_t *recv = mine && s->phase != TC_PH_EXCH ? cards_json(s->passed[(viewer + np - 1) % np]) : json_null();
+        json_t *passed = mine ? tc_cards_json(s->passed[viewer]) : json_null();
+        json_t *recv = mine && s->phase != TC_PH_EXCH ? tc_cards_json(s->passed[(viewer + np - 1) % np]) : json_null();
         exch = json_pack("{s:i,s:o,s:o,s:o}", "cards", (int)s->night_k, "done", done, "passed", passed,
                          "received", recv);
     }
@@ -1228,19 +1181,19 @@ int tc_view_json(const void *st, int viewer, json_t *obj)
         for (int i = 1; i < np; i++) {
             int f = (s->pv_leader + i) % np;
             bad |= json_array_append_new(lays, json_pack("{s:i,s:o}", "seat", f, "cards", (s->pv_rev >> f & 1)
-                                                         ? cards_json(s->pv_lay[f]) : json_null()));
+                                                         ? tc_cards_json(s->pv_lay[f]) : json_null()));
         }
         last = json_pack("{s:i,s:i,s:i,s:o,s:o}", "leader", (int)s->pv_leader, "count", (int)s->pv_n, "winner",
-                         (int)s->pv_winner, "lead", cards_json(s->pv_lead), "lays", lays);
+                         (int)s->pv_winner, "lead", tc_cards_json(s->pv_lead), "lays", lays);
     }
     bad |= json_object_set_new(obj, "last_trick", last);
     json_t *won = json_array(), *disc = json_array();
     for (int p = 0; p < np; p++) {
-        bad |= json_array_append_new(won, cards_json(s->won[p]));
+        bad |= json_array_append_new(won, tc_cards_json(s->won[p]));
         bad |= json_array_append_new(
             disc, json_pack("{s:i,s:o,s:i,s:o}", "public", tc_size(s->pub[p]), "public_cards",
-                            s->pubdisc_off ? json_null() : cards_json(s->pub[p]), "secret", tc_size(s->sec[p]),
-                            "secret_cards", p == viewer ? cards_json(s->sec[p]) : json_null()));
+                            s->pubdisc_off ? json_null() : tc_cards_json(s->pub[p]), "secret", tc_size(s->sec[p]),
+                            "secret_cards", p == viewer ? tc_cards_json(s->sec[p]) : json_null()));
     }
     bad |= json_object_set_new(obj, "won", won);
     bad |= json_object_set_new(obj, "discards", disc);
@@ -1248,7 +1201,7 @@ int tc_view_json(const void *st, int viewer, json_t *obj)
     bad |= json_object_set_new(obj, "opponent", opponent_cards(s, viewer, &opp) == 0
                                                     ? json_pack("{s:s,s:o}", "knowledge",
                                                                 s->open2 == TC_OPEN_INITIAL ? "may-hold" : "holds",
-                                                                "cards", cards_json(opp))
+                                                                "cards", tc_cards_json(opp))
                                                     : json_null());
     bad |= json_object_set_new(obj, "deal_score", seats_json(s->phase == TC_PH_OVER || s->phase <= TC_PH_DEAL
                                                                  ? s->last_score : s->dscore, np));

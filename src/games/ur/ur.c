@@ -653,4 +653,6 @@ const pl_game ur_game = {
     .format_action_long = ur_format_action_long,
     .mark_move = ur_mark_move,
     .seat_name = ur_seat_name,
+    .events = ur_events,
+    .action_fields = ur_action_fields,
 };

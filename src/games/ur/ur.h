@@ -103,8 +103,17 @@ int ur_from_text(void *st, const char *text, pl_buf *err);
 /* pl_game.format_action_long: the notation, then where the piece lands
  * ("A4 → B1", "enter → A4", "B1 → off"), ", captures", ", rolls again". */
 void ur_format_action_long(const void *st, int seat, pl_action a, pl_buf *out);
+/* pl_game.events: what an action did as typed JSON events (docs/web-views.md,
+ * "Events": first, throw, pass, move, capture, flip, bear-off, again), the
+ * same for every viewer. Returns 0, or -1 when memory ran out. */
+int ur_events(const void *before, int seat, pl_action a, const void *after, int viewer, struct json_t *arr);
+/* pl_game.action_fields: a legal piece move's from, depth, to, captures,
+ * flips, off, again; a legal pass's {"pass": true}; nothing for another
+ * action. Returns 0, or -1 when memory ran out. */
+int ur_action_fields(const void *st, int seat, pl_action a, struct json_t *obj);
 /* pl_game.describe: captures, pieces borne off, extra rolls, in words for
- * `viewer` ("Dark's B1 captured your piece, back to your reserve."). */
+ * `viewer` ("Dark's B1 captured your piece, back to your reserve."),
+ * written from the same events as ur_events. */
 void ur_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out);
 /* pl_game.mark_move: highlights the squares a move left and reached. */
 void ur_mark_move(const void *before, int seat, pl_action a, const void *after, int viewer, pl_canvas *c);

@@ -1,7 +1,9 @@
 /* ur_text.c — Ur notation (docs/notation-ur.md), position text, the `view`
- * observation and the picture. Off the search's hot path; the structured
- * view (ur_view_text) and the moves' long texts are written per move by the
- * server, so those are kept cheap. */
+ * observation and the picture, and what an action did (events, describe,
+ * the legal actions' fields). Off the search's hot path; the structured view
+ * (ur_view_text), the moves' long texts and fields and each action's events
+ * and sentences are written per move by the server, so those are kept
+ * cheap (the events builder allocates nothing; only the JSON does). */
 #include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -400,6 +402,30 @@ void ur_seat_name(const void *st, int seat, pl_buf *out)
 
 /* ---------------------------------------------------------------- what a move did */
 
+/* The events builder: what an action did, as a short list of typed events
+ * (docs/web-views.md, "Events"). Everything that tells what happened is
+ * written from it: the JSON events (ur_events), the sentences (ur_describe),
+ * the menu's landing square (ur_format_action_long), a legal action's fields
+ * (ur_action_fields) and the picture's last move (ur_mark_move), so none of
+ * them can disagree with another. Found by comparing the states before and
+ * after the action, so that no text restates the rules. */
+enum ur_ev_type { UR_EV_FIRST, UR_EV_THROW, UR_EV_PASS, UR_EV_MOVE, UR_EV_CAPTURE, UR_EV_FLIP, UR_EV_BEAR_OFF, UR_EV_AGAIN };
+
+static const char *const ev_word[] = {"first", "throw", "pass", "move", "capture", "flip", "bear-off", "again"};
+
+/* One event. `from`: a square, or -1 the reserve; `to`, `sq`: a square, or
+ * UR_NSQ borne off. `n`, `m`: throw: the value and the lots marked; pass:
+ * the roll; capture: the pieces captured; bear-off: borne off so far and of
+ * how many. */
+typedef struct ur_ev {
+    uint8_t type, seat;
+    int8_t from, to, sq;
+    uint8_t n, m;
+    bool opening; /* throw: the starter's forced 1 (UR-R3) */
+} ur_ev;
+
+#define UR_MAX_EV 5 /* move, capture, flip, bear-off or again */
+
 /* Pieces of `p` on `sq`. */
 static int count_on(const ur_state *s, int p, int sq)
 {
@@ -409,87 +435,223 @@ static int count_on(const ur_state *s, int p, int sq)
     return n;
 }
 
-/* What a piece move did, found by comparing the states before and after it
- * (so that the text never restates the rules): `from` the square it left
- * (-1: the reserve), `to` the square it reached (UR_NSQ: borne off). */
-typedef struct ur_step {
-    int p, from, to;
-    bool capture, again;
-} ur_step;
-
-/* Fills `st` for the move from `b` to `a`; false when `b` was not a move
- * of a piece (a pass, chance). */
-static bool step_of(const ur_state *b, const ur_state *a, ur_step *st)
+/* The events of a piece move from `b` to `a` (the action `act`) into `ev`;
+ * the number written, 0 when `b` to `a` was not one. */
+static int move_events(const ur_state *b, pl_action act, const ur_state *a, ur_ev *ev)
 {
-    if (b->phase != UR_PH_MOVE)
-        return false;
-    int p = b->turn;
-    *st = (ur_step){.p = p, .from = -2, .to = -2};
+    int p = b->turn, from = -2, to = -2;
     if (a->reserve[p] < b->reserve[p])
-        st->from = -1;
+        from = -1;
     if (a->off[p] > b->off[p])
-        st->to = UR_NSQ;
+        to = UR_NSQ;
     for (int sq = 0; sq < UR_NSQ; sq++) {
         if (a->h[sq] == b->h[sq] && a->pc[sq] == b->pc[sq])
             continue; /* most squares: the same stack, nothing to count */
         int d = count_on(a, p, sq) - count_on(b, p, sq);
         if (d < 0)
-            st->from = sq;
+            from = sq;
         else if (d > 0)
-            st->to = sq;
+            to = sq;
     }
-    if (st->from == -2 || st->to == -2)
-        return false;
-    st->capture = a->reserve[p ^ 1] > b->reserve[p ^ 1];
-    st->again = a->phase == UR_PH_ROLL && a->turn == p;
-    return true;
+    if (from == -2 || to == -2)
+        return 0;
+    int n = 0;
+    ev[n++] = (ur_ev){.type = UR_EV_MOVE, .seat = (uint8_t)p, .from = (int8_t)from, .to = (int8_t)to};
+    if (to < UR_NSQ && a->reserve[p ^ 1] > b->reserve[p ^ 1])
+        ev[n++] = (ur_ev){.type = UR_EV_CAPTURE, .seat = (uint8_t)p, .sq = (int8_t)to,
+                          .n = (uint8_t)(a->reserve[p ^ 1] - b->reserve[p ^ 1])};
+    /* the piece moved lies on top of `to` (or is off): marked now, blank before (UR-R8) */
+    int was = 0;
+    if (from >= 0 && (act & ~(pl_action)0xff) == UR_ACT_MOVE && (int)(act & 3) < b->h[from])
+        was = (b->pc[from] >> (2 * (b->h[from] - 1 - (int)(act & 3)) + 1)) & 1;
+    if (to < UR_NSQ && !was && ((a->pc[to] >> (2 * (a->h[to] - 1) + 1)) & 1))
+        ev[n++] = (ur_ev){.type = UR_EV_FLIP, .seat = (uint8_t)p, .sq = (int8_t)to};
+    if (to == UR_NSQ)
+        ev[n++] = (ur_ev){.type = UR_EV_BEAR_OFF, .seat = (uint8_t)p, .n = a->off[p], .m = a->pieces};
+    else if (a->phase == UR_PH_ROLL && a->turn == p)
+        ev[n++] = (ur_ev){.type = UR_EV_AGAIN, .seat = (uint8_t)p, .sq = (int8_t)to};
+    return n;
 }
 
-void ur_format_action_long(const void *st, int seat, pl_action a, pl_buf *out)
+/* The events of `seat`'s action `a` from `b` to `s` into `ev` (room for
+ * UR_MAX_EV); returns how many. Ur hides nothing: the same for everyone. */
+static int events_of(const ur_state *b, int seat, pl_action a, const ur_state *s, ur_ev *ev)
 {
-    const ur_state *s = st;
-    ur_format_action(st, seat, a, out);
-    if (s->phase != UR_PH_MOVE || seat != s->turn || (a != UR_ACT_ENTER && (a & ~(pl_action)0xff) != UR_ACT_MOVE))
-        return;
+    if (seat == PL_CHANCE) {
+        if (b->phase == UR_PH_FIRST && (a & UR_ACT_FIRST)) {
+            ev[0] = (ur_ev){.type = UR_EV_FIRST, .seat = (uint8_t)(a & 1)};
+            return 1;
+        }
+        if (b->phase != UR_PH_ROLL || !(a & UR_ACT_ROLL))
+            return 0;
+        int v = (int)(a & 7);
+        /* the lots marked: three lots with none marked for a 4 (UR-R2); Finkel's four dice */
+        int marked = b->finkel ? v : b->d4 ? 0 : v == 4 ? 0 : v;
+        ev[0] = (ur_ev){.type = UR_EV_THROW, .seat = b->turn, .n = (uint8_t)v, .m = (uint8_t)marked,
+                        .opening = b->opening};
+        return 1;
+    }
+    if (b->phase != UR_PH_MOVE || seat != b->turn)
+        return 0;
+    if (a == UR_ACT_PASS) {
+        ev[0] = (ur_ev){.type = UR_EV_PASS, .seat = b->turn, .n = b->roll};
+        return 1;
+    }
+    return move_events(b, a, s, ev);
+}
+
+/* A square's name, the reserve's (-1) or "off" (UR_NSQ). */
+static const char *place_name(int sq) { return sq < 0 ? "reserve" : sq >= UR_NSQ ? "off" : ur_sq_name[sq]; }
+
+/* Appends event `e` (of the state `b` before it) to `arr` as JSON; -1 when
+ * memory ran out. Built by calls, not json_pack: the server writes these per
+ * move. */
+static int ev_json(const ur_state *b, const ur_ev *e, json_t *arr)
+{
+    json_t *o = json_object();
+    int bad = json_object_set_new(o, "type", json_string(ev_word[e->type]));
+    bad |= json_object_set_new(o, "seat", json_integer(e->seat));
+    switch (e->type) {
+    case UR_EV_THROW: {
+        int lots = b->finkel ? 4 : b->d4 ? 0 : 3; /* a d4 is one die: no lots */
+        bad |= json_object_set_new(o, "value", json_integer(e->n));
+        bad |= json_object_set_new(o, "lots", lots ? json_integer(lots) : json_null());
+        bad |= json_object_set_new(o, "marked", lots ? json_integer(e->m) : json_null());
+        bad |= json_object_set_new(o, "opening", json_boolean(e->opening));
+        break;
+    }
+    case UR_EV_PASS:
+        bad |= json_object_set_new(o, "roll", json_integer(e->n));
+        break;
+    case UR_EV_MOVE:
+        bad |= json_object_set_new(o, "from", json_string(place_name(e->from)));
+        bad |= json_object_set_new(o, "to", json_string(place_name(e->to)));
+        break;
+    case UR_EV_CAPTURE:
+        bad |= json_object_set_new(o, "owner", json_integer(e->seat ^ 1));
+        bad |= json_object_set_new(o, "square", json_string(place_name(e->sq)));
+        bad |= json_object_set_new(o, "count", json_integer(e->n));
+        bad |= json_object_set_new(o, "to", json_string("reserve"));
+        break;
+    case UR_EV_FLIP:
+    case UR_EV_AGAIN:
+        bad |= json_object_set_new(o, "square", json_string(place_name(e->sq)));
+        break;
+    case UR_EV_BEAR_OFF:
+        bad |= json_object_set_new(o, "count", json_integer(e->n));
+        bad |= json_object_set_new(o, "of", json_integer(e->m));
+        break;
+    default:
+        break;
+    }
+    bad |= json_array_append_new(arr, o);
+    return bad ? -1 : 0;
+}
+
+int ur_events(const void *before, int seat, pl_action a, const void *after, int viewer, json_t *arr)
+{
+    ur_ev ev[UR_MAX_EV];
+    (void)viewer; /* Ur hides nothing */
+    int n = events_of(before, seat, a, after, ev), bad = 0;
+    for (int i = 0; i < n; i++)
+        bad |= ev_json(before, &ev[i], arr);
+    return bad ? -1 : 0;
+}
+
+/* The events of `seat`'s action `a` in `s` when it is one of its legal piece
+ * moves or its pass (applied to a copy), else 0: a menu and a page show
+ * legal moves; an illegal one lands nowhere. */
+static int legal_events(const ur_state *s, int seat, pl_action a, ur_ev *ev)
+{
+    if (s->phase != UR_PH_MOVE || seat != s->turn ||
+        (a != UR_ACT_PASS && a != UR_ACT_ENTER && (a & ~(pl_action)0xff) != UR_ACT_MOVE))
+        return 0;
     pl_action list[1 + UR_NSQ * 4]; /* enter, and at most 4 pieces a square */
     int n = ur_game.legal(s, seat, list, (int)(sizeof list / sizeof list[0])), k = 0;
     while (k < n && list[k] != a)
         k++;
-    if (k == n) /* a menu lists legal moves; an illegal one lands nowhere */
-        return;
+    if (k == n)
+        return 0;
     ur_state t = *s;
-    ur_step m;
     ur_game.apply(&t, seat, a);
-    if (!step_of(s, &t, &m))
+    return events_of(s, seat, a, &t, ev);
+}
+
+/* The first event of `type` among ev[0..n), or NULL. */
+static const ur_ev *find_ev(const ur_ev *ev, int n, int type)
+{
+    for (int i = 0; i < n; i++)
+        if (ev[i].type == type)
+            return &ev[i];
+    return NULL;
+}
+
+void ur_format_action_long(const void *st, int seat, pl_action a, pl_buf *out)
+{
+    ur_ev ev[UR_MAX_EV];
+    ur_format_action(st, seat, a, out);
+    int n = legal_events(st, seat, a, ev);
+    const ur_ev *mv = find_ev(ev, n, UR_EV_MOVE);
+    if (!mv)
         return;
     pl_buf_puts(out, " → "); /* puts, not printf: a menu writes this for every legal move of every state */
-    pl_buf_puts(out, m.to == UR_NSQ ? "off" : ur_sq_name[m.to]);
-    pl_buf_puts(out, m.capture ? ", captures" : "");
-    pl_buf_puts(out, m.again ? ", rolls again" : "");
+    pl_buf_puts(out, place_name(mv->to));
+    pl_buf_puts(out, find_ev(ev, n, UR_EV_CAPTURE) ? ", captures" : "");
+    pl_buf_puts(out, find_ev(ev, n, UR_EV_AGAIN) ? ", rolls again" : "");
+}
+
+int ur_action_fields(const void *st, int seat, pl_action a, json_t *obj)
+{
+    ur_ev ev[UR_MAX_EV];
+    int n = legal_events(st, seat, a, ev), bad = 0;
+    const ur_ev *mv = find_ev(ev, n, UR_EV_MOVE);
+    if (n && ev[0].type == UR_EV_PASS)
+        return json_object_set_new(obj, "pass", json_true()) ? -1 : 0;
+    if (!mv)
+        return 0;
+    bad |= json_object_set_new(obj, "from", json_string(place_name(mv->from)));
+    bad |= json_object_set_new(obj, "depth", json_integer(a == UR_ACT_ENTER ? 1 : (int)(a & 3) + 1));
+    bad |= json_object_set_new(obj, "to", json_string(place_name(mv->to)));
+    bad |= json_object_set_new(obj, "captures", json_boolean(find_ev(ev, n, UR_EV_CAPTURE)));
+    bad |= json_object_set_new(obj, "flips", json_boolean(find_ev(ev, n, UR_EV_FLIP)));
+    bad |= json_object_set_new(obj, "off", json_boolean(find_ev(ev, n, UR_EV_BEAR_OFF)));
+    bad |= json_object_set_new(obj, "again", json_boolean(find_ev(ev, n, UR_EV_AGAIN)));
+    return bad ? -1 : 0;
 }
 
 void ur_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out)
 {
-    const ur_state *b = before, *s = after;
-    ur_step m;
-    (void)a;
-    if (seat == PL_CHANCE || !step_of(b, s, &m))
-        return;
-    const char *mover = side_name[m.p], *victim = side_name[m.p ^ 1];
-    if (m.capture) {
-        if (viewer == m.p)
-            pl_buf_printf(out, "Your %s captured %s's piece, back to %s's reserve.", ur_sq_name[m.to], victim, victim);
-        else if (viewer == (m.p ^ 1))
-            pl_buf_printf(out, "%s's %s captured your piece, back to your reserve.", mover, ur_sq_name[m.to]);
-        else
-            pl_buf_printf(out, "%s's %s captured %s's piece, back to %s's reserve.", mover, ur_sq_name[m.to], victim,
-                          victim);
+    ur_ev ev[UR_MAX_EV];
+    int n = events_of(before, seat, a, after, ev);
+    /* Words for a capture, a bear-off and an extra roll; none for a throw, a
+     * move, a flip or a pass: the terminal prints the action itself. */
+    for (int i = 0; i < n; i++) {
+        const ur_ev *e = &ev[i];
+        int p = e->seat;
+        const char *mover = side_name[p], *victim = side_name[p ^ 1], *sp = out->len ? " " : "";
+        const char *who = viewer == p ? "You" : mover;
+        switch (e->type) {
+        case UR_EV_CAPTURE:
+            if (viewer == p)
+                pl_buf_printf(out, "%sYour %s captured %s's piece, back to %s's reserve.", sp, ur_sq_name[e->sq],
+                              victim, victim);
+            else if (viewer == (p ^ 1))
+                pl_buf_printf(out, "%s%s's %s captured your piece, back to your reserve.", sp, mover,
+                              ur_sq_name[e->sq]);
+            else
+                pl_buf_printf(out, "%s%s's %s captured %s's piece, back to %s's reserve.", sp, mover,
+                              ur_sq_name[e->sq], victim, victim);
+            break;
+        case UR_EV_BEAR_OFF:
+            pl_buf_printf(out, "%s%s bore a piece off (%d of %d).", sp, who, e->n, e->m);
+            break;
+        case UR_EV_AGAIN:
+            pl_buf_printf(out, "%s%s reached the rosette %s: another roll.", sp, who, ur_sq_name[e->sq]);
+            break;
+        default:
+            break;
+        }
     }
-    const char *who = viewer == m.p ? "You" : mover;
-    if (m.to == UR_NSQ)
-        pl_buf_printf(out, "%s%s bore a piece off (%d of %d).", out->len ? " " : "", who, s->off[m.p], s->pieces);
-    else if (m.again)
-        pl_buf_printf(out, "%s%s reached the rosette %s: another roll.", out->len ? " " : "", who, ur_sq_name[m.to]);
 }
 
 /* Highlights a square's brackets (the picture's cells, ur_draw). */
@@ -504,14 +666,14 @@ static void mark_square(pl_canvas *c, int sq)
 
 void ur_mark_move(const void *before, int seat, pl_action a, const void *after, int viewer, pl_canvas *c)
 {
-    ur_step m;
-    (void)seat;
-    (void)a;
+    ur_ev ev[UR_MAX_EV];
     (void)viewer;
-    if (!step_of(before, after, &m))
+    int n = events_of(before, seat, a, after, ev);
+    const ur_ev *mv = find_ev(ev, n, UR_EV_MOVE);
+    if (!mv)
         return;
-    mark_square(c, m.from);
-    mark_square(c, m.to);
+    mark_square(c, mv->from);
+    mark_square(c, mv->to);
 }
 
 /* ---- the structured view (pl_game.view_json, docs/web-views.md) ---- */

@@ -227,6 +227,9 @@ const char *karp_stats(karp *p);
  * Times are ms from the first kana of the reading, as everywhere here. */
 typedef struct karp_reading {
     int card;                       /* the poem being read, 1..100 */
+    int n;                          /* its number: the readings of the match so far, this one
+                                       included (the `read N` actions of its history, void
+                                       readings included), so a restored match goes on counting */
     int nkana;                      /* kana of its timeline (upper half; chirashi: whole poem) */
     const char *kana[KARP_MAXKANA]; /* each kana as UTF-8 (static strings: the poem table) */
     int start_ms[KARP_MAXKANA];     /* its start, ms from the first kana */
@@ -245,6 +248,17 @@ typedef struct karp_reading {
  * (pool, send, place, arrange, over). Never changes `st`; cannot fail.
  * Threading: reads only `st` and the read-only poem table; any thread. */
 int karp_reading_of(const struct pl_game *g, const void *st, karp_reading *out);
+
+/* The answer of a seat to a reading as an action of `g` (karuta; a
+ * pl_action), built directly rather than written as text and parsed: `n`
+ * touches, card[i] (1..100) at ms[i] (0..KARP_MS_MAX, on the reading's
+ * timeline), in any order (sorted here), or no touch for n = 0 ("none");
+ * with answer=poet, `poet` (1..100) the poem whose poet is named (one touch
+ * only), else 0. Returns 0 with the action in *out, or -1 with *out
+ * unchanged for another game, n outside 0..KARP_MAXTOUCH, a card, time or
+ * poet out of range, a poet without exactly one touch, or a card touched
+ * twice. Whether the rules accept it now is pl_check's to say. Any thread. */
+int karp_answer_action(const struct pl_game *g, const int *card, const int *ms, int n, int poet, uint64_t *out);
 
 /* ---- The field ------------------------------------------------------------ */
 
