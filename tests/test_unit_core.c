@@ -293,6 +293,7 @@ static void test_protocol_framing(void **s)
     pl_proto *p = pl_proto_new();
     assert_string_equal(ask(p, "protocol_version"), "= 1\n\n");
     assert_string_equal(ask(p, "12 protocol_version"), "=12 1\n\n");
+    assert_string_equal(ask(p, "version"), "= " PARLOUR_VERSION "\n\n"); /* CMakeLists.txt's project() VERSION */
     assert_string_equal(ask(p, "# a comment"), "");
     assert_string_equal(ask(p, ""), "");
     assert_string_equal(ask(p, "7 frobnicate"), "?7 unknown command 'frobnicate'; commands: protocol_version "

@@ -506,6 +506,7 @@ static void test_lobby(void **state)
     json_t *w = last(d, a, "welcome");
     assert_non_null(w);
     assert_int_equal(num(w, "protocol"), 1);
+    assert_string_equal(str(w, "server"), "parlour " PARLOUR_VERSION); /* the version of CMakeLists.txt */
     sendf(d, a, "{\"type\":\"hello\",\"v\":1}");
     assert_int_equal(count(d, a, "welcome"), 2);
     sendf(d, a, "{\"type\":\"games\"}");

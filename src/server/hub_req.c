@@ -22,7 +22,7 @@
 #include "parlour/registry.h"
 #include "parlour/rng.h"
 
-#define HUB_VERSION "parlour 0.1.0"
+#define HUB_VERSION "parlour " PARLOUR_VERSION /* CMakeLists.txt's project() VERSION */
 
 /* ---- small helpers ----------------------------------------------------- */
 
