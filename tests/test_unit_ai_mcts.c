@@ -79,6 +79,36 @@ static void test_specs(void **st)
     pl_match_free(m);
 }
 
+/* ai_level is the one list of a game's levels: its own rows, then the
+ * generic ones it leaves out, then NULL. */
+static void test_ai_level_list(void **st)
+{
+    (void)st;
+    static const pl_level own[] = {{"champion", "mcts:iterations=50", "its own"},
+                                   {"easy", "mcts:iterations=10", "its own easy"},
+                                   {NULL, NULL, NULL}};
+    pl_game g = *pl_game_find("ur");
+    g.levels = own;
+    const char *want[] = {"champion", "easy", "medium", "hard"};
+    for (int i = 0; i < 4; i++) {
+        assert_non_null(ai_level(&g, i));
+        assert_string_equal(ai_level(&g, i)->name, want[i]);
+    }
+    assert_string_equal(ai_level(&g, 1)->about, "its own easy");
+    assert_null(ai_level(&g, 4));
+    g.levels = NULL;
+    assert_string_equal(ai_level(&g, 0)->name, "easy");
+    assert_null(ai_level(&g, 3));
+    pl_buf d = {0}; /* ai_describe_levels lists the same, one a line */
+    g.levels = own;
+    ai_describe_levels(&g, &d);
+    int lines = 0;
+    for (const char *p = pl_buf_str(&d); *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 4);
+    pl_buf_free(&d);
+}
+
 /* Levels come from the game's table (pl_game.levels): a level plays as the
  * player its row names, a name only one game has is that game's, and the
  * levels a game leaves out are the generic ones. */
@@ -377,6 +407,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_specs),
+        cmocka_unit_test(test_ai_level_list),
         cmocka_unit_test(test_levels_from_the_game),
         cmocka_unit_test(test_deterministic_for_seed),
         cmocka_unit_test(test_arena_budget),

@@ -1,7 +1,10 @@
 /* test_unit_core.c — options, RNG, buffers, canvas, records and the
  * protocol framing, through their public functions. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "parlour/alloc.h"
@@ -111,6 +114,67 @@ static void test_alloc_failure_is_reported(void **s)
         pl_buf_free(&err);
     }
     fail_msg("pl_match_new never succeeded");
+}
+
+/* A game's check_state that always finds the state broken. */
+static int broken_state(const void *st, pl_buf *why)
+{
+    (void)st;
+    pl_buf_puts(why, "the test's invariant is broken");
+    return -1;
+}
+
+/* pl_match_play runs the game's check_state after every action in builds
+ * with assertions: a broken invariant fails an assertion (the process
+ * aborts) with its reason on stderr. Release builds (NDEBUG) never run it. */
+static void test_match_play_checks_state(void **s)
+{
+    (void)s;
+    pl_game g = *pl_game_find("ur");
+    g.check_state = broken_state;
+    char *w[] = {"seed=1"};
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) { /* the child plays one action */
+        dup2(fds[1], 2);
+        close(fds[0]);
+        pl_buf err = {0};
+        pl_match *m = pl_match_new(&g, 1, w, &err);
+        int rc = -1;
+        if (m && g.phase(m->state) == PL_PHASE_CHANCE) {
+            rc = pl_match_random(m, NULL, &err);
+        } else if (m) {
+            int seat = pl_sole_actor(&g, m->state);
+            pl_action acts[64];
+            rc = g.legal(m->state, seat, acts, 64) > 0 ? pl_match_play(m, seat, acts[0], &err) : -1;
+        }
+        if (rc < 0)
+            fprintf(stderr, "no action played: %s\n", pl_buf_str(&err));
+        pl_match_free(m);
+        pl_buf_free(&err);
+        _exit(rc == 0 ? 0 : 3);
+    }
+    close(fds[1]);
+    char out[4096];
+    size_t n = 0;
+    ssize_t k;
+    while (n < sizeof out - 1 && (k = read(fds[0], out + n, sizeof out - 1 - n)) > 0)
+        n += (size_t)k;
+    out[n] = 0;
+    close(fds[0]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+#ifdef NDEBUG
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+#else
+    if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGABRT)
+        fail_msg("pl_match_play did not fail an assertion on a broken state (status %d): %s", status, out);
+    if (!strstr(out, "the test's invariant is broken") || !strstr(out, "check_state"))
+        fail_msg("the assertion did not give check_state's reason: %s", out);
+#endif
 }
 
 static void expect_record_error(const char *json, const char *want)
@@ -229,6 +293,7 @@ static void test_protocol_framing(void **s)
     pl_proto *p = pl_proto_new();
     assert_string_equal(ask(p, "protocol_version"), "= 1\n\n");
     assert_string_equal(ask(p, "12 protocol_version"), "=12 1\n\n");
+    assert_string_equal(ask(p, "version"), "= " PARLOUR_VERSION "\n\n"); /* CMakeLists.txt's project() VERSION */
     assert_string_equal(ask(p, "# a comment"), "");
     assert_string_equal(ask(p, ""), "");
     assert_string_equal(ask(p, "7 frobnicate"), "?7 unknown command 'frobnicate'; commands: protocol_version "
@@ -590,6 +655,7 @@ int main(void)
         cmocka_unit_test(test_rng_reproducible_and_unbiased),
         cmocka_unit_test(test_buf_and_canvas),
         cmocka_unit_test(test_alloc_failure_is_reported),
+        cmocka_unit_test(test_match_play_checks_state),
         cmocka_unit_test(test_record_rejects_bad_records),
         cmocka_unit_test(test_parse_legal_why),
         cmocka_unit_test(test_protocol_framing),

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ai/ai.h"
 #include "helpers.h"
 #include "hub.h"
 #include "parlour/alloc.h"
@@ -505,6 +506,7 @@ static void test_lobby(void **state)
     json_t *w = last(d, a, "welcome");
     assert_non_null(w);
     assert_int_equal(num(w, "protocol"), 1);
+    assert_string_equal(str(w, "server"), "parlour " PARLOUR_VERSION); /* the version of CMakeLists.txt */
     sendf(d, a, "{\"type\":\"hello\",\"v\":1}");
     assert_int_equal(count(d, a, "welcome"), 2);
     sendf(d, a, "{\"type\":\"games\"}");
@@ -515,6 +517,18 @@ static void test_lobby(void **state)
         json_t *e = json_array_get(g, k);
         assert_true(json_array_size(json_object_get(e, "options")) > 0);
         seen_levels += json_array_size(json_object_get(e, "levels")) >= 3;
+        const pl_game *pg = pl_game_find(str(e, "id")); /* the levels are the AI's list (ai_level) */
+        json_t *lv = json_object_get(e, "levels");
+        for (size_t i = 0; i <= json_array_size(lv); i++) {
+            const pl_level *want = ai_level(pg, (int)i);
+            if (i == json_array_size(lv)) {
+                assert_null(want);
+                break;
+            }
+            assert_non_null(want);
+            assert_string_equal(str(json_array_get(lv, i), "name"), want->name);
+            assert_string_equal(str(json_array_get(lv, i), "about"), want->about);
+        }
     }
     assert_int_equal(seen_levels, 4);
     create(d, a, "\"game\":\"ur\",\"public\":true");

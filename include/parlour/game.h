@@ -261,8 +261,10 @@ typedef struct pl_game {
 
     /* Optional: the game's own invariants of a state (counts conserved,
      * derived fields agreeing with what they summarise). Returns 0, or -1
-     * with what is broken in `why`. For tests and fuzz targets: it may be
-     * slow and is never called in play. Never changes `st`. */
+     * with what is broken in `why`. For tests, fuzz targets and builds with
+     * assertions (pl_match_play runs it after every action unless NDEBUG):
+     * it may be slow and is never called in a release build's play. Never
+     * changes `st`. */
     int (*check_state)(const void *st, pl_buf *why);
 
     /* Optional: what an action did, in plain sentences for a person. `after`

@@ -38,7 +38,10 @@ pl_match *pl_match_new(const pl_game *g, int argc, char **argv, pl_buf *err);
 void pl_match_free(pl_match *m);
 
 /* Applies `a` for `seat` (PL_CHANCE in a chance phase) after checking it.
- * Returns 0, or -1 with the reason in `err` and nothing changed. */
+ * Returns 0, or -1 with the reason in `err` and nothing changed. In builds
+ * with assertions (no NDEBUG) the game's check_state, when it has one, runs
+ * after the action: a broken invariant fails an assertion, its reason on
+ * stderr. */
 int pl_match_play(pl_match *m, int seat, pl_action a, pl_buf *err);
 /* Parses `text` for `seat` and plays it. `seat` -1 means "whoever acts":
  * chance in a chance phase, else the single actor (an error when several

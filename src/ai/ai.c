@@ -353,13 +353,22 @@ void ai_describe(pl_buf *out)
                 "perfect:TABLE             optimal play from an exact table (parlour solve ... --out TABLE)\n");
 }
 
-void ai_describe_levels(const pl_game *g, pl_buf *out)
+const pl_level *ai_level(const pl_game *g, int i)
 {
     for (const pl_level *lv = g->levels; lv && lv->name; lv++)
-        pl_buf_printf(out, "%-9s %-40s %s\n", lv->name, lv->spec, lv->about);
+        if (i-- == 0)
+            return lv;
     for (const pl_level *lv = generic_levels; lv->name; lv++)
-        if (!level_in(g->levels, lv->name))
-            pl_buf_printf(out, "%-9s %-40s %s\n", lv->name, lv->spec, lv->about);
+        if (!level_in(g->levels, lv->name) && i-- == 0)
+            return lv;
+    return NULL;
+}
+
+void ai_describe_levels(const pl_game *g, pl_buf *out)
+{
+    const pl_level *lv;
+    for (int i = 0; (lv = ai_level(g, i)); i++)
+        pl_buf_printf(out, "%-9s %-40s %s\n", lv->name, lv->spec, lv->about);
 }
 
 struct ai_player {

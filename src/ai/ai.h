@@ -67,5 +67,10 @@ void ai_describe(pl_buf *out);
 /* Appends the named levels of `g` (pl_game.levels, then the generic ones it
  * leaves out), one a line: the name, the player it stands for, what it is. */
 void ai_describe_levels(const pl_game *g, pl_buf *out);
+/* The level `i` (from 0) of `g`'s named levels, in ai_describe_levels'
+ * order: the game's own (pl_game.levels), then the generic ones it leaves
+ * out ("easy", "medium", "hard": docs/ai.md). NULL past the last. The rows
+ * are static. This list is the only one: other layers ask it. */
+const pl_level *ai_level(const pl_game *g, int i);
 
 #endif

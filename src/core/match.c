@@ -1,6 +1,8 @@
 /* match.c — a game in progress with its history (match.h). */
 #include "parlour/match.h"
 
+#include <assert.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
@@ -75,6 +77,24 @@ static int push(pl_match *m, int seat, pl_action a)
     return 0;
 }
 
+#ifndef NDEBUG
+/* Builds with assertions: the game's own invariants (pl_game.check_state)
+ * hold after `seat` played `a`, the last action of `m`; a broken one fails
+ * an assertion, its reason written to stderr first. */
+static void check_after(const pl_match *m, int seat, pl_action a)
+{
+    if (!m->game->check_state)
+        return;
+    pl_buf why = {0};
+    if (m->game->check_state(m->state, &why) < 0) {
+        fprintf(stderr, "pl_match_play: %s: check_state after action %d (seat %d, code %" PRIu64 "): %s\n",
+                m->game->id, m->nhist - 1, seat, (uint64_t)a, pl_buf_str(&why));
+        assert(!"pl_match_play: the game's check_state failed (its reason above)");
+    }
+    pl_buf_free(&why);
+}
+#endif
+
 int pl_match_play(pl_match *m, int seat, pl_action a, pl_buf *err)
 {
     if (pl_check(m->game, m->state, seat, a, err) < 0)
@@ -84,6 +104,9 @@ int pl_match_play(pl_match *m, int seat, pl_action a, pl_buf *err)
         return -1;
     }
     m->game->apply(m->state, seat, a);
+#ifndef NDEBUG
+    check_after(m, seat, a);
+#endif
     return 0;
 }
 

@@ -23,7 +23,7 @@
 
 #define PROTO_VERSION "1"
 #define PROGRAM_NAME "parlour"
-#define PROGRAM_VERSION "0.1.0"
+#define PROGRAM_VERSION PARLOUR_VERSION /* CMakeLists.txt's project() VERSION */
 #define MAX_ARGS 64
 
 struct pl_proto {

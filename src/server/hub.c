@@ -526,32 +526,22 @@ hub_room *hub_room_new(hub *h, const pl_game *g, json_t *opts, uint64_t seed, pl
 
 /* ---- AI players -------------------------------------------------------- */
 
-/* Level names of `g`: its table's, then the generic ones it leaves out. */
+/* Whether `level` names one of `g`'s levels (ai_level's list). */
 static int level_known(const pl_game *g, const char *level)
 {
-    static const char *const generic[] = {"easy", "medium", "hard"};
-    for (const pl_level *l = g->levels; l && l->name; l++)
+    const pl_level *l;
+    for (int i = 0; (l = ai_level(g, i)); i++)
         if (!strcmp(l->name, level))
-            return 1;
-    for (size_t i = 0; i < sizeof generic / sizeof *generic; i++)
-        if (!strcmp(generic[i], level))
             return 1;
     return 0;
 }
 
-void hub_levels_list(const pl_game *g, pl_buf *out)
+/* Appends the level names of `g` to `out` (ai_level's list), ", " between. */
+static void levels_list(const pl_game *g, pl_buf *out)
 {
-    static const char *const generic[] = {"easy", "medium", "hard"};
-    int n = 0;
-    for (const pl_level *l = g->levels; l && l->name; l++)
-        pl_buf_printf(out, "%s%s", n++ ? ", " : "", l->name);
-    for (size_t i = 0; i < sizeof generic / sizeof *generic; i++) {
-        int have = 0;
-        for (const pl_level *l = g->levels; l && l->name; l++)
-            have |= !strcmp(l->name, generic[i]);
-        if (!have)
-            pl_buf_printf(out, "%s%s", n++ ? ", " : "", generic[i]);
-    }
+    const pl_level *l;
+    for (int i = 0; (l = ai_level(g, i)); i++)
+        pl_buf_printf(out, "%s%s", i ? ", " : "", l->name);
 }
 
 const ai_player *hub_player(hub *h, const pl_game *g, const char *level, pl_buf *err)
@@ -561,7 +551,7 @@ const ai_player *hub_player(hub *h, const pl_game *g, const char *level, pl_buf 
             return h->ais[i].p;
     if (!level_known(g, level)) {
         pl_buf_printf(err, "unknown level '%s' for %s; levels: ", level, g->id);
-        hub_levels_list(g, err);
+        levels_list(g, err);
         return NULL;
     }
     ai_player *p = ai_player_new(g, level, err);

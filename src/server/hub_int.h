@@ -301,9 +301,6 @@ int hub_seat_is_ai(const hub_room *r, int s);
 int hub_room_started(const hub_room *r);
 /* The room's game is over. */
 int hub_room_over(const hub_room *r);
-/* Appends the level names of `g` to `out`, ", " between: its table's,
- * then the generic ones it leaves out. */
-void hub_levels_list(const pl_game *g, pl_buf *out);
 /* The ai_player for `level` of game `g` (the hub keeps it), or NULL + message. */
 const ai_player *hub_player(hub *h, const pl_game *g, const char *level, pl_buf *err);
 /* Works out the entry `e` of the action `seat` played from `before` to

@@ -22,7 +22,7 @@
 #include "parlour/registry.h"
 #include "parlour/rng.h"
 
-#define HUB_VERSION "parlour 0.1.0"
+#define HUB_VERSION "parlour " PARLOUR_VERSION /* CMakeLists.txt's project() VERSION */
 
 /* ---- small helpers ----------------------------------------------------- */
 
@@ -142,23 +142,10 @@ static json_t *games_json(void)
             }
             json_array_append_new(opts, o);
         }
-        json_t *lv = json_array();
-        pl_buf names = {0};
-        hub_levels_list(g, &names);
-        const char *p = pl_buf_str(&names);
-        while (*p) {
-            const char *c = strstr(p, ", ");
-            size_t len = c ? (size_t)(c - p) : strlen(p);
-            char name[64];
-            snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
-            const char *about = "a search of the generic levels (docs/ai.md)";
-            for (const pl_level *l = g->levels; l && l->name; l++)
-                if (!strcmp(l->name, name))
-                    about = l->about ? l->about : "";
-            json_array_append_new(lv, json_pack("{s:s, s:s}", "name", name, "about", about));
-            p += len + (c ? 2 : 0);
-        }
-        pl_buf_free(&names);
+        json_t *lv = json_array(); /* the AI's list of levels (ai_level) */
+        const pl_level *l;
+        for (int k = 0; (l = ai_level(g, k)); k++)
+            json_array_append_new(lv, json_pack("{s:s, s:s}", "name", l->name, "about", l->about ? l->about : ""));
         json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:b, s:o, s:o}", "id", g->id, "name", g->name,
                                              "summary", g->summary ? g->summary : "", "hidden",
                                              (g->flags & PL_GAME_HIDDEN) != 0, "options", opts, "levels", lv));
