@@ -8,45 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "helpers.h"
-#include "games/tamcuc/tc.h"
-#include "parlour/alloc.h"
+#include "tamcuc_util.h"
 
-#define D4 "deal=rG,rA,rE,rC,rN,rH,bS,bS/bG,bA,bE,bC,bN,bH,rS,rS/rA,rE,rC,rN,rH,rS,rS,rS/bA,bE,bC,bN,bH,bS,bS,bS"
 #define DFOUR "deal=rG,rA,rE,rC,rN,rH,bS,rS/bS,bS,bS,bS,bG,bA,bE,bC/rS,rS,rS,rS,rA,rE,rC,rN/bA,bE,bC,bN,bH,rH,bN,bH"
 #define DFIVE "deal=rG,rA,rE,rC,rN,rH,bC,bN/bG,bA,bE,bC,bN,bH,rA,rE/bS,bS,bS,bS,bS,rC,rN,rH/rS,rS,rS,rS,rS,bA,bE,bH"
-
-static tc_state *S(pl_match *m) { return m->state; }
-
-static tc_cards C(const char *t)
-{
-    tc_cards x;
-    int n;
-    pl_buf e = {0};
-    if (tc_parse_cards(t, &x, &n, &e) < 0)
-        fail_msg("cards %s: %s", t, pl_buf_str(&e));
-    pl_buf_free(&e);
-    return x;
-}
-
-/* The last hands of a deal, won piles set, `leader` to lead (as
- * test_rules_tamcuc.c's endgame). */
-static void endgame(pl_match *m, const char *const *hands, const char *const *won, int leader)
-{
-    tc_state *s = S(m);
-    tc_cards used = 0;
-    for (int p = 0; p < s->np; p++) {
-        s->hand[p] = C(hands[p]);
-        s->won[p] = C(won[p]);
-        s->pub[p] = s->sec[p] = 0;
-        used += s->hand[p] + s->won[p];
-    }
-    s->pub[0] = s->deck - used;
-    s->phase = TC_PH_LEAD;
-    s->tleader = (uint8_t)leader;
-    s->tricks = 4;
-    s->textra = 0;
-}
 
 static char told_events[TC_MAXP + 1][4096];
 static char told_words[TC_MAXP + 1][2048];
