@@ -116,6 +116,12 @@ run('lobby', async (h) => {
     h.check((await page.locator('.seat-choice').count()) === 4, 'four seats for players=2');
     h.check((await page.inputValue('#seat-2')) === 'partner:0' && (await page.inputValue('#seat-3')) === 'partner:1', 'seats 3 and 4 played by the persons of seats 1 and 2');
     await page.selectOption('#seat-1', 'ai:easy');
+    // one player a team (the server refuses a person beside another person or a computer)
+    const mate = await page.locator('#seat-3 option').evaluateAll((os) => os.map((o) => o.value));
+    h.check((await page.inputValue('#seat-3')) === 'ai:easy' && !mate.includes('person') && !mate.some((v) => v.startsWith('partner')),
+      'a computer at seat 2: its team mate is a computer too, nothing else offered: ' + mate);
+    const first = await page.locator('#seat-2 option').evaluateAll((os) => os.map((o) => o.value));
+    h.check(first.join() === 'partner:0', 'seat 3 is played by the person of seat 1, nothing else offered: ' + first);
     await page.click('#create');
     await page.locator('#open-room').click();
     await page.waitForURL(/\/room\//);

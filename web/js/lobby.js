@@ -272,21 +272,25 @@ export function open(ctx) {
     const n = seatCount(f.game, f.options);
     const level = g && g.levels.length ? 'ai:' + g.levels[Math.min(1, g.levels.length - 1)].name : 'person';
     const pairs = f.game === 'cbw' && Number(f.options.players) === 2;
-    if (!f.seats || f.seats.length !== n) f.seats = Array.from({ length: n }, (_, i) => (i === 0 ? 'person' : pairs && i >= 2 ? 'partner:' + (i - 2) : level));
+    if (!f.seats || f.seats.length !== n) f.seats = Array.from({ length: n }, (_, i) => (i === 0 || (pairs && i === 1) ? 'person' : pairs && i >= 2 ? 'partner:' + (i - 2) : level));
     // City Behind Walls with players=2: four seats, a person plays both seats of a team
     const teams = f.game === 'cbw' && Number(f.options.players) === 2;
     f.seats.forEach((v, i) => {
+      // players=2: true/false for a team's second seat whose first is a person/computer, else null
+      const mateIsPerson = teams && i >= 2 ? f.seats[i - 2] === 'person' : null;
       const sel = h('select', { id: 'seat-' + i, onchange: (ev) => {
           f.seats[i] = ev.target.value;
-          // a partner seat needs a person at its team mate's seat: a computer plays both
-          if (teams && i < 2 && f.seats[i] !== 'person' && f.seats[i + 2] === 'partner:' + i) {
-            f.seats[i + 2] = f.seats[i];
+          // one player a team (the server refuses anything else, docs/web-protocol.md):
+          // a person's team mate is its partner seat, a computer's a computer
+          if (teams && i < 2) {
+            f.seats[i + 2] = f.seats[i] === 'person' ? 'partner:' + i : f.seats[i];
             renderSeats();
           }
         } },
-        h('option', { value: 'person', selected: v === 'person' }, t('new.seat.person')),
-        teams && i >= 2 ? h('option', { value: 'partner:' + (i - 2), selected: v === 'partner:' + (i - 2) }, t('new.seat.partner', { n: i - 1 })) : null,
-        (g ? g.levels : []).map((l) => h('option', { value: 'ai:' + l.name, selected: v === 'ai:' + l.name, title: levelAbout(f.game, l) }, t('new.seat.ai', { level: levelName(l.name) }))));
+        // the second seat of a team under players=2 offers only what the first allows
+        mateIsPerson !== null ? null : h('option', { value: 'person', selected: v === 'person' }, t('new.seat.person')),
+        teams && i >= 2 && mateIsPerson ? h('option', { value: 'partner:' + (i - 2), selected: v === 'partner:' + (i - 2) }, t('new.seat.partner', { n: i - 1 })) : null,
+        mateIsPerson ? null : (g ? g.levels : []).map((l) => h('option', { value: 'ai:' + l.name, selected: v === 'ai:' + l.name, title: levelAbout(f.game, l) }, t('new.seat.ai', { level: levelName(l.name) }))));
       box.append(h('div', { class: 'field seat-choice' }, h('label', { for: 'seat-' + i }, t('room.seat.n', { n: i + 1 })), sel));
     });
     if (g && g.levels.length)
