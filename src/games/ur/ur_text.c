@@ -562,113 +562,132 @@ int ur_events(const void *before, int seat, pl_action a, const void *after, int 
  *
  * Each event's keys are written in strcmp's order by hand (the order
  * pl_json_dump sorts ev_json's object into); the words and square names are
- * ASCII. No allocation but the buffer's: the server writes these per action
- * per viewer (docs/benchmarks.md). tests/test_property_events_text.c checks
- * the bytes against ur_events's. */
+ * ASCII with nothing to escape, the numbers single digits, so both are
+ * copied as they are (put_word, put_small). No allocation but the buffer's:
+ * the server writes these per action per viewer (docs/benchmarks.md).
+ * tests/test_property_events_text.c checks the bytes against ur_events's. */
 
 /* Appends "true" or "false". */
 static void put_bool(pl_buf *out, bool v) { pl_buf_puts(out, v ? "true" : "false"); }
 
+/* Appends `w`, an event word or a place name (ASCII letters, digits and
+ * '-': nothing to escape), between quotes, as pl_json_put_string would
+ * write it at a fraction of its cost. */
+static void put_word(pl_buf *out, const char *w)
+{
+    pl_buf_putc(out, '"');
+    pl_buf_puts(out, w);
+    pl_buf_putc(out, '"');
+}
+
+/* Appends the integer `v` as pl_json_put_int writes it; one digit (every
+ * count, seat and throw of Ur) without its work. */
+static void put_small(pl_buf *out, int v)
+{
+    if (v >= 0 && v <= 9)
+        pl_buf_putc(out, (char)('0' + v));
+    else
+        pl_json_put_int(out, v);
+}
+
 /* Appends `lead` (the object's "{" or a field's ","), then
  * `"seat":N,"type":"word"`: the two keys every event has. */
-static int put_seat_type(pl_buf *out, const char *lead, const ur_ev *e)
+static void put_seat_type(pl_buf *out, const char *lead, const ur_ev *e)
 {
     pl_buf_puts(out, lead);
     pl_buf_puts(out, "\"seat\":");
-    pl_json_put_int(out, e->seat);
+    put_small(out, e->seat);
     pl_buf_puts(out, ",\"type\":");
-    return pl_json_put_string(out, ev_word[e->type]);
+    put_word(out, ev_word[e->type]);
 }
 
 /* Appends event `e` (of the state `b` before it) as ev_json's object
- * dumps; -1 when memory ran out. */
-static int ev_text(const ur_state *b, const ur_ev *e, pl_buf *out)
+ * dumps (out->oom set when memory ran out). */
+static void ev_text(const ur_state *b, const ur_ev *e, pl_buf *out)
 {
-    int bad = 0;
     switch (e->type) {
     case UR_EV_THROW: { /* lots marked opening seat type value */
         int lots = b->finkel ? 4 : b->d4 ? 0 : 3; /* as ev_json */
         pl_buf_puts(out, "{\"lots\":");
         if (lots)
-            pl_json_put_int(out, lots);
+            put_small(out, lots);
         else
             pl_buf_puts(out, "null");
         pl_buf_puts(out, ",\"marked\":");
         if (lots)
-            pl_json_put_int(out, e->m);
+            put_small(out, e->m);
         else
             pl_buf_puts(out, "null");
         pl_buf_puts(out, ",\"opening\":");
         put_bool(out, e->opening);
-        bad |= put_seat_type(out, ",", e);
+        put_seat_type(out, ",", e);
         pl_buf_puts(out, ",\"value\":");
-        pl_json_put_int(out, e->n);
+        put_small(out, e->n);
         break;
     }
     case UR_EV_PASS: /* roll seat type */
         pl_buf_puts(out, "{\"roll\":");
-        pl_json_put_int(out, e->n);
-        bad |= put_seat_type(out, ",", e);
+        put_small(out, e->n);
+        put_seat_type(out, ",", e);
         break;
     case UR_EV_MOVE: /* from seat to type */
         pl_buf_puts(out, "{\"from\":");
-        bad |= pl_json_put_string(out, place_name(e->from));
+        put_word(out, place_name(e->from));
         pl_buf_puts(out, ",\"seat\":");
-        pl_json_put_int(out, e->seat);
+        put_small(out, e->seat);
         pl_buf_puts(out, ",\"to\":");
-        bad |= pl_json_put_string(out, place_name(e->to));
+        put_word(out, place_name(e->to));
         pl_buf_puts(out, ",\"type\":");
-        bad |= pl_json_put_string(out, ev_word[e->type]);
+        put_word(out, ev_word[e->type]);
         break;
     case UR_EV_CAPTURE: /* count owner seat square to type */
         pl_buf_puts(out, "{\"count\":");
-        pl_json_put_int(out, e->n);
+        put_small(out, e->n);
         pl_buf_puts(out, ",\"owner\":");
-        pl_json_put_int(out, e->seat ^ 1);
+        put_small(out, e->seat ^ 1);
         pl_buf_puts(out, ",\"seat\":");
-        pl_json_put_int(out, e->seat);
+        put_small(out, e->seat);
         pl_buf_puts(out, ",\"square\":");
-        bad |= pl_json_put_string(out, place_name(e->sq));
+        put_word(out, place_name(e->sq));
         pl_buf_puts(out, ",\"to\":\"reserve\",\"type\":");
-        bad |= pl_json_put_string(out, ev_word[e->type]);
+        put_word(out, ev_word[e->type]);
         break;
     case UR_EV_FLIP:
     case UR_EV_AGAIN: /* seat square type */
         pl_buf_puts(out, "{\"seat\":");
-        pl_json_put_int(out, e->seat);
+        put_small(out, e->seat);
         pl_buf_puts(out, ",\"square\":");
-        bad |= pl_json_put_string(out, place_name(e->sq));
+        put_word(out, place_name(e->sq));
         pl_buf_puts(out, ",\"type\":");
-        bad |= pl_json_put_string(out, ev_word[e->type]);
+        put_word(out, ev_word[e->type]);
         break;
     case UR_EV_BEAR_OFF: /* count of seat type */
         pl_buf_puts(out, "{\"count\":");
-        pl_json_put_int(out, e->n);
+        put_small(out, e->n);
         pl_buf_puts(out, ",\"of\":");
-        pl_json_put_int(out, e->m);
-        bad |= put_seat_type(out, ",", e);
+        put_small(out, e->m);
+        put_seat_type(out, ",", e);
         break;
     default: /* UR_EV_FIRST: seat type */
-        bad |= put_seat_type(out, "{", e);
+        put_seat_type(out, "{", e);
         break;
     }
     pl_buf_putc(out, '}');
-    return bad || out->oom ? -1 : 0;
 }
 
 int ur_events_text(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out)
 {
     ur_ev ev[UR_MAX_EV];
     (void)viewer; /* Ur hides nothing */
-    int n = events_of(before, seat, a, after, ev), bad = 0;
+    int n = events_of(before, seat, a, after, ev);
     pl_buf_putc(out, '[');
     for (int i = 0; i < n; i++) {
         if (i)
             pl_buf_putc(out, ',');
-        bad |= ev_text(before, &ev[i], out);
+        ev_text(before, &ev[i], out);
     }
     pl_buf_putc(out, ']');
-    return bad || out->oom ? -1 : 0;
+    return out->oom ? -1 : 0;
 }
 
 /* The events of `seat`'s action `a` in `s` when it is one of its legal piece
@@ -735,7 +754,7 @@ int ur_action_fields(const void *st, int seat, pl_action a, json_t *obj)
 int ur_action_fields_text(const void *st, int seat, pl_action a, pl_buf *out)
 {
     ur_ev ev[UR_MAX_EV];
-    int n = legal_events(st, seat, a, ev), bad = 0;
+    int n = legal_events(st, seat, a, ev);
     const ur_ev *mv = find_ev(ev, n, UR_EV_MOVE);
     if (n && ev[0].type == UR_EV_PASS) {
         pl_buf_puts(out, "{\"pass\":true}");
@@ -751,17 +770,17 @@ int ur_action_fields_text(const void *st, int seat, pl_action a, pl_buf *out)
     pl_buf_puts(out, ",\"captures\":");
     put_bool(out, find_ev(ev, n, UR_EV_CAPTURE));
     pl_buf_puts(out, ",\"depth\":");
-    pl_json_put_int(out, a == UR_ACT_ENTER ? 1 : (int)(a & 3) + 1);
+    put_small(out, a == UR_ACT_ENTER ? 1 : (int)(a & 3) + 1);
     pl_buf_puts(out, ",\"flips\":");
     put_bool(out, find_ev(ev, n, UR_EV_FLIP));
     pl_buf_puts(out, ",\"from\":");
-    bad |= pl_json_put_string(out, place_name(mv->from));
+    put_word(out, place_name(mv->from));
     pl_buf_puts(out, ",\"off\":");
     put_bool(out, find_ev(ev, n, UR_EV_BEAR_OFF));
     pl_buf_puts(out, ",\"to\":");
-    bad |= pl_json_put_string(out, place_name(mv->to));
+    put_word(out, place_name(mv->to));
     pl_buf_putc(out, '}');
-    return bad || out->oom ? -1 : 0;
+    return out->oom ? -1 : 0;
 }
 
 void ur_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out)
