@@ -5,7 +5,9 @@
  * at every legal action of every state, along random games of every rule
  * variant and random options, compared with the reference, the same game
  * with the text members taken away (the jansson path). A byte of difference
- * fails. A game that gains either member must be added to `diffed` below. */
+ * fails, and so does a pl_events_json or pl_action_fields_json that does not
+ * take the text way (the members are called through counting wrappers). A
+ * game that gains either member must be added to `diffed` below. */
 #include <stdio.h>
 #include <string.h>
 
@@ -29,9 +31,28 @@ enum { NDIFFED = sizeof diffed / sizeof diffed[0] };
 
 /* What a run compared. */
 typedef struct tally {
-    long actions, fields;
+    long actions, fields, viewers; /* viewers: pl_events_json calls, one a viewer an action */
     pl_buf seen; /* every events text written, to find the types in */
 } tally;
+
+/* The game under test, and how often pl_events_json and
+ * pl_action_fields_json called its text members: through these wrappers,
+ * so that a pl_events_json that ignored events_text (both paths jansson's,
+ * the same bytes) fails the test too. One test thread. */
+static const pl_game *spied;
+static long events_text_calls, fields_text_calls;
+
+static int spy_events_text(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out)
+{
+    events_text_calls++;
+    return spied->events_text(before, seat, a, after, viewer, out);
+}
+
+static int spy_fields_text(const void *st, int seat, pl_action a, pl_buf *out)
+{
+    fields_text_calls++;
+    return spied->action_fields_text(st, seat, a, out);
+}
 
 /* The two paths' bytes for one thing: the same, or the test fails naming
  * where. */
@@ -76,6 +97,7 @@ static void same_events(const pl_game *g, const pl_game *ref, const void *before
             pl_events_json(ref, before, seat, act, after, v, &b, &err) != 0)
             fail_msg("%s [%s] step %ld viewer %d: %s", g->id, opts, step, v, pl_buf_str(&err));
         same_text(&a, &b, "events", opts, step, v);
+        t->viewers++;
         if (v == -1)
             pl_buf_puts(&t->seen, pl_buf_str(&a));
     }
@@ -122,11 +144,17 @@ static void diff_one(const pl_game *g, const pl_game *ref, const char *opts, pl_
  * random options; fails unless every type in d->types was written. */
 static void diff_game(const struct diffed *d, uint64_t seed, tally *t)
 {
-    const pl_game *g = pl_game_find(d->id);
-    assert_non_null(g);
-    pl_game ref = *g;
+    spied = pl_game_find(d->id);
+    assert_non_null(spied);
+    pl_game spy = *spied, ref = *spied;
+    const pl_game *g = &spy;
+    if (spied->events_text)
+        spy.events_text = spy_events_text;
+    if (spied->action_fields_text)
+        spy.action_fields_text = spy_fields_text;
     ref.events_text = NULL; /* the reference: events and action_fields through jansson */
     ref.action_fields_text = NULL;
+    events_text_calls = fields_text_calls = 0;
     pl_rng r;
     pl_rng_seed(&r, seed);
     pl_action *acts = pl_malloc(PL_MAX_ACTIONS * sizeof *acts);
@@ -142,6 +170,11 @@ static void diff_game(const struct diffed *d, uint64_t seed, tally *t)
         diff_one(g, &ref, opts, &r, acts, t);
     }
     pl_free(acts);
+    /* every call on the game's side went the text way */
+    if (spied->events_text)
+        assert_int_equal(events_text_calls, t->viewers);
+    if (spied->action_fields_text)
+        assert_int_equal(fields_text_calls, t->fields);
     for (const char *const *ty = d->types; *ty; ty++) {
         char want[64];
         snprintf(want, sizeof want, "\"type\":\"%s\"", *ty);
