@@ -218,11 +218,44 @@ static void test_property_events_text_ur_same_as_jansson(void **state)
     pl_buf_free(&t.seen);
 }
 
+/* Memory run out on the text way: -1, the buffer as it was, the reason
+ * said (pl_events_json and pl_action_fields_json, as their jansson way). */
+static void test_property_events_text_ur_out_of_memory(void **state)
+{
+    (void)state;
+    pl_match *m = th_new("ur", "start=light seed=1");
+    pl_buf err = {0}, out = {0};
+    pl_rng r;
+    pl_rng_seed(&r, 1);
+    assert_int_equal(pl_match_play(m, PL_CHANCE, pl_draw_chance(m->game, m->state, &r), &err), 0);
+    pl_action acts[PL_MAX_ACTIONS];
+    int nl = pl_legal_all(m->game, m->state, 0, acts);
+    assert_true(nl > 0);
+    pl_buf_puts(&out, "kept");
+    out.oom = true; /* as after an append that found no memory */
+    assert_int_equal(pl_action_fields_json(m->game, m->state, 0, acts[0], &out, &err), -1);
+    assert_string_equal(pl_buf_str(&out), "kept");
+    assert_string_equal(pl_buf_str(&err), "out of memory");
+    void *before = pl_malloc(m->game->state_size);
+    assert_non_null(before);
+    pl_state_copy(m->game, before, m->state);
+    assert_int_equal(pl_match_play(m, 0, acts[0], &err), 0);
+    pl_buf_clear(&err);
+    assert_int_equal(pl_events_json(m->game, before, 0, acts[0], m->state, -1, &out, &err), -1);
+    assert_string_equal(pl_buf_str(&out), "kept");
+    assert_string_equal(pl_buf_str(&err), "out of memory");
+    pl_free(before);
+    pl_buf_free(&out);
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_property_events_text_every_game_listed),
         cmocka_unit_test(test_property_events_text_ur_same_as_jansson),
+        cmocka_unit_test(test_property_events_text_ur_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
