@@ -360,6 +360,28 @@ typedef struct pl_game {
      * "Action fields"). Same value rules as `events`. Returns 0, or -1 when
      * memory ran out. Never changes `st`. */
     int (*action_fields)(const void *st, int seat, pl_action a, struct json_t *obj);
+
+    /* Optional, only with events: the same events written straight as
+     * text, without a jansson tree (the server writes them per action per
+     * viewer: docs/benchmarks.md). Appends to `out` the whole array, "[...]"
+     * ("[]" for none), exactly as pl_json_dump writes what `events` fills:
+     * compact (no spaces), each object's keys sorted by strcmp, strings
+     * through pl_json_put_string, integers through pl_json_put_int (or an
+     * object through pl_jfields, jsonout.h). `events` stays the reference
+     * (tests/test_property_events_text.c compares the two at every action of
+     * random games of every option); the same hidden-information contract.
+     * Returns 0, or -1 when a value could not be written (memory ran out, a
+     * string that is not UTF-8): pl_events_json then cuts `out` back. Never
+     * changes either state. */
+    int (*events_text)(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out);
+
+    /* Optional, only with action_fields: the same fields written straight
+     * as text. Appends to `out` the whole object, "{...}" ("{}" for none),
+     * exactly as pl_json_dump writes what `action_fields` fills, by the
+     * rules of events_text (tests/test_property_events_text.c compares the
+     * two at every legal action). Returns 0, or -1 as events_text. Never
+     * changes `st`. */
+    int (*action_fields_text)(const void *st, int seat, pl_action a, pl_buf *out);
 } pl_game;
 
 /* Lists every legal action of `seat` in `st` into `out`, which has room for
@@ -444,7 +466,8 @@ void pl_show(const pl_game *g, const void *st, int seat, pl_buf *out);
 int pl_view_json(const pl_game *g, const void *st, int viewer, pl_buf *out, pl_buf *err);
 
 /* Appends the events of `seat`'s action `a` from `before` to `after` as
- * `viewer` (a seat, or -1: everything) may know them (pl_game.events) as a
+ * `viewer` (a seat, or -1: everything) may know them (pl_game.events, or
+ * events_text when the game has it: the same bytes) as a
  * compact JSON array with sorted keys: "[]" when the game has no `events`
  * or nothing happened worth a event. Returns 0, or -1 with a message in
  * `err` (no memory, a string that is not UTF-8; `out` then unchanged).
@@ -453,7 +476,8 @@ int pl_events_json(const pl_game *g, const void *before, int seat, pl_action a, 
                    pl_buf *out, pl_buf *err);
 
 /* Appends the fields of `seat`'s legal action `a` in `st` (pl_game.
- * action_fields) as a compact JSON object with sorted keys: "{}" when the
+ * action_fields, or action_fields_text when the game has it: the same
+ * bytes) as a compact JSON object with sorted keys: "{}" when the
  * game has no `action_fields`. Returns 0, or -1 with a message in `err`
  * (`out` then unchanged). Defined in src/core/view.c. */
 int pl_action_fields_json(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *out, pl_buf *err);

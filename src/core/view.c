@@ -4,7 +4,9 @@
  * with pl_game.view_text writes its part as text into a pl_jfields
  * (jsonout.h), no jansson on the way (the server's path, a view per seat
  * per move); else a jansson tree filled by pl_game.view_json, written by
- * pl_json_dump. */
+ * pl_json_dump. The same two ways for an action's events (events_text or
+ * events) and a legal action's fields (action_fields_text or
+ * action_fields). */
 #include <jansson.h>
 
 #include "parlour/alloc.h"
@@ -172,12 +174,29 @@ static int dump_game_json(json_t *j, int bad, pl_buf *out, pl_buf *err)
     return 0;
 }
 
+/* After a game's events_text or action_fields_text (`rc` its answer)
+ * appended to `out` from `mark`: 0, or -1 with `out` cut back to `mark`
+ * and the reason in `err`, as dump_game_json. */
+static int text_done(int rc, size_t mark, pl_buf *out, pl_buf *err)
+{
+    if (rc < 0 || out->oom) {
+        pl_buf_truncate(out, mark);
+        pl_buf_puts(err, out->oom ? "out of memory" : "the game's events have a string that is not UTF-8");
+        return -1;
+    }
+    return 0;
+}
+
 int pl_events_json(const pl_game *g, const void *before, int seat, pl_action a, const void *after, int viewer,
                    pl_buf *out, pl_buf *err)
 {
     if (!g->events) {
         pl_buf_puts(out, "[]");
         return 0;
+    }
+    if (g->events_text) {
+        size_t mark = out->len;
+        return text_done(g->events_text(before, seat, a, after, viewer, out), mark, out, err);
     }
     pl_json_setup();
     json_t *arr = json_array();
@@ -190,6 +209,10 @@ int pl_action_fields_json(const pl_game *g, const void *st, int seat, pl_action 
     if (!g->action_fields) {
         pl_buf_puts(out, "{}");
         return 0;
+    }
+    if (g->action_fields_text) {
+        size_t mark = out->len;
+        return text_done(g->action_fields_text(st, seat, a, out), mark, out, err);
     }
     pl_json_setup();
     json_t *obj = json_object();

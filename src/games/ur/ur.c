@@ -655,4 +655,6 @@ const pl_game ur_game = {
     .seat_name = ur_seat_name,
     .events = ur_events,
     .action_fields = ur_action_fields,
+    .events_text = ur_events_text,
+    .action_fields_text = ur_action_fields_text,
 };

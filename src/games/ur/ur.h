@@ -111,6 +111,12 @@ int ur_events(const void *before, int seat, pl_action a, const void *after, int 
  * flips, off, again; a legal pass's {"pass": true}; nothing for another
  * action. Returns 0, or -1 when memory ran out. */
 int ur_action_fields(const void *st, int seat, pl_action a, struct json_t *obj);
+/* pl_game.events_text and action_fields_text: ur_events's and
+ * ur_action_fields's JSON written as text into `out`, no allocation but the
+ * buffer's. Return 0, or -1 when memory ran out (`out` may then hold part:
+ * pl_events_json / pl_action_fields_json cut it back). */
+int ur_events_text(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out);
+int ur_action_fields_text(const void *st, int seat, pl_action a, pl_buf *out);
 /* pl_game.describe: captures, pieces borne off, extra rolls, in words for
  * `viewer` ("Dark's B1 captured your piece, back to your reserve."),
  * written from the same events as ur_events. */

@@ -558,6 +558,138 @@ int ur_events(const void *before, int seat, pl_action a, const void *after, int 
     return bad ? -1 : 0;
 }
 
+/* ---- the same events as text (pl_game.events_text): ur_events's bytes ----
+ *
+ * Each event's keys are written in strcmp's order by hand (the order
+ * pl_json_dump sorts ev_json's object into); the words and square names are
+ * ASCII with nothing to escape, the numbers single digits, so both are
+ * copied as they are (put_word, put_small). No allocation but the buffer's:
+ * the server writes these per action per viewer (docs/benchmarks.md).
+ * tests/test_property_events_text.c checks the bytes against ur_events's. */
+
+/* Appends "true" or "false". */
+static void put_bool(pl_buf *out, bool v) { pl_buf_puts(out, v ? "true" : "false"); }
+
+/* Appends `w`, an event word or a place name (ASCII letters, digits and
+ * '-': nothing to escape), between quotes, as pl_json_put_string would
+ * write it at a fraction of its cost. */
+static void put_word(pl_buf *out, const char *w)
+{
+    pl_buf_putc(out, '"');
+    pl_buf_puts(out, w);
+    pl_buf_putc(out, '"');
+}
+
+/* Appends the integer `v` as pl_json_put_int writes it; one digit (every
+ * count, seat and throw of Ur) without its work. */
+static void put_small(pl_buf *out, int v)
+{
+    if (v >= 0 && v <= 9)
+        pl_buf_putc(out, (char)('0' + v));
+    else
+        pl_json_put_int(out, v);
+}
+
+/* Appends `lead` (the object's "{" or a field's ","), then
+ * `"seat":N,"type":"word"`: the two keys every event has. */
+static void put_seat_type(pl_buf *out, const char *lead, const ur_ev *e)
+{
+    pl_buf_puts(out, lead);
+    pl_buf_puts(out, "\"seat\":");
+    put_small(out, e->seat);
+    pl_buf_puts(out, ",\"type\":");
+    put_word(out, ev_word[e->type]);
+}
+
+/* Appends event `e` (of the state `b` before it) as ev_json's object
+ * dumps (out->oom set when memory ran out). */
+static void ev_text(const ur_state *b, const ur_ev *e, pl_buf *out)
+{
+    switch (e->type) {
+    case UR_EV_THROW: { /* lots marked opening seat type value */
+        int lots = b->finkel ? 4 : b->d4 ? 0 : 3; /* as ev_json */
+        pl_buf_puts(out, "{\"lots\":");
+        if (lots)
+            put_small(out, lots);
+        else
+            pl_buf_puts(out, "null");
+        pl_buf_puts(out, ",\"marked\":");
+        if (lots)
+            put_small(out, e->m);
+        else
+            pl_buf_puts(out, "null");
+        pl_buf_puts(out, ",\"opening\":");
+        put_bool(out, e->opening);
+        put_seat_type(out, ",", e);
+        pl_buf_puts(out, ",\"value\":");
+        put_small(out, e->n);
+        break;
+    }
+    case UR_EV_PASS: /* roll seat type */
+        pl_buf_puts(out, "{\"roll\":");
+        put_small(out, e->n);
+        put_seat_type(out, ",", e);
+        break;
+    case UR_EV_MOVE: /* from seat to type */
+        pl_buf_puts(out, "{\"from\":");
+        put_word(out, place_name(e->from));
+        pl_buf_puts(out, ",\"seat\":");
+        put_small(out, e->seat);
+        pl_buf_puts(out, ",\"to\":");
+        put_word(out, place_name(e->to));
+        pl_buf_puts(out, ",\"type\":");
+        put_word(out, ev_word[e->type]);
+        break;
+    case UR_EV_CAPTURE: /* count owner seat square to type */
+        pl_buf_puts(out, "{\"count\":");
+        put_small(out, e->n);
+        pl_buf_puts(out, ",\"owner\":");
+        put_small(out, e->seat ^ 1);
+        pl_buf_puts(out, ",\"seat\":");
+        put_small(out, e->seat);
+        pl_buf_puts(out, ",\"square\":");
+        put_word(out, place_name(e->sq));
+        pl_buf_puts(out, ",\"to\":\"reserve\",\"type\":");
+        put_word(out, ev_word[e->type]);
+        break;
+    case UR_EV_FLIP:
+    case UR_EV_AGAIN: /* seat square type */
+        pl_buf_puts(out, "{\"seat\":");
+        put_small(out, e->seat);
+        pl_buf_puts(out, ",\"square\":");
+        put_word(out, place_name(e->sq));
+        pl_buf_puts(out, ",\"type\":");
+        put_word(out, ev_word[e->type]);
+        break;
+    case UR_EV_BEAR_OFF: /* count of seat type */
+        pl_buf_puts(out, "{\"count\":");
+        put_small(out, e->n);
+        pl_buf_puts(out, ",\"of\":");
+        put_small(out, e->m);
+        put_seat_type(out, ",", e);
+        break;
+    default: /* UR_EV_FIRST: seat type */
+        put_seat_type(out, "{", e);
+        break;
+    }
+    pl_buf_putc(out, '}');
+}
+
+int ur_events_text(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out)
+{
+    ur_ev ev[UR_MAX_EV];
+    (void)viewer; /* Ur hides nothing */
+    int n = events_of(before, seat, a, after, ev);
+    pl_buf_putc(out, '[');
+    for (int i = 0; i < n; i++) {
+        if (i)
+            pl_buf_putc(out, ',');
+        ev_text(before, &ev[i], out);
+    }
+    pl_buf_putc(out, ']');
+    return out->oom ? -1 : 0;
+}
+
 /* The events of `seat`'s action `a` in `s` when it is one of its legal piece
  * moves or its pass (applied to a copy), else 0: a menu and a page show
  * legal moves; an illegal one lands nowhere. */
@@ -617,6 +749,38 @@ int ur_action_fields(const void *st, int seat, pl_action a, json_t *obj)
     bad |= json_object_set_new(obj, "off", json_boolean(find_ev(ev, n, UR_EV_BEAR_OFF)));
     bad |= json_object_set_new(obj, "again", json_boolean(find_ev(ev, n, UR_EV_AGAIN)));
     return bad ? -1 : 0;
+}
+
+int ur_action_fields_text(const void *st, int seat, pl_action a, pl_buf *out)
+{
+    ur_ev ev[UR_MAX_EV];
+    int n = legal_events(st, seat, a, ev);
+    const ur_ev *mv = find_ev(ev, n, UR_EV_MOVE);
+    if (n && ev[0].type == UR_EV_PASS) {
+        pl_buf_puts(out, "{\"pass\":true}");
+        return out->oom ? -1 : 0;
+    }
+    if (!mv) {
+        pl_buf_puts(out, "{}");
+        return out->oom ? -1 : 0;
+    }
+    /* ur_action_fields's keys in strcmp's order */
+    pl_buf_puts(out, "{\"again\":");
+    put_bool(out, find_ev(ev, n, UR_EV_AGAIN));
+    pl_buf_puts(out, ",\"captures\":");
+    put_bool(out, find_ev(ev, n, UR_EV_CAPTURE));
+    pl_buf_puts(out, ",\"depth\":");
+    put_small(out, a == UR_ACT_ENTER ? 1 : (int)(a & 3) + 1);
+    pl_buf_puts(out, ",\"flips\":");
+    put_bool(out, find_ev(ev, n, UR_EV_FLIP));
+    pl_buf_puts(out, ",\"from\":");
+    put_word(out, place_name(mv->from));
+    pl_buf_puts(out, ",\"off\":");
+    put_bool(out, find_ev(ev, n, UR_EV_BEAR_OFF));
+    pl_buf_puts(out, ",\"to\":");
+    put_word(out, place_name(mv->to));
+    pl_buf_putc(out, '}');
+    return out->oom ? -1 : 0;
 }
 
 void ur_describe(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out)
