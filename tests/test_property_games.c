@@ -218,6 +218,19 @@ static void check_told(ctx *c, const void *st, int seat, pl_action a, const void
                 FAIL(c, "what '%s' did, told to %d, is not sentences: '%s'", pl_buf_str(&c->t1), v,
                      pl_buf_str(&c->t2));
         }
+    /* events: a JSON array for every viewer, the same for all in a game
+     * that hides nothing (the server writes them once: game.h) */
+    pl_buf_clear(&c->e);
+    if (pl_events_json(g, st, seat, a, after, -1, &c->e, &c->t2) < 0)
+        FAIL(c, "no events of '%s': %s", pl_buf_str(&c->t1), pl_buf_str(&c->t2));
+    if (c->e.len < 2 || c->e.s[0] != '[' || c->e.s[c->e.len - 1] != ']')
+        FAIL(c, "the events of '%s' are not an array: '%s'", pl_buf_str(&c->t1), pl_buf_str(&c->e));
+    for (int v = 0; !(g->flags & PL_GAME_HIDDEN) && v < g->num_seats(st); v++) {
+        pl_buf_clear(&c->t2);
+        if (pl_events_json(g, st, seat, a, after, v, &c->t2, &c->t2) < 0 || strcmp(pl_buf_str(&c->t2), pl_buf_str(&c->e)))
+            FAIL(c, "'%s' in a game that hides nothing: seat %d is told '%s', everyone '%s'", pl_buf_str(&c->t1), v,
+                 pl_buf_str(&c->t2), pl_buf_str(&c->e));
+    }
     if (seat != PL_CHANCE) {
         pl_buf_clear(&c->t2);
         pl_format_action_long(g, st, seat, a, &c->t2);

@@ -347,7 +347,9 @@ typedef struct pl_game {
      * notation; only integers, strings, booleans, null, arrays and objects.
      * Hidden things: the contract of `view` and `format_action_for`: for a
      * state that differs only in what `viewer` cannot see, the events are
-     * the same. A game with `events` writes its `describe` sentences from
+     * the same; a game without PL_GAME_HIDDEN tells every viewer the same
+     * events (the server writes them once, for -1, and shares them). A game
+     * with `events` writes its `describe` sentences from
      * the same events, so that the two never disagree. Returns 0, or -1
      * when memory ran out (`arr` may then hold some: the caller drops it).
      * Never changes either state. */

@@ -713,13 +713,19 @@ int hub_entry_make(const hub_room *r, hub_entry *e, const void *before, int seat
             g->format_action(before, seat, a, &t);
         if (g->describe)
             g->describe(before, seat, a, after, v, &d);
-        if (pl_events_json(g, before, seat, a, after, v, &ev, &err) < 0) {
-            pl_buf_clear(&ev); /* a game's event it cannot write (not UTF-8): none, rather than no entry */
-            pl_buf_puts(&ev, "[]");
+        /* a game that hides nothing tells every viewer the same events
+         * (game.h): written once, for viewer -1, and shared */
+        if (!hidden && v >= 0) {
+            e->events[v + 1] = e->events[0];
+        } else {
+            if (pl_events_json(g, before, seat, a, after, v, &ev, &err) < 0) {
+                pl_buf_clear(&ev); /* a game's event it cannot write (not UTF-8): none, rather than no entry */
+                pl_buf_puts(&ev, "[]");
+            }
+            e->events[v + 1] = share_or_dup(e->events, v + 1, pl_buf_str(&ev));
         }
         e->text[v + 1] = share_or_dup(e->text, v + 1, pl_buf_str(&t));
         e->said[v + 1] = share_or_dup(e->said, v + 1, pl_buf_str(&d));
-        e->events[v + 1] = share_or_dup(e->events, v + 1, pl_buf_str(&ev));
         bad = t.oom || d.oom || ev.oom || !e->text[v + 1] || !e->said[v + 1] || !e->events[v + 1];
     }
     pl_buf_free(&t);
