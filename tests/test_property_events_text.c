@@ -14,6 +14,18 @@
 #include "helpers.h"
 #include "parlour/alloc.h"
 
+/* City Behind Walls' options as test_property_cbw_events varies them: 2, 4
+ * or 6 players, either deck, two games in three on a small Rectangle (fixed
+ * edges, captures and castles come early). */
+static void cbw_options(pl_rng *r, char *o, size_t n, uint64_t seed)
+{
+    static const char *const players[3] = {"2", "4", "6"};
+    int len = snprintf(o, n, "seed=%llu players=%s deck=%s first=random", (unsigned long long)seed,
+                       players[pl_rng_below(r, 3)], pl_rng_below(r, 2) ? "52" : "36");
+    if (pl_rng_below(r, 3))
+        snprintf(o + len, n - (size_t)len, " w=%u h=%u", 2 + pl_rng_below(r, 5), 2 + pl_rng_below(r, 3));
+}
+
 /* The games with events_text or action_fields_text, how their options are
  * drawn, how many random games each gets per variant and of random
  * options, and the event types every run must have written (each of the
@@ -26,6 +38,8 @@ static const struct diffed {
 } diffed[] = {
     {"ur", th_ur_options, 60,
      (const char *const[]){"first", "throw", "pass", "move", "capture", "flip", "bear-off", "again", NULL}},
+    {"cbw", cbw_options, 40,
+     (const char *const[]){"first", "place", "fix", "capture", "pass", "castle", "end", NULL}},
 };
 enum { NDIFFED = sizeof diffed / sizeof diffed[0] };
 
@@ -218,6 +232,34 @@ static void test_property_events_text_ur_same_as_jansson(void **state)
     pl_buf_free(&t.seen);
 }
 
+/* The row of `diffed` for game `id`. */
+static const struct diffed *diffed_of(const char *id)
+{
+    for (int k = 0; k < NDIFFED; k++)
+        if (!strcmp(diffed[k].id, id))
+            return &diffed[k];
+    fail_msg("%s is not in diffed", id);
+    return NULL;
+}
+
+/* City Behind Walls: the text paths write events' and action_fields' bytes
+ * at every action (every viewer: each seat's hand is hidden, the events tell
+ * none) and every legal action of random games of every variant and of
+ * random options, every event type among them (a castle and the end too). */
+static void test_property_events_text_cbw_same_as_jansson(void **state)
+{
+    (void)state;
+    const pl_game *g = pl_game_find("cbw");
+    assert_non_null(g);
+    assert_non_null(g->events_text); /* the text way is the server's */
+    assert_non_null(g->action_fields_text);
+    tally t = {0};
+    diff_game(diffed_of("cbw"), 2031, &t);
+    assert_true(t.actions >= 8000);
+    assert_true(t.fields >= 100000);
+    pl_buf_free(&t.seen);
+}
+
 /* Memory run out on the text way: -1, the buffer as it was, the reason
  * said (pl_events_json and pl_action_fields_json, as their jansson way). */
 static void test_property_events_text_ur_out_of_memory(void **state)
@@ -256,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_property_events_text_every_game_listed),
         cmocka_unit_test(test_property_events_text_ur_same_as_jansson),
         cmocka_unit_test(test_property_events_text_ur_out_of_memory),
+        cmocka_unit_test(test_property_events_text_cbw_same_as_jansson),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1252,5 +1252,7 @@ const pl_game cbw_game = {
     .describe = cbw_describe,
     .events = cbw_events,
     .action_fields = cbw_action_fields,
+    .events_text = cbw_events_text,
+    .action_fields_text = cbw_action_fields_text,
     .seat_name = cbw_seat_name,
 };

@@ -199,6 +199,13 @@ int cbw_events(const void *before, int seat, pl_action a, const void *after, int
  * "loses"} (the cards that step 1 and step 2 of CBW-R18 would take), or
  * {"move": "pass"}, or {"move": "first", "team"}. */
 int cbw_action_fields(const void *st, int seat, pl_action a, struct json_t *obj);
+/* pl_game.events_text: cbw_events' array written as compact JSON text with
+ * sorted keys, the bytes pl_json_dump writes of it (from the same list of
+ * events). Returns 0, or -1 when memory ran out (`out->oom`). */
+int cbw_events_text(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out);
+/* pl_game.action_fields_text: cbw_action_fields' object as the same text
+ * ("{}" for an action with none). Returns 0, or -1 when memory ran out. */
+int cbw_action_fields_text(const void *st, int seat, pl_action a, pl_buf *out);
 /* pl_game.describe, written from cbw_events' "capture" events: every
  * capture of a placement, group by group, and the team the prisoners go
  * to ("Seat 1's 7♠ captured 5♥ 6♥ and 9♦: 3 prisoners for Black."). Only

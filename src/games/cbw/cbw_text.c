@@ -1,6 +1,7 @@
 /* cbw_text.c — City Behind Walls notation (docs/notation-cbw.md): cards,
  * actions, the deal option, the one-line position text, the `view`
  * observation of a seat and the picture. Nothing here is on the hot path. */
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1082,24 +1083,63 @@ int cbw_view_text(const void *st, int viewer, pl_jfields *f)
 
 /* ---------------------------------------------------------------- what a move did */
 
-/* {"card":"7H","x":0,"y":0}, NULL when memory runs out. */
-static json_t *card_at_json(int k, int x, int y)
+/* What an action did, as plain C (cbw_events' one builder): cbw_events
+ * makes jansson's tree of it, cbw_events_text its JSON text, the same
+ * bytes (tests/test_property_events_text.c). */
+enum { EV_FIRST, EV_PASS, EV_PLACE, EV_FIX, EV_CAPTURE, EV_CASTLE, EV_END };
+
+typedef struct cbw_ev {
+    uint8_t type;
+    int8_t seat;  /* pass, place, capture: the seat that acted */
+    int8_t team;  /* first, castle: the team; capture: "by" (the taker); fix: 0 axis x, 1 y */
+    int8_t card;  /* place */
+    int16_t a, b; /* place: x, y; fix: the edges; pass: a passes */
+    uint16_t first, count; /* capture: its cards, castle: its cells, in the list's items */
+} cbw_ev;
+
+/* A card of a captured group at its cell, or a castle's cell (card -1). */
+typedef struct cbw_item {
+    int8_t card, x, y;
+} cbw_item;
+
+/* At most: a placement, two fixes, a group per card; or a pass, a castle
+ * per inside cell and the end. Items: a group's cards or a castle's cells. */
+#define CBW_MAX_EV (4 + CBW_NCELL)
+#define CBW_MAX_ITEMS (CBW_NCARDS + CBW_NCELL)
+
+/* About 16 KB: on the stack of its one caller at a time. */
+typedef struct cbw_evlist {
+    int n, nitems;
+    int castles[2], prisoners[2], score[2], winner; /* the "end" event; winner -1: a draw (null) */
+    cbw_ev ev[CBW_MAX_EV];
+    cbw_item item[CBW_MAX_ITEMS];
+} cbw_evlist;
+
+/* A new event of `type` at the end of `l`, zeroed but for its type. */
+static cbw_ev *ev_add(cbw_evlist *l, int type)
 {
-    pl_buf b = {0};
-    cbw_card_text(k, 0, &b);
-    json_t *j = b.oom ? NULL : json_pack("{s:s,s:i,s:i}", "card", pl_buf_str(&b), "x", x, "y", y);
-    pl_buf_free(&b);
-    return j;
+    assert(l->n < CBW_MAX_EV);
+    cbw_ev *e = &l->ev[l->n++];
+    memset(e, 0, sizeof *e);
+    e->type = (uint8_t)type;
+    e->first = (uint16_t)l->nitems;
+    return e;
+}
+
+/* Appends an item to `l`, counted in its last event. */
+static void item_add(cbw_evlist *l, int card, int x, int y)
+{
+    assert(l->nitems < CBW_MAX_ITEMS);
+    l->item[l->nitems++] = (cbw_item){(int8_t)card, (int8_t)x, (int8_t)y};
+    l->ev[l->n - 1].count++;
 }
 
 /* Appends one "capture" event per group of `set` (cards of one colour,
  * all on the table in `b` or, for card `newk`, at cell `newp`): cards
  * joined side by side (CBW-R17) make one group, listed lowest card first;
- * groups in the order of their lowest cards. Returns 0, or -1 when memory
- * runs out. */
-static int capture_events(const cbw_state *b, uint64_t set, int newk, int newp, int seat, int by, json_t *arr)
+ * groups in the order of their lowest cards. */
+static void capture_events(const cbw_state *b, uint64_t set, int newk, int newp, int seat, int by, cbw_evlist *l)
 {
-    int bad = 0;
     while (set) {
         /* a flood fill over the cards of `set`, from its lowest */
         uint64_t grp = set & -set, frontier = grp;
@@ -1116,25 +1156,23 @@ static int capture_events(const cbw_state *b, uint64_t set, int newk, int newp, 
             }
         }
         set &= ~grp;
-        json_t *cards = json_array();
+        cbw_ev *e = ev_add(l, EV_CAPTURE);
+        e->seat = (int8_t)seat;
+        e->team = (int8_t)by;
         for (uint64_t g = grp; g; g &= g - 1) {
             int k = __builtin_ctzll(g), p = k == newk ? newp : b->pos[k];
-            bad |= json_array_append_new(cards, card_at_json(k, cbw_cell_x(p), cbw_cell_y(p)));
+            item_add(l, k, cbw_cell_x(p), cbw_cell_y(p));
         }
-        bad |= json_array_append_new(arr, json_pack("{s:s,s:i,s:i,s:i,s:o}", "type", "capture", "seat", seat, "by",
-                                                    by, "lost", !by, "cards", cards));
     }
-    return bad ? -1 : 0;
 }
 
 /* Appends the "castle" events (one per walled-in region, CBW-R23, R24) and
- * the "end" event of a finished game `s`. Returns 0, or -1 (no memory). */
-static int end_events(const cbw_state *s, json_t *arr)
+ * the "end" event of a finished game `s`. */
+static void end_events(const cbw_state *s, cbw_evlist *l)
 {
     uint8_t mark[CBW_NCELL];
-    int castles[2], sc[2], bad = 0;
-    cbw_castle_map(s, castles, mark);
-    cbw_score(s, sc);
+    cbw_castle_map(s, l->castles, mark);
+    cbw_score(s, l->score);
     /* regions in picture order (top row first, left to right), by their
      * first cell; a castle's cells are one free region, so a flood fill
      * over marked cells of its team finds exactly it */
@@ -1161,87 +1199,323 @@ static int end_events(const cbw_state *s, json_t *arr)
                     }
                 }
             }
-            json_t *cells = json_array();
+            cbw_ev *e = ev_add(l, EV_CASTLE);
+            e->team = (int8_t)team;
             for (int cy = s->iy1; cy >= s->iy0; cy--)
                 for (int cx = s->ix0; cx <= s->ix1; cx++)
                     if (in[cbw_cell(cx, cy)])
-                        bad |= json_array_append_new(cells, json_pack("{s:i,s:i}", "x", cx, "y", cy));
-            bad |= json_array_append_new(arr, json_pack("{s:s,s:i,s:o}", "type", "castle", "team", team, "cells",
-                                                        cells));
+                        item_add(l, -1, cx, cy);
         }
-    json_t *winner = sc[0] == sc[1] ? json_null() : json_integer(sc[1] > sc[0]);
-    bad |= json_array_append_new(arr, json_pack("{s:s,s:[i,i],s:[i,i],s:[i,i],s:o}", "type", "end", "castles",
-                                                castles[0], castles[1], "prisoners",
-                                                __builtin_popcountll(s->prisoners[0]),
-                                                __builtin_popcountll(s->prisoners[1]), "score", sc[0], sc[1],
-                                                "winner", winner));
-    return bad ? -1 : 0;
+    for (int t = 0; t < 2; t++)
+        l->prisoners[t] = __builtin_popcountll(s->prisoners[t]);
+    l->winner = l->score[0] == l->score[1] ? -1 : l->score[1] > l->score[0];
+    ev_add(l, EV_END);
+}
+
+/* The events of `seat`'s action `a` from `b` to `s` into `l` (none for an
+ * action that is no placement, pass or draw). Everything told lies on the
+ * table or in the prisoners, seen by all: no viewer. */
+static void events_of(const cbw_state *b, int seat, pl_action a, const cbw_state *s, cbw_evlist *l)
+{
+    l->n = l->nitems = 0;
+    if (a & CBW_ACT_FIRST) {
+        ev_add(l, EV_FIRST)->team = (int8_t)(a & 1);
+        return;
+    }
+    if (a == CBW_ACT_PASS) {
+        cbw_ev *e = ev_add(l, EV_PASS);
+        e->seat = (int8_t)seat;
+        e->a = s->passes;
+        if (s->phase == CBW_PH_OVER && b->phase != CBW_PH_OVER)
+            end_events(s, l);
+        return;
+    }
+    if (!(a & CBW_ACT_PLACE) || seat < 0)
+        return;
+    int k = cbw_act_card(a), x = cbw_act_x(a), y = cbw_act_y(a), newp = cbw_cell(x, y), team = cbw_team(seat);
+    cbw_ev *e = ev_add(l, EV_PLACE);
+    e->seat = (int8_t)seat;
+    e->card = (int8_t)k;
+    e->a = (int16_t)x;
+    e->b = (int16_t)y;
+    for (int axis = 0; axis < 2; axis++)
+        if (axis ? cbw_fixed_y(s) && !cbw_fixed_y(b) : cbw_fixed_x(s) && !cbw_fixed_x(b)) {
+            e = ev_add(l, EV_FIX);
+            e->team = (int8_t)axis;
+            e->a = axis ? s->y0 : s->x0;
+            e->b = axis ? s->y1 : s->x1;
+        }
+    /* the mover's captures first (CBW-R18 step 1), then a loss of its own */
+    for (int i = 0; i < 2; i++) {
+        int t = i ? !team : team;
+        capture_events(b, s->prisoners[t] & ~b->prisoners[t], k, newp, seat, t, l);
+    }
+}
+
+/* {"card":"7H","x":0,"y":0}, NULL when memory runs out. */
+static json_t *card_at_json(int k, int x, int y)
+{
+    json_t *c = card_json(k);
+    return c ? json_pack("{s:o,s:i,s:i}", "card", c, "x", x, "y", y) : NULL;
+}
+
+/* One event of `l` as jansson's tree, NULL when memory runs out. */
+static json_t *ev_json(const cbw_evlist *l, const cbw_ev *e)
+{
+    static const char *const axis_word[2] = {"x", "y"};
+    int bad = 0;
+    json_t *list, *o;
+    switch (e->type) {
+    case EV_FIRST: return json_pack("{s:s,s:i}", "type", "first", "team", e->team);
+    case EV_PASS: return json_pack("{s:s,s:i,s:i}", "type", "pass", "seat", e->seat, "passes", e->a);
+    case EV_PLACE:
+        o = card_at_json(e->card, e->a, e->b);
+        if (o && (json_object_set_new(o, "type", json_string("place")) ||
+                  json_object_set_new(o, "seat", json_integer(e->seat)))) {
+            json_decref(o);
+            return NULL;
+        }
+        return o;
+    case EV_FIX:
+        return json_pack("{s:s,s:s,s:[i,i]}", "type", "fix", "axis", axis_word[e->team], "edges", e->a, e->b);
+    case EV_CAPTURE:
+    case EV_CASTLE:
+        list = json_array();
+        for (int i = e->first; i < e->first + e->count; i++) {
+            const cbw_item *it = &l->item[i];
+            bad |= json_array_append_new(list, e->type == EV_CAPTURE ? card_at_json(it->card, it->x, it->y)
+                                                                     : json_pack("{s:i,s:i}", "x", it->x, "y", it->y));
+        }
+        if (bad) {
+            json_decref(list);
+            return NULL;
+        }
+        if (e->type == EV_CASTLE)
+            return json_pack("{s:s,s:i,s:o}", "type", "castle", "team", e->team, "cells", list);
+        return json_pack("{s:s,s:i,s:i,s:i,s:o}", "type", "capture", "seat", e->seat, "by", e->team, "lost",
+                         !e->team, "cards", list);
+    default:
+        return json_pack("{s:s,s:[i,i],s:[i,i],s:[i,i],s:o}", "type", "end", "castles", l->castles[0],
+                         l->castles[1], "prisoners", l->prisoners[0], l->prisoners[1], "score", l->score[0],
+                         l->score[1], "winner", l->winner < 0 ? json_null() : json_integer(l->winner));
+    }
 }
 
 int cbw_events(const void *before, int seat, pl_action a, const void *after, int viewer, json_t *arr)
 {
-    const cbw_state *b = before, *s = after;
-    /* Everything told lies on the table or in the prisoners, seen by all:
-     * no hand, so the events are the same for every viewer. */
-    (void)viewer;
+    (void)viewer; /* the same for every viewer */
+    cbw_evlist l;
+    events_of(before, seat, a, after, &l);
     int bad = 0;
-    if (a & CBW_ACT_FIRST)
-        return json_array_append_new(arr, json_pack("{s:s,s:i}", "type", "first", "team", (int)(a & 1))) ? -1 : 0;
-    if (a == CBW_ACT_PASS) {
-        bad |= json_array_append_new(arr, json_pack("{s:s,s:i,s:i}", "type", "pass", "seat", seat, "passes",
-                                                    (int)s->passes));
-        if (s->phase == CBW_PH_OVER && b->phase != CBW_PH_OVER)
-            bad |= end_events(s, arr);
-        return bad ? -1 : 0;
-    }
-    if (!(a & CBW_ACT_PLACE) || seat < 0)
-        return 0;
-    int k = cbw_act_card(a), x = cbw_act_x(a), y = cbw_act_y(a), newp = cbw_cell(x, y), team = cbw_team(seat);
-    json_t *place = card_at_json(k, x, y);
-    bad |= !place || json_object_set_new(place, "type", json_string("place")) ||
-           json_object_set_new(place, "seat", json_integer(seat));
-    bad |= json_array_append_new(arr, place);
-    if (cbw_fixed_x(s) && !cbw_fixed_x(b))
-        bad |= json_array_append_new(arr, json_pack("{s:s,s:s,s:[i,i]}", "type", "fix", "axis", "x", "edges",
-                                                    (int)s->x0, (int)s->x1));
-    if (cbw_fixed_y(s) && !cbw_fixed_y(b))
-        bad |= json_array_append_new(arr, json_pack("{s:s,s:s,s:[i,i]}", "type", "fix", "axis", "y", "edges",
-                                                    (int)s->y0, (int)s->y1));
-    /* the mover's captures first (CBW-R18 step 1), then a loss of its own */
-    for (int i = 0; i < 2 && !bad; i++) {
-        int t = i ? !team : team;
-        bad |= capture_events(b, s->prisoners[t] & ~b->prisoners[t], k, newp, seat, t, arr);
-    }
+    for (int i = 0; i < l.n && !bad; i++)
+        bad |= json_array_append_new(arr, ev_json(&l, &l.ev[i]));
     return bad ? -1 : 0;
 }
 
-int cbw_action_fields(const void *st, int seat, pl_action a, json_t *obj)
+/* {"x":…,"y":…} */
+static void text_xy(pl_buf *b, int x, int y)
 {
-    const cbw_state *s = st;
-    int bad = 0;
+    pl_buf_puts(b, "{\"x\":");
+    pl_json_put_int(b, x);
+    pl_buf_puts(b, ",\"y\":");
+    pl_json_put_int(b, y);
+    pl_buf_putc(b, '}');
+}
+
+/* {"card":"7H","x":…,"y":…} */
+static void text_card_at(pl_buf *b, int k, int x, int y)
+{
+    pl_buf_puts(b, "{\"card\":");
+    text_card(b, k);
+    pl_buf_puts(b, ",\"x\":");
+    pl_json_put_int(b, x);
+    pl_buf_puts(b, ",\"y\":");
+    pl_json_put_int(b, y);
+    pl_buf_putc(b, '}');
+}
+
+/* One event of `l` as ev_json's compact text, keys in strcmp's order; the
+ * strings are card notation (text_card) and fixed ASCII words: no escape. */
+static void ev_text(pl_buf *b, const cbw_evlist *l, const cbw_ev *e)
+{
+    switch (e->type) {
+    case EV_FIRST:
+        pl_buf_puts(b, "{\"team\":");
+        pl_json_put_int(b, e->team);
+        pl_buf_puts(b, ",\"type\":\"first\"}");
+        break;
+    case EV_PASS:
+        pl_buf_puts(b, "{\"passes\":");
+        pl_json_put_int(b, e->a);
+        pl_buf_puts(b, ",\"seat\":");
+        pl_json_put_int(b, e->seat);
+        pl_buf_puts(b, ",\"type\":\"pass\"}");
+        break;
+    case EV_PLACE:
+        pl_buf_puts(b, "{\"card\":");
+        text_card(b, e->card);
+        pl_buf_puts(b, ",\"seat\":");
+        pl_json_put_int(b, e->seat);
+        pl_buf_puts(b, ",\"type\":\"place\",\"x\":");
+        pl_json_put_int(b, e->a);
+        pl_buf_puts(b, ",\"y\":");
+        pl_json_put_int(b, e->b);
+        pl_buf_putc(b, '}');
+        break;
+    case EV_FIX:
+        pl_buf_puts(b, e->team ? "{\"axis\":\"y\",\"edges\":" : "{\"axis\":\"x\",\"edges\":");
+        text_pair(b, e->a, e->b);
+        pl_buf_puts(b, ",\"type\":\"fix\"}");
+        break;
+    case EV_CAPTURE:
+    case EV_CASTLE:
+        if (e->type == EV_CAPTURE) {
+            pl_buf_puts(b, "{\"by\":");
+            pl_json_put_int(b, e->team);
+            pl_buf_puts(b, ",\"cards\":[");
+        } else {
+            pl_buf_puts(b, "{\"cells\":[");
+        }
+        for (int i = e->first; i < e->first + e->count; i++) {
+            const cbw_item *it = &l->item[i];
+            if (i > e->first)
+                pl_buf_putc(b, ',');
+            if (e->type == EV_CAPTURE)
+                text_card_at(b, it->card, it->x, it->y);
+            else
+                text_xy(b, it->x, it->y);
+        }
+        if (e->type == EV_CAPTURE) {
+            pl_buf_puts(b, "],\"lost\":");
+            pl_json_put_int(b, !e->team);
+            pl_buf_puts(b, ",\"seat\":");
+            pl_json_put_int(b, e->seat);
+            pl_buf_puts(b, ",\"type\":\"capture\"}");
+        } else {
+            pl_buf_puts(b, "],\"team\":");
+            pl_json_put_int(b, e->team);
+            pl_buf_puts(b, ",\"type\":\"castle\"}");
+        }
+        break;
+    default:
+        pl_buf_puts(b, "{\"castles\":");
+        text_pair(b, l->castles[0], l->castles[1]);
+        pl_buf_puts(b, ",\"prisoners\":");
+        text_pair(b, l->prisoners[0], l->prisoners[1]);
+        pl_buf_puts(b, ",\"score\":");
+        text_pair(b, l->score[0], l->score[1]);
+        pl_buf_puts(b, ",\"type\":\"end\",\"winner\":");
+        if (l->winner < 0)
+            pl_buf_puts(b, "null");
+        else
+            pl_json_put_int(b, l->winner);
+        pl_buf_putc(b, '}');
+    }
+}
+
+int cbw_events_text(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out)
+{
+    (void)viewer; /* the same for every viewer */
+    cbw_evlist l;
+    events_of(before, seat, a, after, &l);
+    pl_buf_putc(out, '[');
+    for (int i = 0; i < l.n; i++) {
+        if (i)
+            pl_buf_putc(out, ',');
+        ev_text(out, &l, &l.ev[i]);
+    }
+    pl_buf_putc(out, ']');
+    return out->oom ? -1 : 0;
+}
+
+/* A legal action's fields (cbw_action_fields' one builder). */
+typedef struct cbw_fields {
+    int move; /* 0 none ({}), EV_FIRST, EV_PASS or EV_PLACE */
+    int team, card, x, y;
+    int judged, captures, loses; /* judged: captures and loses are told */
+} cbw_fields;
+
+static void fields_of(const cbw_state *s, int seat, pl_action a, cbw_fields *f)
+{
+    memset(f, 0, sizeof *f);
     if (a & CBW_ACT_FIRST) {
-        bad |= json_object_set_new(obj, "move", json_string("first"));
-        bad |= json_object_set_new(obj, "team", json_integer((int)(a & 1)));
+        f->move = EV_FIRST;
+        f->team = (int)(a & 1);
     } else if (a == CBW_ACT_PASS) {
-        bad |= json_object_set_new(obj, "move", json_string("pass"));
+        f->move = EV_PASS;
     } else if (a & CBW_ACT_PLACE) {
         int k = cbw_act_card(a), x = cbw_act_x(a), y = cbw_act_y(a);
-        json_t *c = card_json(k);
-        bad |= json_object_set_new(obj, "move", json_string("place"));
-        bad |= json_object_set_new(obj, "card", c);
-        bad |= json_object_set_new(obj, "x", json_integer(x));
-        bad |= json_object_set_new(obj, "y", json_integer(y));
+        f->move = EV_PLACE;
+        f->card = k;
+        f->x = x;
+        f->y = y;
         /* what it captures, for a placement that can be played now (a card
          * of the seat's hand on a free cell inside the frame); left out for
          * anything else, which is no legal action */
         if (s->phase == CBW_PH_MOVE && seat >= 0 && seat < s->nseats && ((s->hand[seat] >> k) & 1) &&
             x > -CBW_MAXDIM && x < CBW_MAXDIM && y > -CBW_MAXDIM && y < CBW_MAXDIM && s->cell[cbw_cell(x, y)] == 0) {
-            int lost, taken = cbw_would_capture(s, seat, a, &lost);
-            bad |= json_object_set_new(obj, "captures", json_integer(taken));
-            bad |= json_object_set_new(obj, "loses", json_integer(lost));
+            f->judged = 1;
+            f->captures = cbw_would_capture(s, seat, a, &f->loses);
+        }
+    }
+}
+
+int cbw_action_fields(const void *st, int seat, pl_action a, json_t *obj)
+{
+    cbw_fields f;
+    fields_of(st, seat, a, &f);
+    int bad = 0;
+    if (f.move == EV_FIRST) {
+        bad |= json_object_set_new(obj, "move", json_string("first"));
+        bad |= json_object_set_new(obj, "team", json_integer(f.team));
+    } else if (f.move == EV_PASS) {
+        bad |= json_object_set_new(obj, "move", json_string("pass"));
+    } else if (f.move == EV_PLACE) {
+        bad |= json_object_set_new(obj, "move", json_string("place"));
+        bad |= json_object_set_new(obj, "card", card_json(f.card));
+        bad |= json_object_set_new(obj, "x", json_integer(f.x));
+        bad |= json_object_set_new(obj, "y", json_integer(f.y));
+        if (f.judged) {
+            bad |= json_object_set_new(obj, "captures", json_integer(f.captures));
+            bad |= json_object_set_new(obj, "loses", json_integer(f.loses));
         }
     }
     return bad ? -1 : 0;
+}
+
+int cbw_action_fields_text(const void *st, int seat, pl_action a, pl_buf *out)
+{
+    cbw_fields f;
+    fields_of(st, seat, a, &f);
+    /* cbw_action_fields' keys in strcmp's order */
+    if (f.move == EV_FIRST) {
+        pl_buf_puts(out, "{\"move\":\"first\",\"team\":");
+        pl_json_put_int(out, f.team);
+        pl_buf_putc(out, '}');
+    } else if (f.move == EV_PASS) {
+        pl_buf_puts(out, "{\"move\":\"pass\"}");
+    } else if (f.move == EV_PLACE) {
+        pl_buf_putc(out, '{');
+        if (f.judged) {
+            pl_buf_puts(out, "\"captures\":");
+            pl_json_put_int(out, f.captures);
+            pl_buf_putc(out, ',');
+        }
+        pl_buf_puts(out, "\"card\":");
+        text_card(out, f.card);
+        if (f.judged) {
+            pl_buf_puts(out, ",\"loses\":");
+            pl_json_put_int(out, f.loses);
+        }
+        pl_buf_puts(out, ",\"move\":\"place\",\"x\":");
+        pl_json_put_int(out, f.x);
+        pl_buf_puts(out, ",\"y\":");
+        pl_json_put_int(out, f.y);
+        pl_buf_putc(out, '}');
+    } else {
+        pl_buf_puts(out, "{}");
+    }
+    return out->oom ? -1 : 0;
 }
 
 /* Appends the card of notation `text` ("7S") with its suit symbol ("7♠"). */
