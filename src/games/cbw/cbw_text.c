@@ -1,6 +1,10 @@
 /* cbw_text.c — City Behind Walls notation (docs/notation-cbw.md): cards,
  * actions, the deal option, the one-line position text, the `view`
- * observation of a seat and the picture. Nothing here is on the hot path. */
+ * observation of a seat and the picture, and what an action did (events,
+ * describe, the legal actions' fields). Off the search's hot path; the
+ * server writes the structured view, every action's events and every legal
+ * action's fields per move, so those are also written straight as text
+ * (cbw_view_text, cbw_events_text, cbw_action_fields_text). */
 #include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
