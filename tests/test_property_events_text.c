@@ -292,6 +292,35 @@ static void test_property_events_text_ur_out_of_memory(void **state)
     pl_match_free(m);
 }
 
+/* City Behind Walls, memory run out on the text way: -1, the buffer as it
+ * was, the reason said. */
+static void test_property_events_text_cbw_out_of_memory(void **state)
+{
+    (void)state;
+    pl_match *m = th_new("cbw", "first=red seed=1");
+    pl_buf err = {0}, out = {0};
+    pl_action acts[PL_MAX_ACTIONS];
+    int nl = pl_legal_all(m->game, m->state, 0, acts);
+    assert_true(nl > 0);
+    pl_buf_puts(&out, "kept");
+    out.oom = true; /* as after an append that found no memory */
+    assert_int_equal(pl_action_fields_json(m->game, m->state, 0, acts[0], &out, &err), -1);
+    assert_string_equal(pl_buf_str(&out), "kept");
+    assert_string_equal(pl_buf_str(&err), "out of memory");
+    void *before = pl_malloc(m->game->state_size);
+    assert_non_null(before);
+    pl_state_copy(m->game, before, m->state);
+    assert_int_equal(pl_match_play(m, 0, acts[0], &err), 0);
+    pl_buf_clear(&err);
+    assert_int_equal(pl_events_json(m->game, before, 0, acts[0], m->state, -1, &out, &err), -1);
+    assert_string_equal(pl_buf_str(&out), "kept");
+    assert_string_equal(pl_buf_str(&err), "out of memory");
+    pl_free(before);
+    pl_buf_free(&out);
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -299,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_property_events_text_ur_same_as_jansson),
         cmocka_unit_test(test_property_events_text_ur_out_of_memory),
         cmocka_unit_test(test_property_events_text_cbw_same_as_jansson),
+        cmocka_unit_test(test_property_events_text_cbw_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
