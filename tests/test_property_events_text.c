@@ -232,6 +232,10 @@ static void test_property_events_text_tamcuc_same_as_jansson(void **state)
 {
     (void)state;
     tally t = {0};
+    const pl_game *g = pl_game_find("tamcuc");
+    assert_non_null(g);
+    assert_non_null(g->events_text); /* both members: else both paths are jansson's, the same */
+    assert_non_null(g->action_fields_text);
     diff_game(&diffed[1], 3031, &t);
     assert_true(t.actions >= 10000);
     assert_true(t.fields >= 10000);
@@ -247,6 +251,8 @@ static void test_property_events_text_tamcuc_overtake(void **state)
     (void)state;
     pl_match *m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none overtake_payee=all_others session_end=deals:2");
     const pl_game *g = m->game;
+    assert_non_null(g->events_text);
+    assert_non_null(g->action_fields_text);
     pl_game ref = *g;
     ref.events_text = NULL;
     ref.action_fields_text = NULL;
