@@ -249,7 +249,8 @@ static void test_property_events_text_tamcuc_same_as_jansson(void **state)
 static void test_property_events_text_tamcuc_overtake(void **state)
 {
     (void)state;
-    pl_match *m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none overtake_payee=all_others session_end=deals:2");
+    pl_match *m =
+        th_new("tamcuc", "seed=1 dealer=0 soldier_special=none overtake_payee=all_others session_end=deals:2");
     const pl_game *g = m->game;
     assert_non_null(g->events_text);
     assert_non_null(g->action_fields_text);
