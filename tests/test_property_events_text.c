@@ -13,6 +13,7 @@
 
 #include "helpers.h"
 #include "parlour/alloc.h"
+#include "tamcuc_util.h"
 
 /* City Behind Walls' options as test_property_cbw_events varies them: 2, 4
  * or 6 players, either deck, two games in three on a small Rectangle (fixed
@@ -40,6 +41,11 @@ static const struct diffed {
      (const char *const[]){"first", "throw", "pass", "move", "capture", "flip", "bear-off", "again", NULL}},
     {"cbw", cbw_options, 40,
      (const char *const[]){"first", "place", "fix", "capture", "pass", "castle", "end", NULL}},
+    /* Tam Cúc's "overtake" (a black set led last, beaten by the red one)
+     * random games seldom reach: test_property_events_text_tamcuc_overtake */
+    {"tamcuc", th_tamcuc_options, 40,
+     (const char *const[]){"counting", "dealer", "deal", "pass", "exchange", "declare", "nodeclare", "paid", "ket",
+                           "deal_end", "game_end", "lead", "lay", "shown", "reveal", "hide", "trick", NULL}},
 };
 enum { NDIFFED = sizeof diffed / sizeof diffed[0] };
 
@@ -260,6 +266,62 @@ static void test_property_events_text_cbw_same_as_jansson(void **state)
     pl_buf_free(&t.seen);
 }
 
+/* Tam Cúc: the same at every action and legal action of random games of
+ * every variant and of random options (2-4 players, every rule option),
+ * every event type among them, every viewer (-1 and each seat: the face-down
+ * cards and the deal's hands differ by viewer). */
+static void test_property_events_text_tamcuc_same_as_jansson(void **state)
+{
+    (void)state;
+    tally t = {0};
+    const pl_game *g = pl_game_find("tamcuc");
+    assert_non_null(g);
+    assert_non_null(g->events_text); /* both members: else both paths are jansson's, the same */
+    assert_non_null(g->action_fields_text);
+    diff_game(diffed_of("tamcuc"), 3031, &t);
+    assert_true(t.actions >= 10000);
+    assert_true(t.fields >= 10000);
+    pl_buf_free(&t.seen);
+}
+
+/* Tam Cúc's overtake (TC-R8.4), which random games seldom reach: the last
+ * trick of a deal played from a set position (as test_rules_tamcuc_events
+ * does), both paths the same at every action, viewer and legal action, the
+ * overtake among the events. */
+static void test_property_events_text_tamcuc_overtake(void **state)
+{
+    (void)state;
+    pl_match *m =
+        th_new("tamcuc", "seed=1 dealer=0 soldier_special=none overtake_payee=all_others session_end=deals:2");
+    const pl_game *g = m->game;
+    assert_non_null(g->events_text);
+    assert_non_null(g->action_fields_text);
+    pl_game ref = *g;
+    ref.events_text = NULL;
+    ref.action_fields_text = NULL;
+    const char *h[4] = {"bS bS", "bH bN", "rS rS", "bC bH"}, *w[4] = {"-", "-", "-", "-"};
+    endgame(m, h, w, 0);
+    static const char *const script[] = {"lead bS bS", "lay bH bN", "lay rS rS", "lay bC bH", "hide", "reveal", "hide"};
+    void *before = pl_malloc(g->state_size);
+    assert_non_null(before);
+    pl_action acts[PL_MAX_ACTIONS];
+    pl_buf err = {0};
+    tally t = {0};
+    for (long i = 0; i < (long)(sizeof script / sizeof *script); i++) {
+        int seat = pl_sole_actor(g, m->state);
+        same_fields(g, &ref, m->state, seat, acts, pl_legal_all(g, m->state, seat, acts), "overtake", i, &t);
+        pl_state_copy(g, before, m->state);
+        if (pl_match_play_text(m, seat, script[i], &err) < 0)
+            fail_msg("%s: %s", script[i], pl_buf_str(&err));
+        same_events(g, &ref, before, seat, m->hist[m->nhist - 1].a, m->state, "overtake", i, &t);
+    }
+    assert_non_null(strstr(pl_buf_str(&t.seen), "\"type\":\"overtake\""));
+    pl_buf_free(&t.seen);
+    pl_buf_free(&err);
+    pl_free(before);
+    pl_match_free(m);
+}
+
 /* Memory run out on the text way: -1, the buffer as it was, the reason
  * said (pl_events_json and pl_action_fields_json, as their jansson way). */
 static void test_property_events_text_ur_out_of_memory(void **state)
@@ -329,6 +391,8 @@ int main(void)
         cmocka_unit_test(test_property_events_text_ur_out_of_memory),
         cmocka_unit_test(test_property_events_text_cbw_same_as_jansson),
         cmocka_unit_test(test_property_events_text_cbw_out_of_memory),
+        cmocka_unit_test(test_property_events_text_tamcuc_same_as_jansson),
+        cmocka_unit_test(test_property_events_text_tamcuc_overtake),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

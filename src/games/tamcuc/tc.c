@@ -1491,4 +1491,6 @@ const pl_game tc_game = {
     .describe = tc_describe,
     .events = tc_events,
     .action_fields = tc_action_fields,
+    .events_text = tc_events_text,
+    .action_fields_text = tc_action_fields_text,
 };

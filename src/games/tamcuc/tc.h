@@ -207,6 +207,14 @@ int tc_events(const void *before, int seat, pl_action a, const void *after, int 
  * reveal, hide: count, face, cards) or declaration (size, colour, counter).
  * 0, or -1 when memory ran out. */
 int tc_action_fields(const void *st, int seat, pl_action a, struct json_t *obj);
+/* pl_game.events_text: tc_events's array written straight as text, the
+ * bytes pl_json_dump writes of it (found by the same builder, so the two
+ * cannot disagree; tests/test_property_events_text.c compares them). 0, or
+ * -1 when memory ran out (out->oom). */
+int tc_events_text(const void *before, int seat, pl_action a, const void *after, int viewer, pl_buf *out);
+/* pl_game.action_fields_text: tc_action_fields's object ("{}" for none) as
+ * text, by the rules of tc_events_text. 0, or -1 when memory ran out. */
+int tc_action_fields_text(const void *st, int seat, pl_action a, pl_buf *out);
 /* pl_game.describe, worded from tc_events: who won a trick and with what
  * (a winning set is always shown), and at a deal's end its score breakdown
  * per seat: cards won, base score (TC-R8.2), payments (declarations, kết,
