@@ -4,7 +4,7 @@
 # tests labelled threads (players shared by threads, the arena) under
 # ThreadSanitizer.
 #
-#   bash scripts/test.sh            everything (CI's command; about 25 minutes
+#   bash scripts/test.sh            everything (CI's command; about 30 minutes
 #                                   on a busy 2-core machine)
 #   bash scripts/test.sh --quick    the quick tier (label quick): the optimised
 #                                   build only, its rules, units, protocol and
