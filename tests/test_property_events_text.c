@@ -225,19 +225,6 @@ static void test_property_events_text_every_game_listed(void **state)
     }
 }
 
-/* Ur: the text paths write events' and action_fields' bytes at every action
- * and every legal action of random games of every variant and of random
- * options, every event type among them. */
-static void test_property_events_text_ur_same_as_jansson(void **state)
-{
-    (void)state;
-    tally t = {0};
-    diff_game(&diffed[0], 2029, &t);
-    assert_true(t.actions >= 10000);
-    assert_true(t.fields >= 10000);
-    pl_buf_free(&t.seen);
-}
-
 /* The row of `diffed` for game `id`. */
 static const struct diffed *diffed_of(const char *id)
 {
@@ -248,6 +235,32 @@ static const struct diffed *diffed_of(const char *id)
     return NULL;
 }
 
+/* Game `id`'s text way against its jansson way over random games
+ * (diff_game from `seed`), at least `min_actions` actions and `min_fields`
+ * legal actions compared; both text members there (else both ways are
+ * jansson's, the same, and nothing is proved). */
+static void diff_text_game(const char *id, uint64_t seed, long min_actions, long min_fields)
+{
+    const pl_game *g = pl_game_find(id);
+    assert_non_null(g);
+    assert_non_null(g->events_text); /* the text way is the server's */
+    assert_non_null(g->action_fields_text);
+    tally t = {0};
+    diff_game(diffed_of(id), seed, &t);
+    assert_true(t.actions >= min_actions);
+    assert_true(t.fields >= min_fields);
+    pl_buf_free(&t.seen);
+}
+
+/* Ur: the text paths write events' and action_fields' bytes at every action
+ * and every legal action of random games of every variant and of random
+ * options, every event type among them. */
+static void test_property_events_text_ur_same_as_jansson(void **state)
+{
+    (void)state;
+    diff_text_game("ur", 2029, 10000, 10000);
+}
+
 /* City Behind Walls: the text paths write events' and action_fields' bytes
  * at every action (every viewer: each seat's hand is hidden, the events tell
  * none) and every legal action of random games of every variant and of
@@ -255,15 +268,7 @@ static const struct diffed *diffed_of(const char *id)
 static void test_property_events_text_cbw_same_as_jansson(void **state)
 {
     (void)state;
-    const pl_game *g = pl_game_find("cbw");
-    assert_non_null(g);
-    assert_non_null(g->events_text); /* the text way is the server's */
-    assert_non_null(g->action_fields_text);
-    tally t = {0};
-    diff_game(diffed_of("cbw"), 2031, &t);
-    assert_true(t.actions >= 8000);
-    assert_true(t.fields >= 100000);
-    pl_buf_free(&t.seen);
+    diff_text_game("cbw", 2031, 8000, 100000);
 }
 
 /* Tam Cúc: the same at every action and legal action of random games of
@@ -273,15 +278,7 @@ static void test_property_events_text_cbw_same_as_jansson(void **state)
 static void test_property_events_text_tamcuc_same_as_jansson(void **state)
 {
     (void)state;
-    tally t = {0};
-    const pl_game *g = pl_game_find("tamcuc");
-    assert_non_null(g);
-    assert_non_null(g->events_text); /* both members: else both paths are jansson's, the same */
-    assert_non_null(g->action_fields_text);
-    diff_game(diffed_of("tamcuc"), 3031, &t);
-    assert_true(t.actions >= 10000);
-    assert_true(t.fields >= 10000);
-    pl_buf_free(&t.seen);
+    diff_text_game("tamcuc", 3031, 10000, 10000);
 }
 
 /* Tam Cúc's overtake (TC-R8.4), which random games seldom reach: the last
@@ -322,16 +319,13 @@ static void test_property_events_text_tamcuc_overtake(void **state)
     pl_match_free(m);
 }
 
-/* Memory run out on the text way: -1, the buffer as it was, the reason
- * said (pl_events_json and pl_action_fields_json, as their jansson way). */
-static void test_property_events_text_ur_out_of_memory(void **state)
+/* Memory run out on the text way, for seat 0's first legal action in `m`
+ * (seat 0 to act): -1, the buffer as it was, the reason said
+ * (pl_events_json and pl_action_fields_json, as their jansson way). Frees
+ * `m`. */
+static void check_out_of_memory(pl_match *m)
 {
-    (void)state;
-    pl_match *m = th_new("ur", "start=light seed=1");
     pl_buf err = {0}, out = {0};
-    pl_rng r;
-    pl_rng_seed(&r, 1);
-    assert_int_equal(pl_match_play(m, PL_CHANCE, pl_draw_chance(m->game, m->state, &r), &err), 0);
     pl_action acts[PL_MAX_ACTIONS];
     int nl = pl_legal_all(m->game, m->state, 0, acts);
     assert_true(nl > 0);
@@ -354,33 +348,24 @@ static void test_property_events_text_ur_out_of_memory(void **state)
     pl_match_free(m);
 }
 
-/* City Behind Walls, memory run out on the text way: -1, the buffer as it
- * was, the reason said. */
+/* Ur, memory run out on the text way (after the first throw). */
+static void test_property_events_text_ur_out_of_memory(void **state)
+{
+    (void)state;
+    pl_match *m = th_new("ur", "start=light seed=1");
+    pl_buf err = {0};
+    pl_rng r;
+    pl_rng_seed(&r, 1);
+    assert_int_equal(pl_match_play(m, PL_CHANCE, pl_draw_chance(m->game, m->state, &r), &err), 0);
+    pl_buf_free(&err);
+    check_out_of_memory(m);
+}
+
+/* City Behind Walls, memory run out on the text way. */
 static void test_property_events_text_cbw_out_of_memory(void **state)
 {
     (void)state;
-    pl_match *m = th_new("cbw", "first=red seed=1");
-    pl_buf err = {0}, out = {0};
-    pl_action acts[PL_MAX_ACTIONS];
-    int nl = pl_legal_all(m->game, m->state, 0, acts);
-    assert_true(nl > 0);
-    pl_buf_puts(&out, "kept");
-    out.oom = true; /* as after an append that found no memory */
-    assert_int_equal(pl_action_fields_json(m->game, m->state, 0, acts[0], &out, &err), -1);
-    assert_string_equal(pl_buf_str(&out), "kept");
-    assert_string_equal(pl_buf_str(&err), "out of memory");
-    void *before = pl_malloc(m->game->state_size);
-    assert_non_null(before);
-    pl_state_copy(m->game, before, m->state);
-    assert_int_equal(pl_match_play(m, 0, acts[0], &err), 0);
-    pl_buf_clear(&err);
-    assert_int_equal(pl_events_json(m->game, before, 0, acts[0], m->state, -1, &out, &err), -1);
-    assert_string_equal(pl_buf_str(&out), "kept");
-    assert_string_equal(pl_buf_str(&err), "out of memory");
-    pl_free(before);
-    pl_buf_free(&out);
-    pl_buf_free(&err);
-    pl_match_free(m);
+    check_out_of_memory(th_new("cbw", "first=red seed=1"));
 }
 
 int main(void)
