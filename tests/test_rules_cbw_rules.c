@@ -33,6 +33,16 @@ static void test_CBW_R1_teams_alternate_and_turns_wrap(void **state)
     s = cbw_st(m);
     assert_int_equal(__builtin_popcountll(s->hand[0]), 9);
     assert_int_equal(__builtin_popcountll(s->hand[2]), 9);
+    /* one person holds both piles of a team: each seat sees its team mate's
+     * (pl_game.sees_seat, which the server's seating follows), no one else's */
+    for (int v = 0; v < 4; v++)
+        for (int t = 0; t < 4; t++)
+            assert_int_equal(m->game->sees_seat(m->state, v, t), v != t && (v & 1) == (t & 1));
+    pl_match_free(m);
+    m = cbw_new("players=4");
+    for (int v = 0; v < 4; v++)
+        for (int t = 0; t < 4; t++)
+            assert_false(m->game->sees_seat(m->state, v, t));
     pl_match_free(m);
 }
 

@@ -302,6 +302,15 @@ typedef struct pl_game {
      * Cannot fail; reads `st` only. NULL: seats are known by number. */
     void (*seat_name)(const void *st, int seat, pl_buf *out);
 
+    /* Optional: true when the view of `viewer` shows hidden things of
+     * another seat `seat` (viewer != seat), because one player holds both
+     * (City Behind Walls with players=2: the other seat of the team, its
+     * `partner_hand`). The server lets such seats be played only by one
+     * person (partner seats) or by computers (docs/web-protocol.md,
+     * "create"). Symmetric; depends only on the options. NULL: a view shows
+     * no other seat's hidden things. */
+    bool (*sees_seat)(const void *st, int viewer, int seat);
+
     /* Optional: the game's part of the structured per-seat view
      * (pl_view_json, docs/web-views.md), for a browser that draws the table
      * without parsing text. Adds the game's own keys ("board", "hand",

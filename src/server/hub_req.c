@@ -172,24 +172,23 @@ static json_t *rooms_json(hub *h)
 
 /* ---- the requests ------------------------------------------------------ */
 
-/* City Behind Walls `players=2` (CBW-R1): one person plays both seats of a
- * team and sees both hands (view.partner_hand), so each team must be one
- * person seat with partner seats of it, or computers only (a person beside
- * another person or a computer would see that seat's hand). Without
- * `seats` (`given` 0) the first seat of each team (pl_game.team_of) is a
- * person seat and the others partner seats of it. Returns 0, or -1 once it
- * has answered `options` (the room is then the caller's to free). Any other
- * game or option: 0, nothing changed. */
-static int create_team_seats(hub *h, hub_conn *c, hub_room *r, json_t *opts, int given)
+/* Seats whose views show each other's hidden things (pl_game.sees_seat:
+ * City Behind Walls players=2, the two seats of a team) are one player's: a
+ * group of such seats must be one person seat with partner seats of it, or
+ * computers only (a person beside another person or a computer would see
+ * that seat's hand). Without `seats` (`given` 0) the first seat of each
+ * group is a person seat and the others partner seats of it. Returns 0, or
+ * -1 once it has answered `options` (the room is then the caller's to
+ * free). A game without sees_seat: 0, nothing changed. */
+static int create_shared_seats(hub *h, hub_conn *c, hub_room *r, int given)
 {
-    const char *players = json_string_value(json_object_get(opts, "players"));
-    if (strcmp(r->game->id, "cbw") || !players || strcmp(players, "2"))
-        return 0;
     const pl_game *g = r->game;
     const void *st = r->m->state;
+    if (!g->sees_seat)
+        return 0;
     for (int s = 0; s < r->nseats; s++) {
-        int f = 0; /* the first seat of s's team */
-        while (g->team_of(st, f) != g->team_of(st, s))
+        int f = 0; /* the first seat of s's group */
+        while (f != s && !g->sees_seat(st, f, s))
             f++;
         if (!given) {
             if (f != s) {
@@ -199,10 +198,10 @@ static int create_team_seats(hub *h, hub_conn *c, hub_room *r, json_t *opts, int
             continue;
         }
         if (f != s)
-            continue; /* each team is checked once, at its first seat */
+            continue; /* each group is checked once, at its first seat */
         int n = 0, ais = 0, persons = 0, person = -1, partners_ok = 1;
         for (int t = f; t < r->nseats; t++) {
-            if (g->team_of(st, t) != g->team_of(st, f))
+            if (t != f && !g->sees_seat(st, f, t))
                 continue;
             n++;
             if (r->seats[t].kind == HUB_SEAT_AI) {
@@ -213,15 +212,15 @@ static int create_team_seats(hub *h, hub_conn *c, hub_room *r, json_t *opts, int
             }
         }
         for (int t = f; t < r->nseats; t++)
-            if (g->team_of(st, t) == g->team_of(st, f) && r->seats[t].kind == HUB_SEAT_PARTNER &&
+            if ((t == f || g->sees_seat(st, f, t)) && r->seats[t].kind == HUB_SEAT_PARTNER &&
                 r->seats[t].of != person)
                 partners_ok = 0;
-        if (ais == n || (persons == 1 && !ais && partners_ok))
-            continue;
+        if (n == 1 || ais == n || (persons == 1 && !ais && partners_ok))
+            continue; /* a seat no other sees is seated freely */
         hub_error(h, c->id, "options", "create",
-                  "players=2: one person plays both seats of a team, so each team is one person seat and "
-                  "{\"kind\": \"partner\", \"of\": S} seats of it, or computer seats only (not so the team "
-                  "of seat %d); without seats, the first seat of each team is a person and the others its partners",
+                  "seat %d and the seats whose cards it sees (players=2: both seats of a team) are one player's: "
+                  "one person seat and {\"kind\": \"partner\", \"of\": S} seats of it, or computer seats only; "
+                  "without seats, the first of them is a person and the others its partners",
                   s);
         return -1;
     }
@@ -333,7 +332,7 @@ static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         }
     }
     pl_buf_free(&err);
-    if (create_team_seats(h, c, r, opts, seats != NULL) < 0) {
+    if (create_shared_seats(h, c, r, seats != NULL) < 0) {
         hub_room_free(r);
         return;
     }

@@ -1138,6 +1138,14 @@ static void cbw_outcome(const void *st, pl_outcome *o)
         o->utility[i] = cbw_team(i) == w ? 1.0 : 0.0;
 }
 
+/* pl_game.sees_seat: with players=2 one person holds both seats of a team
+ * (CBW-R1), and each seat's view shows the other's hand (partner_hand). */
+static bool cbw_sees_seat(const void *st, int viewer, int seat)
+{
+    const cbw_state *s = st;
+    return s->players == 2 && viewer != seat && cbw_team(viewer) == cbw_team(seat);
+}
+
 /* Re-deals the cards `seat` cannot see: for each team, the cards held by
  * the team's seats other than `seat` (and its partner with players=2, who is
  * the same person) are shuffled and dealt back with the same hand sizes. */
@@ -1229,6 +1237,7 @@ const pl_game cbw_game = {
     .phase = cbw_phase,
     .num_seats = cbw_num_seats,
     .team_of = cbw_team_of,
+    .sees_seat = cbw_sees_seat,
     .actors = cbw_actors,
     .legal = cbw_legal,
     .chance = cbw_chance,
