@@ -393,6 +393,17 @@ typedef struct pl_game {
      * two at every legal action). Returns 0, or -1 as events_text. Never
      * changes `st`. */
     int (*action_fields_text)(const void *st, int seat, pl_action a, pl_buf *out);
+
+    /* Optional: why `seat`'s well-formed action `a` is refused in `st` (an
+     * actor, phase MOVE, `a` not legal), as data a page words in its own
+     * language: adds keys to `obj`, an empty jansson object: "why", a word
+     * from the game's documented list (docs/web-views.md, "Refusals"), and
+     * that refusal's fields (squares, cards, cells as in `events`), e.g.
+     * {"why":"own-piece","to":"B8"}. The server sends it as the `illegal`
+     * error's "refusal". Same value rules as `events`. Returns 0, or -1
+     * when memory ran out or the game has no words for this refusal (the
+     * error then carries none). Never changes `st`. */
+    int (*refusal)(const void *st, int seat, pl_action a, struct json_t *obj);
 } pl_game;
 
 /* Lists every legal action of `seat` in `st` into `out`, which has room for
@@ -492,6 +503,13 @@ int pl_events_json(const pl_game *g, const void *before, int seat, pl_action a, 
  * game has no `action_fields`. Returns 0, or -1 with a message in `err`
  * (`out` then unchanged). Defined in src/core/view.c. */
 int pl_action_fields_json(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *out, pl_buf *err);
+
+/* Appends why `seat`'s well-formed, refused action `a` in `st` is refused
+ * (pl_game.refusal) as a compact JSON object with sorted keys. Returns 0,
+ * or -1 when the game has no `refusal` or no words for this one, or memory
+ * ran out (`out` then unchanged; `err` says which). Defined in
+ * src/core/view.c. */
+int pl_refusal_json(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *out, pl_buf *err);
 
 /* Draws a chance outcome: from the listed distribution or `sample_chance`. */
 pl_action pl_draw_chance(const pl_game *g, const void *st, pl_rng *rng);

@@ -219,3 +219,19 @@ int pl_action_fields_json(const pl_game *g, const void *st, int seat, pl_action 
     int bad = !obj || g->action_fields(st, seat, a, obj) < 0;
     return dump_game_json(obj, bad, out, err);
 }
+
+int pl_refusal_json(const pl_game *g, const void *st, int seat, pl_action a, pl_buf *out, pl_buf *err)
+{
+    if (!g->refusal) {
+        pl_buf_puts(err, "the game has no words for refusals");
+        return -1;
+    }
+    pl_json_setup();
+    json_t *obj = json_object();
+    if (obj && g->refusal(st, seat, a, obj) < 0) {
+        json_decref(obj);
+        pl_buf_puts(err, "the game has no words for this refusal");
+        return -1;
+    }
+    return dump_game_json(obj, !obj, out, err);
+}

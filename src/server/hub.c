@@ -156,10 +156,13 @@ void hub_same_as_jansson(const char *text, json_t *j)
 #endif
 
 /* {"error":code,"message":…,"request":…|null,"type":"error"}, or with
- * `reason` (not NULL) the `illegal` form with "reason" after "message";
+ * `reason` (not NULL) the `illegal` form with "reason" after "message"
+ * and, when `refusal` (a compact JSON object's text) is not NULL,
+ * "refusal" after "reason" (keys stay sorted);
  * written directly (an error per bad message: no JSON tree built and
  * dumped). NULL when a text is not UTF-8 or memory ran out. */
-static char *error_text(const char *code, const char *message, const char *reason, const char *request)
+static char *error_text(const char *code, const char *message, const char *reason, const char *refusal,
+                        const char *request)
 {
     pl_buf b = {0};
     int bad = 0;
@@ -170,6 +173,10 @@ static char *error_text(const char *code, const char *message, const char *reaso
     if (reason) {
         pl_buf_puts(&b, ",\"reason\":");
         bad |= pl_json_put_string(&b, reason);
+        if (refusal) {
+            pl_buf_puts(&b, ",\"refusal\":");
+            pl_buf_puts(&b, refusal);
+        }
     }
     pl_buf_puts(&b, ",\"request\":");
     if (request)
@@ -182,8 +189,9 @@ static char *error_text(const char *code, const char *message, const char *reaso
         return NULL;
     }
 #ifndef NDEBUG
-    hub_same_as_jansson(b.s, reason ? json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "error", "error", code, "message",
-                                            message, "request", request, "reason", reason)
+    hub_same_as_jansson(b.s, reason ? json_pack("{s:s, s:s, s:s, s:s, s:s, s:o*}", "type", "error", "error", code,
+                                            "message", message, "request", request, "reason", reason, "refusal",
+                                            refusal ? json_loads(refusal, 0, NULL) : NULL)
                                 : json_pack("{s:s, s:s, s:s, s:o}", "type", "error", "error", code, "message",
                                             message, "request", request ? json_string(request) : json_null()));
 #endif
@@ -203,17 +211,18 @@ void hub_error(hub *h, uint64_t conn, const char *code, const char *request, con
     va_start(ap, fmt);
     pl_buf_vprintf(&b, fmt, ap);
     va_end(ap);
-    char *text = error_text(code, pl_buf_str(&b), NULL, request);
+    char *text = error_text(code, pl_buf_str(&b), NULL, NULL, request);
     pl_buf_free(&b);
     h->st.errors++;
     hub_send_text(h, conn, text, "error", 0, NULL);
 }
 
 /* An `illegal` error for an act: `message` the game's whole text (the reason
- * and the legal actions), `reason` the reason alone (docs/web-protocol.md). */
-void hub_error_illegal(hub *h, uint64_t conn, const char *message, const char *reason)
+ * and the legal actions), `reason` the reason alone, `refusal` (NULL for
+ * none) the game's refusal as a JSON object's text (docs/web-protocol.md). */
+void hub_error_illegal(hub *h, uint64_t conn, const char *message, const char *reason, const char *refusal)
 {
-    char *text = error_text("illegal", message, reason, "act");
+    char *text = error_text("illegal", message, reason, refusal, "act");
     if (!text) { /* out of memory: the plain error */
         hub_error(h, conn, "illegal", "act", "%s", message);
         return;

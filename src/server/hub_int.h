@@ -273,7 +273,7 @@ void hub_error(hub *h, uint64_t conn, const char *code, const char *request, con
     __attribute__((format(printf, 5, 6)));
 /* Queues an `illegal` error for an act: `message` the game's whole text
  * (the reason and the legal actions), `reason` the reason alone. */
-void hub_error_illegal(hub *h, uint64_t conn, const char *message, const char *reason);
+void hub_error_illegal(hub *h, uint64_t conn, const char *message, const char *reason, const char *refusal);
 /* Moves the held messages of batch `tag` (and older) to the ready queue. */
 void hub_release(hub *h, uint64_t tag);
 /* Drops the held messages about room `r`: all of them (`all`), or those

@@ -587,7 +587,15 @@ static void req_act(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         return;
     }
     if (pl_parse_legal_why(r->game, r->m->state, seat, text, &a, &err, &why) < 0) {
-        hub_error_illegal(h, c->id, pl_buf_str(&err), pl_buf_str(&why));
+        /* A well-formed action the rules refuse: the game's refusal as data
+         * (pl_game.refusal), which a page words in its own language. */
+        pl_buf ref = {0}, rerr = {0}, perr = {0};
+        bool has = r->game->refusal && r->game->parse_action(r->m->state, seat, text, &a, &perr) == 0 &&
+                   pl_refusal_json(r->game, r->m->state, seat, a, &ref, &rerr) == 0;
+        hub_error_illegal(h, c->id, pl_buf_str(&err), pl_buf_str(&why), has ? pl_buf_str(&ref) : NULL);
+        pl_buf_free(&ref);
+        pl_buf_free(&rerr);
+        pl_buf_free(&perr);
         pl_buf_free(&err);
         pl_buf_free(&why);
         return;

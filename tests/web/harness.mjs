@@ -2,7 +2,7 @@
 // uses: `parlour serve` on a free port with a temporary database and
 // --test-seed, Debian's /usr/bin/chromium driven by playwright-core (never a
 // downloaded browser), browser contexts at phone (360×740) and desktop
-// (1280×800) size, a record of every request (any not to the server fails the
+// (1366×768) size, a record of every request (any not to the server fails the
 // test), uncaught page errors and missing i18n keys (fail too), screenshots
 // into a folder, and a layout check (elements overlapping or outside the
 // viewport, horizontal scroll on a phone).
@@ -33,7 +33,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const CHROMIUM = process.env.PARLOUR_CHROMIUM || '/usr/bin/chromium';
 export const SIZES = {
   phone: { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
-  desktop: { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 },
+  desktop: { viewport: { width: 1366, height: 768 }, deviceScaleFactor: 1 },
 };
 
 function argValue(name) {
@@ -275,6 +275,38 @@ export class Harness {
    * Elements marked data-layout-skip are left out. */
   async layout(page, opts = {}) {
     return page.evaluate(layoutInPage, opts);
+  }
+
+  /** What a player sees without scrolling (issue 31, "fits the screen"):
+   * `parts` maps a name to a CSS selector; returns the names (with where the
+   * element lies) whose first visible match is missing, or not wholly inside
+   * the viewport at the current scroll (scrolled to the top first unless
+   * opts.keepScroll); [] when every part is in view. */
+  async unseen(page, parts, opts = {}) {
+    return page.evaluate(
+      ({ parts, keepScroll }) => {
+        if (!keepScroll) window.scrollTo(0, 0);
+        const vw = window.innerWidth, vh = window.innerHeight, out = [];
+        for (const [name, sel] of Object.entries(parts)) {
+          const el = [...document.querySelectorAll(sel)].find((e) => {
+            const r = e.getBoundingClientRect();
+            return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden';
+          });
+          if (!el) { out.push(`${name} (${sel}): not shown`); continue; }
+          const r = el.getBoundingClientRect();
+          if (r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1)
+            out.push(`${name} (${sel}): at ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)} in ${vw}×${vh}`);
+        }
+        return out;
+      },
+      { parts, keepScroll: !!opts.keepScroll },
+    );
+  }
+
+  /** Fails the test when `unseen` names any part. */
+  async expectInView(page, parts, where = '', opts = {}) {
+    const out = await this.unseen(page, parts, opts);
+    if (out.length) throw new TestFailure(`not in view without scrolling${where ? ' (' + where + ')' : ''}:\n  ` + out.join('\n  '));
   }
 
   expectLayout(faults, where = '') {
