@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "invite.h"
 #include "net.h"
 
 #ifndef PARLOUR_WEB_DIR
@@ -25,13 +26,16 @@
 static const char serve_usage[] =
     "usage: parlour serve [--port N] [--host ADDR] [--db FILE|URL] [--web DIR] [--workers N]\n"
     "                     [--test-seed N] [--max-queue BYTES] [--table FILE]... [--cluster]\n"
-    "                     [--engines N] [--engine-cmd CMD] [--engine-timeout MS]\n"
+    "                     [--engines N] [--engine-cmd CMD] [--engine-timeout MS] [--public-url URL]\n"
     "The game server: rooms played from the browser (docs/server.md, docs/web-protocol.md).\n"
-    "Open http://HOST:PORT/ once it prints \"listening\"; stop it with Ctrl-C (SIGINT) or SIGTERM.\n\n"
+    "Once it prints \"listening\", open the address it prints for this machine; other devices\n"
+    "open the one it prints for them. Stop it with Ctrl-C (SIGINT) or SIGTERM.\n\n"
     "  --port N       TCP port (default 8080; 0: any free port, printed)\n"
     "  --host ADDR    address to listen on: an IP address, a host name or an interface\n"
     "                 (default 127.0.0.1, this machine only; 0.0.0.0: every IPv4\n"
     "                 interface, so others on the network can join)\n"
+    "  --public-url URL  the address people open when a front such as nginx serves this\n"
+    "                 server (e.g. https://games.example.org): the invitations' links use it\n"
     "  --db FILE|URL  the SQLite file of rooms and actions (default parlour.db, created if needed),\n"
     "                 or a PostgreSQL database: postgresql://USER@HOST/DB (docs/server.md)\n"
     "  --cluster      one of several processes on one store behind a front such as nginx\n"
@@ -154,10 +158,10 @@ int cli_serve(int argc, char **argv)
         {"table", required_argument, NULL, 't'},
         {"engines", required_argument, NULL, 'e'}, {"engine-cmd", required_argument, NULL, 'c'},
         {"engine-timeout", required_argument, NULL, 'T'},
-        {"cluster", no_argument, NULL, 'C'},
+        {"cluster", no_argument, NULL, 'C'},     {"public-url", required_argument, NULL, 'U'},
         {NULL, 0, NULL, 0}};
     net_config cfg = {.host = "127.0.0.1", .port = 8080, .db = "parlour.db"};
-    const char *web = NULL;
+    const char *web = NULL, *public_url = NULL;
     const char *tables[16];
     long long v;
     int o;
@@ -244,6 +248,16 @@ int cli_serve(int argc, char **argv)
         case 'C':
             cfg.cluster = 1;
             break;
+        case 'U': {
+            pl_buf uerr = {0};
+            if (inv_public_url_check(optarg, &uerr)) {
+                fprintf(stderr, "parlour serve: %s\n", pl_buf_str(&uerr));
+                pl_buf_free(&uerr);
+                return 2;
+            }
+            public_url = optarg;
+            break;
+        }
         case 'h':
             fputs(serve_usage, stdout);
             return 0;
@@ -307,10 +321,25 @@ int cli_serve(int argc, char **argv)
         return 1;
     }
     pl_buf_free(&err);
-    int v6 = strchr(shown, ':') != NULL; /* an IPv6 address goes in brackets in a URL */
+    /* The addresses to open: here, and from other devices (never 0.0.0.0);
+     * the page gets the latter in `welcome` for its invitations. */
+    inv_list inv;
+    inv_find(shown, net_port(n), public_url, &inv);
+    const char *urls[INV_MAX];
+    for (int i = 0; i < inv.n; i++)
+        urls[i] = inv.urls[i];
+    if (net_invite(n, urls, inv.n, inv.local_only))
+        fputs("parlour serve: out of memory: the page's invitations use the address it was opened at\n", stderr);
     char dbshown[1024];
-    printf("parlour serve: listening on http://%s%s%s:%d/ (db %s, web %s)\n", v6 ? "[" : "", shown,
-           v6 ? "]" : "", net_port(n), serve_db_shown(cfg.db, dbshown, sizeof dbshown), net_web(n));
+    printf("parlour serve: listening on %s (db %s, web %s)\n", inv.here,
+           serve_db_shown(cfg.db, dbshown, sizeof dbshown), net_web(n));
+    printf("parlour serve: on this machine: %s\n", inv.here);
+    for (int i = 0; i < inv.n; i++)
+        printf("parlour serve: from other devices: %s\n", inv.urls[i]);
+    if (inv.local_only)
+        printf("parlour serve: it listens on this machine only (--host %s): other devices cannot open it;\n"
+               "parlour serve: to let them join, start it with --host 0.0.0.0 (every network address)\n",
+               shown);
     fflush(stdout);
     pthread_t sig_thread;
     int have_sig = !pthread_create(&sig_thread, NULL, serve_signals, n);

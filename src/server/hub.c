@@ -657,6 +657,7 @@ void hub_free(hub *h)
         pl_free(h->pend[i].msg);
     pl_free(h->pend);
     hub_lobby_free(h->lobby);
+    json_decref(h->invite);
     pl_free(h);
 }
 

@@ -195,6 +195,13 @@ hub_lobby *hub_lobby_read(store *s, pl_buf *err);
 void hub_lobby_set(hub *h, hub_lobby *l);
 void hub_lobby_free(hub_lobby *l);
 
+/* The addresses another device opens to join (`welcome.invite`,
+ * docs/web-protocol.md): the `n` URLs `urls` (copied) and `local_only` (1:
+ * the server listens on this machine only). Without a call `welcome` has no
+ * `invite`. Returns 0, or -1 when memory ran out (nothing changed). Call
+ * before any connection (`parlour serve`, after it listens). */
+int hub_invite_set(hub *h, const char *const *urls, int n, int local_only);
+
 /* ---- Computer players ----------------------------------------------------- */
 
 /* One decision for the worker pool: everything it needs is copied in. */

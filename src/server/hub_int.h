@@ -224,6 +224,7 @@ struct hub {
     int npend, cappend;
     int redispatch;              /* re-reading a pending request: no second load, no rate */
     hub_lobby *lobby;            /* cluster: the store's open rooms (NULL: none read yet) */
+    json_t *invite;              /* welcome's invite {urls, local_only} (hub_invite_set), or NULL */
     /* An act's answer carried in its sender's state (act's accepted_in_state):
      * set by req_act around the broadcast, taken by that state (state_text). */
     uint64_t acc_conn;           /* the sender, 0 none */

@@ -772,6 +772,33 @@ static void req_record(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     hub_send(h, c->id, json_pack("{s:s, s:o}", "type", "record", "record", rec));
 }
 
+/* The `welcome` message: the protocol, the server, its time and, when set
+ * (hub_invite_set), the invitation's addresses. */
+static json_t *welcome_json(hub *h, int64_t now_ms)
+{
+    json_t *j = json_pack("{s:s, s:i, s:s, s:I}", "type", "welcome", "protocol", HUB_PROTOCOL, "server", HUB_VERSION,
+                          "server_ms", (json_int_t)now_ms);
+    if (j && h->invite)
+        json_object_set(j, "invite", h->invite);
+    return j;
+}
+
+int hub_invite_set(hub *h, const char *const *urls, int n, int local_only)
+{
+    json_t *arr = json_array();
+    for (int i = 0; arr && i < n; i++)
+        if (json_array_append_new(arr, json_string(urls[i]))) {
+            json_decref(arr);
+            arr = NULL;
+        }
+    json_t *inv = arr ? json_pack("{s:o, s:b}", "urls", arr, "local_only", local_only) : NULL;
+    if (!inv)
+        return -1;
+    json_decref(h->invite);
+    h->invite = inv;
+    return 0;
+}
+
 static void req_hello(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
 {
     const char *type;
@@ -782,8 +809,7 @@ static void req_hello(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
                   HUB_PROTOCOL);
         return;
     }
-    send_now(h, c->id, json_pack("{s:s, s:i, s:s, s:I}", "type", "welcome", "protocol", HUB_PROTOCOL, "server",
-                                 HUB_VERSION, "server_ms", (json_int_t)now_ms));
+    send_now(h, c->id, welcome_json(h, now_ms));
 }
 
 /* A message of no more than its type: {"type": T}. */
@@ -1006,8 +1032,7 @@ uint64_t hub_connect(hub *h, int64_t now_ms)
     c->replay_steps = h->cfg.replay_burst;
     c->replay_ms = now_ms;
     h->live_conns++;
-    send_now(h, c->id, json_pack("{s:s, s:i, s:s, s:I}", "type", "welcome", "protocol", HUB_PROTOCOL, "server",
-                                 HUB_VERSION, "server_ms", (json_int_t)now_ms));
+    send_now(h, c->id, welcome_json(h, now_ms));
     return c->id;
 }
 

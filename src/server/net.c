@@ -1092,6 +1092,11 @@ fail:
     return NULL;
 }
 
+int net_invite(net *n, const char *const *urls, int count, int local_only)
+{
+    return hub_invite_set(n->hub, urls, count, local_only);
+}
+
 int net_port(const net *n)
 {
     return n->port;

@@ -75,6 +75,10 @@ net *net_new(const net_config *cfg, pl_buf *err);
 int net_port(const net *n);
 /* The web folder served, as an absolute path without symlinks. */
 const char *net_web(const net *n);
+/* The invitation's addresses that `welcome` carries (hub_invite_set):
+ * `n` URLs for other devices, `local_only` 1 when there are none. Returns 0,
+ * or -1 when memory ran out. Call after net_new, before net_run. */
+int net_invite(net *n, const char *const *urls, int count, int local_only);
 /* Serves until net_stop; returns 0, or -1 when the event loop failed.
  * Call once, on net_new's thread. */
 int net_run(net *n);
