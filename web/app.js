@@ -22,6 +22,7 @@ let serverOffset = 0; // server_ms - Date.now(), from welcome
 
 net.on('welcome', (m) => {
   if (typeof m.server_ms === 'number') serverOffset = m.server_ms - Date.now();
+  lobby.setInvite(m.invite); // the addresses other devices open (invitations)
 });
 net.on('games', (m) => {
   gamesList = m.games;

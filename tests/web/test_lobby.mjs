@@ -1,9 +1,18 @@
 // test_lobby.mjs — the lobby in a real browser: it renders the four games in
 // English and Russian at phone and desktop size with no layout fault and no
-// missing word; a room with a computer seat is made from the form, its
-// invitation link and QR code appear, and the room page opens from it.
+// missing word; every option of every game and every computer level is told
+// in a player's words (no engine notation); a room with a computer seat is
+// made from the form, its invitation link, "Open the room" (in view without
+// scrolling) and QR code appear, with the plain word that other devices
+// cannot open a server of this machine only; a double tap makes one room; a
+// room of one person against the computer is listed only when asked; the
+// room's own invitation box does not offer "Open the room".
 
 import { run } from './harness.mjs';
+
+// engine notation and jargon a player must never read in the form: rule ids,
+// option keys, the engines' words, card codes, value tokens
+const NOTATION = /\b(UR|CBW|TC|KA)-[A-Z]?\d|\b[a-z]+_[a-z_]+\b|\bMCTS\b|expectimax|iterations|rollout|\b[rb][GAECNHS]\b|\b\d+lots\b|\bd4\b|\bauto\b|[:@]\d|perfect:|kimariji|\bupper_ms|\blower_ms|\bkyogi\b|\bskiryuk\b|\bfinkel\b|\bengine\b/;
 import en from '../../web/i18n/en.js';
 import ru from '../../web/i18n/ru.js';
 
@@ -40,10 +49,12 @@ run('lobby', async (h) => {
     await page.context().close();
   });
 
-  // issue 16 (every word in both languages): the form's option labels and
-  // descriptions come from the catalogue (opt.GAME.KEY), not the server's English
+  // issue 16 (every word in both languages) and issue 31 §4 (words for people):
+  // every option the server's `games` lists is in the form with the
+  // catalogue's label, explanation and value words, none of it notation
   for (const lang of ['en', 'ru'])
-    await h.step(`the new-room form's options are in ${lang} for every game`, async () => {
+    await h.step(`the new-room form's options are explained for players in ${lang} for every game`, async () => {
+      const cat = cats[lang];
       const page = await h.page('desktop', { lang });
       await page.goto(h.url('/'));
       await page.locator('#opt-rules').waitFor();
@@ -53,57 +64,176 @@ run('lobby', async (h) => {
         p.net.send({ type: 'games' });
       }));
       h.check(games.length === 4, 'the server lists four games');
+      const bad = [];
       for (const g of games) {
         await page.selectOption('#new-game', g.id);
-        const shown = g.options.filter((o) => !/\(tests\)\s*$/.test(o.about));
+        const shown = g.options.filter((o) => !/\(tests\)\s*$/.test(o.about) && o.key !== 'deal');
         await page.locator('#opt-' + shown[0].key).waitFor();
+        await page.locator('#create-form details').first().evaluate((d) => (d.open = true));
         const rows = await page.$$eval('#create-form .opt', (els) => els.map((e) => ({
           key: e.querySelector('[name]').name, label: e.querySelector('label').textContent, about: e.querySelector('.about').textContent,
-          values: [...e.querySelectorAll('option')].map((o) => o.textContent) })));
+          text: e.innerText, values: [...e.querySelectorAll('option')].map((o) => o.textContent) })));
         h.check(rows.length === shown.length, `${g.id}: every option is in the form (${rows.length}/${shown.length})`);
-        for (const o of shown) {
+        for (const o of g.options) {
+          const base = 'opt.' + g.id + '.' + o.key;
+          if (/\(tests\)\s*$/.test(o.about)) continue;
+          // the catalogue has a label, an explanation and every value's words
+          for (const k of [base, base + '.about', ...(Array.isArray(o.values) ? o.values : []).filter((v) => !/^\d+$/.test(v) || g.id !== 'tamcuc').map((v) => base + '.v.' + v)])
+            if (!(k in cat)) bad.push('missing ' + k);
           const r = rows.find((x) => x.key === o.key);
           if (!r) continue;
-          if (lang === 'en') {
-            h.check(r.about === o.about, `${g.id}.${o.key}: the English description is the server's: ${r.about}`);
-          } else {
-            h.check(r.about !== o.about && /[а-яё]/i.test(r.about), `${g.id}.${o.key}: a Russian description, not the server's English: ${r.about}`);
-            h.check(/[а-яё]/i.test(r.label), `${g.id}.${o.key}: a Russian label: ${r.label}`);
-            for (const v of r.values)
-              h.check(!/^[a-z]+(-[a-z]+)*$/.test(v) || ['d4'].includes(v) || !(o.values || []).includes(v),
-                `${g.id}.${o.key}: the value ${v} is a word in Russian`);
+          if (r.about === o.about) bad.push(`${base}: the server's description, not a player's: ${r.about}`);
+          if (NOTATION.test(r.text)) bad.push(`${base}: notation on the page: ${JSON.stringify(r.text.match(NOTATION)[0])} in ${JSON.stringify(r.text)}`);
+          if (lang === 'ru') {
+            if (/[A-Za-z]{2,}/.test(r.text.replace(/Kết/g, ''))) bad.push(`${base}: English on a Russian page: ${r.text}`);
+            if (!/[а-яё]/i.test(r.label)) bad.push(`${base}: not a Russian label: ${r.label}`);
           }
         }
+        // every computer level has a player's name and explanation
+        for (const l of g.levels) {
+          for (const k of ['level.' + l.name, 'level.' + g.id + '.' + l.name + '.about'])
+            if (!(k in cat)) bad.push('missing ' + k);
+          const about = cat['level.' + g.id + '.' + l.name + '.about'] || l.about;
+          if (NOTATION.test(about)) bad.push(`level.${g.id}.${l.name}.about: notation: ${about}`);
+        }
+        const levels = await page.locator('#create-form .levels').innerText();
+        const seats = (await page.locator('#seat-1 option').allTextContents()).join(' | ');
+        if (NOTATION.test(levels) || NOTATION.test(seats)) bad.push(`${g.id}: notation in the levels: ${levels} ${seats}`);
+        if (lang === 'ru' && /[A-Za-z]{2,}/.test(levels + seats)) bad.push(`${g.id}: English in the levels: ${levels} ${seats}`);
       }
+      h.check(!bad.length, 'the form speaks to players:\n  ' + bad.join('\n  '));
+      await page.selectOption('#new-game', 'tamcuc');
+      await page.locator('#create-form details').first().evaluate((d) => (d.open = true));
+      await h.shot(page, `options-tamcuc-desktop-${lang}`);
       await page.context().close();
     });
 
-  await h.step('a room with a computer seat is made from the form', async () => {
-    const page = await h.page('phone', { lang: 'en' });
+  // a session's length is told as "N deals" or "N points to reach", sent as the server's deals:N / target:N
+  await h.step('Tam Cúc: the length of the game is a number and what it counts', async () => {
+    const page = await h.page('desktop', { lang: 'en' });
     await page.goto(h.url('/'));
-    await page.locator('#games .game').nth(3).waitFor();
-    await page.locator('.game[data-game="ur"] button.new-game').click();
-    await page.fill('#opt-pieces', '3');
-    h.check((await page.locator('#seat-0 option').count()) >= 4, 'a seat offers a person and the levels');
-    await page.selectOption('#seat-0', 'person');
-    await page.selectOption('#seat-1', 'ai:easy');
+    await page.locator('#create').waitFor();
+    await page.selectOption('#new-game', 'tamcuc');
+    await page.locator('#create-form details').first().evaluate((d) => (d.open = true));
+    await page.fill('#opt-session_end-n', '20');
+    await page.selectOption('#opt-session_end-kind', 'target');
+    h.check((await page.inputValue('#opt-session_end')) === 'target:20', 'the option is target:20');
     await page.click('#create');
-    const link = page.locator('.invite-link');
-    await link.waitFor();
-    const url = await link.inputValue();
-    h.check(/\/room\/[0-9a-f]{32}$/.test(url), 'an invitation link: ' + url);
-    await page.locator('svg.qr').waitFor();
-    h.expectLayout(await h.layout(page), 'after create');
-    await h.shot(page, 'created-phone');
-    await page.click('#open-room');
+    await page.locator('#open-room').click();
     await page.waitForURL(/\/room\//);
-    await page.locator('#join-name').waitFor();
-    const st = await h.state(page);
-    h.check(st && st.seats.length === 2 && st.seats[1].kind === 'ai' && st.seats[1].level === 'easy', 'the room has the computer seat');
-    h.check(st.view.options.pieces === 3, 'the option was taken: ' + JSON.stringify(st.view.options));
-    // the public room is listed in the lobby
+    const code = page.url().split('/room/')[1];
+    const rooms = await page.evaluate(() => new Promise((res) => {
+      const p = window.__parlour;
+      const off = p.net.on('rooms', (m) => { off(); res(m.rooms); });
+      p.net.send({ type: 'rooms' });
+    }));
+    const mine = rooms.find((r) => r.room === code);
+    h.check(mine && mine.options.session_end === 'target:20', 'the room has it: ' + JSON.stringify(mine && mine.options));
+    await page.context().close();
+  });
+
+  // issue 31 §1, §3, §5: after "Make the room" the link and "Open the room"
+  // are in view without scrolling, the link is one this server gives (here
+  // 127.0.0.1: it listens on this machine only, and the box says so plainly)
+  let made = 0;
+  for (const lang of ['en', 'ru'])
+    for (const size of ['phone', 'desktop'])
+      await h.step(`a room with a computer seat is made from the form (${lang}, ${size})`, async () => {
+        const cat = cats[lang];
+        const page = await h.page(size, { lang });
+        await page.goto(h.url('/'));
+        await page.locator('#games .game').nth(3).waitFor();
+        await page.locator('.game[data-game="ur"] button.new-game').click();
+        await page.fill('#opt-pieces', '3');
+        h.check((await page.locator('#seat-0 option').count()) >= 4, 'a seat offers a person and the levels');
+        await page.selectOption('#seat-0', 'person');
+        await page.selectOption('#seat-1', 'ai:easy');
+        await page.click('#create');
+        made++;
+        const link = page.locator('.invite-link');
+        await link.waitFor();
+        const url = await link.inputValue();
+        h.check(url.startsWith(h.url('/room/')) && /\/room\/[0-9a-f]{32}$/.test(url), 'an invitation link: ' + url);
+        await page.locator('svg.qr').waitFor();
+        h.check(!/\bnull\b|undefined/.test(await page.locator('.invite').innerText()), 'no stray null in the box');
+        const note = await page.locator('#invite-local').innerText();
+        h.check(note.includes(cat['invite.localOnly']) && note.includes('--host 0.0.0.0'), 'this machine only, said plainly: ' + note);
+        // the QR code is the link's
+        const same = await page.evaluate(async (u) => {
+          const q = await import('/js/qr.js');
+          return q.qrSvg(u, '').querySelector('path').getAttribute('d') === document.querySelector('svg.qr path').getAttribute('d');
+        }, url);
+        h.check(same, 'the QR code encodes the link');
+        await page.waitForFunction(() => {
+          const r = document.getElementById('open-room').getBoundingClientRect();
+          return r.bottom <= window.innerHeight && r.top >= 0;
+        });
+        await h.expectInView(page, { heading: '#created-h', link: '.invite-link', copy: '.invite .copy', open: '#open-room', note: '#invite-local' },
+          `after create, ${lang} ${size}`, { keepScroll: true });
+        h.check((await page.locator('#create').isDisabled()), 'the create button is off once the room is made');
+        h.expectLayout(await h.layout(page), 'after create');
+        await h.shot(page, `created-${size}-${lang}`, { fullPage: false });
+        await page.click('#open-room');
+        await page.waitForURL(/\/room\//);
+        await page.locator('#join-name').waitFor();
+        const st = await h.waitState(page, (st) => st.seats.length === 2);
+        h.check(st.seats.length === 2 && st.seats[1].kind === 'ai' && st.seats[1].level === 'easy', 'the room has the computer seat');
+        h.check(st.view.options.pieces === 3, 'the option was taken: ' + JSON.stringify(st.view.options));
+        // the room's own invitation box: the link, no "Open the room"
+        await page.locator('.invite-box summary').click();
+        await page.locator('.invite-box .invite-link').waitFor();
+        h.check((await page.locator('.invite-box .invite-link').inputValue()) === url, 'the room offers the same link');
+        h.check((await page.locator('.invite-box #open-room').count()) === 0, 'no "Open the room" inside the room');
+        h.check((await page.locator('.invite-box').innerText()).includes(cat['invite.text.room']), 'the room\'s words for the link');
+        await page.locator('.invite-box').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+        await h.shot(page, `room-invite-${size}-${lang}`, { fullPage: false });
+        await page.context().close();
+      });
+
+  await h.step('"Make the room" tapped twice makes one room', async () => {
+    const page = await h.page('phone', { lang: 'en' });
+    const created = [];
+    page.on('websocket', (ws) => ws.on('framereceived', (f) => {
+      if (typeof f.payload === 'string' && f.payload.includes('"type":"created"')) created.push(f.payload);
+    }));
     await page.goto(h.url('/'));
-    await page.locator('.room-item a').first().waitFor();
+    await page.locator('#create').waitFor();
+    await page.selectOption('#seat-1', 'person');
+    await page.locator('#create').dblclick();
+    await page.locator('.invite-link').waitFor();
+    await page.locator('#create').click({ force: true }).catch(() => {}); // a third, late tap
+    await page.evaluate(() => new Promise((res) => { // one round trip: any second `created` is here by then
+      const p = window.__parlour;
+      const off = p.net.on('rooms', () => { off(); res(); });
+      p.net.send({ type: 'rooms' });
+    }));
+    h.check(created.length === 1, 'one room made: ' + created.length);
+    // a changed form may make another room
+    await page.fill('#opt-pieces', '2');
+    h.check(!(await page.locator('#create').isDisabled()), 'the create button is on again after a change');
+    await page.context().close();
+  });
+
+  await h.step('rooms of one person against the computer are listed only when asked', async () => {
+    const page = await h.page('desktop', { lang: 'ru' });
+    await page.goto(h.url('/'));
+    await page.locator('#create').waitFor();
+    await page.locator('#show-computer').waitFor();
+    const listed = () => page.locator('.room-item').count();
+    const rooms = await page.evaluate(() => new Promise((res) => {
+      const p = window.__parlour;
+      const off = p.net.on('rooms', (m) => { off(); res(m.rooms); });
+      p.net.send({ type: 'rooms' });
+    }));
+    const vs = rooms.filter((r) => r.seats.filter((x) => x.kind !== 'ai').length <= 1).length;
+    h.check(vs >= made && rooms.length > vs, `the server lists ${rooms.length} rooms, ${vs} against the computer (${made} made above)`);
+    await page.waitForFunction((n) => document.querySelectorAll('.room-item').length === n, rooms.length - vs);
+    const names = await page.locator('.room-item').allInnerTexts();
+    h.check(!names.some((n) => /компьютер/.test(n)), 'no room against the computer by default: ' + names.join(' / '));
+    await page.locator('#show-computer').check();
+    await page.waitForFunction((n) => document.querySelectorAll('.room-item').length === n, rooms.length);
+    h.check((await listed()) === rooms.length, 'asked: the rooms against the computer too');
+    await h.shot(page, 'rooms-desktop-ru', { fullPage: false });
     await page.context().close();
   });
 

@@ -70,35 +70,86 @@ export function picture(game) {
   return s(fuda(20, 'わがころも'), fuda(70, 'ふじのたか'));
 }
 
-/** The invitation: the link with a copy button and its QR code (loaded on demand). */
+// The server's invitation addresses (welcome.invite, docs/web-protocol.md):
+// {urls: [...], local_only}; null until the welcome came (app.js: setInvite).
+let invite = null;
+const inviteBoxes = new Set(); // the boxes on the page, redrawn when it comes
+
+/** Keeps the server's invitation addresses (the `welcome`'s `invite`) and redraws the open invitation boxes. */
+export function setInvite(inv) {
+  invite = inv && Array.isArray(inv.urls) ? inv : null;
+  for (const redraw of inviteBoxes) redraw();
+}
+
+const isLoopback = (hostname) => /^(127\.|localhost$|\[::1\]$|::1$)/.test(hostname);
+
+/** The address a friend's device opens for page `path`: { url, localOnly, others }.
+ * The page's own address when the server lists it, or when the page was opened
+ * at an address other devices reach (not this machine's 127.0.0.1); else the
+ * server's first address for other devices (its public URL, or a network
+ * address). localOnly: the server listens on this machine only. */
+export function inviteUrl(path, inv = invite, loc = location) {
+  const own = loc.origin + path;
+  if (!inv) return { url: own, localOnly: false, others: [] };
+  if (inv.local_only) return { url: own, localOnly: true, others: [] };
+  const bases = inv.urls.map((u) => u.replace(/\/+$/, ''));
+  const base = bases.includes(loc.origin) || !isLoopback(loc.hostname) ? loc.origin : bases[0] || loc.origin;
+  return { url: base + path, localOnly: false, others: bases.filter((b) => b !== base).map((b) => b + path) };
+}
+
+/** The invitation: the link with a copy button and its QR code (loaded on
+ * demand), built from an address other devices open (inviteUrl); a plain
+ * word when the server listens on this machine only. "Open the room" only
+ * outside the room itself. */
 export function inviteBox(path) {
-  const url = location.origin + path;
-  const qrBox = h('div', { class: 'qr-box' });
-  const copied = h('span', { class: 'quiet', role: 'status' });
-  const input = h('input', { class: 'invite-link', readonly: true, value: url, 'aria-label': t('invite.link'), onfocus: (ev) => ev.target.select() });
-  import('./qr.js').then(
-    (q) => qrBox.append(q.qrSvg(url, t('invite.qr'))),
-    () => qrBox.append(h('span', { class: 'quiet' }, t('invite.noqr'))),
-  );
-  return h('div', { class: 'invite' },
-    h('p', {}, t('invite.text')),
-    h('div', { class: 'row' }, input,
-      h('button', { type: 'button', class: 'copy', onclick: async () => {
-        try {
-          await navigator.clipboard.writeText(url);
-        } catch {
-          input.select();
-          document.execCommand && document.execCommand('copy');
-        }
-        copied.textContent = t('invite.copied');
-      } }, t('invite.copy')), copied),
-    qrBox,
-    h('p', {}, h('a', { href: path, class: 'button primary', id: 'open-room' }, t('invite.open'))));
+  const box = h('div', { class: 'invite' });
+  const draw = () => {
+    if (!box.isConnected && box.dataset.drawn) {
+      inviteBoxes.delete(draw); // the box left the page
+      return;
+    }
+    box.dataset.drawn = '1';
+    const { url, localOnly, others } = inviteUrl(path);
+    if (box.dataset.url === url && box.dataset.local === String(localOnly)) return;
+    box.dataset.url = url;
+    box.dataset.local = String(localOnly);
+    const qrBox = h('div', { class: 'qr-box' });
+    const copied = h('span', { class: 'quiet', role: 'status' });
+    const input = h('input', { class: 'invite-link', readonly: true, value: url, 'aria-label': t('invite.link'), onfocus: (ev) => ev.target.select() });
+    import('./qr.js').then(
+      (q) => qrBox.append(q.qrSvg(url, t('invite.qr'))),
+      () => qrBox.append(h('span', { class: 'quiet' }, t('invite.noqr'))),
+    );
+    const inRoom = location.pathname.replace(/\/$/, '') === path;
+    const parts = [
+      h('p', {}, t(inRoom ? 'invite.text.room' : 'invite.text')),
+      localOnly ? h('p', { class: 'note info', id: 'invite-local' }, t('invite.localOnly'), ' ', h('code', {}, '--host 0.0.0.0'), t('invite.localOnly.end')) : null,
+      h('div', { class: 'row' }, input,
+        h('button', { type: 'button', class: 'copy', onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(url);
+          } catch {
+            input.select();
+            document.execCommand && document.execCommand('copy');
+          }
+          copied.textContent = t('invite.copied');
+        } }, t('invite.copy')), copied),
+      inRoom ? null : h('p', {}, h('a', { href: path, class: 'button primary', id: 'open-room' }, t('invite.open'))),
+      others.length ? h('p', { class: 'quiet invite-others' }, t('invite.others'), ' ', others.join(', ')) : null,
+      qrBox];
+    clear(box).append(...parts.filter(Boolean));
+  };
+  inviteBoxes.add(draw);
+  draw();
+  return box;
 }
 
 export function open(ctx) {
   const { net, root } = ctx;
-  const L = { games: null, rooms: null, created: null, error: null, form: { game: 'ur', options: {}, seats: null } };
+  // pending: a `create` is on its way (no second one); made: the form made
+  // L.created and is unchanged since (a second press would make a second room)
+  const L = { games: null, rooms: null, created: null, error: null, pending: false, made: false, showComputer: false,
+    form: { game: 'ur', options: {}, seats: null } };
   const els = {};
   const offs = [];
 
@@ -110,12 +161,15 @@ export function open(ctx) {
     net.on('created', (m) => {
       L.created = m;
       L.error = null;
-      renderCreated();
+      L.pending = false;
+      L.made = true;
+      renderCreated(true);
     }),
     net.on('error', (m) => {
       if (m.request !== 'create') return;
       L.error = m.message;
-      renderCreated();
+      L.pending = false;
+      renderCreated(true);
     }),
   );
   const offOpen = net.onOpen(() => net.send({ type: 'rooms' }));
@@ -180,8 +234,23 @@ export function open(ctx) {
       els.rooms.append(h('p', { class: 'quiet', id: 'no-rooms' }, t('lobby.noRooms')));
       return;
     }
+    // a room of one person against computers is that person's game: listed only when asked
+    const vsComputer = (rm) => rm.seats.filter((s) => s.kind !== 'ai').length <= 1;
+    const hidden = L.rooms.filter(vsComputer).length;
+    const shown = L.showComputer ? L.rooms : L.rooms.filter((rm) => !vsComputer(rm));
+    if (hidden)
+      els.rooms.append(h('label', { class: 'check' },
+        h('input', { type: 'checkbox', id: 'show-computer', checked: L.showComputer, onchange: (ev) => {
+          L.showComputer = ev.target.checked;
+          renderRooms();
+        } }), ' ', t('lobby.showComputer')));
+    if (!shown.length) {
+      els.rooms.append(h('p', { class: 'quiet', id: 'no-rooms' }, t('lobby.noRooms')),
+        hidden ? h('p', { class: 'quiet', id: 'hidden-rooms' }, t('lobby.hiddenComputer', { n: hidden })) : null);
+      return;
+    }
     const ul = h('ul', { class: 'room-list' });
-    for (const rm of L.rooms) {
+    for (const rm of shown) {
       const open = rm.seats.filter((s) => s.kind === 'open').length;
       const people = rm.seats.map((s) => (s.kind === 'ai' ? t('lobby.computer') : s.kind === 'open' ? '—' : s.name)).join(', ');
       ul.append(
@@ -190,6 +259,11 @@ export function open(ctx) {
           h('span', { class: 'quiet' }, ' ', people, ' · ', rm.state === 'waiting' ? t('lobby.openSeats', { n: open }) : t('lobby.playing'))));
     }
     els.rooms.append(ul);
+  }
+
+  /** Whether option `o` is in the form: not one for tests, not a fixed deal. */
+  function formOption(o) {
+    return !/\(tests\)\s*$/.test(o.about) && o.key !== 'deal';
   }
 
   function gameInfo(id) {
@@ -209,18 +283,44 @@ export function open(ctx) {
       ev.preventDefault();
       create();
     } });
+    // a change of the form may make another room; until then one press made one
+    const changed = () => {
+      if (!L.made) return;
+      L.made = false;
+      syncCreate();
+    };
+    form.addEventListener('input', changed);
+    form.addEventListener('change', changed);
     form.append(h('label', { class: 'field' }, h('span', {}, t('new.game')), gameSel));
     if (g) {
-      // options (the ones for tests — "(tests)" in their description — stay out)
+      // options (the ones for tests — "(tests)" in their description — and a
+      // fixed deal, written in the engine's notation, stay out: docs/web-ui.md)
       const opts = h('fieldset', { class: 'options' }, h('legend', {}, t('new.options')));
-      const shown = g.options.filter((o) => !/\(tests\)\s*$/.test(o.about));
+      const shown = g.options.filter(formOption);
       const details = h('details', {}, h('summary', {}, t('new.moreOptions')));
       shown.forEach((o, i) => {
         const id = 'opt-' + o.key;
         const base = 'opt.' + f.game + '.' + o.key; // the catalogue's label and description, else the server's
         const cur = f.options[o.key] ?? o.default;
-        let input;
-        if (Array.isArray(o.values))
+        let input, extra = null;
+        if (f.game === 'cbw' && o.key === 'w') // "auto" or a width: a list of words and numbers
+          input = h('select', { id, name: o.key }, ['auto', ...Array.from({ length: 16 }, (_, k) => String(k + 1))]
+            .map((v) => h('option', { value: v, selected: v === String(cur) }, optText(f.game, o.key, v))));
+        else if (f.game === 'tamcuc' && o.key === 'session_end') {
+          // "deals:N" or "target:N": what is counted, then how many
+          const m = /^(deals|target):(\d+)$/.exec(String(cur)) || [null, 'deals', '1'];
+          input = h('input', { id, name: o.key, type: 'hidden', value: m[1] + ':' + m[2] });
+          const kind = h('select', { id: id + '-kind', 'aria-label': t('opt.tamcuc.session_end') },
+            ['deals', 'target'].map((v) => h('option', { value: v, selected: v === m[1] }, optText(f.game, o.key, v))));
+          const num = h('input', { id: id + '-n', type: 'number', min: 1, max: 1000, step: 1, value: m[2], required: true, 'aria-label': t('opt.tamcuc.session_end') });
+          const sync = () => {
+            input.value = kind.value + ':' + num.value;
+            input.dispatchEvent(new Event('change'));
+          };
+          kind.addEventListener('change', sync);
+          num.addEventListener('input', sync);
+          extra = h('span', { class: 'row' }, num, kind);
+        } else if (Array.isArray(o.values))
           input = h('select', { id, name: o.key }, o.values.map((v) => h('option', { value: v, selected: v === cur }, optText(f.game, o.key, v))));
         else if (Array.isArray(o.range))
           input = h('input', { id, name: o.key, type: 'number', min: o.range[0], max: o.range[1], step: 1, value: cur, required: true });
@@ -236,7 +336,7 @@ export function open(ctx) {
         input.addEventListener('input', changed);
         input.addEventListener('change', changed);
         const row = h('div', { class: 'opt' },
-          h('label', { for: id }, has(base) ? t(base) : h('code', {}, o.key)), input,
+          h('label', { for: extra ? id + '-n' : id }, has(base) ? t(base) : h('code', {}, o.key)), input, extra,
           h('p', { class: 'about', id: id + '-about' }, has(base + '.about') ? t(base + '.about') : o.about));
         input.setAttribute('aria-describedby', id + '-about');
         (i < 3 ? opts : details).append(row);
@@ -259,8 +359,9 @@ export function open(ctx) {
       h('div', { class: 'field' }, h('label', { for: 'new-grace' }, t('new.grace')), grace, h('p', { class: 'about' }, t('new.grace.about'))),
       h('div', { class: 'field' }, h('label', { for: 'new-clock' }, t('new.clock')), h('div', { class: 'row' }, clockKind, clockN)),
       h('label', { class: 'check' }, pub, ' ', t('new.public')),
-      h('button', { type: 'submit', class: 'primary', id: 'create' }, t('new.create')));
+      (els.create = h('button', { type: 'submit', class: 'primary', id: 'create' }, t('new.create'))));
     els.form.append(form);
+    syncCreate();
     renderSeats();
   }
 
@@ -298,7 +399,15 @@ export function open(ctx) {
         h('ul', {}, g.levels.map((l) => h('li', {}, h('b', {}, levelName(l.name)), ': ', levelAbout(f.game, l))))));
   }
 
+  /** The create button: off while a room is being made and after it was made from this very form. */
+  function syncCreate() {
+    if (!els.create) return;
+    els.create.disabled = L.pending || L.made;
+    els.create.textContent = t(L.pending ? 'new.creating' : 'new.create');
+  }
+
   function create() {
+    if (L.pending || L.made) return; // a double tap: one room
     const f = L.form;
     const g = gameInfo(f.game);
     const options = {};
@@ -314,14 +423,21 @@ export function open(ctx) {
     if (f.clock === 'total') msg.clock = { total_s: Number(f.clockS ?? 60) };
     msg.public = f.public ?? true;
     L.created = null;
+    L.error = null;
+    L.pending = true;
+    renderCreated();
     net.send(msg);
   }
 
-  function renderCreated() {
+  /** The answer to "Make the room": the invitation (or the error), brought
+   * into view when `show` (the link and "Open the room" on a phone's first screen). */
+  function renderCreated(show) {
     if (!els.created) return;
+    syncCreate();
     clear(els.created);
     if (L.error) els.created.append(h('p', { class: 'note error', role: 'alert' }, t('new.error', { message: L.error })));
-    if (L.created) els.created.append(h('h3', {}, t('new.created')), inviteBox(L.created.link));
+    if (L.created) els.created.append(h('h3', { id: 'created-h' }, t('new.created')), inviteBox(L.created.link));
+    if (show && (L.error || L.created)) els.created.scrollIntoView({ block: 'start' });
   }
 
   render();
