@@ -498,6 +498,34 @@ static int count_touch(void *ctx, const store_action *a)
 
 /* ---- tests ---------------------------------------------------------------- */
 
+/* welcome.invite (issue 31): absent until hub_invite_set, then the URLs
+ * given (copied) and local_only, on connect and in answer to hello. */
+static void test_welcome_invite(void **state)
+{
+    (void)state;
+    drv *d = drv_new("invite");
+    int a = connect_(d);
+    assert_null(json_object_get(last(d, a, "welcome"), "invite"));
+    char url[] = "http://192.168.1.20:8080/";
+    const char *urls[] = {url, "https://games.example.org/"};
+    assert_int_equal(hub_invite_set(d->h, urls, 2, 0), 0);
+    url[7] = 'X'; /* the hub keeps its own copy */
+    int b = connect_(d);
+    json_t *inv = json_object_get(last(d, b, "welcome"), "invite");
+    assert_non_null(inv);
+    assert_true(json_is_false(json_object_get(inv, "local_only")));
+    json_t *u = json_object_get(inv, "urls");
+    assert_int_equal(json_array_size(u), 2);
+    assert_string_equal(json_string_value(json_array_get(u, 0)), "http://192.168.1.20:8080/");
+    assert_string_equal(json_string_value(json_array_get(u, 1)), "https://games.example.org/");
+    assert_int_equal(hub_invite_set(d->h, NULL, 0, 1), 0); /* this machine only: replaced */
+    sendf(d, a, "{\"type\":\"hello\",\"v\":1}");
+    inv = json_object_get(last(d, a, "welcome"), "invite");
+    assert_true(json_is_true(json_object_get(inv, "local_only")));
+    assert_int_equal(json_array_size(json_object_get(inv, "urls")), 0);
+    drv_free(d);
+}
+
 static void test_lobby(void **state)
 {
     (void)state;
@@ -2006,6 +2034,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lobby),
+        cmocka_unit_test(test_welcome_invite),
         cmocka_unit_test(test_whole_game_ur),
         cmocka_unit_test(test_whole_game_cbw),
         cmocka_unit_test(test_whole_game_cbw_partners),
