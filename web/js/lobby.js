@@ -1,9 +1,12 @@
 // lobby.js — the lobby (/): the four games (a small picture and two lines
-// each), the open public rooms (refresh), and "new room": the game, its
-// options built from the server's `games` (values as selects, ranges as
-// number inputs, free text as text, each with its description), the seats
-// (person, or computer at one of the game's levels), grace, clock and
-// public. Once created: the invitation link, a copy button and its QR code.
+// each), the open public rooms (refresh; a room of one person against the
+// computer only when asked), and "new room": the game, its options built
+// from the server's `games` (values as selects, ranges as number inputs, free
+// text as text; labels, explanations and value words from the catalogue), the
+// seats (person, or computer at one of the game's levels), grace, clock and
+// public. Once created (one room a press): the invitation — a link other
+// devices open (the server's welcome.invite), a copy button, "Open the room"
+// and its QR code — brought into view. inviteBox is room.js's too.
 
 import { t, has, levelName, levelAbout } from './i18n.js';
 import { h, svg, clear } from './dom.js';
