@@ -5,6 +5,8 @@
 // with no "this machine only" word, at phone and desktop size in English and
 // Russian. (The server on 127.0.0.1 alone, and its plain word, is
 // tests/web/test_lobby.mjs's; the address list itself tests/server/test_invite.py's.)
+// Also, in node, which address the page picks (lobby.js inviteUrl) for a
+// server on its network addresses, a public URL, this machine only.
 
 import { run } from './harness.mjs';
 import en from '../../web/i18n/en.js';
@@ -14,6 +16,26 @@ const PUBLIC = 'https://games.example.org';
 
 run('invite', async (h) => {
   const cats = { en, ru };
+  // which address the page offers (lobby.js inviteUrl, run here in node)
+  await h.step('the address offered: the page\'s own when others reach it, else the server\'s first', async () => {
+    const { inviteUrl } = await import('../../web/js/lobby.js');
+    const at = (o) => ({ origin: o, hostname: new URL(o).hostname });
+    const lan = { urls: ['http://192.168.1.20:8080/', 'http://10.0.0.5:8080/'], local_only: false };
+    const cases = [
+      [lan, 'http://127.0.0.1:8080', 'http://192.168.1.20:8080/room/x', ['http://10.0.0.5:8080/room/x']],
+      [lan, 'http://localhost:8080', 'http://192.168.1.20:8080/room/x', ['http://10.0.0.5:8080/room/x']],
+      [lan, 'http://10.0.0.5:8080', 'http://10.0.0.5:8080/room/x', ['http://192.168.1.20:8080/room/x']],
+      [lan, 'http://mybox.local:8080', 'http://mybox.local:8080/room/x', ['http://192.168.1.20:8080/room/x', 'http://10.0.0.5:8080/room/x']],
+      [{ urls: ['https://games.example.org/parlour/'], local_only: false }, 'http://127.0.0.1:8080', 'https://games.example.org/parlour/room/x', []],
+      [{ urls: [], local_only: true }, 'http://127.0.0.1:8080', 'http://127.0.0.1:8080/room/x', []],
+      [null, 'http://127.0.0.1:8080', 'http://127.0.0.1:8080/room/x', []], // before the welcome
+    ];
+    for (const [inv, origin, url, others] of cases) {
+      const got = inviteUrl('/room/x', inv, at(origin));
+      h.check(got.url === url && got.others.join() === others.join() && got.localOnly === !!(inv && inv.local_only),
+        `${JSON.stringify(inv)} at ${origin}: ${JSON.stringify(got)}`);
+    }
+  });
   for (const lang of ['en', 'ru'])
     for (const size of ['phone', 'desktop'])
       await h.step(`the invitation is the public address (${lang}, ${size})`, async () => {
