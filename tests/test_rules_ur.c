@@ -561,6 +561,97 @@ static void test_UR_last_move_marked_and_sides_named(void **s)
     pl_match_free(m);
 }
 
+/* Expects `text` (the notation, or a raw action code when NULL) refused in
+ * `position` with exactly `want`, the refusal's compact JSON (pl_game.refusal:
+ * docs/web-views.md, `ur`, "Refusals"), and the state unchanged. */
+static void expect_refusal(const char *opts, const char *position, const char *text, pl_action code,
+                           const char *want)
+{
+    pl_match *m = pos(opts, position);
+    char before[1024];
+    snprintf(before, sizeof before, "%s", th_pos(m));
+    const ur_state *st = m->state;
+    pl_action a = code;
+    pl_buf out = {0}, err = {0};
+    if (text)
+        assert_int_equal(ur_game.parse_action(m->state, st->turn, text, &a, &err), 0);
+    if (pl_refusal_json(&ur_game, m->state, st->turn, a, &out, &err) != 0)
+        fail_msg("%s in %s: no refusal (%s)", text ? text : "code", position, pl_buf_str(&err));
+    if (strcmp(pl_buf_str(&out), want))
+        fail_msg("%s in %s: refusal %s, expected %s", text ? text : "code", position, pl_buf_str(&out), want);
+    assert_string_equal(th_pos(m), before);
+    pl_buf_free(&out);
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
+/* Every refusal word of docs/web-views.md, `ur`, "Refusals", where the rule
+ * it names refuses a move: UR-R4 (a possible move must be made), UR-R6
+ * (entering), UR-R9 (exact bearing off), UR-R10 (blank and marked never
+ * meet), UR-R11, UR-R13..R17, Finkel's central rosette; none for a legal
+ * move or another seat. */
+static void test_UR_R4_R6_R9_R10_R11_R13_R14_R15_R16_R17_refusal_words(void **s)
+{
+    (void)s;
+    const char *empty = "board=- turn=light phase=move roll=2 reserve=2/2 off=0/0";
+    expect_refusal("pieces=2", empty, "pass", 0, "{\"why\":\"must-move\"}");
+    expect_refusal("rules=finkel pieces=1", "board=- turn=light phase=move roll=0 reserve=1/1 off=0/0", "enter", 0,
+                   "{\"why\":\"throw-zero\"}");
+    expect_refusal("pieces=2", "board=A3:l turn=light phase=move roll=1 reserve=0/2 off=1/0", "enter", 0,
+                   "{\"from\":\"reserve\",\"why\":\"reserve-empty\"}");
+    expect_refusal("pieces=2", empty, "B5", 0, "{\"depth\":1,\"from\":\"B5\",\"why\":\"no-piece\"}");
+    expect_refusal("pieces=2 stack=any", "board=B3:ld turn=light phase=move roll=1 reserve=1/1 off=0/0", NULL,
+                   UR_ACT_MOVE | (UR_B3 << 2) | 2, "{\"count\":2,\"depth\":3,\"from\":\"B3\",\"why\":\"stack-short\"}");
+    expect_refusal("pieces=2", "board=B3:ld turn=light phase=move roll=1 reserve=1/1 off=0/0", NULL,
+                   UR_ACT_MOVE | (UR_B3 << 2) | 1, "{\"depth\":2,\"from\":\"B3\",\"why\":\"not-top\"}");
+    expect_refusal("pieces=2", "board=B3:ld turn=light phase=move roll=1 reserve=1/1 off=0/0", "B3", 0,
+                   "{\"depth\":1,\"from\":\"B3\",\"owner\":1,\"why\":\"not-yours\"}");
+    expect_refusal("pieces=3 stack=any", "board=B3:dll turn=light phase=move roll=1 reserve=1/2 off=0/0", NULL,
+                   UR_ACT_MOVE | (UR_B3 << 2) | 1, "{\"depth\":2,\"from\":\"B3\",\"why\":\"name-topmost\"}");
+    /* UR-R9: a marked piece on B2 (path 22 of 24) bears off with a 2 only */
+    expect_refusal("pieces=1", "board=B2:L turn=light phase=move roll=3 reserve=0/1 off=0/0", "B2", 0,
+                   "{\"depth\":1,\"exact\":2,\"from\":\"B2\",\"why\":\"overshoot\"}");
+    /* UR-R11 one piece on a plain square; UR-R17 no stacking on B1 */
+    expect_refusal("pieces=2", "board=A4:l,A3:l turn=light phase=move roll=1 reserve=0/2 off=0/0", "A4", 0,
+                   "{\"count\":1,\"depth\":1,\"from\":\"A4\",\"to\":\"A3\",\"why\":\"own-piece\"}");
+    expect_refusal("pieces=2", "board=A1:l,B1:l turn=light phase=move roll=1 reserve=0/2 off=0/0", "A1", 0,
+                   "{\"count\":1,\"depth\":1,\"from\":\"A1\",\"to\":\"B1\",\"why\":\"own-piece\"}");
+    expect_refusal("rules=finkel pieces=1", "board=B3:l,B4:d turn=light phase=move roll=1 reserve=0/0 off=0/0", "B3", 0,
+                   "{\"count\":1,\"depth\":1,\"from\":\"B3\",\"to\":\"B4\",\"why\":\"rosette-taken\"}");
+    /* UR-R14: B7 belongs to whoever holds it */
+    expect_refusal("pieces=1", "board=B5:l,B7:d turn=light phase=move roll=2 reserve=0/0 off=0/0", "B5", 0,
+                   "{\"count\":1,\"depth\":1,\"from\":\"B5\",\"to\":\"B7\",\"why\":\"their-depot\"}");
+    /* UR-R13: the own depot A4 holds four */
+    expect_refusal("pieces=5", "board=A4:llll turn=light phase=move roll=1 reserve=1/5 off=0/0", "enter", 0,
+                   "{\"count\":4,\"from\":\"reserve\",\"to\":\"A4\",\"why\":\"depot-full\"}");
+    /* UR-R15: a safe square holds four of anyone */
+    expect_refusal("pieces=3", "board=B1:l,B3:lldd turn=light phase=move roll=2 reserve=0/1 off=0/0", "B1", 0,
+                   "{\"count\":4,\"depth\":1,\"from\":\"B1\",\"to\":\"B3\",\"why\":\"safe-full\"}");
+    /* UR-R17: a marked piece on the finish is immune */
+    expect_refusal("pieces=1", "board=A2:l,B1:D turn=light phase=move roll=2 reserve=0/0 off=0/0", "A2", 0,
+                   "{\"count\":1,\"depth\":1,\"from\":\"A2\",\"to\":\"B1\",\"why\":\"finish-marked\"}");
+    /* UR-R10: a blank piece cannot take a marked one, nor a marked piece a blank one */
+    expect_refusal("pieces=1", "board=B2:l,B4:D turn=light phase=move roll=2 reserve=0/0 off=0/0", "B2", 0,
+                   "{\"count\":1,\"depth\":1,\"from\":\"B2\",\"marked\":false,\"to\":\"B4\",\"why\":\"other-side\"}");
+    expect_refusal("pieces=1", "board=A8:l,C8:d turn=light phase=move roll=2 reserve=0/0 off=0/0", "A8", 0,
+                   "{\"count\":1,\"depth\":1,\"from\":\"A8\",\"marked\":true,\"to\":\"C8\",\"why\":\"other-side\"}");
+    expect_refusal("pieces=2", empty, NULL, UR_ACT_ROLL | 2, "{\"why\":\"not-a-move\"}");
+    expect_refusal("pieces=2", empty, NULL, UR_ACT_MOVE | (25u << 2), "{\"why\":\"no-square\"}");
+
+    /* No words for a legal move, for the seat not to move, or outside phase MOVE. */
+    pl_match *m = pos("pieces=2", empty);
+    pl_buf out = {0}, err = {0};
+    assert_int_equal(pl_refusal_json(&ur_game, m->state, 0, UR_ACT_ENTER, &out, &err), -1);
+    assert_int_equal(pl_refusal_json(&ur_game, m->state, 1, UR_ACT_PASS, &out, &err), -1);
+    assert_string_equal(pl_buf_str(&out), "");
+    pl_match_free(m);
+    m = pos("pieces=2", "board=- turn=light phase=roll roll=0 reserve=2/2 off=0/0");
+    assert_int_equal(pl_refusal_json(&ur_game, m->state, 0, UR_ACT_ENTER, &out, &err), -1);
+    pl_match_free(m);
+    pl_buf_free(&out);
+    pl_buf_free(&err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -590,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_UR_R10_capture_is_announced_to_each_side),
         cmocka_unit_test(test_UR_R6_R9_R12_landing_squares_in_the_menu),
         cmocka_unit_test(test_UR_last_move_marked_and_sides_named),
+        cmocka_unit_test(test_UR_R4_R6_R9_R10_R11_R13_R14_R15_R16_R17_refusal_words),
     };
     return cmocka_run_group_tests_name("rules_ur", tests, NULL, NULL);
 }
