@@ -190,7 +190,7 @@ run('ur', async (h) => {
     const [, thr] = latest('throw');
     if (thr) {
       h.check(got.roll === String(thr.value) && got.rollSeat === String(thr.seat), `${what}: the last throw drawn: ${got.roll} by ${got.rollSeat}, the event ${thr.value} by ${thr.seat}`);
-      const by = thr.seat === seat ? tt('ur.threw.you') : tt('ur.threw', { side: tt('ur.side.' + thr.seat), of: tt('ur.side.gen.' + thr.seat) });
+      const by = thr.seat === seat ? tt('ur.threw.you') : tt('ur.threw', { side: tt('ur.side.gen.' + thr.seat) });
       h.check(got.by === by, `${what}: who threw, beside the lots: ${got.by} (want ${by})`);
       if (thr.seat !== seat) opponentThrows++;
     }

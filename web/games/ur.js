@@ -594,7 +594,7 @@ export function mount(root, api) {
     }
     box.setAttribute('aria-label', label);
     box.append(svg('title', {}, label));
-    const by = !thrown || roll === null || roll === undefined ? '' : thrown.seat === api.seat ? t('ur.threw.you') : t('ur.threw', { side: side(thrown.seat), of: t('ur.side.gen.' + thrown.seat) });
+    const by = !thrown || roll === null || roll === undefined ? '' : thrown.seat === api.seat ? t('ur.threw.you') : t('ur.threw', { side: t('ur.side.gen.' + thrown.seat) });
     els.lots.append(box,
       h('span', { class: 'ur-roll', id: 'ur-roll', dataset: { seat: thrown ? String(thrown.seat) : '' } }, roll === null || roll === undefined ? '–' : String(roll)),
       h('span', { class: 'ur-throw-by ur-s' + (thrown ? thrown.seat : ''), id: 'ur-throw-by', hidden: !by }, by));

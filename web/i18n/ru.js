@@ -231,7 +231,7 @@ export default {
   'ur.depth': '{square} ({n}-я фишка сверху)',
   'ur.side.gen.0': 'светлых',
   'ur.side.gen.1': 'тёмных',
-  'ur.threw': 'бросок {of}',
+  'ur.threw': 'бросок {side}',
   'ur.threw.you': 'ваш бросок',
   'ur.now': 'Сейчас',
   'ur.and': ' и ',
