@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "helpers.h"
 #include "games/ur/ur.h"
 
@@ -652,6 +654,80 @@ static void test_UR_R4_R6_R9_R10_R11_R13_R14_R15_R16_R17_refusal_words(void **s)
     pl_buf_free(&err);
 }
 
+/* The refusal words of docs/web-views.md, `ur`, "Refusals". */
+static const char *const refusal_words[] = {
+    "must-move", "throw-zero", "reserve-empty", "no-square", "no-piece", "stack-short", "not-top", "not-yours", "name-topmost",
+    "overshoot", "own-piece", "rosette-taken", "their-depot", "depot-full", "safe-full", "finish-marked", "other-side", "not-a-move",
+};
+#define NWORDS (int)(sizeof refusal_words / sizeof refusal_words[0])
+
+/* In random games of every option, at every move: every action the rules
+ * refuse (pass, enter, each square and depth) has a documented word, a legal
+ * one none, the seat not to move none. */
+static void test_UR_refusal_every_refused_move_has_a_word(void **s)
+{
+    (void)s;
+    pl_rng r;
+    pl_rng_seed(&r, 31);
+    long seen[NWORDS] = {0}, refused = 0;
+    pl_action acts[PL_MAX_ACTIONS];
+    for (int game = 0; game < 60; game++) {
+        char opts[256];
+        th_ur_options(&r, opts, sizeof opts, pl_rng_next(&r) >> 1);
+        pl_match *m = th_new("ur", opts);
+        while (ur_game.phase(m->state) != PL_PHASE_OVER) {
+            const ur_state *st = m->state;
+            pl_buf err = {0};
+            if (ur_game.phase(m->state) == PL_PHASE_CHANCE) {
+                assert_int_equal(pl_match_play(m, PL_CHANCE, pl_draw_chance(&ur_game, m->state, &r), &err), 0);
+                pl_buf_free(&err);
+                continue;
+            }
+            int seat = st->turn, n = pl_legal_all(&ur_game, st, seat, acts);
+            pl_action cand[2 + UR_NSQ * 4];
+            int nc = 0;
+            cand[nc++] = UR_ACT_PASS;
+            cand[nc++] = UR_ACT_ENTER;
+            for (int sq = 0; sq < UR_NSQ; sq++)
+                for (int d = 0; d < 4; d++)
+                    cand[nc++] = UR_ACT_MOVE | (pl_action)(sq << 2) | (pl_action)d;
+            for (int i = 0; i < nc; i++) {
+                bool legal = false;
+                for (int j = 0; j < n; j++)
+                    legal |= acts[j] == cand[i];
+                pl_buf out = {0};
+                int rc = pl_refusal_json(&ur_game, st, seat, cand[i], &out, &err);
+                if (legal) {
+                    assert_int_equal(rc, -1);
+                } else {
+                    if (rc != 0)
+                        fail_msg("no refusal for action %u in %s", (unsigned)cand[i], th_pos(m));
+                    json_t *o = json_loads(pl_buf_str(&out), 0, NULL);
+                    const char *why = json_string_value(json_object_get(o, "why"));
+                    int w = 0;
+                    while (w < NWORDS && (!why || strcmp(why, refusal_words[w])))
+                        w++;
+                    if (w == NWORDS)
+                        fail_msg("undocumented refusal %s", pl_buf_str(&out));
+                    seen[w]++;
+                    refused++;
+                    json_decref(o);
+                }
+                assert_int_equal(pl_refusal_json(&ur_game, st, 1 - seat, cand[i], &out, &err), -1);
+                pl_buf_free(&out);
+            }
+            assert_int_equal(pl_match_play(m, seat, acts[pl_rng_below(&r, (uint32_t)n)], &err), 0);
+            pl_buf_free(&err);
+        }
+        pl_match_free(m);
+    }
+    print_message("%ld refused actions worded:", refused);
+    for (int w = 0; w < NWORDS; w++)
+        print_message(" %s %ld", refusal_words[w], seen[w]);
+    print_message("\n");
+    assert_true(refused > 0 && seen[0] > 0); /* must-move */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -682,6 +758,7 @@ int main(void)
         cmocka_unit_test(test_UR_R6_R9_R12_landing_squares_in_the_menu),
         cmocka_unit_test(test_UR_last_move_marked_and_sides_named),
         cmocka_unit_test(test_UR_R4_R6_R9_R10_R11_R13_R14_R15_R16_R17_refusal_words),
+        cmocka_unit_test(test_UR_refusal_every_refused_move_has_a_word),
     };
     return cmocka_run_group_tests_name("rules_ur", tests, NULL, NULL);
 }

@@ -104,6 +104,11 @@ int ur_refusal_json(const void *st, int seat, pl_action a, json_t *obj)
     const ur_state *s = st;
     if (s->phase != UR_PH_MOVE || seat != s->turn)
         return -1;
+    pl_action legal[PL_MAX_ACTIONS];
+    int n = pl_legal_all(&ur_game, st, seat, legal);
+    for (int i = 0; i < n; i++)
+        if (legal[i] == a)
+            return -1; /* a legal action (a pass with no move, too) is not refused */
     ur_refusal r;
     pl_buf words = {0};
     int refused = ur_why_illegal(s, a, &words, &r);
