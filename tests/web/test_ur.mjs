@@ -369,6 +369,25 @@ run('ur', async (h) => {
         h.expectLayout(await h.layout(bob), 'phone');
         h.expectLayout(await h.layout(eve), 'spectator phone');
         await h.shot(eve, 'spectator-phone');
+        // a piece that has just moved slides in from where it left, once (not on a page's first state)
+        const slid = await eve.evaluate(async () => {
+          const ur = await import('/games/ur.js');
+          const st = window.__parlour.page.room.state;
+          const [sq, stack] = Object.entries(st.view.board)[0];
+          const owner = stack[stack.length - 1].owner;
+          const box = document.createElement('div');
+          document.body.append(box);
+          const tb = ur.mount(box, { t: (k) => k, lang: 'en', seat: -1, act() {}, touch() {}, say() {} });
+          const top = () => box.querySelector(`.ur-pieces .ur-top[data-square="${sq}"]`);
+          tb.update({ ...st, history_from: 0, history: [] });
+          const first = top().classList.contains('ur-arrive');
+          tb.update({ ...st, seq: st.seq + 1, history_from: st.seq, history: [{ seq: st.seq, seat: owner, events: [{ type: 'move', seat: owner, from: 'reserve', to: sq }] }] });
+          const out = { first, after: top().classList.contains('ur-arrive'), dy: top().style.getPropertyValue('--ur-dy') };
+          tb.destroy();
+          box.remove();
+          return out;
+        });
+        h.check(!slid.first && slid.after && /px$/.test(slid.dy) && parseFloat(slid.dy) !== 0, 'the moved piece slides in from the reserve: ' + JSON.stringify(slid));
         shoot.add('desktop').add('phone');
       }
       if (!illegalDone && moves >= 14 && who[0] === ann) {

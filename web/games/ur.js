@@ -251,6 +251,7 @@ export function mount(root, api) {
     rolls: new Map(), // seq → the throw event of that entry (the last throw when the view has none)
     analysis: null, // {seq, moves: [{action, fields, p}]}
     flipped: new Set(), // squares whose top piece has just turned marked (flip events; animated once)
+    arrived: new Map(), // square → where its top piece has just come from (move events; slides in once)
     last: new Set(), // the squares the last turn's moves left and reached (its move events)
     lastMoves: [], // those moves' events {seat, from, to}: arrows on the board until the next turn's move
     captured: new Set(), // squares where the last turn captured
@@ -379,9 +380,17 @@ export function mount(root, api) {
       // the stack: each piece a little higher than the one under it, the count when more than one
       const n = b.stack.length;
       const [cx, cy] = centre(b.square);
+      const came = S.arrived.get(b.square);
       b.stack.forEach((p, i) => {
         const flip = i === n - 1 && p.marked && S.flipped.has(b.square);
-        const pg = drawPiece(pcG, p, cx, cy + (n > 1 ? 6 - i * 4 : 0), 13, (i === n - 1 ? 'ur-top' : 'ur-under') + (flip ? ' ur-flip' : ''));
+        const slide = i === n - 1 && came && p.owner === came.seat;
+        const pg = drawPiece(pcG, p, cx, cy + (n > 1 ? 6 - i * 4 : 0), 13, (i === n - 1 ? 'ur-top' : 'ur-under') + (slide ? ' ur-arrive' : flip ? ' ur-flip' : ''));
+        if (slide) {
+          // the piece slides in from where it left (a square, or its reserve), once
+          const [fx, fy] = /^[A-C][1-8]$/.test(came.from) ? centre(came.from) : [M + 14, stripY(came.seat) + 29];
+          pg.style.setProperty('--ur-dx', (fx - cx).toFixed(1) + 'px');
+          pg.style.setProperty('--ur-dy', (fy - cy).toFixed(1) + 'px');
+        }
         pg.dataset.square = b.square;
         pg.dataset.depth = String(n - i);
       });
@@ -831,9 +840,13 @@ export function mount(root, api) {
       const from = typeof state.history_from === 'number' ? state.history_from : state.seq;
       S.hist = S.hist.filter((e) => e.seq < from && e.seq < state.seq);
       S.flipped = new Set();
+      S.arrived = new Map();
       for (const e of state.history || []) {
         if (!e || !Array.isArray(e.events) || !e.events.length) continue;
-        for (const ev of e.events) if (ev.type === 'flip' && !fresh) S.flipped.add(ev.square);
+        for (const ev of e.events) {
+          if (ev.type === 'flip' && !fresh) S.flipped.add(ev.square);
+          else if (ev.type === 'move' && !fresh && /^[A-C][1-8]$/.test(ev.to)) S.arrived.set(ev.to, { from: ev.from, seat: ev.seat });
+        }
         S.hist.push(e);
       }
       S.hist = S.hist.slice(-60); // enough for the turns told and the last turn's moves
