@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "helpers.h"
 #include "games/ur/ur.h"
 
@@ -561,6 +563,171 @@ static void test_UR_last_move_marked_and_sides_named(void **s)
     pl_match_free(m);
 }
 
+/* Expects `text` (the notation, or a raw action code when NULL) refused in
+ * `position` with exactly `want`, the refusal's compact JSON (pl_game.refusal:
+ * docs/web-views.md, `ur`, "Refusals"), and the state unchanged. */
+static void expect_refusal(const char *opts, const char *position, const char *text, pl_action code,
+                           const char *want)
+{
+    pl_match *m = pos(opts, position);
+    char before[1024];
+    snprintf(before, sizeof before, "%s", th_pos(m));
+    const ur_state *st = m->state;
+    pl_action a = code;
+    pl_buf out = {0}, err = {0};
+    if (text)
+        assert_int_equal(ur_game.parse_action(m->state, st->turn, text, &a, &err), 0);
+    if (pl_refusal_json(&ur_game, m->state, st->turn, a, &out, &err) != 0)
+        fail_msg("%s in %s: no refusal (%s)", text ? text : "code", position, pl_buf_str(&err));
+    if (strcmp(pl_buf_str(&out), want))
+        fail_msg("%s in %s: refusal %s, expected %s", text ? text : "code", position, pl_buf_str(&out), want);
+    assert_string_equal(th_pos(m), before);
+    pl_buf_free(&out);
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
+/* Every refusal word of docs/web-views.md, `ur`, "Refusals", where the rule
+ * it names refuses a move: UR-R4 (a possible move must be made), UR-R6
+ * (entering), UR-R9 (exact bearing off), UR-R10 (blank and marked never
+ * meet), UR-R11, UR-R13..R17, Finkel's central rosette; none for a legal
+ * move or another seat. */
+static void test_UR_R4_R6_R9_R10_R11_R13_R14_R15_R16_R17_refusal_words(void **s)
+{
+    (void)s;
+    const char *empty = "board=- turn=light phase=move roll=2 reserve=2/2 off=0/0";
+    expect_refusal("pieces=2", empty, "pass", 0, "{\"why\":\"must-move\"}");
+    expect_refusal("rules=finkel pieces=1", "board=- turn=light phase=move roll=0 reserve=1/1 off=0/0", "enter", 0,
+                   "{\"why\":\"throw-zero\"}");
+    expect_refusal("pieces=2", "board=A3:l turn=light phase=move roll=1 reserve=0/2 off=1/0", "enter", 0,
+                   "{\"from\":\"reserve\",\"why\":\"reserve-empty\"}");
+    expect_refusal("pieces=2", empty, "B5", 0, "{\"depth\":1,\"from\":\"B5\",\"why\":\"no-piece\"}");
+    expect_refusal("pieces=2 stack=any", "board=B3:ld turn=light phase=move roll=1 reserve=1/1 off=0/0", NULL,
+                   UR_ACT_MOVE | (UR_B3 << 2) | 2, "{\"count\":2,\"depth\":3,\"from\":\"B3\",\"why\":\"stack-short\"}");
+    expect_refusal("pieces=2", "board=B3:ld turn=light phase=move roll=1 reserve=1/1 off=0/0", NULL,
+                   UR_ACT_MOVE | (UR_B3 << 2) | 1, "{\"depth\":2,\"from\":\"B3\",\"why\":\"not-top\"}");
+    expect_refusal("pieces=2", "board=B3:ld turn=light phase=move roll=1 reserve=1/1 off=0/0", "B3", 0,
+                   "{\"depth\":1,\"from\":\"B3\",\"owner\":1,\"why\":\"not-yours\"}");
+    expect_refusal("pieces=3 stack=any", "board=B3:dll turn=light phase=move roll=1 reserve=1/2 off=0/0", NULL,
+                   UR_ACT_MOVE | (UR_B3 << 2) | 1, "{\"depth\":2,\"from\":\"B3\",\"why\":\"name-topmost\"}");
+    /* UR-R9: a marked piece on B2 (path 22 of 24) bears off with a 2 only */
+    expect_refusal("pieces=1", "board=B2:L turn=light phase=move roll=3 reserve=0/1 off=0/0", "B2", 0,
+                   "{\"depth\":1,\"exact\":2,\"from\":\"B2\",\"why\":\"overshoot\"}");
+    /* UR-R11 one piece on a plain square; UR-R17 no stacking on B1 */
+    expect_refusal("pieces=2", "board=A4:l,A3:l turn=light phase=move roll=1 reserve=0/2 off=0/0", "A4", 0,
+                   "{\"count\":1,\"depth\":1,\"from\":\"A4\",\"to\":\"A3\",\"why\":\"own-piece\"}");
+    expect_refusal("pieces=2", "board=A1:l,B1:l turn=light phase=move roll=1 reserve=0/2 off=0/0", "A1", 0,
+                   "{\"count\":1,\"depth\":1,\"from\":\"A1\",\"to\":\"B1\",\"why\":\"own-piece\"}");
+    expect_refusal("rules=finkel pieces=1", "board=B3:l,B4:d turn=light phase=move roll=1 reserve=0/0 off=0/0", "B3", 0,
+                   "{\"count\":1,\"depth\":1,\"from\":\"B3\",\"to\":\"B4\",\"why\":\"rosette-taken\"}");
+    /* UR-R14: B7 belongs to whoever holds it */
+    expect_refusal("pieces=1", "board=B5:l,B7:d turn=light phase=move roll=2 reserve=0/0 off=0/0", "B5", 0,
+                   "{\"count\":1,\"depth\":1,\"from\":\"B5\",\"to\":\"B7\",\"why\":\"their-depot\"}");
+    /* UR-R13: the own depot A4 holds four */
+    expect_refusal("pieces=5", "board=A4:llll turn=light phase=move roll=1 reserve=1/5 off=0/0", "enter", 0,
+                   "{\"count\":4,\"from\":\"reserve\",\"to\":\"A4\",\"why\":\"depot-full\"}");
+    /* UR-R15: a safe square holds four of anyone */
+    expect_refusal("pieces=3", "board=B1:l,B3:lldd turn=light phase=move roll=2 reserve=0/1 off=0/0", "B1", 0,
+                   "{\"count\":4,\"depth\":1,\"from\":\"B1\",\"to\":\"B3\",\"why\":\"safe-full\"}");
+    /* UR-R17: a marked piece on the finish is immune */
+    expect_refusal("pieces=1", "board=A2:l,B1:D turn=light phase=move roll=2 reserve=0/0 off=0/0", "A2", 0,
+                   "{\"count\":1,\"depth\":1,\"from\":\"A2\",\"to\":\"B1\",\"why\":\"finish-marked\"}");
+    /* UR-R10: a blank piece cannot take a marked one, nor a marked piece a blank one */
+    expect_refusal("pieces=1", "board=B2:l,B4:D turn=light phase=move roll=2 reserve=0/0 off=0/0", "B2", 0,
+                   "{\"count\":1,\"depth\":1,\"from\":\"B2\",\"marked\":false,\"to\":\"B4\",\"why\":\"other-side\"}");
+    expect_refusal("pieces=1", "board=A8:l,C8:d turn=light phase=move roll=2 reserve=0/0 off=0/0", "A8", 0,
+                   "{\"count\":1,\"depth\":1,\"from\":\"A8\",\"marked\":true,\"to\":\"C8\",\"why\":\"other-side\"}");
+    expect_refusal("pieces=2", empty, NULL, UR_ACT_ROLL | 2, "{\"why\":\"not-a-move\"}");
+    expect_refusal("pieces=2", empty, NULL, UR_ACT_MOVE | (25u << 2), "{\"why\":\"no-square\"}");
+
+    /* No words for a legal move, for the seat not to move, or outside phase MOVE. */
+    pl_match *m = pos("pieces=2", empty);
+    pl_buf out = {0}, err = {0};
+    assert_int_equal(pl_refusal_json(&ur_game, m->state, 0, UR_ACT_ENTER, &out, &err), -1);
+    assert_int_equal(pl_refusal_json(&ur_game, m->state, 1, UR_ACT_PASS, &out, &err), -1);
+    assert_string_equal(pl_buf_str(&out), "");
+    pl_match_free(m);
+    m = pos("pieces=2", "board=- turn=light phase=roll roll=0 reserve=2/2 off=0/0");
+    assert_int_equal(pl_refusal_json(&ur_game, m->state, 0, UR_ACT_ENTER, &out, &err), -1);
+    pl_match_free(m);
+    pl_buf_free(&out);
+    pl_buf_free(&err);
+}
+
+/* The refusal words of docs/web-views.md, `ur`, "Refusals". */
+static const char *const refusal_words[] = {
+    "must-move", "throw-zero", "reserve-empty", "no-square", "no-piece", "stack-short", "not-top", "not-yours", "name-topmost",
+    "overshoot", "own-piece", "rosette-taken", "their-depot", "depot-full", "safe-full", "finish-marked", "other-side", "not-a-move",
+};
+#define NWORDS (int)(sizeof refusal_words / sizeof refusal_words[0])
+
+/* In random games of every option, at every move: every action the rules
+ * refuse (pass, enter, each square and depth) has a documented word, a legal
+ * one none, the seat not to move none. */
+static void test_UR_refusal_every_refused_move_has_a_word(void **s)
+{
+    (void)s;
+    pl_rng r;
+    pl_rng_seed(&r, 31);
+    long seen[NWORDS] = {0}, refused = 0;
+    pl_action acts[PL_MAX_ACTIONS];
+    for (int game = 0; game < 60; game++) {
+        char opts[256];
+        th_ur_options(&r, opts, sizeof opts, pl_rng_next(&r) >> 1);
+        pl_match *m = th_new("ur", opts);
+        while (ur_game.phase(m->state) != PL_PHASE_OVER) {
+            const ur_state *st = m->state;
+            pl_buf err = {0};
+            if (ur_game.phase(m->state) == PL_PHASE_CHANCE) {
+                assert_int_equal(pl_match_play(m, PL_CHANCE, pl_draw_chance(&ur_game, m->state, &r), &err), 0);
+                pl_buf_free(&err);
+                continue;
+            }
+            int seat = st->turn, n = pl_legal_all(&ur_game, st, seat, acts);
+            pl_action cand[2 + UR_NSQ * 4];
+            int nc = 0;
+            cand[nc++] = UR_ACT_PASS;
+            cand[nc++] = UR_ACT_ENTER;
+            for (int sq = 0; sq < UR_NSQ; sq++)
+                for (int d = 0; d < 4; d++)
+                    cand[nc++] = UR_ACT_MOVE | (pl_action)(sq << 2) | (pl_action)d;
+            for (int i = 0; i < nc; i++) {
+                bool legal = false;
+                for (int j = 0; j < n; j++)
+                    legal |= acts[j] == cand[i];
+                pl_buf out = {0};
+                int rc = pl_refusal_json(&ur_game, st, seat, cand[i], &out, &err);
+                if (legal) {
+                    assert_int_equal(rc, -1);
+                } else {
+                    if (rc != 0)
+                        fail_msg("no refusal for action %u in %s", (unsigned)cand[i], th_pos(m));
+                    json_t *o = json_loads(pl_buf_str(&out), 0, NULL);
+                    const char *why = json_string_value(json_object_get(o, "why"));
+                    int w = 0;
+                    while (w < NWORDS && (!why || strcmp(why, refusal_words[w])))
+                        w++;
+                    if (w == NWORDS)
+                        fail_msg("undocumented refusal %s", pl_buf_str(&out));
+                    seen[w]++;
+                    refused++;
+                    json_decref(o);
+                }
+                assert_int_equal(pl_refusal_json(&ur_game, st, 1 - seat, cand[i], &out, &err), -1);
+                pl_buf_free(&out);
+            }
+            assert_int_equal(pl_match_play(m, seat, acts[pl_rng_below(&r, (uint32_t)n)], &err), 0);
+            pl_buf_free(&err);
+        }
+        pl_match_free(m);
+    }
+    print_message("%ld refused actions worded:", refused);
+    for (int w = 0; w < NWORDS; w++)
+        print_message(" %s %ld", refusal_words[w], seen[w]);
+    print_message("\n");
+    assert_true(refused > 0 && seen[0] > 0); /* must-move */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -590,6 +757,8 @@ int main(void)
         cmocka_unit_test(test_UR_R10_capture_is_announced_to_each_side),
         cmocka_unit_test(test_UR_R6_R9_R12_landing_squares_in_the_menu),
         cmocka_unit_test(test_UR_last_move_marked_and_sides_named),
+        cmocka_unit_test(test_UR_R4_R6_R9_R10_R11_R13_R14_R15_R16_R17_refusal_words),
+        cmocka_unit_test(test_UR_refusal_every_refused_move_has_a_word),
     };
     return cmocka_run_group_tests_name("rules_ur", tests, NULL, NULL);
 }

@@ -16,8 +16,8 @@
 // marks the squares of the last move event; the moves are read from the
 // legal actions' fields, never from their English.
 
-import { run } from './harness.mjs';
-import { pathOf, moveOf, moveWords, tell, readAnalysis } from '../../web/games/ur.js';
+import { run, SIZES } from './harness.mjs';
+import { pathOf, moveOf, moveWords, tell, turnLines, refusalWords, readAnalysis } from '../../web/games/ur.js';
 import en from '../../web/i18n/en.js';
 import ru from '../../web/i18n/ru.js';
 
@@ -45,8 +45,10 @@ run('ur', async (h) => {
     h.check(eq(deep, { action: 'B7:2', from: 'B7', depth: 2, to: 'C8', captures: true, flips: false, off: false, again: false, pass: false }), 'stack=any');
     h.check(eq(moveOf({ action: 'pass', fields: { pass: true } }), { action: 'pass', from: null, depth: 1, to: null, captures: false, flips: false, off: false, again: false, pass: true }), 'pass');
     h.check(moveOf({ action: 'B2', long: 'B2 → off' }).to === null, 'no fields: nothing read from the text');
-    h.check(moveWords(enter, tr('en')) === 'enter → A1, rolls again' && moveWords(enter, tr('ru')) === 'ввод → A1, ещё бросок', 'a move in words, both languages');
-    h.check(moveWords(deep, tr('en')) === 'B7:2 → C8, captures' && moveWords(moveOf({ action: 'B2', fields: f('B2', 1, 'off', { off: true }) }), tr('en')) === 'B2 → off', 'the notation with the landing square');
+    // the move list in words and the board's square names, never the notation (`enter`, `B7:2`)
+    h.check(moveWords(enter, tr('en')) === 'new piece → A1, rolls again' && moveWords(enter, tr('ru')) === 'новая фишка → A1, ещё бросок', 'a move in words, both languages: ' + moveWords(enter, tr('ru')));
+    h.check(moveWords(deep, tr('en')) === 'B7 (piece 2 from the top) → C8, captures' && moveWords(deep, tr('ru')) === 'B7 (2-я фишка сверху) → C8, со взятием', 'a piece under the top in words: ' + moveWords(deep, tr('en')));
+    h.check(moveWords(moveOf({ action: 'B2', fields: f('B2', 1, 'off', { off: true }) }), tr('en')) === 'B2 → off the board', 'bearing off in words');
     h.check(eq(readAnalysis({ moves: [{ action: 'B2', win: 0.515 }, { action: 'enter', win_pct: 40 }] }), [{ action: 'B2', fields: {}, p: 0.515 }, { action: 'enter', fields: {}, p: 0.4 }]), 'analysis read');
     h.check(eq(readAnalysis({ legal: [{ action: 'B2', fields: { to: 'off' }, seat: 0, chance: 0.625 }, { action: 'A1', seat: 0, chance: null }] }), [{ action: 'B2', fields: { to: 'off' }, p: 0.625 }, { action: 'A1', fields: {}, p: null }]), 'chances of legal actions (null: not in the table)');
     // what happened, told from the events (docs/web-views.md, `ur`, "Events")
@@ -64,6 +66,27 @@ run('ur', async (h) => {
       const said = tell({ seq: 1, seat: 0, events: every }, { t: tr(lang), seat: -1 });
       h.check(said.length === every.length && said.every((x) => x && !/[{}⟦]/.test(x)), `every event type told in ${lang}: ${said.join(' ')}`);
     }
+    // what happened, by turns: the throw and what the thrower did with it, one sentence
+    const turn = [
+      { seq: 9, seat: -1, events: [{ type: 'throw', seat: 1, value: 3, lots: 3, marked: 3, opening: false }] },
+      { seq: 10, seat: 1, events: [{ type: 'move', seat: 1, from: 'C2', to: 'B1' }, { type: 'capture', seat: 1, owner: 0, square: 'B1', count: 1, to: 'reserve' }] },
+      { seq: 11, seat: -1, events: [{ type: 'throw', seat: 0, value: 4, lots: 3, marked: 0, opening: false }] },
+      { seq: 12, seat: 0, events: [{ type: 'move', seat: 0, from: 'reserve', to: 'A1' }, { type: 'again', seat: 0, square: 'A1' }] },
+      { seq: 13, seat: -1, events: [{ type: 'throw', seat: 0, value: 2, lots: 3, marked: 2, opening: false }] },
+    ];
+    const lines = (lang, seat) => turnLines(turn, { t: tr(lang), seat }).map((l) => l.words);
+    h.check(eq(lines('en', 0), ['Dark threw 3: C2 → B1 and captured your piece.', 'Light (you) threw 4: a new piece onto A1 and a rosette: throws again.', 'Light (you) threw 2.']), 'turns told to Light: ' + lines('en', 0).join(' | '));
+    h.check(eq(lines('ru', 1), ['Тёмные (вы): бросок 3 — C2 → B1 и взята фишка светлых.', 'Светлые: бросок 4 — новая фишка на A1 и розетка: ещё бросок.', 'Светлые: бросок 2.']), 'turns told to Dark in Russian: ' + lines('ru', 1).join(' | '));
+    h.check(eq(turnLines(turn, { t: tr('en'), seat: 0 }).map((l) => [l.seq, l.seat]), [[10, 1], [12, 0], [13, 0]]), 'each turn keyed by its last entry');
+    h.check(eq(lines('en', -1).slice(0, 1), ['Dark threw 3: C2 → B1 and captured a Light piece.']), 'told to a spectator');
+    h.check(eq(turnLines([turn[1]], { t: tr('en'), seat: 0 }).map((l) => l.words), ['Dark: C2 → B1 and captured your piece.']), 'a turn whose throw is not held');
+    // the refusal words (docs/web-views.md, `ur`, "Refusals"), both languages
+    h.check(refusalWords({ why: 'own-piece', from: 'A4', to: 'A3', count: 1, depth: 1 }, tr('en')) === 'Your own piece is already on A3, and only one fits there.', 'a refusal in words');
+    h.check(refusalWords({ why: 'overshoot', from: 'B2', exact: 2, depth: 1 }, tr('ru')) === 'Фишка с B2 проскочит конец пути: вывести её можно только броском 2.', 'a refusal in Russian');
+    for (const lang of ['en', 'ru'])
+      for (const k of Object.keys(en).filter((k) => k.startsWith('ur.refusal.')))
+        h.check(typeof refusalWords({ why: k.slice(11), from: 'B2', to: 'B3', count: 2, exact: 1 }, tr(lang)) === 'string', 'the table knows the word ' + k);
+    h.check(refusalWords({ why: 'no-such-word' }, tr('en')) === null && refusalWords(null, tr('en')) === null, 'no words for an unknown refusal');
     h.check(readAnalysis({ type: 'analysis' }) === null && readAnalysis({ legal: [{ action: 'B2', seat: 0 }] }) === null, 'no analysis');
   });
 
@@ -137,17 +160,26 @@ run('ur', async (h) => {
   const langOf = new Map([[ann, 'en'], [bob, 'ru'], [eve, 'en']]);
   let opponentThrows = 0;
   let lastMoves = 0;
+  let captureSeen = 0; // the victim's page told the opponent's capture and marked it on the board
   async function eventsShown(page, seat, what) {
     const got = await page.evaluate(() => {
       const roll = document.getElementById('ur-roll');
+      const by = document.getElementById('ur-throw-by');
+      const words = (li) => [...li.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('');
       return {
         hist: window.__parlour.page.room.history.filter(Boolean),
         roll: roll ? roll.textContent : null,
         rollSeat: roll ? roll.dataset.seat : null,
-        told: [...document.querySelectorAll('#ur-told li')].map((li) => li.textContent),
+        by: by && !by.hidden ? by.textContent : null,
+        told: [...document.querySelectorAll('#ur-told li')].map(words),
+        now: [...document.querySelectorAll('#ur-told li')].map((li) => (li.classList.contains('ur-now') ? li.querySelector('.ur-now-tag').textContent : '')),
         last: [...document.querySelectorAll('.ur-square.ur-last')].map((g) => g.dataset.square).sort(),
+        arrows: [...document.querySelectorAll('.ur-lastline')].map((l) => l.dataset.from + '>' + l.dataset.to),
+        bursts: [...document.querySelectorAll('.ur-burst')].map((c) => c.dataset.square).sort(),
       };
     });
+    const lang = langOf.get(page);
+    const tt = tr(lang);
     const latest = (type) => {
       for (let i = got.hist.length - 1; i >= 0; i--) {
         const ev = (got.hist[i].events || []).find((e) => e.type === type);
@@ -155,19 +187,99 @@ run('ur', async (h) => {
       }
       return [null, null];
     };
-    const [te, thr] = latest('throw');
+    const [, thr] = latest('throw');
     if (thr) {
       h.check(got.roll === String(thr.value) && got.rollSeat === String(thr.seat), `${what}: the last throw drawn: ${got.roll} by ${got.rollSeat}, the event ${thr.value} by ${thr.seat}`);
-      const words = tell(te, { t: tr(langOf.get(page)), seat }).join(' ');
-      h.check(got.told.includes(words), `${what}: the throw told: "${words}" in ${JSON.stringify(got.told)}`);
+      const by = thr.seat === seat ? tt('ur.threw.you') : tt('ur.threw', { side: tt('ur.side.gen.' + thr.seat) });
+      h.check(got.by === by, `${what}: who threw, beside the lots: ${got.by} (want ${by})`);
       if (thr.seat !== seat) opponentThrows++;
     }
-    const [, mv] = latest('move');
-    if (mv) {
-      const want = [mv.from, mv.to].filter((x) => /^[A-C][1-8]$/.test(x)).sort();
-      h.check(JSON.stringify(got.last) === JSON.stringify(want), `${what}: the last move's squares marked: ${got.last}, the event ${mv.from} → ${mv.to}`);
+    // what happened, by turns, the latest first and marked (the throw and what was done with it)
+    const want = turnLines(got.hist, { t: tt, seat }).slice(-3).reverse().map((l) => l.words);
+    h.check(JSON.stringify(got.told) === JSON.stringify(want), `${what}: the turns told ${JSON.stringify(got.told)}, from the events ${JSON.stringify(want)}`);
+    h.check(!want.length || (got.now[0] === tt('ur.now') && got.now.slice(1).every((x) => x === '')), `${what}: the latest turn marked: ${got.now}`);
+    // the last turn's moves drawn as arrows (a rosette's moves together) until the other side moves
+    let run = [];
+    let caught = [];
+    for (const e of got.hist)
+      for (const ev of e.events || []) {
+        if (ev.type === 'move') {
+          if (run.length && run[0].seat !== ev.seat) [run, caught] = [[], []];
+          run.push(ev);
+        } else if (ev.type === 'capture') caught.push(ev.square);
+      }
+    if (run.length) {
+      const arrows = run.map((m) => m.from + '>' + m.to);
+      h.check(JSON.stringify(got.arrows) === JSON.stringify(arrows), `${what}: the last turn's moves drawn: ${got.arrows}, the events ${arrows}`);
+      const squares = [...new Set(run.flatMap((m) => [m.from, m.to]).filter((x) => /^[A-C][1-8]$/.test(x)))].sort();
+      h.check(JSON.stringify(got.last) === JSON.stringify(squares), `${what}: the last turn's squares marked: ${got.last}, the events ${squares}`);
+      h.check(JSON.stringify(got.bursts) === JSON.stringify([...caught].sort()), `${what}: the captures marked: ${got.bursts}, the events ${caught}`);
       lastMoves++;
+      if (caught.length && run[0].seat !== seat && seat >= 0) {
+        h.check(want.slice(0, 2).some((w) => w.includes(tt('ur.do.capture.you'))), `${what}: the capture told to its victim: ${want}`);
+        captureSeen++;
+      }
     }
+    return { capturedBy: caught.length && run.length ? run[0].seat : -1 };
+  }
+
+  // What a player acts on, what just happened and the prompt, in view without scrolling
+  // (issue 31, §3): the board with their reserve and borne-off box, the throw, the latest turn
+  // told, whose turn it is, and for the one to move the hint, the Move button and the first move.
+  async function fits(page, seat, where) {
+    const st = await h.state(page);
+    const parts = {
+      board: '.ur-board',
+      reserve: `.ur-reserve[data-reserve="${seat}"]`,
+      'borne off': `.ur-offzone[data-off="${seat}"]`,
+      throw: '.ur-lots-svg',
+      'throw value': '#ur-roll',
+      'whose turn': '#ur-whose',
+    };
+    if (st.history && (await page.locator('#ur-told li').count())) parts['what happened'] = '#ur-told li.ur-now';
+    if (st.legal.length) Object.assign(parts, { prompt: '.ur-line', 'Move button': '#ur-play', 'first move': '.ur-mv' });
+    await h.expectInView(page, parts, where);
+  }
+
+  // The victim of a capture, at both sizes and in both languages: in view, and the screenshots of
+  // docs/screenshots (ur-capture-SIZE-LANG.png, the viewport as the player sees it).
+  let captureShots = false;
+  async function captureScreens(page, seat) {
+    const own = page === ann ? 'desktop' : 'phone';
+    const ownLang = langOf.get(page);
+    const st = await h.state(page);
+    for (const size of [own, own === 'phone' ? 'desktop' : 'phone']) {
+      await page.setViewportSize(SIZES[size].viewport);
+      for (const lang of [ownLang, ownLang === 'en' ? 'ru' : 'en']) {
+        langOf.set(page, lang);
+        await page.evaluate((l) => window.__parlour.setLang(l), lang);
+        await page.locator(`#ur-whose`).waitFor();
+        await page.waitForFunction((l) => document.documentElement.lang === l && document.querySelector('.ur-board .ur-square'), lang);
+        const now = await h.state(page);
+        h.check(now.seq === st.seq, 'no move meanwhile');
+        await eventsShown(page, seat, `after the capture, ${size} ${lang}`);
+        await fits(page, seat, `after the capture, ${size} ${lang}`);
+        const text = await page.evaluate(() => document.querySelector('.ur-table').innerText);
+        h.check(!/\benter\b|[A-C][1-8]:\d|UR-R|3lots|\bd4\b/.test(text), `no notation on the table (${size} ${lang}): ${text}`);
+        await h.shot(page, `capture-${size}-${lang}`, { fullPage: false });
+      }
+    }
+    await page.setViewportSize(SIZES[own].viewport);
+    langOf.set(page, ownLang);
+    await page.evaluate((l) => window.__parlour.setLang(l), ownLang);
+    await page.waitForFunction((l) => document.documentElement.lang === l && document.querySelector('.ur-board .ur-square'), ownLang);
+  }
+
+  // A refused move told next to its square, in view: the bubble just above or below the square
+  async function refusalShown(page, square, words, where) {
+    const bubble = page.locator('#ur-refusal');
+    await bubble.waitFor();
+    h.check((await bubble.textContent()) === words, `${where}: the refusal in words: ${await bubble.textContent()} (want ${words})`);
+    const [b, q] = [await bubble.boundingBox(), await page.locator(`.ur-square[data-square="${square}"] .ur-sq`).boundingBox()];
+    const gap = Math.max(q.y - (b.y + b.height), b.y - (q.y + q.height));
+    h.check(gap >= 0 && gap < 40 && b.x < q.x + q.width && b.x + b.width > q.x, `${where}: the refusal next to ${square}: ${JSON.stringify(b)} vs ${JSON.stringify(q)}`);
+    h.check((await page.locator(`.ur-square[data-square="${square}"].ur-refused`).count()) === 1, `${where}: ${square} marked`);
+    await h.expectInView(page, { refusal: '#ur-refusal', square: `.ur-square[data-square="${square}"]` }, where, { keepScroll: false });
   }
 
   let moves = 0;
@@ -177,12 +289,15 @@ run('ur', async (h) => {
   const methods = ['tap-twice', 'keys', 'tap-target', 'list'];
   const shoot = new Set();
 
+  let offTaps = 0;
   async function playOne(page, seat) {
     const st = await h.state(page);
     const legal = st.legal;
-    const k = moves % legal.length;
+    // a piece that can bear off is borne off by tapping it, then the lit borne-off box (issue 31, §5)
+    const offK = legal.findIndex((e) => e.fields && e.fields.to === 'off');
+    const k = offK >= 0 && offTaps < 3 ? offK : moves % legal.length;
     const m = legal[k];
-    const method = methods[moves % methods.length];
+    const method = offK >= 0 && offTaps < 3 ? 'tap-off' : methods[moves % methods.length];
     const tap = (loc) => (page === bob ? loc.tap() : loc.click());
     const piece = m.action === 'enter' ? page.locator(`.ur-reserve[data-reserve="${seat}"]`) : page.locator(`.ur-square[data-square="${m.action}"]`);
     const to = m.fields && m.fields.to; // the action's fields, not its English
@@ -197,7 +312,14 @@ run('ur', async (h) => {
         await h.shot(page, name);
       }
     };
-    if (m.action === 'pass' || method === 'list') {
+    if (method === 'tap-off') {
+      await tap(piece);
+      await page.locator(`.ur-mv[data-action="${m.action}"][aria-pressed="true"]`).waitFor();
+      await shown();
+      h.check((await target.getAttribute('data-target')) === '1', 'the borne-off box is lit');
+      await tap(target);
+      offTaps++;
+    } else if (m.action === 'pass' || method === 'list') {
       await tap(page.locator(`.ur-mv[data-action="${m.action}"]`));
       await page.locator(`.ur-mv[data-action="${m.action}"][aria-pressed="true"]`).waitFor();
       await shown();
@@ -247,6 +369,25 @@ run('ur', async (h) => {
         h.expectLayout(await h.layout(bob), 'phone');
         h.expectLayout(await h.layout(eve), 'spectator phone');
         await h.shot(eve, 'spectator-phone');
+        // a piece that has just moved slides in from where it left, once (not on a page's first state)
+        const slid = await eve.evaluate(async () => {
+          const ur = await import('/games/ur.js');
+          const st = window.__parlour.page.room.state;
+          const [sq, stack] = Object.entries(st.view.board)[0];
+          const owner = stack[stack.length - 1].owner;
+          const box = document.createElement('div');
+          document.body.append(box);
+          const tb = ur.mount(box, { t: (k) => k, lang: 'en', seat: -1, act() {}, touch() {}, say() {} });
+          const top = () => box.querySelector(`.ur-pieces .ur-top[data-square="${sq}"]`);
+          tb.update({ ...st, history_from: 0, history: [] });
+          const first = top().classList.contains('ur-arrive');
+          tb.update({ ...st, seq: st.seq + 1, history_from: st.seq, history: [{ seq: st.seq, seat: owner, events: [{ type: 'move', seat: owner, from: 'reserve', to: sq }] }] });
+          const out = { first, after: top().classList.contains('ur-arrive'), dy: top().style.getPropertyValue('--ur-dy') };
+          tb.destroy();
+          box.remove();
+          return out;
+        });
+        h.check(!slid.first && slid.after && /px$/.test(slid.dy) && parseFloat(slid.dy) !== 0, 'the moved piece slides in from the reserve: ' + JSON.stringify(slid));
         shoot.add('desktop').add('phone');
       }
       if (!illegalDone && moves >= 14 && who[0] === ann) {
@@ -262,6 +403,19 @@ run('ur', async (h) => {
         h.check(text.includes(bad), 'the server’s explanation is shown: ' + text);
         const reason = await err.locator('.note-text').textContent();
         h.check(reason.includes(bad) && !/; (legal|for example):/.test(reason), 'the reason without the list of legal moves: ' + reason);
+        // the refusal (docs/web-views.md, `ur`, "Refusals") in the page's words next to the square
+        const word = before.view.board[bad] ? 'not-yours' : 'no-piece';
+        await refusalShown(ann, bad, tr('en')('ur.refusal.' + word, { from: bad }), 'desktop, en');
+        await h.shot(ann, 'refusal-desktop-en', { fullPage: false });
+        // the room's hook (web/js/room.js calls the table module's `refused`) words it in Russian on a phone
+        const shown = await bob.evaluate(async () => {
+          const [ur, i18n] = await Promise.all([import('/games/ur.js'), import('/js/i18n.js')]);
+          return ur.refused({ type: 'error', error: 'illegal', request: 'act', refusal: { why: 'own-piece', from: 'C4', to: 'C3', depth: 1, count: 1 } }, { t: i18n.t });
+        });
+        h.check(shown === true, 'the hook shows it on the table');
+        await refusalShown(bob, 'C3', tr('ru')('ur.refusal.own-piece', { to: 'C3' }), 'phone, ru');
+        await h.shot(bob, 'refusal-phone-ru', { fullPage: false });
+        h.check((await bob.evaluate(async () => (await import('/games/ur.js')).refused({ type: 'error', refusal: { why: 'what' } }, {}))) === false, 'no words, not shown');
         const after = await h.state(ann);
         h.check(after.seq === before.seq && JSON.stringify(after.view) === JSON.stringify(before.view), 'nothing changed');
         h.check((await ann.locator('.ur-sel').count()) === 0, 'no piece left selected');
@@ -283,6 +437,14 @@ run('ur', async (h) => {
       const [other, otherSeat] = who[0] === ann ? [bob, 1] : [ann, 0];
       await h.waitState(other, (s, seq) => s.seq >= seq, (who[0] === ann ? a : b).seq);
       await eventsShown(other, otherSeat, `${otherSeat ? 'Bob' : 'Ann'} waiting`);
+      // the one to move sees what the other did: after the first capture of one of their pieces,
+      // what they act on, what happened and the prompt fit the screen at both sizes, both languages
+      const seen = await eventsShown(who[0], who[1], `${who[1] ? 'Bob' : 'Ann'} to move`);
+      await fits(who[0], who[1], `${who[1] ? 'Bob' : 'Ann'} to move`);
+      if (!captureShots && seen.capturedBy === 1 - who[1]) {
+        captureShots = true;
+        await captureScreens(who[0], who[1]);
+      }
       await playOne(...who);
     }
     const st = await h.waitState(ann, (s) => s.over);
@@ -297,6 +459,9 @@ run('ur', async (h) => {
     h.check(mixedStacks > 0, 'a stack of unlike pieces was drawn and checked at least once');
     console.log(`# ${opponentThrows} times the opponent's throw shown, ${lastMoves} last moves checked against their events`);
     h.check(opponentThrows > 10 && lastMoves > 10, 'the opponent’s throw and the last move checked through the game');
+    console.log(`# ${captureSeen} captures told to their victim; ${offTaps} pieces borne off by a tap on the borne-off box`);
+    h.check(captureShots && captureSeen > 0, 'a capture was told to its victim, and shown at both sizes in both languages');
+    h.check(offTaps > 0, 'a piece was borne off by tapping the lit borne-off box');
     h.expectLayout(await h.layout(bob), 'over, phone');
     await h.shot(bob, 'over-phone');
   });

@@ -43,7 +43,13 @@ const M = 6; // margin
 const STRIP = 46; // the reserve / borne-off strip above and below the board
 const W = M * 2 + 8 * U;
 const H = M * 2 + 3 * U + STRIP * 2;
-const TOLD = 4; // the entries whose words are shown beside the board, the latest last
+const TOLD = 3; // the turns told beside the board, the latest first
+
+let current = null; // the mounted table (refused() shows a refusal on it)
+// The history entries the last table of this page held ({where: the page's path, hist}): a table
+// mounted again in the same room (the language switched) gets only the latest state's entries,
+// and tells what happened from these and them.
+let kept = null;
 
 let cssLinked = false;
 function linkCss() {
@@ -94,12 +100,13 @@ export function moveOf(entry) {
   };
 }
 
-/** A move in the page's language (`t` the catalogue): the notation's squares, `enter` and
- * `off` and the flags translated; a pass in words. */
+/** A move in the page's language (`t` the catalogue), in words and the board's square names:
+ * "B5 → B8, captures", "new piece → A3", "B2 → off the board", "B7 (piece 2 from the top) → C8";
+ * a pass in words. No notation (`enter`, `B7:2`) reaches the page. */
 export function moveWords(m, t) {
   if (m.pass) return t('ur.pass');
-  if (!m.to) return m.action;
-  const from = m.from === 'reserve' ? t('ur.enter') : m.action;
+  if (!m.to || !m.from) return t('ur.move');
+  const from = m.from === 'reserve' ? t('ur.enter') : m.depth > 1 ? t('ur.depth', { square: m.from, n: m.depth }) : m.from;
   const to = m.to === 'off' ? t('ur.to.off') : m.to;
   return `${from} → ${to}` + (m.captures ? t('ur.captures') : '') + (m.again ? t('ur.again') : '');
 }
@@ -133,6 +140,77 @@ export function tell(entry, ctx) {
     else if (e.type === 'again') out.push(t('ur.ev.again', { side: who, square: e.square }));
   }
   return out;
+}
+
+/** What happened, told by turns (the table's "What happened" list): each throw with what the
+ * thrower then did, in one sentence of the page's language — "Dark threw 3: C2 → B1 and
+ * captured your piece." — from the history entries' events (ctx: {t, seat}: the reader's seat
+ * is "you"). `entries` in order; returns [{seq (the turn's last entry), seat, words}], oldest
+ * first. A turn whose throw is not among the entries is told from its moves alone. */
+export function turnLines(entries, ctx) {
+  const t = ctx.t;
+  const side = (s) => (s === ctx.seat ? t('ur.you', { side: t('ur.side.' + s) }) : t('ur.side.' + s));
+  const out = [];
+  let cur = null; // {seq, seat, thrown, parts}
+  const close = () => {
+    if (!cur) return;
+    const who = side(cur.seat);
+    let words;
+    const and = (ps) => (ps.length < 2 ? ps.join('') : ps.slice(0, -1).join(', ') + t('ur.and') + ps[ps.length - 1]);
+    if (cur.thrown === null) words = t('ur.turn.moved', { side: who, what: and(cur.parts) });
+    else if (!cur.parts.length) words = t(cur.opening ? 'ur.turn.opening.waiting' : 'ur.turn.waiting', { side: who, n: cur.thrown });
+    else words = t(cur.opening ? 'ur.turn.opening' : 'ur.turn', { side: who, n: cur.thrown, what: and(cur.parts) });
+    out.push({ seq: cur.seq, seat: cur.seat, words });
+    cur = null;
+  };
+  for (const entry of entries || []) {
+    for (const e of entry && Array.isArray(entry.events) ? entry.events : []) {
+      if (!e || (e.seat !== 0 && e.seat !== 1)) continue;
+      if (e.type === 'first') {
+        close();
+        out.push({ seq: entry.seq, seat: e.seat, words: t('ur.ev.first', { side: side(e.seat) }) });
+        continue;
+      }
+      if (e.type === 'throw') {
+        close();
+        cur = { seq: entry.seq, seat: e.seat, thrown: e.value, opening: !!e.opening, parts: [] };
+        continue;
+      }
+      if (!cur || cur.seat !== e.seat || (e.type === 'move' && cur.parts.length && cur.moved)) {
+        close();
+        cur = { seq: entry.seq, seat: e.seat, thrown: null, opening: false, parts: [] };
+      }
+      cur.seq = entry.seq;
+      if (e.type === 'pass') cur.parts.push(t('ur.do.pass'));
+      else if (e.type === 'move') {
+        cur.moved = true;
+        if (e.from === 'reserve') cur.parts.push(t('ur.do.enter', { to: e.to }));
+        else if (e.to === 'off') cur.parts.push(t('ur.do.off', { from: e.from }));
+        else cur.parts.push(t('ur.do.move', { from: e.from, to: e.to }));
+      } else if (e.type === 'capture')
+        cur.parts.push(e.owner === ctx.seat ? t('ur.do.capture.you', { square: e.square }) : t('ur.do.capture', { owner: t('ur.side.gen.' + e.owner), square: e.square }));
+      else if (e.type === 'flip') cur.parts.push(t('ur.do.flip'));
+      else if (e.type === 'bear-off') cur.parts.push(t('ur.do.bear-off', { n: e.count, of: e.of }));
+      else if (e.type === 'again') cur.parts.push(t('ur.do.again'));
+    }
+  }
+  close();
+  return out;
+}
+
+// The refusal words of docs/web-views.md, `ur`, "Refusals" (src/games/ur/ur.c): each has its
+// `ur.refusal.WORD` in the catalogues.
+const REFUSALS = new Set(['must-move', 'throw-zero', 'reserve-empty', 'no-square', 'no-piece', 'stack-short', 'not-top', 'not-yours', 'name-topmost',
+  'overshoot', 'own-piece', 'rosette-taken', 'their-depot', 'depot-full', 'safe-full', 'finish-marked', 'other-side', 'not-a-move']);
+
+/** The refusal of an illegal move ({why, from, to, ...}: docs/web-views.md, `ur`, "Refusals")
+ * in words of the page's language (`t` the catalogue); null for a word it does not know. */
+export function refusalWords(ref, t) {
+  if (!ref || !REFUSALS.has(ref.why)) return null;
+  const key = 'ur.refusal.' + ref.why;
+  const vars = { ...ref };
+  if (ref.owner === 0 || ref.owner === 1) vars.owner = t('ur.side.' + ref.owner);
+  return t(key, vars);
 }
 
 /** Winning chances from an analysis message or a replay step, loosely:
@@ -173,8 +251,13 @@ export function mount(root, api) {
     rolls: new Map(), // seq → the throw event of that entry (the last throw when the view has none)
     analysis: null, // {seq, moves: [{action, fields, p}]}
     flipped: new Set(), // squares whose top piece has just turned marked (flip events; animated once)
-    last: new Set(), // the squares the last move left and reached (its move event)
-    told: [], // the last TOLD entries with words: {seq, words}
+    arrived: new Map(), // square → where its top piece has just come from (move events; slides in once)
+    last: new Set(), // the squares the last turn's moves left and reached (its move events)
+    lastMoves: [], // those moves' events {seat, from, to}: arrows on the board until the next turn's move
+    captured: new Set(), // squares where the last turn captured
+    hist: [], // the history's entries with events, by seq (what happened is told from them)
+    told: [], // the last TOLD turns told: {seq, seat, words}
+    refusal: null, // {key, words}: a refused move's words, shown by the square until the next state
   };
   const els = {};
 
@@ -208,13 +291,14 @@ export function mount(root, api) {
   els.info = h('div', { class: 'ur-info' });
   els.lots = h('div', { class: 'ur-lots' });
   els.line = h('p', { class: 'ur-line', 'aria-live': 'polite' });
-  els.told = h('ul', { class: 'ur-told', id: 'ur-told', 'aria-live': 'polite', 'aria-label': t('ur.told') });
+  els.told = h('ol', { class: 'ur-told', id: 'ur-told', 'aria-live': 'polite', 'aria-label': t('ur.told') });
+  els.refusal = h('p', { class: 'ur-refusal', id: 'ur-refusal', role: 'alert', hidden: true });
   els.moveBtn = h('button', { type: 'button', class: 'primary ur-play', id: 'ur-play', onclick: () => play() }, t('ur.move'));
   els.list = h('div', { class: 'ur-moves', role: 'group', 'aria-label': t('ur.moves') });
   els.analysis = h('div', { class: 'ur-analysis', hidden: true });
   root.append(
     h('div', { class: 'ur-table' },
-      h('div', { class: 'ur-board-box' }, svgEl),
+      h('div', { class: 'ur-board-box' }, svgEl, els.refusal),
       h('div', { class: 'ur-panel' }, h('div', { class: 'ur-throw' }, els.lots, els.info), els.told, els.line, h('div', { class: 'ur-act row' }, els.moveBtn), els.list, els.analysis)),
   );
 
@@ -272,7 +356,9 @@ export function mount(root, api) {
     if (!v) return;
     const defs = svg('defs', {},
       [0, 1].map((s) => svg('marker', { id: 'ur-arrow' + s, viewBox: '0 0 8 8', refX: 6, refY: 4, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' },
-        svg('path', { class: 'ur-arrowhead ur-path' + s, d: 'M0 0 L8 4 L0 8 z' }))));
+        svg('path', { class: 'ur-arrowhead ur-path' + s, d: 'M0 0 L8 4 L0 8 z' }))),
+      svg('marker', { id: 'ur-lastarrow', viewBox: '0 0 8 8', refX: 5, refY: 4, markerWidth: 3.2, markerHeight: 3.2, orient: 'auto-start-reverse' },
+        svg('path', { class: 'ur-lastarrowhead', d: 'M0 0 L8 4 L0 8 z' })));
     svgEl.append(defs);
     svgEl.append(svg('rect', { class: 'ur-frame', x: M - 3, y: M + STRIP - 3, width: 4 * U + 6, height: 3 * U + 6, rx: 6 }));
     svgEl.append(svg('rect', { class: 'ur-frame', x: M + 4 * U - 3, y: rowY('B') - 3, width: 2 * U + 6, height: U + 6, rx: 4 }));
@@ -294,9 +380,17 @@ export function mount(root, api) {
       // the stack: each piece a little higher than the one under it, the count when more than one
       const n = b.stack.length;
       const [cx, cy] = centre(b.square);
+      const came = S.arrived.get(b.square);
       b.stack.forEach((p, i) => {
         const flip = i === n - 1 && p.marked && S.flipped.has(b.square);
-        const pg = drawPiece(pcG, p, cx, cy + (n > 1 ? 6 - i * 4 : 0), 13, (i === n - 1 ? 'ur-top' : 'ur-under') + (flip ? ' ur-flip' : ''));
+        const slide = i === n - 1 && came && p.owner === came.seat;
+        const pg = drawPiece(pcG, p, cx, cy + (n > 1 ? 6 - i * 4 : 0), 13, (i === n - 1 ? 'ur-top' : 'ur-under') + (slide ? ' ur-arrive' : flip ? ' ur-flip' : ''));
+        if (slide) {
+          // the piece slides in from where it left (a square, or its reserve), once
+          const [fx, fy] = /^[A-C][1-8]$/.test(came.from) ? centre(came.from) : [M + 14, stripY(came.seat) + 29];
+          pg.style.setProperty('--ur-dx', (fx - cx).toFixed(1) + 'px');
+          pg.style.setProperty('--ur-dy', (fy - cy).toFixed(1) + 'px');
+        }
         pg.dataset.square = b.square;
         pg.dataset.depth = String(n - i);
       });
@@ -333,7 +427,7 @@ export function mount(root, api) {
       res.append(svg('text', { class: 'ur-label', x: M + 6, y: y + 13 }, `${sideYou(s)} · ${t('ur.reserve.short')} ${nRes}`));
       for (let i = 0; i < nRes; i++) drawPiece(res, { owner: s, marked: false }, M + 14 + i * 24, y + 29, 9.5, '');
       res.append(svg('rect', { class: 'ur-hl', x: M + 1.5, y: y + 1.5, width: 4 * U - 7, height: STRIP - 7, rx: 5 }));
-      const off = svg('g', { class: 'ur-offzone ur-zone', dataset: { off: String(s), key: 'off' + s }, tabindex: '-1' });
+      const off = svg('g', { class: 'ur-offzone ur-zone', role: 'button', dataset: { off: String(s), key: 'off' + s }, tabindex: '-1' });
       off.append(svg('rect', { class: 'ur-zone-bg', x: M + 4 * U + 4, y, width: 4 * U - 4, height: STRIP - 4, rx: 6 }));
       off.append(svg('text', { class: 'ur-label', x: M + 4 * U + 10, y: y + 13 }, `${t('ur.off.short')} ${nOff}`));
       for (let i = 0; i < nOff; i++) drawPiece(off, { owner: s, marked: true }, M + 4 * U + 18 + i * 24, y + 29, 9.5, '');
@@ -344,8 +438,8 @@ export function mount(root, api) {
       els.reserve[s] = res;
       els.off[s] = off;
     }
-    svgEl.append(stripG, sqG, pathG, pcG, els.over);
-    for (const el of svgEl.querySelectorAll('.ur-square, .ur-reserve')) {
+    svgEl.append(stripG, sqG, pathG, lastMovesG(), pcG, els.over);
+    for (const el of svgEl.querySelectorAll('.ur-square, .ur-reserve, .ur-offzone')) {
       el.addEventListener('click', onTap);
       el.addEventListener('mouseenter', onHover);
       el.addEventListener('mouseleave', onLeave);
@@ -358,6 +452,31 @@ export function mount(root, api) {
       const el = svgEl.querySelector(`[data-key="${focusKey}"]`);
       if (el) el.focus();
     }
+  }
+
+  // The last turn's moves (the opponent's, until this seat's next move): an arrow from where each
+  // piece left (a square, or its reserve) to where it went (a square, or its borne-off box), and
+  // a burst on a square where a piece was captured.
+  function lastMovesG() {
+    const g = svg('g', { class: 'ur-lastmoves', 'aria-hidden': 'true' });
+    const at = (place, s, isFrom) => {
+      if (/^[A-C][1-8]$/.test(place)) return centre(place);
+      const y = stripY(s) + (STRIP - 4) / 2;
+      return place === 'reserve' ? [M + 2 * U, y] : [M + 6 * U, y];
+    };
+    for (const mv of S.lastMoves) {
+      const [x1, y1] = at(mv.from, mv.seat, true);
+      const [x2, y2] = at(mv.to, mv.seat, false);
+      const d = Math.hypot(x2 - x1, y2 - y1) || 1;
+      const k = Math.min(15, d / 3) / d; // stop short of the centres: the pieces stay visible
+      g.append(svg('line', { class: 'ur-lastline ur-lastline' + mv.seat, x1: x1 + (x2 - x1) * k, y1: y1 + (y2 - y1) * k, x2: x2 - (x2 - x1) * k, y2: y2 - (y2 - y1) * k, 'marker-end': 'url(#ur-lastarrow)', dataset: { from: mv.from, to: mv.to } }));
+    }
+    for (const sq of S.captured) {
+      if (!els.sq.has(sq)) continue;
+      const [cx, cy] = centre(sq);
+      g.append(svg('circle', { class: 'ur-burst', cx, cy, r: 19, dataset: { square: sq } }));
+    }
+    return g;
   }
 
   // ---- the marks that follow the selection: movable, selected, target ----
@@ -417,6 +536,7 @@ export function mount(root, api) {
       els.off[s].classList.toggle('ur-target', !!offT);
       if (offT) els.off[s].dataset.target = '1';
       else delete els.off[s].dataset.target;
+      els.off[s].setAttribute('tabindex', offT ? '0' : '-1');
     }
     // the piece that would move, drawn faintly where it lands
     if (cur && cur.to && cur.to !== 'off' && els.sq.has(cur.to)) {
@@ -470,7 +590,7 @@ export function mount(root, api) {
       for (let i = 0; i < n; i++) box.append(pyramid(4 + i * (finkel ? 33 : 42), false, true));
     } else if (dice === 'd4' && !finkel) {
       label = t(inMove ? 'ur.throw' : 'ur.throw.last', { n: roll }) + ' (' + t('ur.lots.d4') + ')';
-      if (thrown && !inMove) label = t('ur.throw.by', { side: sideYou(thrown.seat), n: roll }) + ' (' + t('ur.lots.d4') + ')';
+      if (thrown) label = t('ur.throw.by', { side: sideYou(thrown.seat), n: roll }) + ' (' + t('ur.lots.d4') + ')';
       box.append(pyramid(4, false, false));
       box.append(svg('text', { class: 'ur-lot-n', x: 19, y: 33, 'text-anchor': 'middle' }, String(roll)));
     } else {
@@ -479,11 +599,14 @@ export function mount(root, api) {
       const start = (S.state ? S.state.seq : 0) % total; // which lots show the mark: one arrangement, varied
       const step = finkel ? 33 : 42;
       for (let i = 0; i < total; i++) box.append(pyramid(4 + i * step, (i - start + total) % total < marked, false));
-      label = (thrown && !inMove ? t('ur.throw.by', { side: sideYou(thrown.seat), n: roll }) : t(inMove ? 'ur.throw' : 'ur.throw.last', { n: roll })) + ' (' + t('ur.lots', { marked, total }) + ')';
+      label = (thrown ? t('ur.throw.by', { side: sideYou(thrown.seat), n: roll }) : t(inMove ? 'ur.throw' : 'ur.throw.last', { n: roll })) + ' (' + t('ur.lots', { marked, total }) + ')';
     }
     box.setAttribute('aria-label', label);
     box.append(svg('title', {}, label));
-    els.lots.append(box, h('span', { class: 'ur-roll', id: 'ur-roll', dataset: { seat: thrown ? String(thrown.seat) : '' } }, roll === null || roll === undefined ? '–' : String(roll)));
+    const by = !thrown || roll === null || roll === undefined ? '' : thrown.seat === api.seat ? t('ur.threw.you') : t('ur.threw', { side: t('ur.side.gen.' + thrown.seat) });
+    els.lots.append(box,
+      h('span', { class: 'ur-roll', id: 'ur-roll', dataset: { seat: thrown ? String(thrown.seat) : '' } }, roll === null || roll === undefined ? '–' : String(roll)),
+      h('span', { class: 'ur-throw-by ur-s' + (thrown ? thrown.seat : ''), id: 'ur-throw-by', hidden: !by }, by));
   }
 
   // a tetrahedral lot seen from above: the tip white when it shows its mark
@@ -515,7 +638,10 @@ export function mount(root, api) {
       h('span', { class: 'ur-score' }, t('ur.score', { light: (v.off || [0, 0])[0], dark: (v.off || [0, 0])[1], pieces: (v.options && v.options.pieces) || 7 })),
     );
     clear(els.told);
-    for (const e of S.told) els.told.append(h('li', { dataset: { seq: String(e.seq) } }, e.words.join(' ')));
+    // the latest turn first and marked; the two before it quieter
+    S.told.forEach((e, i) =>
+      els.told.append(h('li', { class: i === 0 ? 'ur-now' : '', dataset: { seq: String(e.seq), seat: String(e.seat) } },
+        i === 0 ? h('span', { class: 'ur-now-tag' }, t('ur.now')) : null, e.words)));
     els.told.hidden = !S.told.length;
     const cur = S.sel >= 0 ? S.moves[S.sel] : S.hover >= 0 ? S.moves[S.hover] : null;
     if (cur) els.line.textContent = t(S.sel >= 0 ? 'ur.selectedMove' : 'ur.previewMove', { move: moveText(cur) });
@@ -575,7 +701,9 @@ export function mount(root, api) {
     api.act(m.action);
   }
 
+  // a square's name, `reserveS`, or `off` for the borne-off box of the side to move (a move's `to`)
   function keyOf(el) {
+    if (el.dataset.off !== undefined) return S.view && Number(el.dataset.off) === S.view.turn ? 'off' : 'off' + el.dataset.off;
     return el.dataset.square || (el.dataset.reserve !== undefined ? 'reserve' + el.dataset.reserve : null);
   }
 
@@ -586,6 +714,7 @@ export function mount(root, api) {
 
   function tapKey(key) {
     if (!S.view || S.pending) return;
+    hideRefusal();
     const cur = S.sel >= 0 ? S.moves[S.sel] : null;
     const here = moveAt(key);
     if (cur && (cur.to === key || here.includes(S.sel))) {
@@ -652,32 +781,82 @@ export function mount(root, api) {
   }
   document.addEventListener('keydown', onKey);
 
+  // The last turn's moves: the move events since the other side last moved (a rosette's
+  // second move joins the first), and the squares where they captured.
+  function lastTurn() {
+    S.lastMoves = [];
+    S.captured = new Set();
+    for (const e of S.hist)
+      for (const ev of e.events) {
+        if (ev.type === 'move') {
+          if (S.lastMoves.length && S.lastMoves[0].seat !== ev.seat) {
+            S.lastMoves = [];
+            S.captured = new Set();
+          }
+          S.lastMoves.push({ seat: ev.seat, from: ev.from, to: ev.to });
+        } else if (ev.type === 'capture') S.captured.add(ev.square);
+      }
+    S.last = new Set(S.lastMoves.flatMap((m) => [m.from, m.to]).filter((x) => /^[A-C][1-8]$/.test(x)));
+  }
+
+  // A refused move in words next to its square (or the reserve): {why, from, to, ...}
+  // (docs/web-views.md, `ur`, "Refusals"). Returns whether it was shown.
+  function showRefusal(ref, tt) {
+    const words = refusalWords(ref, tt || t);
+    if (!words || !S.view) return false;
+    const place = [ref.to, ref.from].find((x) => typeof x === 'string' && /^[A-C][1-8]$/.test(x));
+    // the place's centre and half its height, in SVG units
+    let [x, y, half] = [W / 2, H / 2, 0];
+    if (place) [x, y, half] = [...centre(place), U / 2];
+    else if (ref.from === 'reserve') [x, y, half] = [M + 2 * U, stripY(S.view.turn) + (STRIP - 4) / 2, (STRIP - 4) / 2];
+    const below = y < H / 2;
+    [x, y] = [(100 * x) / W, (100 * (below ? y + half : y - half)) / H];
+    S.refusal = { place: place || ref.from || '', words };
+    els.refusal.textContent = words;
+    els.refusal.dataset.square = place || ref.from || '';
+    // above the square, or below it in the top half: the bubble never covers the square itself
+    els.refusal.style.left = Math.min(80, Math.max(20, x)) + '%';
+    els.refusal.classList.toggle('ur-refusal-below', below);
+    els.refusal.style.top = y + '%';
+    els.refusal.hidden = false;
+    if (place && els.sq.has(place)) els.sq.get(place).g.classList.add('ur-refused');
+    return true;
+  }
+
+  function hideRefusal() {
+    els.refusal.hidden = true;
+    for (const g of svgEl.querySelectorAll('.ur-refused')) g.classList.remove('ur-refused');
+  }
+
   // ---- the contract ----
-  return {
+  const table = {
     update(state) {
       const prevSeq = S.state ? S.state.seq : -1;
       const fresh = !S.state || state.history_from === 0; // the whole history: nothing to animate
-      if (fresh) {
-        S.rolls.clear();
-        S.last = new Set();
-        S.told = [];
-      }
+      const where = typeof location === 'undefined' ? '' : location.pathname;
+      if (!S.state) S.hist = state.history_from !== 0 && kept && kept.where === where ? kept.hist.slice() : [];
+      else if (fresh) S.hist = [];
       // an undo (history_from below what we hold) drops the entries from there on
       const from = typeof state.history_from === 'number' ? state.history_from : state.seq;
-      for (const seq of [...S.rolls.keys()]) if (seq >= from || seq >= state.seq) S.rolls.delete(seq);
-      S.told = S.told.filter((e) => e.seq < from && e.seq < state.seq);
+      S.hist = S.hist.filter((e) => e.seq < from && e.seq < state.seq);
       S.flipped = new Set();
-      const ctx = { t, seat: api.seat };
+      S.arrived = new Map();
       for (const e of state.history || []) {
-        for (const ev of Array.isArray(e.events) ? e.events : []) {
-          if (ev.type === 'throw') S.rolls.set(e.seq, ev);
-          else if (ev.type === 'move') S.last = new Set([ev.from, ev.to]);
-          else if (ev.type === 'flip' && !fresh) S.flipped.add(ev.square);
+        if (!e || !Array.isArray(e.events) || !e.events.length) continue;
+        for (const ev of e.events) {
+          if (ev.type === 'flip' && !fresh) S.flipped.add(ev.square);
+          else if (ev.type === 'move' && !fresh && /^[A-C][1-8]$/.test(ev.to)) S.arrived.set(ev.to, { from: ev.from, seat: ev.seat });
         }
-        const words = tell(e, ctx);
-        if (words.length) S.told.push({ seq: e.seq, words });
+        S.hist.push(e);
       }
-      S.told = S.told.slice(-TOLD);
+      S.hist = S.hist.slice(-60); // enough for the turns told and the last turn's moves
+      kept = { where, hist: S.hist };
+      S.rolls.clear();
+      for (const e of S.hist) for (const ev of e.events) if (ev.type === 'throw') S.rolls.set(e.seq, ev);
+      lastTurn();
+      S.told = turnLines(S.hist, { t, seat: api.seat }).slice(-TOLD).reverse();
+      S.refusal = null;
+      els.refusal.hidden = true;
       const prevSel = S.sel >= 0 ? S.moves[S.sel].action : null;
       S.state = state;
       S.view = state.view;
@@ -702,6 +881,7 @@ export function mount(root, api) {
         S.pending = false;
         S.sel = -1;
         if (S.view) renderMarks();
+        if (msg.refusal) showRefusal(msg.refusal);
       } else if (msg.type === 'analysis' || msg.type === 'replay') {
         const a = readAnalysis(msg);
         if (a) {
@@ -710,9 +890,23 @@ export function mount(root, api) {
         }
       }
     },
+    refused(err, ctx) {
+      return !!(err && err.refusal && showRefusal(err.refusal, ctx && ctx.t));
+    },
     destroy() {
+      if (current === table) current = null;
       document.removeEventListener('keydown', onKey);
       clear(root);
     },
   };
+  current = table;
+  return table;
+}
+
+/** The room's hook for an illegal act (web/js/room.js): shows `err.refusal` (docs/web-views.md,
+ * `ur`, "Refusals") in words of the page's language (ctx.t) next to the square the refused
+ * move names, on the mounted table. Returns true when shown there, false otherwise (no table,
+ * no refusal, a word without words), so the room shows its own note. */
+export function refused(err, ctx) {
+  return current ? current.refused(err, ctx) : false;
 }

@@ -88,9 +88,19 @@ int ur_off_idx(const ur_state *s) { return s->finkel ? 15 : 24; }
 static inline int piece_at(const ur_state *s, int sq, int level) { return (s->pc[sq] >> (2 * level)) & 3; }
 static inline int top_piece(const ur_state *s, int sq) { return piece_at(s, sq, s->h[sq] - 1); }
 
+/* Names the refusal's word, its landing square and that square's height. */
+static void refuse_at(ur_refusal *r, const char *why, int sq, int height)
+{
+    r->why = why;
+    r->to = sq;
+    r->count = height;
+}
+
 /* Landing test for a piece of `p` arriving at path index `j` (< off).
- * Returns 0 blocked, 1 free, 2 capture. `why` (may be NULL) gets a reason. */
-static inline __attribute__((always_inline)) int can_land(const ur_state *s, int p, int j, pl_buf *why)
+ * Returns 0 blocked, 1 free, 2 capture. `why` (may be NULL) gets a reason,
+ * `r` (may be NULL) the refusal's word and square count (ur_refusal). */
+static inline __attribute__((always_inline)) int can_land(const ur_state *s, int p, int j, pl_buf *why,
+                                                          ur_refusal *r)
 {
     int v = variant(s);
     int sq = path_tab[v][p][j];
@@ -103,10 +113,14 @@ static inline __attribute__((always_inline)) int can_land(const ur_state *s, int
     if (s->finkel) {
         if ((q & 1) == p) {
             if (why) pl_buf_printf(why, "it would land on its own piece on %s (one piece a square)", name);
+            if (r)
+                refuse_at(r, "own-piece", sq, h);
             return 0;
         }
         if (sq == UR_B4) {
             if (why) pl_buf_printf(why, "the central rosette %s is safe and taken", name);
+            if (r)
+                refuse_at(r, "rosette-taken", sq, h);
             return 0;
         }
         return 2;
@@ -116,41 +130,57 @@ static inline __attribute__((always_inline)) int can_land(const ur_state *s, int
     case UR_B7_EYES:
         if ((q & 1) != p) {
             if (why) pl_buf_printf(why, "%s is the other player's depot: no landing there (UR-R14)", name);
+            if (r)
+                refuse_at(r, "their-depot", sq, h);
             return 0;
         }
         if (h >= 4) {
             if (why) pl_buf_printf(why, "the depot on %s already holds 4 pieces (UR-R13, UR-R14)", name);
+            if (r)
+                refuse_at(r, "depot-full", sq, h);
             return 0;
         }
         return 1;
     case UR_SAFE:
         if (h >= 4) {
             if (why) pl_buf_printf(why, "the safe square %s already holds 4 pieces (UR-R15)", name);
+            if (r)
+                refuse_at(r, "safe-full", sq, h);
             return 0;
         }
         return 1;
     case UR_FINISH:
         if ((q & 1) == p) {
             if (why) pl_buf_printf(why, "it would land on its own piece on %s: no stacking on the finish square (UR-R17)", name);
+            if (r)
+                refuse_at(r, "own-piece", sq, h);
             return 0;
         }
         if (q & 2) {
             if (why) pl_buf_printf(why, "a marked piece on the finish square %s cannot be captured (UR-R17)", name);
+            if (r)
+                refuse_at(r, "finish-marked", sq, h);
             return 0;
         }
         if (tm) {
             if (why) pl_buf_printf(why, "a marked piece cannot land on the blank piece on %s (UR-R10)", name);
+            if (r)
+                refuse_at(r, "other-side", sq, h);
             return 0;
         }
         return 2;
     default:
         if ((q & 1) == p) {
             if (why) pl_buf_printf(why, "it would land on its own piece on %s (UR-R11)", name);
+            if (r)
+                refuse_at(r, "own-piece", sq, h);
             return 0;
         }
         if (((q >> 1) & 1) != tm) {
             if (why) pl_buf_printf(why, "a %s piece cannot land on the %s piece on %s (UR-R10)",
                                    tm ? "marked" : "blank", (q & 2) ? "marked" : "blank", name);
+            if (r)
+                refuse_at(r, "other-side", sq, h);
             return 0;
         }
         return 2;
@@ -202,7 +232,7 @@ static int ur_legal(const void *st, int seat, pl_action *out, int cap)
     int p = s->turn, r = s->roll, off = ur_off_idx(s), n = 0;
     uint8_t (*idx)[2] = idx_tab[variant(s)][p];
     if (r > 0) {
-        if (s->reserve[p] && can_land(s, p, r, NULL)) {
+        if (s->reserve[p] && can_land(s, p, r, NULL, NULL)) {
             if (n < cap) out[n] = UR_ACT_ENTER;
             n++;
         }
@@ -211,7 +241,7 @@ static int ur_legal(const void *st, int seat, pl_action *out, int cap)
                 int sq = __builtin_ctz(m);
                 int q = (s->pc[sq] >> (2 * (s->h[sq] - 1))) & 3;
                 int j = idx[sq][q >> 1] + r;
-                if (j > off || (j < off && !can_land(s, p, j, NULL)))
+                if (j > off || (j < off && !can_land(s, p, j, NULL, NULL)))
                     continue;
                 if (n < cap) out[n] = UR_ACT_MOVE | (pl_action)(sq << 2);
                 n++;
@@ -228,7 +258,7 @@ static int ur_legal(const void *st, int seat, pl_action *out, int cap)
                     if ((q & 1) != p)
                         continue;
                     int j = idx[sq][q >> 1] + r;
-                    if (j > off || (j < off && !can_land(s, p, j, NULL)))
+                    if (j > off || (j < off && !can_land(s, p, j, NULL, NULL)))
                         continue;
                     if (n < cap) out[n] = UR_ACT_MOVE | (pl_action)(sq << 2) | (pl_action)(h - 1 - lv);
                     n++;
@@ -243,59 +273,80 @@ static int ur_legal(const void *st, int seat, pl_action *out, int cap)
     return n;
 }
 
-int ur_why_illegal(const ur_state *s, pl_action a, pl_buf *out)
+int ur_why_illegal(const ur_state *s, pl_action a, pl_buf *out, ur_refusal *why)
 {
-    int p = s->turn, r = s->roll, off = ur_off_idx(s);
+    ur_refusal scratch;
+    ur_refusal *r = why ? why : &scratch;
+    *r = (ur_refusal){.from = -1, .to = -1};
+    int p = s->turn, roll = s->roll, off = ur_off_idx(s);
     if (a == UR_ACT_PASS) {
+        r->why = "must-move";
         pl_buf_puts(out, "a move is possible, and a possible move must be made (UR-R4)");
         return 1;
     }
-    if (r == 0) {
+    if (roll == 0) {
+        r->why = "throw-zero";
         pl_buf_puts(out, "a roll of 0 moves nothing: pass");
         return 1;
     }
     if (a == UR_ACT_ENTER) {
+        r->entering = 1;
         if (!s->reserve[p]) {
+            r->why = "reserve-empty";
             pl_buf_puts(out, "no piece is left in the reserve");
             return 1;
         }
-        pl_buf_printf(out, "entering with %d lands on %s, and ", r, ur_sq_name[path_tab[variant(s)][p][r]]);
-        can_land(s, p, r, out);
+        pl_buf_printf(out, "entering with %d lands on %s, and ", roll, ur_sq_name[path_tab[variant(s)][p][roll]]);
+        can_land(s, p, roll, out, r);
+        r->marked = 0;
         return 1;
     }
     if ((a & ~(pl_action)0xff) == UR_ACT_MOVE) {
         int sq = (int)((a >> 2) & 31), depth = (int)(a & 3);
         if (sq >= UR_NSQ) {
+            r->why = "no-square";
             pl_buf_puts(out, "no such square");
             return 1;
         }
         int h = s->h[sq];
+        r->from = sq;
+        r->depth = depth + 1;
         if (h == 0) {
+            r->why = "no-piece";
             pl_buf_printf(out, "there is no piece on %s", ur_sq_name[sq]);
             return 1;
         }
         if (depth >= h) {
+            r->why = "stack-short";
+            r->count = h;
             pl_buf_printf(out, "the stack on %s holds only %d piece%s", ur_sq_name[sq], h, h > 1 ? "s" : "");
             return 1;
         }
         if (depth > 0 && !s->stackany) {
+            r->why = "not-top";
             pl_buf_puts(out, "only the top piece of a stack may move (UR-R16; option stack=any allows others)");
             return 1;
         }
         int lv = h - 1 - depth;
         int i = piece_idx(s, sq, lv);
         if (i < 0) {
+            r->why = "not-yours";
+            r->owner = piece_at(s, sq, lv) & 1;
             pl_buf_printf(out, "the %spiece on %s is not yours (UR-R16: pieces under it are blocked)",
                           depth == 0 ? "top " : "", ur_sq_name[sq]);
             return 1;
         }
         for (int k = lv + 1; k < h; k++)
             if (piece_at(s, sq, k) == piece_at(s, sq, lv)) {
+                r->why = "name-topmost";
                 pl_buf_printf(out, "name the topmost of the alike pieces on %s", ur_sq_name[sq]);
                 return 1;
             }
-        int j = i + r;
+        r->marked = (piece_at(s, sq, lv) >> 1) & 1;
+        int j = i + roll;
         if (j > off) {
+            r->why = "overshoot";
+            r->exact = off - i;
             pl_buf_printf(out, "the piece on %s would go past the end: bearing off needs the exact roll (UR-R9)",
                           ur_sq_name[sq]);
             return 1;
@@ -303,11 +354,18 @@ int ur_why_illegal(const ur_state *s, pl_action a, pl_buf *out)
         if (j < off) {
             pl_buf_printf(out, "the piece on %s would land on %s, and ", ur_sq_name[sq],
                           ur_sq_name[path_tab[variant(s)][p][j]]);
-            if (!can_land(s, p, j, out))
+            if (!can_land(s, p, j, out, r)) {
+                /* the side it shows on landing: turned marked on or past the centre (UR-R8) */
+                r->marked = s->finkel ? 0 : j >= 14;
                 return 1;
+            }
         }
+        r->from = r->to = -1;
+        r->depth = 0;
+        r->marked = 0;
         return 0;
     }
+    r->why = "not-a-move";
     pl_buf_puts(out, "not a move");
     return 1;
 }
@@ -636,6 +694,7 @@ const pl_game ur_game = {
     .format_action = ur_format_action,
     .parse_action = ur_parse_action,
     .explain_illegal = ur_explain_illegal,
+    .refusal = ur_refusal_json,
     .draw = ur_draw,
     .view = ur_view,
     .view_json = ur_view_json,

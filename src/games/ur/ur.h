@@ -81,14 +81,35 @@ int ur_path_idx(const ur_state *s, int player, int sq, int marked);
 int ur_off_idx(const ur_state *s);
 /* The square named by `name` ("B7", case-insensitive), or -1. */
 int ur_sq_parse(const char *name);
-/* Why piece movement `a` (enter or move) is illegal for the player to move,
- * or NULL if it is legal. Writes into `out`. */
-int ur_why_illegal(const ur_state *s, pl_action a, pl_buf *out);
+/* Why an action is refused, as data: `why` a word of docs/web-views.md,
+ * `ur`, "Refusals" (NULL when the action is legal), and its squares. */
+typedef struct ur_refusal {
+    const char *why;
+    int from;     /* the square of the piece named, or -1 (enter, pass) */
+    int to;       /* the square it would land on, or -1 */
+    int depth;    /* which piece of the stack at `from`: 1 the top; 0 none */
+    int entering; /* the action was `enter` */
+    int count;    /* stack-short: the stack's height; a landing word: the pieces on `to` */
+    int exact;    /* overshoot: the throw that would bear the piece off */
+    int owner;    /* not-yours: whose piece it is */
+    int marked;   /* other-side: the moving piece would show its marked side */
+} ur_refusal;
+
+/* Why action `a` of the player to move (phase MOVE) is refused: writes the
+ * reason in English into `out` and, when `why` is not NULL, the same as data
+ * (why->why NULL when legal). Returns 1 when refused, 0 when `a` is a legal
+ * piece movement. Never changes `s`. */
+int ur_why_illegal(const ur_state *s, pl_action a, pl_buf *out, ur_refusal *why);
 
 /* Notation, views and pictures (ur_text.c), wired into ur_game. */
 void ur_format_action(const void *st, int seat, pl_action a, pl_buf *out);
 int ur_parse_action(const void *st, int seat, const char *text, pl_action *a, pl_buf *err);
 void ur_explain_illegal(const void *st, int seat, pl_action a, pl_buf *out);
+/* pl_game.refusal: why `seat`'s well-formed action `a` is refused, as
+ * {"why": WORD, ...} (docs/web-views.md, `ur`, "Refusals"). Returns 0, or
+ * -1 when `seat` is not the player to move in phase MOVE, `a` is legal, or
+ * memory ran out. Never changes `st`. */
+int ur_refusal_json(const void *st, int seat, pl_action a, struct json_t *obj);
 void ur_draw(const void *st, int seat, pl_canvas *c);
 /* pl_game.seat_name: "Light" (seat 0) or "Dark" (seat 1). */
 void ur_seat_name(const void *st, int seat, pl_buf *out);

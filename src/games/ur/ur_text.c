@@ -96,7 +96,45 @@ int ur_parse_action(const void *st, int seat, const char *t, pl_action *a, pl_bu
 void ur_explain_illegal(const void *st, int seat, pl_action a, pl_buf *out)
 {
     (void)seat;
-    ur_why_illegal(st, a, out);
+    ur_why_illegal(st, a, out, NULL);
+}
+
+int ur_refusal_json(const void *st, int seat, pl_action a, json_t *obj)
+{
+    const ur_state *s = st;
+    if (s->phase != UR_PH_MOVE || seat != s->turn)
+        return -1;
+    pl_action legal[PL_MAX_ACTIONS];
+    int n = pl_legal_all(&ur_game, st, seat, legal);
+    for (int i = 0; i < n; i++)
+        if (legal[i] == a)
+            return -1; /* a legal action (a pass with no move, too) is not refused */
+    ur_refusal r;
+    pl_buf words = {0};
+    int refused = ur_why_illegal(s, a, &words, &r);
+    pl_buf_free(&words);
+    if (!refused || !r.why)
+        return -1;
+    int bad = json_object_set_new(obj, "why", json_string(r.why));
+    if (r.entering)
+        bad |= json_object_set_new(obj, "from", json_string("reserve"));
+    else if (r.from >= 0)
+        bad |= json_object_set_new(obj, "from", json_string(ur_sq_name[r.from]));
+    if (r.from >= 0 && r.depth > 0)
+        bad |= json_object_set_new(obj, "depth", json_integer(r.depth));
+    if (r.to >= 0) {
+        bad |= json_object_set_new(obj, "to", json_string(ur_sq_name[r.to]));
+        bad |= json_object_set_new(obj, "count", json_integer(r.count));
+    }
+    if (!strcmp(r.why, "stack-short"))
+        bad |= json_object_set_new(obj, "count", json_integer(r.count));
+    if (!strcmp(r.why, "overshoot"))
+        bad |= json_object_set_new(obj, "exact", json_integer(r.exact));
+    if (!strcmp(r.why, "not-yours"))
+        bad |= json_object_set_new(obj, "owner", json_integer(r.owner));
+    if (!strcmp(r.why, "other-side"))
+        bad |= json_object_set_new(obj, "marked", json_boolean(r.marked));
+    return bad ? -1 : 0;
 }
 
 static void stack_text(const ur_state *s, int sq, char *out)
