@@ -7,8 +7,9 @@
 // 1920 wide with every card's face readable and tappable; a refused act
 // (a lead when cards are laid) is told in words next to the hand (the
 // game's refusal, docs/web-views.md, "tamcuc", "Refusals"); the last trick
-// is told beside the table (who took it, with what) and the last moves are
-// listed in words. No card code or engine verb is on the page (rendered
+// is told beside the table (who took it, with what), the last moves are
+// listed in words, and a move the server played for a seat (`forced`) is
+// noted as such. No card code or engine verb is on the page (rendered
 // text). At the end the result ("Game over — … wins") is in view on both.
 // Screenshots: tamcuc_fit-{N}p-{phone,desktop}-{lang}[-over].png.
 
@@ -71,6 +72,16 @@ async function game(h, players, langs) {
           // the last moves in words
           h.check((await page.locator('.tc-recent li').count()) > 0, 'a list of the last moves');
           h.expectLayout(await h.layout(page, { root: '#table' }), `${name} ${size}`);
+          // an entry the server played for a seat (its only legal move, `forced`) is noted so
+          await page.evaluate(() => {
+            const r = window.__parlour.page.room;
+            const st = r.state;
+            const last = st.history[st.history.length - 1];
+            r.table.update({ ...st, history_from: last.seq, history: [{ ...last, forced: true }] });
+          });
+          const forced = await page.locator('.tc-happened').innerText();
+          h.check(forced.includes(lang === 'ru' ? 'сыграно за игрока: другого хода не было' : 'played for them: the only legal move'), 'a forced move noted: ' + forced);
+          await page.evaluate(() => window.__parlour.page.room.table.update(window.__parlour.page.room.state));
           // a refused act: its reason next to the hand, in the page's language
           await h.act(page, 'lead ' + v.hand[0]);
           await page.locator('.tc-refusal').waitFor();

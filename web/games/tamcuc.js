@@ -12,8 +12,17 @@
 // of the legal `lead`/`lay`/`pass` actions (labelled from the action's
 // `fields`). Cards that cannot complete any legal group are dimmed. The other
 // legal actions (`reveal`, `hide`, `declare …`, `nodeclare`) are buttons worded
-// from their `fields`. Cards are written as in docs/notation-tamcuc.md
-// (`rG` red General … `bS` black Soldier).
+// from their `fields`. Cards are named as players name them, from the
+// catalogue (`tamcuc.name.rG` "red General"); their codes (docs/notation-
+// tamcuc.md) stay in data attributes and the actions sent.
+//
+// Layout (docs/web-ui.md, "Tam Cúc's table"): first what the player acts on
+// (the result at the end, the trick, what just happened, the last trick, the
+// prompt, the buttons, a refusal, the hand), in view without scrolling on a
+// phone and a desktop; then the record of the deal (scores, the last moves in
+// words, the last trick in full, declarations, tricks won, piles). A refused
+// act (the `illegal` error's `refusal`, docs/web-views.md, "Refusals") is told
+// next to the hand: `refused(err, ctx)` for room.js, and the table's event().
 //
 // What happened is read from each history entry's `events` (docs/web-views.md,
 // "tamcuc", "Events") and worded through the catalogues (en, ru): the last
