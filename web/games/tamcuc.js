@@ -353,8 +353,12 @@ export function mount(root, api) {
       note = g.state === 'down' ? t('tamcuc.group.down', { n: g.count }) : t('tamcuc.group.hidden', { n: g.count });
       if (own) note += ' ' + t('tamcuc.group.onlyYou');
     }
-    box.append(h('p', { class: 'tc-who' }, h('b', {}, seatLabel(who)), ' ', extra || '', g.state === 'waiting' ? h('span', { class: 'tc-note' }, ' ' + note) : null));
-    if (g.state === 'waiting') return box;
+    if (g.state === 'waiting') {
+      // "Ann has not laid yet": one line, no "laid" before it
+      box.append(h('p', { class: 'tc-who' }, h('b', {}, seatLabel(who)), ' ', h('span', { class: 'tc-note' }, note)));
+      return box;
+    }
+    box.append(h('p', { class: 'tc-who' }, h('b', {}, seatLabel(who)), ' ', extra || ''));
     if (picture) box.append(picture);
     box.append(h('p', { class: 'tc-note' }, note));
     return box;
