@@ -1260,6 +1260,89 @@ static void test_TC_R9_1_determinized_last_lead(void **st)
 
 /* ---------------------------------------------------------------- notation */
 
+/* The refusal's word for `seat`'s action `text` in `m` (pl_game.refusal,
+ * compact JSON with sorted keys), compared with `want`; NULL: no word. */
+static void refused(pl_match *m, int seat, const char *text, const char *want)
+{
+    pl_buf e = {0}, out = {0};
+    pl_action a;
+    if (m->game->parse_action(m->state, seat, text, &a, &e) < 0)
+        fail_msg("'%s' does not parse: %s", text, pl_buf_str(&e));
+    int rc = pl_refusal_json(m->game, m->state, seat, a, &out, &e);
+    if (!want) {
+        assert_int_equal(rc, -1);
+    } else {
+        if (rc < 0)
+            fail_msg("'%s': no refusal: %s", text, pl_buf_str(&e));
+        if (strcmp(pl_buf_str(&out), want))
+            fail_msg("'%s': refusal %s, expected %s", text, pl_buf_str(&out), want);
+    }
+    pl_buf_free(&e);
+    pl_buf_free(&out);
+}
+
+/* One word per reason tc_explain_illegal tells apart (docs/web-views.md,
+ * "tamcuc", "Refusals"), with its fields; the state is never changed. */
+static void test_TC_R2_R4_4_R5_1_R5_2_R5_3_R5_7_R6_2_R6_3_R7_3_R9_1_refusal_words(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none " D4);
+    pl_buf before = {0}, after = {0};
+    m->game->to_text(m->state, &before);
+    refused(m, 0, "lead rA", "{\"cards\":[\"rA\"],\"why\":\"banned\"}");          /* TC-R7.3 */
+    refused(m, 0, "lead rG rC", "{\"cards\":[\"rG\",\"rC\"],\"why\":\"not-a-set\"}"); /* TC-R2 */
+    refused(m, 0, "lead rG bG", "{\"cards\":[\"bG\"],\"why\":\"not-in-hand\"}");
+    refused(m, 0, "lay rG", "{\"verb\":\"lay\",\"why\":\"not-now\"}");
+    refused(m, 0, "pass rG", "{\"verb\":\"pass\",\"why\":\"not-now\"}");
+    refused(m, 0, "reveal", "{\"why\":\"reveal-later\"}");       /* TC-R6.3 */
+    refused(m, 0, "declare four", "{\"why\":\"declare-not-now\"}"); /* TC-R5.1 */
+    refused(m, 0, "nodeclare", "{\"why\":\"nodeclare-not-now\"}");
+    m->game->to_text(m->state, &after);
+    assert_string_equal(pl_buf_str(&before), pl_buf_str(&after));
+    th_play(m, "lead bS");
+    refused(m, 1, "lay rS rS", "{\"count\":1,\"given\":2,\"verb\":\"lay\",\"why\":\"count\"}"); /* TC-R6.2 */
+    pl_match_free(m);
+    /* TC-R4.4: the night exchange passes exactly k cards */
+    m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none night_exchange=2 " D4);
+    refused(m, 2, "pass rS", "{\"count\":2,\"given\":1,\"verb\":\"pass\",\"why\":\"count\"}");
+    pl_match_free(m);
+    /* TC-R5.1: the round, a holder's need, the mandatory declaration */
+    m = th_new("tamcuc", "seed=1 dealer=1 " DFIVE);
+    refused(m, 1, "declare five", "{\"size\":\"five\",\"why\":\"declare-needs\"}");
+    refused(m, 1, "declare four", "{\"size\":\"five\",\"why\":\"declare-round\"}");
+    /* TC-R5.2: once seat 2 declared a black Five, seat 0 is asked to counter
+     * with red Soldiers he lacks; seat 2 has declared already */
+    th_script(m, "nodeclare; declare five; nodeclare");
+    assert_int_equal(pl_sole_actor(m->game, m->state), 0);
+    refused(m, 0, "declare five", "{\"size\":\"five\",\"why\":\"counter-red\"}");
+    refused(m, 2, "declare five", "{\"why\":\"declared-already\"}");
+    pl_match_free(m);
+    m = th_new("tamcuc", "seed=1 dealer=1 soldier_declare_mandatory=on " DFIVE);
+    th_play(m, "nodeclare");
+    refused(m, 2, "nodeclare", "{\"why\":\"must-declare\"}");
+    pl_match_free(m);
+    /* TC-R5.3: the extra trick leads the declared Four */
+    m = th_new("tamcuc", "players=2 seed=1 dealer=0 "
+                         "deal=rS,bS,rG,bG,rA,rA,bA,bA,rE,rE,bE,bE,rC,rC,bC,bC/"
+                         "rS,rS,rS,rS,bS,bS,bS,bS,rN,rN,bN,bN,rH,rH,bH,bH");
+    th_script(m, "nodeclare; nodeclare; nodeclare; declare four");
+    refused(m, 1, "lead bS bS bS bS", "{\"colour\":\"red\",\"why\":\"extra-four\"}");
+    pl_match_free(m);
+    /* TC-R5.7: Four and Five are no leads with big_soldier_leads=off */
+    m = th_new("tamcuc", "seed=1 dealer=2 soldier_special=none big_soldier_leads=off " DFIVE);
+    refused(m, 2, "lead bS bS bS bS", "{\"count\":4,\"why\":\"big-leads-off\"}");
+    pl_match_free(m);
+    /* TC-R9.1: the black General in the last lead */
+    const char *w[4] = {"-", "-", "-", "-"};
+    const char *h3[4] = {"bG bA bE", "bS bS bS", "rS rS rS", "bH bN bC"};
+    m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none no_black_general_last=on");
+    endgame(m, h3, w, 0);
+    refused(m, 0, "lead bG bA bE", "{\"why\":\"black-general-last\"}");
+    pl_match_free(m);
+    pl_buf_free(&before);
+    pl_buf_free(&after);
+}
+
 static void test_notation_and_errors(void **st)
 {
     (void)st;
@@ -1477,6 +1560,7 @@ int main(void)
         cmocka_unit_test(test_TC_R9_1_no_black_general_last),
         cmocka_unit_test(test_TC_R9_1_determinized_last_lead),
         cmocka_unit_test(test_notation_and_errors),
+        cmocka_unit_test(test_TC_R2_R4_4_R5_1_R5_2_R5_3_R5_7_R6_2_R6_3_R7_3_R9_1_refusal_words),
         cmocka_unit_test(test_draw_shows_characters),
         cmocka_unit_test(test_TC_R6_4_trick_winner_told_and_kept_in_sight),
         cmocka_unit_test(test_TC_R8_deal_score_breakdown_told),

@@ -154,7 +154,7 @@ run('tamcuc', async (h) => {
         const text = await btn.locator('.tc-long').textContent();
         const f = b.legal.find((x) => x.action === 'declare four').fields;
         h.check(f && f.verb === 'declare' && f.size === 'four' && f.colour === 'black' && f.counter === false, 'the action’s fields: ' + JSON.stringify(f));
-        h.check(text === 'объявить: четыре, солдаты — чёрный', 'the button is worded from the fields, in Russian: ' + text);
+        h.check(text === 'Объявить: четыре чёрных солдата', 'the button is worded from the fields, in Russian: ' + text);
         await move(bob, 'Bob', ['declare four']);
         break;
       }

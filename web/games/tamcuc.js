@@ -12,8 +12,17 @@
 // of the legal `lead`/`lay`/`pass` actions (labelled from the action's
 // `fields`). Cards that cannot complete any legal group are dimmed. The other
 // legal actions (`reveal`, `hide`, `declare …`, `nodeclare`) are buttons worded
-// from their `fields`. Cards are written as in docs/notation-tamcuc.md
-// (`rG` red General … `bS` black Soldier).
+// from their `fields`. Cards are named as players name them, from the
+// catalogue (`tamcuc.name.rG` "red General"); their codes (docs/notation-
+// tamcuc.md) stay in data attributes and the actions sent.
+//
+// Layout (docs/web-ui.md, "Tam Cúc's table"): first what the player acts on
+// (the result at the end, the trick, what just happened, the last trick, the
+// prompt, the buttons, a refusal, the hand), in view without scrolling on a
+// phone and a desktop; then the record of the deal (scores, the last moves in
+// words, the last trick in full, declarations, tricks won, piles). A refused
+// act (the `illegal` error's `refusal`, docs/web-views.md, "Refusals") is told
+// next to the hand: `refused(err, ctx)` for room.js, and the table's event().
 //
 // What happened is read from each history entry's `events` (docs/web-views.md,
 // "tamcuc", "Events") and worded through the catalogues (en, ru): the last
@@ -33,13 +42,29 @@ const CW = 44; // a card's size in SVG units
 const CH = 64;
 const CARD_ACTIONS = ['lead', 'lay', 'pass'];
 const MAX_LEGAL = 512; // the server lists at most this many actions a seat
+const HAND_MIN_STEP = 0.8; // a hand's cards overlap to 80 % of a card at most: the character stays in sight
 
-/** A card in short words: its character and Vietnamese name ("俥 xe"). */
-function cardWord(c) {
-  return CHAR[c[0]] && CHAR[c[0]][c[1]] ? CHAR[c[0]][c[1]] + ' ' + VN[c[1]] : String(c);
+/** A card as players name it (the catalogue's `tamcuc.name.rG` …: "red
+ * General"); its code only for a text that is no card. */
+function cardWord(c, t) {
+  return CHAR[c[0]] && CHAR[c[0]][c[1]] ? t('tamcuc.name.' + c[0] + c[1]) : String(c);
 }
-function cardsWords(cards) {
-  return (cards || []).map(cardWord).join(', ');
+/** Cards in words, strongest first, copies counted ("black Soldier ×2"). */
+function cardsWords(cards, t) {
+  const list = Array.isArray(cards) ? cards.filter((c) => typeof c === 'string' && c.length === 2) : [];
+  const sorted = list.slice().sort((a, b) => order(a) - order(b));
+  const out = [];
+  for (let i = 0; i < sorted.length; ) {
+    let k = i;
+    while (k < sorted.length && sorted[k] === sorted[i]) k++;
+    out.push(k - i > 1 ? t('tamcuc.cards.many', { name: cardWord(sorted[i], t), n: k - i }) : cardWord(sorted[i], t));
+    i = k;
+  }
+  return out.join(', ');
+}
+/** "Four black Soldiers", from a declaration's size and colour. */
+function soldiers(t, size, colour) {
+  return t('tamcuc.soldiers.' + (size === 'five' ? 'five' : 'four') + '.' + (colour === 'red' ? 'red' : 'black'));
 }
 function signedNum(n) {
   return n > 0 ? '+' + n : String(n);
@@ -58,24 +83,24 @@ export function eventSentences(events, t, name) {
       case 'dealer': out.push(t('tamcuc.ev.dealer', { name: who })); break;
       case 'deal':
         out.push(t('tamcuc.ev.deal', { deal: e.deal, name: name(e.dealer), n: (e.sizes || [0])[0] }));
-        if (Array.isArray(e.hand)) out.push(t('tamcuc.ev.deal.hand', { cards: cardsWords(e.hand) }));
+        if (Array.isArray(e.hand)) out.push(t('tamcuc.ev.deal.hand', { cards: cardsWords(e.hand, t) }));
         break;
-      case 'pass': out.push(t(own ? 'tamcuc.ev.pass.own' : 'tamcuc.ev.pass', { name: who, to: name(e.to), n: e.count, cards: cardsWords(e.cards) })); break;
+      case 'pass': out.push(t(own ? 'tamcuc.ev.pass.own' : 'tamcuc.ev.pass', { name: who, to: name(e.to), n: e.count, cards: cardsWords(e.cards, t) })); break;
       case 'exchange':
         out.push(t('tamcuc.ev.exchange'));
-        if (Array.isArray(e.received)) out.push(t('tamcuc.ev.exchange.received', { cards: cardsWords(e.received) }));
+        if (Array.isArray(e.received)) out.push(t('tamcuc.ev.exchange.received', { cards: cardsWords(e.received, t) }));
         break;
-      case 'declare': out.push(t(e.counter ? 'tamcuc.ev.counter' : 'tamcuc.ev.declare', { name: who, size: t('tamcuc.size.' + e.size), colour: t('tamcuc.' + e.colour) })); break;
+      case 'declare': out.push(t(e.counter ? 'tamcuc.ev.counter' : 'tamcuc.ev.declare', { name: who, soldiers: soldiers(t, e.size, e.colour) })); break;
       case 'nodeclare': out.push(t('tamcuc.ev.nodeclare', { name: who })); break;
       case 'paid': out.push(t('tamcuc.ev.paid', { name: who, each: e.each })); break;
       case 'lead':
-        out.push(t(own ? 'tamcuc.ev.lead.own' : 'tamcuc.ev.lead', { name: who, n: e.count, cards: cardsWords(e.cards) }) + (e.extra ? ' ' + t('tamcuc.ev.extra') : ''));
+        out.push(t(own ? 'tamcuc.ev.lead.own' : 'tamcuc.ev.lead', { name: who, n: e.count, cards: cardsWords(e.cards, t) }) + (e.extra ? ' ' + t('tamcuc.ev.extra') : ''));
         break;
-      case 'lay': out.push(t(own ? 'tamcuc.ev.lay.own' : 'tamcuc.ev.lay', { name: who, n: e.count, cards: cardsWords(e.cards) })); break;
-      case 'shown': out.push(t('tamcuc.ev.shown', { name: who, cards: cardsWords(e.cards) })); break;
-      case 'reveal': out.push(t('tamcuc.ev.reveal', { name: who, cards: cardsWords(e.cards) })); break;
-      case 'hide': out.push(t(own ? 'tamcuc.ev.hide.own' : 'tamcuc.ev.hide', { name: who, n: e.count, cards: cardsWords(e.cards) })); break;
-      case 'trick': out.push(t(e.extra ? 'tamcuc.ev.trick.extra' : 'tamcuc.ev.trick', { name: name(e.winner), cards: cardsWords(e.cards) })); break;
+      case 'lay': out.push(t(own ? 'tamcuc.ev.lay.own' : 'tamcuc.ev.lay', { name: who, n: e.count, cards: cardsWords(e.cards, t) })); break;
+      case 'shown': out.push(t('tamcuc.ev.shown', { name: who, cards: cardsWords(e.cards, t) })); break;
+      case 'reveal': out.push(t('tamcuc.ev.reveal', { name: who, cards: cardsWords(e.cards, t) })); break;
+      case 'hide': out.push(t(own ? 'tamcuc.ev.hide.own' : 'tamcuc.ev.hide', { name: who, n: e.count, cards: cardsWords(e.cards, t) })); break;
+      case 'trick': out.push(t(e.extra ? 'tamcuc.ev.trick.extra' : 'tamcuc.ev.trick', { name: name(e.winner), cards: cardsWords(e.cards, t) })); break;
       case 'ket': out.push(t('tamcuc.ev.ket', { name: who, each: e.each })); break;
       case 'overtake': out.push(t('tamcuc.ev.overtake', { name: who, each: e.each, names: (e.to || []).map(name).join(', ') })); break;
       case 'deal_end': {
@@ -98,17 +123,27 @@ export function eventSentences(events, t, name) {
 /** A legal action in words from its `fields` (docs/web-views.md, "tamcuc",
  * "Action fields"), without its cards; its notation when it has none. */
 export function fieldWords(a, t, name) {
-  const f = (a && a.fields) || {};
+  const f = fieldsOf(a);
   switch (f.verb) {
     case 'lead': return t(f.extra ? 'tamcuc.act.lead.extra' : 'tamcuc.act.lead', { set: t('tamcuc.set.' + f.set), n: f.count });
     case 'lay': return t('tamcuc.act.lay', { n: f.count });
     case 'pass': return t('tamcuc.act.pass', { n: f.count, to: name(f.to) });
-    case 'reveal': return t('tamcuc.act.reveal', { cards: cardsWords(f.cards) });
-    case 'hide': return t('tamcuc.act.hide', { cards: cardsWords(f.cards) });
-    case 'declare': return t(f.counter ? 'tamcuc.act.counter' : 'tamcuc.act.declare', { size: t('tamcuc.size.' + f.size), colour: t('tamcuc.' + f.colour) });
+    case 'reveal': return t('tamcuc.act.reveal', { cards: cardsWords(f.cards, t) });
+    case 'hide': return t('tamcuc.act.hide', { cards: cardsWords(f.cards, t) });
+    case 'declare': return t(f.counter ? 'tamcuc.act.counter' : 'tamcuc.act.declare', { soldiers: soldiers(t, f.size, f.colour) });
     case 'nodeclare': return t('tamcuc.act.nodeclare');
-    default: return a ? a.action : '';
+    default: return '';
   }
+}
+
+/** An action's fields, or (a server without them) the few its text tells. */
+function fieldsOf(a) {
+  if (a && a.fields && a.fields.verb) return a.fields;
+  const w = a && typeof a.action === 'string' ? a.action.trim().split(/\s+/) : [];
+  if (w[0] === 'declare') return { verb: 'declare', size: w[1], colour: 'black', counter: false };
+  if (w[0] === 'nodeclare') return { verb: 'nodeclare' };
+  if (['lead', 'lay', 'pass'].includes(w[0])) return { verb: w[0], count: w.length - 1, set: 'none', cards: w.slice(1).map(norm) };
+  return { verb: w[0] || '' };
 }
 
 function plainName(t, seat) {
@@ -124,7 +159,7 @@ export function tell(entry, ctx) {
 export function actionWords(a, ctx) {
   const f = (a && a.fields) || {};
   const words = fieldWords(a, ctx.t, plainName(ctx.t, ctx.seat));
-  return Array.isArray(f.cards) && ['lead', 'lay', 'pass'].includes(f.verb) ? words + ': ' + cardsWords(f.cards) : words;
+  return Array.isArray(f.cards) && ['lead', 'lay', 'pass'].includes(f.verb) ? words + ': ' + cardsWords(f.cards, ctx.t) : words;
 }
 
 let cssLinked = false;
@@ -157,20 +192,33 @@ export function mount(root, api) {
   const tricks = new Map(); // history seq → {winner, cards, extra, deal}: who won which trick (from the `trick` events)
   let happened = []; // the last history entry's sentences (from its events)
   const dealEnds = new Set(); // history seqs whose events end a deal
+  let recent = []; // the last history entries' sentences, newest last: [{seq, text, forced}]
+  let lastSeats = []; // seats whose play the last history entry tells (marked on the table)
+  let refusal = null; // {seq, text}: why the last act was refused, until the next state
   const els = {
+    result: h('p', { class: 'tc-result', role: 'status' }),
     info: h('div', { class: 'tc-info' }),
     scores: h('div', { class: 'tc-scores' }),
     middle: h('div', { class: 'tc-middle' }),
+    lastTrick: h('div', { class: 'tc-lasttrick' }),
     prompt: h('p', { class: 'tc-prompt', role: 'status' }),
+    refusal: h('p', { class: 'tc-refusal', role: 'alert' }),
     actions: h('div', { class: 'tc-actions', role: 'group', 'aria-label': t('tamcuc.actions') }),
     hand: h('div', { class: 'tc-hand-box' }),
     extra: h('div', { class: 'tc-extra' }),
     log: h('div', { class: 'tc-log' }),
+    recent: h('div', { class: 'tc-recent' }),
     happened: h('div', { class: 'tc-happened', 'aria-live': 'polite' }),
     past: h('div', { class: 'tc-past' }),
+    decl: h('div', { class: 'tc-decl-box' }),
   };
+  // What a player acts on and what just happened first (in view without
+  // scrolling on a phone and a desktop); the record of the deal below it
+  // (docs/web-ui.md, "Tam Cúc").
+  const main = h('div', { class: 'tc-main' }, els.result, els.info, els.middle, els.happened, els.lastTrick, els.prompt, els.actions, els.refusal, els.hand);
+  const aside = h('div', { class: 'tc-aside' }, els.scores, els.recent, els.past, els.decl, els.log, els.extra);
   root.classList.add('tc');
-  root.append(els.info, els.happened, els.middle, els.prompt, els.actions, els.hand, els.scores, els.past, els.log, els.extra);
+  root.append(main, aside);
 
   // ---- words ----
   function cardLabel(card) {
@@ -182,7 +230,7 @@ export function mount(root, api) {
     });
   }
   function cardsText(cards) {
-    return cards.map((c) => CHAR[c[0]][c[1]] + ' ' + VN[c[1]]).join(', ');
+    return cardsWords(cards, t);
   }
   function seatLabel(i) {
     const s = state && state.seats && state.seats[i];
@@ -282,23 +330,33 @@ export function mount(root, api) {
     return n > 0 ? '+' + n : String(n);
   }
 
+  /** A phone's width: the trick's cards drawn small, to leave the hand in view. */
+  function narrow() {
+    return (root.clientWidth || 360) < 560;
+  }
+
   function groupBox(who, g, extra) {
     // g: {state, count, cards}; a lead or a lay
-    const box = h('div', { class: 'tc-group', dataset: { seat: who, state: g.state } });
+    const box = h('div', { class: 'tc-group' + (lastSeats.includes(who) ? ' tc-latest' : ''), dataset: { seat: who, state: g.state } });
     let picture = null;
     let note = '';
     if (g.state === 'waiting') note = t('tamcuc.group.waiting');
     else if (g.state === 'up' || g.state === 'revealed') {
-      picture = rowSvg(g.cards || [], 0, { zone: 'trick-up', label: t('tamcuc.group.up', { cards: cardsText(g.cards || []) }) });
+      picture = rowSvg(g.cards || [], 0, { zone: 'trick-up', small: narrow(), label: t('tamcuc.group.up', { cards: cardsText(g.cards || []) }) });
       note = g.state === 'up' ? t('tamcuc.group.lead') : t('tamcuc.group.revealed');
     } else {
       // down or hidden: backs for everyone; the owner sees his own cards
       const own = Array.isArray(g.cards) && g.cards.length;
       picture = own
-        ? rowSvg(g.cards, 0, { zone: 'trick-own', cardCls: 'tc-own-down', label: t('tamcuc.group.ownDown', { cards: cardsText(g.cards) }) })
-        : rowSvg([], g.count, { zone: 'trick-down', label: t('tamcuc.group.down', { n: g.count }) });
+        ? rowSvg(g.cards, 0, { zone: 'trick-own', small: narrow(), cardCls: 'tc-own-down', label: t('tamcuc.group.ownDown', { cards: cardsText(g.cards) }) })
+        : rowSvg([], g.count, { zone: 'trick-down', small: narrow(), label: t('tamcuc.group.down', { n: g.count }) });
       note = g.state === 'down' ? t('tamcuc.group.down', { n: g.count }) : t('tamcuc.group.hidden', { n: g.count });
       if (own) note += ' ' + t('tamcuc.group.onlyYou');
+    }
+    if (g.state === 'waiting') {
+      // "Ann has not laid yet": one line, no "laid" before it
+      box.append(h('p', { class: 'tc-who' }, h('b', {}, seatLabel(who)), ' ', h('span', { class: 'tc-note' }, note)));
+      return box;
     }
     box.append(h('p', { class: 'tc-who' }, h('b', {}, seatLabel(who)), ' ', extra || ''));
     if (picture) box.append(picture);
@@ -320,6 +378,55 @@ export function mount(root, api) {
         );
       els.past.append(h('section', { class: 'tc-section tc-last' }, h('h3', {}, t('tamcuc.last', { name: seatLabel(lt.winner), leader: seatLabel(lt.leader) })), list));
     }
+  }
+
+  /** The last trick in one line beside the table: who took it, with what. */
+  function renderLastTrick(v) {
+    clear(els.lastTrick);
+    const lt = v.last_trick;
+    if (!lt || v.phase === 'over') return;
+    const lay = (lt.lays || []).find((l) => l.seat === lt.winner);
+    const cards = lt.winner === lt.leader ? lt.lead || [] : (lay && lay.cards) || [];
+    els.lastTrick.append(
+      cards.length ? rowSvg(cards, 0, { zone: 'last', small: true, label: cardsText(cards) }) : null,
+      h('p', { class: 'tc-who', dataset: { winner: lt.winner } }, t('tamcuc.lastTrick', { name: seatLabel(lt.winner) }), ' ', h('b', {}, cardsText(cards))),
+    );
+  }
+
+  /** At the end, the result first: who wins, with what total. */
+  function renderResult(v) {
+    els.result.textContent = '';
+    if (v.phase !== 'over' && v.stage !== 'over') return;
+    const score = v.score || [];
+    if (!score.length) return;
+    const best = Math.max(...score);
+    const names = score.map((x, i) => (x === best ? seatLabel(i) : null)).filter((x) => x !== null);
+    els.result.textContent = t(names.length > 1 ? 'tamcuc.result.many' : 'tamcuc.result', { names: names.join(', '), total: signed(best) });
+  }
+
+  /** The last moves in words, newest first. */
+  function renderRecent() {
+    clear(els.recent);
+    if (recent.length < 2) return;
+    const ol = h('ol', { class: 'tc-recent-list', reversed: true });
+    for (const r of recent.slice(0, -1).reverse()) ol.append(h('li', { dataset: { seq: r.seq } }, r.text, r.forced ? h('span', { class: 'tc-forced' }, ' (' + r.forced + ')') : null));
+    els.recent.append(h('section', { class: 'tc-section' }, h('h3', {}, t('tamcuc.recent')), ol));
+  }
+
+  function renderRefusal() {
+    clear(els.refusal);
+    if (refusal) els.refusal.append(h('b', {}, t('tamcuc.refusal.title')), ' ', refusal.text);
+  }
+
+  /** Why an act was refused, in words (an `illegal` error's `refusal`,
+   * docs/web-views.md, "tamcuc", "Refusals"), shown next to the hand; false
+   * when there are no words for it (the room shows the server's error). */
+  function showRefusal(err) {
+    const text = refusalText(err, t);
+    if (!text) return false;
+    refusal = { seq: state ? state.seq : -1, text };
+    renderRefusal();
+    return true;
   }
 
   function renderMiddle(v) {
@@ -345,12 +452,13 @@ export function mount(root, api) {
       for (const lay of tr.lays || []) list.append(groupBox(lay.seat, lay, t('tamcuc.laid')));
       els.middle.append(h('section', { class: 'tc-section tc-trick', 'aria-label': title }, h('h3', {}, title), list));
     }
+    clear(els.decl);
     if ((v.declarations && v.declarations.length) || v.asking) {
       const ul = h('ul', { class: 'tc-decl' });
       for (const d of v.declarations || [])
-        ul.append(h('li', {}, t(d.counter ? 'tamcuc.declared.counter' : 'tamcuc.declared', { name: seatLabel(d.seat), size: t('tamcuc.size.' + d.size), colour: t('tamcuc.' + d.colour) })));
+        ul.append(h('li', {}, t(d.counter ? 'tamcuc.declared.counter' : 'tamcuc.declared', { name: seatLabel(d.seat), soldiers: soldiers(t, d.size, d.colour) })));
       if (v.asking) ul.append(h('li', { class: 'tc-asking' }, t(v.asking.counter ? 'tamcuc.asking.counter' : 'tamcuc.asking', { name: seatLabel(v.asking.seat), size: t('tamcuc.size.' + v.asking.size) })));
-      els.middle.append(h('section', { class: 'tc-section' }, h('h3', {}, t('tamcuc.declarations')), ul));
+      (v.asking || v.stage === 'declare' ? els.middle : els.decl).append(h('section', { class: 'tc-section' }, h('h3', {}, t('tamcuc.declarations')), ul));
     }
     if (v.exchange) {
       const x = v.exchange;
@@ -454,32 +562,40 @@ export function mount(root, api) {
     const ok = extendable(acts, hand);
     const n = hand.length;
     if (!n) return; // the hand is played out
-    const step = 40;
-    // as many cards a row as the width holds at full size (8 on a 360 px phone), rows of equal length
-    const width = els.hand.clientWidth || root.clientWidth || 336;
-    const fit = Math.max(5, Math.floor((width - CW - 16) / step) + 1);
-    const rows = Math.ceil(n / fit);
-    const per = Math.ceil(n / rows);
-    const lift = 14;
-    const w = CW + (per - 1) * step + 16;
-    const hgt = rows * (CH + lift + 8) + 4;
+    // Cards at a size a person reads and taps (44 px wide on a phone, 56 on
+    // a wide screen), in as few rows as keep each card's character in sight:
+    // a row overlaps its cards down to HAND_MIN_STEP of a card, then wraps.
+    const widthPx = Math.max(200, els.hand.clientWidth || root.clientWidth || 336);
+    const scale = widthPx >= 560 ? 56 / CW : Math.min(1, widthPx / 336);
+    const width = widthPx / scale; // SVG units
+    const gap = 4;
+    let rows = 1;
+    let per = n;
+    let step = CW + gap;
+    for (;;) {
+      per = Math.ceil(n / rows);
+      step = per > 1 ? Math.min(CW + gap, (width - CW) / (per - 1)) : CW + gap;
+      if (step >= HAND_MIN_STEP * CW || per <= 1) break;
+      rows++;
+    }
+    const lift = 12;
+    const rowH = CH + lift + 4;
+    const w = CW + (per - 1) * step;
+    const hgt = rows * rowH;
     const s = svg('svg', {
       class: 'tc-hand',
-      viewBox: `-8 -${lift + 2} ${w} ${hgt}`,
+      viewBox: `0 0 ${w} ${hgt}`,
+      width: Math.round(w * scale),
+      height: Math.round(hgt * scale),
       role: 'group',
       'aria-label': t('tamcuc.hand', { n }),
-      dataset: { zone: 'hand' },
+      dataset: { zone: 'hand', rows },
     });
-    s.style.maxWidth = Math.round(w * 1.6) + 'px';
     hand.forEach((card, i) => {
       const r = Math.floor(i / per);
       const k = i - r * per;
-      const inRow = Math.min(per, n - r * per);
-      const mid = (inRow - 1) / 2;
-      const rot = (k - mid) * 2.5;
-      const y = r * (CH + lift + 8) + Math.abs(k - mid) * 1.5 - (sel.has(i) ? lift : 0);
+      const y = r * rowH + lift - (sel.has(i) ? lift : 0);
       const g = cardG(card, k * step, y, {
-        rotate: rot,
         role: canPick ? 'button' : 'img',
         cls: (sel.has(i) ? 'tc-selected' : '') + (canPick && !ok.has(i) ? ' tc-dim' : '') + (canPick ? ' tc-pickable' : ''),
         label: cardLabel(card) + (sel.has(i) ? ', ' + t('tamcuc.selected') : ''),
@@ -555,9 +671,7 @@ export function mount(root, api) {
       prompt = t('tamcuc.prompt.wait');
     }
     for (const a of others) {
-      const verb = a.action.split(' ')[0];
-      const gloss = t('tamcuc.do.' + (verb === 'declare' ? a.action.replace(' ', '.') : verb));
-      els.actions.append(h('button', { type: 'button', class: 'act tc-act', dataset: { action: a.action }, onclick: () => api.act(a.action) }, h('span', { class: 'tc-long' }, fieldWords(a, t, seatLabel)), ' — ', gloss));
+      els.actions.append(h('button', { type: 'button', class: 'act tc-act', dataset: { action: a.action }, onclick: () => api.act(a.action) }, h('span', { class: 'tc-long' }, fieldWords(a, t, seatLabel))));
     }
     els.prompt.textContent = prompt;
   }
@@ -575,7 +689,21 @@ export function mount(root, api) {
         if (ev.type === 'deal_end') dealEnds.add(e.seq);
       }
     }
-    if (entries.length) happened = eventSentences(entries[entries.length - 1].events, t, seatLabel);
+    recent = recent.filter((r) => r.seq < from);
+    for (const e of entries) {
+      if (!e || typeof e.seq !== 'number') continue;
+      const text = eventSentences(e.events, t, seatLabel).join(' ');
+      if (!text) continue;
+      const forced = e.forced ? t(e.seat === api.seat ? 'tamcuc.forced.you' : 'tamcuc.forced') : '';
+      recent.push({ seq: e.seq, text, forced });
+    }
+    recent = recent.slice(-6);
+    if (entries.length) {
+      const last = entries[entries.length - 1];
+      happened = eventSentences(last.events, t, seatLabel);
+      if (last.forced) happened.push('(' + t(last.seat === api.seat ? 'tamcuc.forced.you' : 'tamcuc.forced') + ')');
+      lastSeats = (Array.isArray(last.events) ? last.events : []).filter((ev) => ev && ['lead', 'lay', 'reveal', 'hide'].includes(ev.type) && typeof ev.seat === 'number').map((ev) => ev.seat);
+    }
   }
 
   /** The deal a history entry belongs to: 1 + the deals ended before it. */
@@ -616,8 +744,13 @@ export function mount(root, api) {
       sel = new Set();
       handKey = hk;
     }
+    if (refusal && refusal.seq !== st.seq) refusal = null;
+    renderResult(v);
     renderInfo(v);
     renderHappened();
+    renderLastTrick(v);
+    renderRecent();
+    renderRefusal();
     renderScores(v);
     renderMiddle(v);
     renderPast(v);
@@ -627,15 +760,60 @@ export function mount(root, api) {
     renderExtra(v);
   }
 
-  return {
+  // the hand's rows follow the width (a phone turned, a window resized)
+  let lastWidth = 0;
+  const onResize = () => {
+    const wpx = els.hand.clientWidth;
+    if (state && state.view && wpx && Math.abs(wpx - lastWidth) > 8) {
+      lastWidth = wpx;
+      renderHand(state.view);
+    }
+  };
+  window.addEventListener('resize', onResize);
+  const table = {
     update,
+    showRefusal,
     event(msg) {
-      // an illegal act (room.js shows the explanation): keep the selection so it can be changed
-      if (msg && msg.type === 'error' && msg.request === 'act' && state) update(state);
+      // an illegal act: keep the selection so it can be changed; its reason in words next to the hand
+      if (msg && msg.type === 'error' && msg.request === 'act' && state) {
+        update(state);
+        if (msg.refusal) showRefusal(msg);
+      }
     },
     destroy() {
+      if (current === table) current = null;
+      window.removeEventListener('resize', onResize);
       clear(root);
       root.classList.remove('tc');
     },
   };
+  current = table;
+  return table;
+}
+
+let current = null; // the table mounted now (refused() shows its words there)
+
+/** A refusal in words (docs/web-views.md, "tamcuc", "Refusals"), or '' for
+ * an error without one or a word this page does not know. */
+export function refusalText(err, t) {
+  const r = err && err.refusal;
+  if (!r || typeof r.why !== 'string') return '';
+  const key = 'tamcuc.refusal.' + r.why + (r.why === 'not-now' || r.why === 'count' ? '.' + (r.verb === 'lead' || r.verb === 'lay' || r.verb === 'pass' ? r.verb : 'lead') : '');
+  const vars = {
+    cards: cardsWords(r.cards, t),
+    count: r.count,
+    given: r.given,
+    size: r.size ? t('tamcuc.size.' + (r.size === 'five' ? 'five' : 'four')) : '',
+    colour: r.colour ? t(r.colour === 'red' ? 'tamcuc.red' : 'tamcuc.black') : '',
+  };
+  const known = ['not-now.lead', 'not-now.lay', 'not-now.pass', 'not-in-hand', 'count.lay', 'count.pass', 'extra-four', 'not-a-set', 'big-leads-off', 'banned', 'black-general-last', 'reveal-later', 'declare-not-now', 'declare-round', 'declared-already', 'counter-red', 'declare-needs', 'nodeclare-not-now', 'must-declare'];
+  return known.includes(key.slice('tamcuc.refusal.'.length)) ? t(key, vars) : '';
+}
+
+/** room.js: an `illegal` error of an act; true when the table showed its
+ * reason in words next to the hand (the room then shows no error). */
+export function refused(err, ctx) {
+  if (!current || !err || !err.refusal) return false;
+  void ctx;
+  return current.showRefusal(err);
 }

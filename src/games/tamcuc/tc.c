@@ -271,7 +271,7 @@ int tc_legal(const void *st, int seat, pl_action *out, int cap)
 
 /* ---------------------------------------------------------------- explain */
 
-void tc_why_illegal(const tc_state *s, int seat, pl_action a, pl_buf *out)
+int tc_illegal_reason(const tc_state *s, int seat, pl_action a)
 {
     unsigned tag = TC_TAG(a);
     tc_cards x = TC_CARDS(a);
@@ -280,75 +280,86 @@ void tc_why_illegal(const tc_state *s, int seat, pl_action a, pl_buf *out)
     case TC_A_LEAD:
     case TC_A_LAY:
     case TC_A_PASS: {
-        static const char *const what[] = {"", "lead", "lay", "", "", "", "", "pass"};
-        int want = tag == TC_A_PASS ? s->night_k : tag == TC_A_LAY ? s->tn : 0;
         if ((tag == TC_A_LEAD && s->phase != TC_PH_LEAD) || (tag == TC_A_LAY && s->phase != TC_PH_LAY) ||
-            (tag == TC_A_PASS && s->phase != TC_PH_EXCH)) {
-            pl_buf_printf(out, "no %s now", what[tag]);
-            return;
-        }
-        if (!tc_subset(x, h)) {
-            pl_buf_puts(out, "those cards are not all in your hand");
-            return;
-        }
-        if (tag != TC_A_LEAD) {
-            pl_buf_printf(out, "%s exactly %d card%s (TC-R%s)", tag == TC_A_LAY ? "lay" : "pass", want,
-                          want > 1 ? "s" : "", tag == TC_A_LAY ? "6.2" : "4.4");
-            return;
-        }
+            (tag == TC_A_PASS && s->phase != TC_PH_EXCH))
+            return TC_WHY_NOT_NOW;
+        if (!tc_subset(x, h))
+            return TC_WHY_NOT_IN_HAND;
+        if (tag != TC_A_LEAD)
+            return TC_WHY_COUNT;
         int n = tc_size(x);
-        if (s->textra) {
-            pl_buf_printf(out, "after declaring Four you lead the four %s Soldiers you declared (TC-R5.3)",
-                          extra_four(s) == 4 * ONE(TC_RS) ? "red" : "black");
-            return;
-        }
-        if (tc_set_strength(x, n) < 0) {
-            pl_buf_puts(out, "not a set: a single, a pair of one kind, a triple G-A-E or C-N-H of one colour, "
-                             "or four or five Soldiers of one colour (TC-R2)");
-            return;
-        }
-        if (n >= 4 && !s->big_leads) {
-            pl_buf_puts(out, "Four and Five are not leads with big_soldier_leads=off (TC-R5.7)");
-            return;
-        }
-        if (tc_ban_applies(s) && (x & s->banned)) {
-            pl_buf_puts(out, "the first trick's lead may not hold a banned card (TC-R7.3)");
-            return;
-        }
-        if (s->no_bg_last && n == tc_size(h) && NIB(x, TC_BG)) {
-            pl_buf_puts(out, "the last lead may not hold the black General (TC-R9.1)");
-            return;
-        }
-        pl_buf_puts(out, "not a legal lead now");
-        return;
+        if (s->textra)
+            return TC_WHY_EXTRA_FOUR;
+        if (tc_set_strength(x, n) < 0)
+            return TC_WHY_NOT_A_SET;
+        if (n >= 4 && !s->big_leads)
+            return TC_WHY_BIG_LEADS_OFF;
+        if (tc_ban_applies(s) && (x & s->banned))
+            return TC_WHY_BANNED;
+        if (s->no_bg_last && n == tc_size(h) && NIB(x, TC_BG))
+            return TC_WHY_BLACK_GENERAL_LAST;
+        return TC_WHY_OTHER;
     }
     case TC_A_REVEAL:
-    case TC_A_HIDE: pl_buf_puts(out, "reveal and hide come after the lead is shown (TC-R6.3)"); return;
+    case TC_A_HIDE: return TC_WHY_REVEAL_LATER;
     case TC_A_DECL:
-        if (s->phase != TC_PH_DECL) {
-            pl_buf_puts(out, "declarations come after the deal, before the first lead (TC-R5.1)");
-            return;
-        }
-        if ((int)TC_CARDS(a) != s->dround) {
-            pl_buf_printf(out, "this is the round of %s declarations (TC-R5.1)", s->dround == 5 ? "Five" : "Four");
-            return;
-        }
-        if (s->declared[seat]) {
-            pl_buf_puts(out, "you have already declared this deal");
-            return;
-        }
-        if (s->dctr)
-            pl_buf_printf(out, "only %d red Soldiers can counter a black declaration (TC-R5.2, TC-R5.5)", s->dround);
-        else
-            pl_buf_printf(out, "declaring needs %d Soldiers of one colour (TC-R5.1)", s->dround);
-        return;
-    case TC_A_NODECL:
         if (s->phase != TC_PH_DECL)
-            pl_buf_puts(out, "no declaration is asked now");
-        else
-            pl_buf_puts(out, "with soldier_declare_mandatory=on a holder must declare (TC-R5.1)");
+            return TC_WHY_DECLARE_NOT_NOW;
+        if ((int)TC_CARDS(a) != s->dround)
+            return TC_WHY_DECLARE_ROUND;
+        if (s->declared[seat])
+            return TC_WHY_DECLARED;
+        return s->dctr ? TC_WHY_COUNTER_RED : TC_WHY_DECLARE_NEEDS;
+    case TC_A_NODECL: return s->phase != TC_PH_DECL ? TC_WHY_NODECLARE_NOT_NOW : TC_WHY_MUST_DECLARE;
+    default: return TC_WHY_OTHER;
+    }
+}
+
+tc_cards tc_extra_four(const tc_state *s)
+{
+    return extra_four(s);
+}
+
+void tc_why_illegal(const tc_state *s, int seat, pl_action a, pl_buf *out)
+{
+    unsigned tag = TC_TAG(a);
+    static const char *const what[] = {"", "lead", "lay", "", "", "", "", "pass"};
+    int want = tag == TC_A_PASS ? s->night_k : tag == TC_A_LAY ? s->tn : 0;
+    switch (tc_illegal_reason(s, seat, a)) {
+    case TC_WHY_NOT_NOW: pl_buf_printf(out, "no %s now", what[tag & 7]); return;
+    case TC_WHY_NOT_IN_HAND: pl_buf_puts(out, "those cards are not all in your hand"); return;
+    case TC_WHY_COUNT:
+        pl_buf_printf(out, "%s exactly %d card%s (TC-R%s)", tag == TC_A_LAY ? "lay" : "pass", want,
+                      want > 1 ? "s" : "", tag == TC_A_LAY ? "6.2" : "4.4");
         return;
-    default: pl_buf_puts(out, "not an action of this game"); return;
+    case TC_WHY_EXTRA_FOUR:
+        pl_buf_printf(out, "after declaring Four you lead the four %s Soldiers you declared (TC-R5.3)",
+                      extra_four(s) == 4 * ONE(TC_RS) ? "red" : "black");
+        return;
+    case TC_WHY_NOT_A_SET:
+        pl_buf_puts(out, "not a set: a single, a pair of one kind, a triple G-A-E or C-N-H of one colour, "
+                         "or four or five Soldiers of one colour (TC-R2)");
+        return;
+    case TC_WHY_BIG_LEADS_OFF: pl_buf_puts(out, "Four and Five are not leads with big_soldier_leads=off (TC-R5.7)"); return;
+    case TC_WHY_BANNED: pl_buf_puts(out, "the first trick's lead may not hold a banned card (TC-R7.3)"); return;
+    case TC_WHY_BLACK_GENERAL_LAST: pl_buf_puts(out, "the last lead may not hold the black General (TC-R9.1)"); return;
+    case TC_WHY_REVEAL_LATER: pl_buf_puts(out, "reveal and hide come after the lead is shown (TC-R6.3)"); return;
+    case TC_WHY_DECLARE_NOT_NOW:
+        pl_buf_puts(out, "declarations come after the deal, before the first lead (TC-R5.1)");
+        return;
+    case TC_WHY_DECLARE_ROUND:
+        pl_buf_printf(out, "this is the round of %s declarations (TC-R5.1)", s->dround == 5 ? "Five" : "Four");
+        return;
+    case TC_WHY_DECLARED: pl_buf_puts(out, "you have already declared this deal"); return;
+    case TC_WHY_COUNTER_RED:
+        pl_buf_printf(out, "only %d red Soldiers can counter a black declaration (TC-R5.2, TC-R5.5)", s->dround);
+        return;
+    case TC_WHY_DECLARE_NEEDS: pl_buf_printf(out, "declaring needs %d Soldiers of one colour (TC-R5.1)", s->dround); return;
+    case TC_WHY_NODECLARE_NOT_NOW: pl_buf_puts(out, "no declaration is asked now"); return;
+    case TC_WHY_MUST_DECLARE: pl_buf_puts(out, "with soldier_declare_mandatory=on a holder must declare (TC-R5.1)"); return;
+    default:
+        pl_buf_puts(out, tag == TC_A_LEAD ? "not a legal lead now" : "not an action of this game");
+        return;
     }
 }
 
@@ -1493,4 +1504,5 @@ const pl_game tc_game = {
     .action_fields = tc_action_fields,
     .events_text = tc_events_text,
     .action_fields_text = tc_action_fields_text,
+    .refusal = tc_refusal,
 };

@@ -164,6 +164,32 @@ int tc_actors(const void *st, int *seats);
 int tc_legal(const void *st, int seat, pl_action *out, int cap);
 /* Why seat action `a` is not legal for `seat` (written to `out`). */
 void tc_why_illegal(const tc_state *s, int seat, pl_action a, pl_buf *out);
+/* The reasons tc_illegal_reason tells apart (one word each in tc_refusal,
+ * docs/web-views.md, "tamcuc", "Refusals"). */
+enum {
+    TC_WHY_OTHER,              /* none of these (a lead refused otherwise) */
+    TC_WHY_NOT_NOW,            /* a lead, lay or pass out of its phase */
+    TC_WHY_NOT_IN_HAND,        /* cards not all in the hand */
+    TC_WHY_COUNT,              /* a lay or pass of the wrong number (TC-R6.2, TC-R4.4) */
+    TC_WHY_EXTRA_FOUR,         /* the extra trick leads the declared Four (TC-R5.3) */
+    TC_WHY_NOT_A_SET,          /* not a combination (TC-R2) */
+    TC_WHY_BIG_LEADS_OFF,      /* Four/Five lead with big_soldier_leads=off (TC-R5.7) */
+    TC_WHY_BANNED,             /* a banned card in the first trick's lead (TC-R7.3) */
+    TC_WHY_BLACK_GENERAL_LAST, /* the black General in the last lead (TC-R9.1) */
+    TC_WHY_REVEAL_LATER,       /* reveal/hide before the lead is shown (TC-R6.3) */
+    TC_WHY_DECLARE_NOT_NOW,    /* a declaration outside its phase (TC-R5.1) */
+    TC_WHY_DECLARE_ROUND,      /* Four in the round of Five or back (TC-R5.1) */
+    TC_WHY_DECLARED,           /* this seat declared already (TC-R5.1) */
+    TC_WHY_COUNTER_RED,        /* a counter needs red Soldiers (TC-R5.2, TC-R5.5) */
+    TC_WHY_DECLARE_NEEDS,      /* not enough Soldiers of one colour (TC-R5.1) */
+    TC_WHY_NODECLARE_NOT_NOW,  /* no declaration asked (TC-R5.1) */
+    TC_WHY_MUST_DECLARE,       /* soldier_declare_mandatory=on (TC-R5.1) */
+};
+/* Which of the TC_WHY_ reasons refuses `seat`'s action `a` in `s` (an
+ * action tc_legal does not list); TC_WHY_OTHER when none. Pure. */
+int tc_illegal_reason(const tc_state *s, int seat, pl_action a);
+/* The four Soldiers the extra trick must lead (TC-R5.3). Pure. */
+tc_cards tc_extra_four(const tc_state *s);
 /* Checks a deal outcome for `s`: 0, or -1 with a message. */
 int tc_check_deal(const tc_state *s, uint64_t code, pl_buf *err);
 /* Checks a counting outcome for `s`: 0, or -1 with a message. */
@@ -215,6 +241,11 @@ int tc_events_text(const void *before, int seat, pl_action a, const void *after,
 /* pl_game.action_fields_text: tc_action_fields's object ("{}" for none) as
  * text, by the rules of tc_events_text. 0, or -1 when memory ran out. */
 int tc_action_fields_text(const void *st, int seat, pl_action a, pl_buf *out);
+/* pl_game.refusal: why `seat`'s well-formed action `a` is refused, as
+ * {"why": WORD, ...} (docs/web-views.md, "tamcuc", "Refusals"; the words
+ * are tc_illegal_reason's). Returns 0, or -1 when memory ran out or the
+ * reason has no word (TC_WHY_OTHER). Never changes `st`. */
+int tc_refusal(const void *st, int seat, pl_action a, struct json_t *obj);
 /* pl_game.describe, worded from tc_events: who won a trick and with what
  * (a winning set is always shown), and at a deal's end its score breakdown
  * per seat: cards won, base score (TC-R8.2), payments (declarations, kết,

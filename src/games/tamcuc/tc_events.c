@@ -947,3 +947,58 @@ int tc_action_fields_text(const void *st, int seat, pl_action a, pl_buf *out)
     pl_buf_putc(out, '}');
     return out->oom ? -1 : 0;
 }
+
+/* ------------------------------------------------------------ refusal */
+
+/* The word of each TC_WHY_ reason (docs/web-views.md, "tamcuc", "Refusals"). */
+static const char *const why_word[] = {
+    [TC_WHY_NOT_NOW] = "not-now",
+    [TC_WHY_NOT_IN_HAND] = "not-in-hand",
+    [TC_WHY_COUNT] = "count",
+    [TC_WHY_EXTRA_FOUR] = "extra-four",
+    [TC_WHY_NOT_A_SET] = "not-a-set",
+    [TC_WHY_BIG_LEADS_OFF] = "big-leads-off",
+    [TC_WHY_BANNED] = "banned",
+    [TC_WHY_BLACK_GENERAL_LAST] = "black-general-last",
+    [TC_WHY_REVEAL_LATER] = "reveal-later",
+    [TC_WHY_DECLARE_NOT_NOW] = "declare-not-now",
+    [TC_WHY_DECLARE_ROUND] = "declare-round",
+    [TC_WHY_DECLARED] = "declared-already",
+    [TC_WHY_COUNTER_RED] = "counter-red",
+    [TC_WHY_DECLARE_NEEDS] = "declare-needs",
+    [TC_WHY_NODECLARE_NOT_NOW] = "nodeclare-not-now",
+    [TC_WHY_MUST_DECLARE] = "must-declare",
+};
+
+int tc_refusal(const void *st, int seat, pl_action a, json_t *obj)
+{
+    const tc_state *s = st;
+    int why = tc_illegal_reason(s, seat, a);
+    if (why <= TC_WHY_OTHER || why >= (int)(sizeof why_word / sizeof why_word[0]) || !why_word[why])
+        return -1;
+    unsigned tag = TC_TAG(a);
+    tc_cards x = TC_CARDS(a);
+    const char *verb = tag == TC_A_LEAD ? "lead" : tag == TC_A_LAY ? "lay" : "pass";
+    int bad = 0;
+    put(obj, "why", json_string(why_word[why]), &bad);
+    switch (why) {
+    case TC_WHY_NOT_NOW: put(obj, "verb", json_string(verb), &bad); break;
+    case TC_WHY_NOT_IN_HAND: put(obj, "cards", tc_cards_json(tc_sub0(x, s->hand[seat])), &bad); break;
+    case TC_WHY_COUNT:
+        put(obj, "verb", json_string(verb), &bad);
+        put(obj, "count", json_integer(tag == TC_A_PASS ? s->night_k : s->tn), &bad);
+        put(obj, "given", json_integer(tc_size(x)), &bad);
+        break;
+    case TC_WHY_EXTRA_FOUR:
+        put(obj, "colour", json_string(tc_extra_four(s) == 4 * TC_ONE(TC_RS) ? "red" : "black"), &bad);
+        break;
+    case TC_WHY_NOT_A_SET: put(obj, "cards", tc_cards_json(x), &bad); break;
+    case TC_WHY_BIG_LEADS_OFF: put(obj, "count", json_integer(tc_size(x)), &bad); break;
+    case TC_WHY_BANNED: put(obj, "cards", tc_cards_json(x & s->banned), &bad); break;
+    case TC_WHY_DECLARE_ROUND:
+    case TC_WHY_COUNTER_RED:
+    case TC_WHY_DECLARE_NEEDS: put(obj, "size", json_string(size_word(s->dround)), &bad); break;
+    default: break;
+    }
+    return bad ? -1 : 0;
+}
