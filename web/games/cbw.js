@@ -866,7 +866,9 @@ export function mount(root, api) {
       const w = Math.min(els.refusal.offsetWidth, box.width - 8);
       const hgt = els.refusal.offsetHeight;
       left = Math.max(4, Math.min(box.width - w - 4, c.left - box.left + c.width / 2 - w / 2));
-      top = c.bottom - box.top + 4 + hgt <= box.height ? c.bottom - box.top + 4 : Math.max(4, c.top - box.top - hgt - 4);
+      // below the cell when the board's box has room, else above it (over
+      // the log rather than the hand, which the player reaches for next)
+      top = c.bottom - box.top + 4 + hgt <= box.height ? c.bottom - box.top + 4 : c.top - box.top - hgt - 4;
     }
     els.refusal.style.left = Math.round(left) + 'px';
     els.refusal.style.top = Math.round(top) + 'px';
