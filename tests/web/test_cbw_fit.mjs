@@ -46,7 +46,7 @@ run('cbw_fit', async (h) => {
       }
       st = await h.waitState(page, (s) => s.legal.length > 0 && !s.over);
       await page.locator('.cbw-hint:not(:empty)').waitFor();
-      await h.shot(page, `${players}-${size}-${lang}`);
+      await h.shot(page, `${players}-${size}-${lang}`, { fullPage: false }); // the first screen, as a player sees it
       await h.expectInView(page, {
         teams: '.cbw-teams',
         'what just happened': '.cbw-last',
@@ -101,7 +101,7 @@ run('cbw_fit', async (h) => {
         const gap = Math.max(0, r.x - (c.x + c.width), c.x - (r.x + r.width)) + Math.max(0, r.y - (c.y + c.height), c.y - (r.y + r.height));
         h.check(gap <= 12, `the reason beside the cell tapped (${Math.round(gap)} px away)`);
         h.check((await h.state(page)).seq === st.seq, 'nothing played');
-        await h.shot(page, `refusal-${size}-${lang}`);
+        await h.shot(page, `refusal-${size}-${lang}`, { fullPage: false });
         // choosing a card again puts the reason away
         await page.locator(`.cbw-hcard[data-card="${card}"]`).click();
         h.check(await page.locator('.cbw-refusal').isHidden(), 'the reason goes with the next choice');

@@ -660,7 +660,7 @@ export function mount(root, api) {
     const mine = i === api.seat || (view && view.partner_hand && view.partner_hand.seat === i);
     if (mine && !(state && state.replay)) return t(start ? 'cbw.tell.You' : 'cbw.tell.you');
     const s = state && state.seats && state.seats[i];
-    return s ? seatNameN(s, i) : t('cbw.tell.seat', { n: i + 1 }); // a replay has no seats
+    return s ? teamSeatName(i) : t('cbw.tell.seat', { n: i + 1 }); // a replay has no seats
   }
 
   /** A seat's name in its team's row: a players=2 partner seat as its
@@ -792,8 +792,9 @@ export function mount(root, api) {
     return [where ? t('cbw.tell.place.beside', { who: whoText(e.seat, true), card: short(e.card), where }) : t('cbw.tell.place', { who: whoText(e.seat, true), card: short(e.card) })];
   }
 
-  /** The log: the lines of the last update as `.cbw-last`, the LOG_KEEP
-   * before them above it, faded; the box scrolled to its newest line. */
+  /** The log: the lines of the last update as `.cbw-last`, up to LOG_KEEP
+   * before them above it, faded, as many as the box holds whole; the box
+   * scrolled to its newest line. */
   let logLines = [];
   let lastLines = [];
   function drawLog(lines) {
@@ -805,6 +806,8 @@ export function mount(root, api) {
     lastLines = lines;
     clear(els.log).append(...logLines.map((l) => h('p', {}, l)));
     clear(els.last).append(...lastLines.map((l) => h('p', {}, l)));
+    // whole lines only: the oldest go while the box would cut one
+    while (els.log.firstChild && els.news.scrollHeight > els.news.clientHeight + 1) els.log.firstChild.remove();
     els.news.scrollTop = els.news.scrollHeight;
   }
 
