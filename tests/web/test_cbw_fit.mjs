@@ -7,7 +7,8 @@
 // card placed is ringed; the log tells the moves in words, where a card went
 // by the card beside it, never by coordinates, notation or rule ids. Then a
 // tap on a free cell the chosen card may not take: the reason, in the page's
-// words, next to that cell and in view; the cell ringed; nothing played.
+// words, next to that cell and in view; the cell ringed; nothing played
+// (players=2: a card of the pile whose turn it is not, told the same way).
 // Screenshots cbw-fit-PLAYERS-SIZE-LANG and cbw-fit-refusal-SIZE-LANG.
 
 import { run } from './harness.mjs';
@@ -76,6 +77,18 @@ run('cbw_fit', async (h) => {
       h.check(!NOTATION.test(table), 'the table shows no notation: ' + (table.match(NOTATION) || [''])[0]);
     });
 
+    if (players === 2) {
+      await h.step(`${where}: a card of the pile that does not act, told at the cell`, async () => {
+        const st = await h.state(page);
+        const acting = st.legal[0].seat;
+        const idle = acting === st.view.partner_hand.seat ? st.view.hand : st.view.partner_hand.cards;
+        await page.locator(`.cbw-pile.idle .cbw-hcard[data-card="${idle[0]}"]`).click();
+        await page.locator('.cbw-free').first().click();
+        const text = await page.locator('.cbw-refusal:not([hidden])').textContent();
+        h.check(text.includes(idle[0].slice(0, -1)) && !NOTATION.test(text), 'the other pile named: ' + text);
+        h.check((await h.state(page)).seq === st.seq, 'nothing sent, nothing played');
+      });
+    }
     if (players !== 4) {
       await page.context().close();
       continue;

@@ -292,10 +292,18 @@ export function mount(root, api) {
       return !!p && p.card === card && p.x === x && p.y === y;
     };
     const a = (state.legal || []).find(match);
-    // a cell the card may not go: sent all the same, so that the server
-    // says why (its `refusal`), told next to this cell (showRefusal)
     tapped = { x, y };
     hideRefusal();
+    // players=2: a card of the pile that does not act now is told here (the
+    // server would only say that seat does not hold it)
+    const pv = view.partner_hand;
+    const actor = ((state.legal || [])[0] || {}).seat;
+    if (!a && pv && actor !== undefined && !(actor === pv.seat ? pv.cards : view.hand || []).includes(card)) {
+      showRefusal({ why: 'other-pile', card, x, y });
+      return;
+    }
+    // a cell the card may not go: sent all the same, so that the server
+    // says why (its `refusal`), told next to this cell (showRefusal)
     api.act(a ? a.action : card + '@' + x + ',' + y, seatFor(match, card));
   }
 

@@ -293,6 +293,7 @@ export default {
   'cbw.refusal.seniority': '{card} must be higher than a card of the other colour it touches ({neighbours}), or touch a card of its own colour.',
   'cbw.refusal.suicide': '{card} there would be walled in with no free cell beside it, and capture nothing.',
   'cbw.refusal.other': 'That card cannot go there.',
+  'cbw.refusal.other-pile': '{card} is in your other pile: this turn plays the pile marked ●.',
   'cbw.prisoners': 'Prisoners taken by {team} ({n}):',
   'cbw.last.pass': '{who} passed.',
   'cbw.tell.you': 'you',

@@ -291,6 +291,7 @@ export default {
   'cbw.refusal.seniority': '{card} должна быть старше одной из соседних карт другого цвета ({neighbours}) или касаться карты своего цвета.',
   'cbw.refusal.suicide': '{card} там оказалась бы замурована без свободной клетки рядом и никого бы не взяла.',
   'cbw.refusal.other': 'Эту карту туда класть нельзя.',
+  'cbw.refusal.other-pile': '{card} — из другой вашей стопки: сейчас ходит стопка с отметкой ●.',
   'cbw.prisoners': 'Пленные, взятые командой «{team}» ({n}):',
   'cbw.last.pass': '{who}: пас.',
   'cbw.tell.you': 'вы',
