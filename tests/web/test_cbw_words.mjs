@@ -2,7 +2,8 @@
 // of web/games/cbw.js (`tell`, `actionWords`, used by the room and the
 // replay, web/js/events.js) for the events and fields the server sends
 // (docs/web-views.md, cbw "Events", "Action fields"), in English and in
-// Russian: a placement, a fixed wall, two captured groups in one sentence,
+// Russian: a placement (without coordinates: with no table to name the card
+// beside it, the card alone), a fixed wall, two captured groups in one sentence,
 // the mover's own loss, a pass, the castles and the score at the end, the
 // opening team; a legal placement with what it captures.
 
@@ -48,24 +49,31 @@ const ctx = (seat) => ({ t, has, lang: 'en', seat });
 
 setLang('en');
 same(tell(capture, ctx(1)), [
-  'Seat 1 placed Q♥ at 1,2.',
-  'The bottom and top walls are fixed: rows 0 to 2.',
-  'Q♥ (Seat 1) captured 9♠ and J♣ 10♣: 3 prisoners for Red.',
+  'Seat 1 laid Q♥.',
+  'The bottom and top walls stand now: the city is 3 cards high.',
+  'Q♥ captured 9♠ and J♣ 10♣: 3 prisoners for Red.',
 ], 'a capture of two groups, told to another seat');
-same(tell(capture, ctx(0)), ['You placed Q♥ at 1,2.', 'The bottom and top walls are fixed: rows 0 to 2.', 'Q♥ (you) captured 9♠ and J♣ 10♣: 3 prisoners for Red.'], 'told to the mover');
-same(tell(loss, ctx(-1)).slice(-1), ['Q♦ (Seat 1) left its own 7♥ without liberty: 1 prisoner for Black.'], 'the mover’s own loss');
+same(tell(capture, ctx(0)), ['You laid Q♥.', 'The bottom and top walls stand now: the city is 3 cards high.', 'Q♥ captured 9♠ and J♣ 10♣: 3 prisoners for Red.'], 'told to the mover');
+same(tell(loss, ctx(-1)).slice(-1), ['Q♦ left its own 7♥ without liberty: 1 prisoner for Black.'], 'the mover’s own loss');
 same(tell(end, ctx(0)), ['Seat 4 passed.', 'A castle of Red: 1 cell.', 'Game over: a draw, 1 : 1.'], 'the end: a pass, a castle, the score');
 same(tell({ seq: 0, seat: -1, text: 'first black', events: [{ team: 1, type: 'first' }] }, ctx(0)), ['Black opens.'], 'the opening team');
 same(tell({ seq: 1, seat: 0, text: 'x', events: [] }, ctx(0)), [], 'no events, nothing told');
-same(actionWords({ action: 'QH@1,2', seat: 0, fields: { captures: 2, card: 'QH', loses: 0, move: 'place', x: 1, y: 2 } }, ctx(0)), 'Q♥ at 1,2, captures 2', 'a placement that captures');
-same(actionWords({ action: '7D@0,0', seat: 0, fields: { captures: 0, card: '7D', loses: 0, move: 'place', x: 0, y: 0 } }, ctx(0)), '7♦ at 0,0', 'a placement');
+same(actionWords({ action: 'QH@1,2', seat: 0, fields: { captures: 2, card: 'QH', loses: 0, move: 'place', x: 1, y: 2 } }, ctx(0)), 'Q♥, captures 2', 'a placement that captures (no table: no cell named)');
+same(actionWords({ action: '7D@0,0', seat: 0, fields: { captures: 0, card: '7D', loses: 0, move: 'place', x: 0, y: 0 } }, ctx(0)), '7♦', 'a placement');
 same(actionWords({ action: 'pass', seat: 0, fields: { move: 'pass' } }, ctx(0)), 'Pass', 'a pass');
 
 setLang('ru');
 const ru = tell(capture, ctx(1));
-same(ru.slice(-1), ['Q♥ (Место 1) берёт в плен 9♠ и J♣ 10♣; пленных для команды «Красные»: 3.'], 'in Russian');
+same(ru.slice(-1), ['Q♥ берёт в плен 9♠ и J♣ 10♣; пленных для команды «Красные»: 3.'], 'in Russian');
 check(!ru.join(' ').match(/captured|prisoner|walls|placed/), 'no English in the Russian words');
 same(tell(end, { t, has, lang: 'ru', seat: 0 }).slice(-1), ['Игра окончена: ничья, 1 : 1.'], 'the end in Russian');
+
+// no coordinates, notation or rule ids in any of it, in either language
+for (const lang of ['en', 'ru']) {
+  setLang(lang);
+  const all = [capture, loss, end].flatMap((e) => tell(e, { t, has, lang, seat: 0 })).join(' ');
+  check(!/-?\d+,-?\d+|@|CBW-R/.test(all), `${lang}: no coordinates or notation: ${all}`);
+}
 
 console.log(`# cbw_words: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -1,29 +1,38 @@
 // cbw.js — the City Behind Walls table (docs/web-ui.md, "The table contract";
 // the view: docs/web-views.md, `cbw`; the actions: docs/notation-cbw.md).
 //
-// Drawn from the view alone: the table as a grid of card faces in SVG (x grows
-// to the right, y upwards, as in the notation), the span of the play and the
-// fixed edges of the Rectangle as walls, the seats with their team colour and
-// hand size, whose turn, the score and the prisoners. A seat sees its own hand
-// (and, with players=2, its other pile) as buttons; tapping a card lights the
-// free cells where `state.legal` lets it go, tapping a cell plays it. A free
-// cell that is not lit may be tapped too: the server's explanation of why the
-// card may not go there is shown (the room's message area) and nothing
-// changes. `pass` is a button. Cards that left the table since the last view
-// (captures) fade out. What the last actions did (a placement, each captured
-// group, a fixed wall, a pass, the castles and the score at the end) is told
-// in the page's language from the history entries' `events`, and the legal
-// placements are read from their `fields` (docs/web-views.md, cbw "Events",
-// "Action fields"): no server sentence is read. The free cells that are castles as if the game ended
-// now are shaded in their team's colour (found from the view's cells and drawn
-// only when their count is the view's own `castles`). The board pans (drag, one finger) and zooms (pinch,
-// ctrl+wheel, the − + buttons); it is the only table that may be wider than a
-// phone, so it scrolls inside its own box, never the page. Keyboard: Tab to a
-// hand card or a cell, Enter or Space to choose or play, the arrow keys from
-// cell to cell, Escape to put the chosen card back.
+// Drawn from the view alone, top to bottom so that one screen holds what a
+// player acts on (docs/web-ui.md, "City Behind Walls"): the two teams, each
+// with its score and its seats (who is whose partner, hand sizes, whose
+// turn); a short log of the last moves in words; the table as a grid of card
+// faces in SVG (x grows to the right, y upwards, as in the notation), the
+// span of the play and the fixed edges of the Rectangle as walls, the last
+// card placed ringed until the next; the hand; Pass and the prompt; then the
+// Rectangle's state and the prisoners. The board is scaled to the height
+// left between the log and the hand (never below a finger's width a card:
+// it then scrolls inside its own box, never the page).
+//
+// A seat sees its own hand (and, with players=2, its other pile, drawn small
+// while it does not act) as buttons; tapping a card lights the free cells
+// where `state.legal` lets it go, tapping a cell plays it. A free cell that
+// is not lit may be tapped too: the server refuses it with a `refusal`
+// (docs/web-views.md, cbw "Refusals"), told in the page's words next to that
+// cell (`refused`, which the room calls). `pass` is a button. Cards that left
+// the table since the last view (captures) fade out where they lay, and the
+// team's prisoners count shows the gain. What the last actions did is told in
+// the page's language from the history entries' `events` (a placement by the
+// card it was laid next to, never by coordinates), the legal placements read
+// from their `fields`: no server sentence is read. The free cells that are
+// castles as if the game ended now are shaded in their team's colour (found
+// from the view's cells and drawn only when their count is the view's own
+// `castles`). The board pans (drag, one finger) and zooms (pinch, ctrl+wheel,
+// the − + buttons). Keyboard: Tab to a hand card or a cell, Enter or Space to
+// choose or play, the arrow keys from cell to cell, Escape to put the chosen
+// card back.
 
 import { h, svg, clear } from '../js/dom.js';
-import { seatName } from '../js/room.js';
+import { seatNameN } from '../js/room.js';
+import { has } from '../js/i18n.js';
 
 const CW = 52; // a card's width and height in the SVG's units
 const CH = 72;
@@ -35,6 +44,8 @@ const SUIT = { S: '♠', H: '♥', D: '♦', C: '♣' };
 const RED_SUIT = { H: true, D: true };
 const MIN_CARD_PX = 38; // the smallest card the fit zoom makes (a finger's width)
 const MAX_SCALE = 1.6;
+const LOG_KEEP = 3; // the moves before the last update's kept in the log
+const MIN_BOARD_PX = 120; // the least height the board gets, however tall the rest
 
 /** '10H' → {rank: '10', suit: 'H'}, or null. */
 function parseCard(c) {
@@ -58,11 +69,29 @@ function short(c) {
   return p ? p.rank + SUIT[p.suit] : String(c);
 }
 
+/** Where (x, y) lies, in words, from the cards of `cells` (Map 'x,y' → card)
+ * beside it: "below 10♦"; '' when none lies beside it. */
+function besideWords(cells, x, y, t) {
+  if (!cells) return '';
+  // the neighbour's side → where the cell is from that card
+  for (const [dx, dy, where] of [[-1, 0, 'right'], [1, 0, 'left'], [0, 1, 'below'], [0, -1, 'above']]) {
+    const c = cells.get(x + dx + ',' + (y + dy));
+    if (c) return t('cbw.beside.' + where, { card: short(c) });
+  }
+  return '';
+}
+
+/** The table module mounted now (one a page): `refused` and `actionWords`
+ * ask it for the tapped cell and the cards on the table. */
+let current = null;
+
 /** The sentences of a list of events (docs/web-views.md, cbw "Events") in
  * the catalogue `t`'s language; `who(seat, start)` names a seat (`start`:
- * at the start of a sentence). A run of captures
- * of one team after a placement is one sentence, its groups joined by "and". */
-function eventWords(events, t, who) {
+ * at the start of a sentence); `cells` (optional) the cards on the table
+ * before the events, to say where a card was laid ("below 10♦"). A run of
+ * captures of one team after a placement is one sentence, its groups joined
+ * by "and". No coordinates: a player reads them nowhere. */
+function eventWords(events, t, who, cells) {
   const out = [];
   const team = (n) => t('cbw.team.' + n);
   let mover = null;
@@ -74,10 +103,12 @@ function eventWords(events, t, who) {
     else if (e.type === 'place') {
       mover = e.seat;
       card = short(e.card);
-      out.push(t('cbw.last.place', { who: who(e.seat, true), card, x: e.x, y: e.y }));
+      const where = besideWords(cells, e.x, e.y, t);
+      if (cells && !cells.size) out.push(t('cbw.tell.place.first', { who: who(e.seat, true), card }));
+      else out.push(where ? t('cbw.tell.place.beside', { who: who(e.seat, true), card, where }) : t('cbw.tell.place', { who: who(e.seat, true), card }));
     } else if (e.type === 'fix') {
-      const [lo, hi] = e.edges || [];
-      out.push(t(e.axis === 'x' ? 'cbw.tell.fix.x' : 'cbw.tell.fix.y', { lo, hi }));
+      const [lo, hi] = e.edges || [0, 0];
+      out.push(t(e.axis === 'x' ? 'cbw.tell.fix.x' : 'cbw.tell.fix.y', { n: hi - lo + 1 }));
     } else if (e.type === 'capture') {
       const groups = [];
       let n = 0;
@@ -104,22 +135,34 @@ function eventWords(events, t, who) {
 }
 
 /** What a history entry {seq, seat, events} did, in the reader's words
- * (js/events.js: the room's and the replay's sentences). */
+ * (js/events.js: the room's and the replay's sentences; no table to say
+ * where a card went beside which). */
 export function tell(entry, ctx) {
   const who = (seat, start) => (seat === ctx.seat ? ctx.t(start ? 'cbw.tell.You' : 'cbw.tell.you') : ctx.t('cbw.tell.seat', { n: seat + 1 }));
   return eventWords(entry && entry.events, ctx.t, who);
 }
 
-/** A legal action in words, from its `fields`: "Q♠ at -1,2", "Pass". */
+/** A legal action in words, from its `fields`: "Q♠ below 10♦" (where the
+ * table mounted now says so, else "Q♠"), "Pass". */
 export function actionWords(a, ctx) {
   const f = (a && a.fields) || {};
   if (f.move === 'place') {
-    const at = ctx.t('cbw.act.place', { card: short(f.card), x: f.x, y: f.y });
+    const where = besideWords(current && current.cells(), f.x, f.y, ctx.t);
+    const at = where ? ctx.t('cbw.act.place', { card: short(f.card), where }) : short(f.card);
     return f.captures ? at + ctx.t('cbw.act.captures', { n: f.captures }) : at;
   }
   if (f.move === 'pass') return ctx.t('cbw.pass');
   if (f.move === 'first') return ctx.t('cbw.tell.first', { team: ctx.t('cbw.team.' + f.team) });
   return a.action;
+}
+
+/** The `illegal` error of an `act` (room.js asks before showing one):
+ * true when the table showed its `refusal` next to the cell tapped, in the
+ * page's words; false (the room shows it) when no table is mounted or the
+ * error has no refusal. */
+export function refused(err, ctx) {
+  void ctx;
+  return !!(current && err && err.refusal && current.showRefusal(err.refusal));
 }
 
 let cssLinked = false;
@@ -153,32 +196,34 @@ export function mount(root, api) {
 
   // ---- the elements ----
   const els = {};
-  els.score = h('div', { class: 'cbw-score', role: 'group', 'aria-label': t('cbw.score.label') });
-  els.seats = h('ol', { class: 'cbw-seats', 'aria-label': t('cbw.seats') });
+  els.teams = h('div', { class: 'cbw-teams', role: 'group', 'aria-label': t('cbw.seats') });
   els.info = h('p', { class: 'cbw-info' });
   els.outcome = h('p', { class: 'cbw-outcome', role: 'status', hidden: true });
-  els.last = h('p', { class: 'cbw-last', 'aria-live': 'polite' });
+  els.log = h('div', { class: 'cbw-log' }); // the moves before the last update's, older first
+  els.last = h('div', { class: 'cbw-last', 'aria-live': 'polite' });
+  els.news = h('div', { class: 'cbw-news', role: 'log', 'aria-label': t('cbw.log') }, els.log, els.last);
+  els.refusal = h('p', { class: 'cbw-refusal', role: 'alert', hidden: true });
   els.svgHost = h('div', { class: 'cbw-board', tabindex: '-1' });
   els.zoomOut = h('button', { type: 'button', class: 'cbw-zoom-out', 'aria-label': t('cbw.zoom.out'), title: t('cbw.zoom.out'), onclick: () => zoomBy(1 / 1.25) }, '−');
   els.zoomIn = h('button', { type: 'button', class: 'cbw-zoom-in', 'aria-label': t('cbw.zoom.in'), title: t('cbw.zoom.in'), onclick: () => zoomBy(1.25) }, '+');
   els.zoomFit = h('button', { type: 'button', class: 'cbw-zoom-fit', onclick: () => fit(true) }, t('cbw.zoom.fit'));
   els.hands = h('div', { class: 'cbw-hands' });
   els.pass = h('button', { type: 'button', class: 'cbw-pass', hidden: true, onclick: () => doPass() }, t('cbw.pass'));
-  els.hint = h('p', { class: 'cbw-hint quiet' });
+  els.hint = h('p', { class: 'cbw-hint' });
   els.prisoners = h('div', { class: 'cbw-prisoners' });
+  // the zoom buttons share the row of Pass and the prompt (no row of their own, nothing over the board)
+  els.actions = h('div', { class: 'cbw-actions' }, els.pass, els.hint,
+    h('div', { class: 'cbw-zoom', role: 'group', 'aria-label': t('cbw.zoom') }, els.zoomOut, els.zoomFit, els.zoomIn));
+  els.boardBox = h('div', { class: 'cbw-board-box' }, els.svgHost, els.refusal);
   root.append(
     h('div', { class: 'cbw' },
       els.outcome,
-      els.score,
-      els.seats,
-      els.info,
-      h('div', { class: 'cbw-board-box' },
-        h('div', { class: 'cbw-zoom', role: 'group', 'aria-label': t('cbw.zoom') }, els.zoomOut, els.zoomFit, els.zoomIn),
-        els.svgHost),
-      els.last,
+      els.teams,
+      els.news,
+      els.boardBox,
       els.hands,
-      h('div', { class: 'cbw-actions' }, els.pass, els.hint),
-      els.prisoners));
+      els.actions,
+      h('div', { class: 'cbw-more' }, els.info, els.prisoners)));
 
   // ---- what the table keeps between updates (all from views) ----
   let state = null;
@@ -190,7 +235,12 @@ export function mount(root, api) {
   let natural = { w: 0, h: 0 };
   let geom = null; // {x0, x1, y0, y1} of the cells drawn
   let lastText = '';
+  let lastSeq = -1; // the last history entry told
   let faded = 0;
+  let boardResized = false; // the last board drawn has other cells than the one before
+  let tapped = null; // {x, y} of the last free cell tapped with a card
+  let refusedAt = null; // {x, y} of the cell whose refusal is shown
+  let gains = [0, 0]; // prisoners each team took in the last update
   const timers = new Set();
 
   // ---- legal actions ----
@@ -242,8 +292,18 @@ export function mount(root, api) {
       return !!p && p.card === card && p.x === x && p.y === y;
     };
     const a = (state.legal || []).find(match);
-    // a cell the card may not go: the notation all the same, so that the
-    // server explains why (CBW-R…), the room shows it
+    tapped = { x, y };
+    hideRefusal();
+    // players=2: a card of the pile that does not act now is told here (the
+    // server would only say that seat does not hold it)
+    const pv = view.partner_hand;
+    const actor = ((state.legal || [])[0] || {}).seat;
+    if (!a && pv && actor !== undefined && !(actor === pv.seat ? pv.cards : view.hand || []).includes(card)) {
+      showRefusal({ why: 'other-pile', card, x, y });
+      return;
+    }
+    // a cell the card may not go: sent all the same, so that the server
+    // says why (its `refusal`), told next to this cell (showRefusal)
     api.act(a ? a.action : card + '@' + x + ',' + y, seatFor(match, card));
   }
 
@@ -253,6 +313,7 @@ export function mount(root, api) {
     if (!s) return;
     s.setAttribute('width', Math.round(natural.w * scale));
     s.setAttribute('height', Math.round(natural.h * scale));
+    placeRefusal();
   }
   function setScale(ns, cx, cy) {
     const box = els.svgHost;
@@ -272,17 +333,27 @@ export function mount(root, api) {
     userZoom = true;
     setScale(scale * f);
   }
+  /** The height the board may take so that the hand and the prompt below it
+   * stay on the first screen (the window's height less what lies above the
+   * board and what must be seen below it); never under MIN_BOARD_PX. */
+  function boardRoom() {
+    const top = els.svgHost.getBoundingClientRect().top + window.scrollY;
+    const below = els.hands.getBoundingClientRect().height + els.actions.getBoundingClientRect().height + 2 * 6 + 6;
+    return Math.max(MIN_BOARD_PX, Math.floor(window.innerHeight - top - below));
+  }
   function fitScale() {
     const w = els.svgHost.clientWidth || root.clientWidth || 320;
-    return natural.w ? w / natural.w : 1;
+    if (!natural.w) return 1;
+    return Math.min(w / natural.w, (boardRoom() - 2) / natural.h);
   }
-  function fit(byUser) {
+  function fit(byUser, centre) {
     if (byUser) userZoom = false;
+    els.svgHost.style.maxHeight = boardRoom() + 'px';
     scale = Math.max(MIN_CARD_PX / CW, Math.min(MAX_SCALE, fitScale()));
     applyScale();
     const box = els.svgHost;
     // centre the span when the board is wider than its box
-    box.scrollLeft = Math.max(0, (box.scrollWidth - box.clientWidth) / 2);
+    if (centre !== false) box.scrollLeft = Math.max(0, (box.scrollWidth - box.clientWidth) / 2);
   }
 
   const pointers = new Map();
@@ -351,6 +422,7 @@ export function mount(root, api) {
   const onKey = (e) => {
     if (e.key === 'Escape' && selected) {
       selected = null;
+      hideRefusal();
       redraw();
     }
   };
@@ -492,7 +564,8 @@ export function mount(root, api) {
             (target ? t('cbw.cell.target', { at, card: cardName(selected) }) : t('cbw.cell.free', { at })) +
             (castle !== undefined ? ', ' + t('cbw.cell.castle', { team: teamName(castle) }) : '');
           const g = svg('g', {
-            class: 'cbw-cell cbw-free' + (target ? ' cbw-target' : '') + (castle !== undefined ? ' cbw-castle team' + castle : ''),
+            class: 'cbw-cell cbw-free' + (target ? ' cbw-target' : '') + (castle !== undefined ? ' cbw-castle team' + castle : '') +
+              (refusedAt && refusedAt.x === x && refusedAt.y === y ? ' cbw-refused' : ''),
             tabindex: '0',
             role: 'button',
             'aria-label': label,
@@ -541,8 +614,7 @@ export function mount(root, api) {
     const hadFocus = document.activeElement && els.svgHost.contains(document.activeElement) ? document.activeElement.dataset : null;
     clear(els.svgHost).append(root);
     els.svgHost.dataset.faded = String(faded); // cards faded out since the mount (the tests count captures)
-    if (sizeChanged && !userZoom) fit(false);
-    else applyScale();
+    boardResized = sizeChanged;
     if (hadFocus && hadFocus.x !== undefined) {
       const again = root.querySelector(`[data-x="${hadFocus.x}"][data-y="${hadFocus.y}"]`);
       if (again) again.focus({ preventScroll: true });
@@ -560,8 +632,11 @@ export function mount(root, api) {
     const actorSeats = new Set((state.legal || []).map((a) => a.seat));
     const piles = [{ seat: v.viewer, cards: v.hand, title: t('cbw.hand.mine', { n: v.viewer + 1 }) }];
     if (v.partner_hand) piles.push({ seat: v.partner_hand.seat, cards: v.partner_hand.cards, title: t('cbw.hand.partner', { n: v.partner_hand.seat + 1 }) });
+    const actingPile = piles.find((p) => actorSeats.has(p.seat) || (v.actors || []).includes(p.seat));
     for (const pile of piles) {
       const acting = actorSeats.has(pile.seat) || (v.actors || []).includes(pile.seat);
+      // players=2: the pile that does not act now is drawn small (the screen holds both)
+      const idle = piles.length > 1 && (actingPile ? pile !== actingPile : pile !== piles[0]);
       const list = h('div', { class: 'cbw-hand', role: 'group', 'aria-label': pile.title });
       for (const card of pile.cards) {
         const can = playable.has(card);
@@ -574,6 +649,7 @@ export function mount(root, api) {
             dataset: { card },
             onclick: () => {
               selected = selected === card ? null : card;
+              hideRefusal();
               redraw();
               const again = els.hands.querySelector(`[data-card="${card}"]`);
               if (again) again.focus({ preventScroll: true });
@@ -581,44 +657,70 @@ export function mount(root, api) {
           }, miniCard(card)));
       }
       if (!pile.cards.length) list.append(h('span', { class: 'quiet' }, t('cbw.hand.empty')));
-      els.hands.append(h('section', { class: 'cbw-pile' + (acting && myTurn() ? ' acting' : '') }, h('h3', {}, pile.title), list));
+      // the idle pile's title short, on its cards' line
+      const title = idle ? t('cbw.hand.idle', { n: pile.seat + 1 }) : pile.title;
+      els.hands.append(h('section', { class: 'cbw-pile' + (acting && myTurn() ? ' acting' : '') + (idle ? ' idle' : '') }, h('h3', { title: pile.title }, title), list));
     }
   }
 
-  function seatText(i) {
+  /** A seat's name for the log: "You" (or "you") for this page's seats, else its name. */
+  function whoText(i, start) {
+    const mine = i === api.seat || (view && view.partner_hand && view.partner_hand.seat === i);
+    if (mine && !(state && state.replay)) return t(start ? 'cbw.tell.You' : 'cbw.tell.you');
+    const s = state && state.seats && state.seats[i];
+    return s ? teamSeatName(i) : t('cbw.tell.seat', { n: i + 1 }); // a replay has no seats
+  }
+
+  /** A seat's name in its team's row: a players=2 partner seat as its
+   * person's second pile ("Ann, 2nd pile"), else the room's name. */
+  function teamSeatName(i) {
     const s = state.seats && state.seats[i];
-    return s ? t('cbw.who', { name: seatName(s, i), n: i + 1 }) : seatName(s, i); // a replay has no seats
-  }
-
-  function drawSeats(v) {
-    clear(els.seats);
-    const teams = v.teams || [];
-    for (let i = 0; i < v.seats; i++) {
-      const team = teams[i] ?? i % 2;
-      const turn = v.phase === 'move' && v.turn === i;
-      const n = (v.hand_sizes || [])[i] ?? 0;
-      els.seats.append(
-        h('li', { class: 'cbw-seat team' + team + (turn ? ' turn' : '') + (i === api.seat ? ' me' : ''), dataset: { seat: i } },
-          h('span', { class: 'cbw-chip', 'aria-hidden': 'true' }),
-          h('span', { class: 'cbw-seat-name' }, i + 1 + '. ' + seatName(state.seats && state.seats[i], i), i === api.seat ? ' ' + t('cbw.you') : ''),
-          h('span', { class: 'cbw-seat-more' },
-            h('span', { class: 'cbw-seat-team' }, teamName(team)),
-            h('span', { class: 'cbw-seat-cards' }, t('cbw.cards', { n })),
-            turn ? h('span', { class: 'cbw-turn' }, t('cbw.turn')) : null)));
+    if (s && s.kind === 'partner') {
+      const of = state.seats[s.of ?? 0];
+      return t('cbw.pile2', { name: s.name || (of && of.name) || t('cbw.tell.seat', { n: (s.of ?? 0) + 1 }) });
     }
+    // a computer by its number alone: its level is the room's business
+    if (s && s.kind === 'ai') return t('cbw.computer', { n: i + 1 });
+    return seatNameN(s, i);
   }
 
-  function drawScore(v) {
-    clear(els.score);
+  /** The two teams, each a row: its colour, name and score, then its seats
+   * (partners side by side: "Red: Ann, computer 3"), each with its hand
+   * size and whose turn. */
+  function drawTeams(v) {
+    clear(els.teams);
+    const teams = v.teams || [];
     const sc = v.score || [0, 0];
     const ca = v.castles || [0, 0];
     const pr = v.prisoners || [[], []];
-    for (const team of [0, 1])
-      els.score.append(
-        h('div', { class: 'cbw-team team' + team, dataset: { team } },
-          h('span', { class: 'cbw-chip', 'aria-hidden': 'true' }),
-          h('b', {}, teamName(team) + ' ' + sc[team]),
-          h('span', { class: 'cbw-team-detail' }, t('cbw.score.detail', { castles: ca[team], prisoners: (pr[team] || []).length }))));
+    for (const team of [0, 1]) {
+      const members = [];
+      for (let i = 0; i < v.seats; i++) if ((teams[i] ?? i % 2) === team) members.push(i);
+      const names = members.map((i) => teamSeatName(i));
+      const detail = t('cbw.score.detail', { castles: ca[team], prisoners: (pr[team] || []).length });
+      const row = h('div', {
+        class: 'cbw-team team' + team,
+        dataset: { team },
+        role: 'group',
+        'aria-label': t('cbw.team.members', { team: teamName(team), names: names.join(', ') }) + '. ' + t('cbw.team.score', { score: sc[team] }) + ': ' + detail,
+      },
+      h('span', { class: 'cbw-chip', 'aria-hidden': 'true' }),
+      h('b', { class: 'cbw-team-name', title: detail }, teamName(team) + ' ' + sc[team]),
+      gains[team] ? h('span', { class: 'cbw-gain' }, t('cbw.gain', { n: gains[team] })) : null,
+      h('span', { class: 'cbw-team-detail' }, detail));
+      const list = h('ol', { class: 'cbw-seats' });
+      for (const i of members) {
+        const turn = v.phase === 'move' && v.turn === i;
+        const n = (v.hand_sizes || [])[i] ?? 0;
+        list.append(
+          h('li', { class: 'cbw-seat team' + team + (turn ? ' turn' : '') + (i === api.seat ? ' me' : ''), dataset: { seat: i } },
+            h('span', { class: 'cbw-seat-name' }, names[members.indexOf(i)], i === api.seat ? ' ' + t('cbw.you') : ''),
+            h('span', { class: 'cbw-seat-cards', title: t('cbw.cards', { n }) }, t('cbw.cards', { n })),
+            turn ? h('span', { class: 'cbw-turn' }, t('cbw.turn')) : null));
+      }
+      row.append(list);
+      els.teams.append(row);
+    }
   }
 
   function drawInfo(v) {
@@ -652,21 +754,139 @@ export function mount(root, api) {
     }
   }
 
-  /** What the actions new in this state did, from their entries' events
-   * (only the last one after a (re)load, when the state holds the whole
-   * history); null when the state brings no entry (the text stays). A
-   * replay's state has no entries: its last move, from the view. */
-  function lastEventText(st, v) {
-    const entries = (st.history || []).filter((e) => e && Array.isArray(e.events));
+  /** What the actions new in this state did, one text an entry, from their
+   * entries' events (only the last one after a (re)load, when the state
+   * holds the whole history), each placement said by the card it was laid
+   * beside: the cells are replayed from those before the state (`before`),
+   * else from the table now less what the entry placed and plus what it
+   * captured. Sets `gains` (the prisoners each team took). null when the
+   * state brings no entry (the text stays). A replay's state has no
+   * entries: its last move, from the view. */
+  function newLines(st, v, before) {
+    const entries = (st.history || []).filter((e) => e && Array.isArray(e.events) && e.seq > lastSeq);
+    gains = [0, 0];
     if (entries.length) {
       const told = st.history_from === 0 ? entries.slice(-1) : entries;
-      return told.flatMap((e) => eventWords(e.events, t, seatText)).join(' ');
+      let cells;
+      if (before && st.history_from !== 0) cells = new Map(before);
+      else {
+        cells = cellsOf(v);
+        for (const e of told[0].events) {
+          if (e.type === 'place') cells.delete(e.x + ',' + e.y);
+          if (e.type === 'capture') for (const c of e.cards || []) cells.set(c.x + ',' + c.y, c.card);
+        }
+      }
+      const lines = [];
+      for (const entry of told) {
+        lines.push(eventWords(entry.events, t, whoText, cells).join(' '));
+        for (const e of entry.events) {
+          if (e.type === 'place') cells.set(e.x + ',' + e.y, e.card);
+          if (e.type === 'capture') {
+            for (const c of e.cards || []) cells.delete(c.x + ',' + c.y);
+            if (e.by === 0 || e.by === 1) gains[e.by] += (e.cards || []).length;
+          }
+        }
+        lastSeq = Math.max(lastSeq, entry.seq);
+      }
+      return lines.filter(Boolean);
     }
     if (!st.replay) return null;
     const e = (v.history || [])[(v.history || []).length - 1];
-    if (!e) return '';
-    return e.move === 'place' ? t('cbw.last.place', { who: seatText(e.seat), card: short(e.card), x: e.x, y: e.y }) : t('cbw.last.pass', { who: seatText(e.seat) });
+    if (!e) return [];
+    if (e.move !== 'place') return [t('cbw.last.pass', { who: whoText(e.seat, true) })];
+    const cells = cellsOf(v);
+    cells.delete(e.x + ',' + e.y);
+    const where = besideWords(cells, e.x, e.y, t);
+    return [where ? t('cbw.tell.place.beside', { who: whoText(e.seat, true), card: short(e.card), where }) : t('cbw.tell.place', { who: whoText(e.seat, true), card: short(e.card) })];
   }
+
+  /** The log: the lines of the last update as `.cbw-last`, up to LOG_KEEP
+   * before them above it, faded, as many as the box holds whole; the box
+   * scrolled to its newest line. */
+  let logLines = [];
+  let lastLines = [];
+  function drawLog(lines) {
+    if (lines === null) return;
+    const text = lines.join(' ');
+    if (text === lastText) return;
+    lastText = text;
+    logLines = [...logLines, ...lastLines].slice(-LOG_KEEP);
+    lastLines = lines;
+    clear(els.log).append(...logLines.map((l) => h('p', {}, l)));
+    clear(els.last).append(...lastLines.map((l) => h('p', {}, l)));
+    // whole lines only: the oldest go while the box would cut one
+    while (els.log.firstChild && els.news.scrollHeight > els.news.clientHeight + 1) els.log.firstChild.remove();
+    els.news.scrollTop = els.news.scrollHeight;
+  }
+
+  // ---- a refusal, next to the cell tapped ----
+  /** A refusal (docs/web-views.md, cbw "Refusals") in the page's words. */
+  function refusalWords(r) {
+    const key = 'cbw.refusal.' + r.why + (r.why === 'outside' && r.walls ? '.walls' : '');
+    const vars = {
+      card: short(r.card),
+      holds: r.holds ? short(r.holds) : '',
+      touches: r.touches ? short(r.touches) : '',
+      neighbours: (r.neighbours || []).map(short).join(t('cbw.tell.and')),
+      low: r.low ?? '',
+      w: r.w ?? '',
+      h: r.h ?? '',
+      team: r.team === 0 || r.team === 1 ? teamName(r.team) : '',
+    };
+    return has(key) ? t(key, vars) : t('cbw.refusal.other');
+  }
+  function hideRefusal() {
+    els.refusal.hidden = true;
+    if (refusedAt) {
+      const el = els.svgHost.querySelector('.cbw-refused');
+      if (el) el.classList.remove('cbw-refused');
+    }
+    refusedAt = null;
+  }
+  /** Shows refusal `r` next to its cell (or the one tapped): the cell ringed
+   * in red, the words in a box beside it inside the board's box. Returns
+   * whether it was shown. */
+  function showRefusal(r) {
+    if (!r || typeof r.why !== 'string' || !view) return false;
+    const at = Number.isInteger(r.x) && Number.isInteger(r.y) ? { x: r.x, y: r.y } : tapped;
+    els.refusal.textContent = refusalWords(r);
+    els.refusal.hidden = false;
+    refusedAt = at;
+    const cell = at && els.svgHost.querySelector(`.cbw-cell[data-x="${at.x}"][data-y="${at.y}"]`);
+    if (cell) {
+      cell.classList.add('cbw-refused');
+      // the cell into the board's view
+      const c0 = cell.getBoundingClientRect();
+      const host = els.svgHost.getBoundingClientRect();
+      if (c0.left < host.left || c0.right > host.right) els.svgHost.scrollLeft += c0.left - host.left - (host.width - c0.width) / 2;
+      if (c0.top < host.top || c0.bottom > host.bottom) els.svgHost.scrollTop += c0.top - host.top - (host.height - c0.height) / 2;
+    }
+    placeRefusal();
+    return true;
+  }
+  /** The refusal's box beside its cell: below it, else above it, within the
+   * board's box (again whenever the board is scaled, scrolled or moved). */
+  function placeRefusal() {
+    if (els.refusal.hidden) return;
+    const box = els.boardBox.getBoundingClientRect();
+    const at = refusedAt;
+    const cell = at && els.svgHost.querySelector(`.cbw-cell[data-x="${at.x}"][data-y="${at.y}"]`);
+    let left = 4, top = 4;
+    if (cell) {
+      const c = cell.getBoundingClientRect();
+      const w = Math.min(els.refusal.offsetWidth, box.width - 8);
+      const hgt = els.refusal.offsetHeight;
+      left = Math.max(4, Math.min(box.width - w - 4, c.left - box.left + c.width / 2 - w / 2));
+      // below the cell when the board's box has room, else above it (over
+      // the log rather than the hand, which the player reaches for next)
+      top = c.bottom - box.top + 4 + hgt <= box.height ? c.bottom - box.top + 4 : c.top - box.top - hgt - 4;
+    }
+    els.refusal.style.left = Math.round(left) + 'px';
+    els.refusal.style.top = Math.round(top) + 'px';
+  }
+  els.svgHost.addEventListener('scroll', () => placeRefusal(), { passive: true });
+  const boxWatch = typeof ResizeObserver === 'function' ? new ResizeObserver(() => placeRefusal()) : null;
+  if (boxWatch) boxWatch.observe(els.boardBox);
 
   function drawActions(v) {
     els.pass.hidden = !canPass();
@@ -677,15 +897,19 @@ export function mount(root, api) {
 
   function redraw(gone = new Map()) {
     if (!view) return;
-    drawScore(view);
-    drawSeats(view);
+    drawTeams(view);
     drawInfo(view);
     drawBoard(view, gone);
     drawHands(view);
     drawActions(view);
+    drawPrisoners(view);
+    // the board last: it takes the height the rest leaves
+    if (!userZoom) fit(false, boardResized);
+    else applyScale();
+    boardResized = false;
   }
 
-  return {
+  const table = {
     update(st) {
       state = st;
       view = st.view;
@@ -695,24 +919,30 @@ export function mount(root, api) {
       if (prevCells) for (const [k, c] of prevCells) if (cells.get(k) !== c) gone.set(k, c);
       const held = [...(view.hand || []), ...((view.partner_hand && view.partner_hand.cards) || [])];
       if (selected && !held.includes(selected)) selected = null;
+      const lines = newLines(st, view, prevCells);
+      if (lines !== null) hideRefusal(); // something happened: the refusal is old news
       redraw(gone);
-      const text = lastEventText(st, view);
-      if (text !== null && text !== lastText) {
-        lastText = text;
-        els.last.textContent = text;
-      }
+      drawLog(lines);
       prevCells = cells;
     },
     event(msg) {
-      // an illegal placement: the room shows the server's explanation; keep the
-      // card selected so another cell can be tried
-      if (msg && msg.type === 'error' && msg.request === 'act') redraw();
+      // an illegal placement: told next to the cell tapped (the room asks
+      // `refused` first; a room that does not shows its own note too); the
+      // card stays chosen so another cell can be tried
+      if (msg && msg.type === 'error' && msg.request === 'act' && msg.refusal) showRefusal(msg.refusal);
     },
+    showRefusal,
+    /** The cards on the table now (Map 'x,y' → card), for actionWords. */
+    cells: () => (view ? cellsOf(view) : null),
     destroy() {
       for (const tm of timers) clearTimeout(tm);
       timers.clear();
       window.removeEventListener('resize', onResize);
+      if (boxWatch) boxWatch.disconnect();
+      if (current === table) current = null;
       clear(root);
     },
   };
+  current = table;
+  return table;
 }

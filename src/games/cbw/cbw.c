@@ -809,6 +809,80 @@ int cbw_why_illegal(const cbw_state *s, int seat, pl_action a, pl_buf *out)
     return 0;
 }
 
+void cbw_refusal_why(const cbw_state *s, int seat, pl_action a, cbw_refused *r)
+{
+    memset(r, 0, sizeof *r);
+    r->why = CBW_WHY_NONE;
+    r->other = -1;
+    if (a == CBW_ACT_PASS || !(a & CBW_ACT_PLACE) || (a & CBW_ACT_FIRST) || seat < 0 || seat >= s->nseats)
+        return;
+    int k = cbw_act_card(a), x = cbw_act_x(a), y = cbw_act_y(a), col = cbw_colour(k);
+    r->card = k, r->x = x, r->y = y;
+    if (k >= CBW_NCARDS || !((s->dealt >> k) & 1)) {
+        r->why = CBW_WHY_NO_CARD;
+        return;
+    }
+    if (!((s->hand[seat] >> k) & 1)) {
+        r->why = col != cbw_team(seat) ? CBW_WHY_OTHER_COLOUR : CBW_WHY_NOT_HELD;
+        return;
+    }
+    if (!s->started) {
+        if (x != 0 || y != 0)
+            r->why = CBW_WHY_FIRST_CELL;
+        else if (cbw_rank(k) > 8) {
+            r->why = CBW_WHY_FIRST_RANK;
+            r->low = cbw_low_rank(s);
+        } else if (fixes(s, 0, 0) && !sim_ok(s, seat, k, 0, 0))
+            r->why = CBW_WHY_SUICIDE;
+        return;
+    }
+    if (x < -(s->w - 1) || x > s->w - 1 || y < -(s->h - 1) || y > s->h - 1 ||
+        x < s->ix0 || x > s->ix1 || y < s->iy0 || y > s->iy1) {
+        r->why = CBW_WHY_OUTSIDE;
+        r->fixed = (cbw_fixed_x(s) && (x < s->x0 || x > s->x1)) || (cbw_fixed_y(s) && (y < s->y0 || y > s->y1));
+        return;
+    }
+    int p = cbw_cell(x, y);
+    if (s->cell[p]) {
+        r->why = CBW_WHY_OCCUPIED;
+        r->other = s->cell[p] - 1;
+        return;
+    }
+    int nb[4], nn = 0;
+    for (int d = 0; d < 4; d++) {
+        int v = s->cell[p + dirs[d]];
+        if (v != 0 && v != CBW_OUT)
+            nb[nn++] = v - 1;
+    }
+    if (nn == 0 && s->table) {
+        r->why = CBW_WHY_CONTINUITY;
+        return;
+    }
+    for (int i = 0; i < nn; i++)
+        if (cbw_suit(nb[i]) == cbw_suit(k)) {
+            r->why = CBW_WHY_SAME_SUIT;
+            r->other = nb[i];
+            return;
+        }
+    int own = 0, higher = 0;
+    uint64_t opp = 0;
+    for (int i = 0; i < nn; i++) {
+        if (cbw_colour(nb[i]) == col)
+            own = 1;
+        else {
+            opp |= 1ull << nb[i];
+            higher |= cbw_rank(k) > cbw_rank(nb[i]);
+        }
+    }
+    if (!own && opp && !higher) {
+        r->why = CBW_WHY_SENIORITY;
+        r->nbrs = opp;
+        return;
+    }
+    if (!sim_ok(s, seat, k, x, y))
+        r->why = CBW_WHY_SUICIDE;
+}
+
 /* ---- scoring ---- */
 
 void cbw_castles(const cbw_state *s, int castles[2]) { cbw_castle_map(s, castles, NULL); }
@@ -1247,6 +1321,7 @@ const pl_game cbw_game = {
     .format_action = cbw_format_action,
     .parse_action = cbw_parse_action,
     .explain_illegal = cbw_explain_illegal,
+    .refusal = cbw_refusal,
     .draw = cbw_draw,
     .view = cbw_view,
     .view_json = cbw_view_json,

@@ -144,6 +144,41 @@ int cbw_low_rank(const cbw_state *s);
 /* Why placement `a` by `seat` is illegal, in the rules' words, appended to
  * `out` (every rule it breaks, "; "-separated); returns 0 when it is legal. */
 int cbw_why_illegal(const cbw_state *s, int seat, pl_action a, pl_buf *out);
+/* Why a placement is refused, as data (cbw_refusal_why): one reason, the
+ * first the rules' order finds (the order cbw_why_illegal tells them in). */
+typedef enum {
+    CBW_WHY_NONE,         /* legal, a pass, or not a placement */
+    CBW_WHY_NO_CARD,      /* CBW-R3: no such card in this deck */
+    CBW_WHY_NOT_HELD,     /* CBW-R4: a card of the seat's colour it does not hold */
+    CBW_WHY_OTHER_COLOUR, /* CBW-R4: a card of the other team's colour */
+    CBW_WHY_FIRST_CELL,   /* CBW-R11: the first card goes at 0,0 */
+    CBW_WHY_FIRST_RANK,   /* CBW-R11: the first card is of rank 6 (2) to 10 */
+    CBW_WHY_OUTSIDE,      /* CBW-R13: the span would outgrow the Rectangle */
+    CBW_WHY_OCCUPIED,     /* CBW-R16: the cell holds a card */
+    CBW_WHY_CONTINUITY,   /* CBW-R12: no card next to the cell */
+    CBW_WHY_SAME_SUIT,    /* CBW-R14: it would touch a card of its suit */
+    CBW_WHY_SENIORITY,    /* CBW-R15: not higher than an other-colour neighbour */
+    CBW_WHY_SUICIDE       /* CBW-R19: its group would have no liberty */
+} cbw_reason;
+
+/* The data of a refusal: the reason and what it names. */
+typedef struct {
+    cbw_reason why;
+    int card, x, y;   /* the placement */
+    int other;        /* OCCUPIED: the card there; SAME_SUIT: the one it would touch; else -1 */
+    uint64_t nbrs;    /* SENIORITY: the other colour's neighbours it is not higher than */
+    int low;          /* FIRST_RANK: the lowest rank allowed (0 = the 2) */
+    int fixed;        /* OUTSIDE: 1 when a fixed wall stops it (CBW-R9), else 0 */
+} cbw_refused;
+
+/* Fills `r` with why `seat`'s placement `a` is refused in `s`: the first
+ * rule it breaks, in cbw_why_illegal's order; r->why is CBW_WHY_NONE when
+ * `a` is legal, a pass or not a placement. Cannot fail; never changes `s`. */
+void cbw_refusal_why(const cbw_state *s, int seat, pl_action a, cbw_refused *r);
+/* pl_game.refusal (cbw_text.c): cbw_refusal_why as {"why": WORD, ...}
+ * (docs/web-views.md, cbw "Refusals"); -1 when there are no words (legal,
+ * a pass, a seat out of range) or memory ran out. */
+int cbw_refusal(const void *st, int seat, pl_action a, struct json_t *obj);
 /* Castles per team at this moment (CBW-R23, R24), as if the game ended now. */
 void cbw_castles(const cbw_state *s, int castles[2]);
 /* cbw_castles that also marks, when `mark` is not NULL, every castle

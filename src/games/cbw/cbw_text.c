@@ -1585,3 +1585,55 @@ void cbw_describe(const void *before, int seat, pl_action a, const void *after, 
         events_words(events, viewer, out);
     json_decref(events);
 }
+
+/* ---- refusals (docs/web-views.md, cbw "Refusals") ---- */
+
+/* The word of each reason, indexed by cbw_reason (NULL: no words). */
+static const char *const why_word[] = {
+    [CBW_WHY_NONE] = NULL,
+    [CBW_WHY_NO_CARD] = "no-card",
+    [CBW_WHY_NOT_HELD] = "not-held",
+    [CBW_WHY_OTHER_COLOUR] = "other-colour",
+    [CBW_WHY_FIRST_CELL] = "first-cell",
+    [CBW_WHY_FIRST_RANK] = "first-rank",
+    [CBW_WHY_OUTSIDE] = "outside",
+    [CBW_WHY_OCCUPIED] = "occupied",
+    [CBW_WHY_CONTINUITY] = "continuity",
+    [CBW_WHY_SAME_SUIT] = "same-suit",
+    [CBW_WHY_SENIORITY] = "seniority",
+    [CBW_WHY_SUICIDE] = "suicide",
+};
+_Static_assert(sizeof why_word / sizeof why_word[0] == CBW_WHY_SUICIDE + 1, "a word for every reason");
+
+int cbw_refusal(const void *st, int seat, pl_action a, json_t *obj)
+{
+    const cbw_state *s = st;
+    cbw_refused r;
+    cbw_refusal_why(s, seat, a, &r);
+    if (r.why == CBW_WHY_NONE)
+        return -1;
+    int bad = json_object_set_new(obj, "why", json_string(why_word[r.why]));
+    bad |= json_object_set_new(obj, "card", card_json(r.card));
+    if (r.why == CBW_WHY_NO_CARD || r.why == CBW_WHY_NOT_HELD)
+        return bad ? -1 : 0;
+    if (r.why == CBW_WHY_OTHER_COLOUR) {
+        bad |= json_object_set_new(obj, "team", json_integer(cbw_team(seat)));
+        return bad ? -1 : 0;
+    }
+    bad |= json_object_set_new(obj, "x", json_integer(r.x));
+    bad |= json_object_set_new(obj, "y", json_integer(r.y));
+    if (r.why == CBW_WHY_FIRST_RANK)
+        bad |= json_object_set_new(obj, "low", json_string(rank_txt[r.low]));
+    if (r.why == CBW_WHY_OUTSIDE) {
+        bad |= json_object_set_new(obj, "w", json_integer(s->w));
+        bad |= json_object_set_new(obj, "h", json_integer(s->h));
+        bad |= json_object_set_new(obj, "walls", json_boolean(r.fixed));
+    }
+    if (r.why == CBW_WHY_OCCUPIED)
+        bad |= json_object_set_new(obj, "holds", card_json(r.other));
+    if (r.why == CBW_WHY_SAME_SUIT)
+        bad |= json_object_set_new(obj, "touches", card_json(r.other));
+    if (r.why == CBW_WHY_SENIORITY)
+        bad |= json_object_set_new(obj, "neighbours", cards_json(r.nbrs));
+    return bad ? -1 : 0;
+}
