@@ -174,6 +174,12 @@ export default {
   'record.sofar': 'The record of the game so far is downloaded: nothing in this game is hidden, so it holds every move. Open it on the replay page.',
   'record.full': 'The full record of the game is downloaded. Open it on the replay page.',
 
+  'rules.title': 'Rules of this game',
+  'rules.loading': 'Loading the rules…',
+  'rules.none': 'The rules of this game could not be loaded.',
+  'rules.option': 'option',
+  'rules.changed': 'this room',
+
   // ---- ur (web/games/ur.js) ----
   'ur.board': 'The board of the Royal Game of Ur',
   'ur.side.0': 'Light',

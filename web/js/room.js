@@ -10,6 +10,7 @@
 import { t, lang, has, levelName } from './i18n.js';
 import { h, clear } from './dom.js';
 import { recordButtons, saveRecord } from './record.js';
+import { rulesBox } from './rules.js';
 import { getToken, setToken, clientMs } from './net.js';
 import { inviteBox } from './lobby.js';
 import { actionWords } from './events.js';
@@ -155,6 +156,7 @@ export function open(ctx, code) {
       busyWait = 250;
       r.seat = m.seat;
       r.token = m.token;
+      r.options = m.options; // for the rules box (js/rules.js)
       setToken(code, m.token);
       renderJoin();
     }),
@@ -295,6 +297,7 @@ export function open(ctx, code) {
           h('section', { class: 'seats-box' }, h('h2', {}, t('room.seats')), els.seats),
           h('section', { class: 'chat' }, h('h2', {}, t('chat.title')), els.chatList, chatForm),
           els.tools,
+          rulesBox(() => r.game, () => ({ ...(r.state && r.state.view && r.state.view.variant ? { variant: r.state.view.variant } : {}), ...(r.options || {}) })), // js/rules.js
           els.invite)));
     renderJoin();
     renderState();
