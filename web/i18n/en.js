@@ -165,6 +165,10 @@ export default {
   'replay.player': 'Player {n}',
   'replay.computer': 'Computer {n}',
   'replay.chanceStep': 'The dice or the cards decided.',
+  'replay.chance.ur': 'The lots are thrown.',
+  'replay.chance.cbw': 'The cards are shuffled and dealt.',
+  'replay.chance.tamcuc': 'The cards are shuffled and dealt.',
+  'replay.chance.karuta': 'The reader draws the next poem.',
   'replay.moved': '{who} moved.',
 
   'record.button.mine': 'Download my record',

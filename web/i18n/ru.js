@@ -163,6 +163,10 @@ export default {
   'replay.player': 'Игрок {n}',
   'replay.computer': 'Компьютер {n}',
   'replay.chanceStep': 'Решил жребий: кости или раздача.',
+  'replay.chance.ur': 'Брошены жребии.',
+  'replay.chance.cbw': 'Карты перетасованы и сданы.',
+  'replay.chance.tamcuc': 'Карты перетасованы и сданы.',
+  'replay.chance.karuta': 'Чтец вытягивает следующее стихотворение.',
   'replay.moved': '{who} сделал ход.',
 
   'record.button.mine': 'Скачать мою запись',

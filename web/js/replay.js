@@ -79,7 +79,8 @@ export function open(ctx, code) {
     const words = tellEntry(R.mod, R.game, step.entry, { t, lang, has, seat: R.seat, names: R.names });
     if (words.length) return words;
     const seat = typeof step.entry.seat === 'number' ? step.entry.seat : -1;
-    return [seat < 0 ? t('replay.chanceStep') : t('replay.moved', { who: seatWho(seat) })];
+    if (seat >= 0) return [t('replay.moved', { who: seatWho(seat) })];
+    return [has('replay.chance.' + R.game) ? t('replay.chance.' + R.game) : t('replay.chanceStep')]; // a throw, a deal, a draw
   };
   /** The game's table module, for its words (mount() loads it for the views too). */
   const loadMod = (game) => {
