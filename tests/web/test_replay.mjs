@@ -105,7 +105,10 @@ run('replay', async (h) => {
   });
 
   // ---- records (§7) ----
-  const desk = await h.page('desktop', { lang: 'en' });
+  const WORDS = {
+    en: { own: 'Your record (seat 1): it shows only your cards; the full record is available when the game ends.', sofar: 'nothing in this game is hidden', full: 'full record', name: 'Ann' },
+    ru: { own: 'Ваша запись (место 1): в ней видны только ваши карты; полная запись будет доступна, когда партия закончится.', sofar: 'в этой игре ничего не скрыто', full: 'Полная запись', name: 'Аня' },
+  };
   const dir = mkdtempSync(path.join(tmpdir(), 'parlour-records-'));
   const GAMES = {
     ur: { options: { pieces: '1' }, seats: 2, own: false },
@@ -140,54 +143,60 @@ run('replay', async (h) => {
     });
   }
 
+  for (const [size, lang] of [['desktop', 'en'], ['phone', 'ru']]) {
+  const desk = await h.page(size, { lang });
+  const W = WORDS[lang];
   for (const [game, g] of Object.entries(GAMES)) {
-    await h.step(`${game}: "Download my record" during the game, opened on the replay page and by parlour replay`, async () => {
+    await h.step(`${game}, ${size}, ${lang}: "Download my record" during the game, opened on the replay page and by parlour replay`, async () => {
       await desk.goto(h.url('/'));
       const seats = [{ kind: 'person' }].concat(Array.from({ length: g.seats - 1 }, () => ({ kind: 'ai', level: 'easy' })));
       const { room } = await h.createRoom(desk, { game, options: g.options, seats });
-      h.check((await h.join(desk, room, 'Ann')) === 0, 'Ann at seat 1');
+      h.check((await h.join(desk, room, W.name)) === 0, 'Ann at seat 1');
       await h.waitState(desk, (st) => st.status === 'playing');
       const d = await download(desk, '#record-seat', game + '-playing');
       const own = d.rec.format === 'parlour-record-view';
       if (g.own !== null) h.check(own === g.own, `${game}: ${g.own ? 'the seat\'s own record' : 'the whole record'} (${d.rec.format})`);
       if (own) {
         h.check(/your-record-seat1\.json$/.test(d.name), 'the file says whose: ' + d.name);
-        h.check(d.note.includes('Your record (seat 1): it shows only your cards; the full record is available when the game ends.'), 'the note: ' + d.note);
+        h.check(d.note.includes(W.own), 'the note: ' + d.note);
         h.check(Array.isArray(d.rec.history) && d.rec.history.length === d.rec.actions.length, 'each move\'s events');
       } else {
         h.check(/record-so-far\.json$/.test(d.name), 'the file says what: ' + d.name);
-        h.check(d.note.includes('nothing in this game is hidden'), 'the note: ' + d.note);
+        h.check(d.note.includes(W.sofar), 'the note: ' + d.note);
         h.check(d.rec.result === null && d.rec.actions.length > 0, 'the game so far');
       }
       const shown = await openInReplay(desk, d.file, !own);
       h.check(shown.n === d.rec.actions.length, `every action a step (${shown.n} of ${d.rec.actions.length})`);
-      if (own) h.check(shown.own.includes('Your record (seat 1)') && !shown.views, 'the replay page names the seat\'s record: ' + shown.own);
+      if (own) h.check(shown.own.includes(W.own) && !shown.views, 'the replay page names the seat\'s record: ' + shown.own);
       // karuta's own words still say "Seat 2: no touch." (its tell, karuta.ev.answer: the
       // karuta table's part; test_words.mjs lists it): that one pattern is not asked of it here
       const bad = NOTATION.filter((re) => re.test(shown.moves) && !(game === 'karuta' && String(re) === String(/Seat \d+:/)));
       h.check(!bad.length, `the moves in words (${bad.join(' ')}): ${shown.moves.slice(0, 300)}`);
-      await h.shot(desk, `record-${game}-${own ? 'own' : 'so-far'}-desktop`);
+      h.expectLayout(await h.layout(desk), `the replay of ${game}'s record, ${size}`);
+      await h.shot(desk, `record-${game}-${own ? 'own' : 'so-far'}-${size}-${lang}`);
       const cli = cliReplay(d.file);
       if (own) h.check(cli.rc === 1 && /one seat's view/.test(cli.out), 'parlour replay says why not: ' + cli.out.slice(0, 200));
       else h.check(cli.rc === 0 && cli.out.includes('== '), 'parlour replay opens it: ' + cli.out.slice(0, 200));
     });
     if (g.noEnd) continue; // a karuta game to the end takes minutes of readings
-    await h.step(`${game}: after the end "Download the record" gives the whole record, opened on the replay page and by parlour replay`, async () => {
+    await h.step(`${game}, ${size}, ${lang}: after the end "Download the record" gives the whole record, opened on the replay page and by parlour replay`, async () => {
       const { room } = await h.createRoom(desk, { game, options: g.options, seats: Array.from({ length: g.seats }, () => ({ kind: 'ai', level: 'easy' })) });
       await desk.goto(h.url('/room/' + room));
       await h.waitState(desk, (st) => st.over, undefined, 120000);
       h.check((await desk.locator('#record-seat').count()) === 0, 'no seat\'s record for a spectator');
       const d = await download(desk, '#record-referee', game + '-over');
       h.check(d.rec.format === 'parlour-record' && d.rec.result, 'the whole record with its result');
-      h.check(/full-record\.json$/.test(d.name) && d.note.includes('full record'), `named: ${d.name}; ${d.note}`);
+      h.check(/full-record\.json$/.test(d.name) && d.note.includes(W.full), `named: ${d.name}; ${d.note}`);
       const shown = await openInReplay(desk, d.file, true);
       h.check(shown.n === d.rec.actions.length && shown.views, 'every step with its table');
       const bad = NOTATION.filter((re) => re.test(shown.moves));
       h.check(!bad.length, `the moves in words (${bad.join(' ')}): ${shown.moves.slice(0, 300)}`);
       await desk.keyboard.press('End');
-      await h.shot(desk, `record-${game}-full-desktop`);
+      h.expectLayout(await h.layout(desk), `the replay of ${game}'s full record, ${size}`);
+      await h.shot(desk, `record-${game}-full-${size}-${lang}`);
       const cli = cliReplay(d.file);
       h.check(cli.rc === 0 && cli.out.includes('== '), 'parlour replay opens it: ' + cli.out.slice(0, 200));
     });
+  }
   }
 });
