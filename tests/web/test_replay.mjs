@@ -106,8 +106,8 @@ run('replay', async (h) => {
 
   // ---- records (§7) ----
   const WORDS = {
-    en: { own: 'Your record (seat 1): it shows only your cards; the full record is available when the game ends.', sofar: 'nothing in this game is hidden', full: 'full record', name: 'Ann' },
-    ru: { own: 'Ваша запись (место 1): в ней видны только ваши карты; полная запись будет доступна, когда партия закончится.', sofar: 'в этой игре ничего не скрыто', full: 'Полная запись', name: 'Аня' },
+    en: { own: 'Your record (seat 1): it shows only your cards; the full record is available when the game ends.', sofar: 'nothing in this game is hidden', full: 'full record', name: 'Ann', reading: 'Your record can be downloaded between readings' },
+    ru: { own: 'Ваша запись (место 1): в ней видны только ваши карты; полная запись будет доступна, когда партия закончится.', sofar: 'в этой игре ничего не скрыто', full: 'Полная запись', name: 'Аня', reading: 'Свою запись можно скачать между чтениями' },
   };
   const dir = mkdtempSync(path.join(tmpdir(), 'parlour-records-'));
   const GAMES = {
@@ -118,12 +118,16 @@ run('replay', async (h) => {
   };
 
   /** Clicks `sel` in the room and saves the download; resolves to {file, name, rec, note}. */
+  let W = null; // the words of the page's language (set below)
   async function download(page, sel, what) {
     let dl = null;
     // karuta: a seat's record waits while a reading is unanswered (the server says so): ask again
     for (let k = 0; !dl && k < 20; k++)
       [dl] = await Promise.all([page.waitForEvent('download', { timeout: 3000 }).catch(() => null), page.click(sel)]);
     h.check(dl, 'a download');
+    // a refusal (karuta, during a reading) is said in the page's words, not the server's
+    const refused = await page.locator('.notes .note.error').allInnerTexts();
+    h.check(refused.every((x) => x.includes(W.reading)), 'the refusal in words: ' + refused.join(' | '));
     const file = path.join(dir, what + '-' + dl.suggestedFilename());
     copyFileSync(await dl.path(), file);
     const note = await page.locator('.notes .note.info').last().innerText();
@@ -145,7 +149,7 @@ run('replay', async (h) => {
 
   for (const [size, lang] of [['desktop', 'en'], ['phone', 'ru']]) {
   const desk = await h.page(size, { lang });
-  const W = WORDS[lang];
+  W = WORDS[lang];
   for (const [game, g] of Object.entries(GAMES)) {
     await h.step(`${game}, ${size}, ${lang}: "Download my record" during the game, opened on the replay page and by parlour replay`, async () => {
       await desk.goto(h.url('/'));

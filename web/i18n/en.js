@@ -177,6 +177,9 @@ export default {
   'record.own': 'Your record (seat {n}): it shows only your cards; the full record is available when the game ends.',
   'record.sofar': 'The record of the game so far is downloaded: nothing in this game is hidden, so it holds every move. Open it on the replay page.',
   'record.full': 'The full record of the game is downloaded. Open it on the replay page.',
+  'record.error.reading': 'Your record can be downloaded between readings: try again once this poem is answered.',
+  'record.error.over': 'The full record comes when the game is over.',
+  'record.error.seat': 'Only a seated player has a record of their own; the full record comes when the game is over.',
 
   'rules.title': 'Rules of this game',
   'rules.loading': 'Loading the rules…',

@@ -42,6 +42,13 @@ export function saveRecord(rec, code, game) {
   return recordNote(rec);
 }
 
+/** A refused `record` request in the page's words, or null for the room's
+ * generic error words (the server's `error` codes, docs/web-protocol.md). */
+export function recordError(m) {
+  const key = { 'not-your-turn': 'record.error.reading', over: 'record.error.over', seat: 'record.error.seat' }[m && m.error];
+  return key ? t(key) : null;
+}
+
 /** The room's record buttons: a seated player's "Download my record" while
  * the game goes on; once it is over, the whole record for everyone (a
  * seat's own record is then of no more use). `send` sends a message. */

@@ -9,7 +9,7 @@
 
 import { t, lang, has, levelName } from './i18n.js';
 import { h, clear } from './dom.js';
-import { recordButtons, saveRecord } from './record.js';
+import { recordButtons, recordError, saveRecord } from './record.js';
 import { rulesBox } from './rules.js';
 import { getToken, setToken, clientMs } from './net.js';
 import { inviteBox } from './lobby.js';
@@ -202,6 +202,7 @@ export function open(ctx, code) {
         render();
         return;
       }
+      if (m.request === 'record' && recordError(m)) return note('error', recordError(m)); // js/record.js
       note('error', errorText(m), allowedNow(m));
       if (r.table) r.table.event(m);
     }),
