@@ -418,6 +418,13 @@ static int replays_alike(const pl_match *m, json_t *rec)
     return same;
 }
 
+/* 63 bits of `fresh`, never the room's seed. */
+static json_int_t other_seed(const pl_match *m, uint64_t fresh)
+{
+    uint64_t s = fresh >> 1;
+    return (json_int_t)(s == m->seed ? s ^ 1 : s);
+}
+
 json_t *hubr_seat_record(hub_room *r, int seat, uint64_t fresh_seed)
 {
     const pl_game *g = r->game;
@@ -429,7 +436,7 @@ json_t *hubr_seat_record(hub_room *r, int seat, uint64_t fresh_seed)
         pl_buf_free(&out);
         const char *deal = json_string_value(json_object_get(json_object_get(rec, "options"), "deal"));
         if (rec && !(deal && *deal) && /* a deal= chosen at the start may tell what is to come */
-            json_object_set_new(rec, "seed", json_integer((json_int_t)(fresh_seed >> 1))) == 0 &&
+            json_object_set_new(rec, "seed", json_integer(other_seed(r->m, fresh_seed))) == 0 &&
             replays_alike(r->m, rec))
             return rec;
         json_decref(rec);

@@ -2,8 +2,9 @@
 // ids or jargon on any screen a player sees, in either language. It walks the
 // rendered pages of all four games — the lobby, the new-room form with every
 // game's options opened, a room at the start (a player seated), in the middle
-// and at the end (a spectator of computers; karuta: the middle only, a whole
-// karuta game takes minutes of readings), and the replay — in en and ru at
+// and at the end (a spectator of computers: one finished room per game, made
+// first, so that karuta's readings run while the other pages are read), and
+// the replay — in en and ru at
 // phone and desktop size, reads what a player reads (innerText, the labels of
 // buttons and options, title/aria-label/placeholder/alt attributes), and
 // fails on the patterns below; on a Russian page also on English words (the
@@ -65,7 +66,8 @@ const GAMES = {
   ur: { options: { pieces: '1' }, seats: 2 },
   cbw: { options: { w: '3', h: '2' }, seats: 4 },
   tamcuc: { options: { players: '2' }, seats: 2 },
-  karuta: { options: { variant: 'kyogi', deal: '1;2;3/4;5;6', memo_s: '0', upper_ms: '1000', lower_ms: '1000', yoin_ms: '0', pause_ms: '500' }, seats: 2, noEnd: true },
+  karuta: { options: { variant: 'kyogi', deal: '1;2;3/4;5;6', memo_s: '0', upper_ms: '1000', lower_ms: '1000', yoin_ms: '0', pause_ms: '500' }, seats: 2,
+    end: { variant: 'kyogi', deal: '1/2', memo_s: '0', upper_ms: '1000', lower_ms: '1000', yoin_ms: '0', pause_ms: '0' } },
 };
 
 run('words', async (h) => {
@@ -94,6 +96,15 @@ run('words', async (h) => {
         if (!KEYS.has(m[0]) && (en.has(m[0]) || en.has(m[0].toLowerCase()))) found('English word on a Russian page', m[0], m.index);
     await h.shot(page, where.replace(/[^a-z0-9]+/gi, '-'));
   }
+
+  // one room of computers per game played to the end meanwhile (karuta: one card a side)
+  const ended = {};
+  await h.step('rooms of computers that play to the end meanwhile', async () => {
+    const p = await h.page('desktop', { lang: 'en' });
+    await p.goto(h.url('/'));
+    for (const [game, g] of Object.entries(GAMES))
+      ended[game] = (await h.createRoom(p, { game, options: g.end || g.options, seats: Array.from({ length: g.seats }, () => ({ kind: 'ai', level: 'easy' })) })).room;
+  });
 
   for (const lang of ['en', 'ru']) {
     for (const size of ['phone', 'desktop']) {
@@ -126,10 +137,10 @@ run('words', async (h) => {
           await page.goto(h.url('/room/' + all.room));
           await h.waitState(page, (st) => st.over || (st.history_from || 0) + (st.history || []).length >= 6, undefined, 60000);
           await judge(page, `${game}-middle-${tag}`, lang);
-          if (g.noEnd) return;
-          await h.waitState(page, (st) => st.over, undefined, 120000);
+          await page.goto(h.url('/room/' + ended[game]));
+          await h.waitState(page, (st) => st.over, undefined, 300000);
           await judge(page, `${game}-end-${tag}`, lang);
-          await page.goto(h.url('/room/' + all.room + '#replay'));
+          await page.goto(h.url('/room/' + ended[game] + '#replay'));
           await page.locator('#replay-step').waitFor();
           await page.keyboard.press('ArrowRight');
           await page.keyboard.press('ArrowRight');
