@@ -76,7 +76,13 @@ run('words', async (h) => {
   let pages = 0;
 
   async function judge(page, where, lang) {
-    await page.waitForTimeout(300); // the table's module and its words
+    // the table's module and its words: a room's table mounted, a replay's game module in
+    await page.waitForFunction(() => {
+      const p = window.__parlour && window.__parlour.page;
+      if (p && p.room) return !!p.room.table;
+      if (p && p.replay) return !p.replay.steps || !!p.replay.mod;
+      return true;
+    });
     const text = await readPage(page);
     pages++;
     const lines = text.split('\n');
