@@ -388,7 +388,9 @@ void hubr_req_replay_part(hub *h, hub_conn *c, json_t *root, int64_t now_ms);
  * record (pl_record_write_for) with the key "history": [{seat, events}],
  * each action's events as that seat saw them. Returns a new object, or NULL
  * when memory runs out. Every entry must be visible to the seat (karuta:
- * the caller waits for the reading's answer). Leaves the room unchanged. */
+ * the caller waits for the reading's answer). Work: the whole record is
+ * read back once (one apply per action) to check it replays. Leaves the
+ * room unchanged. */
 json_t *hubr_seat_record(hub_room *r, int seat, uint64_t fresh_seed);
 
 /* ---- hub_karuta.c ---- */
