@@ -876,6 +876,54 @@ static void test_reconnect_spectator_chat(void **state)
     drv_free(d);
 }
 
+/* A seat's record during the game (issue 31, §7; hubr_seat_record): in Ur,
+ * which hides nothing, the whole record so far, which loads and replays,
+ * with another seed than the room's (which would tell the throws to come);
+ * with hidden cards (Tam Cúc) the seat's own, each move's events with it. */
+static void test_record_seat_whole_or_own(void **state)
+{
+    (void)state;
+    drv *d = drv_new("record-seat");
+    duo t = duo_open(d, "\"game\":\"ur\",\"options\":{\"pieces\":\"1\"}");
+    sendf(d, t.p0, "{\"type\":\"record\",\"who\":\"seat\"}");
+    json_t *rec = json_object_get(last(d, t.p0, "record"), "record");
+    assert_non_null(rec);
+    assert_string_equal(str(rec, "format"), "parlour-record");
+    assert_true(json_is_null(json_object_get(rec, "result")));
+    json_int_t early = json_integer_value(json_object_get(rec, "seed"));
+    size_t nact = json_array_size(json_object_get(rec, "actions"));
+    assert_true(nact > 0);
+    char *text = json_dumps(rec, JSON_COMPACT);
+    pl_buf err = {0};
+    pl_match *m = pl_record_read(text, &err);
+    free(text);
+    assert_non_null(m); /* it replays */
+    assert_int_equal(m->nhist, (int)nact);
+    pl_match_free(m);
+    pl_buf_free(&err);
+    int conns[2] = {t.p0, t.p1};
+    play_to_end(d, conns, 2, 7);
+    sendf(d, t.p0, "{\"type\":\"record\",\"who\":\"referee\"}");
+    rec = json_object_get(last(d, t.p0, "record"), "record");
+    assert_non_null(rec);
+    assert_true(json_integer_value(json_object_get(rec, "seed")) != early); /* the room's seed only now */
+    drv_free(d);
+
+    d = drv_new("record-own");
+    t = duo_open(d, "\"game\":\"tamcuc\",\"options\":{\"players\":\"2\"}");
+    sendf(d, t.p1, "{\"type\":\"record\",\"who\":\"seat\"}");
+    rec = json_object_get(last(d, t.p1, "record"), "record");
+    assert_non_null(rec);
+    assert_string_equal(str(rec, "format"), "parlour-record-view");
+    assert_null(json_object_get(rec, "seed"));
+    json_t *hist = json_object_get(rec, "history");
+    assert_int_equal(json_array_size(hist), json_array_size(json_object_get(rec, "actions")));
+    assert_true(json_array_size(hist) > 0);
+    for (size_t k = 0; k < json_array_size(hist); k++)
+        assert_true(json_is_array(json_object_get(json_array_get(hist, k), "events")));
+    drv_free(d);
+}
+
 static void test_record_and_rematch(void **state)
 {
     (void)state;
@@ -2042,6 +2090,7 @@ int main(void)
         cmocka_unit_test(test_whole_game_tamcuc),
         cmocka_unit_test(test_whole_game_karuta),
         cmocka_unit_test(test_reconnect_spectator_chat),
+        cmocka_unit_test(test_record_seat_whole_or_own),
         cmocka_unit_test(test_record_and_rematch),
         cmocka_unit_test(test_hostile_messages),
         cmocka_unit_test(test_illegal_explained),

@@ -381,6 +381,18 @@ void hubs_batchp_free(hub_batchp *p);
 void hubr_req_replay(hub *h, hub_conn *c, json_t *root, int64_t now_ms);
 /* The `replay_part` request: a referee's record uploaded in parts. */
 void hubr_req_replay_part(hub *h, hub_conn *c, json_t *root, int64_t now_ms);
+/* The record seat `seat` of room `r` gets for `record {who: "seat"}`
+ * (docs/records.md, "A record from a room"): in a game without
+ * PL_GAME_HIDDEN that is not over, the referee's record with `fresh_seed`
+ * (63 bits are kept) in place of the room's seed, when it replays to the
+ * same position (nothing at the start came from the seed); else the seat's
+ * record (pl_record_write_for) with the key "history": [{seat, events}],
+ * each action's events as that seat saw them. Returns a new object, or NULL
+ * when memory runs out. Every entry must be visible to the seat (karuta:
+ * the caller waits for the reading's answer). Work: the whole record is
+ * read back once (one apply per action) to check it replays. Leaves the
+ * room unchanged. */
+json_t *hubr_seat_record(hub_room *r, int seat, uint64_t fresh_seed);
 
 /* ---- hub_karuta.c ---- */
 /* A job's kind: a computer's seat (or a covered one) moves; a person's

@@ -387,3 +387,75 @@ void hubr_req_replay_part(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     }
     hub_queue_msg(h, c->id, text, 0, 0, NULL, 0); /* as send_now queues it */
 }
+
+/* Whether `rec`, the referee's record of `m` with its seed replaced, replays
+ * to the position of `m` as every seat sees it: then nothing at the start
+ * came from the seed, and the record without the real one (which would tell
+ * the throws to come) is still the whole game so far. */
+static int replays_alike(const pl_match *m, json_t *rec)
+{
+    char *text = json_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS);
+    if (!text)
+        return 0;
+    pl_buf err = {0};
+    pl_match *m2 = pl_record_read(text, &err);
+    free(text);
+    pl_buf_free(&err);
+    if (!m2)
+        return 0;
+    const pl_game *g = m->game;
+    int same = m2->nhist == m->nhist;
+    int n = g->num_seats(m->state);
+    for (int v = -1; same && v < n; v++) {
+        pl_buf a = {0}, b = {0};
+        g->view(m->state, v, &a);
+        g->view(m2->state, v, &b);
+        same = !a.oom && !b.oom && !strcmp(pl_buf_str(&a), pl_buf_str(&b));
+        pl_buf_free(&a);
+        pl_buf_free(&b);
+    }
+    pl_match_free(m2);
+    return same;
+}
+
+/* 63 bits of `fresh`, never the room's seed. */
+static json_int_t other_seed(const pl_match *m, uint64_t fresh)
+{
+    uint64_t s = fresh >> 1;
+    return (json_int_t)(s == m->seed ? s ^ 1 : s);
+}
+
+json_t *hubr_seat_record(hub_room *r, int seat, uint64_t fresh_seed)
+{
+    const pl_game *g = r->game;
+    pl_buf out = {0};
+    json_t *rec = NULL;
+    if (!(g->flags & PL_GAME_HIDDEN) && !hub_room_over(r)) { /* nothing hidden: the whole record */
+        if (pl_record_write(r->m, &out) == 0)
+            rec = json_loads(pl_buf_str(&out), 0, NULL);
+        pl_buf_free(&out);
+        const char *deal = json_string_value(json_object_get(json_object_get(rec, "options"), "deal"));
+        if (rec && !(deal && *deal) && /* a deal= chosen at the start may tell what is to come */
+            json_object_set_new(rec, "seed", json_integer(other_seed(r->m, fresh_seed))) == 0 &&
+            replays_alike(r->m, rec))
+            return rec;
+        json_decref(rec);
+        rec = NULL;
+    }
+    if (pl_record_write_for(r->m, seat, &out) == 0)
+        rec = json_loads(pl_buf_str(&out), 0, NULL);
+    pl_buf_free(&out);
+    if (!rec)
+        return NULL;
+    json_t *hist = json_array();
+    int bad = !hist || json_object_set_new(rec, "history", hist) < 0;
+    for (int i = 0; !bad && i < r->m->nhist; i++) {
+        json_t *ev = json_loads(r->ent[i].events[seat + 1], 0, NULL);
+        bad = !ev || json_array_append_new(hist, json_pack("{s:i, s:o}", "seat", r->ent[i].seat, "events", ev)) < 0;
+    }
+    if (bad) {
+        json_decref(rec);
+        return NULL;
+    }
+    return rec;
+}

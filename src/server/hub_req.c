@@ -742,14 +742,16 @@ static void req_record(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         hub_error(h, c->id, "room", "record", "record: join or watch a room first");
         return;
     }
-    pl_buf out = {0};
-    int rc;
+    json_t *rec = NULL;
     if (!strcmp(who, "referee")) {
         if (!hub_room_over(r)) {
             hub_error(h, c->id, "over", "record", "the referee's record (with the seed) comes only after the game");
             return;
         }
-        rc = pl_record_write(r->m, &out);
+        pl_buf out = {0};
+        if (pl_record_write(r->m, &out) == 0)
+            rec = json_loads(pl_buf_str(&out), 0, NULL);
+        pl_buf_free(&out);
     } else {
         if (c->seat < 0) {
             hub_error(h, c->id, "seat", "record", "a spectator has no seat's record: ask for the referee's after the game");
@@ -759,11 +761,12 @@ static void req_record(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
             hub_error(h, c->id, "not-your-turn", "record", "ask again once the reading is answered");
             return;
         }
-        rc = pl_record_write_for(r->m, c->seat, &out);
+        int open = !(r->game->flags & PL_GAME_HIDDEN) && !hub_room_over(r); /* takes a seed only then */
+        rec = hubr_seat_record(r, c->seat, open ? random_seed(h) : 0);
     }
-    json_t *rec = rc == 0 ? json_loads(pl_buf_str(&out), 0, NULL) : NULL;
-    pl_buf_free(&out);
-    if (rec && !hub_room_over(r)) /* no deal= before the end, even a game's that does not mark it secret */
+    const char *fmt = json_string_value(json_object_get(rec, "format"));
+    if (rec && !hub_room_over(r) && fmt && strcmp(fmt, "parlour-record")) /* no deal= before the end, even a
+                                                                             game's that does not mark it secret */
         json_object_del(json_object_get(rec, "options"), "deal");
     if (!rec) {
         hub_error(h, c->id, "storage", "record", "out of memory");

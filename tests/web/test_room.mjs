@@ -167,8 +167,9 @@ run('room', async (h) => {
     await h.shot(bob, 'over-phone-ru');
   });
 
-  await h.step('the records download as JSON (seat, and referee after the end)', async () => {
-    for (const [id, format] of [['#record-seat', 'parlour-record-view'], ['#record-referee', 'parlour-record']]) {
+  await h.step('the record downloads as JSON after the end (the whole game: test_replay.mjs tests the records)', async () => {
+    h.check((await ann.locator('#record-seat').count()) === 0, 'no seat\'s record after the end: the whole one');
+    for (const [id, format] of [['#record-referee', 'parlour-record']]) {
       const [dl] = await Promise.all([ann.waitForEvent('download'), ann.click(id)]);
       const rec = JSON.parse(readFileSync(await dl.path(), 'utf8'));
       h.check(rec.format === format && rec.game === 'ur', `${id}: ${rec.format}`);

@@ -8,23 +8,33 @@
 // (web/games/GAME.js) as the chosen seat sees them, with each step's legal
 // actions (and their exact winning chance when the server has a table). A
 // server without `replay` answers an error: the page then steps through the
-// record's actions as text (a room's record is fetched with `record`).
+// record's actions in words (a room's record is fetched with `record`). A
+// seat's own record (js/record.js: the hidden cards left out) cannot be
+// replayed with views: the page says so and tells its moves from the events
+// it carries, as that seat saw them.
+//
+// Every step is told in words (issue 31, §4): the game's tell (js/events.js)
+// from the entry's events, with seats named; never the engine's notation.
 
 import { t, lang, has } from './i18n.js';
 import { h, clear, download } from './dom.js';
 import { tellEntry, actionWords } from './events.js';
+import { recordFileName, recordNote } from './record.js';
 
-/** The steps of a `replay` answer: [{view, text, seat, entry, legal}], index 0 the start
- * (`text`: the entry's notation with its seat; `entry`: the history entry, worded from its
- * events by the game's module, js/events.js). */
+/** The steps of a `replay` answer: [{view, seat, entry, legal}], index 0 the start
+ * (`entry`: the history entry, worded from its events by the game's module,
+ * js/events.js; its notation is never shown). */
 export function stepsOf(msg) {
   if (!Array.isArray(msg.steps)) return [];
   return msg.steps.map((s) => {
     const e = (s && s.entry) || {};
-    const text = e.text ?? s.text ?? '';
-    const who = typeof e.seat === 'number' && e.seat >= 0 ? t('replay.seat', { n: e.seat + 1 }) + ': ' : '';
-    return { view: s ? s.view : null, text: text ? who + text : '', entry: s && s.entry ? s.entry : null, seat: e.seat, legal: Array.isArray(s.legal) ? s.legal : [] };
+    return { view: s ? s.view : null, entry: s && s.entry ? s.entry : null, seat: e.seat, legal: s && Array.isArray(s.legal) ? s.legal : [] };
   });
+}
+
+/** The seat of a record's action: a number, or -1 for chance. */
+function seatOf(a) {
+  return typeof a.seat === 'number' ? a.seat : -1;
 }
 
 /** `text` cut into parts of at most `max` UTF-8 bytes, also once JSON-escaped. */
@@ -48,18 +58,41 @@ export function partsOf(text, max = 6000) {
   return parts;
 }
 
-/** Steps from the record alone (no views): the start, then one per action. */
+/** Steps from the record alone (no views): the start, then one per action,
+ * with the events a seat's own record carries (`history`, js/record.js). */
 function textSteps(record) {
-  return [{ view: null, text: '' }].concat(
-    record.actions.map((a) => ({ view: null, seat: a.seat, text: (a.seat === 'chance' ? '' : t('replay.seat', { n: Number(a.seat) + 1 }) + ': ') + a.action })),
+  const hist = Array.isArray(record.history) ? record.history : [];
+  return [{ view: null, entry: null }].concat(
+    record.actions.map((a, i) => ({ view: null, seat: seatOf(a), entry: { seq: i, seat: seatOf(a), events: hist[i] && Array.isArray(hist[i].events) ? hist[i].events : [] } })),
   );
 }
 
 export function open(ctx, code) {
   const { net, root } = ctx;
-  const R = { record: null, steps: null, views: false, i: 0, error: null, note: null, table: null, tableGame: null, wantRecord: false, seat: -1, seats: 0, game: null, mod: null };
-  /** A step's sentences, in the page's language, from its entry's events. */
-  const told = (step) => tellEntry(R.mod, R.game, step && step.entry, { t, lang, has, seat: R.seat });
+  const R = { record: null, steps: null, views: false, i: 0, error: null, note: null, own: null, table: null, tableGame: null, wantRecord: false, seat: -1, seats: 0, game: null, mod: null, modGame: null, names: null };
+  /** A seat in words: its player's name in a room, else "Player N". */
+  const seatWho = (i) => (R.names && R.names[i] ? R.names[i] : t('replay.player', { n: i + 1 }));
+  /** A step's sentences, in the page's language, from its entry's events
+   * (the game's tell); without them, who moved or that chance decided. */
+  const told = (step) => {
+    if (!step || !step.entry) return [];
+    const words = tellEntry(R.mod, R.game, step.entry, { t, lang, has, seat: R.seat, names: R.names });
+    if (words.length) return words;
+    const seat = typeof step.entry.seat === 'number' ? step.entry.seat : -1;
+    if (seat >= 0) return [t('replay.moved', { who: seatWho(seat) })];
+    return [has('replay.chance.' + R.game) ? t('replay.chance.' + R.game) : t('replay.chanceStep')]; // a throw, a deal, a draw
+  };
+  /** The game's table module, for its words (mount() loads it for the views too). */
+  const loadMod = (game) => {
+    if (!game || R.modGame === game) return;
+    R.modGame = game;
+    import('/games/' + game + '.js').then((mod) => {
+      if (R.game !== game || R.mod === mod) return;
+      R.mod = mod;
+      renderHistory();
+      renderStep();
+    }, () => {});
+  };
   const els = {};
   const offs = [];
 
@@ -69,12 +102,20 @@ export function open(ctx, code) {
       R.wantRecord = false;
       load(m.record, true);
     }),
+    net.on('state', (m) => {
+      // a room's players, by name, for the steps' words
+      if (!code || m.room !== code || !Array.isArray(m.seats)) return;
+      R.names = m.seats.map((s, i) => (s && s.kind === 'person' && s.name ? s.name : s && s.kind === 'ai' ? t('replay.computer', { n: i + 1 }) : null));
+      renderHistory();
+      renderSaid();
+    }),
     net.on('replay', (m) => {
       const steps = stepsOf(m);
       if (!steps.length) return fallback();
       R.steps = steps;
       R.views = steps.some((s) => s.view);
       R.game = m.game || (steps[0].view && steps[0].view.game) || R.game;
+      loadMod(R.game);
       R.seats = (steps[0].view && steps[0].view.seats) || R.seats;
       if (typeof m.seat === 'number') R.seat = m.seat;
       R.note = m.truncated ? t('replay.truncated', { n: steps.length - 1, all: m.actions ?? '?' }) : null;
@@ -132,11 +173,20 @@ export function open(ctx, code) {
       R.error = t('replay.bad');
       R.record = null;
     } else if (record.format === 'parlour-record-view') {
-      R.error = t('replay.seatRecord');
-      R.record = null;
-    } else {
+      // one seat's record: its moves in words, no views (the hidden cards are not in it)
       R.record = record;
       R.game = record.game;
+      R.own = Number(record.viewer);
+      R.seat = R.own;
+      R.steps = textSteps(record);
+      R.views = false;
+      R.sending = null;
+      loadMod(R.game);
+    } else {
+      R.own = null;
+      R.record = record;
+      R.game = record.game;
+      loadMod(R.game);
       if (fromRoom) {
         if (R.noReplay) fallback();
         else renderAll();
@@ -217,6 +267,7 @@ export function open(ctx, code) {
     if (!els.status) return;
     clear(els.status);
     if (R.error) els.status.append(h('p', { class: 'note error', role: 'alert' }, R.error));
+    if (R.own !== null && R.record) els.status.append(h('p', { class: 'note info', id: 'replay-own' }, recordNote(R.record)));
     if (R.note) els.status.append(h('p', { class: 'note info' }, R.note));
     if (R.views && R.seats) {
       const sel = h('select', { id: 'replay-seat', onchange: (ev) => {
@@ -225,15 +276,15 @@ export function open(ctx, code) {
           else if (R.record) upload(JSON.stringify(R.record), R.seat);
         } },
         h('option', { value: '-1', selected: R.seat === -1 }, t('replay.asSpectator')),
-        Array.from({ length: R.seats }, (_, i) => h('option', { value: String(i), selected: R.seat === i }, t('replay.seat', { n: i + 1 }))));
+        Array.from({ length: R.seats }, (_, i) => h('option', { value: String(i), selected: R.seat === i }, seatWho(i))));
       els.status.append(h('label', { class: 'field' }, t('replay.viewAs'), ' ', sel));
     }
     const g = R.game;
     if (g) {
       const head = h('p', {}, h('b', {}, has('game.' + g + '.name') ? t('game.' + g + '.name') : g));
-      if (R.steps) head.append(' · ', t('replay.actions', { n: R.steps.length - 1 }));
+      if (R.steps) head.append(' · ', t(R.steps.length === 2 ? 'replay.actions.one' : 'replay.actions', { n: R.steps.length - 1 }));
       if (R.record)
-        head.append(' ', h('button', { type: 'button', id: 'replay-download', onclick: () => download('parlour-' + g + '-record.json', JSON.stringify(R.record, null, 1) + '\n') }, t('replay.download')));
+        head.append(' ', h('button', { type: 'button', id: 'replay-download', onclick: () => download(recordFileName(R.record, code, g), JSON.stringify(R.record, null, 1) + '\n') }, t('replay.download')));
       els.status.append(head);
     }
     if (!R.steps && !R.error && (R.record || code)) els.status.append(h('p', { class: 'quiet' }, t('replay.loading')));
@@ -252,7 +303,7 @@ export function open(ctx, code) {
     if (!R.steps) return;
     R.steps.slice(1).forEach((s, k) =>
       els.history.append(h('li', { class: k + 1 === R.i ? 'now' : null },
-        h('button', { type: 'button', class: 'linkish', onclick: () => go(k + 1) }, told(s).join(' ') || s.text || t('replay.step', { i: k + 1, n: R.steps.length - 1 })))));
+        h('button', { type: 'button', class: 'linkish', onclick: () => go(k + 1) }, told(s).join(' ') || t('replay.step', { i: k + 1, n: R.steps.length - 1 })))));
   }
 
   function renderStep() {
@@ -270,7 +321,7 @@ export function open(ctx, code) {
     if (step.view) mount(step.view, R.i === n);
     else {
       clear(els.table);
-      els.table.append(h('p', { class: 'replay-text', id: 'replay-text' }, R.i === 0 ? t('replay.start') : step.text));
+      els.table.append(h('p', { class: 'replay-text', id: 'replay-text' }, R.i === 0 ? t('replay.start') : told(step).join(' ')));
     }
     renderSaid();
   }
@@ -285,7 +336,7 @@ export function open(ctx, code) {
     if (step.legal && step.legal.length) {
       const pct = (c) => (typeof c === 'number' ? ' — ' + t('replay.chance', { p: (c * 100).toFixed(1) }) : '');
       els.told.append(h('details', { class: 'replay-legal' }, h('summary', {}, t('replay.legal', { n: step.legal.length })),
-        h('ul', {}, step.legal.map((a) => h('li', {}, actionWords(R.mod, R.game, a, { t, lang, has, seat: R.seat }), pct(a.chance))))));
+        h('ul', {}, step.legal.map((a) => h('li', {}, actionWords(R.mod, R.game, a, { t, lang, has, seat: R.seat, names: R.names }), pct(a.chance))))));
     }
   }
 

@@ -8,7 +8,9 @@
 // JSON view and the legal actions as buttons.
 
 import { t, lang, has, levelName } from './i18n.js';
-import { h, clear, download } from './dom.js';
+import { h, clear } from './dom.js';
+import { recordButtons, recordError, saveRecord } from './record.js';
+import { rulesBox } from './rules.js';
 import { getToken, setToken, clientMs } from './net.js';
 import { inviteBox } from './lobby.js';
 import { actionWords } from './events.js';
@@ -154,6 +156,7 @@ export function open(ctx, code) {
       busyWait = 250;
       r.seat = m.seat;
       r.token = m.token;
+      r.options = m.options; // for the rules box (js/rules.js)
       setToken(code, m.token);
       renderJoin();
     }),
@@ -199,6 +202,7 @@ export function open(ctx, code) {
         render();
         return;
       }
+      if (m.request === 'record' && recordError(m)) return note('error', recordError(m)); // js/record.js
       note('error', errorText(m), allowedNow(m));
       if (r.table) r.table.event(m);
     }),
@@ -206,12 +210,7 @@ export function open(ctx, code) {
       if (r.token) setToken(m.room, r.token);
       location.assign('/room/' + m.room);
     }),
-    net.on('record', (m) => {
-      const rec = m.record || {};
-      const who = rec.format === 'parlour-record' ? 'referee' : 'seat' + (rec.viewer ?? '');
-      download('parlour-' + (rec.game || r.game || 'game') + '-' + code.slice(0, 8) + '-' + who + '.json', JSON.stringify(rec, null, 1) + '\n');
-      note('info', t('room.record.saved'));
-    }),
+    net.on('record', (m) => note('info', saveRecord(m.record || {}, code, r.game))), // js/record.js
     net.on('left', () => {
       if (r.leaving) location.assign('/');
       else note('info', t('room.takenOver')); // the seat's token came back on another connection
@@ -299,6 +298,7 @@ export function open(ctx, code) {
           h('section', { class: 'seats-box' }, h('h2', {}, t('room.seats')), els.seats),
           h('section', { class: 'chat' }, h('h2', {}, t('chat.title')), els.chatList, chatForm),
           els.tools,
+          rulesBox(() => r.game, () => ({ ...(r.state && r.state.view && r.state.view.variant ? { variant: r.state.view.variant } : {}), ...(r.options || {}) })), // js/rules.js
           els.invite)));
     renderJoin();
     renderState();
@@ -474,9 +474,9 @@ export function open(ctx, code) {
   function renderTools() {
     clear(els.tools);
     const st = r.state;
+    els.tools.append(...recordButtons(r.seat, !!(st && st.over), (m) => net.send(m))); // js/record.js
     if (r.seat !== null && r.seat >= 0) {
       els.tools.append(
-        h('button', { type: 'button', id: 'record-seat', onclick: () => net.send({ type: 'record', who: 'seat' }) }, t('room.record.mine')),
         h('button', { type: 'button', id: 'leave', onclick: () => {
           r.leaving = true;
           net.send({ type: 'leave' });
@@ -484,10 +484,7 @@ export function open(ctx, code) {
       );
     }
     if (st && st.over)
-      els.tools.append(
-        h('button', { type: 'button', id: 'record-referee', onclick: () => net.send({ type: 'record', who: 'referee' }) }, t('room.record.referee')),
-        h('a', { class: 'button', href: '/room/' + code + '#replay', id: 'replay-link' }, t('room.replay')),
-      );
+      els.tools.append(h('a', { class: 'button', href: '/room/' + code + '#replay', id: 'replay-link' }, t('room.replay')));
   }
 
   function renderOver() {

@@ -1,0 +1,73 @@
+// rules/cbw.js — City Behind Walls for players, in en and ru (js/rules.js
+// reads it; written from /work/shared/rules/city-behind-walls.md).
+export default {
+  defaults: { players: '4', deck: '36', w: 'auto', h: '4', first: 'random' },
+  en: [
+    { title: 'Goal', items: [
+      'Two teams, Red and Black, lay cards face up on the table and try to wall in empty places (castles) and to capture the other team’s cards. Castles and captured cards score a point each.',
+      { opt: 'players', v: {
+        4: 'Four players: seats take turns around the table, Red, Black, Red, Black; partners sit opposite.',
+        6: 'Six players: three on each team, seats alternating Red and Black.',
+        2: 'Two people: each plays both seats of a team (two hands), so the game is the four-seat game.' } },
+      { opt: 'deck', v: { 36: '36 cards, 6 to ace. Red players get all the red cards (♥ ♦), Black players all the black ones (♠ ♣).', 52: '52 cards, 2 to ace. Red players get all the red cards (♥ ♦), Black players all the black ones (♠ ♣).' } },
+      'You see your own hand, the table, the captured cards and how many cards each player holds — not your partner’s hand.',
+    ] },
+    { title: 'A turn', items: [
+      'Place one card from your hand face up next to a card already on the table (above, below, left or right), or pass.',
+      'Never next to a card of the same suit.',
+      'If one of its neighbours is your colour, the card may go there. Otherwise it must be higher than at least one of its neighbours (ace high; an equal rank is not higher).',
+      'The first card of the game must be a number card, not a court card or an ace.',
+      { opt: 'first', v: { random: 'Which team opens is drawn at random.', red: 'Red opens.', black: 'Black opens.' } },
+    ] },
+    { title: 'The walls', items: [
+      { opt: 'w', v: { auto: 'All play stays inside a rectangle 9 cards wide (12 with 52 cards).' }, text: 'All play stays inside a rectangle {v} cards wide.' },
+      { opt: 'h', text: 'The rectangle is {v} cards high.' },
+      'The rectangle is not drawn at first: once the cards reach across its whole width (or height), those edges become fixed walls for the rest of the game.',
+    ] },
+    { title: 'Captures', items: [
+      'Cards of one colour that touch each other form a group. A group is captured when no empty place inside the walls touches it: its cards go to the other team as prisoners.',
+      'After you place a card, the other team’s groups without an empty neighbour are captured first, then your own.',
+      'You may not place a card where its own group would be left with no empty neighbour, unless that captures something.',
+      'Fixing a wall can capture too: places beyond the new wall no longer count.',
+    ] },
+    { title: 'The end and the score', items: [
+      'The game ends when every player passes in a row.',
+      'Each empty area inside the walls touched only by Red cards is a Red castle (a point per place); only by Black cards, a Black castle; otherwise nobody’s.',
+      'Each prisoner is a point. The team with more points wins; equal points are a draw.',
+    ] },
+  ],
+  ru: [
+    { title: 'Цель', items: [
+      'Две команды, Красные и Чёрные, выкладывают карты лицом вверх и стараются обнести стенами пустые места (замки) и взять в плен карты соперников. Каждое место замка и каждый пленник — очко.',
+      { opt: 'players', v: {
+        4: 'Четыре игрока: места ходят по кругу — Красный, Чёрный, Красный, Чёрный; партнёры сидят друг напротив друга.',
+        6: 'Шесть игроков: по трое в команде, места чередуются.',
+        2: 'Двое: каждый играет оба места своей команды (две руки), так что это игра на четыре места.' } },
+      { opt: 'deck', v: { 36: '36 карт, от шестёрки до туза. Красные получают все красные карты (♥ ♦), Чёрные — все чёрные (♠ ♣).', 52: '52 карты, от двойки до туза. Красные получают все красные карты (♥ ♦), Чёрные — все чёрные (♠ ♣).' } },
+      'Вы видите свою руку, стол, пленников и сколько карт у каждого — но не руку партнёра.',
+    ] },
+    { title: 'Ход', items: [
+      'Положите одну карту из руки лицом вверх рядом с картой на столе (сверху, снизу, слева или справа) или пасуйте.',
+      'Никогда рядом с картой той же масти.',
+      'Если хотя бы один сосед вашего цвета, карту класть можно. Иначе она должна быть старше хотя бы одного из соседей (туз старший; равная не старше).',
+      'Первая карта партии — числовая, не картинка и не туз.',
+      { opt: 'first', v: { random: 'Какая команда начинает, решает жребий.', red: 'Начинают Красные.', black: 'Начинают Чёрные.' } },
+    ] },
+    { title: 'Стены', items: [
+      { opt: 'w', v: { auto: 'Вся игра идёт внутри прямоугольника шириной 9 карт (12 при 52 картах).' }, text: 'Вся игра идёт внутри прямоугольника; его ширина в картах — {v}.' },
+      { opt: 'h', text: 'Его высота в картах — {v}.' },
+      'Сначала прямоугольник не очерчен: когда карты протянутся на всю его ширину (или высоту), эти края становятся стенами до конца партии.',
+    ] },
+    { title: 'Взятия', items: [
+      'Карты одного цвета, касающиеся друг друга, — группа. Группа взята, когда её не касается ни одно пустое место внутри стен: её карты уходят пленниками к другой команде.',
+      'После вашего хода сначала берутся группы соперников без пустых соседей, потом ваши.',
+      'Нельзя класть карту туда, где её группа останется без пустых соседей, если этим ничего не берётся.',
+      'Поставленная стена тоже может взять: места за новой стеной больше не считаются.',
+    ] },
+    { title: 'Конец и счёт', items: [
+      'Партия кончается, когда все игроки спасовали подряд.',
+      'Пустая область внутри стен, которой касаются только красные карты, — замок Красных (очко за каждое место); только чёрные — замок Чёрных; иначе ничья.',
+      'Каждый пленник — очко. Побеждает команда с большим счётом; при равенстве — ничья.',
+    ] },
+  ],
+};

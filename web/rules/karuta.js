@@ -1,0 +1,110 @@
+// rules/karuta.js — karuta with the Hundred Poems for players, in en and ru,
+// one part per variant (js/rules.js shows the room's variant; written from
+// /work/shared/rules/karuta.md).
+export default {
+  defaults: { variant: 'kyogi', memo_s: '900', wrong_answer: 'receive1', cards: '100', foul: 'pot', send: 'manual', place: 'auto', answer: 'card', rearrange: 'off', teams: 'off', owner_ms: '3000' },
+  en: [
+    { title: 'The cards', items: [
+      'A hundred short poems. The reader reads a poem from a reading card; the players look for the card that carries its second half and touch it first.',
+      'A poem is known from its first sounds: many are decided by the first one, two or three sounds, and the page shows where that point lies.',
+    ] },
+    { title: 'Goal: competitive karuta (two players)', when: { variant: 'kyogi' }, items: [
+      'Be the first to clear your own side of the field. Each player has 25 cards in three rows in front of them; the other 50 poems are read too, but their cards are not on the field.',
+      { opt: 'memo_s', text: 'Before the first reading there is time to learn where the cards lie (seconds: {v}).' },
+    ] },
+    { title: 'A reading', when: { variant: 'kyogi' }, items: [
+      'A poem is read: touch its card, on either side. Take a card from the other side and you send them one of yours.',
+      'Touching the wrong side is a fault: the other player sends you a card. A poem whose card is not on the field: any touch is a fault.',
+      'If both touch the card at the same moment, the owner of that side takes it.',
+    ] },
+    { title: 'Special cases', when: { variant: 'kyogi' }, items: [
+      { opt: 'send', v: { manual: 'You choose which card to send.', auto: 'The lowest of your cards is sent for you.' } },
+      { opt: 'place', v: { auto: 'A card you receive is placed for you.', manual: 'You place each card you receive yourself.' } },
+      { opt: 'rearrange', v: { on: 'Between readings each player may move one of their cards, or say they are ready.', off: null } },
+    ] },
+    { title: 'The end', when: { variant: 'kyogi' }, items: [
+      'The end: the first player with no cards on their side wins.',
+    ] },
+    { title: 'Goal: uta-karuta (four players)', when: { variant: 'uta' }, items: [
+      'Be the first with no cards in hand. Each player holds 25 cards; before play everyone puts one card in the shared pool.',
+    ] },
+    { title: 'A reading', when: { variant: 'uta' }, items: [
+      { opt: 'owner_ms', text: 'A poem is read: the holder of its card answers first (milliseconds given: {v}); after that anyone may answer.' },
+      { opt: 'answer', v: { card: 'Answer by choosing the right card.', poet: 'Answer by choosing the right card and naming its poet.' } },
+      'If someone else answers right after the holder fails, the card leaves play and the answerer gives the holder 2 cards.',
+      { opt: 'wrong_answer', v: { receive1: 'A wrong answer from someone who does not hold the card: the holder gives them 1 card.', none: 'A wrong answer from someone who does not hold the card costs nothing.' } },
+    ] },
+    { title: 'Special cases', when: { variant: 'uta' }, items: [
+      'A pool card read: whoever answers first removes it and may throw away up to 10 cards.',
+      'Cards 12, 22 and 97 are special: whoever answers one may pass up to 20 (or 15) cards to the player on their left.',
+      { opt: 'teams', v: { '2v2': 'Teams of two (first and third seat against second and fourth): no gifts or penalties between partners; a team wins.', off: null } },
+    ] },
+    { title: 'The end', when: { variant: 'uta' }, items: [
+      'The end: the first player with no cards wins; if every poem is read first, the fewest cards wins.',
+    ] },
+    { title: 'Goal: scattered cards (chirashi)', when: { variant: 'chirashi' }, items: [
+      'Take the most cards. All the cards lie in one shared field; nobody owns them.',
+      { opt: 'cards', v: { 100: 'All 100 cards are on the field.', 50: '50 cards are on the field; the other 50 poems are read too.' } },
+    ] },
+    { title: 'A reading', when: { variant: 'chirashi' }, items: [
+      'A poem is read: the first to touch its card takes it.',
+      'Touches a hundredth of a second apart count as the same moment; then the one the server heard first takes the card.',
+      { opt: 'foul', v: { pot: 'Touching a wrong card is a fault: you put one of your taken cards in the pot, which goes to the next taker.', none: 'Touching a wrong card costs nothing.' } },
+    ] },
+    { title: 'The end', when: { variant: 'chirashi' }, items: [
+      'The end: when the field is empty; most cards wins, ties share.',
+    ] },
+  ],
+  ru: [
+    { title: 'Карты', items: [
+      'Сто коротких стихотворений. Чтец читает стихотворение с карты для чтения; игроки ищут карту с его второй половиной и касаются её первыми.',
+      'Стихотворение узнаётся по первым звукам: многие решаются первым, вторым или третьим звуком, и страница показывает, где этот момент.',
+    ] },
+    { title: 'Цель: соревновательная карута (двое)', when: { variant: 'kyogi' }, items: [
+      'Первым очистить свою сторону поля. У каждого перед собой 25 карт в три ряда; остальные 50 стихотворений тоже читаются, но их карт на поле нет.',
+      { opt: 'memo_s', text: 'Перед первым чтением есть время запомнить, где лежат карты (секунд: {v}).' },
+    ] },
+    { title: 'Чтение', when: { variant: 'kyogi' }, items: [
+      'Читают стихотворение: коснитесь его карты на любой стороне. Взяли карту с чужой стороны — отдаёте сопернику одну свою.',
+      'Касание не той стороны — ошибка: соперник отдаёт вам карту. Если карты стихотворения на поле нет, любое касание — ошибка.',
+      'Если оба коснулись карты одновременно, её берёт хозяин стороны.',
+    ] },
+    { title: 'Особые случаи', when: { variant: 'kyogi' }, items: [
+      { opt: 'send', v: { manual: 'Какую карту отдать, выбираете вы.', auto: 'За вас отдаётся ваша младшая карта.' } },
+      { opt: 'place', v: { auto: 'Полученная карта кладётся за вас.', manual: 'Каждую полученную карту вы кладёте сами.' } },
+      { opt: 'rearrange', v: { on: 'Между чтениями каждый может переложить одну свою карту или сказать, что готов.', off: null } },
+    ] },
+    { title: 'Конец игры', when: { variant: 'kyogi' }, items: [
+      'Конец: побеждает тот, на чьей стороне первым не осталось карт.',
+    ] },
+    { title: 'Цель: ута-карута (четверо)', when: { variant: 'uta' }, items: [
+      'Первым остаться без карт в руке. У каждого 25 карт; до игры каждый кладёт одну карту в общий запас.',
+    ] },
+    { title: 'Чтение', when: { variant: 'uta' }, items: [
+      { opt: 'owner_ms', text: 'Читают стихотворение: первым отвечает тот, у кого его карта (миллисекунд на это: {v}); потом отвечать может любой.' },
+      { opt: 'answer', v: { card: 'Ответ — выбрать нужную карту.', poet: 'Ответ — выбрать нужную карту и назвать её поэта.' } },
+      'Если хозяин карты не ответил, а другой ответил верно, карта уходит из игры, и ответивший отдаёт хозяину 2 карты.',
+      { opt: 'wrong_answer', v: { receive1: 'Неверный ответ не хозяина карты: хозяин отдаёт ему 1 карту.', none: 'Неверный ответ не хозяина карты ничего не стоит.' } },
+    ] },
+    { title: 'Особые случаи', when: { variant: 'uta' }, items: [
+      'Прочитана карта из запаса: ответивший первым убирает её и может сбросить до 10 своих карт.',
+      'Карты 12, 22 и 97 особые: ответивший может передать соседу слева до 20 (или 15) карт.',
+      { opt: 'teams', v: { '2v2': 'Команды по двое (первое и третье место против второго и четвёртого): партнёры не дарят и не штрафуют друг друга; побеждает команда.', off: null } },
+    ] },
+    { title: 'Конец игры', when: { variant: 'uta' }, items: [
+      'Конец: побеждает тот, у кого первым не осталось карт; если все стихотворения прочитаны раньше — у кого карт меньше.',
+    ] },
+    { title: 'Цель: разбросанные карты (тирасидори)', when: { variant: 'chirashi' }, items: [
+      'Взять больше всех карт. Все карты лежат на одном общем поле, ничьих карт нет.',
+      { opt: 'cards', v: { 100: 'На поле все 100 карт.', 50: 'На поле 50 карт; остальные 50 стихотворений тоже читаются.' } },
+    ] },
+    { title: 'Чтение', when: { variant: 'chirashi' }, items: [
+      'Читают стихотворение: кто первым коснулся его карты, тот её берёт.',
+      'Касания с разницей в сотую долю секунды считаются одновременными; тогда карту берёт тот, чьё касание сервер получил первым.',
+      { opt: 'foul', v: { pot: 'Касание не той карты — ошибка: вы кладёте одну взятую карту в общую кучку, которую заберёт следующий взявший.', none: 'Касание не той карты ничего не стоит.' } },
+    ] },
+    { title: 'Конец игры', when: { variant: 'chirashi' }, items: [
+      'Конец: когда поле опустело; побеждает взявший больше всех, при равенстве победа делится.',
+    ] },
+  ],
+};

@@ -1,0 +1,71 @@
+// rules/tamcuc.js — Tam Cúc for players, in en and ru (js/rules.js reads it;
+// written from /work/shared/rules/tam-cuc.md).
+export default {
+  defaults: { players: '4', soldier_special: 'seize', first_trick_ban: 'auto', ket_bonus: 'on', overtake: 'on', night_exchange: 'off', session_end: 'deals:1', big_soldier_leads: 'on', two_p_score: 'difference' },
+  en: [
+    { title: 'The cards', items: [
+      '32 cards in two colours, red and black, with the pieces of Chinese chess: per colour 1 General, 2 Advisors, 2 Elephants, 2 Chariots, 2 Cannons, 2 Horses and 5 Soldiers.',
+      'From high to low: General, Advisor, Elephant, Chariot, Cannon, Horse, Soldier; of two equal pieces the red one is higher.',
+      'Sets you can lead: one card; a pair (two equal cards of one colour); a triple of one colour (General–Advisor–Elephant, or the lower Chariot–Cannon–Horse); four or five Soldiers of one colour.',
+    ] },
+    { title: 'Goal', items: [
+      'Win tricks: each trick you win puts your own cards of it on your pile. The more cards you win, the better you score.',
+      { opt: 'players', v: { 4: 'Four players, 8 cards each.', 3: 'Three players, 9 or 10 cards each (some cards are left out of the deck).', 2: 'Two players, 16 cards each; each can work out what the other was dealt.' } },
+    ] },
+    { title: 'A trick', items: [
+      'The leader lays a set face down and says how many cards it has.',
+      'Everyone else in turn lays the same number of cards face down, without seeing the lead.',
+      'The lead is turned up. Then each player in turn either shows their cards or keeps them hidden. Showing is never required.',
+      'The highest shown set of the same kind as the lead wins; on a tie the earlier player (the leader first). Cards that were not shown stay secret for ever.',
+      'The winner takes their own cards of the trick and leads next. Play turns to the right (counter-clockwise).',
+    ] },
+    { title: 'Special cases', items: [
+      { opt: 'first_trick_ban', v: { auto: 'First trick: the leader may not lead a General or an Advisor (with three players, nor an Elephant), and such cards cannot win it.', none: 'First trick: no cards are banned.', g_a: 'First trick: no General or Advisor may be led, and such cards cannot win it.', g_a_e: 'First trick: no General, Advisor or Elephant may be led, and such cards cannot win it.', g_a_e_bs: 'First trick: no General, Advisor, Elephant or black Soldier may be led, and such cards cannot win it.' } },
+      { opt: 'soldier_special', v: {
+        seize: 'Five Soldiers of one colour may be declared before play: the declarer takes the first lead. Four Soldiers declared are led at once as an extra trick. A black declaration can be answered with the red set.',
+        autowin: 'Four or Five Soldiers of one colour may be declared before play: everyone pays the declarer 2 (Four) or 3 (Five). A black declaration can be taken over with the red set.',
+        none: 'Four and Five Soldiers are only sets to lead, with nothing declared before play.' } },
+      { opt: 'night_exchange', v: { off: null }, text: 'After the deal everyone passes {v} cards face down to the next player.' },
+    ] },
+    { title: 'The end and the score', items: [
+      'The deal ends when the hands are empty. Your score is the cards you won, less the fair share (2 with four players, 3 with three).',
+      { opt: 'two_p_score', when: { players: '2' }, v: { difference: 'Two players: the difference between your cards and the other’s.', half: 'Two players: your cards less 8.' } },
+      { opt: 'ket_bonus', v: { on: 'Winning the last trick with its lead pays a bonus from each other player: 2 for a pair of Chariots, Cannons or Horses, 3 for a Chariot–Cannon–Horse triple or a pair of black Soldiers.', off: 'No bonus for the last trick.' } },
+      { opt: 'overtake', v: { on: 'If the last lead is black Soldiers and a player beats it with the red set, the leader pays 3.', off: null } },
+      { opt: 'session_end', v: { 'deals:1': 'One deal is played.', deals: 'Deals played: {n}; the scores add up.', target: 'Deals are played until someone’s total reaches {n}.' } },
+    ] },
+  ],
+  ru: [
+    { title: 'Карты', items: [
+      '32 карты двух цветов, красного и чёрного, с фигурами китайских шахмат: в каждом цвете 1 генерал, 2 советника, 2 слона, 2 колесницы, 2 пушки, 2 коня и 5 солдат.',
+      'От старшей к младшей: генерал, советник, слон, колесница, пушка, конь, солдат; из двух одинаковых фигур старше красная.',
+      'Наборы для захода: одна карта; пара (две одинаковые карты одного цвета); тройка одного цвета (генерал–советник–слон или младшая колесница–пушка–конь); четыре или пять солдат одного цвета.',
+    ] },
+    { title: 'Цель', items: [
+      'Брать взятки: за каждую выигранную взятку ваши карты из неё идут в вашу стопку. Чем больше карт вы взяли, тем выше счёт.',
+      { opt: 'players', v: { 4: 'Четыре игрока, по 8 карт.', 3: 'Три игрока, по 9 или 10 карт (часть карт убирают из колоды).', 2: 'Два игрока, по 16 карт; каждый может вычислить, что сдано другому.' } },
+    ] },
+    { title: 'Взятка', items: [
+      'Заходящий кладёт набор рубашкой вверх и говорит, сколько в нём карт.',
+      'Остальные по очереди кладут столько же карт рубашкой вверх, не видя захода.',
+      'Заход открывают. Затем каждый по очереди открывает свои карты или оставляет их закрытыми. Открывать не обязательно.',
+      'Выигрывает старший открытый набор того же вида, что заход; при равенстве — кто раньше (заходящий первый). Неоткрытые карты остаются тайной навсегда.',
+      'Победитель забирает свои карты взятки и заходит следующим. Ход идёт направо (против часовой стрелки).',
+    ] },
+    { title: 'Особые случаи', items: [
+      { opt: 'first_trick_ban', v: { auto: 'Первая взятка: нельзя заходить генералом или советником (втроём — и слоном), и такие карты не могут её выиграть.', none: 'Первая взятка: запретных карт нет.', g_a: 'Первая взятка: нельзя заходить генералом или советником, и такие карты не могут её выиграть.', g_a_e: 'Первая взятка: нельзя заходить генералом, советником или слоном, и такие карты не могут её выиграть.', g_a_e_bs: 'Первая взятка: нельзя заходить генералом, советником, слоном или чёрным солдатом, и такие карты не могут её выиграть.' } },
+      { opt: 'soldier_special', v: {
+        seize: 'Пять солдат одного цвета можно объявить до игры: объявивший заходит первым. Объявленные четыре солдата сразу разыгрываются отдельной взяткой. На чёрное объявление можно ответить красным набором.',
+        autowin: 'Четыре или пять солдат одного цвета можно объявить до игры: каждый платит объявившему 2 (четыре) или 3 (пять). Чёрное объявление можно перехватить красным набором.',
+        none: 'Четыре и пять солдат — просто наборы для захода, до игры ничего не объявляют.' } },
+      { opt: 'night_exchange', v: { off: null }, text: 'После сдачи каждый передаёт следующему игроку рубашкой вверх столько карт: {v}.' },
+    ] },
+    { title: 'Конец и счёт', items: [
+      'Сдача кончается, когда руки пусты. Ваш счёт — взятые карты минус честная доля (2 вчетвером, 3 втроём).',
+      { opt: 'two_p_score', when: { players: '2' }, v: { difference: 'Вдвоём: разница между вашими картами и картами соперника.', half: 'Вдвоём: ваши карты минус 8.' } },
+      { opt: 'ket_bonus', v: { on: 'Кто выиграл последнюю взятку своим заходом, получает с каждого: 2 за пару колесниц, пушек или коней, 3 за тройку колесница–пушка–конь или пару чёрных солдат.', off: 'За последнюю взятку надбавки нет.' } },
+      { opt: 'overtake', v: { on: 'Если последний заход — чёрные солдаты и кто-то бьёт их красным набором, заходивший платит 3.', off: null } },
+      { opt: 'session_end', v: { 'deals:1': 'Играется одна сдача.', deals: 'Сдач играется: {n}; очки складываются.', target: 'Сдачи играются, пока чей-нибудь итог не достигнет {n}.' } },
+    ] },
+  ],
+};

@@ -1,0 +1,69 @@
+// rules/ur.js — the Royal Game of Ur (Skiryuk's rules) for players, in en and
+// ru (js/rules.js reads it; written from /work/shared/rules/royal-game-of-ur.md).
+export default {
+  defaults: { rules: 'skiryuk', pieces: '7', dice: '3lots', start: 'random', loop: 'own-first', stack: 'top' },
+  en: [
+    { title: 'Goal', items: [
+      'Two players, Light and Dark, race their pieces along a path across the board and off its end.',
+      { opt: 'pieces', text: 'Pieces for each player: {v} (7 in the full game). The first to take every piece off the board wins.' },
+    ] },
+    { title: 'A turn', items: [
+      { opt: 'dice', v: { '3lots': 'Throw three lots: the number of marked ones is your move, and none marked counts 4. So 1 and 2 come often, 3 and 4 rarely.', d4: 'Throw one four-sided die: 1 to 4, each as likely.' } },
+      'Move one piece forward by exactly that number, or bring a new piece onto the board (a throw of 1 puts it on the first square, 4 on the fourth).',
+      'If a move is possible you must make one; if none is, the turn passes.',
+      { opt: 'start', v: { random: 'Who starts is drawn at random; the starter’s first throw is a 1.', light: 'Light starts, with a first throw of 1.', dark: 'Dark starts, with a first throw of 1.' } },
+    ] },
+    { title: 'The path and the squares', items: [
+      'Your pieces enter on your own side, run down the middle row, loop round the small block at the far end and come back down the middle row to the exit.',
+      'A piece enters blank side up and turns over (marked) when it reaches or passes the centre square of the small block.',
+      { opt: 'loop', v: { 'own-first': 'After the small block’s eyes square, a piece turns first towards your own side.', 'opponent-first': 'After the small block’s eyes square, a piece turns first towards your opponent’s side.' } },
+      'Rosette: landing on one gives you another throw. It does not protect the piece.',
+      'Eyes on your own side: your depot, up to 4 of your pieces stacked; nobody else can land there.',
+      'Eyes in the small block: the first piece there claims it for its owner (up to 4 of theirs); the other player cannot land there until it is empty.',
+      'Safe squares (four dots): up to 4 pieces of either player, stacked; no captures there.',
+      { opt: 'stack', v: { top: 'Only the top piece of a stack may move.', any: 'Any piece of a stack may move.' } },
+    ] },
+    { title: 'Captures', items: [
+      'Land on a single enemy piece that shows the same side as yours (blank on blank, marked on marked) and it goes back to its owner’s reserve, blank side up.',
+      'A blank piece and a marked piece never capture each other and may not land on each other.',
+      'The exit square: a marked piece there cannot be captured; a blank one can be, by an enemy blank.',
+    ] },
+    { title: 'The end', items: [
+      'A piece leaves the board only with the exact throw from the last four squares (4 from the fourth from the end, … 1 from the last).',
+      'The first player with every piece off the board wins.',
+      { opt: 'rules', v: { finkel: 'This room plays Finkel’s rules instead: four lots (none marked is no move), a shorter path of four own squares, the eight middle squares and two own squares; the middle rosette is safe; Light starts.' } },
+    ] },
+  ],
+  ru: [
+    { title: 'Цель', items: [
+      'Двое, Светлые и Тёмные, ведут свои фишки по пути через доску и снимают их с неё.',
+      { opt: 'pieces', text: 'Фишек у каждого: {v} (в полной игре 7). Побеждает тот, кто первым снимет с доски все свои фишки.' },
+    ] },
+    { title: 'Ход', items: [
+      { opt: 'dice', v: { '3lots': 'Бросьте три жребия: число отмеченных — это ваш ход, а ни одного отмеченного считается за 4. Поэтому 1 и 2 выпадают часто, 3 и 4 — редко.', d4: 'Бросьте один четырёхгранный кубик: от 1 до 4, все одинаково вероятны.' } },
+      'Передвиньте одну фишку вперёд ровно на это число или выставьте новую фишку (с 1 — на первое поле, с 4 — на четвёртое).',
+      'Если ход возможен, его нужно сделать; если нет — ход переходит к сопернику.',
+      { opt: 'start', v: { random: 'Кто начинает, решает жребий; первый бросок начинающего — 1.', light: 'Начинают Светлые, их первый бросок — 1.', dark: 'Начинают Тёмные, их первый бросок — 1.' } },
+    ] },
+    { title: 'Путь и поля', items: [
+      'Фишки входят на своей стороне, идут по среднему ряду, обходят малый блок в дальнем конце и возвращаются по среднему ряду к выходу.',
+      'Фишка входит пустой стороной вверх и переворачивается (становится отмеченной), когда доходит до центрального поля малого блока или проходит его.',
+      { opt: 'loop', v: { 'own-first': 'После поля с глазами в малом блоке фишка сначала поворачивает к своей стороне.', 'opponent-first': 'После поля с глазами в малом блоке фишка сначала поворачивает к стороне соперника.' } },
+      'Розетка: кто встал на неё, бросает ещё раз. Фишку на розетке это не защищает.',
+      'Глаза на своей стороне — ваш склад: до 4 ваших фишек стопкой; чужие туда не встают.',
+      'Глаза в малом блоке: первая фишка занимает их для своего хозяина (до 4 его фишек); другой не может туда встать, пока поле не опустеет.',
+      'Безопасные поля (четыре точки): до 4 фишек любого игрока стопкой; взятий там нет.',
+      { opt: 'stack', v: { top: 'Ходить можно только верхней фишкой стопки.', any: 'Ходить можно любой фишкой стопки.' } },
+    ] },
+    { title: 'Взятия', items: [
+      'Встаньте на одиночную фишку соперника той же стороной вверх (пустая на пустую, отмеченная на отмеченную) — она вернётся к хозяину в запас пустой стороной вверх.',
+      'Пустая и отмеченная фишки никогда не берут друг друга и не встают друг на друга.',
+      'Поле выхода: отмеченную фишку там взять нельзя, пустую может взять пустая фишка соперника.',
+    ] },
+    { title: 'Конец игры', items: [
+      'Фишка покидает доску только точным броском с последних четырёх полей (4 — с четвёртого от конца, … 1 — с последнего).',
+      'Побеждает тот, кто первым снял с доски все фишки.',
+      { opt: 'rules', v: { finkel: 'В этой комнате играют по правилам Финкеля: четыре жребия (ни одного отмеченного — хода нет), короткий путь — четыре своих поля, восемь средних и два своих; средняя розетка безопасна; начинают Светлые.' } },
+    ] },
+  ],
+};
