@@ -869,7 +869,11 @@ int hub_room_forced(const hub_room *r, int *seat, pl_action *a)
 {
     const pl_game *g = r->game;
     int seats[PL_MAX_SEATS];
-    if (g->check || !hub_room_started(r) || g->phase(r->m->state) != PL_PHASE_MOVE || g->actors(r->m->state, seats) != 1)
+    /* Not in a game with hidden information: playing a seat's move at once
+     * would tell the others it had no choice, which its hidden cards decide
+     * (test_hidden.py's proof finds it). Not karuta (pl_game.check: touches). */
+    if ((g->flags & PL_GAME_HIDDEN) || g->check || !hub_room_started(r) || g->phase(r->m->state) != PL_PHASE_MOVE ||
+        g->actors(r->m->state, seats) != 1)
         return 0;
     int s = seats[0];
     if (r->seats[hub_seat_owner(r, s)].kind != HUB_SEAT_PERSON)

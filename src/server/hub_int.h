@@ -330,8 +330,10 @@ int hub_room_apply(hub_room *r, int seat, pl_action a, pl_buf *err);
 /* Takes the room back to `n` actions. */
 void hub_room_truncate(hub_room *r, int n);
 /* Whether the hub plays the next move of `r` for its person: one seat acts,
- * a person's (or a partner) seat, with exactly one legal action (`*a`), in
- * a game without real-time touches (pl_game.check: karuta). 1 or 0. */
+ * a person's (or a partner) seat, with exactly one legal action (`*a`, its
+ * seat `*seat`), in a game without hidden information (else the instant
+ * move tells what the hand holds) and without real-time touches
+ * (pl_game.check: karuta). 1 or 0. */
 int hub_room_forced(const hub_room *r, int *seat, pl_action *a);
 /* The stored entry of a takeback (store.h's actions): seat
  * HUB_SEAT_TAKEBACK, text the history's length after it in decimal. */
