@@ -265,19 +265,23 @@ run('room', async (h) => {
   });
 
   // ---- issue 31 §5, §7: a move played for you; a takeback between people ----
+  // On the game's own table this time (Ur's board, not the plain buttons): Ann on a desktop in
+  // English, Bob on a phone in Russian; moves are sent as the table sends them (h.act).
   let room2;
-  /** Plays the first button for whichever of ann, bob has a move; false when neither has one. */
+  const ann2 = await (await h.context('desktop', { lang: 'en' })).newPage();
+  const bob2 = await (await h.context('phone', { lang: 'ru' })).newPage();
+  /** page plays its first legal move (as its table would) and waits for the state after it. */
+  async function play(page, st) {
+    await h.act(page, st.legal[0].action);
+    await h.waitState(page, (s2, seq) => s2.seq !== seq || s2.over, st.seq).catch(() => {});
+  }
+  /** One move of whichever of ann2, bob2 has one; false once the game is over. */
   async function oneMove() {
-    const [a, b] = [await h.state(ann), await h.state(bob)];
+    const [a, b] = [await h.state(ann2), await h.state(bob2)];
     if (a.over) return false;
-    const page = a.legal.length ? ann : b.legal.length ? bob : null;
-    if (!page) {
-      await ann.waitForTimeout(50);
-      return true;
-    }
-    const seq = (await h.state(page)).seq;
-    await page.locator('button.act').first().click();
-    await h.waitState(page, (st, seq) => st.seq !== seq || st.over, seq).catch(() => {});
+    const page = a.legal.length ? ann2 : b.legal.length ? bob2 : null;
+    if (!page) await ann2.waitForTimeout(50);
+    else await play(page, page === ann2 ? a : b);
     return true;
   }
 
@@ -285,12 +289,12 @@ run('room', async (h) => {
     await ann.goto(h.url('/'));
     const made = await h.createRoom(ann, { game: 'ur', seats: [{ kind: 'person' }, { kind: 'person' }] });
     room2 = made.room;
-    await h.join(ann, room2, 'Ann');
-    await h.join(bob, room2, 'Bob');
-    await h.waitState(ann, (st) => st.status === 'playing');
+    await h.join(ann2, room2, 'Ann');
+    await h.join(bob2, room2, 'Bob');
+    await h.waitState(ann2, (st) => st.status === 'playing');
     const seen = { ann: false, bob: false };
     for (let k = 0; k < 300 && !(seen.ann && seen.bob); k++) {
-      for (const [who, page, cat] of [['ann', ann, en], ['bob', bob, ru]]) {
+      for (const [who, page, cat] of [['ann', ann2, en], ['bob', bob2, ru]]) {
         const st = await h.state(page);
         h.check(st.legal.length !== 1, 'a person is never offered a single move');
         if (!seen[who] && (await page.locator('.note.info', { hasText: cat['room.forced'] }).count())) {
@@ -302,7 +306,7 @@ run('room', async (h) => {
       if (!(await oneMove())) break;
     }
     h.check(seen.ann && seen.bob, 'each saw a move played for them: ' + JSON.stringify(seen));
-    const st = await h.state(ann);
+    const st = await h.state(ann2);
     h.check(!st.over, 'the game goes on');
   });
 
@@ -312,49 +316,46 @@ run('room', async (h) => {
       const st = await h.state(page);
       if (st.over) throw new Error('the game ended before a move of one’s own');
       if (st.legal.length > 1) {
-        await page.locator('button.act').first().click();
-        await h.waitState(page, (s2, seq) => s2.seq !== seq, st.seq);
+        await play(page, st);
         return st;
       }
-      const other = page === ann ? bob : ann;
+      const other = page === ann2 ? bob2 : ann2;
       const o = await h.state(other);
-      if (o.legal.length) {
-        await other.locator('button.act').first().click();
-        await h.waitState(other, (s2, seq) => s2.seq !== seq, o.seq);
-      } else await page.waitForTimeout(50);
+      if (o.legal.length) await play(other, o);
+      else await page.waitForTimeout(50);
     }
     throw new Error('no move of one’s own');
   }
 
   await h.step('a takeback: asked, declined (the table stays), asked again after a move, accepted (the table goes back) (issue 31 §7)', async () => {
-    await ownMove(ann);
-    await ann.locator('#takeback').click();
-    await ann.locator('.takeback-box', { hasText: en['room.takeback.asked'] }).waitFor();
-    const question = bob.locator('.takeback-box', { hasText: ru['room.takeback.question'].replace('{name}', 'Ann') });
+    await ownMove(ann2);
+    await ann2.locator('#takeback').click();
+    await ann2.locator('.takeback-box', { hasText: en['room.takeback.asked'] }).waitFor();
+    const question = bob2.locator('.takeback-box', { hasText: ru['room.takeback.question'].replace('{name}', 'Ann') });
     await question.waitFor();
-    await h.shot(bob, 'takeback-asked-phone-ru');
-    await h.shot(ann, 'takeback-asked-desktop-en');
-    h.check((await h.unseen(bob, { accept: '#takeback-accept', decline: '#takeback-decline' })).length === 0, 'the answer buttons are in view on a phone: ' + JSON.stringify(await h.unseen(bob, { accept: '#takeback-accept', decline: '#takeback-decline' })));
-    const seq = (await h.state(ann)).seq;
-    await bob.locator('#takeback-decline').click();
-    await ann.locator('.note.info', { hasText: en['room.takeback.declined.you'].replace('{name}', 'Bob') }).waitFor();
+    await h.shot(bob2, 'takeback-asked-phone-ru');
+    await h.shot(ann2, 'takeback-asked-desktop-en');
+    h.check((await h.unseen(bob2, { accept: '#takeback-accept', decline: '#takeback-decline' })).length === 0, 'the answer buttons are in view on a phone: ' + JSON.stringify(await h.unseen(bob2, { accept: '#takeback-accept', decline: '#takeback-decline' })));
+    const seq = (await h.state(ann2)).seq;
+    await bob2.locator('#takeback-decline').click();
+    await ann2.locator('.note.info', { hasText: en['room.takeback.declined.you'].replace('{name}', 'Bob') }).waitFor();
     await question.waitFor({ state: 'detached' });
-    h.check((await h.state(ann)).seq === seq, 'declined: nothing changed');
-    h.check((await ann.locator('#takeback').count()) === 0, 'not offered again before the next move… (button hidden or refused)' ) ;
+    h.check((await h.state(ann2)).seq === seq, 'declined: nothing changed');
+    h.check((await ann2.locator('#takeback').count()) === 0, 'not offered again before the next move… (button hidden or refused)' ) ;
   });
 
   await h.step('asked again after a move and accepted: back to before Ann’s move; the words in each page’s language', async () => {
-    const before = await ownMove(ann);
-    await ann.locator('#takeback').click();
-    await bob.locator('#takeback-accept').click();
-    const st = await h.waitState(ann, (st, seq) => st.seq === seq, before.seq);
+    const before = await ownMove(ann2);
+    await ann2.locator('#takeback').click();
+    await bob2.locator('#takeback-accept').click();
+    const st = await h.waitState(ann2, (st, seq) => st.seq === seq, before.seq);
     h.check(JSON.stringify(st.view) === JSON.stringify(before.view), 'the table is as before Ann’s move');
     h.check(st.legal.length > 1, 'Ann chooses again');
-    await ann.locator('.note.info', { hasText: en['room.takeback.done.you'] }).waitFor();
-    await bob.locator('.note.info', { hasText: ru['room.takeback.done.other'].replace('{name}', 'Ann') }).waitFor();
-    h.check(!NOTATION.test(await told(ann)) && !NOTATION.test(await told(bob)), 'no notation');
-    await h.shot(ann, 'takeback-done-desktop-en');
-    await h.shot(bob, 'takeback-done-phone-ru');
+    await ann2.locator('.note.info', { hasText: en['room.takeback.done.you'] }).waitFor();
+    await bob2.locator('.note.info', { hasText: ru['room.takeback.done.other'].replace('{name}', 'Ann') }).waitFor();
+    h.check(!ENGINE.test(await told(ann2)) && !ENGINE.test(await told(bob2)), 'no notation: ' + (await told(ann2)) + ' / ' + (await told(bob2)));
+    await h.shot(ann2, 'takeback-done-desktop-en');
+    await h.shot(bob2, 'takeback-done-phone-ru');
   });
 
   await h.step('a table’s own refused() and status() are used when it has them (a stub table module)', async () => {

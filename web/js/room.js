@@ -170,20 +170,21 @@ export function open(ctx, code) {
       if (m.seat >= 0) r.seat = m.seat;
       else if (r.seat === null || r.wantWatch) r.seat = -1;
       r.game = m.view && m.view.game;
-      for (const e of forced) note('info', forcedWords(r.mod, r.game, e, { t, lang, has, seat: r.seat }));
+      for (const e of forced) note('info', forcedWords(r.mod, r.game, e, { t, lang, has, seat: r.seat }), null, 'forced');
       renderState();
     }),
     net.on('takeback', (m) => {
       const st = r.state;
       const name = (i) => (st && i !== null && i !== undefined && i >= 0 ? seatNameN(st.seats[i], i) : '');
       const mine = m.by === r.seat;
-      if (m.result === 'accepted' || m.result === 'granted')
-        note('info', mine ? t('room.takeback.done.you') : t('room.takeback.done.other', { name: name(m.by) }));
-      else if (m.result === 'declined') {
+      if (m.result === 'accepted' || m.result === 'granted') {
+        r.notes = r.notes.filter((n) => n.topic !== 'forced'); // those moves are taken back too
+        note('info', mine ? t('room.takeback.done.you') : t('room.takeback.done.other', { name: name(m.by) }), null, 'takeback');
+      } else if (m.result === 'declined') {
         if (mine && st) r.tbDeclined = st.seq; // the server takes no new request before the next move
         renderTools();
-        note('info', mine ? t('room.takeback.declined.you', { name: name(m.seat) }) : t('room.takeback.declined.other', { name: name(m.seat) }));
-      } else if (m.result === 'withdrawn' && r.seat >= 0) note('info', t('room.takeback.withdrawn'));
+        note('info', mine ? t('room.takeback.declined.you', { name: name(m.seat) }) : t('room.takeback.declined.other', { name: name(m.seat) }), null, 'takeback');
+      } else if (m.result === 'withdrawn' && r.seat >= 0) note('info', t('room.takeback.withdrawn'), null, 'takeback');
     }),
     net.on('chat', (m) => {
       r.chat.push(m);
@@ -283,8 +284,12 @@ export function open(ctx, code) {
     return words.length ? words : null;
   }
 
-  function note(kind, text, allowed) {
-    r.notes.push({ kind, text, allowed });
+  /** Adds a note (the last four are shown); one of a `topic` ('forced',
+   * 'takeback') replaces the earlier note of that topic, so a run of moves
+   * played for the player leaves one line, not a column of them. */
+  function note(kind, text, allowed, topic) {
+    if (topic) r.notes = r.notes.filter((n) => n.topic !== topic);
+    r.notes.push({ kind, text, allowed, topic });
     if (r.notes.length > 4) r.notes.shift();
     renderNotes();
   }
