@@ -120,8 +120,8 @@ export default {
   'room.takeback.decline': 'Отказать',
   'room.takeback.done.you': 'Ваш последний ход отменён: сходите заново.',
   'room.takeback.done.other': 'Последний ход игрока {name} отменён.',
-  'room.takeback.declined.you': '{name} не согласился вернуть ваш ход.',
-  'room.takeback.declined.other': '{name} отказал в возврате хода.',
+  'room.takeback.declined.you': '{name} отказывается вернуть ваш ход.',
+  'room.takeback.declined.other': '{name} отказывается вернуть ход.',
   'room.takeback.withdrawn': 'Просьба вернуть ход отозвана.',
 
   'chat.title': 'Чат',
