@@ -105,12 +105,15 @@ run('room', async (h) => {
     const before = await h.state(actor);
     // a well-formed square the rules refuse now (the server's reason names it), then a malformed one
     const square = ['A1', 'A2', 'A3', 'A4', 'B1', 'B2', 'B3', 'B4', 'C1', 'C2'].find((q) => !before.legal.some((a) => a.action === q));
-    for (const [k, bad] of [square, 'Z9'].entries()) {
+    for (const bad of [square, 'Z9']) {
+      const old = await actor.locator('.note.error').last().elementHandle({ timeout: 50 }).catch(() => null);
       await h.act(actor, bad);
-      await actor.waitForFunction((n) => document.querySelectorAll('.note.error').length > n, k);
+      if (old) await old.waitForElementState('hidden'); // the new refusal replaces the last one
+      await actor.locator('.note.error').waitFor();
       const text = await actor.locator('.note.error .note-text').last().textContent();
       h.check(text === words, `the plain sentence for ${bad}: ${text}`);
     }
+    h.check((await actor.locator('.note.error').count()) === 1, 'one refusal shown: the last');
     const allowed = await actor.locator('.note.error').last().locator('.allowed li').allTextContents();
     h.check(allowed.length === before.legal.length, 'the moves allowed now are listed under it');
     h.check(!NOTATION.test(await told(actor)), 'no notation in the refusal: ' + (await told(actor)));
@@ -123,12 +126,13 @@ run('room', async (h) => {
     const keys = Object.keys(en).filter((k) => k.startsWith('ur.refusal.'));
     for (const [page, cat] of [[ann, en], [bob, ru]]) {
       const why = keys.length ? keys[0].slice('ur.refusal.'.length) : 'no-such-reason';
-      const n = await page.locator('.note.error').count();
+      const old = await page.locator('.note.error').last().elementHandle({ timeout: 50 }).catch(() => null);
       await page.evaluate((why) => {
         const msg = { type: 'error', error: 'illegal', request: 'act', message: 'illegal move 8H@-4,1: Continuity (CBW-R12): no card lies next to -4,1; legal: A1', reason: 'illegal move 8H@-4,1: Continuity (CBW-R12): no card lies next to -4,1', refusal: { why, to: 'B8' } };
         window.__parlour.net.ws.onmessage({ data: JSON.stringify(msg) });
       }, why);
-      await page.waitForFunction((n) => document.querySelectorAll('.note.error').length > n, n);
+      if (old) await old.waitForElementState('hidden');
+      await page.locator('.note.error').waitFor();
       const text = await page.locator('.note.error .note-text').last().textContent();
       h.check(!/CBW-R12|8H@|Continuity|illegal move/.test(text), 'not the server’s reason: ' + text);
       if (!keys.length) h.check(text === cat['room.refused'], 'the plain sentence: ' + text);

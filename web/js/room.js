@@ -273,7 +273,7 @@ export function open(ctx, code) {
       }
       break;
     }
-    note('error', refusalWords(r.tableGame || r.game, m.refusal, c) || t('room.refused'), allowedNow(m));
+    note('error', refusalWords(r.tableGame || r.game, m.refusal, c) || t('room.refused'), allowedNow(m), 'refused');
   }
 
   /** For an illegal act: what this seat may do now, in words (shown collapsed). */
@@ -285,7 +285,7 @@ export function open(ctx, code) {
   }
 
   /** Adds a note (the last four are shown); one of a `topic` ('forced',
-   * 'takeback') replaces the earlier note of that topic, so a run of moves
+   * 'takeback', 'refused') replaces the earlier note of that topic, so a run of moves
    * played for the player leaves one line, not a column of them. */
   function note(kind, text, allowed, topic) {
     if (topic) r.notes = r.notes.filter((n) => n.topic !== topic);
