@@ -941,6 +941,8 @@ void hub_room_advance(hub *h, hub_room *r, int64_t now_ms)
         hubb_queue_finish(h, r);
         if (!r->over_ms)
             r->over_ms = now_ms;
+        if (r->tb_by >= 0) /* a computer ended the game meanwhile: no takeback of a finished game */
+            hub_takeback_end(h, r, r->tb_by, "withdrawn", -1, 0);
     }
     if (r->kar)
         hubk_after_change(h, r, now_ms);
