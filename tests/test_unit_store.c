@@ -384,8 +384,8 @@ static void test_refusals_change_nothing(void **st)
     append_refused(s, half, 3, "action 3 expected, not 9");
     store_action nobody[] = {{"nowhere", 0, 0, "A1", 1}};
     append_refused(s, nobody, 1, "no room 'nowhere'");
-    store_action noseat[] = {{"r1", 1, -2, "A1", 1}};
-    append_refused(s, noseat, 1, "seat -2");
+    store_action noseat[] = {{"r1", 1, -3, "A1", 1}};
+    append_refused(s, noseat, 1, "seat -3");
     assert_int_equal(store_count(s, "r1", &err), 1);
 
     assert_int_equal(store_finish(s, "r1", NULL, &err), 0);

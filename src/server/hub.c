@@ -386,6 +386,7 @@ void hub_room_free(hub_room *r)
         for (int i = 0; i < r->m->nhist && r->ent; i++)
             hub_entry_free(&r->ent[i]);
     pl_free(r->ent);
+    pl_free(r->tb_hist);
     for (int s = 0; s < PL_MAX_SEATS; s++)
         pl_free(r->seats[s].level);
     hubk_free(r);
@@ -526,8 +527,12 @@ hub_room *hub_room_new(hub *h, const pl_game *g, json_t *opts, uint64_t seed, pl
         return NULL;
     }
     r->nseats = g->num_seats(r->m->state);
-    for (int s = 0; s < PL_MAX_SEATS; s++)
+    for (int s = 0; s < PL_MAX_SEATS; s++) {
         r->seats[s].job_nhist = -1;
+        r->tb_declined[s] = -1;
+    }
+    r->tb_by = -1;
+    r->tb_seq = -1;
     r->created_ms = h->now;
     r->wake_ms = INT64_MAX;
     return r;
@@ -859,42 +864,86 @@ void hub_room_schedule(hub *h, hub_room *r)
 }
 
 /* After any change of the room's state: chance, the end, jobs, clocks. */
+static int draw_chance(hub *h, hub_room *r, int64_t now_ms);
+
+int hub_room_forced(const hub_room *r, int *seat, pl_action *a)
+{
+    const pl_game *g = r->game;
+    int seats[PL_MAX_SEATS];
+    /* Not in a game with hidden information: playing a seat's move at once
+     * would tell the others it had no choice, which its hidden cards decide
+     * (test_hidden.py's proof finds it). Not karuta (pl_game.check: touches). */
+    if ((g->flags & PL_GAME_HIDDEN) || g->check || !hub_room_started(r) || g->phase(r->m->state) != PL_PHASE_MOVE ||
+        g->actors(r->m->state, seats) != 1)
+        return 0;
+    int s = seats[0];
+    if (r->seats[hub_seat_owner(r, s)].kind != HUB_SEAT_PERSON)
+        return 0; /* a computer's seat: its job decides */
+    pl_action acts[2];
+    if (g->legal(r->m->state, s, acts, 2) != 1)
+        return 0;
+    *seat = s;
+    *a = acts[0];
+    return 1;
+}
+
+/* Plays checked action `a` for `seat`: applied, its entry marked `forced`,
+ * its write queued (sent by connection `sender`, 0 none), a person's
+ * total clock charged (not for a forced move: no decision). 0, or -1 with
+ * the reason in `err` (nothing changed). */
+static int play_one(hub *h, hub_room *r, int seat, pl_action a, int forced, uint64_t sender, int64_t now_ms,
+                    pl_buf *err)
+{
+    pl_buf t = {0};
+    r->game->format_action(r->m->state, seat, a, &t);
+    if (t.oom || hub_room_apply(r, seat, a, err) < 0) {
+        if (t.oom)
+            pl_buf_puts(err, "out of memory");
+        pl_buf_free(&t);
+        return -1;
+    }
+    r->ent[r->m->nhist - 1].forced = forced;
+    if (r->tb_by >= 0 && seat >= 0 && !forced && !hub_seat_is_ai(r, seat))
+        hub_takeback_end(h, r, r->tb_by, "withdrawn", -1, 0); /* a person moved on: the request lapses */
+    if (r->total_s && seat >= 0 && !forced) { /* a partner seat's time is its person's */
+        hub_seat *o = &r->seats[hub_seat_owner(r, seat)];
+        o->left_ms -= now_ms - r->turn_ms;
+        if (o->left_ms < 0)
+            o->left_ms = 0;
+    }
+    hubb_queue_action(h, r, r->logged++, seat, pl_buf_str(&t), sender);
+    r->stored = r->m->nhist;
+    h->st.actions++;
+    pl_buf_free(&t);
+    return 0;
+}
+
 void hub_room_advance(hub *h, hub_room *r, int64_t now_ms)
 {
     if (!hub_room_started(r))
         return;
-    while (r->game->phase(r->m->state) == PL_PHASE_CHANCE) {
-        if (r->kar && hubk_hold_chance(r, now_ms))
-            break; /* karuta: the judgement is shown a while before the next reading */
-        pl_buf err = {0}, t = {0};
-        void *before = pl_malloc(r->game->state_size);
+    for (;;) {
+        if (!draw_chance(h, r, now_ms))
+            return;
+        int seat;
         pl_action a;
-        pl_rng rng;
-        if (!before) {
-            pl_buf_free(&err);
-            return;
-        }
-        pl_state_copy(r->game, before, r->m->state);
-        pl_match_rng(r->m, 0, &rng);
-        a = pl_draw_chance(r->game, r->m->state, &rng);
-        int ok = hub_room_apply(r, PL_CHANCE, a, &err) == 0;
-        if (ok) {
-            r->game->format_action(before, PL_CHANCE, a, &t);
-            hubb_queue_action(h, r, r->m->nhist - 1, PL_CHANCE, pl_buf_str(&t), 0);
-            r->stored = r->m->nhist;
-            h->st.actions++;
-        }
-        pl_free(before);
-        pl_buf_free(&t);
+        if (!hub_room_forced(r, &seat, &a))
+            break;
+        /* a person's only legal move is played for them, with a note
+         * (the entry's "forced"), as the terminal does */
+        pl_buf err = {0};
+        int rc = play_one(h, r, seat, a, 1, 0, now_ms, &err);
         pl_buf_free(&err);
-        if (!ok)
-            return;
+        if (rc < 0)
+            break; /* no memory: the person plays it */
     }
     r->turn_ms = now_ms;
     if (hub_room_over(r)) {
         hubb_queue_finish(h, r);
         if (!r->over_ms)
             r->over_ms = now_ms;
+        if (r->tb_by >= 0) /* a computer ended the game meanwhile: no takeback of a finished game */
+            hub_takeback_end(h, r, r->tb_by, "withdrawn", -1, 0);
     }
     if (r->kar)
         hubk_after_change(h, r, now_ms);
@@ -904,26 +953,86 @@ void hub_room_advance(hub *h, hub_room *r, int64_t now_ms)
 
 int hub_room_play(hub *h, hub_room *r, int seat, pl_action a, uint64_t sender, int64_t now_ms, pl_buf *err)
 {
-    pl_buf t = {0};
     if (pl_check(r->game, r->m->state, seat, a, err) < 0)
         return -1;
-    r->game->format_action(r->m->state, seat, a, &t);
-    if (t.oom || hub_room_apply(r, seat, a, err) < 0) {
-        pl_buf_free(&t);
+    if (play_one(h, r, seat, a, 0, sender, now_ms, err) < 0)
         return -1;
-    }
-    if (r->total_s && seat >= 0) { /* a partner seat's time is its person's */
-        hub_seat *o = &r->seats[hub_seat_owner(r, seat)];
-        o->left_ms -= now_ms - r->turn_ms;
-        if (o->left_ms < 0)
-            o->left_ms = 0;
-    }
-    hubb_queue_action(h, r, r->m->nhist - 1, seat, pl_buf_str(&t), sender);
-    r->stored = r->m->nhist;
-    h->st.actions++;
-    pl_buf_free(&t);
     hub_room_advance(h, r, now_ms);
     return 0;
+}
+
+/* Draws the chance outcomes due in `r` (karuta: not while the judgement is
+ * shown). 1 when it is done, 0 when it stopped (no memory: the room waits). */
+static int draw_chance(hub *h, hub_room *r, int64_t now_ms)
+{
+    while (r->game->phase(r->m->state) == PL_PHASE_CHANCE) {
+        if (r->kar && hubk_hold_chance(r, now_ms))
+            break; /* karuta: the judgement is shown a while before the next reading */
+        pl_buf err = {0}, t = {0};
+        void *before = pl_malloc(r->game->state_size);
+        pl_action a;
+        pl_rng rng;
+        if (!before) {
+            pl_buf_free(&err);
+            return 0;
+        }
+        pl_state_copy(r->game, before, r->m->state);
+        pl_match_rng(r->m, 0, &rng);
+        a = pl_draw_chance(r->game, r->m->state, &rng);
+        int ok = hub_room_apply(r, PL_CHANCE, a, &err) == 0;
+        if (ok) {
+            r->game->format_action(before, PL_CHANCE, a, &t);
+            hubb_queue_action(h, r, r->logged++, PL_CHANCE, pl_buf_str(&t), 0);
+            r->stored = r->m->nhist;
+            h->st.actions++;
+        }
+        pl_free(before);
+        pl_buf_free(&t);
+        pl_buf_free(&err);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- takebacks --------------------------------------------------------- */
+
+int hub_room_take_back(hub *h, hub_room *r, int n, int64_t now_ms)
+{
+    assert(n >= 0 && n < r->m->nhist);
+    if (r->tb_hist)
+        return -1; /* the last one is not durable yet (hub_req.c refuses before) */
+    pl_move *keep = pl_malloc(sizeof *keep * (size_t)r->m->nhist);
+    char text[24];
+    snprintf(text, sizeof text, "%d", n);
+    if (!keep || hubb_queue_action(h, r, r->logged, HUB_SEAT_TAKEBACK, text, 0) < 0) {
+        pl_free(keep);
+        return -1;
+    }
+    memcpy(keep, r->m->hist, sizeof *keep * (size_t)r->m->nhist);
+    r->tb_hist = keep; /* what a failed write puts back (hub_store_done) */
+    r->tb_nhist = r->m->nhist;
+    r->tb_seq = r->logged++;
+    hub_room_truncate(r, n);
+    for (int s = 0; s < r->nseats; s++)
+        r->seats[s].job_nhist = -1; /* a computer's thinking on the later position is dropped */
+    for (int k = 0; k < r->nmembers; k++) {
+        hub_conn *c = hub_conn_get(h, r->members[k]);
+        if (c && c->hist_sent > n)
+            c->hist_sent = n; /* its next state tells the history from here (history_from) */
+    }
+    hub_room_advance(h, r, now_ms);
+    return 0;
+}
+
+void hub_takeback_end(hub *h, hub_room *r, int by, const char *result, int seat, int moves)
+{
+    r->tb_by = -1;
+    r->tb_yes = 0;
+    for (int i = 0; i < r->nmembers; i++)
+        hub_send(h, r->members[i],
+                 json_pack("{s:s, s:i, s:s, s:o, s:i}", "type", "takeback", "by", by, "result", result, "seat",
+                           seat >= 0 ? json_integer(seat) : json_null(), "moves", moves));
 }
 
 /* ---- jobs -------------------------------------------------------------- */

@@ -194,6 +194,8 @@ static void next_forget(hub *h, const char *code, int all)
 
 static void room_moved(hub *h, hub_room *r, const hub_batch *b);
 
+static int durable_history(hub_room *r);
+
 static void lobby_keep(hub *h, hub_room *r);
 
 static void loads_done(hub *h, const hub_batchp *p, int64_t now_ms);
@@ -214,6 +216,10 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
             hub_room *r = hub_room_find(h, b->actions[i].room);
             if (r && r->durable < (int)b->actions[i].seq + 1) {
                 r->durable = (int)b->actions[i].seq + 1;
+                if (r->tb_hist && r->durable > r->tb_seq) { /* the takeback is durable */
+                    pl_free(r->tb_hist);
+                    r->tb_hist = NULL;
+                }
                 if (hub_room_over(r))
                     hubt_rewake(h, r);
             }
@@ -258,10 +264,10 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
             continue;
         if (p->senders[i])
             hub_error(h, p->senders[i], "storage", "act", "the action could not be stored: it is taken back");
-        if (r->m->nhist > r->durable) {
-            int n = r->durable;
+        if (r->logged > r->durable) {
             hub_drop_held(h, r, 0);
             next_forget(h, r->code, 0); /* the next batch's actions continue the failed ones */
+            int n = durable_history(r);
             hub_room_truncate(r, n);
             r->finished_queued = 0;
             r->over_ms = 0;
@@ -285,6 +291,49 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
     loads_done(h, p, now_ms);
 }
 
+/* A write of room `r` failed: the history as durable (its `durable`
+ * entries), the match taken back to (or, past a takeback that was not
+ * stored, put back as far as) it. Returns its length, `logged` set to
+ * `durable`. A takeback put back whose moves cannot be replayed (memory)
+ * leaves the history shorter: those actions were written (durable) but the
+ * room goes on from fewer; a restart reads them all again. */
+static int durable_history(hub_room *r)
+{
+    int n;
+    if (r->tb_hist && r->durable <= r->tb_seq) {
+        /* the takeback failed: before it, entry seq s was history s - base */
+        int base = r->tb_seq - r->tb_nhist;
+        n = r->durable - base;
+        int common = r->m->nhist;
+        for (int i = 0; i < r->m->nhist && i < n; i++)
+            if (r->m->hist[i].seat != r->tb_hist[i].seat || r->m->hist[i].a != r->tb_hist[i].a) {
+                common = i;
+                break;
+            }
+        if (common > n)
+            common = n;
+        hub_room_truncate(r, common);
+        for (int i = common; i < n; i++) {
+            pl_buf err = {0};
+            int fseat;
+            pl_action fa;
+            int forced = hub_room_forced(r, &fseat, &fa);
+            int rc = hub_room_apply(r, r->tb_hist[i].seat, r->tb_hist[i].a, &err);
+            pl_buf_free(&err);
+            if (rc < 0)
+                break;
+            r->ent[r->m->nhist - 1].forced = forced && fseat == r->tb_hist[i].seat && fa == r->tb_hist[i].a;
+        }
+        n = r->m->nhist;
+        pl_free(r->tb_hist);
+        r->tb_hist = NULL;
+    } else {
+        n = r->durable - (r->logged - r->m->nhist);
+    }
+    r->logged = r->durable;
+    return n < 0 ? 0 : n;
+}
+
 /* ---- restore ----------------------------------------------------------- */
 
 typedef struct restore_ctx {
@@ -297,6 +346,7 @@ typedef struct restore_ctx {
     int all;     /* finished rooms too (a load on demand) */
     const store_action *acts; /* with s NULL: the actions, read already (a load) */
     int nacts;
+    int entries; /* the room's stored entries read (actions and takebacks) */
 } restore_ctx;
 
 static int restore_action(void *ctx, const store_action *a)
@@ -305,12 +355,28 @@ static int restore_action(void *ctx, const store_action *a)
     hub_room *r = x->r;
     pl_buf err = {0};
     pl_action code;
+    x->entries++;
+    if (a->seat == HUB_SEAT_TAKEBACK) { /* a takeback: the history back to its length */
+        char *end;
+        long n = strtol(a->text, &end, 10);
+        if (*a->text && !*end && n >= 0 && n < r->m->nhist) {
+            hub_room_truncate(r, (int)n);
+            return 0;
+        }
+        pl_buf_printf(x->err, "room %s: entry %lld: a takeback to '%s' of a history of %d", r->code,
+                      (long long)a->seq, a->text, r->m->nhist);
+        return -1;
+    }
+    int fseat;
+    pl_action fa;
+    int forced = hub_room_forced(r, &fseat, &fa); /* the hub played it for its person */
     if (pl_parse_legal(r->game, r->m->state, a->seat, a->text, &code, &err) < 0 ||
         hub_room_apply(r, a->seat, code, &err) < 0) {
         pl_buf_printf(x->err, "room %s: action %lld '%s': %s", r->code, (long long)a->seq, a->text, pl_buf_str(&err));
         pl_buf_free(&err);
         return -1;
     }
+    r->ent[r->m->nhist - 1].forced = forced && fseat == a->seat && fa == code;
     return 0;
 }
 
@@ -371,6 +437,7 @@ static int restore_room(void *ctx, const store_room *sr, int finished, const cha
     }
     json_decref(cfg);
     x->r = r;
+    x->entries = 0;
     int rc = 0;
     if (x->s)
         rc = store_actions(x->s, sr->code, restore_action, x, x->err);
@@ -381,7 +448,8 @@ static int restore_room(void *ctx, const store_room *sr, int finished, const cha
         hub_room_free(r);
         return -1;
     }
-    r->stored = r->durable = r->m->nhist;
+    r->stored = r->m->nhist;
+    r->logged = r->durable = x->entries;
     r->finished_queued = finished; /* finished on disk: never again */
     r->turn_ms = x->now;
     x->n++;

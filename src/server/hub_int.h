@@ -49,6 +49,7 @@ typedef struct hub_entry {
     char *text[PL_MAX_SEATS + 1]; /* by viewer + 1 (0: spectator); owned */
     char *said[PL_MAX_SEATS + 1];
     char *events[PL_MAX_SEATS + 1]; /* JSON array text (pl_events_json) */
+    int forced; /* a person's only legal move, played for them by the hub */
 } hub_entry;
 
 typedef struct hub_karuta hub_karuta; /* hub_karuta.c's per-room part */
@@ -65,7 +66,21 @@ typedef struct hub_room {
     int grace_s, move_s, total_s, public_;
     int64_t turn_ms;        /* when the current decision started (clocks) */
     int stored;             /* actions durable or queued; equals m->nhist */
-    int durable;            /* actions known durable */
+    int logged;             /* stored entries queued (actions and takebacks): the next entry's seq */
+    int durable;            /* stored entries known durable (of `logged`) */
+    /* A takeback (docs/web-protocol.md): the asking seat while one is
+     * asked (-1 none), the seats that accepted (bit per seat), and the
+     * history length at which a seat's request was declined (no asking
+     * again until a move is played). */
+    int tb_by;
+    unsigned tb_yes;
+    int tb_declined[PL_MAX_SEATS];
+    /* A takeback stored but not yet durable: the history it took back
+     * (owned; NULL none), its length, and its entry's seq. A failed write
+     * puts the history back (hub_store_done). */
+    pl_move *tb_hist;
+    int tb_nhist;
+    int tb_seq;
     int finished_queued;
     uint64_t *members;      /* connections in the room (seats and spectators) */
     int nmembers, capmembers;
@@ -315,6 +330,25 @@ void hub_entry_free(hub_entry *e);
 int hub_room_apply(hub_room *r, int seat, pl_action a, pl_buf *err);
 /* Takes the room back to `n` actions. */
 void hub_room_truncate(hub_room *r, int n);
+/* Whether the hub plays the next move of `r` for its person: one seat acts,
+ * a person's (or a partner) seat, with exactly one legal action (`*a`, its
+ * seat `*seat`), in a game without hidden information (else the instant
+ * move tells what the hand holds) and without real-time touches
+ * (pl_game.check: karuta). 1 or 0. */
+int hub_room_forced(const hub_room *r, int *seat, pl_action *a);
+/* The stored entry of a takeback (store.h's actions): seat
+ * HUB_SEAT_TAKEBACK, text the history's length after it in decimal. */
+#define HUB_SEAT_TAKEBACK (-2)
+/* Takes room `r` back to `n` actions (n < its history) as a takeback: the
+ * match, its entries and the members' history, with the entry queued for
+ * the store (undone on a failed write). 0, or -1 when memory ran out
+ * (nothing changed). */
+int hub_room_take_back(hub *h, hub_room *r, int n, int64_t now_ms);
+/* The takeback asked in `r` ends with `result` ("accepted", "granted",
+ * "declined", "withdrawn"; `seat` the one who answered, -1 none, `moves`
+ * the moves taken back): the request cleared and every member told
+ * ({"type":"takeback"}, docs/web-protocol.md). */
+void hub_takeback_end(hub *h, hub_room *r, int by, const char *result, int seat, int moves);
 /* Applies `a` for `seat` (checked) to the room, queues its write and the
  * states; 0 or -1 with the rules' message in `err`. */
 int hub_room_play(hub *h, hub_room *r, int seat, pl_action a, uint64_t sender, int64_t now_ms, pl_buf *err);

@@ -827,6 +827,108 @@ static int bare(hub *h, hub_conn *c, json_t *root, const char *t)
     return 1;
 }
 
+/* ---- takebacks (docs/web-protocol.md) ---------------------------------- */
+
+/* Where a takeback asked by seat `by` takes `r` back to: before its last
+ * move (not one the hub played for it), so past the computers' moves and
+ * the chance that followed; -1 when it has none. */
+static int takeback_target(const hub_room *r, int by)
+{
+    for (int i = r->m->nhist - 1; i >= 0; i--)
+        if (r->m->hist[i].seat >= 0 && hub_seat_owner(r, r->m->hist[i].seat) == by && !r->ent[i].forced)
+            return i;
+    return -1;
+}
+
+/* Whether every person seat of `r` has accepted the takeback. */
+static int takeback_agreed(const hub_room *r)
+{
+    for (int s = 0; s < r->nseats; s++)
+        if (r->seats[s].kind == HUB_SEAT_PERSON && !(r->tb_yes & (1u << s)))
+            return 0;
+    return 1;
+}
+
+/* Takes `r` back for seat `by` (everyone agreed): `result` told. */
+static void takeback_do(hub *h, hub_conn *c, hub_room *r, int by, const char *result, int64_t now_ms)
+{
+    int n = takeback_target(r, by), from = r->m->nhist;
+    int moves = 0;
+    for (int i = n; i >= 0 && i < from; i++)
+        moves += r->m->hist[i].seat >= 0;
+    r->tb_by = -1; /* answered: the moves replayed on are no person's (hub.c, play_one) */
+    r->tb_yes = 0;
+    if (n < 0 || hub_room_take_back(h, r, n, now_ms) < 0) {
+        hub_error(h, c->id, "takeback", "takeback", n < 0 ? "nothing to take back" : "out of memory");
+        hub_room_broadcast(h, r);
+        return;
+    }
+    hub_takeback_end(h, r, by, result, c->seat == by ? -1 : c->seat, moves);
+    hub_room_broadcast(h, r);
+}
+
+/* {"type":"takeback"}: a seated person asks to take back their last move;
+ * the other persons are asked (a room with no other person grants it). */
+static void req_takeback(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
+{
+    (void)root;
+    hub_room *r = seated(h, c, "takeback");
+    if (!r)
+        return;
+    const char *why = hub_room_over(r) ? "the game is over"
+                      : !hub_room_started(r) ? "the room waits for its players"
+                      : r->kar || r->game->check ? "no takeback in a game played in real time"
+                      : hub_seat_is_ai(r, c->seat) ? "the computer plays your seat"
+                      : r->tb_by >= 0 ? "a takeback is already asked"
+                      : r->tb_hist ? "the last takeback is still being stored: try again"
+                      : r->tb_declined[c->seat] == r->m->nhist ? "declined: ask again after the next move"
+                      : takeback_target(r, c->seat) < 0 ? "nothing to take back: you have not moved yet"
+                                                         : NULL;
+    if (why) {
+        hub_error(h, c->id, "takeback", "takeback", "%s", why);
+        return;
+    }
+    r->tb_by = c->seat;
+    r->tb_yes = 1u << c->seat;
+    if (takeback_agreed(r)) /* no other person: as the terminal's undo */
+        takeback_do(h, c, r, c->seat, "granted", now_ms);
+    else
+        hub_room_broadcast(h, r); /* the state's "takeback" asks the others */
+}
+
+/* {"type":"takeback_answer","accept":bool}: another person's answer (the
+ * asker's own `false` withdraws it). */
+static void req_takeback_answer(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
+{
+    const char *type;
+    int accept = 0;
+    json_error_t je;
+    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:b}", "type", &type, "accept", &accept) < 0) {
+        hub_error(h, c->id, "shape", "takeback_answer", "takeback_answer: {accept (bool)}: %s", je.text);
+        return;
+    }
+    hub_room *r = seated(h, c, "takeback_answer");
+    if (!r)
+        return;
+    int by = r->tb_by;
+    if (by < 0 || (by == c->seat && accept)) {
+        hub_error(h, c->id, "takeback", "takeback_answer", by < 0 ? "no takeback is asked" : "you asked it");
+        return;
+    }
+    if (!accept) {
+        if (by != c->seat)
+            r->tb_declined[by] = r->m->nhist; /* not again before the next move */
+        hub_takeback_end(h, r, by, by == c->seat ? "withdrawn" : "declined", by == c->seat ? -1 : c->seat, 0);
+        hub_room_broadcast(h, r);
+        return;
+    }
+    r->tb_yes |= 1u << c->seat;
+    if (takeback_agreed(r))
+        takeback_do(h, c, r, by, "accepted", now_ms);
+    else
+        hub_room_broadcast(h, r);
+}
+
 /* Rate limit: 1 when the message may go on. */
 static int rate_ok(hub *h, hub_conn *c, int64_t now_ms)
 {
@@ -948,6 +1050,8 @@ static const hubq_cmd commands[] = {
     {"sync", HUBQ_FIELDS, req_sync},
     {"touch", HUBQ_FIELDS, req_touch},
     {"leave", HUBQ_BARE, req_leave},
+    {"takeback", HUBQ_BARE, req_takeback},
+    {"takeback_answer", HUBQ_FIELDS, req_takeback_answer},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

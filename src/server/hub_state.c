@@ -271,6 +271,8 @@ static char *state_text(hub_room *r, hub_conn *c, const hub_common *k, const pl_
         const hub_entry *e = &r->ent[i];
         pl_buf_puts(&b, i > from ? ",{\"events\":" : "{\"events\":");
         pl_buf_puts(&b, e->events[viewer + 1]); /* already JSON text */
+        if (e->forced) /* a person's only legal move, played for them */
+            pl_buf_puts(&b, ",\"forced\":true");
         pl_buf_puts(&b, ",\"said\":");
         bad |= pl_json_put_string(&b, e->said[viewer + 1]);
         pl_buf_puts(&b, ",\"seat\":");
@@ -325,7 +327,20 @@ static char *state_text(hub_room *r, hub_conn *c, const hub_common *k, const pl_
     pl_json_put_int(&b, r->m->nhist);
     pl_buf_puts(&b, ",\"status\":\"");
     pl_buf_puts(&b, hubv_room_status(r)); /* a fixed word: nothing to escape */
-    pl_buf_puts(&b, "\",\"type\":\"state\",\"view\":");
+    if (r->tb_by >= 0) { /* a takeback asked: who asked, who accepted so far */
+        pl_buf_puts(&b, "\",\"takeback\":{\"accepted\":[");
+        for (int s = 0, said = 0; s < r->nseats; s++)
+            if (r->tb_yes & (1u << s)) {
+                if (said++)
+                    pl_buf_putc(&b, ',');
+                pl_json_put_int(&b, s);
+            }
+        pl_buf_puts(&b, "],\"by\":");
+        pl_json_put_int(&b, r->tb_by);
+        pl_buf_puts(&b, "},\"type\":\"state\",\"view\":");
+    } else {
+        pl_buf_puts(&b, "\",\"type\":\"state\",\"view\":");
+    }
     put_view(r, viewer, &b);
     pl_buf_putc(&b, '}');
     if (bad || b.oom) {

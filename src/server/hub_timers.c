@@ -97,7 +97,7 @@ void hubt_forget(hub *h, const hub_room *r)
  * waits for a person (no computer moves, no karuta reading, not over). */
 static int room_idle(const hub_room *r)
 {
-    if (!r->idle_ms || r->nmembers || hub_room_over(r) || r->durable != r->m->nhist)
+    if (!r->idle_ms || r->nmembers || hub_room_over(r) || r->durable != r->logged)
         return 0;
     if (!hub_room_started(r))
         return 1; /* waits for its players */
@@ -116,7 +116,7 @@ static int64_t room_next(const hub_room *r)
 {
     int64_t next = INT64_MAX;
     if (hub_room_over(r)) /* kept for its records and a rematch while anyone is in it */
-        return r->over_ms && !r->nmembers && r->durable == r->m->nhist ? r->over_ms + HUB_KEEP_OVER_MS : next;
+        return r->over_ms && !r->nmembers && r->durable == r->logged ? r->over_ms + HUB_KEEP_OVER_MS : next;
     if (room_idle(r))
         next = r->idle_ms + HUB_IDLE_MS;
     if (!hub_room_started(r))
@@ -152,7 +152,7 @@ static int room_tick(hub *h, hub_room *r, int64_t now_ms)
 {
     int changed = 0;
     if (hub_room_over(r)) {
-        if (r->over_ms && !r->nmembers && r->durable == r->m->nhist && now_ms >= r->over_ms + HUB_KEEP_OVER_MS) {
+        if (r->over_ms && !r->nmembers && r->durable == r->logged && now_ms >= r->over_ms + HUB_KEEP_OVER_MS) {
             hub_room_remove(h, r);
             return 1;
         }

@@ -54,7 +54,7 @@ int store_append(store *s, const store_action *a, int n, pl_buf *err)
     if (n <= 0)
         return 0;
     for (int i = 0; i < n; i++)
-        if (!a[i].room || !*a[i].room || !a[i].text || a[i].seat < -1) {
+        if (!a[i].room || !*a[i].room || !a[i].text || a[i].seat < -2) {
             pl_buf_printf(err, "store: action %d of the batch lacks its room or text, or has seat %d", i,
                           a[i].seat);
             return -1;

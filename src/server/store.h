@@ -45,7 +45,9 @@ typedef struct {
 typedef struct {
     const char *room; /* the room's code */
     int64_t seq;      /* its place in the history: 0, 1, 2, ... without gaps */
-    int seat;         /* the seat that played it; -1 for chance */
+    int seat;         /* the seat that played it; -1 for chance; -2 the server's
+                       * own entry, a takeback (its text: the history's length
+                       * after it; docs/server.md) */
     const char *text; /* the action in the game's notation (the referee's) */
     int64_t at_ms;    /* when the server accepted it, ms since the epoch */
 } store_action;

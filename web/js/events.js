@@ -40,9 +40,31 @@ export function tellEntry(mod, game, entry, ctx) {
   for (const ev of Array.isArray(entry.events) ? entry.events : []) {
     if (!ev || typeof ev.type !== 'string') continue;
     const key = game + '.ev.' + ev.type;
-    if (ctx.has && ctx.has(key)) out.push(ctx.t(key, varsOf(ev)));
+    // a text whose {placeholder} the event does not fill (a game module's
+    // own words fill it) is left out rather than shown with braces
+    const text = ctx.has && ctx.has(key) ? ctx.t(key, varsOf(ev)) : '';
+    if (text && !/\{\w+\}/.test(text)) out.push(text);
   }
   return out;
+}
+
+/** A refused action in the reader's words: the catalogue's
+ * `GAME.refusal.WHY` with the refusal's fields as {placeholders} (the
+ * `illegal` error's `refusal`, docs/web-protocol.md), or null when there is
+ * no refusal or no such key (the page then says a plain sentence; never the
+ * server's notation). */
+export function refusalWords(game, refusal, ctx) {
+  if (!refusal || typeof refusal.why !== 'string' || !game) return null;
+  const key = game + '.refusal.' + refusal.why;
+  return ctx.has && ctx.has(key) ? ctx.t(key, varsOf(refusal)) : null;
+}
+
+/** What the note of a move the server played for the reader's seat says
+ * (a history entry with `forced`: that seat's only legal move): the
+ * catalogue's sentence, then the move in the game's words when it has them. */
+export function forcedWords(mod, game, entry, ctx) {
+  const told = tellEntry(mod, game, entry, ctx);
+  return [ctx.t('room.forced'), ...told].join(' ');
 }
 
 /** A legal action for a button or a list: the game's words when its module has them, else its notation. */

@@ -2,8 +2,10 @@
 // spectator sees it), offers the join form (display name, remembered; a seat
 // or any), comes back with the stored token after a reload or a lost
 // connection, and shows the seats (connected, computer covering), whose turn,
-// the clocks, chat, the errors in plain words, the result, rematch and the
-// records. The table is web/games/GAME.js (docs/web-ui.md, "The table
+// the clocks, chat, the errors in plain words (a refused move in the
+// player's words, never the engine's notation), a move the server played
+// for the player (their only one), a takeback asked and answered, the
+// result, rematch and the records. The table is web/games/GAME.js (docs/web-ui.md, "The table
 // contract"); when that module is missing or fails, a plain table shows the
 // JSON view and the legal actions as buttons.
 
@@ -13,7 +15,7 @@ import { recordButtons, recordError, saveRecord } from './record.js';
 import { rulesBox } from './rules.js';
 import { getToken, setToken, clientMs } from './net.js';
 import { inviteBox } from './lobby.js';
-import { actionWords } from './events.js';
+import { actionWords, refusalWords, forcedWords } from './events.js';
 
 const NAME_KEY = 'parlour.name';
 
@@ -166,11 +168,26 @@ export function open(ctx, code) {
       if (fresh) r.history = [];
       else r.history.length = Math.min(r.history.length, m.history_from);
       for (const e of m.history || []) r.history[e.seq] = e;
+      const forced = fresh ? [] : (m.history || []).filter((e) => e.forced && ownSeat(m, e.seat));
       r.state = m;
       if (m.seat >= 0) r.seat = m.seat;
       else if (r.seat === null || r.wantWatch) r.seat = -1;
       r.game = m.view && m.view.game;
+      for (const e of forced) note('info', forcedWords(r.mod, r.game, e, { t, lang, has, seat: r.seat }), null, 'forced');
       renderState();
+    }),
+    net.on('takeback', (m) => {
+      const st = r.state;
+      const name = (i) => (st && i !== null && i !== undefined && i >= 0 ? seatNameN(st.seats[i], i) : '');
+      const mine = m.by === r.seat;
+      if (m.result === 'accepted' || m.result === 'granted') {
+        r.notes = r.notes.filter((n) => n.topic !== 'forced'); // those moves are taken back too
+        note('info', mine ? t('room.takeback.done.you') : t('room.takeback.done.other', { name: name(m.by) }), null, 'takeback');
+      } else if (m.result === 'declined') {
+        if (mine && st) r.tbDeclined = st.seq; // the server takes no new request before the next move
+        renderTools();
+        note('info', mine ? t('room.takeback.declined.you', { name: name(m.seat) }) : t('room.takeback.declined.other', { name: name(m.seat) }), null, 'takeback');
+      } else if (m.result === 'withdrawn' && r.seat >= 0) note('info', t('room.takeback.withdrawn'), null, 'takeback');
     }),
     net.on('chat', (m) => {
       r.chat.push(m);
@@ -203,7 +220,8 @@ export function open(ctx, code) {
         return;
       }
       if (m.request === 'record' && recordError(m)) return note('error', recordError(m)); // js/record.js
-      note('error', errorText(m), allowedNow(m));
+      if (m.error === 'illegal' && m.request === 'act') refused(m);
+      else note('error', errorText(m), allowedNow(m));
       if (r.table) r.table.event(m);
     }),
     net.on('rematch', (m) => {
@@ -232,6 +250,31 @@ export function open(ctx, code) {
     return lead ? lead + ' ' + why : why;
   }
 
+  /** Whether seat i of state st is the reader's (its own, or a partner seat it plays). */
+  function ownSeat(st, i) {
+    const s = st && st.seats && st.seats[i];
+    return r.seat !== null && r.seat >= 0 && (i === r.seat || (!!s && s.kind === 'partner' && s.of === r.seat));
+  }
+
+  /** An illegal act (issue 31 §4): the table's own `refused(err, ctx)` first
+   * (a game table shows it beside the place tapped and returns true), else
+   * the refusal in the player's words (events.js refusalWords), else a
+   * plain sentence; with the moves allowed now under it. The server's
+   * `reason` and `message` (the engine's notation) never reach the page. */
+  function refused(m) {
+    const c = { t, lang, has, seat: r.seat, root: els.table };
+    for (const fn of [r.table && r.table.refused && r.table.refused.bind(r.table), r.mod && r.mod.refused]) {
+      if (typeof fn !== 'function') continue;
+      try {
+        if (fn(m, c) === true) return;
+      } catch (e) {
+        console.error('refused', r.game, e);
+      }
+      break;
+    }
+    note('error', refusalWords(r.tableGame || r.game, m.refusal, c) || t('room.refused'), allowedNow(m), 'refused');
+  }
+
   /** For an illegal act: what this seat may do now, in words (shown collapsed). */
   function allowedNow(m) {
     if (m.error !== 'illegal' || m.request !== 'act' || !r.state) return null;
@@ -240,8 +283,12 @@ export function open(ctx, code) {
     return words.length ? words : null;
   }
 
-  function note(kind, text, allowed) {
-    r.notes.push({ kind, text, allowed });
+  /** Adds a note (the last four are shown); one of a `topic` ('forced',
+   * 'takeback', 'refused') replaces the earlier note of that topic, so a run of moves
+   * played for the player leaves one line, not a column of them. */
+  function note(kind, text, allowed, topic) {
+    if (topic) r.notes = r.notes.filter((n) => n.topic !== topic);
+    r.notes.push({ kind, text, allowed, topic });
     if (r.notes.length > 4) r.notes.shift();
     renderNotes();
   }
@@ -263,6 +310,7 @@ export function open(ctx, code) {
     els.join = h('div', { class: 'join' });
     els.seats = h('ol', { class: 'seats', 'aria-label': t('room.seats') });
     els.notes = h('div', { class: 'notes', 'aria-live': 'assertive' });
+    els.ask = h('div', { class: 'ask', 'aria-live': 'polite' });
     els.table = h('div', { class: 'table', id: 'table' });
     els.over = h('div', { class: 'over' });
     els.chatList = h('ul', { class: 'chat-list', 'aria-live': 'polite' });
@@ -292,6 +340,7 @@ export function open(ctx, code) {
         h('div', { class: 'room-head' }, els.title, els.turn),
         els.join,
         els.notes,
+        els.ask,
         els.table,
         els.over,
         h('div', { class: 'side' },
@@ -306,17 +355,28 @@ export function open(ctx, code) {
     renderNotes();
   }
 
+  /** What the join box depends on: drawn again only when it changes (a
+   * state per move must not wipe a name being typed). */
+  function joinKey() {
+    const st = r.state;
+    return JSON.stringify([r.seat, !st, st && st.over, st && st.seats.map((s) => s.kind === 'open')]);
+  }
+
   function renderJoin() {
     if (!els.join) return;
+    const typed = els.join.querySelector('#join-name');
+    const was = typed ? typed.value : null;
+    r.joinKey = joinKey();
     clear(els.join);
     if (r.seat !== null && r.seat >= 0) return;
     const st = r.state;
+    if (!st || st.over) return; // the state first; a finished room has nothing to take (issue 31 §5)
     const open = st ? st.seats.map((s, i) => (s.kind === 'open' ? i : -1)).filter((i) => i >= 0) : [];
     if (st && !open.length && r.seat === -1) {
       els.join.append(h('p', { class: 'quiet' }, t('room.watching')));
       return;
     }
-    const name = h('input', { id: 'join-name', maxlength: 40, required: true, autocomplete: 'nickname', value: storedName() });
+    const name = h('input', { id: 'join-name', maxlength: 40, required: true, autocomplete: 'nickname', value: was ?? storedName() });
     const seat = h('select', { id: 'join-seat' }, h('option', { value: '' }, t('room.join.any')), open.map((i) => h('option', { value: String(i) }, t('room.seat.n', { n: i + 1 }))));
     els.join.append(
       h('form', {
@@ -367,11 +427,20 @@ export function open(ctx, code) {
     if (!st) return t('room.loading');
     if (st.status === 'waiting') return t('room.turn.waiting');
     if (st.over) return t('room.turn.over');
+    if (r.mod && typeof r.mod.status === 'function') {
+      // the table's own words for what is going on (karuta: "Reading 12")
+      try {
+        const s = r.mod.status(st.view, { t, lang, has, seat: r.seat, seats: st.seats, names: st.seats.map((s, i) => seatNameN(s, i)), state: st });
+        if (typeof s === 'string' && s) return s;
+      } catch (e) {
+        console.error('status', r.game, e);
+      }
+    }
     const actors = (st.view && st.view.actors) || [];
-    if (!actors.length) return t('room.turn.chance');
+    if (!actors.length) return t('room.turn.moment');
     const mine = (i) => i === r.seat || (st.seats[i] && st.seats[i].kind === 'partner' && st.seats[i].of === r.seat);
     if (actors.some(mine) && st.legal && st.legal.length) return actors.length > 1 && !actors.every(mine) ? t('room.turn.youAnd') : t('room.turn.you');
-    return t('room.turn.other', { names: actors.map((i) => seatName(st.seats[i], i)).join(', ') });
+    return t('room.turn.other', { names: actors.map((i) => seatNameN(st.seats[i], i)).join(', ') });
   }
 
   function renderClocks() {
@@ -397,9 +466,11 @@ export function open(ctx, code) {
     if (!els.title) return;
     els.title.textContent = !r.game ? t('room.title') : has('game.' + r.game + '.name') ? t('game.' + r.game + '.name') : ctx.gameName(r.game);
     els.turn.textContent = turnText();
+    if (r.joinKey !== joinKey()) renderJoin();
     renderSeats();
     renderClocks();
     renderTools();
+    renderAsk();
     renderOver();
     if (!st) return;
     if (st.status === 'waiting' && r.seat >= 0 && !r.inviteShown) {
@@ -450,6 +521,7 @@ export function open(ctx, code) {
         r.tableGame = game;
         r.tableSeat = st.seat;
         r.table.update(r.state);
+        els.turn.textContent = turnText(); // the table's own status words, now that it is in
       } catch (e) {
         console.error('table', game, e);
         clear(els.table);
@@ -471,10 +543,41 @@ export function open(ctx, code) {
     else import('/games/' + game + '.js').then(start, () => start(null));
   }
 
+  /** Whether the reader may ask for a takeback now (docs/web-protocol.md):
+   * seated, the game on and not in real time (karuta), none asked, and a
+   * move of their own (not one played for them) in the history. */
+  function canAskTakeback(st) {
+    if (!st || r.seat === null || r.seat < 0 || st.over || st.status !== 'playing' || st.takeback || r.game === 'karuta' || r.tbDeclined === st.seq) return false;
+    return r.history.some((e) => e && e.seat >= 0 && !e.forced && ownSeat(st, e.seat));
+  }
+
+  /** A takeback asked (the state's `takeback`): the asker waits (and may
+   * withdraw it); each other person accepts or declines; a spectator reads it. */
+  function renderAsk() {
+    if (!els.ask) return;
+    clear(els.ask);
+    const st = r.state;
+    const tb = st && st.takeback;
+    if (!tb) return;
+    const answer = (accept) => net.send({ type: 'takeback_answer', accept });
+    if (tb.by === r.seat) {
+      els.ask.append(h('div', { class: 'note info takeback-box' }, h('span', {}, t('room.takeback.asked')), ' ',
+        h('button', { type: 'button', id: 'takeback-withdraw', onclick: () => answer(false) }, t('room.takeback.withdraw'))));
+      return;
+    }
+    const q = t('room.takeback.question', { name: seatNameN(st.seats[tb.by], tb.by) });
+    const asked = r.seat !== null && r.seat >= 0 && !(tb.accepted || []).includes(r.seat);
+    els.ask.append(h('div', { class: 'note info takeback-box', role: asked ? 'alert' : null }, h('span', {}, q),
+      asked ? [' ', h('button', { type: 'button', class: 'primary', id: 'takeback-accept', onclick: () => answer(true) }, t('room.takeback.accept')),
+        ' ', h('button', { type: 'button', id: 'takeback-decline', onclick: () => answer(false) }, t('room.takeback.decline'))] : null));
+  }
+
   function renderTools() {
     clear(els.tools);
     const st = r.state;
     els.tools.append(...recordButtons(r.seat, !!(st && st.over), (m) => net.send(m))); // js/record.js
+    if (canAskTakeback(st))
+      els.tools.append(h('button', { type: 'button', id: 'takeback', onclick: () => net.send({ type: 'takeback' }) }, t('room.takeback.ask')));
     if (r.seat !== null && r.seat >= 0) {
       els.tools.append(
         h('button', { type: 'button', id: 'leave', onclick: () => {
