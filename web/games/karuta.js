@@ -41,6 +41,8 @@
 import { h, svg, clear } from '../js/dom.js';
 import { CARDS } from './karuta-cards.js';
 
+const status_ = (v, ctx) => status(v, ctx);
+
 const CW = 50; // a card in SVG units
 const CH = 72;
 const GX = 6; // gaps
@@ -191,6 +193,59 @@ export function tell(entry, ctx) {
   return out;
 }
 
+/** What is going on, in words, for the room's status line (room.js calls
+ * it for karuta instead of its generic words): `view` the seat's view, ctx
+ * {t, seat, name(i) (a seat's name; default "Seat N"), memo (the state's
+ * `memo`, during the memorisation time), legal (the state's legal actions),
+ * touched (cards this seat touched in the reading on)}. "Memorise the field:
+ * 14:59 left", "Reading 12", "Listen, and touch…", "Waiting for Yuki to send
+ * a card", "The game is over: Ann won. Cards left: …". */
+export function status(view, ctx) {
+  const t = ctx.t;
+  const me = ctx.seat ?? -1;
+  const v = view || {};
+  const name = ctx.name || ((i) => (i === me ? t('karuta.ev.you') : t('karuta.seat', { n: i + 1 })));
+  const pending = v.pending || [];
+  const touched = ctx.touched || 0;
+  if (v.phase === 'over' || v.stage === 'over') {
+    const o = v.outcome;
+    const s = !o || o.kind === 'draw' ? t('karuta.over.draw') : o.kind === 'team' ? t('karuta.over.team', { n: o.winner + 1 }) : t('karuta.over.win', { name: name(o.winner) });
+    const left = cardsLeft(v, name);
+    return left ? s + ' ' + t('karuta.over.left', { list: left }) : s;
+  }
+  if (ctx.memo) return t('karuta.memo.status', { time: clockText(ctx.memo.left_ms) });
+  if (v.stage === 'touch') {
+    if (me >= 0 && pending.includes(me)) {
+      if (v.answer_poet && !touched) return t('karuta.listen.poet');
+      return touched ? t('karuta.touched', { n: touched }) : t('karuta.listen', { n: v.readings });
+    }
+    return t('karuta.reading', { n: v.readings });
+  }
+  if (v.stage === 'send' && v.send) {
+    const left = v.send.owed - v.send.sent;
+    return v.send.sender === me ? t('karuta.send.you', { n: left, name: name(v.send.receiver) }) : t('karuta.send.other', { name: name(v.send.sender), n: left });
+  }
+  if (v.stage === 'place' && v.send) return v.send.receiver === me ? t('karuta.place.you') : t('karuta.place.other', { name: name(v.send.receiver) });
+  const waiting = pending.filter((i) => i !== me).map(name).join(', ');
+  if (v.stage === 'arrange') return pending.includes(me) ? t('karuta.arrange.you') : t('karuta.arrange.wait', { names: waiting });
+  if (v.stage === 'pool') return pending.includes(me) ? t('karuta.pool.you') : t('karuta.pool.wait', { names: waiting });
+  return t('karuta.next', { n: (v.readings || 0) + 1 });
+}
+
+/** "Ann 0, Bob 3": the cards each seat still has (kyōgi: in its territory,
+ * uta: in its hand; fewer is better), or '' for chirashi (cards taken). */
+function cardsLeft(v, name) {
+  const rows = v.variant === 'uta' ? v.hands : v.variant === 'kyogi' ? v.territories : null;
+  if (!rows) return '';
+  return rows.map((r, i) => name(i) + ' ' + (r.count ?? (r.cards || []).length)).join(', ');
+}
+
+/** m:ss of `ms` (rounded up to the second). */
+function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0');
+}
+
 /** A legal action in words, from its fields (js/events.js). */
 export function actionWords(a, ctx) {
   const m = actionMove(a);
@@ -333,7 +388,10 @@ export function mount(root, api) {
     });
   }
 
-  let memoEnd = 0;
+  let memo = null; // the state's `memo` (memorisation), and when it came
+  let memoAt = 0;
+  let memoKey = '';
+  let memoAsked = false; // this page sent `ready`
   let memoTimer = null;
   const seenTakes = new Set();
   window.__karuta = { frames: [], kanaAt: [] }; // for the browser test: kana arrival times
@@ -341,7 +399,9 @@ export function mount(root, api) {
   const els = {
     status: h('p', { class: 'kar-status', id: 'kar-status', 'aria-live': 'polite' }),
     counts: h('p', { class: 'kar-counts', id: 'kar-counts' }),
-    memo: h('p', { class: 'kar-memo', id: 'kar-memo', hidden: true }),
+    memo: h('div', { class: 'kar-memo', id: 'kar-memo', hidden: true }),
+    memoTime: h('p', { class: 'kar-memo-time', id: 'kar-memo-time', 'aria-live': 'off' }),
+    memoAct: h('div', { class: 'kar-memo-act' }),
     poets: h('div', { class: 'kar-poets', id: 'kar-poets', role: 'group', 'aria-labelledby': 'kar-poets-q', hidden: true }),
     readHead: h('span', { class: 'kar-read-head' }),
     kana: h('span', { class: 'kar-kana-line cjk-serif', id: 'kar-kana', lang: 'ja' }),
@@ -351,18 +411,61 @@ export function mount(root, api) {
     judgement: h('div', { class: 'kar-judgement', id: 'kar-judgement', 'aria-live': 'polite' }),
     practice: h('details', { class: 'kar-practice', id: 'kar-practice' }),
   };
-  root.append(
-    h('div', { class: 'kar-table' },
+  els.memo.append(els.memoTime, els.memoAct);
+  els.turnNote = h('p', { class: 'kar-turn-note', id: 'kar-turn-note' }, t('karuta.landscape'));
+  els.table = h('div', { class: 'kar-table' },
+    h('div', { class: 'kar-top', id: 'kar-top' },
       els.status,
-      h('div', { class: 'kar-reading', id: 'kar-reading' }, els.readHead, els.kana, els.speak),
-      els.memo,
-      els.poets,
+      h('div', { class: 'kar-reading', id: 'kar-reading' }, els.readHead, els.kana, els.speak)),
+    els.memo,
+    els.poets,
+    h('div', { class: 'kar-main' },
       els.field,
-      els.actions,
-      els.judgement,
-      els.counts,
-      els.practice),
-  );
+      h('div', { class: 'kar-aside' }, els.actions, els.judgement)),
+    els.turnNote,
+    els.counts,
+    els.practice);
+  root.append(els.table);
+
+  // ---- the field fits the window (issue 31): the cards drawn as large as
+  // the window allows with the reading bar, the status, the actions and the
+  // judgement in view. Where the window is tall enough (a desktop, a phone
+  // upright) the whole table fits from the top of the page; on a short one
+  // (a phone on its side) the table fills the window under its sticky
+  // reading bar, the page scrolled to it once. The largest SVG (the field,
+  // or the hands and pool of uta together) gets max-height; width follows.
+  const SHORT = 520; // px: a window lower than this is "short"
+  const REM = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  let scrolledTo = false;
+  function fit() {
+    const svgs = [...els.field.querySelectorAll('svg.kar-svg')];
+    if (!svgs.length) return;
+    const vh = window.innerHeight;
+    const short = vh < SHORT;
+    if (short && !scrolledTo && state && state.status !== 'waiting') {
+      scrolledTo = true;
+      els.table.scrollIntoView({ block: 'start' });
+    }
+    // everything of the table but the field's svgs, stacked in one column or
+    // beside the field (.kar-aside on wide or short windows)
+    const top = els.table.getBoundingClientRect().top + window.scrollY;
+    const fieldTop = els.field.getBoundingClientRect().top + window.scrollY;
+    const besides = getComputedStyle(els.table.querySelector('.kar-main')).gridTemplateColumns.split(' ').length > 1;
+    const aside = besides ? 0 : els.actions.offsetHeight + Math.max(els.judgement.offsetHeight, REM * 7.5);
+    let labels = 0;
+    for (const p of els.field.querySelectorAll('.kar-side')) labels += p.offsetHeight + 4;
+    const used = (fieldTop - (short ? top : 0)) + labels + aside + 12;
+    const avail = Math.max(short ? 120 : 180, vh - used);
+    // the SVGs share the height in proportion to their own
+    const units = svgs.map((e) => e.viewBox.baseVal.height / e.viewBox.baseVal.width);
+    const width = els.field.clientWidth;
+    const natural = units.reduce((a, u) => a + u * width, 0);
+    const k = natural > avail ? avail / natural : 1;
+    svgs.forEach((e, i) => setAttr(e, 'style', k < 1 ? `max-height:${Math.floor(units[i] * width * k)}px` : null));
+    window.__karuta.fit = { avail, k, short, besides };
+  }
+  const onResize = () => fit();
+  window.addEventListener('resize', onResize);
 
   // ---- speech ----
   let speech = false;
@@ -732,7 +835,7 @@ export function mount(root, api) {
   function drawFieldInto(v) {
     if (v.variant === 'uta') {
       const pooling = sel !== null && cardMoves(sel).some((m) => m.kind === 'pool');
-      (v.hands || []).forEach((hd, i) => drawRow(t('karuta.hand', { name: name(i), n: hd.count ?? hd.cards.length }), hd.cards.map((c) => c.card), 'hand' + i));
+      (v.hands || []).forEach((hd, i) => drawRow(t('karuta.hand', { seat: i + 1, name: name(i), n: hd.count ?? hd.cards.length }), hd.cards.map((c) => c.card), 'hand' + i));
       drawRow(t('karuta.pool', { n: (v.pool || []).length }), v.pool || [], 'pool', pooling ? 'pool' : null);
     } else if (v.variant === 'chirashi') {
       const f = v.field || [];
@@ -742,28 +845,9 @@ export function mount(root, api) {
 
   function status() {
     const v = state.view;
-    let s;
-    if (v.phase === 'over' || v.stage === 'over') {
-      const o = v.outcome;
-      if (!o || o.kind === 'draw') s = t('karuta.over.draw');
-      else if (o.kind === 'team') s = t('karuta.over.team', { n: o.winner + 1 });
-      else s = t('karuta.over.win', { name: name(o.winner) });
-    } else if (v.stage === 'touch') {
-      if (poetAsk) s = t('karuta.poet.status', { card: poetAsk.card });
-      else if (me >= 0 && (v.pending || []).includes(me) && v.answer_poet && !(touched.size && touchN === v.readings)) s = t('karuta.listen.poet');
-      else if (me >= 0 && (v.pending || []).includes(me)) s = touched.size && touchN === v.readings ? t('karuta.touched', { n: touched.size }) : t('karuta.listen');
-      else s = t('karuta.reading', { n: v.readings });
-    } else if (v.stage === 'send' && v.send) {
-      const left = v.send.owed - v.send.sent;
-      s = v.send.sender === me ? t('karuta.send.you', { n: left, name: name(v.send.receiver) }) : t('karuta.send.other', { name: name(v.send.sender), n: left });
-    } else if (v.stage === 'place' && v.send) {
-      s = v.send.receiver === me ? t('karuta.place.you') : t('karuta.place.other', { name: name(v.send.receiver) });
-    } else if (v.stage === 'arrange') {
-      s = (v.pending || []).includes(me) ? t('karuta.arrange.you') : t('karuta.arrange.wait');
-    } else if (v.stage === 'pool') {
-      s = (v.pending || []).includes(me) ? t('karuta.pool.you') : t('karuta.pool.wait');
-    } else s = t('karuta.next');
-    els.status.textContent = s;
+    const touchedNow = touched.size && touchN === v.readings ? touched.size : 0;
+    els.status.textContent = poetAsk && v.stage === 'touch' ? t('karuta.poet.status', { card: poetAsk.card })
+      : status_(v, { t, seat: me, name, memo: memoNow(), touched: touchedNow });
   }
 
   function counts(v) {
@@ -843,22 +927,48 @@ export function mount(root, api) {
     els.practice.open = open;
   }
 
-  function drawMemo(v) {
-    const memo = (v.timing && v.timing.memo_s) || 0;
-    if (!memo || v.readings > 0 || reading.n || v.phase === 'over') {
+  // ---- the memorisation time (KA-R3): the state's `memo` while it runs ----
+  // {left_ms, ready (by seat), total_ms}, counted down from when it came; a
+  // person's "Ready" sends `ready` (the readings start once every person is
+  // ready; computers always are).
+  function memoNow() {
+    if (!memo) return null;
+    return { ...memo, left_ms: Math.max(0, memo.left_ms - (performance.now() - memoAt)) };
+  }
+  function sendReady() {
+    // the room's api.ready when it has one, else the page's connection
+    if (api.ready) api.ready();
+    else if (window.__parlour && window.__parlour.net) window.__parlour.net.send({ type: 'ready' });
+    memoAsked = true;
+    drawMemo();
+  }
+  function drawMemo() {
+    const m = memoNow();
+    if (!m) {
       els.memo.hidden = true;
       if (memoTimer) clearInterval(memoTimer);
       memoTimer = null;
       return;
     }
-    if (!memoEnd) memoEnd = performance.now() + memo * 1000;
-    const tick = () => {
-      const left = Math.max(0, Math.ceil((memoEnd - performance.now()) / 1000));
-      els.memo.hidden = false;
-      els.memo.textContent = t('karuta.memo', { m: Math.floor(left / 60), s: String(left % 60).padStart(2, '0') });
-    };
-    tick();
-    if (!memoTimer) memoTimer = setInterval(tick, 1000);
+    const mine = me >= 0 && m.ready && m.ready[me];
+    const waiting = (m.ready || []).map((r, i) => (r || i === me ? -1 : i)).filter((i) => i >= 0);
+    const key = [mine, memoAsked, waiting.join(',')].join('|');
+    if (key !== memoKey) {
+      memoKey = key;
+      clear(els.memoAct);
+      if (me >= 0 && !mine)
+        els.memoAct.append(h('button', { type: 'button', class: 'primary kar-ready', id: 'kar-ready', disabled: memoAsked, onclick: sendReady }, t('karuta.memo.ready')));
+      const note = me < 0 ? t('karuta.memo.watch')
+        : mine ? (waiting.length ? t('karuta.memo.waiting', { names: waiting.map(name).join(', ') }) : '')
+        : waiting.length ? t('karuta.memo.readyHint', { names: waiting.map(name).join(', ') }) : t('karuta.memo.readyAlone');
+      if (note) els.memoAct.append(h('span', { class: 'kar-hint' }, note));
+    }
+    els.memo.hidden = false;
+    els.memoTime.textContent = t('karuta.memo', { time: clockText(m.left_ms) });
+    if (!memoTimer) memoTimer = setInterval(() => {
+      drawMemo();
+      status();
+    }, 1000);
   }
 
   function draw() {
@@ -885,8 +995,9 @@ export function mount(root, api) {
     drawActions(v);
     drawJudgement(v);
     counts(v);
-    drawMemo(v);
+    drawMemo();
     if (reading.n === 0) els.readHead.textContent = v.stage === 'touch' ? t('karuta.reading', { n: v.readings }) : t('karuta.noReading');
+    fit();
   }
 
   drawPractice();
@@ -894,6 +1005,11 @@ export function mount(root, api) {
   return {
     update(st) {
       state = st;
+      if (st.memo) {
+        memo = st.memo;
+        memoAt = performance.now();
+      } else memo = null;
+      if (!memo) memoAsked = false;
       draw();
     },
     event(m) {
@@ -904,9 +1020,8 @@ export function mount(root, api) {
         els.readHead.textContent = t('karuta.reading', { n: m.n });
         els.kana.textContent = '';
         els.kana.classList.add('kar-live');
-        els.memo.hidden = true;
-        if (memoTimer) clearInterval(memoTimer);
-        memoTimer = null;
+        memo = null;
+        drawMemo();
       } else if (m.type === 'kana') {
         if (m.n !== reading.n) reading = { n: m.n, kana: [], t0: 0 };
         reading.kana[m.i] = m.kana;
@@ -922,6 +1037,7 @@ export function mount(root, api) {
       }
     },
     destroy() {
+      window.removeEventListener('resize', onResize);
       window.removeEventListener('pointermove', onMove);
       window.removeEventListener('pointerup', onUp);
       if (memoTimer) clearInterval(memoTimer);
