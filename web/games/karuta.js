@@ -99,18 +99,18 @@ function secsOf(ms) {
  * `judgement` or the `judgement` event, docs/web-views.md): `who(seat)`
  * names a seat. Never reads the judgement's `text`. */
 export function judgementLines(j, t, who, variant) {
+  // who took it first (what a player looks for), then the card and its
+  // deciding sounds, fouls and sends
   const lines = [];
   const c = CARDS[j.card];
-  lines.push(t('karuta.j.card', { n: j.card, verse: c ? c[1] : '', lower: lowerVerse(j.card) }));
-  if (typeof j.kimariji === 'number' && j.kimariji > 0)
-    lines.push(t('karuta.j.kimariji', { n: j.kimariji, kana: j.kimariji_kana || '', s: secsOf(j.decide_ms || 0) }));
-  if (j.void) {
-    lines.push(t('karuta.j.void'));
-    return lines;
-  }
+  const card = t('karuta.j.card', { n: j.card, verse: c ? c[1] : '', lower: lowerVerse(j.card) });
+  const kim = typeof j.kimariji === 'number' && j.kimariji > 0 ? t('karuta.j.kimariji', { n: j.kimariji, kana: j.kimariji_kana || '', s: secsOf(j.decide_ms || 0) }) : null;
+  if (j.void) return [t('karuta.j.void'), card].concat(kim ? [kim] : []);
   if (j.taker === null || j.taker === undefined) lines.push(t('karuta.j.nobody'));
   else if (typeof j.decide_ms === 'number') lines.push(t('karuta.j.took', { name: who(j.taker), s: secsOf(Math.max(0, j.take_ms - j.decide_ms)) }));
   else lines.push(t('karuta.j.tookAt', { name: who(j.taker), s: secsOf(j.take_ms) }));
+  lines.push(card);
+  if (kim) lines.push(kim);
   (j.fouls || []).forEach((f, i) => f > 0 && lines.push(t('karuta.j.foul', { name: who(i), n: f })));
   if (j.sender !== null && j.sender !== undefined && j.receiver !== null && j.receiver !== undefined && j.owed > 0)
     lines.push(t('karuta.j.send', { from: who(j.sender), to: who(j.receiver), n: j.owed }));
@@ -213,7 +213,7 @@ export function status(view, ctx) {
     const left = cardsLeft(v, name);
     return left ? s + ' ' + t('karuta.over.left', { list: left }) : s;
   }
-  if (ctx.memo) return t('karuta.memo.status', { time: clockText(ctx.memo.left_ms) });
+  if (ctx.memo) return t('karuta.memo', { time: clockText(ctx.memo.left_ms) });
   if (v.stage === 'touch') {
     if (me >= 0 && pending.includes(me)) {
       if (v.answer_poet && !touched) return t('karuta.listen.poet');
@@ -354,7 +354,7 @@ export function mount(root, api) {
    * number of elements. */
   function morph(old, neu, root) {
     if (!root) {
-      for (const a of [...old.attributes]) if (!neu.hasAttribute(a.name)) old.removeAttribute(a.name);
+      for (const a of [...old.attributes]) if (!neu.hasAttribute(a.name) && a.name !== 'style') old.removeAttribute(a.name); // (style: fit's)
       for (const a of neu.attributes) setAttr(old, a.name, a.value);
     }
     const keyOf = (el) => {
@@ -400,7 +400,6 @@ export function mount(root, api) {
     status: h('p', { class: 'kar-status', id: 'kar-status', 'aria-live': 'polite' }),
     counts: h('p', { class: 'kar-counts', id: 'kar-counts' }),
     memo: h('div', { class: 'kar-memo', id: 'kar-memo', hidden: true }),
-    memoTime: h('p', { class: 'kar-memo-time', id: 'kar-memo-time', 'aria-live': 'off' }),
     memoAct: h('div', { class: 'kar-memo-act' }),
     poets: h('div', { class: 'kar-poets', id: 'kar-poets', role: 'group', 'aria-labelledby': 'kar-poets-q', hidden: true }),
     readHead: h('span', { class: 'kar-read-head' }),
@@ -411,61 +410,82 @@ export function mount(root, api) {
     judgement: h('div', { class: 'kar-judgement', id: 'kar-judgement', 'aria-live': 'polite' }),
     practice: h('details', { class: 'kar-practice', id: 'kar-practice' }),
   };
-  els.memo.append(els.memoTime, els.memoAct);
+  els.memo.append(els.memoAct);
   els.turnNote = h('p', { class: 'kar-turn-note', id: 'kar-turn-note' }, t('karuta.landscape'));
-  els.table = h('div', { class: 'kar-table' },
-    h('div', { class: 'kar-top', id: 'kar-top' },
-      els.status,
-      h('div', { class: 'kar-reading', id: 'kar-reading' }, els.readHead, els.kana, els.speak)),
-    els.memo,
-    els.poets,
-    h('div', { class: 'kar-main' },
-      els.field,
-      h('div', { class: 'kar-aside' }, els.actions, els.judgement)),
-    els.turnNote,
-    els.counts,
-    els.practice);
+  els.top = h('div', { class: 'kar-top', id: 'kar-top' },
+    els.status,
+    h('div', { class: 'kar-reading', id: 'kar-reading' }, els.readHead, els.kana, els.speak));
+  els.aside = h('div', { class: 'kar-aside' }, els.actions, els.judgement);
+  els.main = h('div', { class: 'kar-main' }, els.field, els.aside);
+  els.table = h('div', { class: 'kar-table' }, els.top, els.memo, els.poets, els.main, els.turnNote, els.counts, els.practice);
   root.append(els.table);
 
-  // ---- the field fits the window (issue 31): the cards drawn as large as
-  // the window allows with the reading bar, the status, the actions and the
-  // judgement in view. Where the window is tall enough (a desktop, a phone
-  // upright) the whole table fits from the top of the page; on a short one
-  // (a phone on its side) the table fills the window under its sticky
-  // reading bar, the page scrolled to it once. The largest SVG (the field,
-  // or the hands and pool of uta together) gets max-height; width follows.
-  const SHORT = 520; // px: a window lower than this is "short"
-  const REM = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  // ---- the table fits the window (issue 31; docs/web-ui.md, "Karuta"):
+  // the cards drawn as large as the window allows with the status, the
+  // reading bar, the actions and the judgement in view.
+  // - A tall window (a desktop, a phone upright): the whole table from the
+  //   top of the page; the status and the reading bar stick to the window's
+  //   top when the page scrolls. On a wide one (a desktop) the actions and
+  //   the judgement stand beside the field, which is then as high as the
+  //   window allows.
+  // - A short one (a phone on its side, SIDE): the field on the left, as
+  //   high as the window, and beside it the status, the reading bar, the
+  //   countdown, the actions and the judgement; the page scrolls to the
+  //   table once.
+  // Every SVG of the field (kyōgi's one, uta's hands and pool) shares the
+  // height left (max-height; the width follows); the room for the judgement
+  // is kept under the field even before one comes, so the cards do not move.
+  const SIDE = '(orientation: landscape) and (max-height: 519px)';
+  const MIN_CARD = 28;
+  const side = window.matchMedia ? window.matchMedia(SIDE) : { matches: false };
   let scrolledTo = false;
+  function arrange() {
+    const want = side.matches ? els.aside : els.table;
+    if (els.top.parentNode === want) return;
+    if (side.matches) els.aside.prepend(els.top, els.memo, els.poets);
+    else els.table.insertBefore(els.top, els.main), els.table.insertBefore(els.memo, els.main), els.table.insertBefore(els.poets, els.main);
+  }
   function fit() {
+    arrange();
     const svgs = [...els.field.querySelectorAll('svg.kar-svg')];
     if (!svgs.length) return;
     const vh = window.innerHeight;
-    const short = vh < SHORT;
-    if (short && !scrolledTo && state && state.status !== 'waiting') {
+    if (side.matches && !scrolledTo && state && state.status !== 'waiting') {
       scrolledTo = true;
       els.table.scrollIntoView({ block: 'start' });
     }
-    // everything of the table but the field's svgs, stacked in one column or
-    // beside the field (.kar-aside on wide or short windows)
-    const top = els.table.getBoundingClientRect().top + window.scrollY;
     const fieldTop = els.field.getBoundingClientRect().top + window.scrollY;
-    const besides = getComputedStyle(els.table.querySelector('.kar-main')).gridTemplateColumns.split(' ').length > 1;
-    const aside = besides ? 0 : els.actions.offsetHeight + Math.max(els.judgement.offsetHeight, REM * 7.5);
+    const tableTop = els.table.getBoundingClientRect().top + window.scrollY;
+    const jmax = parseFloat(getComputedStyle(els.judgement).maxHeight) || 128;
+    // the actions and the judgement stand beside the field (a phone on its
+    // side, a wide window: karuta.css) or under it
+    const beside = getComputedStyle(els.main).gridTemplateColumns.trim().split(/\s+/).length > 1;
+    const under = beside ? 0 : els.actions.offsetHeight + (memo ? 0 : jmax + 4);
     let labels = 0;
-    for (const p of els.field.querySelectorAll('.kar-side')) labels += p.offsetHeight + 4;
-    const used = (fieldTop - (short ? top : 0)) + labels + aside + 12;
-    const avail = Math.max(short ? 120 : 180, vh - used);
-    // the SVGs share the height in proportion to their own
+    for (const p of els.field.querySelectorAll('.kar-side')) labels += p.offsetHeight + 3;
+    const used = (side.matches ? fieldTop - tableTop : fieldTop) + labels + under + 10;
+    const avail = Math.max(120, vh - used);
     const units = svgs.map((e) => e.viewBox.baseVal.height / e.viewBox.baseVal.width);
     const width = els.field.clientWidth;
     const natural = units.reduce((a, u) => a + u * width, 0);
-    const k = natural > avail ? avail / natural : 1;
-    svgs.forEach((e, i) => setAttr(e, 'style', k < 1 ? `max-height:${Math.floor(units[i] * width * k)}px` : null));
-    window.__karuta.fit = { avail, k, short, besides };
+    // never smaller than a card of MIN_CARD px (or its size at full width):
+    // below that kana cannot be read nor a card hit; the page scrolls instead
+    const cardPx = Math.min(...svgs.map((e) => (width * CW) / e.viewBox.baseVal.width));
+    const floor = Math.min(1, MIN_CARD / cardPx);
+    const k = natural > avail ? Math.max(floor, avail / natural) : 1;
+    // (through the CSSOM: the page's CSP refuses style attributes)
+    svgs.forEach((e, i) => {
+      const mh = k < 1 ? Math.floor(units[i] * width * k) + 'px' : '';
+      if (e.style.maxHeight !== mh) e.style.maxHeight = mh;
+    });
+    window.__karuta.fit = { avail, k, side: side.matches, beside };
   }
   const onResize = () => fit();
   window.addEventListener('resize', onResize);
+  // and when the table's own size changes (its style sheet or fonts came,
+  // the countdown went): fit sets the same height again and stops there
+  const sizeWatch = typeof ResizeObserver === 'function' ? new ResizeObserver(() => fit()) : null;
+  if (sizeWatch) sizeWatch.observe(els.table);
 
   // ---- speech ----
   let speech = false;
@@ -485,6 +505,7 @@ export function mount(root, api) {
   function drawSpeak() {
     const v = jaVoice();
     els.speak.disabled = !v;
+    els.speak.hidden = !v; // no Japanese voice: nothing to switch (a line less on a phone)
     els.speak.setAttribute('aria-pressed', String(!!(v && speech)));
     els.speak.textContent = !v ? t('karuta.speech.none') : speech ? t('karuta.speech.on') : t('karuta.speech.off');
   }
@@ -512,7 +533,10 @@ export function mount(root, api) {
   // ---- names and words ----
   function name(i) {
     const s = state && state.seats && state.seats[i];
-    const n = s && s.name ? s.name : t('karuta.seat', { n: i + 1 });
+    // a computer in the page's words (the server names it in English)
+    const level = s && s.level && ['easy', 'medium', 'hard', 'champion'].includes(s.level) ? t('level.' + s.level) : s && s.level;
+    // (numbered, as the room's seats list says it: several computers play uta)
+    const n = s && s.kind === 'ai' ? t('room.seat.aiN', { n: i + 1, level: level || '' }) : s && s.name ? s.name : t('karuta.seat', { n: i + 1 });
     return i === me ? t('karuta.you', { name: n }) : n;
   }
   function cardLabel(n, where) {
@@ -964,7 +988,6 @@ export function mount(root, api) {
       if (note) els.memoAct.append(h('span', { class: 'kar-hint' }, note));
     }
     els.memo.hidden = false;
-    els.memoTime.textContent = t('karuta.memo', { time: clockText(m.left_ms) });
     if (!memoTimer) memoTimer = setInterval(() => {
       drawMemo();
       status();
@@ -1038,6 +1061,7 @@ export function mount(root, api) {
     },
     destroy() {
       window.removeEventListener('resize', onResize);
+      if (sizeWatch) sizeWatch.disconnect();
       window.removeEventListener('pointermove', onMove);
       window.removeEventListener('pointerup', onUp);
       if (memoTimer) clearInterval(memoTimer);
