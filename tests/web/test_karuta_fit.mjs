@@ -130,6 +130,9 @@ run('karuta_fit', async (h) => {
       await page.waitForTimeout(200);
       await h.expectInView(page, { status: '#kar-status', 'reading bar': '#kar-reading', field: '.kar-kyogi', judgement: '#kar-judgement' },
         where + ', judged', { keepScroll: !!viewport });
+      const size1 = await cardSize(page);
+      console.log(`# ${where}, judged: a card ${size1.w}×${size1.h} px, its kana ${size1.kana} px`);
+      h.check(size1.w >= (size === 'desktop' ? 40 : 28), `a card ${size1.w} px wide once judged`);
       // and the reading bar stays in view when the page is scrolled to the table's end
       await page.evaluate(() => document.querySelector('#kar-counts').scrollIntoView({ block: 'end' }));
       await page.waitForTimeout(100);

@@ -65,7 +65,9 @@ run('lobby', async (h) => {
           const r = rows.find((x) => x.key === o.key);
           if (!r) continue;
           if (lang === 'en') {
-            h.check(r.about === o.about, `${g.id}.${o.key}: the English description is the server's: ${r.about}`);
+            // the catalogue's words (issue 31: karuta's are in player words, not the engine's); else the server's
+            const cat = en[`opt.${g.id}.${o.key}.about`];
+            h.check(r.about === (cat ?? o.about), `${g.id}.${o.key}: the English description is the catalogue's or the server's: ${r.about}`);
           } else {
             h.check(r.about !== o.about && /[а-яё]/i.test(r.about), `${g.id}.${o.key}: a Russian description, not the server's English: ${r.about}`);
             h.check(/[а-яё]/i.test(r.label), `${g.id}.${o.key}: a Russian label: ${r.label}`);

@@ -432,8 +432,8 @@ export function mount(root, api) {
   //   high as the window, and beside it the status, the reading bar, the
   //   countdown, the actions and the judgement; the page scrolls to the
   //   table once.
-  // Every SVG of the field (kyōgi's one, uta's hands and pool) shares the
-  // height left (max-height; the width follows); the room for the judgement
+  // The field's SVG gets the height left (max-height; the width follows),
+  // never so little that a card is under MIN_CARD px; the room for the judgement
   // is kept under the field even before one comes, so the cards do not move.
   const SIDE = '(orientation: landscape) and (max-height: 519px)';
   const MIN_CARD = 28;
@@ -447,7 +447,9 @@ export function mount(root, api) {
   }
   function fit() {
     arrange();
-    const svgs = [...els.field.querySelectorAll('svg.kar-svg')];
+    // (kyōgi's field and chirashi's: one SVG; uta's hands and pool are rows
+    // of cards as large as the width allows, not shrunk)
+    const svgs = [...els.field.querySelectorAll('svg.kar-kyogi, svg.kar-grid')];
     if (!svgs.length) return;
     const vh = window.innerHeight;
     if (side.matches && !scrolledTo && state && state.status !== 'waiting') {
@@ -835,7 +837,7 @@ export function mount(root, api) {
     cards.forEach((n, i) => kids.push(cardEl(n, LEFT + (i % ROW_PER) * (CW + GX), 4 + Math.floor(i / ROW_PER) * (CH + GY), false, cardAttrs(n, ''))));
     fieldOut.append(
       h('p', { class: 'kar-side' }, title),
-      svg('svg', { class: 'kar-svg kar-row', viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-label': title, dataset: { zone } }, ...kids),
+      svg('svg', { class: 'kar-svg kar-row', viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'xMinYMin meet', role: 'group', 'aria-label': title, dataset: { zone } }, ...kids),
     );
   }
 
@@ -870,6 +872,8 @@ export function mount(root, api) {
   function status() {
     const v = state.view;
     const touchedNow = touched.size && touchN === v.readings ? touched.size : 0;
+    // (the countdown changes every second: not read out each time)
+    setAttr(els.status, 'aria-live', memo ? 'off' : 'polite');
     els.status.textContent = poetAsk && v.stage === 'touch' ? t('karuta.poet.status', { card: poetAsk.card })
       : status_(v, { t, seat: me, name, memo: memoNow(), touched: touchedNow });
   }
