@@ -45,10 +45,17 @@ const status_ = (v, ctx) => status(v, ctx);
 
 const CW = 50; // a card in SVG units
 const CH = 72;
-const GX = 6; // gaps
-const GY = 6;
-const MID = 18; // the line between kyōgi territories
-const LEFT = 4;
+// gaps between cards, the line between kyōgi territories, the margin: set
+// by spacing() at each drawing, tighter on a narrow window (a phone upright:
+// the cards get the width)
+let GX = 6;
+let GY = 6;
+let MID = 18;
+let LEFT = 4;
+function spacing(narrow) {
+  [GX, GY, MID, LEFT] = narrow ? [2, 3, 10, 1] : [6, 6, 18, 4];
+}
+const NARROW = 600; // px: a window narrower than this is a phone upright (tight spacing)
 const ROW_PER = 8; // cards to a line in a hand, the pool, the cards to place
 const STORE = 'parlour.karuta.takes';
 const SPEAK = 'parlour.karuta.speech';
@@ -288,7 +295,10 @@ function setAttr(el, k, v) {
 function torifuda(n, x, y, flip, attrs) {
   const cols = (CARDS[n] && CARDS[n][0]) || ['', '', ''];
   const kids = [svg('rect', { class: 'kar-face', x: 0, y: 0, width: CW, height: CH, rx: 3 })];
-  const fs = 11.5;
+  // the kana as large as the card's longest column allows (6 kana at most:
+  // 9.6 units; 4: 14), at most 14 units (the columns are 16 apart)
+  const most = Math.max(...cols.map((col) => [...col].length), 1);
+  const fs = Math.min(14, (CH - 8 - (most - 1) * 1.3) / most);
   cols.forEach((col, c) => {
     const cx = CW - 9 - c * 16;
     const chars = [...col];
@@ -468,7 +478,7 @@ export function mount(root, api) {
     const used = (side.matches ? fieldTop - tableTop : fieldTop) + labels + under + 10;
     const avail = Math.max(120, vh - used);
     const units = svgs.map((e) => e.viewBox.baseVal.height / e.viewBox.baseVal.width);
-    const width = els.field.clientWidth;
+    const width = svgs[0].getBoundingClientRect().width || els.field.clientWidth; // (the SVG's box keeps its width)
     const natural = units.reduce((a, u) => a + u * width, 0);
     // never smaller than a card of MIN_CARD px (or its size at full width):
     // below that kana cannot be read nor a card hit; the page scrolls instead
@@ -482,7 +492,19 @@ export function mount(root, api) {
     });
     window.__karuta.fit = { avail, k, side: side.matches, beside };
   }
-  const onResize = () => fit();
+  // tight spacing where the field is short of room: a phone upright (width)
+  // or on its side (height)
+  function tight() {
+    return window.innerWidth < NARROW || side.matches;
+  }
+  let tightNow = tight();
+  const onResize = () => {
+    if (tight() !== tightNow) {
+      tightNow = !tightNow;
+      fieldKey = ''; // the spacing changes: draw the field again
+      if (state) draw();
+    } else fit();
+  };
   window.addEventListener('resize', onResize);
   // and when the table's own size changes (its style sheet or fonts came,
   // the countdown went): fit sets the same height again and stops there
@@ -852,6 +874,7 @@ export function mount(root, api) {
   }
 
   function drawField(v) {
+    spacing(tight());
     fieldOut = h('div', {});
     drawFieldInto(v);
     morph(els.field, fieldOut, true);
