@@ -41,7 +41,6 @@
 import { h, svg, clear } from '../js/dom.js';
 import { CARDS } from './karuta-cards.js';
 
-const status_ = (v, ctx) => status(v, ctx);
 
 const CW = 50; // a card in SVG units
 const CH = 72;
@@ -203,8 +202,8 @@ export function tell(entry, ctx) {
 /** What is going on, in words, for the room's status line (room.js calls
  * it for karuta instead of its generic words): `view` the seat's view, ctx
  * {t, seat, name(i) (a seat's name; default "Seat N"), memo (the state's
- * `memo`, during the memorisation time), legal (the state's legal actions),
- * touched (cards this seat touched in the reading on)}. "Memorise the field:
+ * `memo`, during the memorisation time, its left_ms counted down by the
+ * caller), touched (cards this seat touched in the reading on, 0 default)}. "Memorise the field:
  * 14:59 left", "Reading 12", "Listen, and touch…", "Waiting for Yuki to send
  * a card", "The game is over: Ann won. Cards left: …". */
 export function status(view, ctx) {
@@ -616,7 +615,7 @@ export function mount(root, api) {
     api.touch(card, performance.timeOrigin + performance.now());
     const g = els.field.querySelector(`.kar-card[data-card="${card}"]`);
     if (g) g.classList.add('kar-touched');
-    status();
+    drawStatus();
   }
   // ---- uta answer=poet (KA-U4): the card, then its poet ----
   // A tap on a card opens a choice of six poets (the card's own and five of
@@ -892,13 +891,13 @@ export function mount(root, api) {
     } else drawKyogi(v);
   }
 
-  function status() {
+  function drawStatus() {
     const v = state.view;
     const touchedNow = touched.size && touchN === v.readings ? touched.size : 0;
     // (the countdown changes every second: not read out each time)
     setAttr(els.status, 'aria-live', memo ? 'off' : 'polite');
     els.status.textContent = poetAsk && v.stage === 'touch' ? t('karuta.poet.status', { card: poetAsk.card })
-      : status_(v, { t, seat: me, name, memo: memoNow(), touched: touchedNow });
+      : status(v, { t, seat: me, name, memo: memoNow(), touched: touchedNow });
   }
 
   function counts(v) {
@@ -1017,7 +1016,7 @@ export function mount(root, api) {
     els.memo.hidden = false;
     if (!memoTimer) memoTimer = setInterval(() => {
       drawMemo();
-      status();
+      drawStatus();
     }, 1000);
   }
 
@@ -1030,7 +1029,7 @@ export function mount(root, api) {
       touched = new Set();
     }
     if (poetAsk && (poetAsk.n !== v.readings || v.stage !== 'touch' || !canTouch())) poetAsk = null;
-    status();
+    drawStatus();
     drawPoets();
     // the field is redrawn only when what it shows changed (a state that
     // changes only `pending` during a reading leaves the cards in place)
@@ -1080,7 +1079,7 @@ export function mount(root, api) {
         window.__karuta.kanaAt.push({ n: m.n, i: m.i, t: performance.now() });
         say(m.kana);
       } else if (m.type === 'error' && m.request === 'touch') {
-        status();
+        drawStatus();
       } else if (m.type === 'error' && m.request === 'act') {
         sel = null;
         draw();
