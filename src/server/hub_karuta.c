@@ -82,7 +82,7 @@ struct hub_karuta {
     uint64_t *told;         /* connections sent this reading's `reading` */
     int ntold, told_cap;
     int64_t memo_end;       /* memorisation (KA-R3) ends then; 0: not begun */
-    int memo_over;          /* ended early: every person was ready */
+    int memo_over;          /* memorisation ended (every person ready, or its time up) */
     int ready[PL_MAX_SEATS]; /* the seat said `ready` during memorisation */
 };
 
@@ -178,8 +178,9 @@ static void tell(hub *h, hub_karuta *k, uint64_t conn)
     hub_send(h, conn, reading_msg(k));
 }
 
-/* 1 while the first reading is due and memorisation applies to it: no
- * `read N` played yet, memo_s > 0, and not every person ready. */
+/* 1 while the first reading is due and memorisation applies to it: it has
+ * not ended, no `read N` was played yet and memo_s > 0. Work: the history's
+ * length, only until a reading is read (checked first: the phase). */
 static int memo_applies(const hub_room *r)
 {
     const hub_karuta *k = r->kar;
