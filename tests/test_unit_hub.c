@@ -1940,7 +1940,8 @@ static void test_total_clock(void **state)
     drv_free(d);
 }
 
-/* Karuta's reading: the kana come at their time, a touch before the first
+/* Karuta's reading: after the memorisation time (ended by `ready`), the
+ * kana come at their time, a touch before the first
  * kana or of a card not on the table is refused without a hint, a touch
  * stamped before its deciding kana could be heard is clamped (and logged),
  * and the answers are played when the window closes. */
@@ -1959,6 +1960,13 @@ static void test_karuta_reading(void **state)
              create(d, a, "\"game\":\"karuta\",\"options\":{\"deal\":\"9;12;13/14;15;16\"},"
                           "\"seats\":[{\"kind\":\"person\"},{\"kind\":\"ai\",\"level\":\"easy\"}]"));
     int p0 = join(d, room, "ann");
+    /* memorisation first (KA-R3, memo_s 900 by default): no reading until
+     * the person says ready (the computer always is) */
+    assert_null(last(d, p0, "reading"));
+    json_t *memo = json_object_get(last(d, p0, "state"), "memo");
+    assert_non_null(memo);
+    assert_int_equal(json_integer_value(json_object_get(memo, "left_ms")), 900000);
+    sendf(d, p0, "{\"type\":\"ready\"}");
     json_t *rd = last(d, p0, "reading");
     assert_non_null(rd);
     assert_null(json_object_get(rd, "kana_count")); /* a count of kana could tell the card */

@@ -461,8 +461,18 @@ void hubk_joined(hub *h, hub_room *r, hub_conn *c, int64_t now_ms);
  * state was sent: during a reading it gets the `reading` message, then the
  * kana read so far, before any other kana of it. Hub thread. */
 void hubk_arrived(hub *h, hub_room *r, hub_conn *c);
-/* 1 while the next reading must wait (the last judgement is shown). */
+/* 1 while the next reading must wait (the last judgement is shown, or the
+ * memorisation time before the first reading runs, KA-R3). */
 int hubk_hold_chance(const hub_room *r, int64_t now_ms);
+/* The `ready` message of seat c->seat (a person's seat of a karuta room):
+ * during the memorisation time it marks the seat ready, and when every
+ * person seat is ready the first reading starts; said again it changes
+ * nothing; at any other time the answer is `not-your-turn`. Hub thread. */
+void hubk_ready(hub *h, hub_conn *c, int64_t now_ms);
+/* Appends `,"memo":{"left_ms","ready","total_ms"}` (the state message's
+ * memorisation field, docs/web-protocol.md) while room `r` memorises, at
+ * `now_ms`; nothing otherwise, or for a room not karuta. Hub thread. */
+void hubk_put_memo(const hub_room *r, int64_t now_ms, pl_buf *out);
 /* Frees the room's karuta part. */
 void hubk_free(hub_room *r);
 /* After a storage failure took actions back: forget the reading. */

@@ -26,6 +26,13 @@
  * game's action by karp_answer_action, never as text) in seat order, and
  * the judgement goes out in `state`; the next reading waits HUBK_PAUSE_MS,
  * so that every client sees the judgement first.
+ *
+ * Before the first reading the memorisation time (KA-R3, the option memo_s)
+ * runs: the first `read N` waits memo_s seconds from the moment it became
+ * due (every seat taken; uta: the pool chosen), or until every person seat
+ * has sent `ready` (a computer, or a seat a computer covers, is always
+ * ready). The state tells it (hubk_put_memo: the time left, who is ready).
+ * A restored room counts its memorisation afresh (nothing of it is stored).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +41,7 @@
 #include "hub_int.h"
 #include "kar_practice.h"
 #include "parlour/alloc.h"
+#include "parlour/jsonout.h"
 #include "rtclock.h"
 
 #define HUBK_LEAD_MS 1000   /* from the reading's start to its first kana */
@@ -73,6 +81,9 @@ struct hub_karuta {
     int64_t ping_ids[HUBK_PINGS];
     uint64_t *told;         /* connections sent this reading's `reading` */
     int ntold, told_cap;
+    int64_t memo_end;       /* memorisation (KA-R3) ends then; 0: not begun */
+    int memo_over;          /* memorisation ended (every person ready, or its time up) */
+    int ready[PL_MAX_SEATS]; /* the seat said `ready` during memorisation */
 };
 
 json_t *hubk_room_options(const pl_game *g, json_t *opts, int *oom)
@@ -167,9 +178,82 @@ static void tell(hub *h, hub_karuta *k, uint64_t conn)
     hub_send(h, conn, reading_msg(k));
 }
 
+/* 1 while the first reading is due and memorisation applies to it: it has
+ * not ended, no `read N` was played yet and memo_s > 0. Work: the history's
+ * length, only until a reading is read (checked first: the phase). */
+static int memo_applies(const hub_room *r)
+{
+    const hub_karuta *k = r->kar;
+    if (k->memo_over || r->game->phase(r->m->state) != PL_PHASE_CHANCE || pl_opts_int(&r->m->opts, "memo_s") <= 0)
+        return 0;
+    for (int i = 0; i < r->m->nhist; i++)
+        if (r->m->hist[i].seat == PL_CHANCE)
+            return 0; /* a reading was read: memorisation is over */
+    return 1;
+}
+
+/* Whether seat `s` must say `ready` before memorisation may end early: a
+ * person's seat that no computer covers. */
+static int memo_waits_for(const hub_room *r, int s)
+{
+    return r->seats[s].kind == HUB_SEAT_PERSON && !hub_seat_is_ai(r, s);
+}
+
+/* 1 when every person seat of `r` has said `ready`. */
+static int memo_all_ready(const hub_room *r)
+{
+    for (int s = 0; s < r->nseats; s++)
+        if (memo_waits_for(r, s) && !r->kar->ready[s])
+            return 0;
+    return 1;
+}
+
 int hubk_hold_chance(const hub_room *r, int64_t now_ms)
 {
-    return r->kar && now_ms < r->kar->next_read_ms;
+    const hub_karuta *k = r->kar;
+    if (!k)
+        return 0;
+    if (memo_applies(r) && !memo_all_ready(r) && (!k->memo_end || now_ms < k->memo_end))
+        return 1; /* memorising: hubk_after_change starts the count when it is 0 */
+    return now_ms < k->next_read_ms;
+}
+
+void hubk_put_memo(const hub_room *r, int64_t now_ms, pl_buf *out)
+{
+    const hub_karuta *k = r->kar;
+    if (!k || !k->memo_end || !hub_room_started(r) || !memo_applies(r) || memo_all_ready(r))
+        return;
+    int64_t left = k->memo_end - now_ms;
+    pl_buf_puts(out, ",\"memo\":{\"left_ms\":");
+    pl_json_put_int(out, left > 0 ? left : 0);
+    pl_buf_puts(out, ",\"ready\":[");
+    for (int s = 0; s < r->nseats; s++) {
+        if (s)
+            pl_buf_putc(out, ',');
+        pl_buf_puts(out, !memo_waits_for(r, s) || k->ready[s] ? "true" : "false");
+    }
+    pl_buf_puts(out, "],\"total_ms\":");
+    pl_json_put_int(out, (int64_t)pl_opts_int(&r->m->opts, "memo_s") * 1000);
+    pl_buf_putc(out, '}');
+}
+
+void hubk_ready(hub *h, hub_conn *c, int64_t now_ms)
+{
+    hub_room *r = c->room;
+    hub_karuta *k = r->kar;
+    int s = c->seat;
+    if (!hub_room_started(r) || !memo_applies(r) || !k->memo_end || memo_all_ready(r)) {
+        hub_error(h, c->id, "not-your-turn", "ready", "ready: only during the memorisation time before the first reading");
+        return;
+    }
+    if (k->ready[s])
+        return; /* said already: nothing changes */
+    k->ready[s] = 1;
+    if (memo_all_ready(r)) {
+        k->memo_over = 1; /* every person is ready: the first reading now */
+        hub_room_advance(h, r, now_ms);
+    }
+    hub_room_broadcast(h, r);
 }
 
 void hubk_after_change(hub *h, hub_room *r, int64_t now_ms)
@@ -177,6 +261,8 @@ void hubk_after_change(hub *h, hub_room *r, int64_t now_ms)
     hub_karuta *k = r->kar;
     if (k->closing || k->on)
         return;
+    if (!k->memo_end && hub_room_started(r) && memo_applies(r)) /* the first reading is due: memorise */
+        k->memo_end = now_ms + (int64_t)pl_opts_int(&r->m->opts, "memo_s") * 1000;
     karp_reading rd;
     if (!karp_reading_of(r->game, r->m->state, &rd) || r->m->nhist == 0)
         return;
@@ -396,6 +482,17 @@ int64_t hubk_tick(hub *h, hub_room *r, int64_t now_ms)
             next = k->next_sync[s];
     }
     if (!k->on) {
+        if (k->memo_end && memo_applies(r)) { /* memorising */
+            int ready = memo_all_ready(r); /* (a person's seat a computer took over is ready) */
+            if (!query && (ready || now_ms >= k->memo_end)) { /* its time is up: the first reading */
+                k->memo_over = 1;
+                hub_room_advance(h, r, now_ms);
+                hub_room_broadcast(h, r);
+                return hubk_tick(h, r, INT64_MIN);
+            }
+            int64_t at = ready ? 0 : k->memo_end; /* 0: due now */
+            return at < next ? at : next;
+        }
         if (r->game->phase(r->m->state) == PL_PHASE_CHANCE && k->next_read_ms) {
             if (!query && now_ms >= k->next_read_ms) { /* the next reading */
                 k->next_read_ms = 0;

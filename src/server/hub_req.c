@@ -1015,6 +1015,13 @@ static void req_touch(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         hubk_touch(h, c, card, ms, poet, now_ms);
 }
 
+static void req_ready(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
+{
+    (void)root;
+    if (karuta_seat(h, c, "ready"))
+        hubk_ready(h, c, now_ms);
+}
+
 /* ---- the table of requests ------------------------------------------- */
 
 /* A request's shape: HUBQ_BARE takes no field but "type" (`bare` checks it
@@ -1049,6 +1056,7 @@ static const hubq_cmd commands[] = {
     {"replay_part", HUBQ_FIELDS, hubr_req_replay_part},
     {"sync", HUBQ_FIELDS, req_sync},
     {"touch", HUBQ_FIELDS, req_touch},
+    {"ready", HUBQ_BARE, req_ready},
     {"leave", HUBQ_BARE, req_leave},
     {"takeback", HUBQ_BARE, req_takeback},
     {"takeback_answer", HUBQ_FIELDS, req_takeback_answer},

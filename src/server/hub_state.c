@@ -184,6 +184,7 @@ static void put_view(hub_room *r, int viewer, pl_buf *b)
  * as JSON text: made once per broadcast, not once per member. */
 typedef struct hub_common {
     pl_buf seats, clock, result;
+    pl_buf memo; /* karuta's memorisation: `,"memo":{...}` or empty (hubk_put_memo) */
 } hub_common;
 
 /* Makes `k` for room `r` now; 0, or -1 when memory ran out. */
@@ -226,6 +227,8 @@ static int common_make(const hub *h, const hub_room *r, hub_common *k)
         pl_buf_free(&want);
     }
 #endif
+    hubk_put_memo(r, hub_now(h), &k->memo);
+    bad |= k->memo.oom;
     json_t *clock = clock_json(r), *result = hubv_result_json(r);
     bad |= !clock || !result || pl_json_dump(clock, &k->clock) < 0 || pl_json_dump(result, &k->result) < 0;
     json_decref(clock);
@@ -237,6 +240,7 @@ static void common_free(hub_common *k)
 {
     pl_buf_free(&k->seats);
     pl_buf_free(&k->clock);
+    pl_buf_free(&k->memo);
     pl_buf_free(&k->result);
 }
 
@@ -315,7 +319,10 @@ static char *state_text(hub_room *r, hub_conn *c, const hub_common *k, const pl_
         pl_buf_free(&l);
     }
     c->hist_sent = upto;
-    pl_buf_puts(&b, hub_room_over(r) ? "],\"over\":true,\"result\":" : "],\"over\":false,\"result\":");
+    pl_buf_putc(&b, ']');
+    if (k->memo.len)
+        pl_buf_append(&b, pl_buf_str(&k->memo), k->memo.len);
+    pl_buf_puts(&b, hub_room_over(r) ? ",\"over\":true,\"result\":" : ",\"over\":false,\"result\":");
     pl_buf_append(&b, pl_buf_str(&k->result), k->result.len);
     pl_buf_puts(&b, ",\"room\":");
     bad |= pl_json_put_string(&b, r->code);

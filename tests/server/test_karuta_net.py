@@ -36,7 +36,7 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wsclient import ServerProcess, WSClient, check, parse_args, run_main  # noqa: E402
-from driver import Conn, all_over, settle, candidates, create_room, decide_index, person, poem_timelines, predict_reads  # noqa: E402,E501
+from driver import Conn, ai, all_over, settle, candidates, create_room, decide_index, person, poem_timelines, predict_reads  # noqa: E402,E501
 
 SEED = 31337
 OPTS = {"upper_ms": "1000", "pause_ms": "0", "yoin_ms": "0", "memo_s": "0", "send": "manual", "tie_ms": "10"}
@@ -335,7 +335,102 @@ def test_restart_goes_on_counting_readings(args):
     finally:
         srv.cleanup()
 
+# ---- memorisation (issue 31, §6): KA-R3 honoured, and `ready` -------------------
+
+def first_reading_at(conn):
+    """The index in conn's log of its first `reading`, or None."""
+    for i, m in enumerate(conn.c.log):
+        if m.get("type") == "reading":
+            return i
+    return None
+
+
+def test_memorisation_against_the_computer(args):
+    """memo_s=2 against a computer: the first state says how long memorisation
+    runs and that the computer is ready; the first reading comes no earlier
+    than that (the old hub read it 0.3 s after the join)."""
+    with ServerProcess(args.parlour, args.web, test_seed=SEED) as srv:
+        lobby = Conn(WSClient(srv.port), "lobby")
+        lobby.c.wait_for("welcome", 10)
+        room = create_room(lobby, "karuta", dict(SLOW, memo_s="2"), [person(), ai("easy")])
+        lobby.close()
+        a = Conn(WSClient(srv.port), "A")
+        a.join(room, "A", 0)
+        memo = a.state.get("memo")
+        check(memo is not None, "the first state has no `memo` during the memorisation time: %s" % a.state)
+        check(memo["total_ms"] == 2000 and 0 < memo["left_ms"] <= 2000 and memo["ready"] == [False, True],
+              "memo %s: not 2000 ms in all, some left, the computer ready and the person not" % memo)
+        a.wait(lambda: first_reading_at(a) is not None, 20, "the first reading")
+        told = next(i for i, m in enumerate(a.c.log) if m.get("type") == "state" and "memo" in m)
+        # both times as this process took them off the socket
+        waited = a.c.arrived_ms[first_reading_at(a)] - a.c.arrived_ms[told]
+        check(waited >= memo["left_ms"] - 50,
+              "the first reading came %.0f ms after the state, before the %d ms of memorisation it said were left"
+              % (waited, memo["left_ms"]))
+        check("memo" not in a.state, "a state after memorisation still has `memo`: %s" % a.state.get("memo"))
+        a.close()
+
+
+def errors_after(conn, start):
+    return [m for m in conn.c.log[start:] if m.get("type") == "error"]
+
+
+def test_ready_ends_memorisation_early(args):
+    """memo_s=900 between two people: `ready` from one is shown to both and
+    starts nothing; said again it changes nothing and answers no error; from
+    the second the first reading starts at once. A spectator's `ready`, one
+    with a field, one after memorisation and one in a room of another game
+    get one error each; a person's `ready` against a computer starts it."""
+    with ServerProcess(args.parlour, args.web, test_seed=SEED) as srv:
+        lobby = Conn(WSClient(srv.port), "lobby")
+        lobby.c.wait_for("welcome", 10)
+        room = create_room(lobby, "karuta", dict(SLOW, memo_s="900"), [person(), person()])
+        ur = create_room(lobby, "ur", {"pieces": "1"}, [person(), ai("easy")])
+        a, b = Conn(WSClient(srv.port), "A"), Conn(WSClient(srv.port), "B")
+        a.join(room, "A", 0)
+        b.join(room, "B", 1)
+        w = Conn(WSClient(srv.port), "W")
+        w.c.wait_for("welcome", 10)
+        w.watch(room)
+        check(b.state.get("memo", {}).get("ready") == [False, False], "before anyone is ready: %s" % b.state.get("memo"))
+        # a spectator, and a `ready` with a field
+        r = w.request({"type": "ready"}, answers=("error",))
+        check(r["error"] == "seat" and r["request"] == "ready", "a spectator's ready: %s" % r)
+        r = a.request({"type": "ready", "now": True}, answers=("error",))
+        check(r["error"] == "shape", "ready with a field: %s" % r)
+        a.c.send({"type": "ready"})
+        b.wait(lambda: b.state.get("memo", {}).get("ready") == [True, False], 20, "A shown ready")
+        w.wait(lambda: w.state.get("memo", {}).get("ready") == [True, False], 20, "A shown ready to the spectator")
+        check(first_reading_at(a) is None, "a reading began when only A was ready")
+        # said again: nothing changes, no error (a chat marks the end of what it caused)
+        start = len(a.c.log)
+        a.c.send({"type": "ready"})
+        a.request({"type": "chat", "text": "ready twice"}, answers=("chat",))
+        check(not errors_after(a, start), "a second ready answered %s" % errors_after(a, start))
+        check(first_reading_at(a) is None, "a reading began after A's second ready")
+        b.c.send({"type": "ready"})
+        settle([a, b, w], lambda: all(first_reading_at(c) is not None for c in (a, b, w)), 20,
+               "the first reading once both are ready (not 900 s later)")
+        check("memo" not in b.state, "a state after memorisation still has `memo`")
+        r = a.request({"type": "ready"}, answers=("error",))
+        check(r["error"] == "not-your-turn", "ready during the readings: %s" % r)
+        # another game's room
+        u = Conn(WSClient(srv.port), "U")
+        u.join(ur, "U", 0)
+        r = u.request({"type": "ready"}, answers=("error",))
+        check(r["error"] == "seat", "ready in a room of Ur: %s" % r)
+        # against a computer: the person's ready is everyone's
+        room2 = create_room(lobby, "karuta", dict(SLOW, memo_s="900"), [ai("easy"), person()])
+        c = Conn(WSClient(srv.port), "C")
+        c.join(room2, "C", 1)
+        check(c.state.get("memo", {}).get("ready") == [True, False], "the computer is not ready: %s" % c.state.get("memo"))
+        c.c.send({"type": "ready"})
+        c.wait(lambda: first_reading_at(c) is not None, 20, "the first reading after the person's ready")
+        for x in (lobby, a, b, w, u, c):
+            x.close()
+
 
 if __name__ == "__main__":
-    run_main([test_fair_judging_with_delays, test_arrivals_during_a_reading_get_it,
+    run_main([test_memorisation_against_the_computer, test_ready_ends_memorisation_early,
+              test_fair_judging_with_delays, test_arrivals_during_a_reading_get_it,
               test_restart_goes_on_counting_readings], parse_args())

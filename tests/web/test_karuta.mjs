@@ -84,7 +84,7 @@ run('karuta', async (h) => {
     const said = tell(entries[1], ctx);
     h.check(said.includes('Seat 2: no touch.'), 'an answer: ' + said);
     h.check(said.includes('you took it, 0.40 s after the deciding kana (決まり字 kimariji).'), 'the take, after decide_ms: ' + said);
-    h.check(said.includes('Its kimariji (決まり字): 3 kana, おおこ, heard from 0.50 s.'), 'the kimariji: ' + said);
+    h.check(said.includes('Its deciding sounds (決まり字 kimariji): the first 3 kana, おおこ, heard from 0.50 s.'), 'the kimariji: ' + said);
     h.check(said.includes('you sent card 7 to Seat 2 (D02).') && said.includes('The game is over: you won.'), 'the send and the end: ' + said);
     h.check(judgementLines(judgement, ctx.t, (i) => 'P' + i, 'kyogi').includes('P1: 1 foul(s) (お手つき otetsuki).'), 'the foul');
     // the action's fields, not its text
@@ -275,7 +275,7 @@ run('karuta', async (h) => {
       if (foul) h.check(j.fouls[0] === 1, 'Ann’s wrong touch is a foul: ' + j.text);
       const words = await ann.locator('#kar-judgement').textContent();
       h.check(words.includes(bobFirst ? 'Bob took it' : 'Ann (you) took it'), 'the judgement in words says who took: ' + words);
-      h.check(typeof j.decide_ms === 'number' && j.kimariji > 0 && words.includes(`Its kimariji (決まり字): ${j.kimariji} kana, ${j.kimariji_kana},`),
+      h.check(typeof j.decide_ms === 'number' && j.kimariji > 0 && words.includes(`Its deciding sounds (決まり字 kimariji): the first ${j.kimariji} kana, ${j.kimariji_kana},`),
         'the judgement’s kimariji in words, from its fields: ' + words);
       const after = ((Math.max(0, j.take_ms - j.decide_ms)) / 1000).toFixed(2);
       h.check(words.includes(`took it, ${after} s after`), `the take ${after} s after the deciding kana (take_ms less decide_ms): ` + words);

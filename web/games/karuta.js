@@ -41,12 +41,20 @@
 import { h, svg, clear } from '../js/dom.js';
 import { CARDS } from './karuta-cards.js';
 
+
 const CW = 50; // a card in SVG units
 const CH = 72;
-const GX = 6; // gaps
-const GY = 6;
-const MID = 18; // the line between kyōgi territories
-const LEFT = 4;
+// gaps between cards, the line between kyōgi territories, the margin: set
+// by spacing() at each drawing, tighter on a narrow window (a phone upright:
+// the cards get the width)
+let GX = 6;
+let GY = 6;
+let MID = 18;
+let LEFT = 4;
+function spacing(narrow) {
+  [GX, GY, MID, LEFT] = narrow ? [2, 3, 10, 1] : [6, 6, 18, 4];
+}
+const NARROW = 600; // px: a window narrower than this is a phone upright (tight spacing)
 const ROW_PER = 8; // cards to a line in a hand, the pool, the cards to place
 const STORE = 'parlour.karuta.takes';
 const SPEAK = 'parlour.karuta.speech';
@@ -97,18 +105,18 @@ function secsOf(ms) {
  * `judgement` or the `judgement` event, docs/web-views.md): `who(seat)`
  * names a seat. Never reads the judgement's `text`. */
 export function judgementLines(j, t, who, variant) {
+  // who took it first (what a player looks for), then the card and its
+  // deciding sounds, fouls and sends
   const lines = [];
   const c = CARDS[j.card];
-  lines.push(t('karuta.j.card', { n: j.card, verse: c ? c[1] : '', lower: lowerVerse(j.card) }));
-  if (typeof j.kimariji === 'number' && j.kimariji > 0)
-    lines.push(t('karuta.j.kimariji', { n: j.kimariji, kana: j.kimariji_kana || '', s: secsOf(j.decide_ms || 0) }));
-  if (j.void) {
-    lines.push(t('karuta.j.void'));
-    return lines;
-  }
+  const card = t('karuta.j.card', { n: j.card, verse: c ? c[1] : '', lower: lowerVerse(j.card) });
+  const kim = typeof j.kimariji === 'number' && j.kimariji > 0 ? t('karuta.j.kimariji', { n: j.kimariji, kana: j.kimariji_kana || '', s: secsOf(j.decide_ms || 0) }) : null;
+  if (j.void) return [t('karuta.j.void'), card].concat(kim ? [kim] : []);
   if (j.taker === null || j.taker === undefined) lines.push(t('karuta.j.nobody'));
   else if (typeof j.decide_ms === 'number') lines.push(t('karuta.j.took', { name: who(j.taker), s: secsOf(Math.max(0, j.take_ms - j.decide_ms)) }));
   else lines.push(t('karuta.j.tookAt', { name: who(j.taker), s: secsOf(j.take_ms) }));
+  lines.push(card);
+  if (kim) lines.push(kim);
   (j.fouls || []).forEach((f, i) => f > 0 && lines.push(t('karuta.j.foul', { name: who(i), n: f })));
   if (j.sender !== null && j.sender !== undefined && j.receiver !== null && j.receiver !== undefined && j.owed > 0)
     lines.push(t('karuta.j.send', { from: who(j.sender), to: who(j.receiver), n: j.owed }));
@@ -191,6 +199,59 @@ export function tell(entry, ctx) {
   return out;
 }
 
+/** What is going on, in words, for the room's status line (room.js calls
+ * it for karuta instead of its generic words): `view` the seat's view, ctx
+ * {t, seat, name(i) (a seat's name; default "Seat N"), memo (the state's
+ * `memo`, during the memorisation time, its left_ms counted down by the
+ * caller), touched (cards this seat touched in the reading on, 0 default)}. "Memorise the field:
+ * 14:59 left", "Reading 12", "Listen, and touch…", "Waiting for Yuki to send
+ * a card", "The game is over: Ann won. Cards left: …". */
+export function status(view, ctx) {
+  const t = ctx.t;
+  const me = ctx.seat ?? -1;
+  const v = view || {};
+  const name = ctx.name || ((i) => (i === me ? t('karuta.ev.you') : t('karuta.seat', { n: i + 1 })));
+  const pending = v.pending || [];
+  const touched = ctx.touched || 0;
+  if (v.phase === 'over' || v.stage === 'over') {
+    const o = v.outcome;
+    const s = !o || o.kind === 'draw' ? t('karuta.over.draw') : o.kind === 'team' ? t('karuta.over.team', { n: o.winner + 1 }) : t('karuta.over.win', { name: name(o.winner) });
+    const left = cardsLeft(v, name);
+    return left ? s + ' ' + t('karuta.over.left', { list: left }) : s;
+  }
+  if (ctx.memo) return t('karuta.memo', { time: clockText(ctx.memo.left_ms) });
+  if (v.stage === 'touch') {
+    if (me >= 0 && pending.includes(me)) {
+      if (v.answer_poet && !touched) return t('karuta.listen.poet');
+      return touched ? t('karuta.touched', { n: touched }) : t('karuta.listen', { n: v.readings });
+    }
+    return t('karuta.reading', { n: v.readings });
+  }
+  if (v.stage === 'send' && v.send) {
+    const left = v.send.owed - v.send.sent;
+    return v.send.sender === me ? t('karuta.send.you', { n: left, name: name(v.send.receiver) }) : t('karuta.send.other', { name: name(v.send.sender), n: left });
+  }
+  if (v.stage === 'place' && v.send) return v.send.receiver === me ? t('karuta.place.you') : t('karuta.place.other', { name: name(v.send.receiver) });
+  const waiting = pending.filter((i) => i !== me).map(name).join(', ');
+  if (v.stage === 'arrange') return pending.includes(me) ? t('karuta.arrange.you') : t('karuta.arrange.wait', { names: waiting });
+  if (v.stage === 'pool') return pending.includes(me) ? t('karuta.pool.you') : t('karuta.pool.wait', { names: waiting });
+  return t('karuta.next', { n: (v.readings || 0) + 1 });
+}
+
+/** "Ann 0, Bob 3": the cards each seat still has (kyōgi: in its territory,
+ * uta: in its hand; fewer is better), or '' for chirashi (cards taken). */
+function cardsLeft(v, name) {
+  const rows = v.variant === 'uta' ? v.hands : v.variant === 'kyogi' ? v.territories : null;
+  if (!rows) return '';
+  return rows.map((r, i) => name(i) + ' ' + (r.count ?? (r.cards || []).length)).join(', ');
+}
+
+/** m:ss of `ms` (rounded up to the second). */
+function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0');
+}
+
 /** A legal action in words, from its fields (js/events.js). */
 export function actionWords(a, ctx) {
   const m = actionMove(a);
@@ -233,7 +294,10 @@ function setAttr(el, k, v) {
 function torifuda(n, x, y, flip, attrs) {
   const cols = (CARDS[n] && CARDS[n][0]) || ['', '', ''];
   const kids = [svg('rect', { class: 'kar-face', x: 0, y: 0, width: CW, height: CH, rx: 3 })];
-  const fs = 11.5;
+  // the kana as large as the card's longest column allows (6 kana at most:
+  // 9.6 units; 4: 14), at most 14 units (the columns are 16 apart)
+  const most = Math.max(...cols.map((col) => [...col].length), 1);
+  const fs = Math.min(14, (CH - 8 - (most - 1) * 1.3) / most);
   cols.forEach((col, c) => {
     const cx = CW - 9 - c * 16;
     const chars = [...col];
@@ -299,7 +363,7 @@ export function mount(root, api) {
    * number of elements. */
   function morph(old, neu, root) {
     if (!root) {
-      for (const a of [...old.attributes]) if (!neu.hasAttribute(a.name)) old.removeAttribute(a.name);
+      for (const a of [...old.attributes]) if (!neu.hasAttribute(a.name) && a.name !== 'style') old.removeAttribute(a.name); // (style: fit's)
       for (const a of neu.attributes) setAttr(old, a.name, a.value);
     }
     const keyOf = (el) => {
@@ -333,7 +397,10 @@ export function mount(root, api) {
     });
   }
 
-  let memoEnd = 0;
+  let memo = null; // the state's `memo` (memorisation), and when it came
+  let memoAt = 0;
+  let memoKey = '';
+  let memoAsked = false; // this page sent `ready`
   let memoTimer = null;
   const seenTakes = new Set();
   window.__karuta = { frames: [], kanaAt: [] }; // for the browser test: kana arrival times
@@ -341,7 +408,8 @@ export function mount(root, api) {
   const els = {
     status: h('p', { class: 'kar-status', id: 'kar-status', 'aria-live': 'polite' }),
     counts: h('p', { class: 'kar-counts', id: 'kar-counts' }),
-    memo: h('p', { class: 'kar-memo', id: 'kar-memo', hidden: true }),
+    memo: h('div', { class: 'kar-memo', id: 'kar-memo', hidden: true }),
+    memoAct: h('div', { class: 'kar-memo-act' }),
     poets: h('div', { class: 'kar-poets', id: 'kar-poets', role: 'group', 'aria-labelledby': 'kar-poets-q', hidden: true }),
     readHead: h('span', { class: 'kar-read-head' }),
     kana: h('span', { class: 'kar-kana-line cjk-serif', id: 'kar-kana', lang: 'ja' }),
@@ -351,18 +419,96 @@ export function mount(root, api) {
     judgement: h('div', { class: 'kar-judgement', id: 'kar-judgement', 'aria-live': 'polite' }),
     practice: h('details', { class: 'kar-practice', id: 'kar-practice' }),
   };
-  root.append(
-    h('div', { class: 'kar-table' },
-      els.status,
-      h('div', { class: 'kar-reading', id: 'kar-reading' }, els.readHead, els.kana, els.speak),
-      els.memo,
-      els.poets,
-      els.field,
-      els.actions,
-      els.judgement,
-      els.counts,
-      els.practice),
-  );
+  els.memo.append(els.memoAct);
+  els.turnNote = h('p', { class: 'kar-turn-note', id: 'kar-turn-note' }, t('karuta.landscape'));
+  els.top = h('div', { class: 'kar-top', id: 'kar-top' },
+    els.status,
+    h('div', { class: 'kar-reading', id: 'kar-reading' }, els.readHead, els.kana, els.speak));
+  els.aside = h('div', { class: 'kar-aside' }, els.actions, els.judgement);
+  els.main = h('div', { class: 'kar-main' }, els.field, els.aside);
+  els.table = h('div', { class: 'kar-table' }, els.top, els.memo, els.poets, els.main, els.turnNote, els.counts, els.practice);
+  root.append(els.table);
+
+  // ---- the table fits the window (issue 31; docs/web-ui.md, "Karuta"):
+  // the cards drawn as large as the window allows with the status, the
+  // reading bar, the actions and the judgement in view.
+  // - A tall window (a desktop, a phone upright): the whole table from the
+  //   top of the page; the status and the reading bar stick to the window's
+  //   top when the page scrolls. On a wide one (a desktop) the actions and
+  //   the judgement stand beside the field, which is then as high as the
+  //   window allows.
+  // - A short one (a phone on its side, SIDE): the field on the left, as
+  //   high as the window, and beside it the status, the reading bar, the
+  //   countdown, the actions and the judgement; the page scrolls to the
+  //   table once.
+  // The field's SVG gets the height left (max-height; the width follows),
+  // never so little that a card is under MIN_CARD px; the room for the judgement
+  // is kept under the field even before one comes, so the cards do not move.
+  const SIDE = '(orientation: landscape) and (max-height: 519px)';
+  const MIN_CARD = 28;
+  const side = window.matchMedia ? window.matchMedia(SIDE) : { matches: false };
+  let scrolledTo = false;
+  function arrange() {
+    const want = side.matches ? els.aside : els.table;
+    if (els.top.parentNode === want) return;
+    if (side.matches) els.aside.prepend(els.top, els.memo, els.poets);
+    else els.table.insertBefore(els.top, els.main), els.table.insertBefore(els.memo, els.main), els.table.insertBefore(els.poets, els.main);
+  }
+  function fit() {
+    arrange();
+    // (kyōgi's field and chirashi's: one SVG; uta's hands and pool are rows
+    // of cards as large as the width allows, not shrunk)
+    const svgs = [...els.field.querySelectorAll('svg.kar-kyogi, svg.kar-grid')];
+    if (!svgs.length) return;
+    const vh = window.innerHeight;
+    if (side.matches && !scrolledTo && state && state.status !== 'waiting') {
+      scrolledTo = true;
+      els.table.scrollIntoView({ block: 'start' });
+    }
+    const fieldTop = els.field.getBoundingClientRect().top + window.scrollY;
+    const tableTop = els.table.getBoundingClientRect().top + window.scrollY;
+    const jmax = parseFloat(getComputedStyle(els.judgement).maxHeight) || 128;
+    // the actions and the judgement stand beside the field (a phone on its
+    // side, a wide window: karuta.css) or under it
+    const beside = getComputedStyle(els.main).gridTemplateColumns.trim().split(/\s+/).length > 1;
+    const under = beside ? 0 : els.actions.offsetHeight + (memo ? 0 : jmax + 4);
+    let labels = 0;
+    for (const p of els.field.querySelectorAll('.kar-side')) labels += p.offsetHeight + 3;
+    const used = (side.matches ? fieldTop - tableTop : fieldTop) + labels + under + 10;
+    const avail = Math.max(120, vh - used);
+    const units = svgs.map((e) => e.viewBox.baseVal.height / e.viewBox.baseVal.width);
+    const width = svgs[0].getBoundingClientRect().width || els.field.clientWidth; // (the SVG's box keeps its width)
+    const natural = units.reduce((a, u) => a + u * width, 0);
+    // never smaller than a card of MIN_CARD px (or its size at full width):
+    // below that kana cannot be read nor a card hit; the page scrolls instead
+    const cardPx = Math.min(...svgs.map((e) => (width * CW) / e.viewBox.baseVal.width));
+    const floor = Math.min(1, MIN_CARD / cardPx);
+    const k = natural > avail ? Math.max(floor, avail / natural) : 1;
+    // (through the CSSOM: the page's CSP refuses style attributes)
+    svgs.forEach((e, i) => {
+      const mh = k < 1 ? Math.floor(units[i] * width * k) + 'px' : '';
+      if (e.style.maxHeight !== mh) e.style.maxHeight = mh;
+    });
+    window.__karuta.fit = { avail, k, side: side.matches, beside };
+  }
+  // tight spacing where the field is short of room: a phone upright (width)
+  // or on its side (height)
+  function tight() {
+    return window.innerWidth < NARROW || side.matches;
+  }
+  let tightNow = tight();
+  const onResize = () => {
+    if (tight() !== tightNow) {
+      tightNow = !tightNow;
+      fieldKey = ''; // the spacing changes: draw the field again
+      if (state) draw();
+    } else fit();
+  };
+  window.addEventListener('resize', onResize);
+  // and when the table's own size changes (its style sheet or fonts came,
+  // the countdown went): fit sets the same height again and stops there
+  const sizeWatch = typeof ResizeObserver === 'function' ? new ResizeObserver(() => fit()) : null;
+  if (sizeWatch) sizeWatch.observe(els.table);
 
   // ---- speech ----
   let speech = false;
@@ -382,6 +528,7 @@ export function mount(root, api) {
   function drawSpeak() {
     const v = jaVoice();
     els.speak.disabled = !v;
+    els.speak.hidden = !v; // no Japanese voice: nothing to switch (a line less on a phone)
     els.speak.setAttribute('aria-pressed', String(!!(v && speech)));
     els.speak.textContent = !v ? t('karuta.speech.none') : speech ? t('karuta.speech.on') : t('karuta.speech.off');
   }
@@ -409,7 +556,10 @@ export function mount(root, api) {
   // ---- names and words ----
   function name(i) {
     const s = state && state.seats && state.seats[i];
-    const n = s && s.name ? s.name : t('karuta.seat', { n: i + 1 });
+    // a computer in the page's words (the server names it in English)
+    const level = s && s.level && ['easy', 'medium', 'hard', 'champion'].includes(s.level) ? t('level.' + s.level) : s && s.level;
+    // (numbered, as the room's seats list says it: several computers play uta)
+    const n = s && s.kind === 'ai' ? t('room.seat.aiN', { n: i + 1, level: level || '' }) : s && s.name ? s.name : t('karuta.seat', { n: i + 1 });
     return i === me ? t('karuta.you', { name: n }) : n;
   }
   function cardLabel(n, where) {
@@ -465,7 +615,7 @@ export function mount(root, api) {
     api.touch(card, performance.timeOrigin + performance.now());
     const g = els.field.querySelector(`.kar-card[data-card="${card}"]`);
     if (g) g.classList.add('kar-touched');
-    status();
+    drawStatus();
   }
   // ---- uta answer=poet (KA-U4): the card, then its poet ----
   // A tap on a card opens a choice of six poets (the card's own and five of
@@ -708,7 +858,7 @@ export function mount(root, api) {
     cards.forEach((n, i) => kids.push(cardEl(n, LEFT + (i % ROW_PER) * (CW + GX), 4 + Math.floor(i / ROW_PER) * (CH + GY), false, cardAttrs(n, ''))));
     fieldOut.append(
       h('p', { class: 'kar-side' }, title),
-      svg('svg', { class: 'kar-svg kar-row', viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-label': title, dataset: { zone } }, ...kids),
+      svg('svg', { class: 'kar-svg kar-row', viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'xMinYMin meet', role: 'group', 'aria-label': title, dataset: { zone } }, ...kids),
     );
   }
 
@@ -723,6 +873,7 @@ export function mount(root, api) {
   }
 
   function drawField(v) {
+    spacing(tight());
     fieldOut = h('div', {});
     drawFieldInto(v);
     morph(els.field, fieldOut, true);
@@ -732,7 +883,7 @@ export function mount(root, api) {
   function drawFieldInto(v) {
     if (v.variant === 'uta') {
       const pooling = sel !== null && cardMoves(sel).some((m) => m.kind === 'pool');
-      (v.hands || []).forEach((hd, i) => drawRow(t('karuta.hand', { name: name(i), n: hd.count ?? hd.cards.length }), hd.cards.map((c) => c.card), 'hand' + i));
+      (v.hands || []).forEach((hd, i) => drawRow(t('karuta.hand', { seat: i + 1, name: name(i), n: hd.count ?? hd.cards.length }), hd.cards.map((c) => c.card), 'hand' + i));
       drawRow(t('karuta.pool', { n: (v.pool || []).length }), v.pool || [], 'pool', pooling ? 'pool' : null);
     } else if (v.variant === 'chirashi') {
       const f = v.field || [];
@@ -740,30 +891,13 @@ export function mount(root, api) {
     } else drawKyogi(v);
   }
 
-  function status() {
+  function drawStatus() {
     const v = state.view;
-    let s;
-    if (v.phase === 'over' || v.stage === 'over') {
-      const o = v.outcome;
-      if (!o || o.kind === 'draw') s = t('karuta.over.draw');
-      else if (o.kind === 'team') s = t('karuta.over.team', { n: o.winner + 1 });
-      else s = t('karuta.over.win', { name: name(o.winner) });
-    } else if (v.stage === 'touch') {
-      if (poetAsk) s = t('karuta.poet.status', { card: poetAsk.card });
-      else if (me >= 0 && (v.pending || []).includes(me) && v.answer_poet && !(touched.size && touchN === v.readings)) s = t('karuta.listen.poet');
-      else if (me >= 0 && (v.pending || []).includes(me)) s = touched.size && touchN === v.readings ? t('karuta.touched', { n: touched.size }) : t('karuta.listen');
-      else s = t('karuta.reading', { n: v.readings });
-    } else if (v.stage === 'send' && v.send) {
-      const left = v.send.owed - v.send.sent;
-      s = v.send.sender === me ? t('karuta.send.you', { n: left, name: name(v.send.receiver) }) : t('karuta.send.other', { name: name(v.send.sender), n: left });
-    } else if (v.stage === 'place' && v.send) {
-      s = v.send.receiver === me ? t('karuta.place.you') : t('karuta.place.other', { name: name(v.send.receiver) });
-    } else if (v.stage === 'arrange') {
-      s = (v.pending || []).includes(me) ? t('karuta.arrange.you') : t('karuta.arrange.wait');
-    } else if (v.stage === 'pool') {
-      s = (v.pending || []).includes(me) ? t('karuta.pool.you') : t('karuta.pool.wait');
-    } else s = t('karuta.next');
-    els.status.textContent = s;
+    const touchedNow = touched.size && touchN === v.readings ? touched.size : 0;
+    // (the countdown changes every second: not read out each time)
+    setAttr(els.status, 'aria-live', memo ? 'off' : 'polite');
+    els.status.textContent = poetAsk && v.stage === 'touch' ? t('karuta.poet.status', { card: poetAsk.card })
+      : status(v, { t, seat: me, name, memo: memoNow(), touched: touchedNow });
   }
 
   function counts(v) {
@@ -843,22 +977,47 @@ export function mount(root, api) {
     els.practice.open = open;
   }
 
-  function drawMemo(v) {
-    const memo = (v.timing && v.timing.memo_s) || 0;
-    if (!memo || v.readings > 0 || reading.n || v.phase === 'over') {
+  // ---- the memorisation time (KA-R3): the state's `memo` while it runs ----
+  // {left_ms, ready (by seat), total_ms}, counted down from when it came; a
+  // person's "Ready" sends `ready` (the readings start once every person is
+  // ready; computers always are).
+  function memoNow() {
+    if (!memo) return null;
+    return { ...memo, left_ms: Math.max(0, memo.left_ms - (performance.now() - memoAt)) };
+  }
+  function sendReady() {
+    // the room's api.ready when it has one, else the page's connection
+    if (api.ready) api.ready();
+    else if (window.__parlour && window.__parlour.net) window.__parlour.net.send({ type: 'ready' });
+    memoAsked = true;
+    drawMemo();
+  }
+  function drawMemo() {
+    const m = memoNow();
+    if (!m) {
       els.memo.hidden = true;
       if (memoTimer) clearInterval(memoTimer);
       memoTimer = null;
       return;
     }
-    if (!memoEnd) memoEnd = performance.now() + memo * 1000;
-    const tick = () => {
-      const left = Math.max(0, Math.ceil((memoEnd - performance.now()) / 1000));
-      els.memo.hidden = false;
-      els.memo.textContent = t('karuta.memo', { m: Math.floor(left / 60), s: String(left % 60).padStart(2, '0') });
-    };
-    tick();
-    if (!memoTimer) memoTimer = setInterval(tick, 1000);
+    const mine = me >= 0 && m.ready && m.ready[me];
+    const waiting = (m.ready || []).map((r, i) => (r || i === me ? -1 : i)).filter((i) => i >= 0);
+    const key = [mine, memoAsked, waiting.join(',')].join('|');
+    if (key !== memoKey) {
+      memoKey = key;
+      clear(els.memoAct);
+      if (me >= 0 && !mine)
+        els.memoAct.append(h('button', { type: 'button', class: 'primary kar-ready', id: 'kar-ready', disabled: memoAsked, onclick: sendReady }, t('karuta.memo.ready')));
+      const note = me < 0 ? t('karuta.memo.watch')
+        : mine ? (waiting.length ? t('karuta.memo.waiting', { names: waiting.map(name).join(', ') }) : '')
+        : waiting.length ? t('karuta.memo.readyHint', { names: waiting.map(name).join(', ') }) : t('karuta.memo.readyAlone');
+      if (note) els.memoAct.append(h('span', { class: 'kar-hint' }, note));
+    }
+    els.memo.hidden = false;
+    if (!memoTimer) memoTimer = setInterval(() => {
+      drawMemo();
+      drawStatus();
+    }, 1000);
   }
 
   function draw() {
@@ -870,7 +1029,7 @@ export function mount(root, api) {
       touched = new Set();
     }
     if (poetAsk && (poetAsk.n !== v.readings || v.stage !== 'touch' || !canTouch())) poetAsk = null;
-    status();
+    drawStatus();
     drawPoets();
     // the field is redrawn only when what it shows changed (a state that
     // changes only `pending` during a reading leaves the cards in place)
@@ -885,8 +1044,9 @@ export function mount(root, api) {
     drawActions(v);
     drawJudgement(v);
     counts(v);
-    drawMemo(v);
+    drawMemo();
     if (reading.n === 0) els.readHead.textContent = v.stage === 'touch' ? t('karuta.reading', { n: v.readings }) : t('karuta.noReading');
+    fit();
   }
 
   drawPractice();
@@ -894,6 +1054,11 @@ export function mount(root, api) {
   return {
     update(st) {
       state = st;
+      if (st.memo) {
+        memo = st.memo;
+        memoAt = performance.now();
+      } else memo = null;
+      if (!memo) memoAsked = false;
       draw();
     },
     event(m) {
@@ -904,9 +1069,8 @@ export function mount(root, api) {
         els.readHead.textContent = t('karuta.reading', { n: m.n });
         els.kana.textContent = '';
         els.kana.classList.add('kar-live');
-        els.memo.hidden = true;
-        if (memoTimer) clearInterval(memoTimer);
-        memoTimer = null;
+        memo = null;
+        drawMemo();
       } else if (m.type === 'kana') {
         if (m.n !== reading.n) reading = { n: m.n, kana: [], t0: 0 };
         reading.kana[m.i] = m.kana;
@@ -915,13 +1079,15 @@ export function mount(root, api) {
         window.__karuta.kanaAt.push({ n: m.n, i: m.i, t: performance.now() });
         say(m.kana);
       } else if (m.type === 'error' && m.request === 'touch') {
-        status();
+        drawStatus();
       } else if (m.type === 'error' && m.request === 'act') {
         sel = null;
         draw();
       }
     },
     destroy() {
+      window.removeEventListener('resize', onResize);
+      if (sizeWatch) sizeWatch.disconnect();
       window.removeEventListener('pointermove', onMove);
       window.removeEventListener('pointerup', onUp);
       if (memoTimer) clearInterval(memoTimer);
