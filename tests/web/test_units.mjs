@@ -49,6 +49,9 @@ check(resultText({ kind: 'seat', winner: 0, score: [7, 3] }, seats, 1) === 'Ann 
 check(resultText({ kind: 'seat', winner: 2, score: [1, 0, 5] }, [seats[0], seats[1], seats[1]], 0) === 'computer 3 (easy) wins. Score: Ann 1, computer 2 (easy) 0, computer 3 (easy) 5.', 'resultText: which computer won, by its seat');
 check(resultText({ kind: 'draw', winner: null, score: [1, 1] }, seats, -1) === 'A draw. Score: Ann 1, computer 2 (easy) 1.', 'resultText: a draw');
 check(resultText({ kind: 'team', winner: 1, score: [1, 2, 1, 2] }, seats.concat(seats), 0, [0, 1, 0, 1]) === 'Team 2 wins (computer 2 (easy), computer 4 (easy)). Score: Team 1 1, Team 2 2.', 'resultText: a team of a game without team names');
+// uta-karuta's numbers are the cards left: the result says so (issue 31 §6)
+check(resultText({ kind: 'seat', winner: 0, score: [0, 3] }, seats, 1, null, 'karuta', 'uta') === 'Ann wins. Cards left (fewer is better): Ann 0, computer 2 (easy) 3.', 'resultText: uta counts cards left');
+check(resultText({ kind: 'seat', winner: 0, score: [0, 3] }, seats, 1, null, 'karuta', 'chirashi').includes('Score:'), 'resultText: a variant without its own words keeps "Score"');
 // one name for a team: the game's own (cbw: team 0 Red, team 1 Black, as its table says), in both languages
 const six = [{ kind: 'person', name: 'Ann' }, { kind: 'person', name: 'Bob' }, { kind: 'ai', level: 'easy' }, { kind: 'ai', level: 'easy' }, { kind: 'ai', level: 'easy' }, { kind: 'ai', level: 'easy' }];
 check(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9, 3, 9] }, six, 0, [0, 1, 0, 1, 0, 1], 'cbw') === 'Black wins (Bob, computer 4 (easy), computer 6 (easy)). Score: Red 3, Black 9.', 'resultText: cbw names Black, team 1');

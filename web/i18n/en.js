@@ -618,6 +618,8 @@ export default {
   'karuta.over.win': 'The game is over: {name} won.',
   'karuta.over.team': 'The game is over: team {n} won.',
   'karuta.over.draw': 'The game is over: a draw.',
+  'karuta.result.score.uta': '{text} Cards left (fewer is better): {score}.',
+  'karuta.result.score.kyogi': '{text} Cards left on each side: {score}.',
   'karuta.over.left': 'Cards left (fewer is better): {list}.',
   'karuta.memo.ready': 'Ready: start the readings',
   'karuta.memo.readyHint': 'The readings start when everyone is ready (still waiting for {names}) or when the time is up.',

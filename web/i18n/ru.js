@@ -616,6 +616,8 @@ export default {
   'karuta.over.win': 'Игра окончена: победил(а) {name}.',
   'karuta.over.team': 'Игра окончена: победила команда {n}.',
   'karuta.over.draw': 'Игра окончена: ничья.',
+  'karuta.result.score.uta': '{text} Осталось карт (чем меньше, тем лучше): {score}.',
+  'karuta.result.score.kyogi': '{text} Осталось карт на каждой стороне: {score}.',
   'karuta.over.left': 'Осталось карт (чем меньше, тем лучше): {list}.',
   'karuta.memo.ready': 'Готов: начать чтение',
   'karuta.memo.readyHint': 'Чтение начнётся, когда все будут готовы (ещё ждём: {names}), или когда время выйдет.',

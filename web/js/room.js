@@ -55,8 +55,10 @@ export function scoreText(v) {
 }
 
 /** The result in words: "Ann wins", "Red wins", "a draw", with the score
- * (for a team result, a score per team with its name). */
-export function resultText(result, seats, mySeat, teams, game) {
+ * (for a team result, a score per team with its name). A game whose scores
+ * count something else says what (`GAME.result.score.VARIANT`, with the
+ * view's `variant`: karuta's uta and kyōgi count the cards left). */
+export function resultText(result, seats, mySeat, teams, game, variant) {
   if (!result) return '';
   // each score beside its seat's (or team's) name, a negative one with a real
   // minus sign: "Ann 3, computer 2 (easy) −2", not "3 – -2" (issue 16)
@@ -82,7 +84,8 @@ export function resultText(result, seats, mySeat, teams, game) {
     text = mine ? t('room.result.youTeam', { team, names }) : t('room.result.team', { team, names });
   } else if (result.winner === mySeat) text = t('room.result.you');
   else text = t('room.result.seat', { name: seatNameN(seats && seats[result.winner], result.winner) });
-  return score ? t('room.result.score', { text, score }) : text;
+  const own = game && variant ? game + '.result.score.' + variant : null;
+  return score ? t(own && has(own) ? own : 'room.result.score', { text, score }) : text;
 }
 
 function formatClock(ms) {
@@ -170,6 +173,7 @@ export function open(ctx, code) {
       for (const e of m.history || []) r.history[e.seq] = e;
       const forced = fresh ? [] : (m.history || []).filter((e) => e.forced && ownSeat(m, e.seat));
       r.state = m;
+      r.stateAt = performance.now(); // `memo.left_ms` counts from here
       if (m.seat >= 0) r.seat = m.seat;
       else if (r.seat === null || r.wantWatch) r.seat = -1;
       r.game = m.view && m.view.game;
@@ -430,7 +434,11 @@ export function open(ctx, code) {
     if (r.mod && typeof r.mod.status === 'function') {
       // the table's own words for what is going on (karuta: "Reading 12")
       try {
-        const s = r.mod.status(st.view, { t, lang, has, seat: r.seat, seats: st.seats, names: st.seats.map((s, i) => seatNameN(s, i)), state: st });
+        const names = st.seats.map((s, i) => seatNameN(s, i));
+        const you = has(r.game + '.ev.you') ? t(r.game + '.ev.you') : null;
+        const memo = st.memo ? { ...st.memo, left_ms: Math.max(0, st.memo.left_ms - (performance.now() - (r.stateAt || 0))) } : null;
+        const s = r.mod.status(st.view, { t, lang, has, seat: r.seat, seats: st.seats, names, state: st, memo,
+          name: (i) => (i === r.seat && you) || names[i] || String(i + 1) });
         if (typeof s === 'string' && s) return s;
       } catch (e) {
         console.error('status', r.game, e);
@@ -466,6 +474,14 @@ export function open(ctx, code) {
     if (!els.title) return;
     els.title.textContent = !r.game ? t('room.title') : has('game.' + r.game + '.name') ? t('game.' + r.game + '.name') : ctx.gameName(r.game);
     els.turn.textContent = turnText();
+    // while karuta's memorisation runs, the status line counts down each second
+    if (st && st.memo && !r.memoTick) r.memoTick = setInterval(() => {
+      if (!r.state || !r.state.memo) {
+        clearInterval(r.memoTick);
+        r.memoTick = null;
+      }
+      els.turn.textContent = turnText();
+    }, 1000);
     if (r.joinKey !== joinKey()) renderJoin();
     renderSeats();
     renderClocks();
@@ -506,6 +522,7 @@ export function open(ctx, code) {
         if (seat !== undefined && seat !== null && seat !== r.seat) msg.seat = seat; // a partner seat
         net.send(msg);
       },
+      ready: () => net.send({ type: 'ready' }), // karuta: this person has memorised the field
       touch: (card, ms, poet) => net.send(Object.assign({ type: 'touch', card, client_ms: Math.round(ms ?? clientMs()) }, Number.isInteger(poet) ? { poet } : {})),
       say: (text) => note('info', text),
     };
@@ -598,7 +615,7 @@ export function open(ctx, code) {
     els.over.append(
       h('div', { class: 'result card', role: 'status' },
         h('h2', {}, t('room.over')),
-        h('p', { class: 'result-text' }, resultText(st.result || (st.view && st.view.outcome), st.seats, r.seat, teams, r.game)),
+        h('p', { class: 'result-text' }, resultText(st.result || (st.view && st.view.outcome), st.seats, r.seat, teams, r.game, st.view && st.view.variant)),
         r.seat >= 0
           ? h('button', { type: 'button', id: 'rematch', class: 'primary', disabled: r.rematchAsked, onclick: () => {
               r.rematchAsked = true;
@@ -637,6 +654,7 @@ export function open(ctx, code) {
     room: r,
     close() {
       clearInterval(tick);
+      clearInterval(r.memoTick);
       clearTimeout(busyTimer);
       for (const off of offs) off();
       offOpen();
