@@ -986,9 +986,8 @@ export function mount(root, api) {
     return { ...memo, left_ms: Math.max(0, memo.left_ms - (performance.now() - memoAt)) };
   }
   function sendReady() {
-    // the room's api.ready when it has one, else the page's connection
+    // through the room (a table never talks to the WebSocket itself)
     if (api.ready) api.ready();
-    else if (window.__parlour && window.__parlour.net) window.__parlour.net.send({ type: 'ready' });
     memoAsked = true;
     drawMemo();
   }

@@ -18,6 +18,7 @@ import { inviteBox } from './lobby.js';
 import { actionWords, refusalWords, forcedWords } from './events.js';
 
 const NAME_KEY = 'parlour.name';
+const ONLY_MOVE_MS = 1200; // how long a seat's only move waits before the page plays it
 
 function storedName() {
   try {
@@ -177,8 +178,10 @@ export function open(ctx, code) {
       if (m.seat >= 0) r.seat = m.seat;
       else if (r.seat === null || r.wantWatch) r.seat = -1;
       r.game = m.view && m.view.game;
-      for (const e of forced) note('info', forcedWords(r.mod, r.game, e, { t, lang, has, seat: r.seat }), null, 'forced');
+      // the game's table tells the move itself (its log): the note says only that it was played for them
+      for (const e of forced) note('info', r.mod ? t('room.forced') : forcedWords(r.mod, r.game, e, { t, lang, has, seat: r.seat }), null, 'forced');
       renderState();
+      playOnlyMove();
     }),
     net.on('takeback', (m) => {
       const st = r.state;
@@ -277,6 +280,38 @@ export function open(ctx, code) {
       break;
     }
     note('error', refusalWords(r.tableGame || r.game, m.refusal, c) || t('room.refused'), allowedNow(m), 'refused');
+  }
+
+  /** A seat's only legal move, played for the person after a moment, with a
+   * note (issue 31 §5, as the terminal does). The server plays it itself in a
+   * game without hidden cards (a history entry with `forced`); in one with
+   * hidden cards it does not (every seat would see the move come at once, and
+   * the entry's flag would tell that the hand allowed nothing else), so the
+   * page plays it, as the person would, after ONLY_MOVE_MS. Not in karuta
+   * (its touches are timed). */
+  function playOnlyMove() {
+    clearTimeout(r.onlyTimer);
+    const st = r.state;
+    if (!st || st.over || st.status !== 'playing' || r.game === 'karuta' || r.seat === null || r.seat < 0) return;
+    const legal = st.legal || [];
+    if (legal.length !== 1) return;
+    const seq = st.seq, a = legal[0];
+    r.onlyTimer = setTimeout(() => {
+      if (!r.state || r.state.seq !== seq || r.state.over) return;
+      const words = r.mod ? '' : actionWords(r.mod, r.tableGame || r.game, a, { t, lang, has, seat: r.seat });
+      note('info', [t('room.forced'), words].filter(Boolean).join(' '), null, 'forced');
+      sendAct(a.action, a.seat);
+    }, ONLY_MOVE_MS);
+  }
+
+  /** Sends an action of this seat (or of a partner seat it plays). */
+  function sendAct(text, seat) {
+    // accepted_in_state: the answer rides in this seat's next state
+    // (docs/web-protocol.md): the page reads only states, one message less.
+    const msg = { type: 'act', action: text, accepted_in_state: true };
+    if (r.state) msg.seq = r.state.seq;
+    if (seat !== undefined && seat !== null && seat !== r.seat) msg.seat = seat; // a partner seat
+    net.send(msg);
   }
 
   /** For an illegal act: what this seat may do now, in words (shown collapsed). */
@@ -514,14 +549,7 @@ export function open(ctx, code) {
       t: (key, vars) => t(key, vars),
       lang,
       seat: st.seat,
-      act: (text, seat) => {
-        // accepted_in_state: the answer rides in this seat's next state
-        // (docs/web-protocol.md): the page reads only states, one message less.
-        const msg = { type: 'act', action: text, accepted_in_state: true };
-        if (r.state) msg.seq = r.state.seq;
-        if (seat !== undefined && seat !== null && seat !== r.seat) msg.seat = seat; // a partner seat
-        net.send(msg);
-      },
+      act: (text, seat) => sendAct(text, seat),
       ready: () => net.send({ type: 'ready' }), // karuta: this person has memorised the field
       touch: (card, ms, poet) => net.send(Object.assign({ type: 'touch', card, client_ms: Math.round(ms ?? clientMs()) }, Number.isInteger(poet) ? { poet } : {})),
       say: (text) => note('info', text),
@@ -655,6 +683,7 @@ export function open(ctx, code) {
     close() {
       clearInterval(tick);
       clearInterval(r.memoTick);
+      clearTimeout(r.onlyTimer);
       clearTimeout(busyTimer);
       for (const off of offs) off();
       offOpen();
