@@ -139,7 +139,7 @@ static void test_TC_R6_lead_lay_reveal_hide_and_trick(void **st)
         "You won the trick with rC.");
     expect(3, "[{\"cards\":[\"bA\"],\"count\":1,\"face\":\"down\",\"seat\":3,\"type\":\"hide\"},{\"cards\":[\"r"
         "C\"],\"count\":1,\"extra\":false,\"last\":false,\"leader\":0,\"type\":\"trick\",\"winner\":2}]",
-        "Seat 2 won the trick with rC.");
+        "Seat 3 won the trick with rC.");
     pl_match_free(m);
 }
 
@@ -227,8 +227,8 @@ static void test_TC_R8_ket_overtake_deal_end(void **st)
         "yments\":-3,\"score\":-5,\"seat\":3,\"won\":0}],\"totals\":[11,-4,-2,-5],\"type\":\"deal_end\"},"
         "{\"totals\":[11,-4,-2,-5],\"type\":\"game_end\",\"winners\":[0]}]",
         "You won the trick with bS bS. Deal 1 scores: you 4 cards won, base +2, payments +9, deal +11; se"
-        "at 1 1 card won, base -1, payments -3, deal -4; seat 2 3 cards won, base +1, payments -3, deal -"
-        "2; seat 3 0 cards won, base -2, payments -3, deal -5.");
+        "at 2 1 card won, base -1, payments -3, deal -4; seat 3 3 cards won, base +1, payments -3, deal -"
+        "2; seat 4 0 cards won, base -2, payments -3, deal -5.");
     pl_match_free(m);
     const char *w[4] = {"-", "-", "-", "-"};
     m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none overtake_payee=all_others session_end=deals:2");
@@ -243,9 +243,9 @@ static void test_TC_R8_ket_overtake_deal_end(void **st)
         ":3,\"score\":1,\"seat\":1,\"won\":0},{\"base\":0,\"payments\":3,\"score\":3,\"seat\":2,\"won\":2"
         "},{\"base\":-2,\"payments\":3,\"score\":1,\"seat\":3,\"won\":0}],\"totals\":[-11,1,3,1],\"type\""
         ":\"deal_end\"}]",
-        "Seat 2 won the trick with rS rS. Deal 1 scores: seat 0 0 cards won, base -2, payments -9, deal -"
-        "11; you 0 cards won, base -2, payments +3, deal +1; seat 2 2 cards won, base +0, payments +3, de"
-        "al +3; seat 3 0 cards won, base -2, payments +3, deal +1.");
+        "Seat 3 won the trick with rS rS. Deal 1 scores: seat 1 0 cards won, base -2, payments -9, deal -"
+        "11; you 0 cards won, base -2, payments +3, deal +1; seat 3 2 cards won, base +0, payments +3, de"
+        "al +3; seat 4 0 cards won, base -2, payments +3, deal +1.");
     pl_match_free(m);
 }
 

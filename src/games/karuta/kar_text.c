@@ -420,22 +420,22 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
     pl_canvas_printf(c, 0, 0, PL_ST_TITLE, "Karuta (%s) - reading %d of 100", variant_name[s->variant], s->nread);
     int y = 2;
     if (s->variant == KAR_KYOGI) {
-        pl_canvas_printf(c, y++, 0, PL_ST_BLACK, "Seat 1: %d card%s", s->count[1], s->count[1] == 1 ? "" : "s");
+        pl_canvas_printf(c, y++, 0, PL_ST_BLACK, "Seat %d: %d card%s", 1 + c->seat_from, s->count[1], s->count[1] == 1 ? "" : "s");
         y = draw_territory(s, 1, y, c);
         pl_canvas_put(c, y++, 0, PL_ST_DIM, "- - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -");
         y = draw_territory(s, 0, y, c);
-        pl_canvas_printf(c, y++, 0, PL_ST_RED, "Seat 0: %d card%s", s->count[0], s->count[0] == 1 ? "" : "s");
+        pl_canvas_printf(c, y++, 0, PL_ST_RED, "Seat %d: %d card%s", c->seat_from, s->count[0], s->count[0] == 1 ? "" : "s");
     } else if (s->variant == KAR_UTA) {
         for (int p = 0; p < 4; p++) {
             char title[32];
-            snprintf(title, sizeof title, "Seat %d (%d)", p, s->count[p]);
+            snprintf(title, sizeof title, "Seat %d (%d)", p + c->seat_from, s->count[p]);
             y = draw_list(s, p, y, title, p % 2 ? PL_ST_BLACK : PL_ST_RED, c);
         }
         y = draw_list(s, KAR_LOC_POOL, y, "Pool", PL_ST_MARK, c) + 1;
     } else {
         y = draw_list(s, KAR_LOC_FIELD, y, "Field", PL_ST_NORMAL, c) + 1;
         for (int p = 0; p < s->nseats; p++)
-            pl_canvas_printf(c, y, 16 * p, p % 2 ? PL_ST_BLACK : PL_ST_RED, "Seat %d: %d taken", p, s->count[p]);
+            pl_canvas_printf(c, y, 16 * p, p % 2 ? PL_ST_BLACK : PL_ST_RED, "Seat %d: %d taken", p + c->seat_from, s->count[p]);
         y++;
         if (s->pot)
             pl_canvas_printf(c, y++, 0, PL_ST_MARK, "Pot: %d", s->pot);
@@ -466,10 +466,10 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
     case KAR_ST_TOUCH: pl_canvas_put(c, y, 0, PL_ST_NORMAL, "Every player answers: touch N@MS ... or none."); break;
     case KAR_ST_SEND:
         pl_canvas_printf(c, y, 0, PL_ST_NORMAL, "Seat %d sends %d card(s) to seat %d (send N or pass).",
-                         s->last.sender, s->last.owed - s->last.sent, s->last.receiver);
+                         s->last.sender + c->seat_from, s->last.owed - s->last.sent, s->last.receiver + c->seat_from);
         break;
     case KAR_ST_PLACE:
-        pl_canvas_printf(c, y, 0, PL_ST_NORMAL, "Seat %d places card %d (place %d@ROW,SLOT).", s->last.receiver,
+        pl_canvas_printf(c, y, 0, PL_ST_NORMAL, "Seat %d places card %d (place %d@ROW,SLOT).", s->last.receiver + c->seat_from,
                          s->place_card, s->place_card);
         break;
     case KAR_ST_ARRANGE:
@@ -478,10 +478,10 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
         break;
     default:
         if (s->winner >= 0 && s->teams)
-            pl_canvas_printf(c, y, 0, PL_ST_HILITE, "Team %d (seats %d and %d) wins.", s->winner % 2, s->winner % 2,
-                             s->winner % 2 + 2);
+            pl_canvas_printf(c, y, 0, PL_ST_HILITE, "Team %d (seats %d and %d) wins.", s->winner % 2 + c->seat_from,
+                             s->winner % 2 + c->seat_from, s->winner % 2 + 2 + c->seat_from);
         else if (s->winner >= 0)
-            pl_canvas_printf(c, y, 0, PL_ST_HILITE, "Seat %d wins.", s->winner);
+            pl_canvas_printf(c, y, 0, PL_ST_HILITE, "Seat %d wins.", s->winner + c->seat_from);
         else
             pl_canvas_put(c, y, 0, PL_ST_HILITE, "A draw.");
     }
