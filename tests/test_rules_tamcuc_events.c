@@ -183,11 +183,11 @@ static void test_TC_R5_declarations_extra_trick_and_payments(void **st)
     expect(-1, "[{\"cards\":[\"rG\",\"rA\",\"rE\",\"rC\"],\"count\":4,\"face\":\"down\",\"seat\":0,\"type\":\"hi"
         "de\"},{\"cards\":[\"rS\",\"rS\",\"rS\",\"rS\"],\"count\":4,\"extra\":true,\"last\":false,\"leade"
         "r\":1,\"type\":\"trick\",\"winner\":2}]",
-        "Seat 2 won the extra trick with rS rS rS rS.");
+        "Seat 3 won the extra trick with rS rS rS rS.");
     expect(0, "[{\"cards\":[\"rG\",\"rA\",\"rE\",\"rC\"],\"count\":4,\"face\":\"down\",\"seat\":0,\"type\":\"hi"
         "de\"},{\"cards\":[\"rS\",\"rS\",\"rS\",\"rS\"],\"count\":4,\"extra\":true,\"last\":false,\"leade"
         "r\":1,\"type\":\"trick\",\"winner\":2}]",
-        "Seat 2 won the extra trick with rS rS rS rS.");
+        "Seat 3 won the extra trick with rS rS rS rS.");
     expect(2, "[{\"cards\":null,\"count\":4,\"face\":\"down\",\"seat\":0,\"type\":\"hide\"},{\"cards\":[\"rS\","
         "\"rS\",\"rS\",\"rS\"],\"count\":4,\"extra\":true,\"last\":false,\"leader\":1,\"type\":\"trick\","
         "\"winner\":2}]",
@@ -205,8 +205,8 @@ static void test_TC_R5_declarations_extra_trick_and_payments(void **st)
         "payments\":-3,\"score\":-3,\"seat\":0},{\"payments\":-3,\"score\":-3,\"seat\":1},{\"payments\":-"
         "3,\"score\":-3,\"seat\":2},{\"payments\":9,\"score\":9,\"seat\":3}],\"totals\":[-3,-3,-3,9],\"ty"
         "pe\":\"deal_end\"},{\"totals\":[-3,-3,-3,9],\"type\":\"game_end\",\"winners\":[3]}]",
-        "Deal 1 scores: you payments -3, deal -3; seat 1 payments -3, deal -3; seat 2 payments -3, deal -"
-        "3; seat 3 payments +9, deal +9.");
+        "Deal 1 scores: you payments -3, deal -3; seat 2 payments -3, deal -3; seat 3 payments -3, deal -"
+        "3; seat 4 payments +9, deal +9.");
     pl_match_free(m);
 }
 
