@@ -207,13 +207,18 @@ static void judgement_line(const kar_state *s, const kar_judgement *j, pl_buf *o
 
 void kar_judgement_text(const kar_state *s, const kar_judgement *j, pl_buf *out)
 {
+    kar_judgement_text_from(s, j, 0, out);
+}
+
+void kar_judgement_text_from(const kar_state *s, const kar_judgement *j, int from, pl_buf *out)
+{
     if (!j->card) {
         pl_buf_puts(out, "no reading yet");
         return;
     }
     pl_buf_printf(out, "Poem %d (", j->card);
     if (j->where < PL_MAX_SEATS)
-        pl_buf_printf(out, "%s %d", s->variant == KAR_UTA ? "hand of" : "territory of", j->where);
+        pl_buf_printf(out, "%s %d", s->variant == KAR_UTA ? "hand of" : "territory of", j->where + from);
     else
         where_text(j->where, out);
     pl_buf_printf(out, "), kimariji %d kana \"", j->kim);
@@ -230,7 +235,7 @@ void kar_judgement_text(const kar_state *s, const kar_judgement *j, pl_buf *out)
         return;
     }
     for (int p = 0; p < s->nseats; p++) {
-        pl_buf_printf(out, "Seat %d: ", p);
+        pl_buf_printf(out, "Seat %d: ", p + from);
         if (j->answered & (1u << p))
             kar_format_action(s, p, j->resp[p], out);
         else
@@ -239,11 +244,11 @@ void kar_judgement_text(const kar_state *s, const kar_judgement *j, pl_buf *out)
         pl_buf_puts(out, "; ");
     }
     if (j->taker >= 0)
-        pl_buf_printf(out, "seat %d took it at %d ms.", j->taker, j->take_ms);
+        pl_buf_printf(out, "seat %d took it at %d ms.", j->taker + from, j->take_ms);
     else
         pl_buf_puts(out, "nobody took it.");
     if (j->sender >= 0) {
-        pl_buf_printf(out, " Seat %d owes seat %d %d card%s", j->sender, j->receiver, j->owed, j->owed == 1 ? "" : "s");
+        pl_buf_printf(out, " Seat %d owes seat %d %d card%s", j->sender + from, j->receiver + from, j->owed, j->owed == 1 ? "" : "s");
         if (j->sent) {
             pl_buf_puts(out, " and sent");
             for (int i = 0; i < j->sent; i++)
@@ -255,10 +260,10 @@ void kar_judgement_text(const kar_state *s, const kar_judgement *j, pl_buf *out)
         pl_buf_printf(out, " %d card%s moved by the bonus rules.", j->moved, j->moved == 1 ? "" : "s");
     for (int p = 0; p < 2; p++)
         if (j->arranged[p][0]) { /* KA-R15: announced to the opponent */
-            char from[8], to[8];
-            kar_slot_label(p, j->arranged[p][1], j->arranged[p][2], from);
+            char from_label[8], to[8];
+            kar_slot_label(p, j->arranged[p][1], j->arranged[p][2], from_label);
             kar_slot_label(p, j->arranged[p][3], j->arranged[p][4], to);
-            pl_buf_printf(out, " Seat %d moved card %d from %s to %s.", p, j->arranged[p][0], from, to);
+            pl_buf_printf(out, " Seat %d moved card %d from %s to %s.", p + from, j->arranged[p][0], from_label, to);
         }
 }
 
@@ -455,7 +460,7 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
     }
     if (s->last.card && s->stage != KAR_ST_TOUCH) {
         pl_buf b = {0};
-        kar_judgement_text(s, &s->last, &b);
+        kar_judgement_text_from(s, &s->last, c->seat_from, &b);
         pl_canvas_put(c, ++y, 0, PL_ST_NORMAL, pl_buf_str(&b));
         pl_buf_free(&b);
     }
