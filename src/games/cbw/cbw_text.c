@@ -800,7 +800,8 @@ void cbw_draw(const void *st, int seat, pl_canvas *c)
     if (s->phase == CBW_PH_FIRST) {
         pl_canvas_put(c, row++, 0, PL_ST_HILITE, "The first team is drawn (first red / first black)");
     } else if (s->phase == CBW_PH_MOVE) {
-        pl_canvas_printf(c, row++, 0, PL_ST_HILITE, "Seat %d (%s) to play%s", s->turn + c->seat_from, team_name[cbw_team(s->turn)],
+        pl_canvas_printf(c, row++, 0, PL_ST_HILITE, "Seat %d (%s) to play%s", s->turn + c->seat_from,
+                         team_name[cbw_team(s->turn)],
                          s->started ? "" : s->deck == 36 ? ": the first card, 6 to 10, at 0,0"
                                                            : ": the first card, 2 to 10, at 0,0");
         if (s->passes)

@@ -248,7 +248,8 @@ void kar_judgement_text_from(const kar_state *s, const kar_judgement *j, int fro
     else
         pl_buf_puts(out, "nobody took it.");
     if (j->sender >= 0) {
-        pl_buf_printf(out, " Seat %d owes seat %d %d card%s", j->sender + from, j->receiver + from, j->owed, j->owed == 1 ? "" : "s");
+        pl_buf_printf(out, " Seat %d owes seat %d %d card%s", j->sender + from, j->receiver + from, j->owed,
+                      j->owed == 1 ? "" : "s");
         if (j->sent) {
             pl_buf_puts(out, " and sent");
             for (int i = 0; i < j->sent; i++)
@@ -425,11 +426,13 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
     pl_canvas_printf(c, 0, 0, PL_ST_TITLE, "Karuta (%s) - reading %d of 100", variant_name[s->variant], s->nread);
     int y = 2;
     if (s->variant == KAR_KYOGI) {
-        pl_canvas_printf(c, y++, 0, PL_ST_BLACK, "Seat %d: %d card%s", 1 + c->seat_from, s->count[1], s->count[1] == 1 ? "" : "s");
+        pl_canvas_printf(c, y++, 0, PL_ST_BLACK, "Seat %d: %d card%s", 1 + c->seat_from, s->count[1],
+                         s->count[1] == 1 ? "" : "s");
         y = draw_territory(s, 1, y, c);
         pl_canvas_put(c, y++, 0, PL_ST_DIM, "- - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -");
         y = draw_territory(s, 0, y, c);
-        pl_canvas_printf(c, y++, 0, PL_ST_RED, "Seat %d: %d card%s", c->seat_from, s->count[0], s->count[0] == 1 ? "" : "s");
+        pl_canvas_printf(c, y++, 0, PL_ST_RED, "Seat %d: %d card%s", c->seat_from, s->count[0],
+                         s->count[0] == 1 ? "" : "s");
     } else if (s->variant == KAR_UTA) {
         for (int p = 0; p < 4; p++) {
             char title[32];
@@ -440,7 +443,8 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
     } else {
         y = draw_list(s, KAR_LOC_FIELD, y, "Field", PL_ST_NORMAL, c) + 1;
         for (int p = 0; p < s->nseats; p++)
-            pl_canvas_printf(c, y, 16 * p, p % 2 ? PL_ST_BLACK : PL_ST_RED, "Seat %d: %d taken", p + c->seat_from, s->count[p]);
+            pl_canvas_printf(c, y, 16 * p, p % 2 ? PL_ST_BLACK : PL_ST_RED, "Seat %d: %d taken", p + c->seat_from,
+                             s->count[p]);
         y++;
         if (s->pot)
             pl_canvas_printf(c, y++, 0, PL_ST_MARK, "Pot: %d", s->pot);
@@ -474,7 +478,8 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
                          s->last.sender + c->seat_from, s->last.owed - s->last.sent, s->last.receiver + c->seat_from);
         break;
     case KAR_ST_PLACE:
-        pl_canvas_printf(c, y, 0, PL_ST_NORMAL, "Seat %d places card %d (place %d@ROW,SLOT).", s->last.receiver + c->seat_from,
+        pl_canvas_printf(c, y, 0, PL_ST_NORMAL, "Seat %d places card %d (place %d@ROW,SLOT).",
+                         s->last.receiver + c->seat_from,
                          s->place_card, s->place_card);
         break;
     case KAR_ST_ARRANGE:

@@ -572,7 +572,8 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
                      ban_name(s->ban), s->big_leads ? "on" : "off", s->ket ? "on" : "off",
                      s->overtake ? "on" : "off");
     if (s->count_prov >= 0) {
-        int col = pl_canvas_printf(c, row, 0, PL_ST_NORMAL, "Counting (from seat %d's right):", s->count_prov + c->seat_from);
+        int col = pl_canvas_printf(c, row, 0, PL_ST_NORMAL, "Counting (from seat %d's right):",
+                                   s->count_prov + c->seat_from);
         for (int i = 0; i < np; i++) {
             pl_canvas_printf(c, row, col + 1, PL_ST_NORMAL, "%d:", (s->count_prov + 1 + i) % np + c->seat_from);
             col = draw_card(c, row, col + 3, s->count_card[i]);
@@ -694,7 +695,9 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
     switch (s->phase) {
     case TC_PH_COUNT: pl_canvas_put(c, row, 0, PL_ST_NORMAL, "The first dealer is found by counting (chance)"); break;
     case TC_PH_DEALER: pl_canvas_put(c, row, 0, PL_ST_NORMAL, "The first dealer is drawn (chance)"); break;
-    case TC_PH_DEAL: pl_canvas_printf(c, row, 0, PL_ST_NORMAL, "Seat %d deals (chance)", s->dealer + c->seat_from); break;
+    case TC_PH_DEAL:
+        pl_canvas_printf(c, row, 0, PL_ST_NORMAL, "Seat %d deals (chance)", s->dealer + c->seat_from);
+        break;
     case TC_PH_EXCH: {
         int col = pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Night exchange: pass %d card%s to the next seat; waiting for",
                                    s->night_k, s->night_k > 1 ? "s" : "");
@@ -704,7 +707,8 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
     }
     case TC_PH_DECL:
         pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Seat %d: declare %s Soldiers%s? (declare %s / nodeclare)",
-                         tc_decl_seat(s) + c->seat_from, s->dround == 5 ? "Five" : "Four", s->dctr ? " in red, to counter" : "",
+                         tc_decl_seat(s) + c->seat_from, s->dround == 5 ? "Five" : "Four",
+                         s->dctr ? " in red, to counter" : "",
                          s->dround == 5 ? "five" : "four");
         break;
     case TC_PH_LEAD:
@@ -723,7 +727,8 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
         pl_outcome o;
         tc_game.outcome(s, &o);
         if (o.kind == PL_WIN_SEAT)
-            pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Over: seat %d wins with %+ld", o.winner + c->seat_from, o.score[o.winner]);
+            pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Over: seat %d wins with %+ld", o.winner + c->seat_from,
+                             o.score[o.winner]);
         else
             pl_canvas_put(c, row, 0, PL_ST_HILITE, "Over: a draw");
     }
