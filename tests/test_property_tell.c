@@ -56,7 +56,7 @@ static void run_game(const char *game, const char *opts, pl_rng *r, tally *t)
     assert_non_null(acts);
     assert_non_null(before);
     pl_buf notes[PL_MAX_SEATS + 1] = {{0}}, log[PL_MAX_SEATS + 1] = {{0}}, one = {0}, err = {0};
-    static const tell_how seat_hows[] = {TELL_COMPUTER, TELL_FORCED, TELL_TYPED, TELL_ANSWERED};
+    static const tell_how seat_hows[] = {TELL_MOVE, TELL_FORCED, TELL_TYPED, TELL_ANSWERED};
     for (long step = 0; g->phase(m->state) != PL_PHASE_OVER && step < 3000; step++) {
         pl_state_copy(g, before, m->state);
         int seat;
@@ -91,7 +91,7 @@ static void run_game(const char *game, const char *opts, pl_rng *r, tally *t)
                 t->texts++;
             }
             /* The log's line: chance joins the move after it. */
-            tell_action(g, before, seat, a, m->state, v, seat == PL_CHANCE ? TELL_CHANCE : TELL_COMPUTER, lb);
+            tell_action(g, before, seat, a, m->state, v, seat == PL_CHANCE ? TELL_CHANCE : TELL_MOVE, lb);
             if (seat != PL_CHANCE) {
                 check_text(pl_buf_str(lb), "log line", opts, step);
                 pl_buf_clear(lb);
@@ -192,7 +192,7 @@ static void test_property_tell_ur_where(void **state)
     pl_state_copy(g, before, m->state);
     th_play(m, "enter");
     pl_buf b = {0};
-    tell_action(g, before, 0, m->hist[m->nhist - 1].a, m->state, 1, TELL_COMPUTER, &b);
+    tell_action(g, before, 0, m->hist[m->nhist - 1].a, m->state, 1, TELL_MOVE, &b);
     assert_string_equal(pl_buf_str(&b), "Seat 1 (Light): enter → A4.");
     pl_buf_free(&b);
     pl_free(before);

@@ -18,9 +18,10 @@
 /* How an action came to be played: what its note says. */
 typedef enum tell_how {
     TELL_CHANCE,   /* a roll, a deal: "Roll 3." */
-    TELL_COMPUTER, /* a seat's move told in full: "Seat 2 (Dark): C1 → B4, rolls again." */
-    TELL_FORCED,   /* a human's only legal move, played for them: as TELL_COMPUTER, and says so */
-    TELL_TYPED,    /* the move the player typed: only what the game tells of it (captures ...) */
+    TELL_MOVE,     /* a seat's move told in full: "Seat 2 (Dark): C1 → B4, rolls again." (a
+                      computer's, or one typed at a keyboard that others share) */
+    TELL_FORCED,   /* a human's only legal move, played for them: as TELL_MOVE, and says so */
+    TELL_TYPED,    /* the move the one player typed: only what the game tells of it (captures ...) */
     TELL_ANSWERED  /* a computer's answer while seats answer at once: "Seat 2: answered." */
 } tell_how;
 

@@ -817,7 +817,7 @@ static void show_log(const pl_match *m, int viewer)
             const pl_move *mv = &m->hist[i];
             pl_state_copy(g, before, st);
             g->apply(st, mv->seat, mv->a);
-            tell_action(g, before, mv->seat, mv->a, st, viewer, mv->seat == PL_CHANCE ? TELL_CHANCE : TELL_COMPUTER,
+            tell_action(g, before, mv->seat, mv->a, st, viewer, mv->seat == PL_CHANCE ? TELL_CHANCE : TELL_MOVE,
                         &line);
             if (mv->seat == PL_CHANCE && i + 1 < m->nhist)
                 continue; /* on the line of the move it allowed */
@@ -844,11 +844,11 @@ static void free_items(char **items, int n)
  * history, applied to `before`. Every action of `play` (chance, computer,
  * forced, typed) passes here once, after it is applied, worded for the
  * seat whose screen it is (`viewer`) as sentences (tell.h); `together`:
- * seats were answering at once, so a computer's answer is not shown. */
+ * seats were answering at once, so an answer is not shown. */
 static void note_action(const pl_match *m, const void *before, tell_how how, int viewer, bool together, pl_buf *msg)
 {
     const pl_move *mv = &m->hist[m->nhist - 1];
-    if (together && how == TELL_COMPUTER)
+    if (together && how == TELL_MOVE)
         how = TELL_ANSWERED;
     tell_action(m->game, before, mv->seat, mv->a, m->state, viewer, how, msg);
 }
@@ -919,7 +919,7 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             if (rc == 0)
                 rc = pl_match_play(m, actor, a, &e);
             if (rc == 0)
-                note_action(m, before, seats[actor].human ? TELL_FORCED : TELL_COMPUTER, screen_owner, together,
+                note_action(m, before, seats[actor].human ? TELL_FORCED : TELL_MOVE, screen_owner, together,
                             &msg);
             else /* a broken AI seat must not spin: say so and stop */
                 tell_join(&msg, pl_buf_str(&e));
@@ -1039,7 +1039,8 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
         if (rc < 0)
             pl_buf_printf(&msg, "%s", pl_buf_str(&e));
         else
-            note_action(m, before, TELL_TYPED, screen_owner, together, &msg);
+            /* one player saw what he typed; at a shared keyboard the next one did not */
+            note_action(m, before, humans > 1 ? TELL_MOVE : TELL_TYPED, screen_owner, together, &msg);
         pl_buf_free(&e);
         autosave(m, save, &msg);
     }
@@ -1220,7 +1221,7 @@ static void describe_step(const pl_match *m, int a, int b, void *st, pl_buf *out
         const pl_move *mv = &m->hist[i];
         pl_state_copy(g, before, st);
         g->apply(st, mv->seat, mv->a);
-        tell_action(g, before, mv->seat, mv->a, st, -1, mv->seat == PL_CHANCE ? TELL_CHANCE : TELL_COMPUTER, out);
+        tell_action(g, before, mv->seat, mv->a, st, -1, mv->seat == PL_CHANCE ? TELL_CHANCE : TELL_MOVE, out);
     }
     pl_free(before);
 }

@@ -245,6 +245,12 @@ history)
     keys q
     wait_for '^ >( |$)'
     finish
+    # Two people at one keyboard: a typed move is told to the next player.
+    start 200 30 "$P play ur seed=3 --seat 1=human"
+    wait_for '^ Seat 2 \(Dark\) to act, 2 legal:  1\) enter → C3 '
+    type_line 1
+    wait_for 'Seat 2 \(Dark\): enter → C3\. Roll [0-9]\.'
+    finish
     ;;
 karuta_save)
     # `play karuta --save FILE` plays in real time (the memorisation screen,
