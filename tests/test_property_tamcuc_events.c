@@ -135,7 +135,7 @@ static void words(const json_t *arr, int viewer, pl_buf *out)
         char who[16];
         if (!strcmp(type, "trick")) {
             int w = (int)json_integer_value(json_object_get(e, "winner"));
-            snprintf(who, sizeof who, w == viewer ? "You" : "Seat %d", w);
+            snprintf(who, sizeof who, w == viewer ? "You" : "Seat %d", w + 1); /* counted from 1 */
             pl_buf_printf(out, "%s%s won the %strick with", out->len ? " " : "", who,
                           json_is_true(json_object_get(e, "extra")) ? "extra " : "");
             size_t j;
@@ -150,7 +150,7 @@ static void words(const json_t *arr, int viewer, pl_buf *out)
             json_array_foreach(json_object_get(e, "lines"), j, l)
             {
                 int p = (int)json_integer_value(json_object_get(l, "seat"));
-                snprintf(who, sizeof who, p == viewer ? "you" : "seat %d", p);
+                snprintf(who, sizeof who, p == viewer ? "you" : "seat %d", p + 1);
                 pl_buf_printf(out, "%s%s", j ? "; " : ": ", who);
                 if (json_object_get(l, "won")) {
                     int k = (int)json_integer_value(json_object_get(l, "won"));

@@ -73,7 +73,7 @@ static void test_CBW_R18_each_captured_group_is_an_event(void **state)
                        "{\"by\":0,\"cards\":[{\"card\":\"JC\",\"x\":3,\"y\":0}],\"lost\":1,\"seat\":0,\"type\":\"capture\"}]";
     assert_string_equal(cbw_events_of(m, "QH@1,2", 1, told, sizeof told), want);
     /* describe is the words of those events */
-    assert_string_equal(told, "Seat 0's Q♥ captured 9♠ and J♣: 2 prisoners for Red.");
+    assert_string_equal(told, "Seat 1's Q♥ captured 9♠ and J♣: 2 prisoners for Red.");
     pl_match_free(m);
     /* One group of two cards is one event; every viewer gets the same events. */
     for (int v = -1; v < 4; v++) {
@@ -85,8 +85,8 @@ static void test_CBW_R18_each_captured_group_is_an_event(void **state)
             "{\"by\":0,\"cards\":[{\"card\":\"9S\",\"x\":1,\"y\":0},{\"card\":\"JC\",\"x\":2,\"y\":0}],\"lost\":1,\"seat\":0,"
             "\"type\":\"capture\"}]");
         assert_string_equal(told, v == 0   ? "Your Q♥ captured 9♠ J♣: 2 prisoners for Red (your team)."
-                                  : v == 2 ? "Seat 0's Q♥ captured 9♠ J♣: 2 prisoners for Red (your team)."
-                                           : "Seat 0's Q♥ captured 9♠ J♣: 2 prisoners for Red.");
+                                  : v == 2 ? "Seat 1's Q♥ captured 9♠ J♣: 2 prisoners for Red (your team)."
+                                           : "Seat 1's Q♥ captured 9♠ J♣: 2 prisoners for Red.");
         pl_match_free(m);
     }
 }
@@ -106,7 +106,7 @@ static void test_CBW_R18_a_capture_next_to_the_card(void **state)
     assert_string_equal(cbw_events_of(m, "QD@0,-1", 3, told, sizeof told),
                         "[{\"card\":\"QD\",\"seat\":0,\"type\":\"place\",\"x\":0,\"y\":-1},"
                         "{\"by\":0,\"cards\":[{\"card\":\"9S\",\"x\":0,\"y\":0}],\"lost\":1,\"seat\":0,\"type\":\"capture\"}]");
-    assert_string_equal(told, "Seat 0's Q♦ captured 9♠: 1 prisoner for Red.");
+    assert_string_equal(told, "Seat 1's Q♦ captured 9♠: 1 prisoner for Red.");
     pl_match_free(m);
 }
 
@@ -122,7 +122,7 @@ static void test_CBW_R18_step2_loss_is_an_event(void **state)
                         "[{\"card\":\"QD\",\"seat\":0,\"type\":\"place\",\"x\":1,\"y\":2},"
                         "{\"axis\":\"y\",\"edges\":[0,2],\"type\":\"fix\"},"
                         "{\"by\":1,\"cards\":[{\"card\":\"7H\",\"x\":1,\"y\":0}],\"lost\":0,\"seat\":0,\"type\":\"capture\"}]");
-    assert_string_equal(told, "Seat 0's Q♦ left without liberty its own 7♥: 1 prisoner for Black (your team).");
+    assert_string_equal(told, "Seat 1's Q♦ left without liberty its own 7♥: 1 prisoner for Black (your team).");
     /* a pass: its event, no words */
     assert_string_equal(cbw_events_of(m, "pass", 1, told, sizeof told), "[{\"passes\":1,\"seat\":1,\"type\":\"pass\"}]");
     assert_string_equal(told, "");

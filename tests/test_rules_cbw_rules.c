@@ -736,7 +736,7 @@ static void test_CBW_R18_every_captured_group_is_told(void **state)
     th_position(m, "turn=0 hands=QH/KS/-/- table=10D@1,1;7H@0,0;9S@1,0;8H@2,0;JC@3,0;9D@3,1;10H@4,0");
     CBW_LEGAL(m, "QH@1,2");
     assert_string_equal(cbw_told(m, "QH@1,2", 1),
-                        "Seat 0's Q♥ captured 9♠ and J♣: 2 prisoners for Red.");
+                        "Seat 1's Q♥ captured 9♠ and J♣: 2 prisoners for Red.");
     assert_int_equal(cbw_nprisoners(m, 0), 2);
     pl_match_free(m);
     /* One group of two cards is one group; the mover's own words. */
@@ -753,7 +753,7 @@ static void test_CBW_R18_step2_loss_is_told(void **state)
     pl_match *m = cbw_new("w=5 h=3");
     th_position(m, "turn=0 hands=QD/KS/-/- table=9C@1,1;6S@0,0;7H@1,0;8S@2,0");
     assert_string_equal(cbw_told(m, "QD@1,2", 1),
-                        "Seat 0's Q♦ left without liberty its own 7♥: 1 prisoner for Black (your team).");
+                        "Seat 1's Q♦ left without liberty its own 7♥: 1 prisoner for Black (your team).");
     pl_match_free(m);
     /* No capture, a pass: nothing to tell. */
     m = cbw_new("w=5 h=3");

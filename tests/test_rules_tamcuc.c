@@ -1467,7 +1467,7 @@ static void test_TC_R6_4_trick_winner_told_and_kept_in_sight(void **st)
     (void)st;
     pl_match *m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none first_trick_ban=none " D4);
     th_script(m, "lead bS; lay rS; lay rC; lay bA; reveal; reveal");
-    assert_string_equal(told(m, "hide", 0), "Seat 2 won the trick with rC.");
+    assert_string_equal(told(m, "hide", 0), "Seat 3 won the trick with rC."); /* seats counted from 1 */
     has(view(m, 0), "won 2 1 rC\n");
     /* Told once through the match, to the winner in its own words. */
     pl_buf b = {0};
@@ -1492,7 +1492,7 @@ static void test_TC_R8_deal_score_breakdown_told(void **st)
     endgame(m, h, w, 0);
     th_script(m, "lead rG; lay bS");
     assert_string_equal(told(m, "hide", 1),
-                        "Seat 0 won the trick with rG. Deal 1 scores: seat 0 11 cards won, base +6, payments +0, "
+                        "Seat 1 won the trick with rG. Deal 1 scores: seat 1 11 cards won, base +6, payments +0, "
                         "deal +6; you 5 cards won, base -6, payments +0, deal -6.");
     pl_match_free(m);
     /* TC-R8.3: the kết bonus shows as a payment (4 players, bS pair: 3 from each). */
@@ -1501,7 +1501,7 @@ static void test_TC_R8_deal_score_breakdown_told(void **st)
     const char *w4[4] = {"rG rA", "bG", "rE rN rH", "-"};
     endgame(m, h4, w4, 0);
     th_script(m, "lead bS bS; lay bC rS; lay bN bH; lay rC bA; hide; hide");
-    has(told(m, "hide", 0), "Deal 1 scores: you 4 cards won, base +2, payments +9, deal +11; seat 1 1 card won, "
+    has(told(m, "hide", 0), "Deal 1 scores: you 4 cards won, base +2, payments +9, deal +11; seat 2 1 card won, "
                             "base -1, payments -3, deal -4;");
     pl_match_free(m);
 }

@@ -139,7 +139,7 @@ static void test_TC_R6_lead_lay_reveal_hide_and_trick(void **st)
         "You won the trick with rC.");
     expect(3, "[{\"cards\":[\"bA\"],\"count\":1,\"face\":\"down\",\"seat\":3,\"type\":\"hide\"},{\"cards\":[\"r"
         "C\"],\"count\":1,\"extra\":false,\"last\":false,\"leader\":0,\"type\":\"trick\",\"winner\":2}]",
-        "Seat 2 won the trick with rC.");
+        "Seat 3 won the trick with rC.");
     pl_match_free(m);
 }
 
@@ -183,11 +183,11 @@ static void test_TC_R5_declarations_extra_trick_and_payments(void **st)
     expect(-1, "[{\"cards\":[\"rG\",\"rA\",\"rE\",\"rC\"],\"count\":4,\"face\":\"down\",\"seat\":0,\"type\":\"hi"
         "de\"},{\"cards\":[\"rS\",\"rS\",\"rS\",\"rS\"],\"count\":4,\"extra\":true,\"last\":false,\"leade"
         "r\":1,\"type\":\"trick\",\"winner\":2}]",
-        "Seat 2 won the extra trick with rS rS rS rS.");
+        "Seat 3 won the extra trick with rS rS rS rS.");
     expect(0, "[{\"cards\":[\"rG\",\"rA\",\"rE\",\"rC\"],\"count\":4,\"face\":\"down\",\"seat\":0,\"type\":\"hi"
         "de\"},{\"cards\":[\"rS\",\"rS\",\"rS\",\"rS\"],\"count\":4,\"extra\":true,\"last\":false,\"leade"
         "r\":1,\"type\":\"trick\",\"winner\":2}]",
-        "Seat 2 won the extra trick with rS rS rS rS.");
+        "Seat 3 won the extra trick with rS rS rS rS.");
     expect(2, "[{\"cards\":null,\"count\":4,\"face\":\"down\",\"seat\":0,\"type\":\"hide\"},{\"cards\":[\"rS\","
         "\"rS\",\"rS\",\"rS\"],\"count\":4,\"extra\":true,\"last\":false,\"leader\":1,\"type\":\"trick\","
         "\"winner\":2}]",
@@ -205,8 +205,8 @@ static void test_TC_R5_declarations_extra_trick_and_payments(void **st)
         "payments\":-3,\"score\":-3,\"seat\":0},{\"payments\":-3,\"score\":-3,\"seat\":1},{\"payments\":-"
         "3,\"score\":-3,\"seat\":2},{\"payments\":9,\"score\":9,\"seat\":3}],\"totals\":[-3,-3,-3,9],\"ty"
         "pe\":\"deal_end\"},{\"totals\":[-3,-3,-3,9],\"type\":\"game_end\",\"winners\":[3]}]",
-        "Deal 1 scores: you payments -3, deal -3; seat 1 payments -3, deal -3; seat 2 payments -3, deal -"
-        "3; seat 3 payments +9, deal +9.");
+        "Deal 1 scores: you payments -3, deal -3; seat 2 payments -3, deal -3; seat 3 payments -3, deal -"
+        "3; seat 4 payments +9, deal +9.");
     pl_match_free(m);
 }
 
@@ -227,8 +227,8 @@ static void test_TC_R8_ket_overtake_deal_end(void **st)
         "yments\":-3,\"score\":-5,\"seat\":3,\"won\":0}],\"totals\":[11,-4,-2,-5],\"type\":\"deal_end\"},"
         "{\"totals\":[11,-4,-2,-5],\"type\":\"game_end\",\"winners\":[0]}]",
         "You won the trick with bS bS. Deal 1 scores: you 4 cards won, base +2, payments +9, deal +11; se"
-        "at 1 1 card won, base -1, payments -3, deal -4; seat 2 3 cards won, base +1, payments -3, deal -"
-        "2; seat 3 0 cards won, base -2, payments -3, deal -5.");
+        "at 2 1 card won, base -1, payments -3, deal -4; seat 3 3 cards won, base +1, payments -3, deal -"
+        "2; seat 4 0 cards won, base -2, payments -3, deal -5.");
     pl_match_free(m);
     const char *w[4] = {"-", "-", "-", "-"};
     m = th_new("tamcuc", "seed=1 dealer=0 soldier_special=none overtake_payee=all_others session_end=deals:2");
@@ -243,9 +243,9 @@ static void test_TC_R8_ket_overtake_deal_end(void **st)
         ":3,\"score\":1,\"seat\":1,\"won\":0},{\"base\":0,\"payments\":3,\"score\":3,\"seat\":2,\"won\":2"
         "},{\"base\":-2,\"payments\":3,\"score\":1,\"seat\":3,\"won\":0}],\"totals\":[-11,1,3,1],\"type\""
         ":\"deal_end\"}]",
-        "Seat 2 won the trick with rS rS. Deal 1 scores: seat 0 0 cards won, base -2, payments -9, deal -"
-        "11; you 0 cards won, base -2, payments +3, deal +1; seat 2 2 cards won, base +0, payments +3, de"
-        "al +3; seat 3 0 cards won, base -2, payments +3, deal +1.");
+        "Seat 3 won the trick with rS rS. Deal 1 scores: seat 1 0 cards won, base -2, payments -9, deal -"
+        "11; you 0 cards won, base -2, payments +3, deal +1; seat 3 2 cards won, base +0, payments +3, de"
+        "al +3; seat 4 0 cards won, base -2, payments +3, deal +1.");
     pl_match_free(m);
 }
 

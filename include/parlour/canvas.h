@@ -32,6 +32,11 @@ typedef struct pl_canvas {
     int rows, cols; /* used extent */
     int caprows, capcols;
     bool oom;
+    /* The number a picture gives seat 0 in its words ("Seat 1 (Red)"): 0,
+     * the protocol's `show` (docs/protocol.md keeps its words), or 1 for
+     * people (the terminal, as the browser counts). Set by the caller before
+     * `draw`; pl_canvas_free resets it to 0. */
+    int seat_from;
 } pl_canvas;
 
 /* Writes UTF-8 text at (row, col) in `style`; returns the column after it.

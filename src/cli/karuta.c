@@ -145,6 +145,7 @@ typedef struct practice {
     karp *k;
     const char *cmd;  /* for messages: "parlour karuta practice", "parlour play karuta" */
     bool play;        /* `parlour play karuta`: the game, not the practice */
+    const char *save; /* --save FILE: the record, written again after every reading; NULL: none */
     FILE *script;     /* NULL: the terminal */
     pr_key keys[PR_MAXKEYS];
     int nkeys, ikey, vnow;
@@ -729,6 +730,8 @@ static int pr_reading(practice *p, pl_buf *err)
             return -1;
         p->quit = true;
     }
+    if (p->save && karp_save(p->k, p->save, err) < 0) /* the record as it goes (--save) */
+        return -1;
     if (p->script) {
         printf("%s\n", karp_judgement(p->k));
         char prompt[96];
@@ -907,7 +910,8 @@ static bool pr_word(const char *w, const char *key, const char **val)
 
 /* Options the real-time screen does not play: the turn-based screen does
  * (uta-karuta's hands and pool, manual placing, rearranging, naming the
- * poet, the engine's sends, a record to load or save, no human or two). */
+ * poet, the engine's sends, a record to load, no human or two). A record
+ * to save the real-time screen writes itself (--save). */
 static bool pr_needs_turns(const char *w)
 {
     static const char *const turn_based[] = {"place=manual", "rearrange=on", "answer=poet", "pool=choose",
@@ -923,9 +927,12 @@ bool cli_karuta_play_wanted(int argc, char **argv)
     const pl_game *g = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--load") || !strcmp(a, "--save") || !strncmp(a, "--load=", 7) || !strncmp(a, "--save=", 7) ||
-            !strcmp(a, "-h") || !strcmp(a, "--help"))
+        if (!strcmp(a, "--load") || !strncmp(a, "--load=", 7) || !strcmp(a, "-h") || !strcmp(a, "--help"))
             return false;
+        if (!strcmp(a, "--save")) {
+            i++; /* its FILE is no game word */
+            continue;
+        }
         if (!strcmp(a, "--seat") || !strncmp(a, "--seat=", 7)) {
             const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : "";
             if (!strncmp(v, "0=", 2) || strstr(v, "=human")) /* the computer at seat 0, or hot-seat */
@@ -949,15 +956,18 @@ bool cli_karuta_play_wanted(int argc, char **argv)
 }
 
 static const char play_usage[] =
-    "usage: parlour play karuta [KEY=VALUE ...] [--seat N=ai[:LEVEL]] [--script FILE [--screen WxH]]\n"
+    "usage: parlour play karuta [KEY=VALUE ...] [--seat N=ai[:LEVEL]] [--save FILE]\n"
+    "                           [--script FILE [--screen WxH]]\n"
     "Karuta in real time, as `parlour karuta practice` (see its --help): the reading at speed,\n"
     "touches by slot label with the key's time, the judgement after each reading, the cards you\n"
     "send chosen by you. variant=kyogi (default): against the computer's karuta bot;\n"
     "variant=chirashi players=N: one field against N-1 computer players; variant=uta: your hand\n"
     "A against three computer players' hands B-D and the pool P (pool=auto; one answer a\n"
-    "reading). LEVEL: easy, medium (default), hard, champion (parlour rules karuta). The\n"
+    "reading). LEVEL: easy, medium (default), hard, champion (parlour rules karuta).\n"
+    "--save FILE writes the record from the start and again after every reading (parlour\n"
+    "replay FILE steps through it; parlour play --load FILE goes on, turn-based). The\n"
     "turn-based screen plays the rest: place=manual, rearrange=on, answer=poet, pool=choose,\n"
-    "teams=2v2, send=auto (the engine's sends: the way to the turn-based kyogi), --load, --save,\n"
+    "teams=2v2, send=auto (the engine's sends: the way to the turn-based kyogi), --load,\n"
     "or seats other than the usual.\n";
 
 int cli_karuta_play(int argc, char **argv)
@@ -965,6 +975,7 @@ int cli_karuta_play(int argc, char **argv)
     static const struct option lo[] = {{"seat", required_argument, NULL, 's'},
                                        {"script", required_argument, NULL, 'f'},
                                        {"screen", required_argument, NULL, 'W'},
+                                       {"save", required_argument, NULL, 'o'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
     karp_options o = {.delay_ms = 400, .level = "medium"};
@@ -1000,6 +1011,7 @@ int cli_karuta_play(int argc, char **argv)
                 return 2;
             }
             break;
+        case 'o': p.save = optarg; break;
         case 'h': fputs(play_usage, stdout); return 0;
         default: fputs(play_usage, stderr); return 2;
         }
@@ -1011,11 +1023,14 @@ int cli_karuta_play(int argc, char **argv)
         const char *v;
         char *e;
         while (i < argc && argv[i][0] == '-') { /* options after the game */
-            if ((!strcmp(argv[i], "--seat") || !strcmp(argv[i], "--script") || !strcmp(argv[i], "--screen")) &&
+            if ((!strcmp(argv[i], "--seat") || !strcmp(argv[i], "--script") || !strcmp(argv[i], "--screen") ||
+                 !strcmp(argv[i], "--save")) &&
                 i + 1 < argc) {
                 const char *opt = argv[i], *arg = argv[i + 1];
                 if (!strcmp(opt, "--script"))
                     script = arg;
+                else if (!strcmp(opt, "--save"))
+                    p.save = arg;
                 else if (!strcmp(opt, "--screen") && !pr_parse_size(arg, &p.scr_w, &p.scr_h)) {
                     fputs("parlour play karuta: --screen wants WIDTHxHEIGHT, e.g. 80x24\n", stderr);
                     return 2;
@@ -1027,6 +1042,8 @@ int cli_karuta_play(int argc, char **argv)
                     }
                 }
                 i += 2;
+            } else if (!strncmp(argv[i], "--save=", 7)) {
+                p.save = argv[i++] + 7;
             } else {
                 fprintf(stderr, "parlour play karuta: unknown option '%s'\n%s", argv[i], play_usage);
                 return 2;
@@ -1070,6 +1087,14 @@ int cli_karuta_play(int argc, char **argv)
     if (!p.k) {
         fprintf(stderr, "parlour play karuta: %s\n", pl_buf_str(&err));
         pl_buf_free(&err);
+        return 2;
+    }
+    /* The record from the start (--save): a file that cannot be written is
+     * said now, before the screen, not after a game. */
+    if (p.save && karp_save(p.k, p.save, &err) < 0) {
+        fprintf(stderr, "parlour play karuta: --save: %s\n", pl_buf_str(&err));
+        pl_buf_free(&err);
+        karp_free(p.k);
         return 2;
     }
     pl_buf_free(&err);

@@ -23,6 +23,7 @@
 
 #include "../ai/ai.h"
 #include "cli.h"
+#include "tell.h"
 #include "term.h"
 #include "parlour/alloc.h"
 #include "parlour/match.h"
@@ -221,7 +222,7 @@ static void board_put(const pl_canvas *c, const vrow *v, int y, int left)
 typedef struct screen {
     const pl_canvas *board; /* may be NULL */
     const char *msg;        /* notes and errors, wrapped, at most MSG_MAX_ROWS */
-    const char *head;       /* first words of the list area, bold ("Seat 0 to act:") */
+    const char *head;       /* first words of the list area, bold ("Seat 1 to act:") */
     char **items;           /* the legal list as "N) text" */
     int nitems;
     int top;                /* first item shown (paging) */
@@ -429,10 +430,10 @@ static int screen_draw(screen *s)
     y += gap;
     if (msg_rows) {
         attron(A_BOLD);
-        /* When not all fit: the latest notes, from the start of one ("; "). */
+        /* When not all fit: the latest notes, from the start of a sentence. */
         const char *m = s->msg;
-        for (const char *next; wrap_rows(m, lw) > msg_rows && (next = strstr(m, "; "));)
-            m = next + 2;
+        for (const char *next; wrap_rows(m, lw) > msg_rows && (next = tell_next_sentence(m));)
+            m = next;
         for (int skip = wrap_rows(m, lw) - msg_rows; skip > 0; skip--)
             m = wrap_next(m, wrap_len(m, lw));
         for (int l = 0; l < msg_rows && *m; l++) {
@@ -601,19 +602,9 @@ static void seat_label(const seatcfg *s, int seat, char *out, size_t n)
         snprintf(out, n, "ai%s%s", s[seat].spec[0] ? ":" : "", s[seat].spec);
 }
 
-/* Appends "Seat 1 (Dark)", or "Seat 1" for a game without seat names. */
-static void seat_words(const pl_game *g, const void *st, int seat, pl_buf *out)
-{
-    pl_buf_printf(out, "Seat %d", seat);
-    if (g->seat_name) {
-        pl_buf_puts(out, " (");
-        g->seat_name(st, seat, out);
-        pl_buf_putc(out, ')');
-    }
-}
-
 /* Appends how a finished game ended, as a sentence: "Dark wins 7–5.",
- * "Red wins 12–9.", "Seat 2 wins: +6, −2, −2, −2.", "A draw, 7–7." */
+ * "Red wins 12–9.", "Seat 2 wins: seat 1 −2, seat 2 +6, ...", "A draw 7–7."
+ * (seats and teams counted from 1, as the browser counts). */
 static void result_sentence(const pl_game *g, const void *st, pl_buf *out)
 {
     pl_outcome o;
@@ -634,9 +625,9 @@ static void result_sentence(const pl_game *g, const void *st, pl_buf *out)
         if (g->seat_name)
             g->seat_name(st, w, out);
         else if (o.kind == PL_WIN_TEAM)
-            pl_buf_printf(out, "Team %d", o.winner);
+            pl_buf_printf(out, "Team %d", o.winner + 1);
         else
-            pl_buf_printf(out, "Seat %d", w);
+            pl_buf_printf(out, "Seat %d", w + 1);
         pl_buf_puts(out, " wins");
     } else {
         pl_buf_puts(out, "A draw");
@@ -658,7 +649,7 @@ static void result_sentence(const pl_game *g, const void *st, pl_buf *out)
     } else {
         pl_buf_puts(out, ":");
         for (int i = 0; i < o.nseats; i++)
-            pl_buf_printf(out, "%s seat %d %+ld", i ? "," : "", i, o.score[i]);
+            pl_buf_printf(out, "%s seat %d %+ld", i ? "," : "", i + 1, o.score[i]);
         pl_buf_putc(out, '.');
     }
 }
@@ -723,7 +714,7 @@ static void undo_to_human(pl_match *m, const seatcfg *seats, int viewer, pl_acti
             if (g->seat_name)
                 g->seat_name(st, mv->seat, msg);
             else
-                pl_buf_printf(msg, "seat %d", mv->seat);
+                pl_buf_printf(msg, "seat %d", mv->seat + 1);
             pl_buf_putc(msg, ' ');
             if (g->format_action_for && viewer >= 0)
                 g->format_action_for(st, mv->seat, mv->a, viewer, msg);
@@ -776,7 +767,7 @@ static int hand_over(int seat)
     for (;;) {
         erase();
         char t[80];
-        snprintf(t, sizeof t, "Pass the keyboard to seat %d, then press Enter.", seat);
+        snprintf(t, sizeof t, "Pass the keyboard to seat %d, then press Enter.", seat + 1); /* counted from 1 */
         mvaddnstr(LINES > 4 ? 2 : 0, 1, t, COLS > 2 ? COLS - 2 : 1);
         refresh();
         int ch = getch();
@@ -809,46 +800,38 @@ static void show_rules(const pl_match *m)
     pl_buf_free(&lv);
 }
 
-/* The log page: what each action of the game did (the game's `describe`,
- * game.h), as seat `viewer` may know it, one line per action that did
- * something worth telling: the trick history in Tam Cúc, every capture in
- * Ur and City Behind Walls. Replays the history from the initial state. */
+/* The log page: what each move of the game did, as seat `viewer` may know
+ * it, one numbered line a move (tell.h: the seat, where its piece went or
+ * the card it played, and what the game tells of it: captures, tricks
+ * won, scores); a roll or a deal goes on the line of the move after it.
+ * Replays the history from the initial state. */
 static void show_log(const pl_match *m, int viewer)
 {
     const pl_game *g = m->game;
-    pl_buf t = {0};
+    pl_buf t = {0}, line = {0};
     void *st = pl_malloc(g->state_size), *before = pl_malloc(g->state_size);
-    if (st && before && g->describe) {
+    int moves = 0;
+    if (st && before) {
         pl_state_copy(g, st, m->initial);
         for (int i = 0; i < m->nhist; i++) {
             const pl_move *mv = &m->hist[i];
             pl_state_copy(g, before, st);
             g->apply(st, mv->seat, mv->a);
-            size_t mark = t.len;
-            pl_buf_printf(&t, "%d. ", i + 1);
-            size_t head = t.len;
-            g->describe(before, mv->seat, mv->a, st, viewer, &t);
-            if (t.len == head) { /* nothing worth telling: no line */
-                pl_buf_truncate(&t, mark);
-            } else {
-                pl_buf_putc(&t, '\n');
-            }
+            tell_action(g, before, mv->seat, mv->a, st, viewer, mv->seat == PL_CHANCE ? TELL_CHANCE : TELL_MOVE,
+                        &line);
+            if (mv->seat == PL_CHANCE && i + 1 < m->nhist)
+                continue; /* on the line of the move it allowed */
+            pl_buf_printf(&t, "%d. %s\n", ++moves, pl_buf_str(&line));
+            pl_buf_clear(&line);
         }
     }
     if (!t.len)
-        pl_buf_puts(&t, g->describe ? "Nothing has happened yet that the game tells." : "This game keeps no log.");
+        pl_buf_puts(&t, "Nothing has happened yet.");
     show_page("log", pl_buf_str(&t));
     pl_free(st);
     pl_free(before);
+    pl_buf_free(&line);
     pl_buf_free(&t);
-}
-
-/* Appends `text` to the notes shown above the list ("; " between). */
-static void add_note(pl_buf *msg, const char *text)
-{
-    if (msg->len)
-        pl_buf_puts(msg, "; ");
-    pl_buf_puts(msg, text);
 }
 
 static void free_items(char **items, int n)
@@ -857,51 +840,17 @@ static void free_items(char **items, int n)
         pl_free(items[i]);
 }
 
-/* How an action came to be played, for its note. */
-typedef enum note_kind {
-    NOTE_CHANCE,   /* a roll, a deal: "roll 3" */
-    NOTE_COMPUTER, /* an AI seat's move: "Seat 1 (Dark): B5" */
-    NOTE_FORCED,   /* a human's only legal move, played for them */
-    NOTE_TYPED     /* the move the player typed: the board shows it */
-} note_kind;
-
 /* Says in `msg` what the action just applied did: the last entry of `m`'s
  * history, applied to `before`. Every action of `play` (chance, computer,
  * forced, typed) passes here once, after it is applied, worded for the
- * seat whose screen it is (`viewer`); `together`: seats were answering at
- * once, so a computer's answer is not shown. */
-static void note_action(const pl_match *m, const void *before, note_kind kind, int viewer, bool together,
-                        pl_buf *msg)
+ * seat whose screen it is (`viewer`) as sentences (tell.h); `together`:
+ * seats were answering at once, so an answer is not shown. */
+static void note_action(const pl_match *m, const void *before, tell_how how, int viewer, bool together, pl_buf *msg)
 {
-    const pl_game *g = m->game;
     const pl_move *mv = &m->hist[m->nhist - 1];
-    bool hidden_answer = together && kind == NOTE_COMPUTER; /* nobody sees an answer before giving theirs */
-    if (kind != NOTE_TYPED) {
-        pl_buf t = {0};
-        if (kind != NOTE_CHANCE) {
-            seat_words(g, before, mv->seat, &t);
-            pl_buf_puts(&t, ": ");
-        }
-        if (hidden_answer)
-            pl_buf_puts(&t, "answered");
-        else if (g->format_action_for) /* a deal or a hidden card: as the screen's seat may see it */
-            g->format_action_for(before, mv->seat, mv->a, viewer, &t);
-        else
-            g->format_action(before, mv->seat, mv->a, &t);
-        if (kind == NOTE_FORCED)
-            pl_buf_puts(&t, " (the only legal move, played for you)");
-        add_note(msg, pl_buf_str(&t));
-        pl_buf_free(&t);
-    }
-    /* What it did, in the game's words, as `viewer` may know it (game.h,
-     * describe): captures, tricks won, a deal's scores. */
-    if (g->describe && !hidden_answer) {
-        pl_buf d = {0};
-        g->describe(before, mv->seat, mv->a, m->state, viewer, &d);
-        if (d.len)
-            add_note(msg, pl_buf_str(&d));
-        pl_buf_free(&d);
-    }
+    if (together && how == TELL_MOVE)
+        how = TELL_ANSWERED;
+    tell_action(m->game, before, mv->seat, mv->a, m->state, viewer, how, msg);
 }
 
 static int play_loop(pl_match *m, seatcfg *seats, const char *save)
@@ -934,9 +883,9 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             pl_buf e = {0};
             int rc = pl_match_random(m, &a, &e);
             if (rc == 0)
-                note_action(m, before, NOTE_CHANCE, screen_owner, false, &msg);
+                note_action(m, before, TELL_CHANCE, screen_owner, false, &msg);
             else
-                add_note(&msg, pl_buf_str(&e));
+                tell_join(&msg, pl_buf_str(&e));
             pl_buf_free(&e);
             autosave(m, save, &msg);
             if (rc < 0) /* a chance phase that cannot draw must not spin */
@@ -970,16 +919,16 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             if (rc == 0)
                 rc = pl_match_play(m, actor, a, &e);
             if (rc == 0)
-                note_action(m, before, seats[actor].human ? NOTE_FORCED : NOTE_COMPUTER, screen_owner, together,
+                note_action(m, before, seats[actor].human ? TELL_FORCED : TELL_MOVE, screen_owner, together,
                             &msg);
             else /* a broken AI seat must not spin: say so and stop */
-                add_note(&msg, pl_buf_str(&e));
+                tell_join(&msg, pl_buf_str(&e));
             pl_buf_free(&e);
             autosave(m, save, &msg);
             if (rc < 0)
                 break;
             if (humans > 0 && !seats[actor].human) {
-                pl_canvas c = {0};
+                pl_canvas c = {.seat_from = 1}; /* seats counted from 1 on the screen */
                 g->draw(m->state, (g->flags & PL_GAME_HIDDEN) ? screen_owner : -1, &c);
                 screen s = {.board = &c, .msg = pl_buf_str(&msg)};
                 screen_draw(&s);
@@ -998,14 +947,14 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
         int viewer = ph == PL_PHASE_MOVE ? actor : -1;
         if (ph == PL_PHASE_MOVE)
             screen_owner = actor;
-        pl_canvas c = {0}; /* the last move marked (game.h, mark_move); Ur says "you" */
+        pl_canvas c = {.seat_from = 1}; /* the last move marked (game.h, mark_move); Ur says "you" */
         pl_match_draw(m, (g->flags & PL_GAME_HIDDEN) ? viewer : screen_owner, &c);
         pl_buf head = {0};
         int nitems = 0;
         if (ph == PL_PHASE_OVER) {
             result_sentence(g, m->state, &head);
         } else {
-            seat_words(g, m->state, actor, &head);
+            tell_seat(g, m->state, actor, &head);
             pl_buf_printf(&head, " to act, %d legal:", n);
             for (; nitems < n; nitems++) {
                 pl_buf t = {0};
@@ -1090,7 +1039,8 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
         if (rc < 0)
             pl_buf_printf(&msg, "%s", pl_buf_str(&e));
         else
-            note_action(m, before, NOTE_TYPED, screen_owner, together, &msg);
+            /* one player saw what he typed; at a shared keyboard the next one did not */
+            note_action(m, before, humans > 1 ? TELL_MOVE : TELL_TYPED, screen_owner, together, &msg);
         pl_buf_free(&e);
         autosave(m, save, &msg);
     }
@@ -1144,11 +1094,13 @@ int cli_play(int argc, char **argv)
             ai_describe(&ai);
             printf("usage: parlour play GAME [KEY=VALUE ...] [--seat N=human|ai[:SPEC]]... "
                    "[--save FILE] [--load FILE]\n"
-                   "Plays GAME in the terminal. Seat 0 is human and the others AI unless --seat\n"
-                   "says otherwise (all human: hot-seat). Type a legal action's number or its\n"
-                   "notation (PgUp/PgDn page a long list); a move that is the only legal one is\n"
-                   "played for you. undo takes back to your previous move; save FILE writes the\n"
-                   "record; rules shows the rules; quit or Ctrl-D leaves.\n"
+                   "Plays GAME in the terminal. The first seat is human and the others AI unless\n"
+                   "--seat says otherwise (all human: hot-seat). --seat N counts from 0, as the\n"
+                   "protocol does: --seat 0 is the screen's Seat 1, --seat 1 its Seat 2. Type a\n"
+                   "legal action's number or its notation (PgUp/PgDn page a long list); a move\n"
+                   "that is the only legal one is played for you. undo takes back to your previous\n"
+                   "move; save FILE writes the record; rules shows the rules; log tells every move\n"
+                   "so far; quit or Ctrl-D leaves. Seats are counted from 1 on the screen.\n"
                    "  --save FILE   keep the record in FILE after every action\n"
                    "  --load FILE   resume a saved game (GAME and options come from the record)\n"
                    "                and keep saving to FILE unless --save names another\n"
@@ -1217,7 +1169,8 @@ static void state_at(const pl_match *m, int k, void *st)
         m->game->apply(st, m->hist[i].seat, m->hist[i].a);
 }
 
-/* Appends "start" or "after K: seat S ACTION" / "after K: chance ACTION". */
+/* Appends "start" or "after K: seat S ACTION" / "after K: chance ACTION"
+ * (S counted from 1, as the screens count; ACTION the notation). */
 static void describe_action(const pl_match *m, int k, pl_buf *out)
 {
     if (k == 0) {
@@ -1229,7 +1182,7 @@ static void describe_action(const pl_match *m, int k, pl_buf *out)
     if (mv->seat == PL_CHANCE)
         pl_buf_puts(out, "chance ");
     else
-        pl_buf_printf(out, "seat %d ", mv->seat);
+        pl_buf_printf(out, "seat %d ", mv->seat + 1);
     void *prev = pl_malloc(m->game->state_size);
     if (!prev) {
         out->oom = true;
@@ -1253,22 +1206,24 @@ static int replay_stops(const pl_match *m, int *stop)
     return n;
 }
 
-/* Appends what happened between stops `a` and `b` (actions a+1 .. b). */
+/* Appends what happened between stops `a` and `b` (actions a+1 .. b), as
+ * sentences (tell.h) for someone who sees everything. */
 static void describe_step(const pl_match *m, int a, int b, void *st, pl_buf *out)
 {
     const pl_game *g = m->game;
+    void *before = pl_malloc(g->state_size);
+    if (!before) {
+        out->oom = true;
+        return;
+    }
     state_at(m, a, st);
     for (int i = a; i < b; i++) {
         const pl_move *mv = &m->hist[i];
-        if (i > a)
-            pl_buf_puts(out, "; ");
-        if (mv->seat != PL_CHANCE) {
-            seat_words(g, st, mv->seat, out);
-            pl_buf_puts(out, ": ");
-        }
-        g->format_action(st, mv->seat, mv->a, out);
+        pl_state_copy(g, before, st);
         g->apply(st, mv->seat, mv->a);
+        tell_action(g, before, mv->seat, mv->a, st, -1, mv->seat == PL_CHANCE ? TELL_CHANCE : TELL_MOVE, out);
     }
+    pl_free(before);
 }
 
 int cli_replay(int argc, char **argv)
@@ -1336,18 +1291,19 @@ int cli_replay(int argc, char **argv)
     for (;;) {
         pl_buf head = {0}, what = {0};
         if (i == 0)
-            pl_buf_puts(&what, "the start");
+            pl_buf_puts(&what, "the start.");
         else
             describe_step(m, stop[i - 1], stop[i], st, &what);
         pl_buf_printf(&head, "Move %d of %d: %s", i, nstops - 1, pl_buf_str(&what));
         state_at(m, stop[i], st);
         if (g->phase(st) == PL_PHASE_OVER) {
-            pl_buf_puts(&head, ". ");
-            result_sentence(g, st, &head);
+            pl_buf_clear(&what);
+            result_sentence(g, st, &what);
+            tell_join(&head, pl_buf_str(&what));
         }
-        pl_canvas cv = {0};
+        pl_canvas cv = {.seat_from = 1};
         g->draw(st, -1, &cv);
-        screen s = {.board = &cv, .head = pl_buf_str(&head),
+        screen s = {.board = &cv, .msg = pl_buf_str(&head), /* wrapped: a step's sentences may be long */
                     .hint = "right/n next, left/p back, home/g start, end/e end, q quit"};
         screen_draw(&s);
         pl_canvas_free(&cv);

@@ -107,7 +107,7 @@ log)
     done
     wait_for 'won the trick'
     type_line log
-    wait_for '^ *[0-9]+\. (You|Seat [0-9]) won the trick with '
+    wait_for '^ *[0-9]+\. Seat [1-4]: .*(You|Seat [1-4]) won the trick with '
     keys q
     wait_for '^ >( |$)'
     finish
@@ -209,14 +209,77 @@ load_saves)
     after=$(grep -o '"[^"]*"' "$WORK/g.json" | wc -l)
     [ "$after" -gt "$before" ] || fail "the loaded record was not saved again ($before, $after strings)"
     ;;
+seats)
+    # Seats are counted from 1, as the browser counts them: the hand-over, the
+    # list's head and the board (three people at one keyboard, hidden hands).
+    start 80 24 "$P play tamcuc players=3 seed=2 --seat 1=human --seat 2=human"
+    wait_for '^ Pass the keyboard to seat 3, then press Enter\.$'
+    keys Enter
+    wait_for '^ Seat 3 to act, [0-9]+ legal:'
+    wait_for '^ Seat 3 \(you\) \[dealer\]'
+    wait_for '^ Seat 1 +score'
+    absent '[Ss]eat 0'
+    type_line 1
+    wait_for '^ Pass the keyboard to seat 1, then press Enter\.$'
+    keys Enter
+    wait_for '^ Seat 1 to act, [0-9]+ legal:'
+    wait_for '^ Seat 1 \(you\) '
+    absent '[Ss]eat 0'
+    finish
+    ;;
+history)
+    # The computer's moves are told with where the piece went, as sentences
+    # (no "another roll.; roll 4"); the log has every move, numbered.
+    start 100 30 "$P play ur seed=3"
+    wait_for '^ >( |$)'
+    for _ in $(seq 1 30); do
+        screen | grep -Eq 'Seat 2 \(Dark\): [a-zA-Z0-9:]+ → [A-C][1-8]' && break
+        type_line 1
+        sleep 0.2
+    done
+    wait_for 'Roll [0-9]\. Seat 2 \(Dark\): [a-zA-Z0-9:]+ → [A-C][1-8]'
+    absent '\.;|;;|\.\.|\. \.|, \.|Seat 0|roll [0-9];'
+    type_line log
+    wait_for '^ *1\. .*Seat [12] \((Light|Dark)\): [a-zA-Z0-9:]+ → [A-C][1-8]'
+    absent '\.;|;;|\.\.|\. \.|Seat 0'
+    keys q
+    wait_for '^ >( |$)'
+    finish
+    # Two people at one keyboard: a typed move is told to the next player.
+    start 200 30 "$P play ur seed=3 --seat 1=human"
+    wait_for '^ Seat 2 \(Dark\) to act, 2 legal:  1\) enter → C3 '
+    type_line 1
+    wait_for 'Seat 2 \(Dark\): enter → C3\. Roll [0-9]\.'
+    finish
+    ;;
+karuta_save)
+    # `play karuta --save FILE` plays in real time (the memorisation screen,
+    # not the turn-based one) and writes the record from the start and after
+    # every reading: replay opens it. A file that cannot be written is said.
+    printf 'hit+300\nnone\nhit+200\n' >"$WORK/k.script"
+    "$P" play karuta seed=5 memo_s=0 --seat 1=ai:easy --script "$WORK/k.script" --save "$WORK/k.json" >"$WORK/k.out" ||
+        fail "the scripted game with --save failed"
+    n=$("$P" replay --text "$WORK/k.json" | grep -c '^== after [0-9]*: chance read ')
+    [ "$n" = 3 ] || fail "the record holds $n readings, not 3"
+    start 80 24 "$P play karuta seed=2 --save $WORK/t.json"
+    wait_for 'Memorise the field \(KA-R3\)'
+    absent 'to act, [0-9]+ legal'
+    [ -s "$WORK/t.json" ] || fail "no record written at the start"
+    "$P" replay --text "$WORK/t.json" | grep -q '^== start' || fail "replay cannot open the record"
+    keys q
+    wait_for '^PARLOUR-EXIT=0$'
+    "$P" play karuta --save "$WORK/no/such/dir/x.json" 2>"$WORK/err.txt" && fail "an unwritable --save was accepted"
+    grep -q 'parlour play karuta: --save: cannot' "$WORK/err.txt" || fail "no clear message: $(cat "$WORK/err.txt")"
+    ;;
 replay)
     # Replay opens at the start, steps by move, and jumps to the end with End.
     start 80 24 "$P replay $RECORDS/ur_three_pieces.json"
     wait_for '^ Move 0 of [0-9]+: the start'
     keys n
-    wait_for '^ Move 1 of [0-9]+: .*Seat [01] \((Light|Dark)\): '
+    wait_for '^ Move 1 of [0-9]+: .*Seat [12] \((Light|Dark)\): [a-zA-Z0-9:]+ → [A-C][1-8]'
     keys End
-    wait_for '^ Move ([0-9]+) of \1: .* wins [0-9]–[0-9]\.'
+    wait_for '^ Move ([0-9]+) of \1: '
+    wait_for '(Light|Dark) wins [0-9]–[0-9]\.'
     keys q
     wait_for '^PARLOUR-EXIT=0$'
     ;;

@@ -785,7 +785,7 @@ void cbw_draw(const void *st, int seat, pl_canvas *c)
     }
     /* Hands. */
     for (int i = 0; i < s->nseats; i++) {
-        int col = pl_canvas_printf(c, row, 0, cbw_team(i) ? PL_ST_BLACK : PL_ST_RED, "Seat %d", i);
+        int col = pl_canvas_printf(c, row, 0, cbw_team(i) ? PL_ST_BLACK : PL_ST_RED, "Seat %d", i + c->seat_from);
         col = pl_canvas_printf(c, row, col, PL_ST_NORMAL, " (%s)%s: ", team_name[cbw_team(i)],
                                i == s->turn && s->phase == CBW_PH_MOVE ? " *" : "");
         bool visible = seat < 0 || i == seat || (s->players == 2 && seat >= 0 && cbw_team(i) == cbw_team(seat));
@@ -800,7 +800,8 @@ void cbw_draw(const void *st, int seat, pl_canvas *c)
     if (s->phase == CBW_PH_FIRST) {
         pl_canvas_put(c, row++, 0, PL_ST_HILITE, "The first team is drawn (first red / first black)");
     } else if (s->phase == CBW_PH_MOVE) {
-        pl_canvas_printf(c, row++, 0, PL_ST_HILITE, "Seat %d (%s) to play%s", s->turn, team_name[cbw_team(s->turn)],
+        pl_canvas_printf(c, row++, 0, PL_ST_HILITE, "Seat %d (%s) to play%s", s->turn + c->seat_from,
+                         team_name[cbw_team(s->turn)],
                          s->started ? "" : s->deck == 36 ? ": the first card, 6 to 10, at 0,0"
                                                            : ": the first card, 2 to 10, at 0,0");
         if (s->passes)
@@ -1556,7 +1557,7 @@ static void events_words(const json_t *events, int viewer, pl_buf *out)
         if (viewer == mover)
             pl_buf_puts(out, "Your ");
         else
-            pl_buf_printf(out, "Seat %d's ", mover);
+            pl_buf_printf(out, "Seat %d's ", mover + 1); /* counted from 1, as the browser does */
         card_word(card, out);
         pl_buf_puts(out, by == cbw_team(mover) ? " captured " : " left without liberty its own ");
         for (int groups = 0; i < n; i++, groups++) {

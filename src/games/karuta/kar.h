@@ -369,6 +369,9 @@ void kar_to_text(const void *st, pl_buf *out);
 int kar_from_text(void *st, const char *text, pl_buf *err);
 /* Appends the judgement `j` in one line of plain words (KA-R16). */
 void kar_judgement_text(const kar_state *s, const kar_judgement *j, pl_buf *out);
+/* The same with seat 0 numbered `from`: 0, the protocol's numbers (as
+ * kar_judgement_text); 1, a picture for people (pl_canvas.seat_from). */
+void kar_judgement_text_from(const kar_state *s, const kar_judgement *j, int from, pl_buf *out);
 /* Replays match `m` (a karuta match) and appends one judgement line per
  * reading: the per-reading log (KA-R16). */
 void kar_reading_log(const pl_match *m, pl_buf *out);

@@ -13,6 +13,7 @@
 
 #include "kar.h"
 #include "parlour/alloc.h"
+#include "parlour/record.h"
 #include "public/kar_practice.h"
 
 _Static_assert(KARP_NPOEMS == KAR_NPOEMS, "poem count");
@@ -698,6 +699,15 @@ int karp_send(karp *p, const char *label, pl_buf *err)
 }
 
 const char *karp_judgement(const karp *p) { return pl_buf_str(&p->said); }
+
+int karp_save(const karp *p, const char *path, pl_buf *err)
+{
+    if (p->open) {
+        pl_buf_puts(err, "a reading is open: save after it");
+        return -1;
+    }
+    return pl_record_save_file(p->m, path, err);
+}
 
 static int karp_cmp_int(const void *a, const void *b)
 {

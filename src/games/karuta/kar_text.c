@@ -207,13 +207,18 @@ static void judgement_line(const kar_state *s, const kar_judgement *j, pl_buf *o
 
 void kar_judgement_text(const kar_state *s, const kar_judgement *j, pl_buf *out)
 {
+    kar_judgement_text_from(s, j, 0, out);
+}
+
+void kar_judgement_text_from(const kar_state *s, const kar_judgement *j, int from, pl_buf *out)
+{
     if (!j->card) {
         pl_buf_puts(out, "no reading yet");
         return;
     }
     pl_buf_printf(out, "Poem %d (", j->card);
     if (j->where < PL_MAX_SEATS)
-        pl_buf_printf(out, "%s %d", s->variant == KAR_UTA ? "hand of" : "territory of", j->where);
+        pl_buf_printf(out, "%s %d", s->variant == KAR_UTA ? "hand of" : "territory of", j->where + from);
     else
         where_text(j->where, out);
     pl_buf_printf(out, "), kimariji %d kana \"", j->kim);
@@ -230,7 +235,7 @@ void kar_judgement_text(const kar_state *s, const kar_judgement *j, pl_buf *out)
         return;
     }
     for (int p = 0; p < s->nseats; p++) {
-        pl_buf_printf(out, "Seat %d: ", p);
+        pl_buf_printf(out, "Seat %d: ", p + from);
         if (j->answered & (1u << p))
             kar_format_action(s, p, j->resp[p], out);
         else
@@ -239,11 +244,12 @@ void kar_judgement_text(const kar_state *s, const kar_judgement *j, pl_buf *out)
         pl_buf_puts(out, "; ");
     }
     if (j->taker >= 0)
-        pl_buf_printf(out, "seat %d took it at %d ms.", j->taker, j->take_ms);
+        pl_buf_printf(out, "seat %d took it at %d ms.", j->taker + from, j->take_ms);
     else
         pl_buf_puts(out, "nobody took it.");
     if (j->sender >= 0) {
-        pl_buf_printf(out, " Seat %d owes seat %d %d card%s", j->sender, j->receiver, j->owed, j->owed == 1 ? "" : "s");
+        pl_buf_printf(out, " Seat %d owes seat %d %d card%s", j->sender + from, j->receiver + from, j->owed,
+                      j->owed == 1 ? "" : "s");
         if (j->sent) {
             pl_buf_puts(out, " and sent");
             for (int i = 0; i < j->sent; i++)
@@ -255,10 +261,10 @@ void kar_judgement_text(const kar_state *s, const kar_judgement *j, pl_buf *out)
         pl_buf_printf(out, " %d card%s moved by the bonus rules.", j->moved, j->moved == 1 ? "" : "s");
     for (int p = 0; p < 2; p++)
         if (j->arranged[p][0]) { /* KA-R15: announced to the opponent */
-            char from[8], to[8];
-            kar_slot_label(p, j->arranged[p][1], j->arranged[p][2], from);
+            char from_label[8], to[8];
+            kar_slot_label(p, j->arranged[p][1], j->arranged[p][2], from_label);
             kar_slot_label(p, j->arranged[p][3], j->arranged[p][4], to);
-            pl_buf_printf(out, " Seat %d moved card %d from %s to %s.", p, j->arranged[p][0], from, to);
+            pl_buf_printf(out, " Seat %d moved card %d from %s to %s.", p + from, j->arranged[p][0], from_label, to);
         }
 }
 
@@ -420,22 +426,25 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
     pl_canvas_printf(c, 0, 0, PL_ST_TITLE, "Karuta (%s) - reading %d of 100", variant_name[s->variant], s->nread);
     int y = 2;
     if (s->variant == KAR_KYOGI) {
-        pl_canvas_printf(c, y++, 0, PL_ST_BLACK, "Seat 1: %d card%s", s->count[1], s->count[1] == 1 ? "" : "s");
+        pl_canvas_printf(c, y++, 0, PL_ST_BLACK, "Seat %d: %d card%s", 1 + c->seat_from, s->count[1],
+                         s->count[1] == 1 ? "" : "s");
         y = draw_territory(s, 1, y, c);
         pl_canvas_put(c, y++, 0, PL_ST_DIM, "- - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -");
         y = draw_territory(s, 0, y, c);
-        pl_canvas_printf(c, y++, 0, PL_ST_RED, "Seat 0: %d card%s", s->count[0], s->count[0] == 1 ? "" : "s");
+        pl_canvas_printf(c, y++, 0, PL_ST_RED, "Seat %d: %d card%s", c->seat_from, s->count[0],
+                         s->count[0] == 1 ? "" : "s");
     } else if (s->variant == KAR_UTA) {
         for (int p = 0; p < 4; p++) {
             char title[32];
-            snprintf(title, sizeof title, "Seat %d (%d)", p, s->count[p]);
+            snprintf(title, sizeof title, "Seat %d (%d)", p + c->seat_from, s->count[p]);
             y = draw_list(s, p, y, title, p % 2 ? PL_ST_BLACK : PL_ST_RED, c);
         }
         y = draw_list(s, KAR_LOC_POOL, y, "Pool", PL_ST_MARK, c) + 1;
     } else {
         y = draw_list(s, KAR_LOC_FIELD, y, "Field", PL_ST_NORMAL, c) + 1;
         for (int p = 0; p < s->nseats; p++)
-            pl_canvas_printf(c, y, 16 * p, p % 2 ? PL_ST_BLACK : PL_ST_RED, "Seat %d: %d taken", p, s->count[p]);
+            pl_canvas_printf(c, y, 16 * p, p % 2 ? PL_ST_BLACK : PL_ST_RED, "Seat %d: %d taken", p + c->seat_from,
+                             s->count[p]);
         y++;
         if (s->pot)
             pl_canvas_printf(c, y++, 0, PL_ST_MARK, "Pot: %d", s->pot);
@@ -455,7 +464,7 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
     }
     if (s->last.card && s->stage != KAR_ST_TOUCH) {
         pl_buf b = {0};
-        kar_judgement_text(s, &s->last, &b);
+        kar_judgement_text_from(s, &s->last, c->seat_from, &b);
         pl_canvas_put(c, ++y, 0, PL_ST_NORMAL, pl_buf_str(&b));
         pl_buf_free(&b);
     }
@@ -466,10 +475,11 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
     case KAR_ST_TOUCH: pl_canvas_put(c, y, 0, PL_ST_NORMAL, "Every player answers: touch N@MS ... or none."); break;
     case KAR_ST_SEND:
         pl_canvas_printf(c, y, 0, PL_ST_NORMAL, "Seat %d sends %d card(s) to seat %d (send N or pass).",
-                         s->last.sender, s->last.owed - s->last.sent, s->last.receiver);
+                         s->last.sender + c->seat_from, s->last.owed - s->last.sent, s->last.receiver + c->seat_from);
         break;
     case KAR_ST_PLACE:
-        pl_canvas_printf(c, y, 0, PL_ST_NORMAL, "Seat %d places card %d (place %d@ROW,SLOT).", s->last.receiver,
+        pl_canvas_printf(c, y, 0, PL_ST_NORMAL, "Seat %d places card %d (place %d@ROW,SLOT).",
+                         s->last.receiver + c->seat_from,
                          s->place_card, s->place_card);
         break;
     case KAR_ST_ARRANGE:
@@ -478,10 +488,10 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
         break;
     default:
         if (s->winner >= 0 && s->teams)
-            pl_canvas_printf(c, y, 0, PL_ST_HILITE, "Team %d (seats %d and %d) wins.", s->winner % 2, s->winner % 2,
-                             s->winner % 2 + 2);
+            pl_canvas_printf(c, y, 0, PL_ST_HILITE, "Team %d (seats %d and %d) wins.", s->winner % 2 + c->seat_from,
+                             s->winner % 2 + c->seat_from, s->winner % 2 + 2 + c->seat_from);
         else if (s->winner >= 0)
-            pl_canvas_printf(c, y, 0, PL_ST_HILITE, "Seat %d wins.", s->winner);
+            pl_canvas_printf(c, y, 0, PL_ST_HILITE, "Seat %d wins.", s->winner + c->seat_from);
         else
             pl_canvas_put(c, y, 0, PL_ST_HILITE, "A draw.");
     }

@@ -766,7 +766,7 @@ static void seat_word(int p, int viewer, bool capital, pl_buf *out)
     if (p == viewer)
         pl_buf_puts(out, capital ? "You" : "you");
     else
-        pl_buf_printf(out, "%s %d", capital ? "Seat" : "seat", p);
+        pl_buf_printf(out, "%s %d", capital ? "Seat" : "seat", p + 1); /* counted from 1, as the browser does */
 }
 
 /* The cards of a JSON list, space separated ("rC rC"). */

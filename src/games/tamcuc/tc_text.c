@@ -565,23 +565,24 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
     const tc_state *s = st;
     int np = s->np, all = seat < 0, row = 0;
     pl_canvas_printf(c, row++, 0, PL_ST_TITLE, "Tam Cúc — %d players, deal %d, dealer seat %d%s", np,
-                     s->deals_done + (s->phase == TC_PH_OVER ? 0 : 1), s->dealer,
+                     s->deals_done + (s->phase == TC_PH_OVER ? 0 : 1), s->dealer + c->seat_from,
                      all ? "" : "");
     pl_canvas_printf(c, row++, 0, PL_ST_DIM, "rules: four/five=%s, first-trick ban %s, big leads %s, kết %s, overtake %s",
                      s->soldier == TC_SS_SEIZE ? "seize" : s->soldier == TC_SS_AUTOWIN ? "autowin" : "none",
                      ban_name(s->ban), s->big_leads ? "on" : "off", s->ket ? "on" : "off",
                      s->overtake ? "on" : "off");
     if (s->count_prov >= 0) {
-        int col = pl_canvas_printf(c, row, 0, PL_ST_NORMAL, "Counting (from seat %d's right):", s->count_prov);
+        int col = pl_canvas_printf(c, row, 0, PL_ST_NORMAL, "Counting (from seat %d's right):",
+                                   s->count_prov + c->seat_from);
         for (int i = 0; i < np; i++) {
-            pl_canvas_printf(c, row, col + 1, PL_ST_NORMAL, "%d:", (s->count_prov + 1 + i) % np);
+            pl_canvas_printf(c, row, col + 1, PL_ST_NORMAL, "%d:", (s->count_prov + 1 + i) % np + c->seat_from);
             col = draw_card(c, row, col + 3, s->count_card[i]);
         }
         row++;
     }
     row++;
     for (int p = 0; p < np; p++) {
-        int col = pl_canvas_printf(c, row, 0, p == seat ? PL_ST_HILITE : PL_ST_NORMAL, "Seat %d%s%s", p,
+        int col = pl_canvas_printf(c, row, 0, p == seat ? PL_ST_HILITE : PL_ST_NORMAL, "Seat %d%s%s", p + c->seat_from,
                                    p == seat ? " (you)" : "", p == s->dealer ? " [dealer]" : "");
         col = pl_canvas_printf(c, row, col < 22 ? 22 : col + 1, PL_ST_NORMAL, "score %+d  this deal %+d  ",
                                s->total[p], s->phase == TC_PH_OVER ? s->last_score[p] : s->dscore[p]);
@@ -630,9 +631,9 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
     if (s->phase == TC_PH_LAY || s->phase == TC_PH_REVEAL) {
         int L = s->tleader;
         pl_canvas_printf(c, row++, 0, PL_ST_TITLE, "On the table: %s trick led by seat %d, %d card%s%s",
-                         s->textra ? "extra Four" : "the", L, s->tn, s->tn > 1 ? "s" : "",
+                         s->textra ? "extra Four" : "the", L + c->seat_from, s->tn, s->tn > 1 ? "s" : "",
                          s->tban ? " (first-trick ban)" : "");
-        int col = pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "seat %d lead:", L);
+        int col = pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "seat %d lead:", L + c->seat_from);
         if (s->tshown || all || seat == L)
             draw_cards(c, row, col + 1, s->tlead, 8);
         else
@@ -643,7 +644,7 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
         for (int i = 1; i < np; i++) {
             int f = (L + i) % np;
             int laid = s->phase == TC_PH_REVEAL || i < s->tstep;
-            col = pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "seat %d:", f);
+            col = pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "seat %d:", f + c->seat_from);
             if (!laid)
                 pl_canvas_put(c, row, col + 1, PL_ST_DIM, "to lay");
             else if (s->trev >> f & 1)
@@ -664,18 +665,18 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
             pl_buf t = {0};
             tc_cards_text(s->pv_winner == s->pv_leader ? s->pv_lead : s->pv_lay[s->pv_winner], " ", &t);
             pl_canvas_printf(c, row++, 2, PL_ST_DIM, "last trick: seat %d won with %s (led by seat %d)",
-                             s->pv_winner, pl_buf_str(&t), s->pv_leader);
+                             s->pv_winner + c->seat_from, pl_buf_str(&t), s->pv_leader + c->seat_from);
             pl_buf_free(&t);
         }
         row++;
     } else if (s->pv_valid) {
         pl_canvas_printf(c, row++, 0, PL_ST_TITLE, "Last trick: led by seat %d, %d card%s, won by seat %d",
-                         s->pv_leader, s->pv_n, s->pv_n > 1 ? "s" : "", s->pv_winner);
-        int col = pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "seat %d lead:", s->pv_leader);
+                         s->pv_leader + c->seat_from, s->pv_n, s->pv_n > 1 ? "s" : "", s->pv_winner + c->seat_from);
+        int col = pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "seat %d lead:", s->pv_leader + c->seat_from);
         draw_cards(c, row++, col + 1, s->pv_lead, 8);
         for (int i = 1; i < np; i++) {
             int f = (s->pv_leader + i) % np;
-            col = pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "seat %d:", f);
+            col = pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "seat %d:", f + c->seat_from);
             if (s->pv_rev >> f & 1)
                 draw_cards(c, row, col + 1, s->pv_lay[f], 8);
             else
@@ -694,36 +695,40 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
     switch (s->phase) {
     case TC_PH_COUNT: pl_canvas_put(c, row, 0, PL_ST_NORMAL, "The first dealer is found by counting (chance)"); break;
     case TC_PH_DEALER: pl_canvas_put(c, row, 0, PL_ST_NORMAL, "The first dealer is drawn (chance)"); break;
-    case TC_PH_DEAL: pl_canvas_printf(c, row, 0, PL_ST_NORMAL, "Seat %d deals (chance)", s->dealer); break;
+    case TC_PH_DEAL:
+        pl_canvas_printf(c, row, 0, PL_ST_NORMAL, "Seat %d deals (chance)", s->dealer + c->seat_from);
+        break;
     case TC_PH_EXCH: {
         int col = pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Night exchange: pass %d card%s to the next seat; waiting for",
                                    s->night_k, s->night_k > 1 ? "s" : "");
         for (int i = 0; i < na; i++)
-            col = pl_canvas_printf(c, row, col, PL_ST_HILITE, " %d", seats[i]);
+            col = pl_canvas_printf(c, row, col, PL_ST_HILITE, " %d", seats[i] + c->seat_from);
         break;
     }
     case TC_PH_DECL:
         pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Seat %d: declare %s Soldiers%s? (declare %s / nodeclare)",
-                         tc_decl_seat(s), s->dround == 5 ? "Five" : "Four", s->dctr ? " in red, to counter" : "",
+                         tc_decl_seat(s) + c->seat_from, s->dround == 5 ? "Five" : "Four",
+                         s->dctr ? " in red, to counter" : "",
                          s->dround == 5 ? "five" : "four");
         break;
     case TC_PH_LEAD:
-        pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Seat %d leads%s%s", s->tleader,
+        pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Seat %d leads%s%s", s->tleader + c->seat_from,
                          s->textra ? " the declared Four" : "",
                          tc_ban_applies(s) ? " (first trick: banned cards cannot be led)" : "");
         break;
     case TC_PH_LAY:
-        pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Seat %d lays %d card%s face down", seats[0], s->tn,
+        pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Seat %d lays %d card%s face down", seats[0] + c->seat_from, s->tn,
                          s->tn > 1 ? "s" : "");
         break;
     case TC_PH_REVEAL:
-        pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Seat %d: reveal or hide", seats[0]);
+        pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Seat %d: reveal or hide", seats[0] + c->seat_from);
         break;
     default: {
         pl_outcome o;
         tc_game.outcome(s, &o);
         if (o.kind == PL_WIN_SEAT)
-            pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Over: seat %d wins with %+ld", o.winner, o.score[o.winner]);
+            pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Over: seat %d wins with %+ld", o.winner + c->seat_from,
+                             o.score[o.winner]);
         else
             pl_canvas_put(c, row, 0, PL_ST_HILITE, "Over: a draw");
     }

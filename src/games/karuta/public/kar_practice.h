@@ -209,6 +209,11 @@ int karp_send(karp *p, const char *label, pl_buf *err);
  * "" before the first reading is finished. Owned by the session, valid until
  * the next karp_finish. */
 const char *karp_judgement(const karp *p);
+/* Writes the match so far, every reading closed, as a record
+ * (pl_record_save_file: the file `parlour replay` and `parlour play --load`
+ * open) to `path`. Returns 0, or -1 with a message in `err` when a reading
+ * is open or the file cannot be written; the session is unchanged. */
+int karp_save(const karp *p, const char *path, pl_buf *err);
 /* The statistics so far (KA-R16, KA-S5): per card you took, its kimariji and
  * your take time after the deciding kana, the mean and the median, the fouls,
  * the counts, and the result when the match is over. Several lines, each

@@ -1,0 +1,210 @@
+/* test_property_tell.c — the terminal's history in words (src/cli/tell.c):
+ * along random games of every game and variant, every action told as the
+ * terminal tells it (a roll, a computer's move, a move played for a human,
+ * a typed move, an answer given at once with others; to every seat and to
+ * someone who sees everything), joined into notes as the screen joins them
+ * and into log lines as the `log` page and the replay do. No text may
+ * double its punctuation (".;", "..", ". .", ";;", " ;", ",.", "!." ...),
+ * hold two spaces or fail to end a sentence, and no seat may be counted
+ * from 0 ("Seat 0", "seat 0"): the terminal counts seats as the browser
+ * does, from 1. */
+#include <stdio.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "parlour/alloc.h"
+#include "tell.h"
+
+/* What a run looked at. */
+typedef struct tally {
+    long actions, texts;
+} tally;
+
+/* Fails the test when `text` breaks the rules above; `what` names the case. */
+static void check_text(const char *text, const char *what, const char *opts, long step)
+{
+    static const char *const bad[] = {".;", "..", ". .", ";;", " ;", ",.", "!.", "?.", ":.", ";.", ",,", " ,",
+                                      " .", "  ", ".,", "; ;", ".:", "!;", "?;", ":;"};
+    if (!*text)
+        return;
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        if (strstr(text, bad[i]))
+            fail_msg("%s (%s, action %ld): \"%s\" in \"%s\"", what, opts, step, bad[i], text);
+    for (const char *p = text; (p = strstr(p, "eat 0")); p++)
+        if (p > text && (p[-1] == 's' || p[-1] == 'S') && !(p[5] >= '0' && p[5] <= '9'))
+            fail_msg("%s (%s, action %ld): a seat counted from 0 in \"%s\"", what, opts, step, text);
+    size_t n = strlen(text);
+    char last = text[n - 1];
+    bool ended = last == '.' || last == '!' || last == '?' || (n >= 3 && !strcmp(text + n - 3, "\xE2\x80\xA6"));
+    if (!ended)
+        fail_msg("%s (%s, action %ld): no end to \"%s\"", what, opts, step, text);
+    if (text[0] == ' ')
+        fail_msg("%s (%s, action %ld): a blank opens \"%s\"", what, opts, step, text);
+}
+
+/* Plays one random game of `game` with options `opts` (drawn by `r`),
+ * telling every action every way to every viewer, as notes joined over a
+ * few actions (the screen clears its notes when a human types) and as log
+ * lines (a roll on the line of the move after it). */
+static void run_game(const char *game, const char *opts, pl_rng *r, tally *t)
+{
+    pl_match *m = th_new(game, opts);
+    const pl_game *g = m->game;
+    int ns = g->num_seats(m->state);
+    pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
+    void *before = pl_malloc(g->state_size);
+    assert_non_null(acts);
+    assert_non_null(before);
+    pl_buf notes[PL_MAX_SEATS + 1] = {{0}}, log[PL_MAX_SEATS + 1] = {{0}}, one = {0}, err = {0};
+    static const tell_how seat_hows[] = {TELL_MOVE, TELL_FORCED, TELL_TYPED, TELL_ANSWERED};
+    for (long step = 0; g->phase(m->state) != PL_PHASE_OVER && step < 3000; step++) {
+        pl_state_copy(g, before, m->state);
+        int seat;
+        pl_action a;
+        if (g->phase(m->state) == PL_PHASE_CHANCE) {
+            assert_int_equal(pl_match_random(m, &a, &err), 0);
+            seat = PL_CHANCE;
+        } else {
+            int sl[PL_MAX_SEATS];
+            int na = g->actors(m->state, sl);
+            seat = sl[pl_rng_below(r, (uint32_t)na)];
+            int n = pl_legal_all(g, m->state, seat, acts);
+            assert_true(n > 0);
+            a = acts[pl_rng_below(r, (uint32_t)n)];
+            assert_int_equal(pl_match_play(m, seat, a, &err), 0);
+        }
+        t->actions++;
+        /* The screen's notes: a random way of having been played, to each viewer. */
+        tell_how how = seat == PL_CHANCE ? TELL_CHANCE : seat_hows[pl_rng_below(r, 4)];
+        for (int v = -1; v < ns; v++) {
+            pl_buf *nb = &notes[v + 1], *lb = &log[v + 1];
+            if (pl_rng_below(r, 6) == 0) { /* a human typed: the screen starts its notes again */
+                check_text(pl_buf_str(nb), "notes", opts, step);
+                pl_buf_clear(nb);
+            }
+            tell_action(g, before, seat, a, m->state, v, how, nb);
+            /* Each way alone, too: every sentence of every way. */
+            for (int k = seat == PL_CHANCE ? 3 : 0; k < 4; k++) {
+                pl_buf_clear(&one);
+                tell_action(g, before, seat, a, m->state, v, seat == PL_CHANCE ? TELL_CHANCE : seat_hows[k], &one);
+                check_text(pl_buf_str(&one), "one action", opts, step);
+                t->texts++;
+            }
+            /* The log's line: chance joins the move after it. */
+            tell_action(g, before, seat, a, m->state, v, seat == PL_CHANCE ? TELL_CHANCE : TELL_MOVE, lb);
+            if (seat != PL_CHANCE) {
+                check_text(pl_buf_str(lb), "log line", opts, step);
+                pl_buf_clear(lb);
+            }
+            assert_false(nb->oom || lb->oom || one.oom);
+        }
+    }
+    for (int v = 0; v <= ns; v++) {
+        check_text(pl_buf_str(&notes[v]), "notes", opts, -1);
+        check_text(pl_buf_str(&log[v]), "log line", opts, -1);
+        pl_buf_free(&notes[v]);
+        pl_buf_free(&log[v]);
+    }
+    pl_buf_free(&one);
+    pl_buf_free(&err);
+    pl_free(acts);
+    pl_free(before);
+    pl_match_free(m);
+}
+
+/* City Behind Walls' options: 2, 4 or 6 players, either deck, a small
+ * Rectangle two games in three (captures come early). */
+static void cbw_options(pl_rng *r, char *o, size_t n, uint64_t seed)
+{
+    static const char *const players[3] = {"2", "4", "6"};
+    int len = snprintf(o, n, "seed=%llu players=%s deck=%s first=random", (unsigned long long)seed,
+                       players[pl_rng_below(r, 3)], pl_rng_below(r, 2) ? "52" : "36");
+    if (pl_rng_below(r, 3))
+        snprintf(o + len, n - (size_t)len, " w=%u h=%u", 2 + pl_rng_below(r, 5), 2 + pl_rng_below(r, 3));
+}
+
+/* Karuta's variants: kyogi, chirashi for 1-4, uta-karuta. */
+static void karuta_options(pl_rng *r, char *o, size_t n, uint64_t seed)
+{
+    static const char *const v[] = {"variant=kyogi", "variant=kyogi send=manual", "variant=chirashi players=1",
+                                    "variant=chirashi players=3", "variant=uta", "variant=uta teams=2v2"};
+    snprintf(o, n, "seed=%llu %s", (unsigned long long)seed, v[pl_rng_below(r, sizeof v / sizeof *v)]);
+}
+
+static const struct told {
+    const char *id;
+    void (*options)(pl_rng *r, char *out, size_t n, uint64_t seed);
+    int games;
+    long min_actions; /* "thousands of moves" of each game */
+} told[] = {
+    {"ur", th_ur_options, 30, 2000},
+    {"cbw", cbw_options, 30, 1000},
+    {"tamcuc", th_tamcuc_options, 30, 1000},
+    {"karuta", karuta_options, 6, 1000},
+};
+
+static void test_property_tell_every_game(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof told / sizeof *told; i++) {
+        pl_rng r;
+        pl_rng_seed(&r, 31 + i);
+        tally t = {0};
+        for (int k = 0; k < told[i].games; k++) {
+            char opts[1024];
+            told[i].options(&r, opts, sizeof opts, 1000 + (uint64_t)k);
+            run_game(told[i].id, opts, &r, &t);
+        }
+        printf("%s: %ld actions, %ld texts told\n", told[i].id, t.actions, t.texts);
+        assert_true(t.actions >= told[i].min_actions);
+    }
+}
+
+/* The joins themselves: a mark is never doubled, a sentence always ends. */
+static void test_property_tell_join(void **state)
+{
+    (void)state;
+    pl_buf b = {0};
+    tell_join(&b, "Dark reached the rosette B4: another roll.");
+    tell_join(&b, "Roll 4");
+    tell_join(&b, "");
+    tell_join(&b, "Seat 2 (Dark): C1 → B4, rolls again");
+    assert_string_equal(pl_buf_str(&b), "Dark reached the rosette B4: another roll. Roll 4. Seat 2 (Dark): C1 → B4, "
+                                         "rolls again.");
+    assert_string_equal(tell_next_sentence(pl_buf_str(&b)), "Roll 4. Seat 2 (Dark): C1 → B4, rolls again.");
+    assert_null(tell_next_sentence("One sentence."));
+    pl_buf_clear(&b);
+    tell_join(&b, "took back 2 moves: Light A1, …");
+    tell_join(&b, "Is it? Yes! ");
+    assert_string_equal(pl_buf_str(&b), "took back 2 moves: Light A1, … Is it? Yes!");
+    pl_buf_free(&b);
+}
+
+/* Ur's history names where the piece went, with the seat counted from 1. */
+static void test_property_tell_ur_where(void **state)
+{
+    (void)state;
+    pl_match *m = th_new("ur", "seed=1 start=light");
+    const pl_game *g = m->game;
+    void *before = pl_malloc(g->state_size);
+    assert_non_null(before);
+    th_play(m, "roll 1"); /* the starter's first throw is a 1 (UR-R3) */
+    pl_state_copy(g, before, m->state);
+    th_play(m, "enter");
+    pl_buf b = {0};
+    tell_action(g, before, 0, m->hist[m->nhist - 1].a, m->state, 1, TELL_MOVE, &b);
+    assert_string_equal(pl_buf_str(&b), "Seat 1 (Light): enter → A4.");
+    pl_buf_free(&b);
+    pl_free(before);
+    pl_match_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_property_tell_join),
+        cmocka_unit_test(test_property_tell_ur_where),
+        cmocka_unit_test(test_property_tell_every_game),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
