@@ -130,6 +130,7 @@ run('karuta_fit', async (h) => {
       const judged = await h.waitState(page, (s) => s.view.judgement && s.view.stage !== 'touch', null, 30000);
       await page.locator('#kar-judgement h3').waitFor();
       await page.waitForTimeout(200);
+      await h.shot(page, `judged-${tag}`, { fullPage: false });
       await h.expectInView(page, { status: '#kar-status', 'reading bar': '#kar-reading', field: '.kar-kyogi', judgement: '#kar-judgement' },
         where + ', judged', { keepScroll: !!viewport });
       const size1 = await cardSize(page);

@@ -111,7 +111,7 @@ run('replay', async (h) => {
   };
   const dir = mkdtempSync(path.join(tmpdir(), 'parlour-records-'));
   const GAMES = {
-    ur: { options: { pieces: '1' }, seats: 2, own: false },
+    ur: { options: { pieces: '3' }, seats: 2, own: false },
     cbw: { options: { w: '3', h: '2' }, seats: 4, own: true },
     tamcuc: { options: { players: '2' }, seats: 2, own: true },
     karuta: { options: { variant: 'kyogi', deal: '1;2;3/4;5;6', memo_s: '900', upper_ms: '1000', lower_ms: '1000', yoin_ms: '0', pause_ms: '2000' }, seats: 2, own: null, noEnd: true },

@@ -384,4 +384,33 @@ run('room', async (h) => {
     h.check((await p.locator('.note.error').count()) === 0, 'the table showed it: no note of the room');
     await ctx.close();
   });
+
+  await h.step('in a game with hidden cards the page plays a seat’s only move after a moment, with the note; not in karuta (issue 31 §5)', async () => {
+    for (const [game, seats, auto] of [['tamcuc', 2, true], ['cbw', 4, true], ['karuta', 2, false]]) {
+      const made = await h.createRoom(ann, { game, seats: Array.from({ length: seats }, (_, i) => ({ kind: i ? 'ai' : 'person' })), options: game === 'karuta' ? { memo_s: '600' } : game === 'tamcuc' ? { players: '2' } : {} });
+      const p = await plainPage(h, 'phone', 'ru');
+      await h.join(p, made.room, 'Ann');
+      // its turn (no computer moves while it thinks); karuta: the memorisation holds the readings
+      const st = await h.waitState(p, (st) => st.status === 'playing' && (game === 'karuta' || st.legal.length > 0));
+      // the page's connection: what it sends is kept; a state as the server would send it,
+      // with one legal action for this seat (a hidden game's server sends it and waits)
+      const sent = await p.evaluate((st) => {
+        const net = window.__parlour.net;
+        window.__sent = [];
+        const send = net.send.bind(net);
+        net.send = (m) => (window.__sent.push(m), m.type === 'act' ? true : send(m));
+        const one = { ...st, seq: st.seq + 1000, history_from: st.seq + 1000, history: [], legal: [{ action: 'only-one', fields: {}, long: 'only-one', seat: st.seat }] };
+        window.__parlour.net.ws.onmessage({ data: JSON.stringify(one) });
+        return window.__sent.length;
+      }, st);
+      h.check(sent === 0, game + ': nothing sent at once');
+      await p.waitForTimeout(2500);
+      const acts = await p.evaluate(() => window.__sent.filter((m) => m.type === 'act'));
+      if (auto) {
+        h.check(acts.length === 1 && acts[0].action === 'only-one', game + ': the only move sent for the person: ' + JSON.stringify(acts));
+        await p.locator('.note.info', { hasText: ru['room.forced'] }).waitFor();
+      } else h.check(acts.length === 0, 'karuta: no touch or action is played for a person: ' + JSON.stringify(acts));
+      await p.context().close();
+    }
+  });
 });

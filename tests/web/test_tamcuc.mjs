@@ -181,10 +181,12 @@ run('tamcuc', async (h) => {
           await rg.click({ force: true });
           h.check((await ann.locator('.tc-hand .tc-selected').count()) === 0, 'tapping it selects nothing');
           await h.act(ann, 'lead rG');
-          const err = ann.locator('.note.error');
+          // told by the table next to the hand, in words (issue 31 §4: the room adds no note of its own)
+          const err = ann.locator('.tc-refusal');
           await err.waitFor();
           const text = await err.textContent();
-          h.check(text.length > 25, 'an explanation: ' + text);
+          h.check(text.length > 25 && !/rG|TC-R|illegal/.test(text), 'an explanation in words: ' + text);
+          h.check((await ann.locator('.note.error').count()) === 0, 'no note of the room beside it');
           const after = await h.state(ann);
           h.check(after.seq === a.seq && JSON.stringify(after.view) === JSON.stringify(a.view), 'nothing changed');
         });

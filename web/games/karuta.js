@@ -147,7 +147,8 @@ function answerWords(ev, t, who) {
  * types of docs/web-views.md, "Karuta: events"), in the page's language. */
 export function tell(entry, ctx) {
   const t = ctx.t;
-  const who = (i) => (i === ctx.seat ? t('karuta.ev.you') : t('karuta.seat', { n: i + 1 }));
+  // a seat by its player's name when the caller knows them (the replay's ctx.names)
+  const who = (i) => (i === ctx.seat ? t('karuta.ev.you') : (ctx.names && ctx.names[i]) || t('karuta.seat', { n: i + 1 }));
   const out = [];
   for (const ev of (entry && entry.events) || []) {
     switch (ev.type) {
@@ -198,6 +199,10 @@ export function tell(entry, ctx) {
   }
   return out;
 }
+
+/** The table draws `status` itself in its sticky status line (#kar-status):
+ * the room's line above it stays empty, not the same words twice. */
+export const drawsStatus = true;
 
 /** What is going on, in words, for the room's status line (room.js calls
  * it for karuta instead of its generic words): `view` the seat's view, ctx

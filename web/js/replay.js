@@ -344,7 +344,7 @@ export function open(ctx, code) {
   // (a server with a solved table, after the game): analysis, never moves.
   function mount(view, last) {
     const game = view.game;
-    const state = { type: 'state', room: code || '', seat: -1, seq: R.i, view, legal: (R.steps[R.i].legal || []).filter((a) => typeof a.chance === 'number'), replay: true, history: [], history_from: 0, seats: [], clock: null, over: last, result: last ? view.outcome : null, status: last ? 'over' : 'playing' };
+    const state = { type: 'state', room: code || '', seat: -1, seq: R.i, view, legal: (R.steps[R.i].legal || []).filter((a) => typeof a.chance === 'number'), replay: true, history: [], history_from: 0, seats: (R.names || []).map((name) => (name ? { kind: 'person', name } : null)), clock: null, over: last, result: last ? view.outcome : null, status: last ? 'over' : 'playing' };
     if (R.table && R.tableGame === game) return R.table.update(state);
     R.tableGame = game;
     const api = { t, lang, seat: -1, act() {}, touch() {}, say() {} };

@@ -466,6 +466,8 @@ export function open(ctx, code) {
     if (!st) return t('room.loading');
     if (st.status === 'waiting') return t('room.turn.waiting');
     if (st.over) return t('room.turn.over');
+    // a table that keeps its own status line in view (karuta's, sticky over the field): none twice
+    if (r.mod && r.mod.drawsStatus) return '';
     if (r.mod && typeof r.mod.status === 'function') {
       // the table's own words for what is going on (karuta: "Reading 12")
       try {
