@@ -16,7 +16,7 @@
 // - Two people: one is ready, the other is told whom the readings wait for;
 //   a spectator is told the players memorise; the second Ready starts them.
 // - status(view, ctx), exported for the room's status line: "Reading 12",
-//   "Waiting for Yuki to send 1 card(s)", the memorisation time, the cards
+//   "Waiting for Yuki to send 1 card", the memorisation time, the cards
 //   left at the end, in both languages.
 // - Uta-karuta (four computers, watched): each hand is labelled by its seat
 //   number and name; the end says the numbers are cards left.
@@ -56,6 +56,7 @@ async function cardSize(page) {
 function tOf(cat) {
   return (key, vars = {}) => {
     if (!(key in cat)) throw new Error('missing key ' + key);
+    if (vars.n === 1 && key + '.one' in cat) key += '.one'; // as js/i18n.js: "1 card", not "1 cards"
     return cat[key].replace(/\{(\w+)\}/g, (_, k) => {
       if (!(k in vars)) throw new Error(key + ': no {' + k + '}');
       return String(vars[k]);
@@ -86,7 +87,7 @@ run('karuta_fit', async (h) => {
       h.check(next.includes('5'), lang + ': the next reading: ' + next);
       h.check(over.includes('Ann 2') && over.includes('Yuki 0'), lang + ': the cards left at the end: ' + over);
       if (lang === 'en') {
-        h.check(touch === 'Reading 12' && send === 'Waiting for Yuki to send 1 card(s).', 'en words: ' + touch + ' / ' + send);
+        h.check(touch === 'Reading 12' && send === 'Waiting for Yuki to send 1 card.', 'en words: ' + touch + ' / ' + send);
         h.check(/cards left/i.test(over), 'en: the numbers are cards left: ' + over);
       } else {
         for (const s of [touch, send, memo, next, over]) h.check(!latin(s).length, 'ru: Latin words in ' + s);
