@@ -208,7 +208,7 @@ run('karuta_play', async (h) => {
         const words = await ann.locator('#kar-judgement').textContent();
         if (j.fouls[0] > 0) {
           fouls++;
-          h.check(/foul/.test(words) && /sends 1 card\(s\) to Ann \(you\)/.test(words), 'the foul and the send, in words: ' + words);
+          h.check(/foul/.test(words) && /sends 1 card to Ann \(you\)/.test(words), 'the foul and the send, in words: ' + words);
         }
       } else if (v.stage === 'send' && v.send && v.send.sender === 0) {
         const own = v.territories[0].cards.filter((c) => c.row);

@@ -23,6 +23,7 @@ export default {
   'lobby.computer': 'компьютер',
   'lobby.showComputer': 'Показывать комнаты против компьютера',
   'lobby.hiddenComputer': 'Не показано комнат одного человека против компьютера: {n}.',
+  'lobby.hiddenComputer.one': 'Не показано комнат одного человека против компьютера: {n}.',
   'lobby.new': 'Новая комната',
   'lobby.replay': 'Просмотреть партию из файла записи',
 
@@ -651,6 +652,7 @@ export default {
   'karuta.j.took': '{name} взял(а) её через {s} с после решающего слога (決まり字 кимариди).',
   'karuta.j.tookAt': '{name} взял(а) её на {s} с.',
   'karuta.j.foul': '{name}: ошибок (お手つき отэцуки): {n}.',
+  'karuta.j.foul.one': '{name}: ошибок (お手つき отэцуки): {n}.',
   'karuta.j.send': '{from} отдаёт {to} карт: {n}.',
   'karuta.j.send.one': '{from} отдаёт {to} карт: {n}.',
   'karuta.j.sent': 'Отданы карты: {cards}.',
