@@ -470,6 +470,29 @@ static void test_TC_R5_1_declaration_order(void **st)
     pl_match_free(m);
 }
 
+/* TC-R5.1 in the picture: the declaration names the seat that declared,
+ * counted as the caller asks (0 for the protocol's `show`, 1 for people). */
+static void test_TC_R5_1_declaration_drawn_by_seat(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("tamcuc", "seed=1 dealer=1 " DFIVE);
+    th_play(m, "nodeclare");
+    th_play(m, "declare five"); /* seat 2 */
+    for (int from = 0; from <= 1; from++) {
+        pl_canvas c = {0};
+        c.seat_from = from;
+        m->game->draw(m->state, -1, &c);
+        pl_buf t = {0};
+        pl_canvas_to_text(&c, &t);
+        char want[40];
+        snprintf(want, sizeof want, "Seat %d declared Five Soldiers", 2 + from);
+        assert_non_null(strstr(pl_buf_str(&t), want));
+        pl_buf_free(&t);
+        pl_canvas_free(&c);
+    }
+    pl_match_free(m);
+}
+
 /* With mandatory declaring, a seat that answered nodeclare holds fewer than
  * four Soldiers of each colour, and the searching seat's samples respect it
  * (without the option the answer says nothing, and samples do hold four). */
@@ -1527,6 +1550,7 @@ int main(void)
         cmocka_unit_test(test_TC_R4_3_deal),
         cmocka_unit_test(test_TC_R4_4_night_exchange),
         cmocka_unit_test(test_TC_R5_1_declaration_order),
+        cmocka_unit_test(test_TC_R5_1_declaration_drawn_by_seat),
         cmocka_unit_test(test_TC_R5_1_determinized_nodeclare),
         cmocka_unit_test(test_TC_R5_2_seize_five_and_counter),
         cmocka_unit_test(test_TC_R5_3_seize_four_extra_trick),

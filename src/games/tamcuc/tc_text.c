@@ -687,7 +687,7 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
     }
     for (int i = 0; i < s->ndecl; i++) {
         int e = s->decl_log[i];
-        pl_canvas_printf(c, row++, 0, PL_ST_HILITE, "Seat %d declared %s (%s)%s", e & 3,
+        pl_canvas_printf(c, row++, 0, PL_ST_HILITE, "Seat %d declared %s (%s)%s", (e & 3) + c->seat_from,
                          (e >> 2 & 7) == 5 ? "Five Soldiers" : "Four Soldiers", (e >> 5 & 1) ? "red" : "black",
                          (e >> 6 & 1) ? ", countering" : "");
     }
