@@ -208,7 +208,7 @@ export class Harness {
   async context(size = 'desktop', { lang = 'en' } = {}) {
     const ctx = await this.browser.newContext({
       ...SIZES[size],
-      locale: lang === 'ru' ? 'ru-RU' : 'en-US',
+      locale: { ru: 'ru-RU', ja: 'ja-JP', vi: 'vi-VN' }[lang] || 'en-US',
       acceptDownloads: true,
       serviceWorkers: 'block',
     });
@@ -233,6 +233,31 @@ export class Harness {
       const k = /^parlour: missing i18n key (.*)$/.exec(m.text());
       if (k) this.missingSeen.add(k[1]);
     });
+  }
+
+  /** axe-core (npm, tests/web/node_modules) run on `page` as it is now:
+   * returns the violations of impact `serious` or `critical` (WCAG 2.x A
+   * and AA rules and axe's best practices), each {id, impact, help, nodes:
+   * [selector…]}. `opts.include` / `opts.exclude`: CSS selectors to limit
+   * the run. The tests fail on any (issue 32). */
+  async axe(page, opts = {}) {
+    const has = await page.evaluate(() => typeof window.axe === 'object');
+    // evaluated through the DevTools protocol: the page's Content-Security-Policy (script-src 'self') stays as it is
+    if (!has) await page.evaluate(readFileSync(path.join(here, 'node_modules/axe-core/axe.min.js'), 'utf8') + '\n;0');
+    const res = await page.evaluate(async (o) => {
+      const ctx = o.include || o.exclude ? { include: o.include ? [o.include] : undefined, exclude: o.exclude ? [o.exclude] : [] } : document;
+      const r = await window.axe.run(ctx, { resultTypes: ['violations'] });
+      return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ') + (n.failureSummary ? ' — ' + n.failureSummary.replace(/\s+/g, ' ').slice(0, 200) : '')) }));
+    }, opts);
+    return res.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  }
+
+  /** Fails the test when axe finds a serious or critical violation on
+   * `page` (see axe()); `what` names the page in the message. */
+  async expectAxeClean(page, what, opts = {}) {
+    const v = await this.axe(page, opts);
+    this.check(v.length === 0, `${what}: axe finds ${v.length} serious or critical violations: ` +
+      v.map((x) => `${x.id} (${x.impact}: ${x.help}) at ${x.nodes.slice(0, 3).join(' | ')}`).join('; '));
   }
 
   /** A page in a new context (see context()). */

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import en from '../../web/i18n/en.js';
 import ru from '../../web/i18n/ru.js';
+import ja from '../../web/i18n/ja.js';
+import vi from '../../web/i18n/vi.js';
 
 const web = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../web');
 let passed = 0, failed = 0;
@@ -18,17 +20,20 @@ function check(cond, what) {
   if (!cond || process.env.VERBOSE) console.log(`${cond ? 'ok' : 'not ok'} - i18n: ${what}`);
 }
 
-const cats = { en, ru };
+const cats = { en, ru, ja, vi };
 const keys = (c) => Object.keys(c).sort();
-for (const [a, b] of [['en', 'ru'], ['ru', 'en']]) {
+for (const a of Object.keys(cats)) for (const b of Object.keys(cats)) {
+  if (a === b) continue;
   const miss = keys(cats[a]).filter((k) => !(k in cats[b]));
   check(miss.length === 0, `every key of ${a} is in ${b}${miss.length ? ': missing ' + miss.join(', ') : ''}`);
 }
 const holders = (s) => (s.match(/\{\w+\}/g) || []).sort().join(' ');
 for (const k of keys(en)) {
-  if (!(k in ru)) continue;
-  check(typeof en[k] === 'string' && en[k].trim() && typeof ru[k] === 'string' && ru[k].trim(), `${k}: a text in both`);
-  check(holders(en[k]) === holders(ru[k]), `${k}: the same placeholders (${holders(en[k])} / ${holders(ru[k])})`);
+  for (const [code, cat] of Object.entries(cats)) {
+    if (code === 'en' || !(k in cat)) continue;
+    check(typeof en[k] === 'string' && en[k].trim() && typeof cat[k] === 'string' && cat[k].trim(), `${k}: a text in en and ${code}`);
+    check(holders(en[k]) === holders(cat[k]), `${k}: the same placeholders in en and ${code} (${holders(en[k])} / ${holders(cat[k])})`);
+  }
 }
 
 // keys named in the code
@@ -47,8 +52,8 @@ for (const e of errors) used.add('error.' + e);
 for (const s of ['connecting', 'online', 'reconnecting']) used.add('status.' + s);
 for (const c of ['none', 'move', 'total']) used.add('new.clock.' + c);
 for (const g of ['ur', 'cbw', 'tamcuc', 'karuta']) for (const x of ['name', 'line1', 'line2']) used.add(`game.${g}.${x}`);
-const absent = [...used].filter((k) => !(k in en) || !(k in ru)).sort();
-check(absent.length === 0, `every key the code uses is in both catalogues${absent.length ? ': missing ' + absent.join(', ') : ''} (${used.size} keys)`);
+const absent = [...used].filter((k) => Object.values(cats).some((c) => !(k in c))).sort();
+check(absent.length === 0, `every key the code uses is in every catalogue${absent.length ? ': missing ' + absent.join(', ') : ''} (${used.size} keys)`);
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -938,4 +938,22 @@ export default {
   'level.ur.easy.about': 'Смотрит на один ход вперёд: для первой игры.',
   'level.ur.medium.about': 'Перед каждым ходом разыгрывает в уме тысячу партий: равный соперник.',
   'level.ur.hard.about': 'Взвешивает каждый бросок на три хода вперёд: его трудно обыграть.',
+
+  // ==== a11y.room: the room, lobby and replay: keyboard, screen reader, sounds, comfort (web/js/room.js, lobby.js, replay.js; issue 32) ====
+  // (end of a11y.room)
+
+  // ==== lang: languages and fonts (web/js/i18n.js, index.html; issue 32) ====
+  // (end of lang)
+
+  // ==== a11y.ur: ur: keyboard and screen reader (web/games/ur.js; issue 32) ====
+  // (end of a11y.ur)
+
+  // ==== a11y.cbw: cbw: keyboard and screen reader (web/games/cbw.js; issue 32) ====
+  // (end of a11y.cbw)
+
+  // ==== a11y.tamcuc: tamcuc: keyboard and screen reader (web/games/tamcuc.js; issue 32) ====
+  // (end of a11y.tamcuc)
+
+  // ==== a11y.karuta: karuta: keyboard and screen reader (web/games/karuta.js; issue 32) ====
+  // (end of a11y.karuta)
 };

@@ -1,16 +1,21 @@
-// i18n.js — the interface's words in English and Russian. t(key, vars) looks a
-// key up in the catalogue of the language in use (web/i18n/en.js, ru.js), puts
+// i18n.js — the interface's words in English, Russian, Japanese and Vietnamese.
+// t(key, vars) looks a key up in the catalogue of the language in use
+// (web/i18n/en.js, ru.js, ja.js, vi.js), puts
 // {name} placeholders in, and falls back to English; a key missing from both
 // is shown as ⟦key⟧ and remembered in `missing` (the tests fail on it).
 // The language: localStorage 'parlour.lang', else navigator.language, else en.
 
 import en from '../i18n/en.js';
 import ru from '../i18n/ru.js';
+import ja from '../i18n/ja.js';
+import vi from '../i18n/vi.js';
 
-export const catalogues = { en, ru };
+export const catalogues = { en, ru, ja, vi };
 export const languages = [
   { code: 'en', name: 'English' },
   { code: 'ru', name: 'Русский' },
+  { code: 'ja', name: '日本語' },
+  { code: 'vi', name: 'Tiếng Việt' },
 ];
 export const missing = new Set();
 
