@@ -278,7 +278,7 @@ export function moveSpoken(m, t) {
  * the page's language. ctx: {t, seat, names?, state?} (the room's; names[i] the seats' names,
  * state.legal the reader's moves). Says whose turn and the throw, each side's pieces (reserve,
  * squares, borne off; the reader's first), the stacks of unlike pieces, what the reader may do,
- * and the last turn as the table tells it. Never throws on a view it does not know: says less. */
+ * and the other side's last turn as the table tells it. Never throws on a view it does not know: says less. */
 export function describe(view, ctx) {
   const t = ctx.t;
   const v = view || {};
@@ -326,8 +326,11 @@ export function describe(view, ctx) {
   } else if (seat >= 0 && v.stage !== 'over' && (v.turn === 0 || v.turn === 1) && v.turn !== seat) out.push(t('ur.a11y.d.wait', { side: named(v.turn) }));
   const where = typeof location === 'undefined' ? '' : location.pathname;
   if (kept && kept.where === where) {
+    // the other side's last turn (a player knows their own), else the last one
     const lines = turnLines(kept.hist, { t, seat });
-    if (lines.length) out.push(t('ur.a11y.d.last', { what: lines[lines.length - 1].words }));
+    const theirs = seat >= 0 ? lines.filter((l) => l.seat !== seat) : lines;
+    const line = theirs.length ? theirs[theirs.length - 1] : null;
+    if (line) out.push(t(seat >= 0 && line.seat !== seat ? 'ur.a11y.d.last.other' : 'ur.a11y.d.last', { what: line.words }));
   }
   return out;
 }
@@ -431,10 +434,10 @@ export function mount(root, api) {
   // the moves: one Tab stop, arrow keys inside (a toolbar with a roving tabindex)
   els.list = h('div', { class: 'ur-moves', role: 'toolbar', 'aria-label': t('ur.moves'), onkeydown: onListKey });
   els.analysis = h('div', { class: 'ur-analysis', hidden: true });
-  root.append(
+  root.append(h('div', { class: 'ur-box' },
     h('div', { class: 'ur-table' },
       h('div', { class: 'ur-board-box' }, svgEl, els.refusal),
-      h('div', { class: 'ur-panel' }, h('div', { class: 'ur-throw' }, els.lots, els.info), els.told, els.line, h('div', { class: 'ur-act row' }, els.moveBtn), els.list, els.analysis)),
+      h('div', { class: 'ur-panel' }, h('div', { class: 'ur-throw' }, els.lots, els.info), els.told, els.line, h('div', { class: 'ur-act row' }, els.moveBtn), els.list, els.analysis))),
   );
 
   // ---- drawing the squares ----
