@@ -19,6 +19,14 @@
 // Move button or Enter plays it. Keys 1..n pick the n-th legal move as the
 // list shows them. Chance (the throw) is played by the server: no roll button.
 //
+// The keyboard and a screen reader (issue 32; docs/web-ui.md, "The Royal Game of
+// Ur: keyboard and screen reader"): the board is an ARIA grid with one Tab stop
+// (a roving tabindex; arrow keys, Home, End, Enter / Space, Escape), each cell
+// named in words of the page's language ("B4, rosette, your piece, can move"),
+// aria-selected / aria-disabled; the moves a toolbar (one Tab stop, arrow keys,
+// Enter twice plays); a focus ring drawn over the board. The room's "Describe
+// the table", live region and sounds get `describe`, `announce` and `soundOf`.
+//
 // What happened: each history entry's `events` (docs/web-views.md, `ur`,
 // "Events": throw, move, capture, flip, bear-off, again, pass, first) are
 // worded in the page's language (`tell`, also used by the room and the
@@ -472,13 +480,13 @@ export function mount(root, api) {
     g.append(svg('text', { class: 'ur-name', x: x + 4, y: y + U - 4 }, sq));
   }
 
-  // A piece: Light a plain disc, Dark a disc with a ring inside (the sides told by shape too, not
+  // A piece: Light a plain disc, Dark a disc with a small ring at its centre (the sides told by shape too, not
   // by colour alone); the marked side shows five pips.
   function drawPiece(g, p, cx, cy, r, extraClass) {
     const c = 'ur-piece ur-p' + p.owner + (p.marked ? ' ur-marked' : ' ur-blank') + (extraClass ? ' ' + extraClass : '');
     const pg = svg('g', { class: c });
     pg.append(svg('circle', { cx, cy, r }));
-    if (p.owner === 1) pg.append(svg('circle', { class: 'ur-inring', cx, cy, r: r * 0.84 }));
+    if (p.owner === 1) pg.append(svg('circle', { class: 'ur-inring', cx, cy, r: r * 0.34 }));
     if (p.marked)
       for (const [dx, dy] of [[0, 0], [-0.45, -0.45], [0.45, -0.45], [-0.45, 0.45], [0.45, 0.45]])
         pg.append(svg('circle', { class: 'ur-pip', cx: cx + dx * r, cy: cy + dy * r, r: r * 0.14 }));
