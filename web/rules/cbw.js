@@ -70,4 +70,38 @@ export default {
       'Каждый пленник — очко. Побеждает команда с большим счётом; при равенстве — ничья.',
     ] },
   ],
+  vi: [
+    { title: 'Mục tiêu', items: [
+      'Hai đội, Đỏ và Đen, lần lượt đặt bài ngửa lên bàn, tìm cách dựng tường vây những chỗ trống (thành) và bắt bài của đội kia. Mỗi ô thành và mỗi lá bắt được là một điểm.',
+      { opt: 'players', v: {
+        4: 'Bốn người chơi: các ghế lần lượt đi quanh bàn, Đỏ, Đen, Đỏ, Đen; đồng đội ngồi đối diện.',
+        6: 'Sáu người chơi: mỗi đội ba người, ghế Đỏ và Đen xen kẽ.',
+        2: 'Hai người: mỗi người chơi cả hai ghế của một đội (hai tay bài), nên vẫn là trò bốn ghế.' } },
+      { opt: 'deck', v: { 36: '36 lá, từ 6 đến át. Người chơi đội Đỏ nhận mọi lá đỏ (♥ ♦), đội Đen nhận mọi lá đen (♠ ♣).', 52: '52 lá, từ 2 đến át. Người chơi đội Đỏ nhận mọi lá đỏ (♥ ♦), đội Đen nhận mọi lá đen (♠ ♣).' } },
+      'Bạn thấy bài trên tay mình, bàn chơi, các lá bị bắt và mỗi người còn bao nhiêu lá — nhưng không thấy bài của đồng đội.',
+    ] },
+    { title: 'Một lượt', items: [
+      'Đặt một lá trên tay, ngửa lên, cạnh một lá đã có trên bàn (phía trên, phía dưới, bên trái hoặc bên phải), hoặc bỏ lượt.',
+      'Không bao giờ đặt cạnh một lá cùng chất.',
+      'Nếu có một lá bên cạnh cùng màu với bạn thì đặt được. Nếu không, lá đó phải cao hơn ít nhất một lá bên cạnh (át cao nhất; bằng nhau thì không tính là cao hơn).',
+      'Lá đầu tiên của ván phải là lá số, không phải lá hình hay át.',
+      { opt: 'first', v: { random: 'Bốc thăm xem đội nào đi trước.', red: 'Đội Đỏ đi trước.', black: 'Đội Đen đi trước.' } },
+    ] },
+    { title: 'Tường', items: [
+      { opt: 'w', v: { auto: 'Mọi nước đi đều nằm trong một hình chữ nhật rộng 9 lá (12 lá với bộ 52 lá).' }, text: 'Mọi nước đi đều nằm trong một hình chữ nhật rộng {v} lá.' },
+      { opt: 'h', text: 'Hình chữ nhật cao {v} lá.' },
+      'Lúc đầu chưa vẽ hình chữ nhật: khi bài trải hết chiều rộng (hoặc chiều cao) của nó, các cạnh đó thành tường cố định đến hết ván.',
+    ] },
+    { title: 'Bắt bài', items: [
+      'Các lá cùng màu chạm nhau tạo thành một nhóm. Nhóm bị bắt khi không còn chỗ trống nào trong tường chạm vào nó: các lá của nhóm thành tù binh của đội kia.',
+      'Sau khi bạn đặt bài, các nhóm của đội kia không còn chỗ trống bên cạnh bị bắt trước, rồi mới đến nhóm của bạn.',
+      'Không được đặt lá vào chỗ làm nhóm của chính nó hết chỗ trống bên cạnh, trừ khi nước đó bắt được bài.',
+      'Dựng tường cũng có thể bắt bài: những chỗ bên ngoài bức tường mới không còn được tính.',
+    ] },
+    { title: 'Kết thúc và tính điểm', items: [
+      'Ván kết thúc khi mọi người chơi liên tiếp bỏ lượt.',
+      'Mỗi vùng trống trong tường chỉ chạm lá Đỏ là thành của đội Đỏ (mỗi ô một điểm); chỉ chạm lá Đen là thành của đội Đen; còn lại không của ai.',
+      'Mỗi tù binh là một điểm. Đội nhiều điểm hơn thắng; bằng điểm thì hòa.',
+    ] },
+  ],
 };

@@ -107,4 +107,56 @@ export default {
       'Конец: когда поле опустело; побеждает взявший больше всех, при равенстве победа делится.',
     ] },
   ],
+  vi: [
+    { title: 'Bộ bài', items: [
+      'Một trăm bài thơ ngắn. Người đọc đọc một bài thơ từ lá bài đọc; người chơi tìm lá bài ghi nửa sau của bài thơ đó và chạm vào trước tiên.',
+      'Một bài thơ được nhận ra từ những âm đầu: nhiều bài được quyết định ngay ở âm thứ nhất, thứ hai hoặc thứ ba (決まり字 kimariji), và trang này cho thấy điểm đó nằm ở đâu.',
+    ] },
+    { title: 'Mục tiêu: karuta thi đấu (hai người)', when: { variant: 'kyogi' }, items: [
+      'Là người đầu tiên dọn sạch phần sân của mình. Mỗi người có 25 lá xếp ba hàng trước mặt; 50 bài thơ còn lại vẫn được đọc, nhưng lá của chúng không có trên sân (空札 karafuda).',
+      { opt: 'memo_s', text: 'Trước lượt đọc đầu có thời gian ghi nhớ vị trí các lá (số giây: {v}).' },
+    ] },
+    { title: 'Một lượt đọc', when: { variant: 'kyogi' }, items: [
+      'Một bài thơ được đọc: chạm vào lá của nó, ở bên nào cũng được. Lấy được lá bên phần sân đối phương thì bạn gửi cho họ một lá của mình (送り札 okurifuda).',
+      'Chạm nhầm bên là phạm lỗi (お手つき otetsuki): đối phương gửi cho bạn một lá. Bài thơ không có lá trên sân: chạm lá nào cũng là phạm lỗi.',
+      'Nếu hai người chạm lá cùng lúc, chủ của phần sân đó lấy lá.',
+    ] },
+    { title: 'Trường hợp đặc biệt', when: { variant: 'kyogi' }, items: [
+      { opt: 'send', v: { manual: 'Bạn tự chọn lá để gửi.', auto: 'Lá thấp nhất của bạn được gửi đi thay bạn.' } },
+      { opt: 'place', v: { auto: 'Lá bạn nhận được tự động được đặt cho bạn.', manual: 'Bạn tự đặt từng lá nhận được.' } },
+      { opt: 'rearrange', v: { on: 'Giữa các lượt đọc, mỗi người được chuyển một lá của mình, hoặc báo sẵn sàng.', off: null } },
+    ] },
+    { title: 'Kết thúc', when: { variant: 'kyogi' }, items: [
+      'Kết thúc: ai hết lá trên phần sân của mình trước thì thắng.',
+    ] },
+    { title: 'Mục tiêu: uta-karuta (bốn người)', when: { variant: 'uta' }, items: [
+      'Là người đầu tiên hết bài trên tay. Mỗi người cầm 25 lá; trước khi chơi, mỗi người bỏ một lá vào bài chung.',
+    ] },
+    { title: 'Một lượt đọc', when: { variant: 'uta' }, items: [
+      { opt: 'owner_ms', text: 'Một bài thơ được đọc: người cầm lá của nó trả lời trước (số mili giây dành cho họ: {v}); sau đó ai cũng được trả lời.' },
+      { opt: 'answer', v: { card: 'Trả lời bằng cách chọn đúng lá.', poet: 'Trả lời bằng cách chọn đúng lá và gọi tên tác giả của nó (歌人 kajin).' } },
+      'Nếu người cầm lá trả lời hụt mà người khác trả lời đúng, lá đó bị loại khỏi cuộc chơi và người trả lời đúng đưa cho người cầm lá 2 lá.',
+      { opt: 'wrong_answer', v: { receive1: 'Người không cầm lá mà trả lời sai: người cầm lá đưa cho họ 1 lá.', none: 'Người không cầm lá mà trả lời sai thì không mất gì.' } },
+    ] },
+    { title: 'Trường hợp đặc biệt', when: { variant: 'uta' }, items: [
+      'Đọc trúng một lá trong bài chung: ai trả lời trước thì bỏ lá đó đi và được vứt tối đa 10 lá.',
+      'Các lá 12, 22 và 97 là lá đặc biệt: ai trả lời được một trong số đó thì được chuyển tối đa 20 (hoặc 15) lá cho người bên trái.',
+      { opt: 'teams', v: { '2v2': 'Đội hai người (ghế thứ nhất và thứ ba đấu ghế thứ hai và thứ tư): đồng đội không cho nhau hay phạt nhau; đội thắng.', off: null } },
+    ] },
+    { title: 'Kết thúc', when: { variant: 'uta' }, items: [
+      'Kết thúc: ai hết bài trước thì thắng; nếu mọi bài thơ đã được đọc hết, ai ít lá nhất thì thắng.',
+    ] },
+    { title: 'Mục tiêu: bài rải (chirashi)', when: { variant: 'chirashi' }, items: [
+      'Lấy được nhiều lá nhất. Mọi lá nằm trên một sân chung; không lá nào thuộc về ai.',
+      { opt: 'cards', v: { 100: 'Cả 100 lá đều ở trên sân.', 50: 'Trên sân có 50 lá; 50 bài thơ còn lại vẫn được đọc.' } },
+    ] },
+    { title: 'Một lượt đọc', when: { variant: 'chirashi' }, items: [
+      'Một bài thơ được đọc: ai chạm vào lá của nó trước thì lấy.',
+      'Các lần chạm cách nhau trong một phần trăm giây tính là cùng lúc; khi đó người mà máy chủ nhận được trước lấy lá.',
+      { opt: 'foul', v: { pot: 'Chạm nhầm lá là phạm lỗi: bạn bỏ một lá đã lấy vào hũ, hũ thuộc về người lấy lá tiếp theo.', none: 'Chạm nhầm lá không mất gì.' } },
+    ] },
+    { title: 'Kết thúc', when: { variant: 'chirashi' }, items: [
+      'Kết thúc: khi sân trống; ai nhiều lá nhất thì thắng, bằng nhau thì cùng thắng.',
+    ] },
+  ],
 };

@@ -68,4 +68,37 @@ export default {
       { opt: 'session_end', v: { 'deals:1': 'Играется одна сдача.', deals: 'Сдач играется: {n}; очки складываются.', target: 'Сдачи играются, пока чей-нибудь итог не достигнет {n}.' } },
     ] },
   ],
+  vi: [
+    { title: 'Bộ bài', items: [
+      '32 quân, hai màu đỏ và đen, in chữ các quân cờ tướng: mỗi màu có 1 Tướng, 2 Sĩ, 2 Tượng, 2 Xe, 2 Pháo, 2 Mã và 5 Tốt.',
+      'Từ cao xuống thấp: Tướng, Sĩ, Tượng, Xe, Pháo, Mã, Tốt; hai quân giống nhau thì quân đỏ cao hơn.',
+      'Các bộ được ra: một lá; một đôi (hai lá giống nhau cùng màu); một bộ ba cùng màu (Tướng–Sĩ–Tượng, hoặc thấp hơn là Xe–Pháo–Mã); Tứ tử hoặc Ngũ tử (bốn hoặc năm Tốt cùng màu).',
+    ] },
+    { title: 'Mục tiêu', items: [
+      'Ăn các vòng: mỗi vòng bạn ăn, các lá của chính bạn trong vòng đó về chồng bài của bạn. Ăn càng nhiều lá, điểm càng cao.',
+      { opt: 'players', v: { 4: 'Bốn người chơi, mỗi người 8 lá.', 3: 'Ba người chơi, mỗi người 9 hoặc 10 lá (bỏ bớt vài lá khỏi bộ bài).', 2: 'Hai người chơi, mỗi người 16 lá; mỗi người có thể suy ra bài người kia được chia.' } },
+    ] },
+    { title: 'Một vòng', items: [
+      'Người ra bài úp một bộ xuống và nói bộ đó có mấy lá.',
+      'Những người khác lần lượt úp cùng số lá, không được xem bài ra.',
+      'Bài ra được lật lên. Rồi từng người lần lượt ngửa bài của mình hoặc chui (giữ úp). Không bao giờ bắt buộc phải ngửa.',
+      'Bộ cao nhất đã ngửa, cùng loại với bài ra, thì ăn; nếu bằng nhau, người đi trước ăn (người ra bài trước hết). Những lá chui thì mãi mãi không ai biết.',
+      'Người ăn lấy các lá của chính mình trong vòng và ra bài vòng sau. Lượt đi vòng sang phải (ngược chiều kim đồng hồ).',
+    ] },
+    { title: 'Trường hợp đặc biệt', items: [
+      { opt: 'first_trick_ban', v: { auto: 'Vòng đầu: người ra bài không được ra Tướng hay Sĩ (ba người chơi thì cả Tượng), và những quân đó không ăn được vòng này.', none: 'Vòng đầu: không cấm quân nào.', g_a: 'Vòng đầu: không được ra Tướng hay Sĩ, và những quân đó không ăn được vòng này.', g_a_e: 'Vòng đầu: không được ra Tướng, Sĩ hay Tượng, và những quân đó không ăn được vòng này.', g_a_e_bs: 'Vòng đầu: không được ra Tướng, Sĩ, Tượng hay Tốt đen, và những quân đó không ăn được vòng này.' } },
+      { opt: 'soldier_special', v: {
+        seize: 'Trước khi đánh có thể trình làng Ngũ tử cùng màu: người trình làng được cái, ra bài đầu tiên. Tứ tử đã trình làng được ra ngay thành một vòng thêm. Trình làng đen thì có thể bị chặn bằng bộ đỏ.',
+        autowin: 'Trước khi đánh có thể trình làng Tứ tử hoặc Ngũ tử cùng màu: mọi người trả người trình làng 2 (Tứ tử) hoặc 3 (Ngũ tử). Trình làng đen thì có thể bị bộ đỏ giành lại.',
+        none: 'Tứ tử và Ngũ tử chỉ là bộ để ra, không trình làng trước khi đánh.' } },
+      { opt: 'night_exchange', v: { off: null }, text: 'Chia bài xong, mỗi người chuyển úp {v} lá cho người kế tiếp.' },
+    ] },
+    { title: 'Kết thúc và tính điểm', items: [
+      'Ván kết thúc khi hết bài trên tay. Điểm của bạn là số lá bạn ăn, trừ phần chia đều (2 với bốn người, 3 với ba người).',
+      { opt: 'two_p_score', when: { players: '2' }, v: { difference: 'Hai người chơi: hiệu số giữa lá của bạn và lá của người kia.', half: 'Hai người chơi: số lá của bạn trừ 8.' } },
+      { opt: 'ket_bonus', v: { on: 'Kết: ăn vòng cuối bằng chính bộ mình ra thì mỗi người khác trả thưởng: 2 cho đôi Xe, đôi Pháo hoặc đôi Mã, 3 cho bộ ba Xe–Pháo–Mã hoặc đôi Tốt đen.', off: 'Không có thưởng cho vòng cuối.' } },
+      { opt: 'overtake', v: { on: 'Nếu lần ra bài cuối là Tốt đen và có người đè bằng bộ đỏ, người ra bài trả 3.', off: null } },
+      { opt: 'session_end', v: { 'deals:1': 'Chơi một ván.', deals: 'Số ván chơi: {n}; điểm được cộng dồn.', target: 'Chơi nhiều ván cho đến khi tổng điểm của ai đó đạt {n}.' } },
+    ] },
+  ],
 };

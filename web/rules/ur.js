@@ -66,4 +66,36 @@ export default {
       { opt: 'rules', v: { finkel: 'В этой комнате играют по правилам Финкеля: четыре жребия (ни одного отмеченного — хода нет), короткий путь — четыре своих поля, восемь средних и два своих; средняя розетка безопасна; начинают Светлые.' } },
     ] },
   ],
+  vi: [
+    { title: 'Mục tiêu', items: [
+      'Hai người chơi, Trắng và Đen, đua quân của mình theo một đường đi qua bàn cờ rồi ra khỏi bàn ở cuối đường.',
+      { opt: 'pieces', text: 'Số quân mỗi bên: {v} (7 trong ván đầy đủ). Ai đưa hết quân ra khỏi bàn trước thì thắng.' },
+    ] },
+    { title: 'Một lượt', items: [
+      { opt: 'dice', v: { '3lots': 'Gieo ba thẻ: số thẻ có dấu là số bước đi, không thẻ nào có dấu tính là 4. Vì vậy 1 và 2 hay ra, 3 và 4 hiếm.', d4: 'Gieo một xúc xắc bốn mặt: từ 1 đến 4, khả năng như nhau.' } },
+      'Đi một quân tiến lên đúng số bước đó, hoặc đưa một quân mới vào bàn (gieo được 1 thì vào ô thứ nhất, được 4 thì vào ô thứ tư).',
+      'Nếu có nước đi được thì bắt buộc phải đi; nếu không có thì mất lượt.',
+      { opt: 'start', v: { random: 'Bốc thăm xem ai đi trước; lần gieo đầu của người đi trước được tính là 1.', light: 'Trắng đi trước, lần gieo đầu được tính là 1.', dark: 'Đen đi trước, lần gieo đầu được tính là 1.' } },
+    ] },
+    { title: 'Đường đi và các ô', items: [
+      'Quân của bạn vào bàn ở phía bên mình, chạy dọc hàng giữa, vòng quanh khối nhỏ ở đầu xa rồi quay lại theo hàng giữa đến lối ra.',
+      'Quân vào bàn với mặt trơn ngửa lên và lật sang mặt có dấu khi đến hoặc đi qua ô giữa của khối nhỏ.',
+      { opt: 'loop', v: { 'own-first': 'Qua ô mắt của khối nhỏ, quân rẽ về phía bên mình trước.', 'opponent-first': 'Qua ô mắt của khối nhỏ, quân rẽ về phía đối phương trước.' } },
+      'Ô hoa thị: dừng ở đó thì được gieo thêm một lần. Ô này không bảo vệ quân.',
+      'Ô mắt phía bên mình: kho của bạn, chồng được tối đa 4 quân của bạn; không ai khác được vào.',
+      'Ô mắt trong khối nhỏ: quân đầu tiên vào đó giành ô cho chủ của nó (tối đa 4 quân của người đó); người kia không được vào cho đến khi ô trống.',
+      'Ô an toàn (bốn chấm): chồng được tối đa 4 quân của cả hai bên; ở đó không được ăn quân.',
+      { opt: 'stack', v: { top: 'Chỉ quân trên cùng của một chồng được đi.', any: 'Quân nào trong chồng cũng được đi.' } },
+    ] },
+    { title: 'Ăn quân', items: [
+      'Dừng vào ô có một quân đối phương cùng mặt với quân mình (trơn gặp trơn, có dấu gặp có dấu) thì quân đó về lại dự trữ của chủ nó, mặt trơn ngửa lên.',
+      'Quân mặt trơn và quân mặt có dấu không bao giờ ăn nhau và không được dừng vào ô của nhau.',
+      'Ô lối ra: quân có dấu ở đó không bị ăn; quân mặt trơn thì có thể bị quân trơn của đối phương ăn.',
+    ] },
+    { title: 'Kết thúc', items: [
+      'Quân chỉ ra khỏi bàn khi gieo đúng số từ bốn ô cuối (được 4 từ ô thứ tư tính từ cuối, … được 1 từ ô cuối cùng).',
+      'Ai đưa hết quân ra khỏi bàn trước thì thắng.',
+      { opt: 'rules', v: { finkel: 'Phòng này chơi theo luật của Finkel: bốn thẻ (không thẻ nào có dấu thì không được đi), đường đi ngắn hơn gồm bốn ô bên mình, tám ô giữa và hai ô bên mình; ô hoa thị giữa là ô an toàn; Trắng đi trước.' } },
+    ] },
+  ],
 };
