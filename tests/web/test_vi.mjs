@@ -121,7 +121,7 @@ run('vi', async (h) => {
         await h.join(page, mine.room, 'Lan');
         await h.waitState(page, (st) => st.status !== 'waiting');
         await judge(page, `${game} room start ${size}`);
-        await h.shot(page, `${game}-room-${size}-vi`, { fullPage: false });
+        await h.shot(page, `${game}-room-${size}-vi`);
         await page.locator('#rules-box summary').click();
         await page.locator('#rules-box .rules-part h3').first().waitFor();
         await judge(page, `${game} rules ${size}`);
