@@ -10,7 +10,10 @@
 // words in the list, fails (Vietnamese written without its marks can look
 // like English, so a word list, not a-z; the list leaves out what is also a
 // Vietnamese syllable: "to", "no", "do", "an", "in", "can", "so"…).
-// The full four-language walker is another test's; this one is kept short.
+// The room's table (#table) must also hold without layout faults (the
+// harness's check: nothing overlapping or outside the viewport) — Vietnamese
+// is longer than English. The full four-language walker is another test's;
+// this one is kept short.
 // Shots: SHOTS/vi-GAME-room-SIZE-vi.png (the phone ones are in docs/screenshots).
 
 import { run } from './harness.mjs';
@@ -121,6 +124,7 @@ run('vi', async (h) => {
         await h.join(page, mine.room, 'Lan');
         await h.waitState(page, (st) => st.status !== 'waiting');
         await judge(page, `${game} room start ${size}`);
+        for (const f of await h.layout(page, { root: '#table' })) faults.push(`${game} room start ${size}: layout: ${f}`);
         await h.shot(page, `${game}-room-${size}-vi`);
         await page.locator('#rules-box summary').click();
         await page.locator('#rules-box .rules-part h3').first().waitFor();
@@ -128,6 +132,7 @@ run('vi', async (h) => {
         await page.goto(h.url('/room/' + watched[game]));
         await h.waitState(page, (st) => st.over || (st.history_from || 0) + (st.history || []).length >= 6, undefined, 60000);
         await judge(page, `${game} room after some moves ${size}`);
+        for (const f of await h.layout(page, { root: '#table' })) faults.push(`${game} room after some moves ${size}: layout: ${f}`);
         // (karuta's record comes when its game is over: its practice page instead, below)
         if (game === 'karuta') return;
         await page.goto(h.url('/room/' + watched[game] + '#replay'));
