@@ -3,7 +3,8 @@
 // vi-VN) the lobby, every game's new-room form (its options opened), a room
 // of each game at the start (a player seated) and after some moves (computers,
 // watched), its rules box, the replay of a room and the empty replay page are
-// walked at phone and desktop size. Each page must say html lang="vi" and
+// walked at phone and desktop size, with the room's announcements and its
+// "Describe the table" words. Each page must say html lang="vi" and
 // show no ⟦missing key⟧, no Cyrillic, and no English: a text node or a
 // title/aria-label/placeholder/alt made of nothing but words of the list
 // below, or a sentence (4 words or more) with no Vietnamese mark and half its
@@ -133,6 +134,10 @@ run('vi', async (h) => {
         await h.waitState(page, (st) => st.over || (st.history_from || 0) + (st.history || []).length >= 6, undefined, 60000);
         await judge(page, `${game} room after some moves ${size}`);
         for (const f of await h.layout(page, { root: '#table' })) faults.push(`${game} room after some moves ${size}: layout: ${f}`);
+        // "Describe the table" (the table's describe(), the turn's words) in Vietnamese too
+        await page.click('#describe');
+        await page.locator('#table-words h2').waitFor();
+        await judge(page, `${game} table described ${size}`);
         // (karuta's record comes when its game is over: its practice page instead, below)
         if (game === 'karuta') return;
         await page.goto(h.url('/room/' + watched[game] + '#replay'));
