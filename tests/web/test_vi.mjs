@@ -15,7 +15,8 @@
 // harness's check: nothing overlapping or outside the viewport) — Vietnamese
 // is longer than English. The full four-language walker is another test's;
 // this one is kept short.
-// Shots: SHOTS/vi-GAME-room-SIZE-vi.png (the phone ones are in docs/screenshots).
+// Shots: SHOTS/vi-GAME-room-SIZE-vi.png (the phone ones are in docs/screenshots),
+// vi-GAME-moves-SIZE-vi.png (after some moves, the table described).
 
 import { run } from './harness.mjs';
 
@@ -138,6 +139,7 @@ run('vi', async (h) => {
         await page.click('#describe');
         await page.locator('#table-words h2').waitFor();
         await judge(page, `${game} table described ${size}`);
+        await h.shot(page, `${game}-moves-${size}-vi`);
         // (karuta's record comes when its game is over: its practice page instead, below)
         if (game === 'karuta') return;
         await page.goto(h.url('/room/' + watched[game] + '#replay'));
