@@ -11,7 +11,7 @@
 // words in the list, fails (Vietnamese written without its marks can look
 // like English, so a word list, not a-z; the list leaves out what is also a
 // Vietnamese syllable: "to", "no", "do", "an", "in", "can", "so"…).
-// The room's table (#table) must also hold without layout faults (the
+// The room's table (#table) and its rules box must also hold without layout faults (the
 // harness's check: nothing overlapping or outside the viewport) — Vietnamese
 // is longer than English. The full four-language walker is another test's;
 // this one is kept short.
@@ -131,6 +131,8 @@ run('vi', async (h) => {
         await page.locator('#rules-box summary').click();
         await page.locator('#rules-box .rules-part h3').first().waitFor();
         await judge(page, `${game} rules ${size}`);
+        await page.locator('#rules-box').scrollIntoViewIfNeeded();
+        for (const f of await h.layout(page, { root: '#rules-box' })) faults.push(`${game} rules ${size}: layout: ${f}`);
         await page.goto(h.url('/room/' + watched[game]));
         await h.waitState(page, (st) => st.over || (st.history_from || 0) + (st.history || []).length >= 6, undefined, 60000);
         await judge(page, `${game} room after some moves ${size}`);
