@@ -9,7 +9,8 @@
 // below, no Cyrillic, no ⟦missing key⟧. It reads what a player reads: the
 // visible text nodes and the title / aria-label / placeholder / alt
 // attributes. The walker over all four languages is test_lang.mjs's; this
-// is the short check that lands with the translation.
+// is the short check that lands with the translation. Shots:
+// SHOTS/ja-{lobby,GAME-room,GAME-watched}-SIZE.png, ja-GAME-{rules,replay}-phone.png.
 
 import { run } from './harness.mjs';
 
@@ -86,6 +87,7 @@ run('ja', async (h) => {
       await page.goto(h.url('/'));
       await page.locator('#new-game').waitFor();
       await judge(page, `lobby ${size}`);
+      await h.shot(page, `lobby-${size}`);
       for (const game of Object.keys(GAMES)) {
         await page.selectOption('#new-game', game);
         await page.locator('#create-form .opt').first().waitFor();
@@ -101,12 +103,15 @@ run('ja', async (h) => {
         await h.join(page, room, NAME);
         await h.waitState(page, (st) => st.status !== 'waiting');
         await judge(page, `${game} room ${size}`);
+        await h.shot(page, `${game}-room-${size}`);
         await page.locator('#rules-box summary').click();
         await page.locator('#rules-box .rules-part h3').first().waitFor();
         await judge(page, `${game} rules ${size}`);
+        if (size === 'phone') await h.shot(page, `${game}-rules-${size}`);
         await page.goto(h.url('/room/' + watched[game]));
         await h.waitState(page, (st) => st.over || (st.history_from || 0) + (st.history || []).length >= 6, undefined, 60000);
         await judge(page, `${game} watched ${size}`);
+        await h.shot(page, `${game}-watched-${size}`);
         if (g.ends) {
           await h.waitState(page, (st) => st.over, undefined, 60000);
           await page.goto(h.url('/room/' + watched[game] + '#replay'));
@@ -114,6 +119,7 @@ run('ja', async (h) => {
           await page.keyboard.press('ArrowRight');
           await page.keyboard.press('ArrowRight');
           await judge(page, `${game} replay ${size}`);
+          if (size === 'phone') await h.shot(page, `${game}-replay-${size}`);
         }
       });
     }
