@@ -49,7 +49,7 @@ export default {
   'new.options': '設定',
   'new.moreOptions': '詳細設定',
   'new.seats': '席',
-  'new.seat.person': '人',
+  'new.seat.person': '人間',
   'new.seat.ai': 'コンピューター：{level}',
   'new.seat.partner': '{n}番席の人が担当',
   'new.levels': 'コンピューターの強さ',
