@@ -3,6 +3,58 @@
 // /work/shared/rules/karuta.md).
 export default {
   defaults: { variant: 'kyogi', memo_s: '900', wrong_answer: 'receive1', cards: '100', foul: 'pot', send: 'manual', place: 'auto', answer: 'card', rearrange: 'off', teams: 'off', owner_ms: '3000' },
+  ja: [
+    { title: '札', items: [
+      '百首の短い和歌。読手が読み札から歌を読み、プレイヤーは下の句の書かれた取り札を探して先に触れる。',
+      '歌は最初の音でわかる。多くは最初の1〜3音（決まり字）で決まり、画面にその位置が表示される。',
+    ] },
+    { title: '目的：競技かるた（2人）', when: { variant: 'kyogi' }, items: [
+      '先に自陣の札をなくした人の勝ち。各自25枚を自分の前に3段に並べる。残りの50首も読まれるが、その札は場にない（空札）。',
+      { opt: 'memo_s', text: '最初の読みの前に札の位置を覚える暗記時間がある（秒：{v}）。' },
+    ] },
+    { title: '読み', when: { variant: 'kyogi' }, items: [
+      '歌が読まれたら、どちらの陣でもその札に触れる。敵陣の札を取ったら、自陣の札を1枚相手に送る（送り札）。',
+      '札のない陣に触れるとお手つきで、相手から札を1枚送られる。空札が読まれたときは、どこに触れてもお手つき。',
+      '2人が同時に触れたら、その札がある陣の持ち主が取る。',
+    ] },
+    { title: '特別なルール', when: { variant: 'kyogi' }, items: [
+      { opt: 'send', v: { manual: '送り札は自分で選ぶ。', auto: '一番下の札が自動で送られる。' } },
+      { opt: 'place', v: { auto: '受け取った札は自動で並べられる。', manual: '受け取った札は自分で並べる。' } },
+      { opt: 'rearrange', v: { on: '読みの合間に、各自が自陣の札を1枚動かすか、準備完了と言う。', off: null } },
+    ] },
+    { title: '終わり', when: { variant: 'kyogi' }, items: [
+      '先に自陣の札がなくなった人の勝ち。',
+    ] },
+    { title: '目的：うたがるた（4人）', when: { variant: 'uta' }, items: [
+      '先に手札をなくした人の勝ち。各自25枚を持ち、対局前に全員が1枚を共有の札に出す。',
+    ] },
+    { title: '読み', when: { variant: 'uta' }, items: [
+      { opt: 'owner_ms', text: '歌が読まれたら、その札の持ち主が先に答える（優先時間、ms：{v}）。その後は誰でも答えられる。' },
+      { opt: 'answer', v: { card: '正しい札を選べば正解。', poet: '正しい札を選び、その歌人を答えれば正解。' } },
+      '持ち主が答えられず、ほかの人が正しく答えたら、その札は場から外れ、答えた人が持ち主に札を2枚渡す。',
+      { opt: 'wrong_answer', v: { receive1: '札を持っていない人のお手つき：持ち主がその人に札を1枚渡す。', none: '札を持っていない人のお手つきに罰はない。' } },
+    ] },
+    { title: '特別なルール', when: { variant: 'uta' }, items: [
+      '共有の札が読まれたら、最初に答えた人がそれを外し、札を10枚まで捨てられる。',
+      '12番、22番、97番は特別な札：答えた人は左隣の人に札を20枚（または15枚）まで渡せる。',
+      { opt: 'teams', v: { '2v2': '2人ずつのチーム（1・3番席対2・4番席）：味方同士では札のやりとりも罰もない。チームで勝つ。', off: null } },
+    ] },
+    { title: '終わり', when: { variant: 'uta' }, items: [
+      '先に札がなくなった人の勝ち。先に全部の歌が読まれたら、札の一番少ない人の勝ち。',
+    ] },
+    { title: '目的：散らし取り', when: { variant: 'chirashi' }, items: [
+      '一番多く札を取る。札はすべて1つの共有の場に散らされ、誰のものでもない。',
+      { opt: 'cards', v: { 100: '場に100枚全部。', 50: '場に50枚。残りの50首も読まれる。' } },
+    ] },
+    { title: '読み', when: { variant: 'chirashi' }, items: [
+      '歌が読まれたら、最初にその札に触れた人が取る。',
+      '100分の1秒以内の差は同時とみなし、サーバーが先に受け取った人が取る。',
+      { opt: 'foul', v: { pot: '違う札に触れるとお手つき：取った札を1枚積み札に出し、次に札を取った人のものになる。', none: '違う札に触れても罰はない。' } },
+    ] },
+    { title: '終わり', when: { variant: 'chirashi' }, items: [
+      '場の札がなくなったら終わり。一番多く取った人の勝ち、同数なら同順位。',
+    ] },
+  ],
   en: [
     { title: 'The cards', items: [
       'A hundred short poems. The reader reads a poem from a reading card; the players look for the card that carries its second half and touch it first.',
