@@ -103,7 +103,8 @@ run('cbw_a11y', async (h) => {
     let st;
     await h.step(`${where}: a room of two teams of two, Ann and three computers`, async () => {
       await page.goto(h.url('/'));
-      const { room } = await h.createRoom(page, { game: 'cbw', options: { players: '4', first: 'red' }, seats: SEATS });
+      // 52 cards: 13 a hand, room for ten placements and a pass by keyboard
+      const { room } = await h.createRoom(page, { game: 'cbw', options: { players: '4', deck: '52', first: 'red' }, seats: SEATS });
       h.check((await h.join(page, room, 'Ann')) === 0, 'Ann has seat 1');
       st = await h.waitState(page, (s) => s.legal.length > 0);
       await page.locator('.cbw-board svg').waitFor();
@@ -201,20 +202,26 @@ run('cbw_a11y', async (h) => {
     let moves = 0;
     let viaArrows = 0;
     let escaped = false;
+    let passed = false; // Pass pressed by keyboard once
     let middleChecked = false;
     for (let turn = 0; turn < 60; turn++) {
       st = await h.waitState(page, (s) => s.over || s.legal.length > 0, undefined, 60000);
       if (st.over) break;
+      if (st.legal.length === 1) {
+        // the only move (a pass): the room plays it by itself (room.js playOnlyMove)
+        await h.waitState(page, (s, q) => s.over || s.seq !== q, st.seq, 60000);
+        continue;
+      }
       const f = await tabToHand();
       const hand = nodes(await handGroup().ariaSnapshot()).filter((n) => n.role === 'button');
       const from = hand.findIndex((n) => n.name === f.name);
       const pick = hand.findIndex((n) => !n.attrs.includes('[disabled]'));
       const seq = st.seq;
-      if (pick < 0) {
-        await h.step(`${where}: move ${moves + 1}: no card can go: Tab to Pass, Enter`, async () => {
+      if (pick < 0 || (moves >= 10 && !passed)) {
+        passed = true;
+        await h.step(`${where}: move ${moves + 1}: Tab to Pass, Enter`, async () => {
           if (f.name !== t('cbw.pass')) await page.keyboard.press('Tab');
           const p = await focused(page);
-          if (!p || p.name !== t('cbw.pass')) console.log('DEBUG', JSON.stringify(f), JSON.stringify(p), await page.evaluate(() => document.activeElement.outerHTML.slice(0, 200)), JSON.stringify((await h.state(page)).legal));
           h.check(p && p.role === 'button' && p.name === t('cbw.pass'), `Tab from the hand reaches Pass: ${p && p.name}`);
           await page.keyboard.press('Enter');
           const after = await h.waitState(page, (s, q) => s.seq !== q, seq);
@@ -301,7 +308,7 @@ run('cbw_a11y', async (h) => {
     await h.step(`${where}: the end: ${moves} moves by keyboard; axe clean; describe tells the outcome`, async () => {
       st = await h.waitState(page, (s) => s.over, undefined, 120000);
       h.check(moves >= 10, `at least ten moves by keyboard (${moves})`);
-      h.check(viaArrows > 0 && escaped && middleChecked, 'the arrows over the board, Escape and the middle checks ran');
+      h.check(viaArrows > 0 && escaped && middleChecked && passed, 'the arrows over the board, Escape, Pass and the middle checks ran');
       await checkDescribe(st);
       await h.expectAxeClean(page, `${where}, end`, { include: '.table-root' });
     });
