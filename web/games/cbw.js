@@ -810,8 +810,8 @@ export function mount(root, api) {
     const marks = svg('g', { class: 'cbw-marks', 'aria-hidden': 'true' }); // drawn over the cells, outside their names
     // the focus ring: dark next to the card, white next to the felt (3:1 against either)
     const ring = (x, y) => [
-      svg('rect', { class: 'cbw-focus cbw-focus-out', x: cx(x) - 3.75, y: cy(y) - 3.75, width: CW + 7.5, height: CH + 7.5, rx: 8 }),
-      svg('rect', { class: 'cbw-focus cbw-focus-in', x: cx(x) - 1.25, y: cy(y) - 1.25, width: CW + 2.5, height: CH + 2.5, rx: 6 }),
+      svg('rect', { class: 'cbw-focus cbw-focus-out', x: cx(x) - 4.5, y: cy(y) - 4.5, width: CW + 9, height: CH + 9, rx: 8 }),
+      svg('rect', { class: 'cbw-focus cbw-focus-in', x: cx(x) - 1.5, y: cy(y) - 1.5, width: CW + 3, height: CH + 3, rx: 6 }),
     ];
     for (let y = b.y1; y >= b.y0; y--)
       for (let x = b.x0; x <= b.x1; x++) {
