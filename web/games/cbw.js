@@ -26,9 +26,12 @@
 // castles as if the game ended now are shaded in their team's colour (found
 // from the view's cells and drawn only when their count is the view's own
 // `castles`). The board pans (drag, one finger) and zooms (pinch, ctrl+wheel,
-// the − + buttons). Keyboard: Tab to a hand card or a cell, Enter or Space to
-// choose or play, the arrow keys from cell to cell, Escape to put the chosen
-// card back.
+// the − + buttons). Keyboard and screen reader (issue 32; docs/web-ui.md,
+// "City Behind Walls: keyboard and screen reader"): the board and the hand
+// are one Tab stop each, the arrow keys inside; Enter or Space chooses a card
+// (the focus goes to its first lit cell) or plays on a cell; Escape puts the
+// chosen card back. Cells are named by row, column and the cards beside
+// them; `describe`, `announce` and `soundOf` speak for the table in the room.
 
 import { h, svg, clear } from '../js/dom.js';
 import { seatNameN } from '../js/room.js';
