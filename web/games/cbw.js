@@ -26,9 +26,12 @@
 // castles as if the game ended now are shaded in their team's colour (found
 // from the view's cells and drawn only when their count is the view's own
 // `castles`). The board pans (drag, one finger) and zooms (pinch, ctrl+wheel,
-// the − + buttons). Keyboard: Tab to a hand card or a cell, Enter or Space to
-// choose or play, the arrow keys from cell to cell, Escape to put the chosen
-// card back.
+// the − + buttons). Keyboard and screen reader (issue 32; docs/web-ui.md,
+// "City Behind Walls: keyboard and screen reader"): the board and the hand
+// are one Tab stop each, the arrow keys inside; Enter or Space chooses a card
+// (the focus goes to its first lit cell) or plays on a cell; Escape puts the
+// chosen card back. Cells are named by row, column and the cards beside
+// them; `describe`, `announce` and `soundOf` speak for the table in the room.
 
 import { h, svg, clear } from '../js/dom.js';
 import { seatNameN } from '../js/room.js';
@@ -84,6 +87,78 @@ function besideWords(cells, x, y, t) {
 /** The table module mounted now (one a page): `refused` and `actionWords`
  * ask it for the tapped cell and the cards on the table. */
 let current = null;
+
+/** A card's name as players say it ("Ten of hearts"), from the catalogue `t`. */
+function cardNameT(t, c) {
+  const p = parseCard(c);
+  return p ? t('cbw.card', { rank: t('cbw.rank.' + p.rank), suit: t('cbw.suit.' + p.suit) }) : String(c);
+}
+
+/** The team a card plays for: 0 Red (hearts, diamonds), 1 Black. */
+function teamOfCard(c) {
+  return RED_SUIT[String(c).slice(-1)] ? 0 : 1;
+}
+
+/** The cells drawn for view `v`: the span and one cell around it, within
+ * the Rectangle ({x0, x1, y0, y1}); the board and `describe` number their
+ * rows (from the top) and columns (from the left) from it. */
+function boxOf(v) {
+  const ins = v.inside || { x: [0, 0], y: [0, 0] };
+  const clampTo = (lo, hi, r) => [Math.max(lo, r[0]), Math.min(hi, r[1])];
+  if (!v.span) {
+    const [x0, x1] = clampTo(-1, 1, ins.x);
+    const [y0, y1] = clampTo(-1, 1, ins.y);
+    return { x0: Math.min(x0, 0), x1: Math.max(x1, 0), y0: Math.min(y0, 0), y1: Math.max(y1, 0) };
+  }
+  if (!(v.table || []).length) return { x0: ins.x[0], x1: ins.x[1], y0: ins.y[0], y1: ins.y[1] };
+  const sx = v.span.x, sy = v.span.y;
+  const [x0, x1] = clampTo(sx[0] - 1, sx[1] + 1, ins.x);
+  const [y0, y1] = clampTo(sy[0] - 1, sy[1] + 1, ins.y);
+  return { x0: Math.min(x0, sx[0]), x1: Math.max(x1, sx[1]), y0: Math.min(y0, sy[0]), y1: Math.max(y1, sy[1]) };
+}
+
+/** "row 2, column 3": cell (x, y) of the drawn box `b`, counted from 1 at
+ * the top left, as the board is seen (never the notation's coordinates). */
+function posWords(b, x, y, t) {
+  return t('cbw.a11y.pos', { r: b.y1 - y + 1, c: x - b.x0 + 1 });
+}
+
+/** Every card beside (x, y) in `cells`, by name: "left of the Nine of
+ * hearts, below the Jack of clubs"; '' when none. */
+function neighbourWords(cells, x, y, t) {
+  const out = [];
+  for (const [dx, dy, where] of [[-1, 0, 'right'], [1, 0, 'left'], [0, 1, 'below'], [0, -1, 'above']]) {
+    const c = cells && cells.get(x + dx + ',' + (y + dy));
+    if (c) out.push(t('cbw.a11y.beside.' + where, { card: cardNameT(t, c) }));
+  }
+  return out.join(t('cbw.a11y.sep'));
+}
+
+/** A seat's name in the reader's words: "you" for the reader's own seats,
+ * a computer as "computer N", a players=2 partner seat as its person's
+ * second pile, else the room's name; `st` the room's state (its `seats`). */
+function seatWords(t, st, i, reader) {
+  const s = st && st.seats && st.seats[i];
+  const pv = st && st.view && st.view.partner_hand;
+  if (reader >= 0 && (i === reader || (pv && pv.seat === i)) && !(st && st.replay)) return t('cbw.tell.you');
+  if (!s) return t('cbw.tell.seat', { n: i + 1 });
+  if (s.kind === 'partner') {
+    const of = st.seats[s.of ?? 0];
+    return t('cbw.pile2', { name: s.name || (of && of.name) || t('cbw.tell.seat', { n: (s.of ?? 0) + 1 }) });
+  }
+  if (s.kind === 'ai') return t('cbw.computer', { n: i + 1 });
+  return seatNameN(s, i);
+}
+
+/** Puts what `events` did on `cells` (Map 'x,y' → card): placements in,
+ * captured cards out. */
+function applyEvents(cells, events) {
+  for (const e of events || []) {
+    if (!e) continue;
+    if (e.type === 'place') cells.set(e.x + ',' + e.y, e.card);
+    if (e.type === 'capture') for (const c of e.cards || []) cells.delete(c.x + ',' + c.y);
+  }
+}
 
 /** The sentences of a list of events (docs/web-views.md, cbw "Events") in
  * the catalogue `t`'s language; `who(seat, start)` names a seat (`start`:
@@ -165,6 +240,140 @@ export function refused(err, ctx) {
   return !!(current && err && err.refusal && current.showRefusal(err.refusal));
 }
 
+/** `s` with its first letter upper-case (a name at the start of a sentence). */
+function cap(s) {
+  return s ? s.charAt(0).toLocaleUpperCase() + s.slice(1) : s;
+}
+
+/** What a history entry did, said for the room's live region (issue 32):
+ * as `tell`, but each card by its name and a placement by the cards it was
+ * laid beside ("Computer 2 laid the Jack of clubs, right of the Jack of
+ * spades."), when the table mounted now knows the cells before the entry;
+ * a run of captures by their cards and the number of prisoners; a pass. */
+export function announce(entry, ctx) {
+  const t = ctx.t;
+  const list = entry && Array.isArray(entry.events) ? entry.events : [];
+  const cells = current ? current.cellsBefore(entry) : null;
+  const who = (seat) => (current ? current.whoSay(seat) : seat === ctx.seat ? t('cbw.tell.you') : t('cbw.tell.seat', { n: seat + 1 }));
+  const team = (n) => t('cbw.team.' + n);
+  const out = [];
+  let mover = null;
+  for (let i = 0; i < list.length; i++) {
+    const e = list[i] || {};
+    if (e.type === 'first') out.push(t('cbw.tell.first', { team: team(e.team) }));
+    else if (e.type === 'place') {
+      mover = e.seat;
+      const card = cardNameT(t, e.card);
+      const where = neighbourWords(cells, e.x, e.y, t);
+      if (cells && !cells.size) out.push(cap(t('cbw.a11y.say.first', { who: who(e.seat), card })));
+      else out.push(cap(where ? t('cbw.a11y.say.place', { who: who(e.seat), card, where }) : t('cbw.a11y.say.alone', { who: who(e.seat), card })));
+    } else if (e.type === 'fix') {
+      const [lo, hi] = e.edges || [0, 0];
+      out.push(t(e.axis === 'x' ? 'cbw.tell.fix.x' : 'cbw.tell.fix.y', { n: hi - lo + 1 }));
+    } else if (e.type === 'capture') {
+      const cards = [];
+      for (; i < list.length && list[i] && list[i].type === 'capture' && list[i].by === e.by; i++)
+        for (const c of list[i].cards || []) cards.push(cardNameT(t, c.card));
+      i--;
+      const own = mover !== null && e.by !== mover % 2;
+      out.push(cap(t(own ? 'cbw.a11y.say.lost' : 'cbw.a11y.say.capture', { cards: cards.join(t('cbw.a11y.sep')), n: cards.length, team: team(e.by) })));
+    } else if (e.type === 'pass') out.push(cap(t('cbw.a11y.say.pass', { who: who(e.seat) })));
+    else if (e.type === 'castle') out.push(t('cbw.tell.castle', { team: team(e.team), n: (e.cells || []).length }));
+    else if (e.type === 'end') {
+      const score = (e.score || []).join(' : ');
+      out.push(e.winner === null || e.winner === undefined
+        ? t('cbw.tell.end.draw', { score })
+        : t('cbw.tell.end.win', { team: team(e.winner), score, castles: (e.castles || []).join(' : '), prisoners: (e.prisoners || []).join(' : ') }));
+    }
+  }
+  return out;
+}
+
+/** The room's sound for a history entry: 'capture' when it took prisoners,
+ * 'move' for a placement or a pass, null for anything else (the draw of
+ * the opening team). */
+export function soundOf(entry) {
+  const list = (entry && Array.isArray(entry.events) && entry.events) || [];
+  if (list.some((e) => e && e.type === 'capture')) return 'capture';
+  return list.some((e) => e && (e.type === 'place' || e.type === 'pass')) ? 'move' : null;
+}
+
+/** The position in words, for the room's "Describe the table" (issue 32):
+ * whose turn and what the reader may do, the teams with their partners and
+ * scores, every hand's size, the Rectangle and its walls, the cards on the
+ * table row by row (rows and columns as the board names its cells), the
+ * last card played, the reader's own cards, the prisoners. From the view
+ * and `ctx.state` (its `legal`, `seats`) alone; [] without a view. */
+export function describe(view, ctx) {
+  const v = view;
+  if (!v || v.game !== 'cbw') return [];
+  const t = ctx.t;
+  const st = ctx.state || { view: v };
+  const reader = ctx.seat ?? -1;
+  const sep = t('cbw.a11y.sep');
+  const name = (i) => seatWords(t, st, i, reader);
+  const card = (c) => cardNameT(t, c);
+  const out = [];
+  const legal = (st.legal || []).filter((a) => a && a.fields);
+  // whose turn, what the reader may do
+  if (v.outcome) {
+    const sc = (v.score || [0, 0]).join(' : ');
+    out.push(v.outcome.kind === 'draw' || v.outcome.winner === null ? t('cbw.over.draw', { score: sc }) : t('cbw.over.win', { team: t('cbw.team.' + v.outcome.winner), score: sc }));
+  } else if (v.stage === 'first') out.push(t('cbw.a11y.d.drawing'));
+  else if (legal.length) {
+    const cards = [...new Set(legal.map(placeOf).filter(Boolean).map((p) => p.card))];
+    const cellsN = new Set(legal.map(placeOf).filter(Boolean).map((p) => p.x + ',' + p.y)).size;
+    out.push(t('cbw.a11y.d.yours'));
+    if (cards.length) out.push(t('cbw.a11y.d.can', { n: cards.length, cards: cards.map(card).join(sep), cells: cellsN }));
+    else out.push(t('cbw.a11y.d.cannot'));
+    if (legal.some(isPass) && cards.length) out.push(t('cbw.a11y.d.pass'));
+  } else if (v.turn !== undefined && v.turn !== null && v.phase !== 'over') {
+    out.push(t('cbw.a11y.d.turn', { who: name(v.turn), team: t('cbw.team.' + ((v.teams || [])[v.turn] ?? v.turn % 2)) }));
+  }
+  // the teams, their scores; every hand's size
+  const teams = v.teams || [];
+  const sc = v.score || [0, 0], ca = v.castles || [0, 0], pr = v.prisoners || [[], []];
+  for (const team of [0, 1]) {
+    const members = [];
+    for (let i = 0; i < v.seats; i++) if ((teams[i] ?? i % 2) === team) members.push(name(i));
+    out.push(t('cbw.a11y.d.team', { team: t('cbw.team.' + team), names: members.join(sep), score: sc[team], castles: ca[team], prisoners: (pr[team] || []).length }));
+  }
+  const sizes = [];
+  for (let i = 0; i < v.seats; i++) sizes.push(t('cbw.a11y.d.handOf', { who: name(i), n: (v.hand_sizes || [])[i] ?? 0 }));
+  out.push(t('cbw.a11y.d.hands', { list: sizes.join(sep) }));
+  // the Rectangle, its walls, the cards row by row
+  const o = v.options || {};
+  const table = v.table || [];
+  if (!table.length) out.push(t('cbw.a11y.d.empty', { w: o.width, h: o.height }));
+  else {
+    out.push(t('cbw.a11y.d.rect', { w: o.width, h: o.height, sw: v.span.x[1] - v.span.x[0] + 1, sh: v.span.y[1] - v.span.y[0] + 1 }));
+    out.push(v.fixed_x && v.fixed_y ? t('cbw.a11y.d.walls.both') : v.fixed_x ? t('cbw.a11y.d.walls.x') : v.fixed_y ? t('cbw.a11y.d.walls.y') : t('cbw.a11y.d.walls.none'));
+    const b = boxOf(v);
+    const rows = new Map();
+    for (const c of table) {
+      const r = b.y1 - c.y + 1;
+      if (!rows.has(r)) rows.set(r, []);
+      rows.get(r).push(c);
+    }
+    for (const r of [...rows.keys()].sort((a, z) => a - z)) {
+      const cells = rows.get(r).sort((a, z) => a.x - z.x).map((c) => t('cbw.a11y.d.inCol', { card: card(c.card), c: c.x - b.x0 + 1 }));
+      out.push(t('cbw.a11y.d.row', { r, cells: cells.join(sep) }));
+    }
+    const last = [...(v.history || [])].reverse().find((e) => e.move === 'place');
+    if (last && table.some((c) => c.x === last.x && c.y === last.y && c.card === last.card))
+      out.push(t('cbw.a11y.d.last', { card: card(last.card), who: name(last.seat), pos: posWords(b, last.x, last.y, t) }));
+  }
+  // the reader's cards, the prisoners
+  if (v.hand) {
+    out.push(v.hand.length ? t('cbw.a11y.d.hand', { cards: v.hand.map(card).join(sep) }) : t('cbw.a11y.d.handEmpty'));
+    const pv = v.partner_hand;
+    if (pv) out.push(t('cbw.a11y.d.hand2', { n: pv.seat + 1, cards: pv.cards.length ? pv.cards.map(card).join(sep) : t('cbw.hand.empty') }));
+  }
+  for (const team of [0, 1])
+    if ((pr[team] || []).length) out.push(t('cbw.a11y.d.prisoners', { team: t('cbw.team.' + team), cards: pr[team].map(card).join(sep) }));
+  return out;
+}
+
 let cssLinked = false;
 function linkCss() {
   if (cssLinked || document.querySelector('link[data-cbw-css]')) return;
@@ -188,20 +397,21 @@ function cardFace(card, x, y, w, hgt) {
 export function mount(root, api) {
   linkCss();
   const t = api.t;
-  const cardName = (c) => {
-    const p = parseCard(c);
-    return p ? t('cbw.card', { rank: t('cbw.rank.' + p.rank), suit: t('cbw.suit.' + p.suit) }) : String(c);
-  };
+  const cardName = (c) => cardNameT(t, c);
   const teamName = (team) => t('cbw.team.' + team);
 
   // ---- the elements ----
   const els = {};
   els.teams = h('div', { class: 'cbw-teams', role: 'group', 'aria-label': t('cbw.seats') });
   els.info = h('p', { class: 'cbw-info' });
-  els.outcome = h('p', { class: 'cbw-outcome', role: 'status', hidden: true });
+  // no live regions here: the room's announces each entry (`announce`) once
+  els.outcome = h('p', { class: 'cbw-outcome', hidden: true });
   els.log = h('div', { class: 'cbw-log' }); // the moves before the last update's, older first
-  els.last = h('div', { class: 'cbw-last', 'aria-live': 'polite' });
-  els.news = h('div', { class: 'cbw-news', role: 'log', 'aria-label': t('cbw.log') }, els.log, els.last);
+  els.last = h('div', { class: 'cbw-last' });
+  els.news = h('div', { class: 'cbw-news', role: 'group', 'aria-label': t('cbw.log') }, els.log, els.last);
+  // the keys, said by a screen reader when the focus enters the board or the hand
+  els.keysBoard = h('p', { id: 'cbw-keys-board', hidden: true }, t('cbw.a11y.keys.board'));
+  els.keysHand = h('p', { id: 'cbw-keys-hand', hidden: true }, t('cbw.a11y.keys.hand'));
   els.refusal = h('p', { class: 'cbw-refusal', role: 'alert', hidden: true });
   els.svgHost = h('div', { class: 'cbw-board', tabindex: '-1' });
   els.zoomOut = h('button', { type: 'button', class: 'cbw-zoom-out', 'aria-label': t('cbw.zoom.out'), title: t('cbw.zoom.out'), onclick: () => zoomBy(1 / 1.25) }, '−');
@@ -223,7 +433,8 @@ export function mount(root, api) {
       els.boardBox,
       els.hands,
       els.actions,
-      h('div', { class: 'cbw-more' }, els.info, els.prisoners)));
+      h('div', { class: 'cbw-more' }, els.info, els.prisoners),
+      els.keysBoard, els.keysHand));
 
   // ---- what the table keeps between updates (all from views) ----
   let state = null;
@@ -242,6 +453,11 @@ export function mount(root, api) {
   let refusedAt = null; // {x, y} of the cell whose refusal is shown
   let gains = [0, 0]; // prisoners each team took in the last update
   const timers = new Set();
+  let boardStop = null; // {x, y}: the board's one Tab stop (roving tabindex)
+  let handStop = null; // the card of the hand's one Tab stop
+  let toTarget = false; // a card chosen by keyboard: the focus goes to its first lit cell
+  const snaps = new Map(); // seq → the cells before that entry (announce says where a card went)
+  let ahead = null; // {seq, cells}: after entries announced before this table drew them
 
   // ---- legal actions ----
   function targetsOf(card) {
@@ -260,6 +476,14 @@ export function mount(root, api) {
       if (p) out.add(p.card);
     }
     return out;
+  }
+  /** The prisoners placing `card` on (x, y) would take (its legal action's `fields`). */
+  function capturesAt(card, x, y) {
+    const a = ((state && state.legal) || []).find((l) => {
+      const p = placeOf(l);
+      return p && p.card === card && p.x === x && p.y === y;
+    });
+    return (a && a.fields.captures) || 0;
   }
   function canPass() {
     return !!(state && (state.legal || []).some(isPass));
@@ -419,26 +643,85 @@ export function mount(root, api) {
   host.addEventListener('pointercancel', onUp);
   host.addEventListener('click', onClickCapture, true);
   host.addEventListener('wheel', onWheel, { passive: false });
+  // ---- the keyboard (issue 32): one Tab stop for the board, one for the
+  // hand, the arrow keys inside each; Enter or Space chooses a card (the
+  // focus then goes to its first lit cell) or plays on a cell; Escape puts
+  // the chosen card back (the focus back on it in the hand) ----
   const onKey = (e) => {
-    if (e.key === 'Escape' && selected) {
-      selected = null;
-      hideRefusal();
-      redraw();
-    }
+    if (e.key !== 'Escape' || !selected) return;
+    const card = selected;
+    const fromBoard = els.svgHost.contains(document.activeElement);
+    selected = null;
+    hideRefusal();
+    redraw();
+    if (fromBoard) focusHand(card);
   };
   root.addEventListener('keydown', onKey);
-  // the arrow keys move the focus from cell to cell on the board
   const STEP = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  /** The board's cell at (x, y) (not a fading card), or null. */
+  function cellEl(x, y) {
+    return els.svgHost.querySelector(`.cbw-cell[data-x="${x}"][data-y="${y}"]`);
+  }
+  /** Moves the board's Tab stop to `el` and focuses it. */
+  function focusCell(el) {
+    if (!el) return;
+    for (const c of els.svgHost.querySelectorAll('.cbw-cell[tabindex="0"]')) c.setAttribute('tabindex', '-1');
+    el.setAttribute('tabindex', '0');
+    boardStop = { x: Number(el.dataset.x), y: Number(el.dataset.y) };
+    el.focus();
+  }
+  /** Focuses the hand's button of `card` (else the hand's Tab stop). */
+  function focusHand(card) {
+    const b = els.hands.querySelector(`.cbw-hcard[data-card="${card}"]`) || els.hands.querySelector('.cbw-hcard[tabindex="0"]');
+    if (b) {
+      for (const o of els.hands.querySelectorAll('.cbw-hcard[tabindex="0"]')) o.setAttribute('tabindex', '-1');
+      b.setAttribute('tabindex', '0');
+      handStop = b.dataset.card;
+      b.focus();
+    }
+  }
   els.svgHost.addEventListener('keydown', (e) => {
+    const el = e.target && e.target.closest ? e.target.closest('.cbw-cell') : null;
+    if (!el || e.altKey || e.ctrlKey || e.metaKey) return;
+    const x = Number(el.dataset.x), y = Number(el.dataset.y);
     const d = STEP[e.key];
-    const el = e.target;
-    if (!d || !el.dataset || el.dataset.x === undefined) return;
-    const next = els.svgHost.querySelector(`[data-x="${Number(el.dataset.x) + d[0]}"][data-y="${Number(el.dataset.y) + d[1]}"]:not(.cbw-ghost)`);
-    if (!next) return;
+    if (d) {
+      e.preventDefault();
+      focusCell(cellEl(x + d[0], y + d[1]));
+    } else if (e.key === 'Home' || e.key === 'End') {
+      // the first or last lit cell (the first or last cell when none is lit)
+      e.preventDefault();
+      const lit = [...els.svgHost.querySelectorAll('.cbw-target')];
+      const all = lit.length ? lit : [...els.svgHost.querySelectorAll('.cbw-cell')];
+      focusCell(e.key === 'Home' ? all[0] : all[all.length - 1]);
+    } else if ((e.key === 'Enter' || e.key === ' ') && el.classList.contains('cbw-free')) {
+      e.preventDefault();
+      press(x, y);
+    }
+  });
+  /** A free cell pressed by keyboard: placed as a tap places; without a
+   * chosen card (or out of turn) the reason is told beside the cell. */
+  function press(x, y) {
+    if (selected && myTurn()) return place(x, y);
+    const text = myTurn() ? t('cbw.a11y.choose') : view && view.turn !== undefined && !state.over ? t('cbw.a11y.wait', { who: whoText(view.turn, false) }) : t('cbw.a11y.over');
+    showRefusal({ why: 'note', text, x, y });
+  }
+  els.hands.addEventListener('keydown', (e) => {
+    const el = e.target && e.target.closest ? e.target.closest('.cbw-hcard') : null;
+    if (!el || e.altKey || e.ctrlKey || e.metaKey) return;
+    const all = [...els.hands.querySelectorAll('.cbw-hcard')];
+    const i = all.indexOf(el);
+    let j = null;
+    if (e.key === 'ArrowRight' || e.key === 'ArrowDown') j = Math.min(all.length - 1, i + 1);
+    else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') j = Math.max(0, i - 1);
+    else if (e.key === 'Home') j = 0;
+    else if (e.key === 'End') j = all.length - 1;
+    if (j === null) return;
     e.preventDefault();
-    next.focus();
+    focusHand(all[j].dataset.card);
   });
   const onResize = () => {
+    newsFocusable();
     if (!userZoom) fit(false);
   };
   window.addEventListener('resize', onResize);
@@ -448,22 +731,6 @@ export function mount(root, api) {
     const m = new Map();
     for (const c of v.table || []) m.set(c.x + ',' + c.y, c.card);
     return m;
-  }
-
-  /** The cells drawn: the span and one cell around it, within the Rectangle. */
-  function boxOf(v) {
-    const ins = v.inside || { x: [0, 0], y: [0, 0] };
-    const clampTo = (lo, hi, r) => [Math.max(lo, r[0]), Math.min(hi, r[1])];
-    if (!v.span) {
-      const [x0, x1] = clampTo(-1, 1, ins.x);
-      const [y0, y1] = clampTo(-1, 1, ins.y);
-      return { x0: Math.min(x0, 0), x1: Math.max(x1, 0), y0: Math.min(y0, 0), y1: Math.max(y1, 0) };
-    }
-    if (!(v.table || []).length) return { x0: ins.x[0], x1: ins.x[1], y0: ins.y[0], y1: ins.y[1] };
-    const sx = v.span.x, sy = v.span.y;
-    const [x0, x1] = clampTo(sx[0] - 1, sx[1] + 1, ins.x);
-    const [y0, y1] = clampTo(sy[0] - 1, sy[1] + 1, ins.y);
-    return { x0: Math.min(x0, sx[0]), x1: Math.max(x1, sx[1]), y0: Math.min(y0, sy[0]), y1: Math.max(y1, sy[1]) };
   }
 
   /** The castles as if the game ended now (CBW-R23, R24): Map 'x,y' → team
@@ -529,6 +796,7 @@ export function mount(root, api) {
       viewBox: `0 0 ${natural.w} ${natural.h}`,
       role: 'group',
       'aria-label': t('cbw.board', { w: v.options.width, h: v.options.height, n: (v.table || []).length }),
+      'aria-describedby': 'cbw-keys-board',
     });
     root.append(svg('rect', { class: 'cbw-felt', x: 0, y: 0, width: natural.w, height: natural.h, rx: 10 }));
     // the span: every cell that has ever held a card
@@ -541,50 +809,66 @@ export function mount(root, api) {
         height: (v.span.y[1] - v.span.y[0] + 1) * PY - 2,
         rx: 6,
       }));
+    const sep = t('cbw.a11y.sep');
+    const marks = svg('g', { class: 'cbw-marks', 'aria-hidden': 'true' }); // drawn over the cells, outside their names
+    // the focus ring: dark next to the card, white next to the felt (3:1 against either)
+    const ring = (x, y) => [
+      svg('rect', { class: 'cbw-focus cbw-focus-out', x: cx(x) - 4.5, y: cy(y) - 4.5, width: CW + 9, height: CH + 9, rx: 8 }),
+      svg('rect', { class: 'cbw-focus cbw-focus-in', x: cx(x) - 1.5, y: cy(y) - 1.5, width: CW + 3, height: CH + 3, rx: 6 }),
+    ];
     for (let y = b.y1; y >= b.y0; y--)
       for (let x = b.x0; x <= b.x1; x++) {
         const key = x + ',' + y;
         const card = cells.get(key);
-        const at = t('cbw.at', { x, y });
+        const pos = posWords(b, x, y, t);
         if (card) {
+          const isLast = !!last && last.x === x && last.y === y && last.card === card;
           const g = svg('g', {
-            class: 'cbw-cell cbw-on' + (last && last.x === x && last.y === y && last.card === card ? ' cbw-lastcard' : ''),
-            tabindex: '0',
+            class: 'cbw-cell cbw-on' + (isLast ? ' cbw-lastcard' : ''),
+            tabindex: '-1',
             role: 'img',
-            'aria-label': cardName(card) + ', ' + at + (last && last.x === x && last.y === y ? ', ' + t('cbw.lastcard') : ''),
+            'aria-label': t('cbw.a11y.cell.card', { card: cardName(card), team: teamName(teamOfCard(card)), pos }) + (isLast ? sep + t('cbw.lastcard') : ''),
             dataset: { x, y, card },
           }, cardFace(card, cx(x), cy(y), CW, CH));
-          if (last && last.x === x && last.y === y && last.card === card)
+          if (isLast) {
+            // the last card: a ring and a corner flag (a shape, not only a colour)
             g.append(svg('rect', { class: 'cbw-ring', x: cx(x) - 2.5, y: cy(y) - 2.5, width: CW + 5, height: CH + 5, rx: 7 }));
+            g.append(svg('path', { class: 'cbw-last-mark', d: `M${cx(x) + CW - 18},${cy(y) + 1} h17 v17 z` }));
+          }
+          g.append(...ring(x, y));
           root.append(g);
         } else {
           const target = targets.has(key);
           const castle = castles.get(key);
-          const label =
-            (target ? t('cbw.cell.target', { at, card: cardName(selected) }) : t('cbw.cell.free', { at })) +
-            (castle !== undefined ? ', ' + t('cbw.cell.castle', { team: teamName(castle) }) : '');
+          const words = [t('cbw.a11y.cell.free', { pos })];
+          const near = neighbourWords(cells, x, y, t);
+          if (near) words.push(near);
+          if (target) {
+            const n = capturesAt(selected, x, y);
+            words.push(t('cbw.a11y.cell.target', { card: cardName(selected) }) + (n ? sep + t('cbw.a11y.cell.captures', { n }) : ''));
+          }
+          if (castle !== undefined) words.push(t('cbw.cell.castle', { team: teamName(castle) }));
           const g = svg('g', {
             class: 'cbw-cell cbw-free' + (target ? ' cbw-target' : '') + (castle !== undefined ? ' cbw-castle team' + castle : '') +
               (refusedAt && refusedAt.x === x && refusedAt.y === y ? ' cbw-refused' : ''),
-            tabindex: '0',
+            tabindex: '-1',
             role: 'button',
-            'aria-label': label,
-            'aria-disabled': turnNow && selected ? null : 'true',
+            'aria-label': words.join(sep),
+            // a cell the chosen card may not take can still be pressed: the reason is told beside it
+            'aria-disabled': turnNow && selected && target ? null : 'true',
             dataset: { x, y },
             onclick: () => place(x, y),
-            onkeydown: (e) => {
-              if (e.key === 'Enter' || e.key === ' ') {
-                e.preventDefault();
-                place(x, y);
-              }
-            },
-          }, svg('rect', { class: 'cbw-slot', x: cx(x) + 1, y: cy(y) + 1, width: CW - 2, height: CH - 2, rx: 5 }));
-          if (castle !== undefined && !target)
-            g.append(svg('text', { class: 'cbw-castle-mark', x: cx(x) + CW / 2, y: cy(y) + CH / 2 + 8, 'font-size': 24, 'text-anchor': 'middle' }, '♜'));
-          if (target) g.append(svg('text', { class: 'cbw-target-mark' + (RED_SUIT[String(selected).slice(-1)] ? ' red' : ''), x: cx(x) + CW / 2, y: cy(y) + CH / 2 + 7, 'font-size': 22, 'text-anchor': 'middle' }, short(selected)));
+          }, svg('rect', { class: 'cbw-slot', x: cx(x) + 1, y: cy(y) + 1, width: CW - 2, height: CH - 2, rx: 5 }), ...ring(x, y));
+          // a castle: the rook and its team's suits (the team told by shape, not by colour alone)
+          if (castle !== undefined && !target) {
+            marks.append(svg('text', { class: 'cbw-castle-mark', x: cx(x) + CW / 2, y: cy(y) + CH / 2 + 2, 'font-size': 24, 'text-anchor': 'middle' }, '♜'));
+            marks.append(svg('text', { class: 'cbw-castle-mark', x: cx(x) + CW / 2, y: cy(y) + CH / 2 + 22, 'font-size': 14, 'text-anchor': 'middle' }, castle === 0 ? '♥♦' : '♠♣'));
+          }
+          if (target) marks.append(svg('text', { class: 'cbw-target-mark' + (RED_SUIT[String(selected).slice(-1)] ? ' red' : ''), x: cx(x) + CW / 2, y: cy(y) + CH / 2 + 7, 'font-size': 22, 'text-anchor': 'middle' }, short(selected)));
           root.append(g);
         }
       }
+    root.append(marks);
     // the walls: the Rectangle's fixed edges
     const wall = (x1, y1, x2, y2, which) => root.append(svg('line', { class: 'cbw-wall', x1, y1, x2, y2, dataset: { wall: which } }));
     const top = M / 2, bottom = natural.h - M / 2, left = M / 2, right = natural.w - M / 2;
@@ -602,7 +886,9 @@ export function mount(root, api) {
     for (const [key, card] of gone) {
       const [x, y] = key.split(',').map(Number);
       if (x < b.x0 || x > b.x1 || y < b.y0 || y > b.y1) continue;
-      const g = svg('g', { class: 'cbw-ghost', 'aria-hidden': 'true' }, cardFace(card, cx(x), cy(y), CW, CH));
+      // crossed out while it fades (a shape as well as the red edge)
+      const g = svg('g', { class: 'cbw-ghost', 'aria-hidden': 'true' }, cardFace(card, cx(x), cy(y), CW, CH),
+        svg('path', { class: 'cbw-cross', d: `M${cx(x) + 6},${cy(y) + 6} L${cx(x) + CW - 6},${cy(y) + CH - 6} M${cx(x) + CW - 6},${cy(y) + 6} L${cx(x) + 6},${cy(y) + CH - 6}` }));
       root.append(g);
       faded++;
       const tm = setTimeout(() => {
@@ -615,10 +901,22 @@ export function mount(root, api) {
     clear(els.svgHost).append(root);
     els.svgHost.dataset.faded = String(faded); // cards faded out since the mount (the tests count captures)
     boardResized = sizeChanged;
-    if (hadFocus && hadFocus.x !== undefined) {
-      const again = root.querySelector(`[data-x="${hadFocus.x}"][data-y="${hadFocus.y}"]`);
-      if (again) again.focus({ preventScroll: true });
+    // the board's one Tab stop: the cell focused, else the first lit cell of
+    // a card chosen by keyboard, else the cell of the last stop, else the
+    // last card played, else the first cell
+    const at = (p) => (p ? root.querySelector(`.cbw-cell[data-x="${p.x}"][data-y="${p.y}"]`) : null);
+    const firstLit = root.querySelector('.cbw-target');
+    let stop = null;
+    if (toTarget && firstLit) stop = firstLit;
+    else if (hadFocus && hadFocus.x !== undefined) stop = at(hadFocus);
+    stop = stop || at(boardStop) || root.querySelector('.cbw-lastcard') || root.querySelector('.cbw-cell');
+    if (stop) {
+      stop.setAttribute('tabindex', '0');
+      boardStop = { x: Number(stop.dataset.x), y: Number(stop.dataset.y) };
+      if (toTarget && firstLit) stop.focus();
+      else if (hadFocus) stop.focus({ preventScroll: true });
     }
+    toTarget = false;
   }
 
   function miniCard(card, w = 40, hgt = 56) {
@@ -626,6 +924,8 @@ export function mount(root, api) {
   }
 
   function drawHands(v) {
+    // a redraw keeps the focus on the card it was on (else on the hand's stop)
+    const focused = els.hands.contains(document.activeElement) ? document.activeElement.dataset.card || '' : null;
     clear(els.hands);
     if (!v.hand) return; // a spectator: no hand is ever drawn
     const playable = playableCards();
@@ -637,30 +937,49 @@ export function mount(root, api) {
       const acting = actorSeats.has(pile.seat) || (v.actors || []).includes(pile.seat);
       // players=2: the pile that does not act now is drawn small (the screen holds both)
       const idle = piles.length > 1 && (actingPile ? pile !== actingPile : pile !== piles[0]);
-      const list = h('div', { class: 'cbw-hand', role: 'group', 'aria-label': pile.title });
+      const list = h('div', { class: 'cbw-hand', role: 'group', 'aria-label': pile.title, 'aria-describedby': 'cbw-keys-hand' });
       for (const card of pile.cards) {
         const can = playable.has(card);
+        const stuck = acting && myTurn() && !can; // its turn, and no free cell takes it
         list.append(
           h('button', {
             type: 'button',
             class: 'cbw-hcard' + (can ? ' playable' : '') + (selected === card ? ' selected' : ''),
             'aria-pressed': selected === card ? 'true' : 'false',
-            'aria-label': cardName(card) + (acting && myTurn() && !can ? ', ' + t('cbw.hand.nowhere') : ''),
+            'aria-disabled': stuck ? 'true' : null,
+            tabindex: '-1',
             dataset: { card },
-            onclick: () => {
+            onclick: (e) => {
               selected = selected === card ? null : card;
+              handStop = card;
+              // chosen by keyboard (a click of detail 0): on to its first lit cell
+              toTarget = !!selected && e.detail === 0 && myTurn() && targetsOf(card).size > 0;
               hideRefusal();
+              const byKey = toTarget;
               redraw();
+              if (byKey) return;
               const again = els.hands.querySelector(`[data-card="${card}"]`);
               if (again) again.focus({ preventScroll: true });
             },
-          }, miniCard(card)));
+          },
+          // the name as text (no aria-label: the name holds what the face shows)
+          h('span', { class: 'sr' }, cardName(card) + (stuck ? t('cbw.a11y.sep') + t('cbw.hand.nowhere') : '')),
+          miniCard(card)));
       }
       if (!pile.cards.length) list.append(h('span', { class: 'quiet' }, t('cbw.hand.empty')));
       // the idle pile's title short, on its cards' line
       const title = idle ? t('cbw.hand.idle', { n: pile.seat + 1 }) : pile.title;
       els.hands.append(h('section', { class: 'cbw-pile' + (acting && myTurn() ? ' acting' : '') + (idle ? ' idle' : '') }, h('h3', { title: pile.title }, title), list));
     }
+    // the hand's one Tab stop: the chosen card, else the last stop, else the first playable card, else the first
+    const buttons = [...els.hands.querySelectorAll('.cbw-hcard')];
+    const by = (c) => buttons.find((b) => b.dataset.card === c);
+    const stop = by(selected) || by(handStop) || buttons.find((b) => b.classList.contains('playable')) || buttons[0];
+    if (stop) {
+      stop.setAttribute('tabindex', '0');
+      handStop = stop.dataset.card;
+    }
+    if (focused !== null && (by(focused) || stop)) (by(focused) || stop).focus({ preventScroll: true });
   }
 
   /** A seat's name for the log: "You" (or "you") for this page's seats, else its name. */
@@ -778,6 +1097,7 @@ export function mount(root, api) {
       }
       const lines = [];
       for (const entry of told) {
+        snap(entry.seq, cells);
         lines.push(eventWords(entry.events, t, whoText, cells).join(' '));
         for (const e of entry.events) {
           if (e.type === 'place') cells.set(e.x + ',' + e.y, e.card);
@@ -800,6 +1120,12 @@ export function mount(root, api) {
     return [where ? t('cbw.tell.place.beside', { who: whoText(e.seat, true), card: short(e.card), where }) : t('cbw.tell.place', { who: whoText(e.seat, true), card: short(e.card) })];
   }
 
+  /** The log's box takes the focus while it scrolls (the keyboard scrolls it too). */
+  function newsFocusable() {
+    if (els.news.scrollHeight > els.news.clientHeight + 1) els.news.setAttribute('tabindex', '0');
+    else els.news.removeAttribute('tabindex');
+  }
+
   /** The log: the lines of the last update as `.cbw-last`, up to LOG_KEEP
    * before them above it, faded, as many as the box holds whole; the box
    * scrolled to its newest line. */
@@ -817,11 +1143,13 @@ export function mount(root, api) {
     // whole lines only: the oldest go while the box would cut one
     while (els.log.firstChild && els.news.scrollHeight > els.news.clientHeight + 1) els.log.firstChild.remove();
     els.news.scrollTop = els.news.scrollHeight;
+    newsFocusable();
   }
 
   // ---- a refusal, next to the cell tapped ----
   /** A refusal (docs/web-views.md, cbw "Refusals") in the page's words. */
   function refusalWords(r) {
+    if (r.why === 'note') return r.text; // the table's own words (a key pressed on a cell out of turn)
     const key = 'cbw.refusal.' + r.why + (r.why === 'outside' && r.walls ? '.walls' : '');
     const vars = {
       card: short(r.card),
@@ -888,8 +1216,30 @@ export function mount(root, api) {
   const boxWatch = typeof ResizeObserver === 'function' ? new ResizeObserver(() => placeRefusal()) : null;
   if (boxWatch) boxWatch.observe(els.boardBox);
 
+  /** Keeps a copy of `cells` as the table before entry `seq` (the last 32). */
+  function snap(seq, cells) {
+    snaps.set(seq, new Map(cells));
+    if (snaps.size > 32) snaps.delete(snaps.keys().next().value);
+  }
+  /** The cells before history entry `entry` (for `announce`): as this
+   * table drew them, or, for an entry it has not drawn yet, the table now
+   * plus the entries announced since; null for an older entry it never held. */
+  function cellsBefore(entry) {
+    const seq = entry && entry.seq;
+    if (snaps.has(seq)) return snaps.get(seq);
+    if (!Number.isInteger(seq) || seq <= lastSeq || !view) return null;
+    const cells = new Map(ahead && ahead.seq < seq ? ahead.cells : prevCells || cellsOf(view));
+    snap(seq, cells);
+    applyEvents(cells, entry.events);
+    ahead = { seq, cells };
+    return snaps.get(seq);
+  }
+
   function drawActions(v) {
+    const passHadFocus = document.activeElement === els.pass;
     els.pass.hidden = !canPass();
+    // Pass pressed by keyboard goes away: the focus to the hand (else the board), not lost
+    if (passHadFocus && els.pass.hidden) (els.hands.querySelector('.cbw-hcard[tabindex="0"]') || els.svgHost.querySelector('.cbw-cell[tabindex="0"]') || els.svgHost).focus({ preventScroll: true });
     let hint = '';
     if (v.hand && myTurn()) hint = selected ? (targetsOf(selected).size ? t('cbw.hint.cell') : t('cbw.hint.nowhere')) : t('cbw.hint.card');
     els.hint.textContent = hint;
@@ -924,6 +1274,7 @@ export function mount(root, api) {
       redraw(gone);
       drawLog(lines);
       prevCells = cells;
+      ahead = null;
     },
     event(msg) {
       // an illegal placement: told next to the cell tapped (the room asks
@@ -934,6 +1285,9 @@ export function mount(root, api) {
     showRefusal,
     /** The cards on the table now (Map 'x,y' → card), for actionWords. */
     cells: () => (view ? cellsOf(view) : null),
+    cellsBefore,
+    /** A seat as `announce` names it ("you", "Ann", "computer 3"). */
+    whoSay: (i) => whoText(i, false),
     destroy() {
       for (const tm of timers) clearTimeout(tm);
       timers.clear();
