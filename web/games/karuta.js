@@ -371,11 +371,6 @@ function torifuda(n, x, y, flip, attrs) {
         chars.map((ch) => svg('tspan', { x: cx }, ch))),
     );
   });
-  // the label tag: a strip at the card's foot as the player sees it (an
-  // upside-down card's is turned back upright: cardEl)
-  kids.push(svg('g', { class: 'kar-tag', 'aria-hidden': 'true' },
-    svg('rect', { class: 'kar-tag-bg', x: 1.5, y: CH - TAG - 1.5, width: CW - 3, height: TAG, rx: 2 }),
-    svg('text', { class: 'kar-tag-text', x: CW / 2, y: CH - 4.6, 'text-anchor': 'middle', 'font-size': 9.5 })));
   const g = svg('g', { class: 'kar-card', transform: '', tabindex: -1, role: 'button', dataset: { card: n }, ...attrs }, ...kids);
   kanaLayout(g, 0);
   g.setAttribute('transform', flip ? `translate(${x + CW} ${y + CH}) rotate(180)` : `translate(${x} ${y})`);
@@ -383,6 +378,16 @@ function torifuda(n, x, y, flip, attrs) {
 }
 
 const TAG = 12; // the label tag's height, in SVG units
+
+/** A card's label tag at (x, y), the card's place: a strip at its foot as
+ * the player sees it. Drawn over the cards, outside their <g> (a button's
+ * visible text is its kana, which its name holds: axe's
+ * label-content-name-mismatch). */
+function labelTag(label, x, y) {
+  return svg('g', { class: 'kar-tag', 'aria-hidden': 'true' },
+    svg('rect', { class: 'kar-tag-bg', x: x + 1.5, y: y + CH - TAG - 1.5, width: CW - 3, height: TAG, rx: 2 }),
+    svg('text', { class: 'kar-tag-text', x: x + CW / 2, y: y + CH - 4.6, 'text-anchor': 'middle', 'font-size': 9.5 }, label));
+}
 
 /** Lays the kana of card <g> out in its height less `strip` units (the
  * label tag: 1 at the foot, -1 at the head of an upside-down card, 0
@@ -446,6 +451,13 @@ export function mount(root, api) {
   let myAnswer = null; // uta answer=poet: {n, card, poet} of this seat's last answer
   const gcache = new Map(); // card → its <g>, built once and moved between redraws
   let fieldOut = null; // the field being built by drawField (morphed into els.field)
+  let tags = []; // the label tags of the cards placed since the last takeTags()
+  /** The label tags gathered, for the end of an SVG's children (over the cards). */
+  function takeTags() {
+    const out = tags;
+    tags = [];
+    return out;
+  }
 
   /** Places card n for the next redraw of the field: its cached element (its
    * 15-odd kana are built once) gets the position and labels asked for,
@@ -465,11 +477,9 @@ export function mount(root, api) {
     setAttr(g, 'aria-label', attrs['aria-label'] || '');
     setAttr(g, 'aria-pressed', attrs['aria-pressed'] || null);
     setAttr(g, 'aria-disabled', attrs['aria-disabled'] || null);
-    // the label tag (keyboard mode: the kana make room for it) and the mark
+    // keyboard mode: the label tag over the card's foot (the kana make room for it)
     kanaLayout(g, keys && attrs.tag ? (flip ? -1 : 1) : 0);
-    const tag = g.querySelector('.kar-tag-text');
-    if (tag.textContent !== (attrs.tag || '')) tag.textContent = attrs.tag || '';
-    setAttr(g.querySelector('.kar-tag'), 'transform', flip ? `rotate(180 ${CW / 2} ${CH / 2})` : null);
+    if (keys && attrs.tag) tags.push(labelTag(attrs.tag, x, y));
     setAttr(g, 'data-base', null);
     setAttr(g, 'data-card', String(n));
     setAttr(g, 'data-label', ds.label ?? null);
@@ -1181,7 +1191,7 @@ export function mount(root, api) {
         const x = colX.get(own ? c.slot : 18 - c.slot);
         kids.push(cardEl(c.card, x, rowY(own, c.row), !own, { ...cardAttrs(c.card, { seat: who }), dataset: { card: c.card, label: c.label, seat: who } }));
       }
-    const box = svg('svg', { class: 'kar-svg kar-kyogi', viewBox: `0 0 ${W} ${Hh}`, role: 'group', 'aria-label': t('karuta.field') }, ...kids);
+    const box = svg('svg', { class: 'kar-svg kar-kyogi', viewBox: `0 0 ${W} ${Hh}`, role: 'group', 'aria-label': t('karuta.field') }, ...kids, ...takeTags());
     fieldOut.append(
       h('p', { class: 'kar-side kar-side-opp' }, t('karuta.territory', { name: name(opp), n: terr[opp].count ?? terr[opp].cards.length })),
       box,
@@ -1203,7 +1213,7 @@ export function mount(root, api) {
     cards.forEach((n, i) => kids.push(cardEl(n, LEFT + (i % ROW_PER) * (CW + GX), 4 + Math.floor(i / ROW_PER) * (CH + GY), false, cardAttrs(n, place))));
     fieldOut.append(
       h('p', { class: 'kar-side' }, title),
-      svg('svg', { class: 'kar-svg kar-row', viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'xMinYMin meet', role: 'group', 'aria-label': title, dataset: { zone } }, ...kids),
+      svg('svg', { class: 'kar-svg kar-row', viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'xMinYMin meet', role: 'group', 'aria-label': title, dataset: { zone } }, ...kids, ...takeTags()),
     );
   }
 
@@ -1213,7 +1223,7 @@ export function mount(root, api) {
     const kids = cards.map((n, i) => cardEl(n, LEFT + (i % per) * (CW + GX), 4 + Math.floor(i / per) * (CH + GY), false, cardAttrs(n, {})));
     fieldOut.append(
       h('p', { class: 'kar-side' }, title),
-      svg('svg', { class: 'kar-svg kar-grid', viewBox: `0 0 ${W} ${rows * (CH + GY) + 4}`, role: 'group', 'aria-label': title, dataset: { zone: 'field' } }, ...kids),
+      svg('svg', { class: 'kar-svg kar-grid', viewBox: `0 0 ${W} ${rows * (CH + GY) + 4}`, role: 'group', 'aria-label': title, dataset: { zone: 'field' } }, ...kids, ...takeTags()),
     );
   }
 

