@@ -171,10 +171,25 @@ run('karuta_a11y', async (h) => {
         if (on && j && j.card === card) {
           h.check(j.responses[0] && j.responses[0].touches.some((x) => x.card === card), `reading ${n}: typing ${on.label} touched card ${card}`);
           if (j.taker === 0) took++;
+          // the live region said the reading, the touch and the judgement, briefly
+          const who = j.taker === 0 ? 'Ann \\(you\\)' : 'computer 2 \\(easy\\)';
+          const said = new RegExp(`Touched ${on.label} \\(card ${card}\\)\\.[\\s\\S]*${who} took card ${card} \\(${on.label}\\)\\.`);
+          await page.waitForFunction(([src]) => new RegExp(src).test(document.getElementById('announce').textContent), [said.source]).catch(() => {});
+          const log = await page.getByRole('log', { name: 'What happens' }).ariaSnapshot();
+          h.check(said.test(log) && log.includes(`Reading ${n}`), `reading ${n}: the log says the reading, the touch and the take: ${log}`);
         }
         if (!middle && j) {
           middle = true;
           await h.expectAxeClean(page, 'kyōgi in the middle (a judgement shown), desktop');
+          // "Describe the table" (Alt+Shift+D): every card by its label, number and verse, as the server's view has them
+          await page.keyboard.press('Alt+Shift+D');
+          const words = await page.getByRole('region', { name: 'The table in words' }).ariaSnapshot();
+          const now = await h.state(page);
+          const want = cardLabels(now.view);
+          h.check(want.size > 0 && [...want].every(([c, l]) => words.includes(`${l}: card ${c}, ${lowerVerse(c)}`)), 'the description names every card: ' + words.slice(0, 400));
+          h.check(words.includes(`Your side: ${now.view.territories[0].count} card`) && words.includes(`The side of computer 2 (easy): ${now.view.territories[1].count} cards`), 'and each side’s count: ' + words.slice(0, 300));
+          await h.shot(page, 'described-desktop', { fullPage: false });
+          await page.keyboard.press('Escape');
         }
       } else if (v.stage === 'send' && v.send && v.send.sender === 0) {
         // a card of Ann's by its label: the Send button takes the focus; Enter sends it
