@@ -15,6 +15,7 @@ import { run, sourceFile } from './harness.mjs';
 import { describe as describeTable, announce, soundOf, cardLabels, lowerVerse } from '../../web/games/karuta.js';
 import en from '../../web/i18n/en.js';
 import ja from '../../web/i18n/ja.js';
+import { CARDS } from '../../web/games/karuta-cards.js';
 
 // the sound key of each poem (KA-K1), folded as the page's kana
 function soundKeys() {
@@ -40,17 +41,30 @@ const tOf = (cat) => (key, vars = {}) => {
   });
 };
 
-/** The cards of an aria snapshot: [{label, n, name}] from the buttons named "A05: card 12, …". */
-function cardsOf(snap) {
+/** The cards of an aria snapshot: [{label, n, name}] from the buttons
+ * named as the catalogue's karuta.a11y.card says ("A05: card 12, …"). */
+function cardsOf(snap, cat = en) {
+  const esc = (x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const parts = cat['karuta.a11y.card'].split(/(\{\w+\})/);
+  const order = [];
+  const src = parts.map((p) => {
+    const m = /^\{(\w+)\}$/.exec(p);
+    if (!m) return esc(p);
+    order.push(m[1]);
+    return m[1] === 'label' ? '([A-FP]\\d\\d)' : m[1] === 'n' ? '(\\d+)' : '([\\u3040-\\u309f]+)';
+  }).join('');
   const out = [];
-  for (const m of snap.matchAll(/button "([A-FP]\d\d): card (\d+),([^"]*)"/g)) out.push({ label: m[1], n: Number(m[2]), name: m[0] });
+  for (const m of snap.matchAll(new RegExp('button "' + src + '[^"]*"', 'g')))
+    out.push({ label: m[1 + order.indexOf('label')], n: Number(m[1 + order.indexOf('n')]), name: m[0] });
   return out;
 }
 
 run('karuta_a11y', async (h) => {
   const keys = soundKeys();
+  // KARUTA_ONLY=REGEX runs only the steps whose title matches (while working on one)
+  const step = (title, fn) => (!process.env.KARUTA_ONLY || new RegExp(process.env.KARUTA_ONLY).test(title) ? h.step(title, fn) : null);
 
-  await h.step('pure parts: labels as the terminal’s, describe / announce / soundOf in words (en, ja)', async () => {
+  await step('pure parts: labels as the terminal’s, describe / announce / soundOf in words (en, ja)', async () => {
     const view = { variant: 'kyogi', stage: 'touch', readings: 3, unread: [1, 2, 3, 40], pending: [0, 1], dead: [40, 41],
       territories: [{ count: 2, cards: [{ card: 1, row: 1, slot: 1, label: 'A01' }, { card: 2, row: 2, slot: 5, label: 'B05' }] },
         { count: 1, cards: [{ card: 3, row: 1, slot: 17, label: 'D17' }] }] };
@@ -81,7 +95,9 @@ run('karuta_a11y', async (h) => {
   /** The name of the focused element (its aria-label, else its text). */
   const focusedName = (page) => page.evaluate(() => {
     const e = document.activeElement;
-    return e ? (e.getAttribute('aria-label') || e.textContent || '').trim() : '';
+    if (!e) return '';
+    const label = e.labels && e.labels[0] ? e.labels[0].textContent : '';
+    return (e.getAttribute('aria-label') || label || e.textContent || '').trim();
   });
   /** Presses Tab (Shift+Tab with back) until the focused element's name matches `re`. */
   async function tabTo(page, re, back = false, max = 80) {
@@ -94,7 +110,8 @@ run('karuta_a11y', async (h) => {
   /** The kana heard so far in the reading bar (its accessibility snapshot). */
   async function heard(page, barName) {
     const snap = await page.getByRole('group', { name: barName }).ariaSnapshot();
-    return fold((snap.match(/[\u3040-\u309f]+/g) || []).join(''));
+    const line = /- paragraph: "?([^"\n]*)/.exec(snap);
+    return line ? fold((line[1].match(/[\u3040-\u309f]+/g) || []).join('')) : '';
   }
   /** Waits until the kana heard leave one poem of `open` (not yet read); its number, or null if the reading closes. */
   async function deciding(page, barName, open, n) {
@@ -110,16 +127,16 @@ run('karuta_a11y', async (h) => {
   }
   const judgedAfter = (page, n) => h.waitState(page, (s, n) => s.over || s.view.readings > n || (s.view.readings === n && s.view.stage !== 'touch'), n, 30000);
   /** Checks that every card's name in the snapshot has the label and the number the server's view gives it. */
-  async function namesMatch(page, fieldName, what) {
+  async function namesMatch(page, fieldName, what, cat = en) {
     const st = await h.state(page);
     const want = cardLabels(st.view);
-    const got = cardsOf(await page.getByRole('group', { name: fieldName }).ariaSnapshot());
+    const got = cardsOf(await page.getByRole('group', { name: fieldName }).ariaSnapshot(), cat);
     h.check(got.length === want.size && got.every((c) => want.get(c.n) === c.label && c.name.includes(lowerVerse(c.n))),
       `${what}: the cards' names (${got.length}) are the view's labels and verses (${want.size})`);
     return got;
   }
 
-  await h.step('kyōgi against a slow computer by keyboard alone (desktop, English): Ready, touches typed as labels over several readings, a send by label and Enter, to the end; axe at the start, middle and end', async () => {
+  await step('kyōgi against a slow computer by keyboard alone (desktop, English): Ready, touches typed as labels over several readings, a send by label and Enter, to the end; axe at the start, middle and end', async () => {
     const page = await h.page('desktop', { lang: 'en' });
     await page.goto(h.url('/'));
     const t1 = Array.from({ length: 48 }, (_, i) => i + 3);
@@ -206,5 +223,135 @@ run('karuta_a11y', async (h) => {
     h.check(took >= 2, `Ann took ${took} cards by typing their labels`);
     await page.getByRole('group', { name: FIELD }).waitFor();
     await h.expectAxeClean(page, 'kyōgi at the end, desktop');
+  });
+
+  await step('uta-karuta, answer=poet, on a phone in Japanese by keyboard alone: a card typed, its poet chosen with Tab and Enter, to the end; Escape clears a half-typed label; axe at the start, middle and end', async () => {
+    const page = await h.page('phone', { lang: 'ja' });
+    await page.goto(h.url('/'));
+    // pool=auto: each hand's lowest card goes to the pool; Ann keeps card 6
+    // owner_ms=0: anyone may answer at once; Ann's right answer on a computer's card gives him her
+    // card (KA-U6): her hand empties, she wins
+    const deal = ['5;6', '10;11;13;23;24;25', '14;15;16;26;27;28', '18;19;20;29;30;31'].join('/');
+    const { room } = await h.createRoom(page, {
+      game: 'karuta',
+      options: { variant: 'uta', deal, answer: 'poet', pool: 'auto', owner_ms: '0', memo_s: '0', upper_ms: '3000', lower_ms: '1000', yoin_ms: '0', pause_ms: '0', wrong_answer: 'none' },
+      seats: [{ kind: 'person' }, { kind: 'ai', level: 'easy' }, { kind: 'ai', level: 'easy' }, { kind: 'ai', level: 'easy' }],
+    });
+    h.check((await h.join(page, room, 'Ann')) === 0, 'Ann has seat 0');
+    const BAR = ja['karuta.a11y.readingBar'];
+    await page.getByRole('group', { name: BAR }).waitFor();
+    let st = await h.waitState(page, (s) => s.view.stage === 'touch' || s.view.stage === 'read');
+    await h.expectAxeClean(page, 'uta at the start, phone, ja');
+    // Escape clears a half-typed label
+    await page.keyboard.type('A0');
+    h.check((await page.getByRole('group', { name: BAR }).ariaSnapshot()).includes(ja['karuta.a11y.typing'].replace('{label}', 'A0')), 'the half-typed label is shown');
+    await page.keyboard.press('Escape');
+    h.check(!(await page.getByRole('group', { name: BAR }).ariaSnapshot()).includes(ja['karuta.a11y.typing'].replace('{label}', 'A0')), 'Escape clears it');
+    const open = new Set(Array.from({ length: 100 }, (_, i) => i + 1));
+    let named = 0;
+    let middle = false;
+    for (const until = Date.now() + 240000; Date.now() < until; ) {
+      st = await h.state(page);
+      if (st.over) break;
+      const v = st.view;
+      if (!(v.stage === 'touch' && v.pending.includes(0))) {
+        await page.waitForTimeout(30);
+        continue;
+      }
+      const n = v.readings;
+
+      const inPlay = new Set(cardsOf(await page.locator('#kar-field').ariaSnapshot(), ja).map((c) => c.n));
+      const card = await deciding(page, BAR, new Set([...open].filter((c) => inPlay.has(c))), n);
+      const on = cardsOf(await page.locator('#kar-field').ariaSnapshot(), ja).find((c) => c.n === card && !c.name.includes(ja['karuta.a11y.inPool']));
+      if (on) {
+        await page.keyboard.type(on.label);
+        // the poets' panel has the focus: Tab to the card's poet, Enter
+        const poet = CARDS[card][2];
+        for (let k = 0; k < 8 && !(await focusedName(page)).includes(poet); k++) await page.keyboard.press('Tab');
+        h.check((await focusedName(page)).includes(poet), `the poet ${poet} reached by Tab: ${await focusedName(page)}`);
+        await page.keyboard.press('Enter');
+        named++;
+      }
+
+      const after = await judgedAfter(page, n);
+      const j = after.view.judgement;
+      if (j) open.delete(j.card);
+      if (on && j && j.card === card) h.check(j.responses[0] && j.responses[0].poet !== null && j.responses[0].touches.some((x) => x.card === card), `reading ${n}: ${on.label} touched and a poet named: ${j.text}`);
+      if (!middle && j) {
+        middle = true;
+        await h.expectAxeClean(page, 'uta in the middle, phone, ja');
+      }
+    }
+    st = await h.waitState(page, (s) => s.over, null, 30000);
+    console.log(`# uta by keyboard: ${st.view.readings} readings, ${named} answers typed with the poet, winner ${st.result && st.result.winner}`);
+    h.check(named >= 1 && st.result && st.result.winner === 0, `Ann answered ${named} by keyboard and won (her hand is empty)`);
+    await h.expectAxeClean(page, 'uta at the end, phone, ja');
+    await h.shot(page, 'uta-over-phone-ja', { fullPage: false });
+  });
+
+  await step('rearranging by keyboard (rearrange=on, phone, Japanese): a card chosen by its label, moved with an arrow key and Enter; Ready by Tab and Enter', async () => {
+    const page = await h.page('phone', { lang: 'ja' });
+    await page.goto(h.url('/'));
+    const { room } = await h.createRoom(page, {
+      game: 'karuta',
+      options: { variant: 'kyogi', deal: '1;2;3/4;5;6', memo_s: '0', upper_ms: '1000', lower_ms: '1000', yoin_ms: '0', pause_ms: '0', rearrange: 'on' },
+      seats: [{ kind: 'person' }, { kind: 'ai', level: 'easy' }],
+    });
+    h.check((await h.join(page, room, 'Ann')) === 0, 'Ann has seat 0');
+    const st = await h.waitState(page, (s) => s.view.stage === 'arrange' && s.view.pending.includes(0) && s.legal.some((e) => e.action.startsWith('arrange ')), null, 120000);
+    const FIELD = ja['karuta.field'];
+    const cards = await namesMatch(page, FIELD, 'arrange', ja);
+    const own = cards.find((c) => c.name.includes(ja['karuta.a11y.ownSide']));
+    await page.keyboard.type(own.label);
+    const slot1 = await focusedName(page);
+    h.check(/[A-C]\d\d/.test(slot1), 'the choice moves the focus to an empty slot: ' + slot1);
+    await page.keyboard.press('ArrowRight');
+    const slot2 = await focusedName(page);
+    const label = /([A-C]\d\d)/.exec(slot2)[1];
+    await page.keyboard.press('Enter');
+    const after = await h.waitState(page, (x, seq) => x.seq > seq, st.seq);
+    const moved = after.view.territories[0].cards.find((c) => c.card === own.n);
+    h.check(moved && moved.label === label, `card ${own.n} moved from ${own.label} to ${label} (${moved && moved.label})`);
+    await h.expectAxeClean(page, 'kyōgi rearranging, phone, ja');
+    if (after.legal.some((e) => e.action === 'ready')) {
+      await tabTo(page, new RegExp('^' + ja['karuta.do.ready'] + '$'));
+      await page.keyboard.press('Enter');
+      await h.waitState(page, (x) => !x.view.pending.includes(0) || x.view.stage !== 'arrange');
+    }
+  });
+
+  await step('practice by keyboard (desktop): the level and the size chosen, Start, the name typed, a card touched by its label', async () => {
+    const page = await h.page('desktop', { lang: 'en' });
+    await page.goto(h.url('/#practice'));
+    await page.getByRole('heading', { name: 'Practice against the computer' }).waitFor();
+    await h.expectAxeClean(page, 'the practice page, desktop');
+    await tabTo(page, /^Computer level/);
+    await page.keyboard.press('Home'); // the first level: easy
+    await tabTo(page, /^Cards a side/);
+    await page.keyboard.press('Home'); // 5 cards
+    await tabTo(page, /^Start$/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/room\//);
+    await tabTo(page, /^Your name/);
+    await page.keyboard.type('Ann');
+    await page.keyboard.press('Enter');
+    const st = await h.waitState(page, (s) => s.seat === 0 && s.view && s.view.territories, null, 30000);
+    h.check(st.seats[1].kind === 'ai' && st.seats[1].level === 'easy' && st.view.territories[0].count === 5, 'easy, 5 cards a side');
+    const open = new Set(Array.from({ length: 100 }, (_, i) => i + 1));
+    for (let guard = 0; guard < 40; guard++) {
+      const s2 = await h.waitState(page, (s) => s.over || (s.view.stage === 'touch' && s.view.pending.includes(0)), null, 30000);
+      if (s2.over) break;
+      const n = s2.view.readings;
+      const card = await deciding(page, 'The reading', open, n);
+      const on = cardsOf(await page.getByRole('group', { name: 'The field: both territories' }).ariaSnapshot()).find((c) => c.n === card);
+      if (on) await page.keyboard.type(on.label);
+      const j = (await judgedAfter(page, n)).view.judgement;
+      if (j) open.delete(j.card);
+      if (on && j && j.card === card) {
+        h.check(j.responses[0].touches.some((x) => x.card === card), `the practice: ${on.label} typed touched card ${card}`);
+        return;
+      }
+    }
+    throw new Error('no card of the practice game was read in 40 readings');
   });
 });

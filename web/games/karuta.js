@@ -559,7 +559,7 @@ export function mount(root, api) {
     poets: h('div', { class: 'kar-poets', id: 'kar-poets', role: 'group', 'aria-labelledby': 'kar-poets-q', hidden: true }),
     readHead: h('span', { class: 'kar-read-head' }),
     typed: h('span', { class: 'kar-typed', id: 'kar-typed', hidden: true }),
-    kana: h('span', { class: 'kar-kana-line cjk-serif', id: 'kar-kana', lang: 'ja' }),
+    kana: h('p', { class: 'kar-kana-line cjk-serif', id: 'kar-kana', lang: 'ja' }), // (a paragraph of its own for a screen reader: the kana, in Japanese)
     speak: h('button', { type: 'button', id: 'kar-speak', class: 'kar-speak', 'aria-pressed': 'false', onclick: () => toggleSpeech() }),
     field: h('div', { class: 'kar-field', id: 'kar-field' }),
     actions: h('div', { class: 'kar-actions', id: 'kar-actions', role: 'group', 'aria-label': t('karuta.actions') }),
