@@ -172,12 +172,20 @@ run('karuta_a11y', async (h) => {
     let took = 0;
     let sent = 0;
     let middle = false;
+    let refused = false;
     for (const until = Date.now() + 240000; Date.now() < until; ) {
       const st = await h.state(page);
       if (st.over) break;
       const v = st.view;
       if (v.stage === 'touch' && v.pending.includes(0)) {
         const n = v.readings;
+        if (!refused) {
+          // a label where no card lies: refused in words, in the reading bar and the log
+          refused = true;
+          await page.keyboard.type('C17');
+          const bar = await page.getByRole('group', { name: 'The reading' }).ariaSnapshot();
+          h.check(bar.includes('No card at C17.'), 'a refused label is said: ' + bar);
+        }
         const card = await deciding(page, 'The reading', open, n);
         const cards = cardsOf(await page.getByRole('group', { name: FIELD }).ariaSnapshot());
         const on = cards.find((c) => c.n === card);
@@ -242,6 +250,15 @@ run('karuta_a11y', async (h) => {
     await page.getByRole('group', { name: BAR }).waitFor();
     let st = await h.waitState(page, (s) => s.view.stage === 'touch' || s.view.stage === 'read');
     await h.expectAxeClean(page, 'uta at the start, phone, ja');
+    // the focus ring on a card (Tab into the field), and the table described (Alt+Shift+D), on the phone
+    await tabTo(page, /^[A-DP]\d\d：/);
+    await h.shot(page, 'focus-phone-ja', { fullPage: false });
+    await page.keyboard.press('Alt+Shift+D');
+    const words = await page.getByRole('region', { name: ja['room.a11y.words'] }).ariaSnapshot();
+    const now = await h.state(page);
+    h.check([...cardLabels(now.view)].every(([c, l]) => words.includes(`${l}：${c}番の札、${lowerVerse(c)}`)), 'ja: the description names every card: ' + words.slice(0, 300));
+    await h.shot(page, 'described-phone-ja', { fullPage: false });
+    await page.keyboard.press('Escape');
     // Escape clears a half-typed label
     await page.keyboard.type('A0');
     h.check((await page.getByRole('group', { name: BAR }).ariaSnapshot()).includes(ja['karuta.a11y.typing'].replace('{label}', 'A0')), 'the half-typed label is shown');
@@ -298,13 +315,22 @@ run('karuta_a11y', async (h) => {
       seats: [{ kind: 'person' }, { kind: 'ai', level: 'easy' }],
     });
     h.check((await h.join(page, room, 'Ann')) === 0, 'Ann has seat 0');
-    const st = await h.waitState(page, (s) => s.view.stage === 'arrange' && s.view.pending.includes(0) && s.legal.some((e) => e.action.startsWith('arrange ')), null, 120000);
+    const arranging = (s) => s.view.stage === 'arrange' && s.view.pending.includes(0) && s.legal.some((e) => e.action.startsWith('arrange '));
+    // the first time: Ready (nothing moved), by Tab and Enter
+    let st = await h.waitState(page, arranging, null, 120000);
+    const first = st.view.readings;
+    await tabTo(page, new RegExp('^' + ja['karuta.do.ready'] + '$'));
+    await page.keyboard.press('Enter');
+    await h.waitState(page, (x, n) => x.view.readings > n || !x.view.pending.includes(0), first);
+    // the next time: a card of Ann's by its label; the focus goes to an empty slot; an arrow key, Enter
+    st = await h.waitState(page, (x, n) => x.view.readings > n && arranging(x), first, 120000);
     const FIELD = ja['karuta.field'];
     const cards = await namesMatch(page, FIELD, 'arrange', ja);
     const own = cards.find((c) => c.name.includes(ja['karuta.a11y.ownSide']));
     await page.keyboard.type(own.label);
     const slot1 = await focusedName(page);
     h.check(/[A-C]\d\d/.test(slot1), 'the choice moves the focus to an empty slot: ' + slot1);
+    await h.shot(page, 'arrange-phone-ja', { fullPage: false });
     await page.keyboard.press('ArrowRight');
     const slot2 = await focusedName(page);
     const label = /([A-C]\d\d)/.exec(slot2)[1];
@@ -313,11 +339,6 @@ run('karuta_a11y', async (h) => {
     const moved = after.view.territories[0].cards.find((c) => c.card === own.n);
     h.check(moved && moved.label === label, `card ${own.n} moved from ${own.label} to ${label} (${moved && moved.label})`);
     await h.expectAxeClean(page, 'kyōgi rearranging, phone, ja');
-    if (after.legal.some((e) => e.action === 'ready')) {
-      await tabTo(page, new RegExp('^' + ja['karuta.do.ready'] + '$'));
-      await page.keyboard.press('Enter');
-      await h.waitState(page, (x) => !x.view.pending.includes(0) || x.view.stage !== 'arrange');
-    }
   });
 
   await step('practice by keyboard (desktop): the level and the size chosen, Start, the name typed, a card touched by its label', async () => {
@@ -353,5 +374,55 @@ run('karuta_a11y', async (h) => {
       }
     }
     throw new Error('no card of the practice game was read in 40 readings');
+  });
+
+  await step('comfort: text at 200 % (phone and desktop) holds the table; prefers-reduced-motion stops its transitions', async () => {
+    for (const size of ['phone', 'desktop']) {
+      const page = await h.page(size, { lang: 'en' });
+      await page.goto(h.url('/'));
+      const { room } = await h.createRoom(page, {
+        game: 'karuta',
+        options: { variant: 'kyogi', deal: '1;2;3;4;5/6;7;8;9;10', memo_s: '600', upper_ms: '1000', lower_ms: '1000' },
+        seats: [{ kind: 'person' }, { kind: 'ai', level: 'easy' }],
+      });
+      await h.join(page, room, 'Ann');
+      await page.getByRole('button', { name: 'Ready: start the readings' }).waitFor();
+      await page.keyboard.press('Tab'); // keyboard mode: the labels on the cards too
+      await page.evaluate(() => (document.documentElement.style.fontSize = '200%'));
+      await page.waitForTimeout(300);
+      const parts = { status: '#kar-status', reading: '#kar-reading', field: '#kar-field svg', ready: '#kar-ready' };
+      const boxes = await page.evaluate((parts) => {
+        const out = {};
+        for (const [k, sel] of Object.entries(parts)) {
+          const r = document.querySelector(sel).getBoundingClientRect();
+          out[k] = { l: r.left, r: r.right, t: r.top + scrollY, b: r.bottom + scrollY, w: r.width, h: r.height };
+        }
+        out.vw = document.documentElement.clientWidth;
+        out.sw = document.documentElement.scrollWidth;
+        out.fs = parseFloat(getComputedStyle(document.querySelector('#kar-status')).fontSize);
+        return out;
+      }, parts);
+      h.check(boxes.fs >= 30, `${size}: the status's text is twice its size (${boxes.fs} px)`);
+      h.check(boxes.sw <= boxes.vw + 1, `${size} 200 %: no horizontal scroll (${boxes.sw} in ${boxes.vw})`);
+      const names = Object.keys(parts);
+      for (const k of names) h.check(boxes[k].w > 20 && boxes[k].h > 10 && boxes[k].l >= -1 && boxes[k].r <= boxes.vw + 1, `${size} 200 %: ${k} shown inside the window: ${JSON.stringify(boxes[k])}`);
+      for (let a = 0; a < names.length; a++)
+        for (let b = a + 1; b < names.length; b++) {
+          const A = boxes[names[a]], B = boxes[names[b]];
+          const over = Math.min(A.r, B.r) - Math.max(A.l, B.l) > 1 && Math.min(A.b, B.b) - Math.max(A.t, B.t) > 1;
+          h.check(!over, `${size} 200 %: ${names[a]} and ${names[b]} do not overlap`);
+        }
+      h.expectLayout(await h.layout(page, { root: '.kar-table', allowOverlap: '.kar-svg' }), size + ', 200 % text');
+      await h.shot(page, 'text200-' + size, { fullPage: false });
+      // reduced motion: the cards' highlight changes at once
+      const dur = () => page.evaluate(() => getComputedStyle(document.querySelector('.kar-face')).transitionDuration);
+      h.check((await dur()) !== '0s', `${size}: the cards' highlight is a short transition by default (${await dur()})`);
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      const all = await page.evaluate(() => [...document.querySelectorAll('.kar-table *')].filter((e) => {
+        const cs = getComputedStyle(e);
+        return cs.transitionDuration.split(',').some((d) => parseFloat(d) > 0) || cs.animationName !== 'none';
+      }).length);
+      h.check(all === 0 && (await dur()) === '0s', `${size}, reduced motion: no transition or animation in the table (${all})`);
+    }
   });
 });

@@ -993,6 +993,13 @@ export function mount(root, api) {
   }
 
   let typed = ''; // a label half typed
+  let typedNote = ''; // why the last label was refused (shown until the next key)
+  /** A refused label: said, and shown in the reading bar. */
+  function refuse(text) {
+    typedNote = text;
+    showTyped();
+    say1(text);
+  }
   /** Keyboard mode on or off: the labels shown on the cards. */
   function setKeys(on) {
     if (keys === on) return;
@@ -1006,7 +1013,7 @@ export function mount(root, api) {
   }
   function showTyped() {
     // keyboard mode in a reading: how to touch, until a label is begun
-    const text = typed ? t('karuta.a11y.typing', { label: typed }) : keys && canTouch() && !poetAsk ? t('karuta.a11y.typeHint') : '';
+    const text = typed ? t('karuta.a11y.typing', { label: typed }) : typedNote || (keys && canTouch() && !poetAsk ? t('karuta.a11y.typeHint') : '');
     els.typed.hidden = !text;
     if (els.typed.textContent !== text) els.typed.textContent = text;
   }
@@ -1021,10 +1028,10 @@ export function mount(root, api) {
     let card = null;
     for (const [c, l] of labels) if (l === label) card = c;
     if (v.stage === 'touch') {
-      if (me < 0 || !(v.pending || []).includes(me)) return say1(t('karuta.a11y.notNow'));
-      if (card === null) return say1(t('karuta.a11y.noCard', { label }));
-      if (touched.has(card) && touchN === v.readings) return say1(t('karuta.a11y.already', { label }));
-      if (!canTouch()) return say1(t('karuta.a11y.noMore'));
+      if (me < 0 || !(v.pending || []).includes(me)) return refuse(t('karuta.a11y.notNow'));
+      if (card === null) return refuse(t('karuta.a11y.noCard', { label }));
+      if (touched.has(card) && touchN === v.readings) return refuse(t('karuta.a11y.already', { label }));
+      if (!canTouch()) return refuse(t('karuta.a11y.noMore'));
       return touchCard(card, at);
     }
     // an empty slot: the chosen card goes there (or the only card to place)
@@ -1039,14 +1046,18 @@ export function mount(root, api) {
       if (sel !== card) select(card);
       return focusAfterChoice(card);
     }
-    if (card !== null) return say1(t('karuta.a11y.cannot', { label }));
-    say1(t('karuta.a11y.noCard', { label }));
+    if (card !== null) return refuse(t('karuta.a11y.cannot', { label }));
+    refuse(t('karuta.a11y.noCard', { label }));
   }
   function onType(e) {
     if (!state || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
     const tgt = e.target;
     if (tgt && tgt.closest && tgt.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"]')) return;
     const k = e.key;
+    if (typedNote) {
+      typedNote = '';
+      showTyped();
+    }
     if (k === 'Tab') return setKeys(true);
     if (k === 'Escape') {
       if (!typed && sel === null && !poetAsk) return;
@@ -1180,6 +1191,7 @@ export function mount(root, api) {
           kids.push(svg('rect', { class: 'kar-slot' + (on ? ' kar-target' : '') + (row === 1 && s === 9 ? ' kar-free' : ''), x: colX.get(s), y: rowY(true, row), width: CW, height: CH, rx: 3,
             dataset: on ? { target: 'slot', slot: key, label: slotLabel(mine, row, s) } : { slot: key }, tabindex: on ? -1 : null, role: on ? 'button' : null,
             'aria-label': on ? t('karuta.slot', { label: slotLabel(mine, row, s) }) : null }));
+          if (on && keys) tags.push(labelTag(slotLabel(mine, row, s), colX.get(s), rowY(true, row)));
         }
     const waiting = [];
     for (const [who, own] of [[opp, false], [mine, true]])
