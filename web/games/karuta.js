@@ -248,10 +248,10 @@ export function describe(view, ctx) {
   } else if (v.variant === 'uta') {
     (v.hands || []).forEach((hd, i) => {
       const cards = (hd.cards || []).map((c) => c.card).sort((a, b) => a - b);
-      out.push(t('karuta.a11y.d.hand', { name: name(i), n: hd.count ?? cards.length }) + (cards.length ? ' ' + list(cards) : ''));
+      out.push(t(i === me ? 'karuta.a11y.d.ownHand' : 'karuta.a11y.d.hand', { name: name(i), n: hd.count ?? cards.length }) + (cards.length ? ' ' + list(cards) : ''));
     });
     const pool = (v.pool || []).slice().sort((a, b) => a - b);
-    out.push(t('karuta.pool', { n: pool.length }) + (pool.length ? ' ' + list(pool) : ''));
+    out.push(t('karuta.a11y.d.pool', { n: pool.length }) + (pool.length ? ' ' + list(pool) : ''));
   } else if (v.variant === 'chirashi') {
     const f = (v.field || []).slice().sort((a, b) => a - b);
     out.push(t('karuta.a11y.d.field', { n: f.length }) + (f.length ? ' ' + list(f) : ''));

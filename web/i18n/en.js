@@ -998,5 +998,9 @@ export default {
   'karuta.a11y.d.field': 'The field, {n} cards:',
   'karuta.a11y.d.field.one': 'The field, {n} card:',
   'karuta.a11y.readingBar': 'The reading',
+  'karuta.a11y.d.ownHand': 'Your hand, {n} cards:',
+  'karuta.a11y.d.ownHand.one': 'Your hand, {n} card:',
+  'karuta.a11y.d.pool': 'The pool, {n} cards:',
+  'karuta.a11y.d.pool.one': 'The pool, {n} card:',
   // (end of a11y.karuta)
 };

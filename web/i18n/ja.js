@@ -999,5 +999,9 @@ export default {
   'karuta.a11y.d.field': '場 {n}枚：',
   'karuta.a11y.d.field.one': '場 {n}枚：',
   'karuta.a11y.readingBar': '読み',
+  'karuta.a11y.d.ownHand': '自分の手札 {n}枚：',
+  'karuta.a11y.d.ownHand.one': '自分の手札 {n}枚：',
+  'karuta.a11y.d.pool': '場札 {n}枚：',
+  'karuta.a11y.d.pool.one': '場札 {n}枚：',
   // (end of a11y.karuta)
 };

@@ -966,7 +966,7 @@ export default {
   'karuta.a11y.ownSide': 'ваша сторона',
   'karuta.a11y.oppSide': 'сторона: {name}',
   'karuta.a11y.inHand': 'в руке: {name}',
-  'karuta.a11y.inPool': 'в общей кучке',
+  'karuta.a11y.inPool': 'в общем запасе',
   'karuta.a11y.touched': 'вы её коснулись',
   'karuta.a11y.read': 'только что прочитанная карта',
   'karuta.a11y.typing': 'Метка: {label}…',
@@ -980,7 +980,7 @@ export default {
   'karuta.a11y.hint.send': 'Наберите метку своей карты, чтобы отдать её (или стрелки и Enter).',
   'karuta.a11y.hint.place': 'Наберите метку пустого места, чтобы положить туда карту.',
   'karuta.a11y.hint.arrange': 'Наберите метку карты, затем пустого места, чтобы её передвинуть; или «Готово».',
-  'karuta.a11y.hint.pool': 'Наберите метку карты из своей руки для общей кучки.',
+  'karuta.a11y.hint.pool': 'Наберите метку карты из своей руки для общего запаса.',
   'karuta.a11y.took': '{name}: взята карта {n}.',
   'karuta.a11y.tookAt': '{name}: взята карта {n} ({label}).',
   'karuta.a11y.nobody': 'Карту {n} никто не взял.',
@@ -996,5 +996,9 @@ export default {
   'karuta.a11y.d.field': 'Поле, карт {n}:',
   'karuta.a11y.d.field.one': 'Поле, карт {n}:',
   'karuta.a11y.readingBar': 'Чтение',
+  'karuta.a11y.d.ownHand': 'Ваша рука, карт {n}:',
+  'karuta.a11y.d.ownHand.one': 'Ваша рука, карт {n}:',
+  'karuta.a11y.d.pool': 'Общий запас, карт {n}:',
+  'karuta.a11y.d.pool.one': 'Общий запас, карт {n}:',
   // (end of a11y.karuta)
 };

@@ -999,5 +999,9 @@ export default {
   'karuta.a11y.d.field': 'Sân chung, {n} lá:',
   'karuta.a11y.d.field.one': 'Sân chung, {n} lá:',
   'karuta.a11y.readingBar': 'Lượt đọc',
+  'karuta.a11y.d.ownHand': 'Bài trên tay bạn, {n} lá:',
+  'karuta.a11y.d.ownHand.one': 'Bài trên tay bạn, {n} lá:',
+  'karuta.a11y.d.pool': 'Bài chung, {n} lá:',
+  'karuta.a11y.d.pool.one': 'Bài chung, {n} lá:',
   // (end of a11y.karuta)
 };
