@@ -32,6 +32,14 @@
 // empty slot, or drag it onto the slot), `ready`, uta `pool` (tap, then the
 // button or the pool row). Only moves in state.legal are offered.
 //
+// The keyboard and a screen reader (issue 32; docs/web-ui.md, "Karuta:
+// keyboard and screen reader"): a card is touched or chosen by typing its
+// label (cardLabels: a letter and two digits, as in the terminal), the
+// field is one Tab stop with the arrow keys inside, every card has a name
+// (label, number, lower verse, where, state); describe / announce / soundOf
+// for the room, and the reading's start and each judgement said briefly
+// through api.announce.
+//
 // Practice: when a computer holds another seat, the seat's take times
 // (judgement.take_ms less judgement.decide_ms, the deciding kana's start)
 // are kept in localStorage (`parlour.karuta.takes`) and plotted per card and
@@ -357,8 +365,8 @@ function setAttr(el, k, v) {
   } else if (el.getAttribute(k) !== String(v)) el.setAttribute(k, String(v));
 }
 
-/** One card: a torifuda <g> at (x, y), upside down when `flip`; with its
- * label tag (shown in keyboard mode, karuta.css) and its focus ring. */
+/** One card: a torifuda <g> at (x, y), upside down when `flip`, with its
+ * focus ring (its label tag is drawn over it: labelTag). */
 function torifuda(n, x, y, flip, attrs) {
   const cols = (CARDS[n] && CARDS[n][0]) || ['', '', ''];
   const kids = [svg('rect', { class: 'kar-ring', x: -3, y: -3, width: CW + 6, height: CH + 6, rx: 5, 'aria-hidden': 'true' }),
