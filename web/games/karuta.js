@@ -32,6 +32,14 @@
 // empty slot, or drag it onto the slot), `ready`, uta `pool` (tap, then the
 // button or the pool row). Only moves in state.legal are offered.
 //
+// The keyboard and a screen reader (issue 32; docs/web-ui.md, "Karuta:
+// keyboard and screen reader"): a card is touched or chosen by typing its
+// label (cardLabels: a letter and two digits, as in the terminal), the
+// field is one Tab stop with the arrow keys inside, every card has a name
+// (label, number, lower verse, where, state); describe / announce / soundOf
+// for the room, and the reading's start and each judgement said briefly
+// through api.announce.
+//
 // Practice: when a computer holds another seat, the seat's take times
 // (judgement.take_ms less judgement.decide_ms, the deciding kana's start)
 // are kept in localStorage (`parlour.karuta.takes`) and plotted per card and
@@ -58,6 +66,7 @@ const NARROW = 600; // px: a window narrower than this is a phone upright (tight
 const ROW_PER = 8; // cards to a line in a hand, the pool, the cards to place
 const STORE = 'parlour.karuta.takes';
 const SPEAK = 'parlour.karuta.speech';
+const KEYS = 'parlour.karuta.keys'; // keyboard mode: the labels shown on the cards
 
 let cssLinked = false;
 function linkCss() {
@@ -200,6 +209,67 @@ export function tell(entry, ctx) {
   return out;
 }
 
+/** The room's live region says the table's own judgement words (brief,
+ * as the judgement comes: mount's briefJudgement) and its reading's start:
+ * an entry's reading, answers and judgement are not said again; the rest
+ * (sends, places, moves, the pool, the end) as `tell` words them. */
+export function announce(entry, ctx) {
+  const skip = new Set(['read', 'answer', 'judgement']);
+  return tell({ ...entry, events: ((entry && entry.events) || []).filter((e) => !skip.has(e.type)) }, ctx);
+}
+
+/** The sound of a history entry: 'capture' when a reading's card was
+ * taken, else 'move'. */
+export function soundOf(entry) {
+  const ev = (entry && entry.events) || [];
+  return ev.some((e) => e.type === 'judgement' && !e.void && e.taker !== null && e.taker !== undefined) ? 'capture' : 'move';
+}
+
+/** The table in words, for the room's "Describe the table" (ctx {t, seat,
+ * name(i), state}): what is going on and what the reader may do, the
+ * readings, then each side, hand or the field with every card's label,
+ * number and lower verse (kyōgi row by row), the pool, the takes. */
+export function describe(view, ctx) {
+  const t = ctx.t;
+  const v = view || {};
+  const me = ctx.seat ?? -1;
+  const name = (i) => (ctx.name ? ctx.name(i) : i === me ? t('karuta.ev.you') : t('karuta.seat', { n: i + 1 }));
+  const labels = cardLabels(v);
+  const cardWords = (n) => (labels.get(n) ? t('karuta.a11y.card', { label: labels.get(n), n, text: lowerVerse(n) }) : t('karuta.a11y.cardBare', { n, text: lowerVerse(n) }));
+  const list = (cards) => cards.map(cardWords).join(t('karuta.a11y.listSep'));
+  const out = [status(v, { t, seat: me, name: ctx.name, memo: ctx.state && ctx.state.memo })];
+  out.push(t('karuta.readings', { n: v.readings || 0, left: (v.unread || []).length }));
+  if (v.variant === 'kyogi') {
+    const mine = me === 1 ? 1 : 0;
+    for (const s of me >= 0 ? [mine, 1 - mine] : [0, 1]) {
+      const tr = (v.territories || [])[s] || { cards: [] };
+      const n = tr.count ?? tr.cards.length;
+      out.push(t(s === me ? 'karuta.a11y.d.own' : 'karuta.a11y.d.side', { name: name(s), n }));
+      for (let row = 1; row <= 3; row++) {
+        const cards = tr.cards.filter((c) => c.row === row).sort((a, b) => a.slot - b.slot).map((c) => c.card);
+        if (cards.length) out.push(t('karuta.a11y.d.row', { row: slotLabel(s, row, 1)[0], list: list(cards) }));
+      }
+      const waiting = tr.cards.filter((c) => !c.row).map((c) => c.card);
+      if (waiting.length) out.push(t('karuta.a11y.d.toPlace', { list: list(waiting) }));
+    }
+    out.push(t('karuta.dead', { n: (v.dead || []).length }));
+  } else if (v.variant === 'uta') {
+    (v.hands || []).forEach((hd, i) => {
+      const cards = (hd.cards || []).map((c) => c.card).sort((a, b) => a - b);
+      out.push(t(i === me ? 'karuta.a11y.d.ownHand' : 'karuta.a11y.d.hand', { name: name(i), n: hd.count ?? cards.length }) + (cards.length ? ' ' + list(cards) : ''));
+    });
+    const pool = (v.pool || []).slice().sort((a, b) => a - b);
+    out.push(t('karuta.a11y.d.pool', { n: pool.length }) + (pool.length ? ' ' + list(pool) : ''));
+  } else if (v.variant === 'chirashi') {
+    const f = (v.field || []).slice().sort((a, b) => a - b);
+    out.push(t('karuta.a11y.d.field', { n: f.length }) + (f.length ? ' ' + list(f) : ''));
+    (v.taken || []).forEach((n, i) => out.push(t('karuta.taken', { name: name(i), n })));
+    if (v.pot) out.push(t('karuta.pot', { n: v.pot }));
+  }
+  if (v.stage === 'touch' && me >= 0 && (v.pending || []).includes(me)) out.push(t('karuta.a11y.typeHint'));
+  return out.filter((x) => x);
+}
+
 /** The table draws `status` itself in its sticky status line (#kar-status):
  * the room's line above it stays empty, not the same words twice. */
 export const drawsStatus = true;
@@ -295,24 +365,80 @@ function setAttr(el, k, v) {
   } else if (el.getAttribute(k) !== String(v)) el.setAttribute(k, String(v));
 }
 
-/** One card: a torifuda <g> at (x, y), upside down when `flip`. */
+/** One card: a torifuda <g> at (x, y), upside down when `flip`, with its
+ * focus ring (its label tag is drawn over it: labelTag). */
 function torifuda(n, x, y, flip, attrs) {
   const cols = (CARDS[n] && CARDS[n][0]) || ['', '', ''];
-  const kids = [svg('rect', { class: 'kar-face', x: 0, y: 0, width: CW, height: CH, rx: 3 })];
-  // the kana as large as the card's longest column allows (6 kana at most:
-  // 9.6 units; 4: 14), at most 14 units (the columns are 16 apart)
-  const most = Math.max(...cols.map((col) => [...col].length), 1);
-  const fs = Math.min(14, (CH - 8 - (most - 1) * 1.3) / most);
+  const kids = [svg('rect', { class: 'kar-ring', x: -3, y: -3, width: CW + 6, height: CH + 6, rx: 5, 'aria-hidden': 'true' }),
+    svg('rect', { class: 'kar-face', x: 0, y: 0, width: CW, height: CH, rx: 3 })];
   cols.forEach((col, c) => {
     const cx = CW - 9 - c * 16;
     const chars = [...col];
     kids.push(
-      svg('text', { class: 'kar-kana cjk-serif', 'font-size': fs, 'text-anchor': 'middle', 'aria-hidden': 'true' },
-        chars.map((ch, i) => svg('tspan', { x: cx, y: 6 + fs * (i + 1) + i * 1.3 }, ch))),
+      svg('text', { class: 'kar-kana cjk-serif', 'text-anchor': 'middle', 'aria-hidden': 'true' },
+        chars.map((ch) => svg('tspan', { x: cx }, ch))),
     );
   });
-  const tr = flip ? `translate(${x + CW} ${y + CH}) rotate(180)` : `translate(${x} ${y})`;
-  return svg('g', { class: 'kar-card', transform: tr, tabindex: 0, role: 'button', dataset: { card: n }, ...attrs }, ...kids);
+  const g = svg('g', { class: 'kar-card', transform: '', tabindex: -1, role: 'button', dataset: { card: n }, ...attrs }, ...kids);
+  kanaLayout(g, 0);
+  g.setAttribute('transform', flip ? `translate(${x + CW} ${y + CH}) rotate(180)` : `translate(${x} ${y})`);
+  return g;
+}
+
+const TAG = 12; // the label tag's height, in SVG units
+
+/** A card's label tag at (x, y), the card's place: a strip at its foot as
+ * the player sees it. Drawn over the cards, outside their <g> (a button's
+ * visible text is its kana, which its name holds: axe's
+ * label-content-name-mismatch). */
+function labelTag(label, x, y) {
+  return svg('g', { class: 'kar-tag', 'aria-hidden': 'true' },
+    svg('rect', { class: 'kar-tag-bg', x: x + 1.5, y: y + CH - TAG - 1.5, width: CW - 3, height: TAG, rx: 2 }),
+    svg('text', { class: 'kar-tag-text', x: x + CW / 2, y: y + CH - 4.6, 'text-anchor': 'middle', 'font-size': 9.5 }, label));
+}
+
+/** Lays the kana of card <g> out in its height less `strip` units (the
+ * label tag: 1 at the foot, -1 at the head of an upside-down card, 0
+ * none): as large as the longest column allows (6 kana at most: 9.6 units;
+ * 4: 14), at most 14 units (the columns are 16 apart). */
+function kanaLayout(g, strip) {
+  if (g.kanaStrip === strip) return;
+  g.kanaStrip = strip;
+  const texts = [...g.querySelectorAll('.kar-kana')];
+  const most = Math.max(...texts.map((e) => e.children.length), 1);
+  const room = CH - (strip ? TAG + 1 : 0);
+  const top = strip < 0 ? TAG + 1 : 0;
+  const fs = Math.min(14, (room - 8 - (most - 1) * 1.3) / most);
+  for (const e of texts) {
+    e.setAttribute('font-size', fs.toFixed(2));
+    [...e.children].forEach((ts, i) => ts.setAttribute('y', (top + 6 + fs * (i + 1) + i * 1.3).toFixed(2)));
+  }
+}
+
+/** The label a player types to touch or choose each card, as in the
+ * terminal (src/cli/karuta.c, docs/notation-karuta.md): kyōgi the view's
+ * slot label (A01–C17 seat 1's rows 1–3, D01–F17 seat 2's); uta-karuta a
+ * hand's letter (A–D, seats 1–4) or P (the pool) and the card's place in it
+ * in poem order (A01 …); chirashi A01–E20 over the field in poem order
+ * (so uta's and chirashi's change only when cards leave, between readings).
+ * → Map card → label. */
+export function cardLabels(v) {
+  const out = new Map();
+  if (!v) return out;
+  const two = (k) => String(k).padStart(2, '0');
+  const sorted = (a) => a.slice().sort((x, y) => x - y);
+  if (v.variant === 'uta') {
+    (v.hands || []).forEach((hd, i) => sorted((hd.cards || []).map((c) => c.card)).forEach((c, k) => out.set(c, String.fromCharCode(65 + i) + two(k + 1))));
+    sorted(v.pool || []).forEach((c, k) => out.set(c, 'P' + two(k + 1)));
+  } else if (v.variant === 'chirashi') {
+    sorted(v.field || []).forEach((c, k) => out.set(c, String.fromCharCode(65 + Math.floor(k / 20)) + two((k % 20) + 1)));
+  } else for (const tr of v.territories || []) for (const c of tr.cards || []) if (c.row && c.label) out.set(c.card, c.label);
+  return out;
+}
+
+/** The label of seat `seat`'s empty kyōgi slot (row 1–3, slot 1–17): A05. */
+export function slotLabel(seat, row, slot) {
+  return String.fromCharCode(65 + (seat ? 3 : 0) + row - 1) + String(slot).padStart(2, '0');
 }
 
 export function mount(root, api) {
@@ -333,6 +459,13 @@ export function mount(root, api) {
   let myAnswer = null; // uta answer=poet: {n, card, poet} of this seat's last answer
   const gcache = new Map(); // card → its <g>, built once and moved between redraws
   let fieldOut = null; // the field being built by drawField (morphed into els.field)
+  let tags = []; // the label tags of the cards placed since the last takeTags()
+  /** The label tags gathered, for the end of an SVG's children (over the cards). */
+  function takeTags() {
+    const out = tags;
+    tags = [];
+    return out;
+  }
 
   /** Places card n for the next redraw of the field: its cached element (its
    * 15-odd kana are built once) gets the position and labels asked for,
@@ -351,6 +484,10 @@ export function mount(root, api) {
     setAttr(g, 'class', attrs.class || 'kar-card');
     setAttr(g, 'aria-label', attrs['aria-label'] || '');
     setAttr(g, 'aria-pressed', attrs['aria-pressed'] || null);
+    setAttr(g, 'aria-disabled', attrs['aria-disabled'] || null);
+    // keyboard mode: the label tag over the card's foot (the kana make room for it)
+    kanaLayout(g, keys && attrs.tag ? (flip ? -1 : 1) : 0);
+    if (keys && attrs.tag) tags.push(labelTag(attrs.tag, x, y));
     setAttr(g, 'data-base', null);
     setAttr(g, 'data-card', String(n));
     setAttr(g, 'data-label', ds.label ?? null);
@@ -408,6 +545,18 @@ export function mount(root, api) {
   let memoAsked = false; // this page sent `ready`
   let memoTimer = null;
   const seenTakes = new Set();
+  let labels = new Map(); // card → the label a player types (cardLabels of the view)
+  let lastLabels = new Map(); // the labels of the view before (a taken card's, for the judgement's words)
+  let rove = null; // the field item holding its Tab stop (itemKey)
+  let keys = false; // keyboard mode (setKeys)
+  try {
+    keys = localStorage.getItem(KEYS) === 'on';
+  } catch {}
+  let drawnOnce = false; // a judgement there when the page opens is not announced
+  let actionsKey = '';
+  let judgedN = -1; // the reading of the judgement shown
+  /** Says `text` in the room's live region (the screen reader), if any. */
+  const say1 = (text) => text && api.announce && api.announce(text);
   window.__karuta = { frames: [], kanaAt: [] }; // for the browser test: kana arrival times
 
   const els = {
@@ -417,7 +566,8 @@ export function mount(root, api) {
     memoAct: h('div', { class: 'kar-memo-act' }),
     poets: h('div', { class: 'kar-poets', id: 'kar-poets', role: 'group', 'aria-labelledby': 'kar-poets-q', hidden: true }),
     readHead: h('span', { class: 'kar-read-head' }),
-    kana: h('span', { class: 'kar-kana-line cjk-serif', id: 'kar-kana', lang: 'ja' }),
+    typed: h('span', { class: 'kar-typed', id: 'kar-typed', hidden: true }),
+    kana: h('p', { class: 'kar-kana-line cjk-serif', id: 'kar-kana', lang: 'ja' }), // (a paragraph of its own for a screen reader: the kana, in Japanese)
     speak: h('button', { type: 'button', id: 'kar-speak', class: 'kar-speak', 'aria-pressed': 'false', onclick: () => toggleSpeech() }),
     field: h('div', { class: 'kar-field', id: 'kar-field' }),
     actions: h('div', { class: 'kar-actions', id: 'kar-actions', role: 'group', 'aria-label': t('karuta.actions') }),
@@ -428,10 +578,10 @@ export function mount(root, api) {
   els.turnNote = h('p', { class: 'kar-turn-note', id: 'kar-turn-note' }, t('karuta.landscape'));
   els.top = h('div', { class: 'kar-top', id: 'kar-top' },
     els.status,
-    h('div', { class: 'kar-reading', id: 'kar-reading' }, els.readHead, els.kana, els.speak));
+    h('div', { class: 'kar-reading', id: 'kar-reading', role: 'group', 'aria-label': t('karuta.a11y.readingBar') }, els.readHead, els.kana, els.typed, els.speak));
   els.aside = h('div', { class: 'kar-aside' }, els.actions, els.judgement);
   els.main = h('div', { class: 'kar-main' }, els.field, els.aside);
-  els.table = h('div', { class: 'kar-table' }, els.top, els.memo, els.poets, els.main, els.turnNote, els.counts, els.practice);
+  els.table = h('div', { class: 'kar-table' + (keys ? ' kar-keys' : '') }, els.top, els.memo, els.poets, els.main, els.turnNote, els.counts, els.practice);
   root.append(els.table);
 
   // ---- the table fits the window (issue 31; docs/web-ui.md, "Karuta"):
@@ -567,9 +717,6 @@ export function mount(root, api) {
     const n = s && s.kind === 'ai' ? t('room.seat.aiN', { n: i + 1, level: level || '' }) : s && s.name ? s.name : t('karuta.seat', { n: i + 1 });
     return i === me ? t('karuta.you', { name: n }) : n;
   }
-  function cardLabel(n, where) {
-    return t('karuta.card', { n, text: lowerVerse(n), where: where || '' }).trim();
-  }
   function secs(ms) {
     return (ms / 1000).toFixed(2);
   }
@@ -608,7 +755,9 @@ export function mount(root, api) {
   function targetOf(el) {
     return el && el.closest ? el.closest('[data-target]') : null;
   }
-  function touchCard(card) {
+  /** Touches `card` (at `at`, a performance.now() time: the key press or
+   * the pointer's; default now). */
+  function touchCard(card, at) {
     const v = state.view;
     if (touchN !== v.readings) {
       touchN = v.readings;
@@ -617,9 +766,11 @@ export function mount(root, api) {
     if (touched.has(card)) return;
     if (v.answer_poet) return askPoet(card);
     touched.add(card);
-    api.touch(card, performance.timeOrigin + performance.now());
+    api.touch(card, performance.timeOrigin + (at ?? performance.now()));
     const g = els.field.querySelector(`.kar-card[data-card="${card}"]`);
     if (g) g.classList.add('kar-touched');
+    // (the name says "touched" too: drawn again with the next state)
+    say1(t('karuta.a11y.youTouched', { label: labels.get(card) || '', n: card }));
     drawStatus();
   }
   // ---- uta answer=poet (KA-U4): the card, then its poet ----
@@ -760,17 +911,204 @@ export function mount(root, api) {
       draw();
     }
   }
+  // ---- the keyboard (issue 32) ----
+  // The field is one Tab stop (a roving tabindex over its cards and the
+  // targets of a chosen card): the arrow keys move between them as they lie
+  // on the screen, Home and End to the first and the last; Enter or Space
+  // touches the card in a reading, else chooses it (then its target: the
+  // opponent's side, an empty slot, the pool; or the action button, which
+  // takes the focus), Escape lets it go. Anywhere on the page but in a text
+  // field, typing a card's label (a letter and two digits, as in the
+  // terminal) touches it in a reading, the time of the touch being the last
+  // key's; between readings it chooses the card, or plays the chosen card
+  // to the empty slot of that label. Escape or Backspace clears a half-typed
+  // label. In keyboard mode (a key pressed; a pointer ends it) every card
+  // shows its label on a strip at its foot.
+  function fieldItems() {
+    return [...els.field.querySelectorAll('.kar-card, [data-target]')];
+  }
+  function itemKey(el) {
+    return el.classList.contains('kar-card') ? 'c' + el.dataset.card : 't' + (el.dataset.slot || el.dataset.target);
+  }
+  /** Gives the field's one Tab stop to the item `rove` names, else to the
+   * first that can be played, else the first. */
+  function roving() {
+    const items = fieldItems();
+    const stop = items.find((el) => itemKey(el) === rove) || items.find((el) => el.dataset.target || el.classList.contains('kar-can') || el.classList.contains('kar-sel')) || items[0];
+    for (const el of items) setAttr(el, 'tabindex', el === stop ? '0' : '-1');
+    return stop;
+  }
+  function focusItem(el) {
+    if (!el) return;
+    rove = itemKey(el);
+    roving();
+    el.focus({ preventScroll: false });
+  }
+  /** The item nearest `from` in the direction of arrow key `key` (those in
+   * the same row or column first), or null. */
+  function nextItem(from, key) {
+    const box = (el) => el.getBoundingClientRect();
+    const a = box(from);
+    const across = key === 'ArrowLeft' || key === 'ArrowRight';
+    let best = null;
+    let bestD = Infinity;
+    for (const el of fieldItems()) {
+      if (el === from) continue;
+      const b = box(el);
+      const dx = b.left + b.width / 2 - (a.left + a.width / 2);
+      const dy = b.top + b.height / 2 - (a.top + a.height / 2);
+      const along = key === 'ArrowRight' ? dx : key === 'ArrowLeft' ? -dx : key === 'ArrowDown' ? dy : -dy;
+      if (along < 2) continue;
+      const overlap = across ? Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) : Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const d = (overlap > 0 ? 0 : 1e6) + along + 3 * Math.abs(across ? dy : dx);
+      if (d < bestD) (bestD = d), (best = el);
+    }
+    return best;
+  }
+  /** After a card was chosen from the keyboard: the focus to where it goes
+   * next (the Send / pool button, the first empty slot), else the card. */
+  function focusAfterChoice(card) {
+    if (sel !== card) return;
+    const main = els.actions.querySelector('.kar-main');
+    if (main) return main.focus();
+    const slot = els.field.querySelector('[data-target="slot"], [data-target="send"], [data-target="pool"]');
+    if (slot) return focusItem(slot);
+    const g = els.field.querySelector(`.kar-card[data-card="${card}"]`);
+    if (g) focusItem(g);
+  }
   function onKey(e) {
+    if (!state) return;
+    const el = e.target.closest ? e.target.closest('.kar-card, [data-target]') : null;
+    if (!el) return;
+    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight' || e.key === 'ArrowUp' || e.key === 'ArrowDown' || e.key === 'Home' || e.key === 'End') {
+      e.preventDefault();
+      setKeys(true);
+      const items = fieldItems();
+      focusItem(e.key === 'Home' ? items[0] : e.key === 'End' ? items[items.length - 1] : nextItem(el, e.key));
+      return;
+    }
     if (e.key !== 'Enter' && e.key !== ' ') return;
-    const card = cardOf(e.target);
-    const tg = targetOf(e.target);
-    if (card !== null && state) {
+    const card = cardOf(el);
+    const tg = targetOf(el);
+    e.preventDefault();
+    if (card !== null) {
+      if (canTouch()) touchCard(card, e.timeStamp);
+      else if (cardMoves(card).length) {
+        select(card);
+        focusAfterChoice(card);
+      } else if (sel !== null && Number(el.dataset.seat) !== me && cardMoves(sel).some((m) => m.kind === 'send')) playTarget({ dataset: { target: 'send' } }, sel);
+    } else if (tg && sel !== null) playTarget(tg, sel);
+  }
+
+  let typed = ''; // a label half typed
+  let typedNote = ''; // why the last label was refused (shown until the next key)
+  /** A refused label: said, and shown in the reading bar. */
+  function refuse(text) {
+    typedNote = text;
+    showTyped();
+    say1(text);
+  }
+  /** Keyboard mode on or off: the labels shown on the cards. */
+  function setKeys(on) {
+    if (keys === on) return;
+    keys = on;
+    try {
+      localStorage.setItem(KEYS, on ? 'on' : 'off');
+    } catch {}
+    els.table.classList.toggle('kar-keys', on);
+    fieldKey = '';
+    if (state) draw();
+  }
+  function showTyped() {
+    // keyboard mode in a reading: how to touch, until a label is begun
+    const text = typed ? t('karuta.a11y.typing', { label: typed }) : typedNote || (keys && canTouch() && !poetAsk ? t('karuta.a11y.typeHint') : '');
+    els.typed.hidden = !text;
+    if (els.typed.textContent !== text) els.typed.textContent = text;
+  }
+  function labelLetters() {
+    const v = state && state.view;
+    if (!v) return '';
+    return v.variant === 'uta' ? 'ABCDP' : v.variant === 'chirashi' ? 'ABCDE' : 'ABCDEF';
+  }
+  /** A label typed whole: touch, choose or play there. */
+  function useLabel(label, at) {
+    const v = state.view;
+    let card = null;
+    for (const [c, l] of labels) if (l === label) card = c;
+    if (v.stage === 'touch') {
+      if (me < 0 || !(v.pending || []).includes(me)) return refuse(t('karuta.a11y.notNow'));
+      if (card === null) return refuse(t('karuta.a11y.noCard', { label }));
+      if (touched.has(card) && touchN === v.readings) return refuse(t('karuta.a11y.already', { label }));
+      if (!canTouch()) return refuse(t('karuta.a11y.noMore'));
+      return touchCard(card, at);
+    }
+    // an empty slot: the chosen card goes there (or the only card to place)
+    const slot = els.field.querySelector(`[data-target="slot"][data-label="${label}"]`);
+    const placing = legalMoves().filter((m) => m.kind === 'place');
+    if (card === null && sel === null && new Set(placing.map((m) => m.card)).size === 1) {
+      const m = placing.find((x) => x.row && slotLabel(me === 1 ? 1 : 0, x.row, x.slot) === label);
+      if (m) return act(m.action);
+    }
+    if (slot && sel !== null) return playTarget(slot, sel);
+    if (card !== null && cardMoves(card).length) {
+      if (sel !== card) select(card);
+      return focusAfterChoice(card);
+    }
+    if (card !== null) return refuse(t('karuta.a11y.cannot', { label }));
+    refuse(t('karuta.a11y.noCard', { label }));
+  }
+  function onType(e) {
+    if (!state || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+    const tgt = e.target;
+    if (tgt && tgt.closest && tgt.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"]')) return;
+    const k = e.key;
+    if (typedNote) {
+      typedNote = '';
+      showTyped();
+    }
+    if (k === 'Tab') return setKeys(true);
+    if (k === 'Escape') {
+      if (!typed && sel === null && !poetAsk) return;
       e.preventDefault();
-      if (canTouch()) touchCard(card);
-      else if (cardMoves(card).length) select(card);
-    } else if (tg && sel !== null) {
+      const back = sel;
+      typed = '';
+      showTyped();
+      if (poetAsk) {
+        const c = poetAsk.card;
+        poetAsk = null;
+        draw();
+        const g = els.field.querySelector(`.kar-card[data-card="${c}"]`);
+        if (g) focusItem(g);
+      } else if (back !== null) {
+        sel = null;
+        draw();
+        const g = els.field.querySelector(`.kar-card[data-card="${back}"]`);
+        if (g) focusItem(g);
+      }
+      return;
+    }
+    if (k === 'Backspace' && typed) {
       e.preventDefault();
-      playTarget(tg, sel);
+      typed = '';
+      return showTyped();
+    }
+    if (me < 0) return;
+    if (/^[a-z]$/i.test(k) && labelLetters().includes(k.toUpperCase())) {
+      e.preventDefault();
+      setKeys(true);
+      typed = k.toUpperCase();
+      return showTyped();
+    }
+    if (/^[0-9]$/.test(k) && typed) {
+      e.preventDefault();
+      typed += k;
+      if (typed.length === 3) {
+        const label = typed;
+        typed = '';
+        showTyped();
+        return useLabel(label, e.timeStamp);
+      }
+      showTyped();
     }
   }
   els.field.addEventListener('pointerdown', onDown);
@@ -778,6 +1116,12 @@ export function mount(root, api) {
   window.addEventListener('pointermove', onMove);
   window.addEventListener('pointerup', onUp);
   els.field.addEventListener('keydown', onKey);
+  els.field.addEventListener('focusin', (e) => {
+    const el = e.target.closest && e.target.closest('.kar-card, [data-target]');
+    if (el) rove = itemKey(el);
+  });
+  document.addEventListener('keydown', onType);
+  els.table.addEventListener('pointerdown', () => setKeys(false), true);
 
   // ---- drawing ----
   function slotTargets() {
@@ -787,14 +1131,39 @@ export function mount(root, api) {
     for (const m of cardMoves(sel)) if (m.row) set.add(m.row + ',' + m.slot);
     return set;
   }
-  function cardAttrs(n, where) {
+  /** A card's classes, its name for a screen reader (its label, number and
+   * lower verse, where it lies, touched, the card read) and its states:
+   * `place` {seat} (a kyōgi territory, an uta hand), {pool: true}, or {}
+   * (chirashi's field, a card to place). */
+  function cardAttrs(n, place) {
+    const v = state.view;
     const cls = ['kar-card'];
-    if (touched.has(n) && touchN === state.view.readings) cls.push('kar-touched');
-    if (sel === n || (poetAsk && poetAsk.card === n)) cls.push('kar-sel');
-    if (cardMoves(n).length) cls.push('kar-can');
-    const j = state.view.judgement;
-    if (j && state.view.stage !== 'touch' && j.card === n) cls.push('kar-read');
-    return { class: cls.join(' '), 'aria-label': cardLabel(n, where), 'aria-pressed': sel === n ? 'true' : null };
+    const isTouched = touched.has(n) && touchN === v.readings;
+    if (isTouched) cls.push('kar-touched');
+    const chosen = sel === n || (poetAsk && poetAsk.card === n);
+    if (chosen) cls.push('kar-sel');
+    const can = cardMoves(n).length > 0;
+    if (can) cls.push('kar-can');
+    const j = v.judgement;
+    const read = j && v.stage !== 'touch' && j.card === n;
+    if (read) cls.push('kar-read');
+    const label = labels.get(n) || '';
+    const parts = [label ? t('karuta.a11y.card', { label, n, text: lowerVerse(n) }) : t('karuta.a11y.cardBare', { n, text: lowerVerse(n) })];
+    if (place.pool) parts.push(t('karuta.a11y.inPool'));
+    else if (place.seat !== undefined)
+      parts.push(v.variant === 'uta' ? t('karuta.a11y.inHand', { name: name(place.seat) })
+        : place.seat === me ? t('karuta.a11y.ownSide') : t('karuta.a11y.oppSide', { name: name(place.seat) }));
+    if (isTouched) parts.push(t('karuta.a11y.touched'));
+    if (read) parts.push(t('karuta.a11y.read'));
+    const touching = canTouch();
+    return {
+      class: cls.join(' '),
+      'aria-label': parts.join(t('karuta.a11y.sep')),
+      // a card that may be chosen (to send, place, move, pool) toggles
+      'aria-pressed': !touching && (can || chosen) ? String(!!chosen) : null,
+      'aria-disabled': touching || can || chosen ? null : 'true',
+      tag: label,
+    };
   }
 
   function drawKyogi(v) {
@@ -817,7 +1186,7 @@ export function mount(root, api) {
     // the two territories' backgrounds; the opponent's is a send target
     const sendable = sel !== null && cardMoves(sel).some((m) => m.kind === 'send');
     kids.push(svg('rect', { class: 'kar-zone kar-zone-opp' + (sendable ? ' kar-target' : ''), x: 0, y: 0, width: W, height: 3 * (CH + GY) - GY / 2,
-      dataset: sendable ? { target: 'send' } : {}, tabindex: sendable ? 0 : null, role: sendable ? 'button' : null,
+      dataset: sendable ? { target: 'send' } : {}, tabindex: sendable ? -1 : null, role: sendable ? 'button' : null,
       'aria-label': sendable ? t('karuta.sendTo', { name: name(opp), card: sel }) : null }));
     kids.push(svg('rect', { class: 'kar-zone kar-zone-own', x: 0, y: 3 * (CH + GY) + MID - GY / 2, width: W, height: 3 * (CH + GY) }));
     kids.push(svg('line', { class: 'kar-midline', x1: 0, x2: W, y1: 3 * (CH + GY) + MID / 2 - GY / 2, y2: 3 * (CH + GY) + MID / 2 - GY / 2 }));
@@ -828,8 +1197,9 @@ export function mount(root, api) {
           if (terr[mine].cards.some((c) => c.row === row && c.slot === s)) continue;
           const on = targets.has(key);
           kids.push(svg('rect', { class: 'kar-slot' + (on ? ' kar-target' : '') + (row === 1 && s === 9 ? ' kar-free' : ''), x: colX.get(s), y: rowY(true, row), width: CW, height: CH, rx: 3,
-            dataset: on ? { target: 'slot', slot: key } : { slot: key }, tabindex: on ? 0 : null, role: on ? 'button' : null,
-            'aria-label': on ? t('karuta.slot', { label: String.fromCharCode(65 + (mine ? 3 : 0) + row - 1) + String(s).padStart(2, '0') }) : null }));
+            dataset: on ? { target: 'slot', slot: key, label: slotLabel(mine, row, s) } : { slot: key }, tabindex: on ? -1 : null, role: on ? 'button' : null,
+            'aria-label': on ? t('karuta.slot', { label: slotLabel(mine, row, s) }) : null }));
+          if (on && keys) tags.push(labelTag(slotLabel(mine, row, s), colX.get(s), rowY(true, row)));
         }
     const waiting = [];
     for (const [who, own] of [[opp, false], [mine, true]])
@@ -839,18 +1209,18 @@ export function mount(root, api) {
           continue;
         }
         const x = colX.get(own ? c.slot : 18 - c.slot);
-        kids.push(cardEl(c.card, x, rowY(own, c.row), !own, { ...cardAttrs(c.card, c.label), dataset: { card: c.card, label: c.label, seat: who } }));
+        kids.push(cardEl(c.card, x, rowY(own, c.row), !own, { ...cardAttrs(c.card, { seat: who }), dataset: { card: c.card, label: c.label, seat: who } }));
       }
-    const box = svg('svg', { class: 'kar-svg kar-kyogi', viewBox: `0 0 ${W} ${Hh}`, role: 'group', 'aria-label': t('karuta.field') }, ...kids);
+    const box = svg('svg', { class: 'kar-svg kar-kyogi', viewBox: `0 0 ${W} ${Hh}`, role: 'group', 'aria-label': t('karuta.field') }, ...kids, ...takeTags());
     fieldOut.append(
       h('p', { class: 'kar-side kar-side-opp' }, t('karuta.territory', { name: name(opp), n: terr[opp].count ?? terr[opp].cards.length })),
       box,
       h('p', { class: 'kar-side kar-side-own' }, t('karuta.territory', { name: name(mine), n: terr[mine].count ?? terr[mine].cards.length })),
     );
-    if (waiting.length) drawRow(t('karuta.toPlace'), waiting.map((c) => c.card), 'place');
+    if (waiting.length) drawRow(t('karuta.toPlace'), waiting.map((c) => c.card), 'place', null, {});
   }
 
-  function drawRow(title, cards, zone, target) {
+  function drawRow(title, cards, zone, target, place) {
     // one labelled block of cards, ROW_PER to a line (uta hands and pool, the
     // cards to place): every block has one scale, so a hand of 25 wraps into
     // lines of cards as large as the pool's (25 on one line were 14 px wide on
@@ -859,37 +1229,41 @@ export function mount(root, api) {
     const W = LEFT * 2 + ROW_PER * (CW + GX) - GX;
     const H = lines * (CH + GY) - GY + 8;
     const kids = [];
-    if (target) kids.push(svg('rect', { class: 'kar-zone kar-target', x: 0, y: 0, width: W, height: H, dataset: { target }, tabindex: 0, role: 'button', 'aria-label': t('karuta.toPool', { card: sel }) }));
-    cards.forEach((n, i) => kids.push(cardEl(n, LEFT + (i % ROW_PER) * (CW + GX), 4 + Math.floor(i / ROW_PER) * (CH + GY), false, cardAttrs(n, ''))));
+    if (target) kids.push(svg('rect', { class: 'kar-zone kar-target', x: 0, y: 0, width: W, height: H, dataset: { target }, tabindex: -1, role: 'button', 'aria-label': t('karuta.toPool', { card: sel }) }));
+    cards.forEach((n, i) => kids.push(cardEl(n, LEFT + (i % ROW_PER) * (CW + GX), 4 + Math.floor(i / ROW_PER) * (CH + GY), false, cardAttrs(n, place))));
     fieldOut.append(
       h('p', { class: 'kar-side' }, title),
-      svg('svg', { class: 'kar-svg kar-row', viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'xMinYMin meet', role: 'group', 'aria-label': title, dataset: { zone } }, ...kids),
+      svg('svg', { class: 'kar-svg kar-row', viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'xMinYMin meet', role: 'group', 'aria-label': title, dataset: { zone } }, ...kids, ...takeTags()),
     );
   }
 
   function drawGrid(title, cards, per) {
     const rows = Math.max(1, Math.ceil(cards.length / per));
     const W = LEFT * 2 + per * (CW + GX) - GX;
-    const kids = cards.map((n, i) => cardEl(n, LEFT + (i % per) * (CW + GX), 4 + Math.floor(i / per) * (CH + GY), false, cardAttrs(n, '')));
+    const kids = cards.map((n, i) => cardEl(n, LEFT + (i % per) * (CW + GX), 4 + Math.floor(i / per) * (CH + GY), false, cardAttrs(n, {})));
     fieldOut.append(
       h('p', { class: 'kar-side' }, title),
-      svg('svg', { class: 'kar-svg kar-grid', viewBox: `0 0 ${W} ${rows * (CH + GY) + 4}`, role: 'group', 'aria-label': title, dataset: { zone: 'field' } }, ...kids),
+      svg('svg', { class: 'kar-svg kar-grid', viewBox: `0 0 ${W} ${rows * (CH + GY) + 4}`, role: 'group', 'aria-label': title, dataset: { zone: 'field' } }, ...kids, ...takeTags()),
     );
   }
 
   function drawField(v) {
     spacing(tight());
+    const hadFocus = els.field.contains(document.activeElement);
     fieldOut = h('div', {});
     drawFieldInto(v);
     morph(els.field, fieldOut, true);
     fieldOut = null;
+    const stop = roving();
+    // the focused card left (taken, sent): the focus stays in the field
+    if (hadFocus && !els.field.contains(document.activeElement) && stop) stop.focus({ preventScroll: true });
   }
 
   function drawFieldInto(v) {
     if (v.variant === 'uta') {
       const pooling = sel !== null && cardMoves(sel).some((m) => m.kind === 'pool');
-      (v.hands || []).forEach((hd, i) => drawRow(t('karuta.hand', { seat: i + 1, name: name(i), n: hd.count ?? hd.cards.length }), hd.cards.map((c) => c.card), 'hand' + i));
-      drawRow(t('karuta.pool', { n: (v.pool || []).length }), v.pool || [], 'pool', pooling ? 'pool' : null);
+      (v.hands || []).forEach((hd, i) => drawRow(t('karuta.hand', { seat: i + 1, name: name(i), n: hd.count ?? hd.cards.length }), hd.cards.map((c) => c.card), 'hand' + i, null, { seat: i }));
+      drawRow(t('karuta.pool', { n: (v.pool || []).length }), v.pool || [], 'pool', pooling ? 'pool' : null, { pool: true });
     } else if (v.variant === 'chirashi') {
       const f = v.field || [];
       drawGrid(t('karuta.fieldCount', { n: f.length }), f, Math.min(10, Math.max(4, Math.ceil(Math.sqrt(f.length * 1.6)))));
@@ -914,6 +1288,12 @@ export function mount(root, api) {
   }
 
   function drawActions(v) {
+    // rebuilt only when they change (a button keeps the focus)
+    const key = JSON.stringify([legalMoves().map((m) => m.action), sel, keys]);
+    if (key === actionsKey) return;
+    actionsKey = key;
+    const focused = els.actions.contains(document.activeElement) ? document.activeElement : null;
+    const again = focused && (focused.id || focused.dataset.action);
     clear(els.actions);
     for (const m of legalMoves()) {
       if (m.kind === 'ready' || m.kind === 'pass')
@@ -925,9 +1305,38 @@ export function mount(root, api) {
           els.actions.append(h('button', { type: 'button', class: 'kar-act kar-main', dataset: { action: m.action }, onclick: () => act(m.action) }, t('karuta.do.' + m.kind, { card: sel })));
       els.actions.append(h('button', { type: 'button', class: 'kar-act', id: 'kar-unselect', onclick: () => select(sel) }, t('karuta.do.unselect')));
     }
-    const hint = legalMoves().some((m) => m.card) && sel === null ? t('karuta.hint.' + (legalMoves().find((m) => m.card).kind)) : '';
+    const hint = legalMoves().some((m) => m.card) && sel === null ? t((keys ? 'karuta.a11y.hint.' : 'karuta.hint.') + (legalMoves().find((m) => m.card).kind)) : '';
     if (hint) els.actions.append(h('span', { class: 'kar-hint' }, hint));
     els.actions.hidden = !els.actions.firstChild;
+    if (again) {
+      const b = [...els.actions.querySelectorAll('button')].find((x) => x.id === again || x.dataset.action === again);
+      if (b) b.focus({ preventScroll: true });
+      // (gone: the move was played; the focus goes back to the field)
+      else {
+        const stop = roving();
+        if (stop) stop.focus({ preventScroll: true });
+      }
+    }
+  }
+
+  /** The judgement in a few words, said as it comes (a screen reader
+   * player plays in real time): who took which card (its label where it
+   * lay), the fouls, the send; with answer=poet whether this seat's poet
+   * was right. */
+  function briefJudgement(j, v) {
+    const label = lastLabels.get(j.card) || labels.get(j.card) || '';
+    const out = [];
+    if (j.void) out.push(t('karuta.a11y.void', { n: j.card }));
+    else if (j.taker === null || j.taker === undefined) out.push(t('karuta.a11y.nobody', { n: j.card }));
+    else out.push(t(label ? 'karuta.a11y.tookAt' : 'karuta.a11y.took', { name: name(j.taker), n: j.card, label }));
+    (j.fouls || []).forEach((f, i) => f > 0 && out.push(t('karuta.j.foul', { name: name(i), n: f })));
+    if (j.sender !== null && j.sender !== undefined && j.receiver !== null && j.receiver !== undefined && j.owed > 0)
+      out.push(t('karuta.j.send', { from: name(j.sender), to: name(j.receiver), n: j.owed }));
+    const c = CARDS[j.card];
+    if (v.answer_poet && c && !j.void && myAnswer && myAnswer.n === v.readings)
+      out.push(t(myAnswer.card === j.card && myAnswer.poet === c[2] ? 'karuta.j.poetRight' : myAnswer.card === j.card ? 'karuta.j.poetWrong' : 'karuta.j.cardWrong',
+        { card: myAnswer.card, poet: myAnswer.poet }));
+    return out;
   }
 
   function judgementWords(j, v) {
@@ -942,12 +1351,15 @@ export function mount(root, api) {
     return lines;
   }
 
-  function drawJudgement(v) {
+  function drawJudgement(v, quiet) {
     const j = v.judgement;
     if (!j || v.stage === 'touch') return;
     const key = JSON.stringify(j);
     if (key === lastJudgement) return;
+    const again = lastJudgement && JSON.parse(lastJudgement).card === j.card && v.readings === judgedN; // the same one, its sends grown
     lastJudgement = key;
+    judgedN = v.readings;
+    if (!quiet && !again) say1(briefJudgement(j, v).join(' '));
     clear(els.judgement);
     els.judgement.append(
       h('h3', {}, t('karuta.j.title', { n: v.readings })),
@@ -1033,12 +1445,17 @@ export function mount(root, api) {
       touched = new Set();
     }
     if (poetAsk && (poetAsk.n !== v.readings || v.stage !== 'touch' || !canTouch())) poetAsk = null;
+    const nl = cardLabels(v);
+    if (JSON.stringify([...nl]) !== JSON.stringify([...labels])) {
+      lastLabels = labels;
+      labels = nl;
+    }
     drawStatus();
     drawPoets();
     // the field is redrawn only when what it shows changed (a state that
     // changes only `pending` during a reading leaves the cards in place)
     const key = JSON.stringify([v.territories, v.hands, v.pool, v.field, v.stage, v.judgement && v.judgement.card, sel,
-      (state.legal || []).map((e) => e.action), touchN === v.readings ? [...touched] : [], (state.seats || []).map((x) => x && x.name), poetAsk && poetAsk.card]);
+      (state.legal || []).map((e) => e.action), touchN === v.readings ? [...touched] : [], (state.seats || []).map((x) => x && x.name), poetAsk && poetAsk.card, canTouch(), keys]);
     if (key !== fieldKey) {
       fieldKey = key;
       const t0 = performance.now();
@@ -1046,7 +1463,9 @@ export function mount(root, api) {
       window.__karuta.drawMs = performance.now() - t0;
     }
     drawActions(v);
-    drawJudgement(v);
+    drawJudgement(v, !drawnOnce);
+    drawnOnce = true;
+    showTyped();
     counts(v);
     drawMemo();
     if (reading.n === 0) els.readHead.textContent = v.stage === 'touch' ? t('karuta.reading', { n: v.readings }) : t('karuta.noReading');
@@ -1073,6 +1492,8 @@ export function mount(root, api) {
         els.readHead.textContent = t('karuta.reading', { n: m.n });
         els.kana.textContent = '';
         els.kana.classList.add('kar-live');
+        if (api.sound) api.sound('reading');
+        say1(t('karuta.reading', { n: m.n }));
         memo = null;
         drawMemo();
       } else if (m.type === 'kana') {
@@ -1090,6 +1511,7 @@ export function mount(root, api) {
       }
     },
     destroy() {
+      document.removeEventListener('keydown', onType);
       window.removeEventListener('resize', onResize);
       if (sizeWatch) sizeWatch.disconnect();
       window.removeEventListener('pointermove', onMove);
