@@ -79,9 +79,9 @@ run('tamcuc', async (h) => {
     await ann.locator('.tc-hand g.tc-card').nth(7).waitFor();
     h.check((await ann.locator('.tc-hand g.tc-card').count()) === 8, '8 cards in Ann’s hand');
     const label = await ann.locator('.tc-hand g.tc-card[data-card="rG"]').getAttribute('aria-label');
-    h.check(/red General 帥 \(tướng\)/.test(label), 'the label: ' + label);
+    h.check(/red General 帥 tướng/.test(label), 'the label: ' + label);
     const bl = await bob.locator('.tc-hand g.tc-card[data-card="bS"]').first().getAttribute('aria-label');
-    h.check(/Солдат, чёрный, 卒 \(tốt\)/.test(bl), 'Bob’s label: ' + bl);
+    h.check(/Солдат, чёрный, 卒 tốt/.test(bl), 'Bob’s label: ' + bl);
     // one Tab stop for the hand (issue 32: a roving tabindex), every card focusable by the arrows
     h.check((await ann.locator('.tc-hand g.tc-card[tabindex="0"]').count()) === 1 && (await ann.locator('.tc-hand g.tc-card[tabindex="-1"]').count()) === 7, 'one card in the Tab order, the others by the arrow keys');
   });

@@ -188,9 +188,11 @@ export function soundOf(entry) {
   return events.some((e) => e && e.type === 'trick') ? 'capture' : 'move';
 }
 
-/** A card's full name for a screen reader ("red General 帥 (tướng)"). */
+/** A card's full name for a screen reader ("red General 帥 tướng": its
+ * drawing's character and Vietnamese name without brackets, so that the
+ * name holds the card's visible text, WCAG 2.5.3). */
 function cardName(t, card) {
-  return t('tamcuc.card', {
+  return t('tamcuc.a11y.card', {
     colour: t(card[0] === 'r' ? 'tamcuc.red' : 'tamcuc.black'),
     rank: t('tamcuc.rank.' + card[1]),
     char: CHAR[card[0]][card[1]],
@@ -394,8 +396,9 @@ export function mount(root, api) {
           ? svg('circle', { class: 'tc-mark-red', cx: 7.5, cy: 7.5, r: 3.5, fill: ink })
           : svg('path', { class: 'tc-mark-black', d: 'M7.5 3.5 L11.5 11 L3.5 11 Z', fill: ink }),
         svg('circle', { cx: CW / 2, cy: 27, r: 17, fill: 'none', stroke: ink, 'stroke-width': 1.5 }),
-        svg('text', { class: 'tc-char', x: CW / 2, y: 35, 'text-anchor': 'middle', fill: ink, 'font-size': 22 }, CHAR[card[0]][card[1]]),
-        svg('text', { class: 'tc-vn', x: CW / 2, y: 57, 'text-anchor': 'middle', fill: ink, 'font-size': 10 }, VN[card[1]]),
+        // the drawing is decorative: the card's name says it (aria-label)
+        svg('text', { class: 'tc-char', x: CW / 2, y: 35, 'text-anchor': 'middle', fill: ink, 'font-size': 22, 'aria-hidden': 'true' }, CHAR[card[0]][card[1]]),
+        svg('text', { class: 'tc-vn', x: CW / 2, y: 57, 'text-anchor': 'middle', fill: ink, 'font-size': 10, 'aria-hidden': 'true' }, VN[card[1]]),
       );
     } else {
       g.append(
@@ -455,10 +458,11 @@ export function mount(root, api) {
       body.push(
         h('tr', { class: (i === api.seat ? 'me ' : '') + ((v.actors || []).includes(i) ? 'acting' : ''), dataset: { seat: i } },
           h('th', { scope: 'row' }, seatLabel(i), marks.length ? h('span', { class: 'tc-mark' }, ' ' + marks.join(', ')) : null),
-          h('td', {}, String(v.hand_sizes ? v.hand_sizes[i] : '')),
-          h('td', {}, String(v.won ? v.won[i].length : 0)),
-          h('td', {}, signed(v.deal_score ? v.deal_score[i] : 0)),
-          h('td', { class: 'tc-total' }, signed(v.score ? v.score[i] : 0))),
+          // data-label: the column's name, shown before the value when the table is stacked (large text on a phone)
+          h('td', { dataset: { label: t('tamcuc.col.hand') } }, String(v.hand_sizes ? v.hand_sizes[i] : '')),
+          h('td', { dataset: { label: t('tamcuc.col.won') } }, String(v.won ? v.won[i].length : 0)),
+          h('td', { dataset: { label: t('tamcuc.col.deal') } }, signed(v.deal_score ? v.deal_score[i] : 0)),
+          h('td', { class: 'tc-total', dataset: { label: t('tamcuc.col.total') } }, signed(v.score ? v.score[i] : 0))),
       );
     }
     els.scores.append(h('table', { class: 'tc-score-table' }, h('caption', {}, t('tamcuc.scores')), h('thead', {}, head), h('tbody', {}, body)));

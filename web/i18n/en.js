@@ -984,6 +984,7 @@ export default {
   'tamcuc.a11y.d.pass.one': 'Your turn: choose {n} card to pass face down.',
   'tamcuc.a11y.d.may': 'Your turn: {what}.',
   'tamcuc.a11y.d.waiting': 'Waiting for {names}.',
+  'tamcuc.a11y.card': '{colour} {rank} {char} {vn}',
   // (end of a11y.tamcuc)
 
   // ==== a11y.karuta: karuta: keyboard and screen reader (web/games/karuta.js; issue 32) ====

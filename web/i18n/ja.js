@@ -985,6 +985,7 @@ export default {
   'tamcuc.a11y.d.pass.one': '自分の番: 伏せて渡す札を{n}枚選ぶ',
   'tamcuc.a11y.d.may': '自分の番: {what}',
   'tamcuc.a11y.d.waiting': '{names}を待っている',
+  'tamcuc.a11y.card': '{colour}の{rank} {char} {vn}',
   // (end of a11y.tamcuc)
 
   // ==== a11y.karuta: karuta: keyboard and screen reader (web/games/karuta.js; issue 32) ====

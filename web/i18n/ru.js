@@ -982,6 +982,7 @@ export default {
   'tamcuc.a11y.d.pass.one': 'Ваш ход: выберите карты для передачи рубашкой вверх ({n}).',
   'tamcuc.a11y.d.may': 'Ваш ход: {what}.',
   'tamcuc.a11y.d.waiting': 'Ждём: {names}.',
+  'tamcuc.a11y.card': '{rank}, {colour}, {char} {vn}',
   // (end of a11y.tamcuc)
 
   // ==== a11y.karuta: karuta: keyboard and screen reader (web/games/karuta.js; issue 32) ====

@@ -985,6 +985,7 @@ export default {
   'tamcuc.a11y.d.pass.one': 'Đến lượt bạn: chọn {n} quân để chuyển úp.',
   'tamcuc.a11y.d.may': 'Đến lượt bạn: {what}.',
   'tamcuc.a11y.d.waiting': 'Đang chờ {names}.',
+  'tamcuc.a11y.card': '{rank} {colour} {char} {vn}',
   // (end of a11y.tamcuc)
 
   // ==== a11y.karuta: karuta: keyboard and screen reader (web/games/karuta.js; issue 32) ====
