@@ -232,7 +232,8 @@ run('tamcuc_a11y', async (h) => {
 
     const textAndMotion = async () => {
       await h.step(`${tag}: 200 % text: the essentials show, inside the screen, without overlapping`, async () => {
-        await page.evaluate(() => { document.documentElement.style.fontSize = '200%'; });
+        // (the reader's text size is set before a page loads; here the table is told by a resize)
+        await page.evaluate(() => { document.documentElement.style.fontSize = '200%'; window.dispatchEvent(new Event('resize')); });
         await page.waitForTimeout(100);
         const parts = await page.evaluate(() => {
           const vw = document.documentElement.clientWidth;
@@ -254,8 +255,11 @@ run('tamcuc_a11y', async (h) => {
         h.check(!ours.length, 'nothing of the table sticks out sideways at 200 %: ' + ours.join(', '));
         if (parts.scrollX) console.log('# at 200 %, outside the table, the page is ' + parts.scrollX + ' px wide: ' + parts.wide.join(', '));
         h.expectLayout(await h.layout(page, { root: '.table-root', allowScrollX: true }), `${tag} at 200 %`); // sideways: checked above, for the table
-        await h.shot(page, `text200-${tag}`);
-        await page.evaluate(() => { document.documentElement.style.fontSize = ''; });
+        await page.evaluate(() => document.querySelector('.tc-trick, .tc-prompt').scrollIntoView());
+        await h.shot(page, `text200-${tag}`, { fullPage: false });
+        await page.evaluate(() => document.querySelector('.tc-hand').scrollIntoView({ block: 'center' }));
+        await h.shot(page, `text200-hand-${tag}`, { fullPage: false });
+        await page.evaluate(() => { document.documentElement.style.fontSize = ''; window.dispatchEvent(new Event('resize')); });
       });
       await h.step(`${tag}: prefers-reduced-motion: nothing in the table moves`, async () => {
         // a transition and an animation as any later style (or the page's) could give the cards and buttons

@@ -299,6 +299,11 @@ function linkCss() {
   document.head.append(h('link', { rel: 'stylesheet', href: '/games/tamcuc.css', dataset: { tamcuc: '1' } }));
 }
 
+/** The page's text size: 1rem in px (16 unless the reader made text larger). */
+function remPx() {
+  return parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+}
+
 /** Strength order of a card text: lower sorts first (strongest first, red before black). */
 function order(card) {
   return RANKS.indexOf(card[1]) * 2 + (card[0] === 'r' ? 0 : 1);
@@ -716,7 +721,9 @@ export function mount(root, api) {
     // a wide screen), in as few rows as keep each card's character in sight:
     // a row overlaps its cards down to HAND_MIN_STEP of a card, then wraps.
     const widthPx = Math.max(200, els.hand.clientWidth || root.clientWidth || 336);
-    const scale = widthPx >= 560 ? 56 / CW : Math.min(1, widthPx / 336);
+    // larger text (the reader's setting, 200 %): larger cards, up to four a row
+    const big = Math.max(1, Math.min(remPx() / 16, widthPx / (4 * CW * HAND_MIN_STEP + CW * (1 - HAND_MIN_STEP)) / (widthPx >= 560 ? 56 / CW : 1)));
+    const scale = (widthPx >= 560 ? 56 / CW : Math.min(1, widthPx / 336)) * big;
     const width = widthPx / scale; // SVG units
     const gap = 4;
     let rows = 1;
@@ -972,13 +979,17 @@ export function mount(root, api) {
     restoreFocus(focus);
   }
 
-  // the hand's rows follow the width (a phone turned, a window resized)
+  // the hand's rows follow the width (a phone turned, a window resized) and the text size
   let lastWidth = 0;
+  let lastRem = 16;
   const onResize = () => {
     const wpx = els.hand.clientWidth;
-    if (state && state.view && wpx && Math.abs(wpx - lastWidth) > 8) {
+    if (state && state.view && wpx && (Math.abs(wpx - lastWidth) > 8 || remPx() !== lastRem)) {
+      const focus = focusKey();
       lastWidth = wpx;
+      lastRem = remPx();
       renderHand(state.view);
+      restoreFocus(focus);
     }
   };
   window.addEventListener('resize', onResize);
