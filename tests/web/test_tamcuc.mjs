@@ -92,6 +92,13 @@ run('tamcuc', async (h) => {
     if (!st || st.over || !st.legal.length) return null;
     const acts = st.legal.map((a) => a.action);
     const cardActs = acts.filter((a) => /^(lead|lay|pass) /.test(a));
+    if (acts.length === 1) {
+      // the seat's only move (Bob's declared Four, led as the extra trick): the room plays it
+      // for the player after a moment (room.js playOnlyMove); tapping its cards races it
+      await h.waitState(page, (s, seq) => s.seq !== seq || s.over, st.seq);
+      log.push(`${name}: ${acts[0]} (played by the room)`);
+      return log[log.length - 1];
+    }
     if (cardActs.length) {
       // the group to play: a preferred one if legal, else the first listed
       // (a lay: the last listed, the weakest cards, so Ann keeps her General for the illegal lead)
