@@ -11,15 +11,16 @@
 //     say them, in the order and with the states of the server's state
 //     (chosen: pressed; a card no legal group takes: disabled); Escape clears;
 //   - describe(view, ctx) tells the hand, every seat's hand size and score
-//     and what the reader may do, as the state says; announce/soundOf;
+//     and what the reader may do, as the state says; the room's Alt+Shift+D
+//     region says it and takes the focus; the room's live region says the
+//     moves from announce() (the last trick, the end); announce/soundOf;
 //   - the focus ring (a hand card, a button) stands out at 3:1 or more;
 //   - at 200 % text the hand, the prompt, the buttons and the trick still
 //     show, inside the screen, without overlapping;
 //   - with prefers-reduced-motion: reduce, nothing in the table moves;
 //   - red and black cards differ by a mark's shape, the last trick's winner
 //     by words, not by colour alone.
-// Screenshots: tamcuc_a11y-focus-{phone,desktop}-LANG.png,
-// tamcuc_a11y-text200-SIZE-LANG.png, tamcuc_a11y-over-SIZE-LANG.png.
+// Screenshots: tamcuc_a11y-{focus,described,text200,text200-hand,over}-SIZE-LANG.png.
 
 import { run } from './harness.mjs';
 import en from '../../web/i18n/en.js';
@@ -122,7 +123,6 @@ run('tamcuc_a11y', async (h) => {
   async function tabTo(page, pred, { back = false, max = 60 } = {}) {
     for (let i = 0; i <= max; i++) {
       const a = await ax(page);
-      if (process.env.AXDEBUG) console.log('# focused', i, a.focused && a.focused.role, a.focused && a.focused.name);
       if (a.focused && pred(a.focused, a)) return true;
       if (i < max) await press(page, back ? 'Shift+Tab' : 'Tab');
     }
@@ -227,6 +227,23 @@ run('tamcuc_a11y', async (h) => {
         const c1 = await contrastOf(page, r.color, r.around), c2 = r.face ? await contrastOf(page, r.color, r.face) : 99;
         h.check(r.width >= 2 && c1 >= 3 && c2 >= 3, `the card's focus ring stands out: ${r.color} ${r.width} against ${r.around} ${c1.toFixed(2)}:1, against the face ${r.face} ${c2.toFixed(2)}:1`);
         await h.shot(page, `focus-${tag}`, { fullPage: false });
+        // "Describe the table" (the room's Alt+Shift+D): its region takes the focus and says describe()
+        const said = await checkDescribe(st);
+        await press(page, 'Alt+Shift+D');
+        const T2 = (k) => (lang === 'ru' ? ru : en)[k];
+        let a = await ax(page);
+        const region = a.find((n) => n.role === 'region' && n.name === T2('room.a11y.words'));
+        h.check(region && a.focused && a.focused.id === region.id, 'Alt+Shift+D: the table in words has the focus');
+        const words = a.kids(region).map((n) => a.text(n));
+        for (const line of said) h.check(words.includes(line), `the region says "${line}"`);
+        await page.evaluate(() => document.getElementById('table-words').scrollIntoView());
+        await h.shot(page, `described-${tag}`, { fullPage: false });
+        await press(page, 'Escape');
+        a = await ax(page);
+        h.check(a.focused && a.focused.role === 'button' && a.focused.name === T2('room.a11y.describe'), 'Escape gives the focus back to the Describe button');
+        // back into the hand, by keyboard
+        const tb2 = await table(page, lang);
+        h.check(await tabTo(page, (n, x) => x.inside(n, tb2.hand), { back: true, max: 30 }), 'Shift+Tab goes back into the hand');
       });
     };
 
@@ -415,6 +432,15 @@ run('tamcuc_a11y', async (h) => {
       const tb = await table(page, lang);
       h.check(tb.over, 'the result is shown (a status in the tree): ' + tb.statuses.join(' | '));
       await checkDescribe(st);
+      // the room's live region said the moves from announce(): the last trick, the deal's scores, the end
+      const a = await ax(page);
+      const log = a.find((n) => n.role === 'log');
+      const said = log ? a.kids(log).map((n) => a.text(n)) : [];
+      const endWords = T(lang, 'tamcuc.ev.gameEnd', { names: '@', total: '@' }).split('@')[0];
+      h.check(said.some((l) => l.startsWith(endWords)), 'the live region says the end: ' + said.join(' | '));
+      const trickWords = T(lang, 'tamcuc.ev.trick', { name: '@', cards: '@' }).split('@')[1];
+      h.check(said.some((l) => l.includes(trickWords.trim())), 'the live region says who took the last trick: ' + said.join(' | '));
+      h.check(!said.some((l) => l.startsWith(T(lang, 'tamcuc.ev.deal.hand', { cards: '@' }).split('@')[0])), 'no hand listing in the live region');
       await h.expectAxeClean(page, `${tag} end`, { include: '#table' });
       await h.shot(page, `over-${tag}`, { fullPage: false });
       console.log(`# ${tag}: ${moves} moves by keyboard`);
