@@ -18,15 +18,16 @@
 //   - at 200 % text the hand, the prompt, the buttons and the trick still
 //     show, inside the screen, without overlapping;
 //   - with prefers-reduced-motion: reduce, nothing in the table moves;
-//   - red and black cards differ by a mark's shape, the last trick's winner
-//     by words, not by colour alone.
+//   - the night exchange (a pass of two cards) by keyboard, on a phone in
+//     Vietnamese, its hand named in Vietnamese as the state holds it.
 // Screenshots: tamcuc_a11y-{focus,described,text200,text200-hand,over}-SIZE-LANG.png.
 
 import { run } from './harness.mjs';
 import en from '../../web/i18n/en.js';
 import ru from '../../web/i18n/ru.js';
+import vi from '../../web/i18n/vi.js';
 
-const CATS = { en, ru };
+const CATS = { en, ru, vi };
 const CHAR = { r: { G: '帥', A: '仕', E: '相', C: '俥', N: '炮', H: '傌', S: '兵' }, b: { G: '將', A: '士', E: '象', C: '車', N: '砲', H: '馬', S: '卒' } };
 const VN = { G: 'tướng', A: 'sĩ', E: 'tượng', C: 'xe', N: 'pháo', H: 'mã', S: 'tốt' };
 
@@ -92,11 +93,20 @@ async function ax(page) {
   return { all, focused: all.find((n) => n.focused && n.role !== 'RootWebArea') || null, kids, text, inside, find: (pred) => all.find(pred) || null };
 }
 
+/** The name of the hand's group in `lang` ("Your hand, 8 cards"). */
+function handRe(lang) {
+  return new RegExp('^(' + esc(T(lang, 'tamcuc.hand', { n: 2 })).replace('2', '\\d+') + '|' + esc(T(lang, 'tamcuc.hand', { n: 1 })).replace('1', '\\d+') + ')$');
+}
+/** A tabTo predicate: the focus is on a card of the hand (the hand as the tree has it now). */
+const inHand = (lang) => (n, a) => {
+  const hand = a.find((x) => x.role === 'group' && handRe(lang).test(x.name));
+  return !!hand && a.inside(n, hand);
+};
+
 /** What the tree shows of the table, in the page's language. */
 async function table(page, lang) {
   const a = await ax(page);
-  const handRe = new RegExp('^(' + esc(T(lang, 'tamcuc.hand', { n: 2 })).replace('2', '\\d+') + '|' + esc(T(lang, 'tamcuc.hand', { n: 1 })).replace('1', '\\d+') + ')$');
-  const hand = a.find((n) => n.role === 'group' && handRe.test(n.name));
+  const hand = a.find((n) => n.role === 'group' && handRe(lang).test(n.name));
   const cards = hand ? a.kids(hand).filter((n) => n.role === 'button' || n.role === 'img') : [];
   const actions = a.find((n) => n.role === 'group' && n.name === T(lang, 'tamcuc.actions'));
   const buttons = actions ? a.kids(actions).filter((n) => n.role === 'button') : [];
@@ -242,8 +252,7 @@ run('tamcuc_a11y', async (h) => {
         a = await ax(page);
         h.check(a.focused && a.focused.role === 'button' && a.focused.name === T2('room.a11y.describe'), 'Escape gives the focus back to the Describe button');
         // back into the hand, by keyboard
-        const tb2 = await table(page, lang);
-        h.check(await tabTo(page, (n, x) => x.inside(n, tb2.hand), { back: true, max: 30 }), 'Shift+Tab goes back into the hand');
+        h.check(await tabTo(page, inHand(lang), { back: true, max: 30 }), 'Shift+Tab goes back into the hand');
       });
     };
 
@@ -317,7 +326,7 @@ run('tamcuc_a11y', async (h) => {
           await h.step(`${tag}: at the start — axe, the hand's names and one Tab stop`, async () => {
             await h.expectAxeClean(page, `${tag} start`, { include: '#table' });
             checkHand(tb, st);
-            h.check(await tabTo(page, (n, a) => a.inside(n, tb.hand)), 'Tab reaches the hand');
+            h.check(await tabTo(page, inHand(lang)), 'Tab reaches the hand');
             // one Tab stop: Tab once more leaves the hand
             await press(page, 'Tab');
             const out = await ax(page);
@@ -343,7 +352,7 @@ run('tamcuc_a11y', async (h) => {
           }
           // into the hand
           const a0 = await ax(page);
-          if (!a0.focused || !a0.inside(a0.focused, tb.hand)) h.check(await tabTo(page, (n, a) => a.inside(n, tb.hand)), 'Tab reaches the hand');
+          if (!a0.focused || !a0.inside(a0.focused, tb.hand)) h.check(await tabTo(page, inHand(lang)), 'Tab reaches the hand');
           if (!mid && st.view.last_trick) {
             await middleChecks(st);
           }
@@ -450,6 +459,40 @@ run('tamcuc_a11y', async (h) => {
 
   await game('desktop', 'en');
   await game('phone', 'ru');
+
+  await h.step('the night exchange by keyboard, on a phone in Vietnamese', async () => {
+    const lang = 'vi';
+    const page = await h.page('phone', { lang });
+    await page.goto(h.url('/'));
+    const { room } = await h.createRoom(page, { game: 'tamcuc', options: { players: '2', night_exchange: '2', session_end: 'deals:1' }, seats: [{ kind: 'person' }, { kind: 'ai', level: 'easy' }] });
+    await page.goto(h.url('/room/' + room));
+    await page.getByRole('textbox', { name: T(lang, 'room.join.name') }).waitFor();
+    h.check(await tabTo(page, (n) => n.role === 'textbox' && n.name === T(lang, 'room.join.name')), 'Tab reaches the name field');
+    await page.keyboard.type('Lan');
+    await press(page, 'Enter');
+    // the pass is asked: the hand is buttons, the prompt says how many
+    let tb = null;
+    for (let i = 0; i < 200; i++) {
+      tb = await table(page, lang);
+      if (tb.cards.some((c) => c.role === 'button') && tb.need) break;
+      await page.waitForTimeout(50);
+    }
+    h.check(tb.need === 2, 'the prompt asks for 2 cards to pass: ' + tb.statuses.join(' | '));
+    const st = await h.state(page);
+    h.check(st.view.stage === 'exchange' && JSON.stringify(tb.cards.map((c) => c.name)) === JSON.stringify(st.view.hand.map((c) => cardName(lang, c))), 'the hand named in Vietnamese as the state holds it: ' + tb.cards.map((c) => c.name).join(' | '));
+    await h.expectAxeClean(page, 'vi, night exchange', { include: '#table' });
+    h.check(await tabTo(page, inHand(lang)), 'Tab reaches the hand');
+    await press(page, 'Space');
+    await press(page, 'ArrowRight');
+    await press(page, 'Enter');
+    tb = await table(page, lang);
+    h.check(tb.cards.filter((c) => c.pressed === 'true').length === 2 && !tb.buttons[0].disabled, 'two cards chosen, Play enabled: ' + tb.buttons[0].name);
+    await h.shot(page, 'focus-phone-vi', { fullPage: false });
+    h.check(await tabTo(page, (n) => n.role === 'button' && n.name === tb.buttons[0].name, { back: true, max: 8 }), 'Shift+Tab reaches Play');
+    await press(page, 'Enter');
+    const after = await h.waitState(page, (s) => s.view.exchange && (s.view.exchange.done || []).includes(0));
+    h.check(after.view.exchange.passed && after.view.exchange.passed.length === 2, 'the two cards passed: ' + JSON.stringify(after.view.exchange));
+  });
 
   await h.step('announce and soundOf: who played what, who took the trick', async () => {
     const page = await h.page('desktop');
