@@ -18,6 +18,8 @@
 //   - at 200 % text the hand, the prompt, the buttons and the trick still
 //     show, inside the screen, without overlapping;
 //   - with prefers-reduced-motion: reduce, nothing in the table moves;
+//   - red and black cards differ by a mark's shape, the last trick's winner
+//     by words, not by colour alone;
 //   - the night exchange (a pass of two cards) by keyboard, on a phone in
 //     Vietnamese, its hand named in Vietnamese as the state holds it.
 // Screenshots: tamcuc_a11y-{focus,described,text200,text200-hand,over}-SIZE-LANG.png.
@@ -237,6 +239,13 @@ run('tamcuc_a11y', async (h) => {
         const c1 = await contrastOf(page, r.color, r.around), c2 = r.face ? await contrastOf(page, r.color, r.face) : 99;
         h.check(r.width >= 2 && c1 >= 3 && c2 >= 3, `the card's focus ring stands out: ${r.color} ${r.width} against ${r.around} ${c1.toFixed(2)}:1, against the face ${r.face} ${c2.toFixed(2)}:1`);
         await h.shot(page, `focus-${tag}`, { fullPage: false });
+        // colour never alone: a red card has a round mark, a black one a triangle; the last
+        // trick's winner is told in words beside its ring
+        const marks = await page.evaluate(() => [...document.querySelectorAll('.table-root .tc-card[data-card]')].map((g) => g.dataset.card[0] + (g.querySelector('circle.tc-mark-red') ? 'O' : g.querySelector('path.tc-mark-black') ? 'T' : '?')));
+        h.check(marks.length > 0 && marks.every((m) => m === 'rO' || m === 'bT'), 'every face has its colour\'s mark: ' + marks.join(' '));
+        const ax2 = await ax(page);
+        const lastTrick = ax2.all.filter((n) => n.role === 'paragraph' || n.role === 'generic').map((n) => ax2.text(n)).find((x) => x.includes(T(lang, 'tamcuc.a11y.tookIt')));
+        h.check(!!lastTrick, 'the last trick\'s winner is told in words: ' + T(lang, 'tamcuc.a11y.tookIt'));
         // "Describe the table" (the room's Alt+Shift+D): its region takes the focus and says describe()
         const said = await checkDescribe(st);
         await press(page, 'Alt+Shift+D');
