@@ -42,6 +42,7 @@ const CW = 44; // a card's size in SVG units
 const CH = 64;
 const CARD_ACTIONS = ['lead', 'lay', 'pass'];
 const MAX_LEGAL = 512; // the server lists at most this many actions a seat
+const LIFT = 12; // a chosen card rises this much (SVG units): told by shape, not colour alone
 const HAND_MIN_STEP = 0.8; // a hand's cards overlap to 80 % of a card at most: the character stays in sight
 
 /** A card as players name it (the catalogue's `tamcuc.name.rG` …: "red
@@ -150,6 +151,135 @@ function plainName(t, seat) {
   return (i) => (i === seat ? t('tamcuc.you', { name: t('tamcuc.seat', { n: i + 1 }) }) : t('tamcuc.seat', { n: i + 1 }));
 }
 
+/** A seat's name as the table says it: a person's name, "Computer 3", else
+ * "Seat N"; the reader's own with "(you)". `seats`: the state's seat list. */
+function seatWords(t, seats, me) {
+  return (i) => {
+    const s = Array.isArray(seats) ? seats[i] : null;
+    let name = t('tamcuc.seat', { n: i + 1 });
+    if (s && s.kind === 'person' && s.name) name = s.name;
+    else if (s && s.kind === 'ai') name = t('tamcuc.computer', { n: i + 1 });
+    return i === me ? t('tamcuc.you', { name }) : name;
+  };
+}
+
+/** A ctx's seat names (the room's ctx carries `seats` or `state.seats`). */
+function ctxNames(ctx) {
+  const seats = (ctx && ctx.seats) || (ctx && ctx.state && ctx.state.seats);
+  return seats ? seatWords(ctx.t, seats, ctx.seat) : plainName(ctx.t, ctx.seat);
+}
+
+/** The room's live region (issue 32): what a history entry did, said after
+ * every move — who played what, who took the trick, a declaration, a deal's
+ * scores — with the players' names; a deal's whole hand is left out (the
+ * hand and "Describe the table" say it), so a deal is one short sentence. */
+export function announce(entry, ctx) {
+  const events = (entry && Array.isArray(entry.events) ? entry.events : []).map((e) => (e && e.type === 'deal' ? { ...e, hand: undefined } : e));
+  const out = eventSentences(events, ctx.t, ctxNames(ctx));
+  if (entry && entry.forced) out.push(ctx.t(entry.seat === ctx.seat ? 'tamcuc.forced.you' : 'tamcuc.forced'));
+  return out;
+}
+
+/** The room's sounds (issue 32): 'capture' for an entry that takes a trick,
+ * else 'move'; null for one with no events (nothing to hear). */
+export function soundOf(entry) {
+  const events = entry && Array.isArray(entry.events) ? entry.events : [];
+  if (!events.length) return null;
+  return events.some((e) => e && e.type === 'trick') ? 'capture' : 'move';
+}
+
+/** A card's full name for a screen reader ("red General 帥 tướng": its
+ * drawing's character and Vietnamese name without brackets, so that the
+ * name holds the card's visible text, WCAG 2.5.3). */
+function cardName(t, card) {
+  return t('tamcuc.a11y.card', {
+    colour: t(card[0] === 'r' ? 'tamcuc.red' : 'tamcuc.black'),
+    rank: t('tamcuc.rank.' + card[1]),
+    char: CHAR[card[0]][card[1]],
+    vn: VN[card[1]],
+  });
+}
+
+/** A group on the table in words (docs/web-views.md, "tamcuc", group). */
+function groupWords(t, g) {
+  if (!g) return t('tamcuc.group.leading');
+  if (g.state === 'waiting') return t('tamcuc.group.waiting');
+  if (g.state === 'up' || g.state === 'revealed') return t('tamcuc.group.up', { cards: cardsWords(g.cards || [], t) });
+  const own = Array.isArray(g.cards) && g.cards.length;
+  const n = g.count || (own ? g.cards.length : 0);
+  const base = t(g.state === 'hidden' ? 'tamcuc.group.hidden' : 'tamcuc.group.down', { n });
+  return own ? t('tamcuc.a11y.d.ownDown', { what: base, cards: cardsWords(g.cards, t) }) : base;
+}
+
+/** "Describe the table" (issue 32): the position in words, from the seat's
+ * view — the deal and stage, the counting or night exchange, declarations,
+ * the trick on the table and the last trick, every seat's hand size, won
+ * cards and score, the reader's hand, what the other may hold, the
+ * discards, and whose turn it is with what the reader may do.
+ * ctx: {t, seat, seats or state.seats, state (for its legal actions)}. */
+export function describe(view, ctx) {
+  const t = ctx.t;
+  const v = view || {};
+  if (v.game !== 'tamcuc') return [];
+  const name = ctxNames(ctx);
+  const out = [];
+  const over = v.phase === 'over' || v.stage === 'over';
+  const score = Array.isArray(v.score) ? v.score : [];
+  if (over && score.length) {
+    const best = Math.max(...score);
+    const names = score.map((x, i) => (x === best ? name(i) : null)).filter((x) => x !== null);
+    out.push(t(names.length > 1 ? 'tamcuc.result.many' : 'tamcuc.result', { names: names.join(', '), total: signedNum(best) }));
+  } else out.push(t('tamcuc.a11y.d.deal', { deal: v.deal, dealer: name(v.dealer), stage: t('tamcuc.stage.' + v.stage) }));
+  if (v.counting && !v.trick && !v.last_trick && v.deal <= 1) {
+    const c = v.counting;
+    const cards = (c.cards || []).map((card, k) => t('tamcuc.a11y.d.seatCard', { name: name((c.provisional + 1 + k) % v.seats), card: cardWord(card, t) }));
+    out.push(t('tamcuc.a11y.d.counting', { name: name(c.provisional), cards: cards.join('; ') }));
+  }
+  if (v.exchange && (v.stage === 'exchange' || v.exchange.received)) {
+    const x = v.exchange;
+    out.push(t('tamcuc.a11y.d.exchange', { k: x.cards, names: (x.done || []).map(name).join(', ') || '—' }));
+    if (x.passed) out.push(t('tamcuc.a11y.d.passed', { cards: cardsWords(x.passed, t) }));
+    if (x.received) out.push(t('tamcuc.ev.exchange.received', { cards: cardsWords(x.received, t) }));
+  }
+  for (const d of v.declarations || []) out.push(t(d.counter ? 'tamcuc.declared.counter' : 'tamcuc.declared', { name: name(d.seat), soldiers: soldiers(t, d.size, d.colour) }) + '.');
+  if (v.asking) out.push(t(v.asking.counter ? 'tamcuc.asking.counter' : 'tamcuc.asking', { name: name(v.asking.seat), size: t('tamcuc.size.' + v.asking.size) }));
+  if (v.trick) {
+    const tr = v.trick;
+    out.push(t(tr.kind === 'extra' ? 'tamcuc.trick.extra' : 'tamcuc.trick', { name: name(tr.leader) }) + (tr.ban ? ' ' + t('tamcuc.trick.ban') : '') + '.');
+    out.push(t('tamcuc.a11y.d.group', { name: name(tr.leader), what: groupWords(t, tr.lead) }));
+    for (const lay of tr.lays || []) out.push(t('tamcuc.a11y.d.group', { name: name(lay.seat), what: groupWords(t, lay) }));
+  }
+  if (v.last_trick && !over) {
+    const lt = v.last_trick;
+    const lay = (lt.lays || []).find((l) => l.seat === lt.winner);
+    const cards = lt.winner === lt.leader ? lt.lead || [] : (lay && lay.cards) || [];
+    out.push(t('tamcuc.a11y.d.lastTrick', { name: name(lt.winner), cards: cardsWords(cards, t) }));
+  }
+  for (let i = 0; i < (v.seats || 0); i++)
+    out.push(t('tamcuc.a11y.d.seat', {
+      name: name(i),
+      n: v.hand_sizes ? v.hand_sizes[i] : 0,
+      won: v.won && v.won[i] ? v.won[i].length : 0,
+      deal: signedNum(v.deal_score ? v.deal_score[i] : 0),
+      total: signedNum(score[i] || 0),
+    }));
+  if (Array.isArray(v.hand)) out.push(v.hand.length ? t('tamcuc.a11y.d.hand', { n: v.hand.length, cards: cardsWords(v.hand, t) }) : t('tamcuc.a11y.d.handEmpty'));
+  if (v.opponent && v.opponent.cards) out.push(t(v.opponent.knowledge === 'holds' ? 'tamcuc.a11y.d.holds' : 'tamcuc.a11y.d.mayHold', { cards: cardsWords(v.opponent.cards, t) }));
+  (v.discards || []).forEach((d, i) => {
+    if (d && (d.public || d.secret)) out.push(t('tamcuc.a11y.d.discard', { name: name(i), what: t('tamcuc.discard', { pub: d.public, sec: d.secret }) }));
+  });
+  if (!over) {
+    const legal = ((ctx.state && ctx.state.legal) || []).filter((a) => a && (a.seat === undefined || a.seat === ctx.seat));
+    const cardAct = legal.find((a) => CARD_ACTIONS.includes(fieldsOf(a).verb));
+    if (cardAct) {
+      const f = fieldsOf(cardAct);
+      out.push(f.verb === 'lead' ? t('tamcuc.a11y.d.lead') : t(f.verb === 'lay' ? 'tamcuc.a11y.d.lay' : 'tamcuc.a11y.d.pass', { n: f.count }));
+    } else if (legal.length) out.push(t('tamcuc.a11y.d.may', { what: legal.map((a) => fieldWords(a, t, name)).filter(Boolean).join('; ') }));
+    else if ((v.actors || []).length) out.push(t('tamcuc.a11y.d.waiting', { names: v.actors.map(name).join(', ') }));
+  }
+  return out;
+}
+
 /** js/events.js: a history entry's sentences, from its events. */
 export function tell(entry, ctx) {
   return eventSentences(entry && entry.events, ctx.t, plainName(ctx.t, ctx.seat));
@@ -167,6 +297,11 @@ function linkCss() {
   if (cssLinked || document.querySelector('link[data-tamcuc]')) return;
   cssLinked = true;
   document.head.append(h('link', { rel: 'stylesheet', href: '/games/tamcuc.css', dataset: { tamcuc: '1' } }));
+}
+
+/** The page's text size: 1rem in px (16 unless the reader made text larger). */
+function remPx() {
+  return parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
 }
 
 /** Strength order of a card text: lower sorts first (strongest first, red before black). */
@@ -195,8 +330,10 @@ export function mount(root, api) {
   let recent = []; // the last history entries' sentences, newest last: [{seq, text, forced}]
   let lastSeats = []; // seats whose play the last history entry tells (marked on the table)
   let refusal = null; // {seq, text}: why the last act was refused, until the next state
+  let handCards = []; // the hand's drawn cards: [{g, x, y, card}] by index
+  let handFocus = 0; // the hand's card that has the Tab stop (roving tabindex)
   const els = {
-    result: h('p', { class: 'tc-result', role: 'status' }),
+    result: h('p', { class: 'tc-result', role: 'status', tabindex: '-1' }),
     info: h('div', { class: 'tc-info' }),
     scores: h('div', { class: 'tc-scores' }),
     middle: h('div', { class: 'tc-middle' }),
@@ -208,56 +345,65 @@ export function mount(root, api) {
     extra: h('div', { class: 'tc-extra' }),
     log: h('div', { class: 'tc-log' }),
     recent: h('div', { class: 'tc-recent' }),
-    happened: h('div', { class: 'tc-happened', 'aria-live': 'polite' }),
+    // what just happened: the room's live region says it (announce below), not this copy
+    happened: h('div', { class: 'tc-happened' }),
+    chosen: h('p', { class: 'tc-sr', role: 'status' }),
     past: h('div', { class: 'tc-past' }),
     decl: h('div', { class: 'tc-decl-box' }),
   };
   // What a player acts on and what just happened first (in view without
   // scrolling on a phone and a desktop); the record of the deal below it
   // (docs/web-ui.md, "Tam Cúc").
-  const main = h('div', { class: 'tc-main' }, els.result, els.info, els.middle, els.happened, els.lastTrick, els.prompt, els.actions, els.refusal, els.hand);
+  const main = h('div', { class: 'tc-main' }, els.result, els.info, els.middle, els.happened, els.lastTrick, els.prompt, els.actions, els.chosen, els.refusal, els.hand);
   const aside = h('div', { class: 'tc-aside' }, els.scores, els.recent, els.past, els.decl, els.log, els.extra);
   root.classList.add('tc');
   root.append(main, aside);
+  // Escape anywhere in the table clears the cards chosen
+  root.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape' && !ev.defaultPrevented && clearChoice()) ev.preventDefault();
+  });
 
   // ---- words ----
   function cardLabel(card) {
-    return t('tamcuc.card', {
-      colour: t(card[0] === 'r' ? 'tamcuc.red' : 'tamcuc.black'),
-      rank: t('tamcuc.rank.' + card[1]),
-      char: CHAR[card[0]][card[1]],
-      vn: VN[card[1]],
-    });
+    return cardName(t, card);
   }
   function cardsText(cards) {
     return cardsWords(cards, t);
   }
   function seatLabel(i) {
-    const s = state && state.seats && state.seats[i];
-    let name = t('tamcuc.seat', { n: i + 1 });
-    if (s && s.kind === 'person' && s.name) name = s.name;
-    else if (s && s.kind === 'ai') name = t('tamcuc.computer', { n: i + 1 });
-    return i === api.seat ? t('tamcuc.you', { name }) : name;
+    return seatWords(t, state && state.seats, api.seat)(i);
   }
 
   // ---- drawing a card ----
-  /** A card face (or its back when `card` is null) as an SVG <g> at x, y. */
+  /** A card face (or its back when `card` is null) as an SVG <g> at x, y.
+   * A hand's card (opts.focus) is focusable (roving: tabindex 0 or -1) and
+   * named; a card in a row is part of its row's picture (aria-hidden, the
+   * row is named). Red and black differ by shape too, not by colour alone:
+   * a red card has a round mark in its corner, a black one a triangle. */
   function cardG(card, x, y, opts = {}) {
     const g = svg('g', {
       class: 'tc-card' + (card ? ' tc-' + (card[0] === 'r' ? 'red' : 'black') : ' tc-back') + (opts.cls ? ' ' + opts.cls : ''),
       transform: `translate(${x} ${y})${opts.rotate ? ` rotate(${opts.rotate} ${CW / 2} ${CH})` : ''}`,
-      tabindex: '0',
-      role: opts.role || 'img',
-      'aria-label': opts.label || (card ? cardLabel(card) : t('tamcuc.back')),
+      tabindex: opts.focus ? opts.focus : null,
+      role: opts.focus ? opts.role || 'img' : null,
+      'aria-label': opts.focus ? opts.label || (card ? cardLabel(card) : t('tamcuc.back')) : null,
+      'aria-hidden': opts.focus ? null : 'true',
       dataset: card ? { card } : { back: '1' },
     });
+    // the focus ring: dark, outside the card, so it stands out at 3:1 or
+    // more against the table and the card (shown by CSS on :focus-visible)
+    if (opts.focus) g.append(svg('rect', { class: 'tc-focus', x: -3, y: -3, width: CW + 6, height: CH + 6, rx: 7 }));
     g.append(svg('rect', { class: 'tc-frame', x: 1, y: 1, width: CW - 2, height: CH - 2, rx: 5 }));
     if (card) {
       const ink = card[0] === 'r' ? '#b3121f' : '#1d1d1f';
       g.append(
+        card[0] === 'r'
+          ? svg('circle', { class: 'tc-mark-red', cx: 7.5, cy: 7.5, r: 3.5, fill: ink })
+          : svg('path', { class: 'tc-mark-black', d: 'M7.5 3.5 L11.5 11 L3.5 11 Z', fill: ink }),
         svg('circle', { cx: CW / 2, cy: 27, r: 17, fill: 'none', stroke: ink, 'stroke-width': 1.5 }),
-        svg('text', { class: 'tc-char', x: CW / 2, y: 35, 'text-anchor': 'middle', fill: ink, 'font-size': 22 }, CHAR[card[0]][card[1]]),
-        svg('text', { class: 'tc-vn', x: CW / 2, y: 57, 'text-anchor': 'middle', fill: ink, 'font-size': 10 }, VN[card[1]]),
+        // the drawing is decorative: the card's name says it (aria-label)
+        svg('text', { class: 'tc-char', x: CW / 2, y: 35, 'text-anchor': 'middle', fill: ink, 'font-size': 22, 'aria-hidden': 'true' }, CHAR[card[0]][card[1]]),
+        svg('text', { class: 'tc-vn', x: CW / 2, y: 57, 'text-anchor': 'middle', fill: ink, 'font-size': 10, 'aria-hidden': 'true' }, VN[card[1]]),
       );
     } else {
       g.append(
@@ -265,7 +411,6 @@ export function mount(root, api) {
         svg('path', { d: `M${CW / 2} 12 L${CW - 10} ${CH / 2} L${CW / 2} ${CH - 12} L10 ${CH / 2} Z`, fill: 'none', stroke: '#d9c38a', 'stroke-width': 1.5 }),
       );
     }
-    if (opts.title) g.append(svg('title', {}, opts.title));
     return g;
   }
 
@@ -279,8 +424,8 @@ export function mount(root, api) {
       viewBox: `-1 -1 ${w} ${CH + 2}`,
       width: Math.round(w * (opts.small ? 0.62 : 0.9)),
       height: Math.round((CH + 2) * (opts.small ? 0.62 : 0.9)),
-      role: 'group',
-      'aria-label': opts.label || '',
+      role: 'img', // one picture, named by its cards in words
+      'aria-label': opts.label || cardsText(cards) || t('tamcuc.group.down', { n: backs }),
       dataset: { zone: opts.zone || 'row' },
     });
     let x = 0;
@@ -318,10 +463,11 @@ export function mount(root, api) {
       body.push(
         h('tr', { class: (i === api.seat ? 'me ' : '') + ((v.actors || []).includes(i) ? 'acting' : ''), dataset: { seat: i } },
           h('th', { scope: 'row' }, seatLabel(i), marks.length ? h('span', { class: 'tc-mark' }, ' ' + marks.join(', ')) : null),
-          h('td', {}, String(v.hand_sizes ? v.hand_sizes[i] : '')),
-          h('td', {}, String(v.won ? v.won[i].length : 0)),
-          h('td', {}, signed(v.deal_score ? v.deal_score[i] : 0)),
-          h('td', { class: 'tc-total' }, signed(v.score ? v.score[i] : 0))),
+          // data-label: the column's name, shown before the value when the table is stacked (large text on a phone)
+          h('td', { dataset: { label: t('tamcuc.col.hand') } }, String(v.hand_sizes ? v.hand_sizes[i] : '')),
+          h('td', { dataset: { label: t('tamcuc.col.won') } }, String(v.won ? v.won[i].length : 0)),
+          h('td', { dataset: { label: t('tamcuc.col.deal') } }, signed(v.deal_score ? v.deal_score[i] : 0)),
+          h('td', { class: 'tc-total', dataset: { label: t('tamcuc.col.total') } }, signed(v.score ? v.score[i] : 0))),
       );
     }
     els.scores.append(h('table', { class: 'tc-score-table' }, h('caption', {}, t('tamcuc.scores')), h('thead', {}, head), h('tbody', {}, body)));
@@ -358,7 +504,8 @@ export function mount(root, api) {
       box.append(h('p', { class: 'tc-who' }, h('b', {}, seatLabel(who)), ' ', h('span', { class: 'tc-note' }, note)));
       return box;
     }
-    box.append(h('p', { class: 'tc-who' }, h('b', {}, seatLabel(who)), ' ', extra || ''));
+    // the group played last: a dashed outline, and said in words (not by the outline alone)
+    box.append(h('p', { class: 'tc-who' }, h('b', {}, seatLabel(who)), ' ', extra || '', lastSeats.includes(who) ? h('span', { class: 'tc-sr' }, ' (' + t('tamcuc.a11y.latest') + ')') : null));
     if (picture) box.append(picture);
     box.append(h('p', { class: 'tc-note' }, note));
     return box;
@@ -369,11 +516,13 @@ export function mount(root, api) {
     if (v.last_trick) {
       const lt = v.last_trick;
       const list = h('div', { class: 'tc-groups' });
-      list.append(h('div', { class: 'tc-group' + (lt.winner === lt.leader ? ' tc-winner' : '') }, h('p', { class: 'tc-who' }, h('b', {}, seatLabel(lt.leader)), ' ', t('tamcuc.led')), rowSvg(lt.lead || [], 0, { zone: 'last', small: true, label: cardsText(lt.lead || []) })));
+      // the winning group: a ring, and the words "took the trick" (not the colour alone)
+      const took = (seat) => (lt.winner === seat ? h('span', { class: 'tc-took' }, ' ✓\u00a0' + t('tamcuc.a11y.tookIt')) : null);
+      list.append(h('div', { class: 'tc-group' + (lt.winner === lt.leader ? ' tc-winner' : '') }, h('p', { class: 'tc-who' }, h('b', {}, seatLabel(lt.leader)), ' ', t('tamcuc.led'), took(lt.leader)), rowSvg(lt.lead || [], 0, { zone: 'last', small: true, label: cardsText(lt.lead || []) })));
       for (const lay of lt.lays || [])
         list.append(
           h('div', { class: 'tc-group' + (lt.winner === lay.seat ? ' tc-winner' : '') },
-            h('p', { class: 'tc-who' }, h('b', {}, seatLabel(lay.seat)), ' ', lay.cards ? t('tamcuc.group.revealed') : t('tamcuc.group.hidden', { n: lt.count })),
+            h('p', { class: 'tc-who' }, h('b', {}, seatLabel(lay.seat)), ' ', lay.cards ? t('tamcuc.group.revealed') : t('tamcuc.group.hidden', { n: lt.count }), took(lay.seat)),
             lay.cards ? rowSvg(lay.cards, 0, { zone: 'last', small: true, label: cardsText(lay.cards) }) : rowSvg([], lt.count, { zone: 'last-down', small: true, label: t('tamcuc.group.hidden', { n: lt.count }) })),
         );
       els.past.append(h('section', { class: 'tc-section tc-last' }, h('h3', {}, t('tamcuc.last', { name: seatLabel(lt.winner), leader: seatLabel(lt.leader) })), list));
@@ -553,20 +702,28 @@ export function mount(root, api) {
     return ok;
   }
 
+  /** The hand: one Tab stop (a roving tabindex: the card last focused has
+   * tabindex 0, the others -1), arrow keys and Home/End move along it,
+   * Enter or Space chooses a card, Escape clears the choice. A card that can
+   * be chosen is a toggle button (aria-pressed), one that cannot join any
+   * legal group aria-disabled; while the seat has no card to play, the
+   * cards are pictures (role img), still focusable to be read. */
   function renderHand(v) {
     clear(els.hand);
+    handCards = [];
     const hand = v.hand;
     if (!Array.isArray(hand)) return; // a spectator: no hand at all
-    const acts = cardActions();
-    const canPick = acts.length > 0;
-    const ok = extendable(acts, hand);
     const n = hand.length;
     if (!n) return; // the hand is played out
+    if (handFocus >= n) handFocus = n - 1;
+    const canPick = cardActions().length > 0;
     // Cards at a size a person reads and taps (44 px wide on a phone, 56 on
     // a wide screen), in as few rows as keep each card's character in sight:
     // a row overlaps its cards down to HAND_MIN_STEP of a card, then wraps.
     const widthPx = Math.max(200, els.hand.clientWidth || root.clientWidth || 336);
-    const scale = widthPx >= 560 ? 56 / CW : Math.min(1, widthPx / 336);
+    // larger text (the reader's setting, 200 %): larger cards, up to four a row
+    const big = Math.max(1, Math.min(remPx() / 16, widthPx / (4 * CW * HAND_MIN_STEP + CW * (1 - HAND_MIN_STEP)) / (widthPx >= 560 ? 56 / CW : 1)));
+    const scale = (widthPx >= 560 ? 56 / CW : Math.min(1, widthPx / 336)) * big;
     const width = widthPx / scale; // SVG units
     const gap = 4;
     let rows = 1;
@@ -578,62 +735,99 @@ export function mount(root, api) {
       if (step >= HAND_MIN_STEP * CW || per <= 1) break;
       rows++;
     }
-    const lift = 12;
-    const rowH = CH + lift + 4;
+    const rowH = CH + LIFT + 4;
     const w = CW + (per - 1) * step;
     const hgt = rows * rowH;
     const s = svg('svg', {
       class: 'tc-hand',
-      viewBox: `0 0 ${w} ${hgt}`,
-      width: Math.round(w * scale),
-      height: Math.round(hgt * scale),
+      viewBox: `-4 -4 ${w + 8} ${hgt + 8}`,
+      width: Math.round((w + 8) * scale),
+      height: Math.round((hgt + 8) * scale),
       role: 'group',
       'aria-label': t('tamcuc.hand', { n }),
+      'aria-describedby': 'tc-keys',
       dataset: { zone: 'hand', rows },
     });
     hand.forEach((card, i) => {
       const r = Math.floor(i / per);
-      const k = i - r * per;
-      const y = r * rowH + lift - (sel.has(i) ? lift : 0);
-      const g = cardG(card, k * step, y, {
-        role: canPick ? 'button' : 'img',
-        cls: (sel.has(i) ? 'tc-selected' : '') + (canPick && !ok.has(i) ? ' tc-dim' : '') + (canPick ? ' tc-pickable' : ''),
-        label: cardLabel(card) + (sel.has(i) ? ', ' + t('tamcuc.selected') : ''),
-      });
+      const g = cardG(card, 0, 0, { focus: i === handFocus ? '0' : '-1', role: canPick ? 'button' : 'img', cls: canPick ? 'tc-pickable' : '' });
       g.dataset.index = String(i);
-      if (canPick) {
-        g.setAttribute('aria-pressed', sel.has(i) ? 'true' : 'false');
-        if (!ok.has(i)) g.setAttribute('aria-disabled', 'true');
-        const toggle = () => {
-          if (!sel.has(i) && !ok.has(i)) return;
-          if (sel.has(i)) sel.delete(i);
-          else sel.add(i);
-          renderHand(state.view);
-          renderActions(state.view);
-          const again = els.hand.querySelector(`[data-index="${i}"]`);
-          if (again) again.focus();
-        };
-        g.addEventListener('click', toggle);
-        g.addEventListener('keydown', (ev) => {
-          if (ev.key === 'Enter' || ev.key === ' ') {
-            ev.preventDefault();
-            toggle();
-          }
-        });
-      }
-      g.addEventListener('keydown', (ev) => {
-        // arrows move along the hand
-        const d = ev.key === 'ArrowRight' || ev.key === 'ArrowDown' ? 1 : ev.key === 'ArrowLeft' || ev.key === 'ArrowUp' ? -1 : 0;
-        if (!d) return;
-        const next = els.hand.querySelector(`[data-index="${(i + d + n) % n}"]`);
-        if (next) {
-          ev.preventDefault();
-          next.focus();
-        }
+      handCards.push({ g, x: (i - r * per) * step, y: r * rowH + LIFT, card });
+      g.addEventListener('click', () => toggle(i));
+      g.addEventListener('focus', () => {
+        handFocus = i;
+        for (const c of handCards) c.g.setAttribute('tabindex', c.g === g ? '0' : '-1');
       });
+      g.addEventListener('keydown', (ev) => onHandKey(ev, i));
       s.append(g);
     });
-    els.hand.append(h('h3', { class: 'tc-hand-title' }, t('tamcuc.yourHand', { n })), s);
+    paintHand();
+    els.hand.append(
+      h('h3', { class: 'tc-hand-title' }, t('tamcuc.yourHand', { n }), h('span', { class: 'tc-legend', 'aria-hidden': 'true' }, t('tamcuc.a11y.legend'))),
+      s,
+      h('p', { class: 'tc-keys', id: 'tc-keys' }, t(canPick ? 'tamcuc.a11y.keys' : 'tamcuc.a11y.keys.read')),
+    );
+  }
+
+  /** The hand's cards' states (chosen, playable) in place: the focused card
+   * stays the same element, so a screen reader hears only what changed. */
+  function paintHand() {
+    if (!handCards.length || !state || !state.view) return;
+    const acts = cardActions();
+    const canPick = acts.length > 0;
+    const ok = extendable(acts, state.view.hand || []);
+    handCards.forEach(({ g, x, y, card }, i) => {
+      const chosen = sel.has(i);
+      g.setAttribute('transform', `translate(${x} ${y - (chosen ? LIFT : 0)})`);
+      g.classList.toggle('tc-selected', chosen);
+      g.classList.toggle('tc-dim', canPick && !ok.has(i));
+      g.setAttribute('aria-label', cardLabel(card));
+      if (canPick) {
+        g.setAttribute('aria-pressed', chosen ? 'true' : 'false');
+        if (ok.has(i)) g.removeAttribute('aria-disabled');
+        else g.setAttribute('aria-disabled', 'true');
+      }
+    });
+  }
+
+  /** Chooses or unchooses card i of the hand (when it can join a legal group). */
+  function toggle(i) {
+    const acts = cardActions();
+    if (!acts.length || !state) return;
+    const ok = extendable(acts, state.view.hand || []);
+    if (!sel.has(i) && !ok.has(i)) return;
+    if (sel.has(i)) sel.delete(i);
+    else sel.add(i);
+    paintHand();
+    renderActions(state.view);
+  }
+
+  function clearChoice() {
+    if (!sel.size) return false;
+    sel = new Set();
+    paintHand();
+    renderActions(state.view);
+    return true;
+  }
+
+  function onHandKey(ev, i) {
+    const n = handCards.length;
+    let to = -1;
+    if (ev.key === 'ArrowRight' || ev.key === 'ArrowDown') to = (i + 1) % n;
+    else if (ev.key === 'ArrowLeft' || ev.key === 'ArrowUp') to = (i - 1 + n) % n;
+    else if (ev.key === 'Home') to = 0;
+    else if (ev.key === 'End') to = n - 1;
+    else if (ev.key === 'Enter' || ev.key === ' ') {
+      ev.preventDefault();
+      toggle(i);
+      return;
+    } else if (ev.key === 'Escape') {
+      if (clearChoice()) ev.preventDefault();
+      return;
+    }
+    if (to < 0) return;
+    ev.preventDefault();
+    handCards[to].g.focus();
   }
 
   function renderActions(v) {
@@ -641,11 +835,13 @@ export function mount(root, api) {
     const acts = cardActions();
     const others = ((state && state.legal) || []).filter((a) => (a.seat === undefined || a.seat === api.seat) && !CARD_ACTIONS.includes(a.action.split(' ')[0]));
     let prompt = '';
+    let chosen = '';
     if (acts.length) {
       const verb = acts[0].verb;
       const need = acts[0].cards.length;
       prompt = verb === 'lead' ? t('tamcuc.prompt.lead') : verb === 'lay' ? t('tamcuc.prompt.lay', { n: need }) : t('tamcuc.prompt.pass', { n: need });
       const m = matching(acts, v.hand || []);
+      const what = m ? t('tamcuc.play', { what: fieldWords(m, t, seatLabel), cards: cardsText(m.action.split(' ').slice(1).map(norm)) }) : t('tamcuc.play.none', { n: sel.size });
       const play = h('button', {
         type: 'button',
         class: 'primary tc-play',
@@ -657,13 +853,11 @@ export function mount(root, api) {
           api.act(m.action);
           sel = new Set();
         },
-      }, m ? t('tamcuc.play', { what: fieldWords(m, t, seatLabel), cards: cardsText(m.action.split(' ').slice(1).map(norm)) }) : t('tamcuc.play.none', { n: sel.size }));
-      const reset = h('button', { type: 'button', class: 'tc-clear', id: 'tc-clear', disabled: !sel.size, onclick: () => {
-        sel = new Set();
-        renderHand(state.view);
-        renderActions(state.view);
-      } }, t('tamcuc.clear'));
+      }, what);
+      const reset = h('button', { type: 'button', class: 'tc-clear', id: 'tc-clear', disabled: !sel.size, onclick: () => clearChoice() }, t('tamcuc.clear'));
       els.actions.append(play, reset);
+      const cards = [...sel].map((i) => (v.hand || [])[i]).filter(Boolean);
+      chosen = !cards.length ? '' : m ? t('tamcuc.a11y.chosen.ready', { cards: cardsText(cards), what }) : t('tamcuc.a11y.chosen.notYet', { cards: cardsText(cards) });
     } else if (others.length) {
       const verb = others[0].action.split(' ')[0];
       prompt = t(verb === 'reveal' || verb === 'hide' ? 'tamcuc.prompt.reveal' : 'tamcuc.prompt.declare');
@@ -674,6 +868,29 @@ export function mount(root, api) {
       els.actions.append(h('button', { type: 'button', class: 'act tc-act', dataset: { action: a.action }, onclick: () => api.act(a.action) }, h('span', { class: 'tc-long' }, fieldWords(a, t, seatLabel))));
     }
     els.prompt.textContent = prompt;
+    // what is chosen, said to a screen reader as it changes (the play button shows it)
+    if (els.chosen.textContent !== chosen) els.chosen.textContent = chosen;
+  }
+
+  /** Where the focus is in the table, to put it back after a redraw. */
+  function focusKey() {
+    const a = document.activeElement;
+    if (!a || !root.contains(a)) return null;
+    if (a.dataset && a.dataset.index !== undefined && els.hand.contains(a)) return { zone: 'hand' };
+    if (a.id === 'tc-play' || a.id === 'tc-clear') return { zone: 'play' };
+    if (a.dataset && a.dataset.action) return { zone: 'action', action: a.dataset.action };
+    return { zone: 'other' };
+  }
+
+  /** The focus back after a redraw took its element away: the same action,
+   * else a move to make now (a button), else the hand, else the result. */
+  function restoreFocus(key) {
+    if (!key || root.contains(document.activeElement)) return;
+    const byAction = key.action ? [...els.actions.querySelectorAll('button[data-action]')].find((b) => b.dataset.action === key.action) : null;
+    const firstAct = els.actions.querySelector('button.tc-act');
+    const card = handCards.length ? handCards[Math.min(handFocus, handCards.length - 1)].g : null;
+    const target = byAction || (key.zone === 'action' && firstAct) || (key.zone !== 'hand' && firstAct) || card || firstAct || (els.result.textContent ? els.result : null);
+    if (target) target.focus();
   }
 
   /** Reads the trick winners and the deals' ends from the new history entries' events
@@ -735,6 +952,7 @@ export function mount(root, api) {
   }
 
   function update(st) {
+    const focus = focusKey();
     state = st;
     readHistory(st);
     const v = st.view;
@@ -758,15 +976,20 @@ export function mount(root, api) {
     renderHand(v);
     renderLog(v);
     renderExtra(v);
+    restoreFocus(focus);
   }
 
-  // the hand's rows follow the width (a phone turned, a window resized)
+  // the hand's rows follow the width (a phone turned, a window resized) and the text size
   let lastWidth = 0;
+  let lastRem = 16;
   const onResize = () => {
     const wpx = els.hand.clientWidth;
-    if (state && state.view && wpx && Math.abs(wpx - lastWidth) > 8) {
+    if (state && state.view && wpx && (Math.abs(wpx - lastWidth) > 8 || remPx() !== lastRem)) {
+      const focus = focusKey();
       lastWidth = wpx;
+      lastRem = remPx();
       renderHand(state.view);
+      restoreFocus(focus);
     }
   };
   window.addEventListener('resize', onResize);

@@ -1065,6 +1065,37 @@ export default {
   // (end of a11y.cbw)
 
   // ==== a11y.tamcuc: tamcuc: keyboard and screen reader (web/games/tamcuc.js; issue 32) ====
+  'tamcuc.a11y.legend': '● red · ▲ black',
+  'tamcuc.a11y.keys': 'Keys: ← → move along your hand, Enter or Space chooses a card, Esc clears the choice; Shift+Tab goes back to Play.',
+  'tamcuc.a11y.keys.read': 'Keys: ← → move along your hand to hear each card.',
+  'tamcuc.a11y.chosen.ready': 'Chosen: {cards}. Ready to play.',
+  'tamcuc.a11y.chosen.notYet': 'Chosen: {cards}. Not a set yet.',
+  'tamcuc.a11y.latest': 'played last',
+  'tamcuc.a11y.tookIt': 'took the trick',
+  'tamcuc.a11y.d.deal': 'Deal {deal}, dealt by {dealer}: {stage}.',
+  'tamcuc.a11y.d.seatCard': '{name}: {card}',
+  'tamcuc.a11y.d.counting': 'Counting out the first dealer from {name}: {cards}.',
+  'tamcuc.a11y.d.exchange': 'Night exchange, {k} card(s) each; passed so far: {names}.',
+  'tamcuc.a11y.d.passed': 'You passed {cards}.',
+  'tamcuc.a11y.d.ownDown': '{what} (yours: {cards})',
+  'tamcuc.a11y.d.group': '{name}: {what}.',
+  'tamcuc.a11y.d.lastTrick': 'Last trick: {name} took it with {cards}.',
+  'tamcuc.a11y.d.seat': '{name}: {n} cards in hand, {won} won, this deal {deal}, total {total}.',
+  'tamcuc.a11y.d.seat.one': '{name}: {n} card in hand, {won} won, this deal {deal}, total {total}.',
+  'tamcuc.a11y.d.hand': 'Your hand, {n} cards: {cards}.',
+  'tamcuc.a11y.d.hand.one': 'Your hand, {n} card: {cards}.',
+  'tamcuc.a11y.d.handEmpty': 'Your hand is empty.',
+  'tamcuc.a11y.d.mayHold': 'The other player may still hold: {cards}.',
+  'tamcuc.a11y.d.holds': 'The other player holds: {cards}.',
+  'tamcuc.a11y.d.discard': '{name}’s discards: {what}.',
+  'tamcuc.a11y.d.lead': 'Your turn: lead a set face down — one card, a pair, a triple, or four or five Soldiers.',
+  'tamcuc.a11y.d.lay': 'Your turn: lay {n} cards face down.',
+  'tamcuc.a11y.d.lay.one': 'Your turn: lay {n} card face down.',
+  'tamcuc.a11y.d.pass': 'Your turn: choose {n} cards to pass face down.',
+  'tamcuc.a11y.d.pass.one': 'Your turn: choose {n} card to pass face down.',
+  'tamcuc.a11y.d.may': 'Your turn: {what}.',
+  'tamcuc.a11y.d.waiting': 'Waiting for {names}.',
+  'tamcuc.a11y.card': '{colour} {rank} {char} {vn}',
   // (end of a11y.tamcuc)
 
   // ==== a11y.karuta: karuta: keyboard and screen reader (web/games/karuta.js; issue 32) ====

@@ -1068,6 +1068,37 @@ export default {
   // (end of a11y.cbw)
 
   // ==== a11y.tamcuc: tamcuc: keyboard and screen reader (web/games/tamcuc.js; issue 32) ====
+  'tamcuc.a11y.legend': '● 赤 · ▲ 黒',
+  'tamcuc.a11y.keys': 'キー: ← → で手札を移動、Enter かスペースで札を選択、Esc で選択を解除、Shift+Tab で「出す」ボタンへ',
+  'tamcuc.a11y.keys.read': 'キー: ← → で手札を移動して札を読み上げ',
+  'tamcuc.a11y.chosen.ready': '選択中: {cards}。出せる組',
+  'tamcuc.a11y.chosen.notYet': '選択中: {cards}。まだ組になっていない',
+  'tamcuc.a11y.latest': '最後に出された札',
+  'tamcuc.a11y.tookIt': 'この場を取った',
+  'tamcuc.a11y.d.deal': '第{deal}局、親は{dealer}: {stage}',
+  'tamcuc.a11y.d.seatCard': '{name}: {card}',
+  'tamcuc.a11y.d.counting': '最初の親を決める札({name}から): {cards}',
+  'tamcuc.a11y.d.exchange': '夜の交換、各{k}枚。渡し済み: {names}',
+  'tamcuc.a11y.d.passed': '渡した札: {cards}',
+  'tamcuc.a11y.d.ownDown': '{what}(あなたの札: {cards})',
+  'tamcuc.a11y.d.group': '{name}: {what}',
+  'tamcuc.a11y.d.lastTrick': '前の場: {name}が{cards}で取った',
+  'tamcuc.a11y.d.seat': '{name}: 手札{n}枚、取り札{won}枚、この局{deal}、合計{total}',
+  'tamcuc.a11y.d.seat.one': '{name}: 手札{n}枚、取り札{won}枚、この局{deal}、合計{total}',
+  'tamcuc.a11y.d.hand': 'あなたの手札{n}枚: {cards}',
+  'tamcuc.a11y.d.hand.one': 'あなたの手札{n}枚: {cards}',
+  'tamcuc.a11y.d.handEmpty': '手札なし',
+  'tamcuc.a11y.d.mayHold': '相手が持っているかもしれない札: {cards}',
+  'tamcuc.a11y.d.holds': '相手の手札: {cards}',
+  'tamcuc.a11y.d.discard': '{name}の捨て札: {what}',
+  'tamcuc.a11y.d.lead': 'あなたの番: 組を伏せて出す(1枚、対子、三枚組、または兵4枚・5枚)',
+  'tamcuc.a11y.d.lay': 'あなたの番: {n}枚を伏せて出す',
+  'tamcuc.a11y.d.lay.one': 'あなたの番: {n}枚を伏せて出す',
+  'tamcuc.a11y.d.pass': 'あなたの番: 伏せて渡す札を{n}枚選ぶ',
+  'tamcuc.a11y.d.pass.one': 'あなたの番: 伏せて渡す札を{n}枚選ぶ',
+  'tamcuc.a11y.d.may': 'あなたの番: {what}',
+  'tamcuc.a11y.d.waiting': '{names}を待っている',
+  'tamcuc.a11y.card': '{colour}の{rank} {char} {vn}',
   // (end of a11y.tamcuc)
 
   // ==== a11y.karuta: karuta: keyboard and screen reader (web/games/karuta.js; issue 32) ====

@@ -1063,6 +1063,37 @@ export default {
   // (end of a11y.cbw)
 
   // ==== a11y.tamcuc: tamcuc: keyboard and screen reader (web/games/tamcuc.js; issue 32) ====
+  'tamcuc.a11y.legend': '● красные · ▲ чёрные',
+  'tamcuc.a11y.keys': 'Клавиши: ← → — по картам руки, Enter или пробел — выбрать карту, Esc — снять выбор; Shift+Tab — назад к кнопке «Сыграть».',
+  'tamcuc.a11y.keys.read': 'Клавиши: ← → — по картам руки, чтобы услышать каждую.',
+  'tamcuc.a11y.chosen.ready': 'Выбрано: {cards}. Можно сыграть.',
+  'tamcuc.a11y.chosen.notYet': 'Выбрано: {cards}. Это ещё не комбинация.',
+  'tamcuc.a11y.latest': 'сыграно последним',
+  'tamcuc.a11y.tookIt': 'взял(а) взятку',
+  'tamcuc.a11y.d.deal': 'Сдача {deal}, сдаёт {dealer}: {stage}.',
+  'tamcuc.a11y.d.seatCard': '{name}: {card}',
+  'tamcuc.a11y.d.counting': 'Отсчёт первого сдающего, карты раздаёт {name}: {cards}.',
+  'tamcuc.a11y.d.exchange': 'Ночной обмен, карт каждому: {k}; уже передали: {names}.',
+  'tamcuc.a11y.d.passed': 'Вы передали: {cards}.',
+  'tamcuc.a11y.d.ownDown': '{what} (ваши: {cards})',
+  'tamcuc.a11y.d.group': '{name}: {what}.',
+  'tamcuc.a11y.d.lastTrick': 'Прошлая взятка: взял(а) {name} картами: {cards}.',
+  'tamcuc.a11y.d.seat': '{name}: в руке {n}, взято {won}, в этой сдаче {deal}, всего {total}.',
+  'tamcuc.a11y.d.seat.one': '{name}: в руке {n}, взято {won}, в этой сдаче {deal}, всего {total}.',
+  'tamcuc.a11y.d.hand': 'Ваша рука, карт: {n}: {cards}.',
+  'tamcuc.a11y.d.hand.one': 'Ваша рука, карт: {n}: {cards}.',
+  'tamcuc.a11y.d.handEmpty': 'Ваша рука пуста.',
+  'tamcuc.a11y.d.mayHold': 'У соперника могут быть: {cards}.',
+  'tamcuc.a11y.d.holds': 'У соперника на руках: {cards}.',
+  'tamcuc.a11y.d.discard': 'Сброс — {name}: {what}.',
+  'tamcuc.a11y.d.lead': 'Ваш ход: зайдите рубашкой вверх — одной картой, парой, тройкой или четырьмя-пятью солдатами.',
+  'tamcuc.a11y.d.lay': 'Ваш ход: положите рубашкой вверх карт: {n}.',
+  'tamcuc.a11y.d.lay.one': 'Ваш ход: положите рубашкой вверх карт: {n}.',
+  'tamcuc.a11y.d.pass': 'Ваш ход: выберите карты для передачи рубашкой вверх ({n}).',
+  'tamcuc.a11y.d.pass.one': 'Ваш ход: выберите карты для передачи рубашкой вверх ({n}).',
+  'tamcuc.a11y.d.may': 'Ваш ход: {what}.',
+  'tamcuc.a11y.d.waiting': 'Ждём: {names}.',
+  'tamcuc.a11y.card': '{rank}, {colour}, {char} {vn}',
   // (end of a11y.tamcuc)
 
   // ==== a11y.karuta: karuta: keyboard and screen reader (web/games/karuta.js; issue 32) ====

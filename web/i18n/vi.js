@@ -1067,6 +1067,37 @@ export default {
   // (end of a11y.cbw)
 
   // ==== a11y.tamcuc: tamcuc: keyboard and screen reader (web/games/tamcuc.js; issue 32) ====
+  'tamcuc.a11y.legend': '● đỏ · ▲ đen',
+  'tamcuc.a11y.keys': 'Phím: ← → để đi qua các lá trên tay, Enter hoặc phím cách để chọn lá, Esc để bỏ chọn; Shift+Tab để quay lại nút Đánh.',
+  'tamcuc.a11y.keys.read': 'Phím: ← → để đi qua các lá trên tay và nghe tên từng lá.',
+  'tamcuc.a11y.chosen.ready': 'Đã chọn: {cards}. Có thể đánh.',
+  'tamcuc.a11y.chosen.notYet': 'Đã chọn: {cards}. Chưa thành bộ.',
+  'tamcuc.a11y.latest': 'vừa đánh',
+  'tamcuc.a11y.tookIt': 'ăn nước này',
+  'tamcuc.a11y.d.deal': 'Ván {deal}, {dealer} chia bài: {stage}.',
+  'tamcuc.a11y.d.seatCard': '{name}: {card}',
+  'tamcuc.a11y.d.counting': 'Đếm bài tìm người chia đầu tiên, {name} phát: {cards}.',
+  'tamcuc.a11y.d.exchange': 'Đổi bài đêm, mỗi người {k} lá; đã chuyển: {names}.',
+  'tamcuc.a11y.d.passed': 'Bạn đã chuyển: {cards}.',
+  'tamcuc.a11y.d.ownDown': '{what} (của bạn: {cards})',
+  'tamcuc.a11y.d.group': '{name}: {what}.',
+  'tamcuc.a11y.d.lastTrick': 'Nước trước: {name} ăn bằng {cards}.',
+  'tamcuc.a11y.d.seat': '{name}: trên tay {n} lá, đã ăn {won} lá, ván này {deal}, tổng {total}.',
+  'tamcuc.a11y.d.seat.one': '{name}: trên tay {n} lá, đã ăn {won} lá, ván này {deal}, tổng {total}.',
+  'tamcuc.a11y.d.hand': 'Bài trên tay bạn, {n} lá: {cards}.',
+  'tamcuc.a11y.d.hand.one': 'Bài trên tay bạn, {n} lá: {cards}.',
+  'tamcuc.a11y.d.handEmpty': 'Bạn đã hết bài trên tay.',
+  'tamcuc.a11y.d.mayHold': 'Đối thủ có thể còn giữ: {cards}.',
+  'tamcuc.a11y.d.holds': 'Đối thủ đang giữ: {cards}.',
+  'tamcuc.a11y.d.discard': 'Bài bỏ của {name}: {what}.',
+  'tamcuc.a11y.d.lead': 'Đến lượt bạn: đánh úp một bộ — một lá, một đôi, bộ ba, hoặc bốn, năm con tốt.',
+  'tamcuc.a11y.d.lay': 'Đến lượt bạn: úp {n} lá.',
+  'tamcuc.a11y.d.lay.one': 'Đến lượt bạn: úp {n} lá.',
+  'tamcuc.a11y.d.pass': 'Đến lượt bạn: chọn {n} lá để chuyển úp.',
+  'tamcuc.a11y.d.pass.one': 'Đến lượt bạn: chọn {n} lá để chuyển úp.',
+  'tamcuc.a11y.d.may': 'Đến lượt bạn: {what}.',
+  'tamcuc.a11y.d.waiting': 'Đang chờ {names}.',
+  'tamcuc.a11y.card': '{rank} {colour} {char} {vn}',
   // (end of a11y.tamcuc)
 
   // ==== a11y.karuta: karuta: keyboard and screen reader (web/games/karuta.js; issue 32) ====
