@@ -943,6 +943,10 @@ export default {
   'level.ur.hard.about': 'Weighs every throw three moves ahead: hard to beat.',
 
   // ==== a11y.room: the room, lobby and replay: keyboard, screen reader, sounds, comfort (web/js/room.js, lobby.js, replay.js; issue 32) ====
+  'room.a11y.describe': '盤面を読み上げる',
+  'room.a11y.words': '盤面の説明',
+  'room.a11y.sounds': '効果音',
+  'room.a11y.announcements': '進行状況',
   // (end of a11y.room)
 
   // ==== lang: languages and fonts (web/js/i18n.js, index.html; issue 32) ====

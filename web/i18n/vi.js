@@ -943,6 +943,10 @@ export default {
   'level.ur.hard.about': 'Weighs every throw three moves ahead: hard to beat.',
 
   // ==== a11y.room: the room, lobby and replay: keyboard, screen reader, sounds, comfort (web/js/room.js, lobby.js, replay.js; issue 32) ====
+  'room.a11y.describe': 'Mô tả bàn chơi',
+  'room.a11y.words': 'Bàn chơi bằng lời',
+  'room.a11y.sounds': 'Âm thanh',
+  'room.a11y.announcements': 'Diễn biến',
   // (end of a11y.room)
 
   // ==== lang: languages and fonts (web/js/i18n.js, index.html; issue 32) ====
