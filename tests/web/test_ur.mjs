@@ -146,9 +146,11 @@ run('ur', async (h) => {
     for (const b of cells(st.view)) {
       const g = ann.locator(`.ur-square[data-square="${b.square}"]`);
       h.check((await g.getAttribute('data-kind')) === b.kind, `${b.square} is a ${b.kind}`);
-      h.check((await g.getAttribute('tabindex')) === '0', `${b.square} focusable`);
+      h.check(['0', '-1'].includes(await g.getAttribute('tabindex')), `${b.square} focusable`);
       h.check((await g.getAttribute('aria-label')).startsWith(b.square + ', '), `${b.square} labelled`);
     }
+    // the board is one Tab stop (issue 32: a roving tabindex; test_ur_a11y.mjs walks it)
+    h.check((await ann.locator('.ur-board [tabindex="0"]').count()) === 1, 'one Tab stop on the board');
     h.check((await ann.locator('.ur-square[data-kind="rosette"] .ur-petal').count()) === 5 * 8, 'five rosettes drawn');
     const ru = await bob.locator('.ur-square[data-square="B4"]').getAttribute('aria-label');
     h.check(/розетка/.test(ru), 'the labels in Russian on Bob’s page: ' + ru);

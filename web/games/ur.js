@@ -19,6 +19,14 @@
 // Move button or Enter plays it. Keys 1..n pick the n-th legal move as the
 // list shows them. Chance (the throw) is played by the server: no roll button.
 //
+// The keyboard and a screen reader (issue 32; docs/web-ui.md, "The Royal Game of
+// Ur: keyboard and screen reader"): the board is an ARIA grid with one Tab stop
+// (a roving tabindex; arrow keys, Home, End, Enter / Space, Escape), each cell
+// named in words of the page's language ("B4, rosette, your piece, can move"),
+// aria-selected / aria-disabled; the moves a toolbar (one Tab stop, arrow keys,
+// Enter twice plays); a focus ring drawn over the board. The room's "Describe
+// the table", live region and sounds get `describe`, `announce` and `soundOf`.
+//
 // What happened: each history entry's `events` (docs/web-views.md, `ur`,
 // "Events": throw, move, capture, flip, bear-off, again, pass, first) are
 // worded in the page's language (`tell`, also used by the room and the
@@ -238,6 +246,138 @@ export function readAnalysis(a) {
   return any ? out : null;
 }
 
+// ---- words for a screen reader (issue 32): the board's cells, the table described, what is
+// announced after each history entry. No arrows ("→" is read out as "right arrow"), no notation.
+
+/** One stack (bottom first, as the view gives it) in words, the top first: "your piece",
+ * "Dark piece, marked side up", "2 pieces, from the top: Dark piece; your piece", "empty"
+ * (ctx: {t, seat}: the reader's pieces are "your"). */
+export function stackWords(stack, ctx) {
+  const t = ctx.t;
+  const one = (p) => {
+    const w = p.owner === ctx.seat ? t('ur.a11y.piece.own') : t('ur.a11y.piece.of', { owner: t('ur.side.gen.' + p.owner) });
+    return p.marked ? t('ur.a11y.piece.marked', { piece: w }) : w;
+  };
+  const list = Array.isArray(stack) ? stack : [];
+  if (!list.length) return t('ur.a11y.empty');
+  if (list.length === 1) return one(list[0]);
+  return t('ur.a11y.stack', { n: list.length, list: list.slice().reverse().map(one).join(t('ur.a11y.list')) });
+}
+
+/** A square {square, kind, stack} (squaresOf) in words: "B5, rosette, your piece",
+ * "A3, empty" (a plain square's kind is not said). */
+export function squareWords(b, ctx) {
+  const pieces = stackWords(b.stack, ctx);
+  if (b.kind === 'plain') return ctx.t('ur.a11y.square.plain', { square: b.square, pieces });
+  return ctx.t('ur.a11y.square', { square: b.square, kind: ctx.t('ur.a11y.kind.' + b.kind), pieces });
+}
+
+/** A move {from, to, depth, captures, again, pass} (moveOf) as it is said: "B5 to B8, captures",
+ * "a new piece to A4", "B2 off the board", "pass"; the words of `t`. */
+export function moveSpoken(m, t) {
+  if (m.pass) return t('ur.pass');
+  if (!m.to || !m.from) return t('ur.move');
+  const from = m.depth > 1 ? t('ur.depth', { square: m.from, n: m.depth }) : m.from;
+  const w = m.from === 'reserve' ? t('ur.a11y.mv.enter', { to: m.to }) : m.to === 'off' ? t('ur.a11y.mv.off', { from }) : t('ur.a11y.mv', { from, to: m.to });
+  return w + (m.captures ? t('ur.captures') : '') + (m.again ? t('ur.again') : '');
+}
+
+/** The room's "Describe the table" (docs/web-ui.md): the position of view `view` in sentences of
+ * the page's language. ctx: {t, seat, names?, state?} (the room's; names[i] the seats' names,
+ * state.legal the reader's moves). Says whose turn and the throw, each side's pieces (reserve,
+ * squares, borne off; the reader's first), the stacks of unlike pieces, what the reader may do,
+ * and the other side's last turn as the table tells it. Never throws on a view it does not know: says less. */
+export function describe(view, ctx) {
+  const t = ctx.t;
+  const v = view || {};
+  const seat = ctx.seat;
+  const out = [];
+  const pieces = (v.options && v.options.pieces) || 7;
+  const off = v.off || [0, 0];
+  const res = v.reserve || [0, 0];
+  const named = (s) => {
+    const w = t('ur.side.' + s);
+    if (s === seat) return t('ur.you', { side: w });
+    const n = ctx.names && ctx.names[s];
+    return n ? t('ur.a11y.d.named', { side: w, name: n }) : w;
+  };
+  if (v.stage === 'over') {
+    const won = off[0] >= pieces ? 0 : off[1] >= pieces ? 1 : null;
+    out.push(won === null ? t('ur.stage.over') : won === seat ? t('ur.a11y.d.won.you') : t('ur.a11y.d.won', { side: named(won) }));
+  } else if (v.stage === 'first') out.push(t('ur.stage.first'));
+  else if (v.stage === 'opening') out.push(t('ur.stage.opening', { side: named(v.turn) }));
+  else if (v.stage === 'roll') out.push(v.turn === seat ? t('ur.a11y.d.throw.you') : t('ur.a11y.d.throw', { side: named(v.turn) }));
+  else if (v.turn === 0 || v.turn === 1) out.push(v.turn === seat ? t('ur.a11y.d.move.you', { n: v.roll }) : t('ur.a11y.d.move', { side: named(v.turn), n: v.roll }));
+  const cells = squaresOf(v);
+  for (const s of seat === 1 ? [1, 0] : [0, 1]) {
+    const where = [];
+    for (const b of cells) {
+      const mine = b.stack.filter((p) => p.owner === s);
+      if (!mine.length) continue;
+      const notes = [];
+      if (b.kind !== 'plain') notes.push(t('ur.a11y.kind.' + b.kind));
+      if (mine.length > 1) notes.push(t('ur.a11y.d.n', { n: mine.length }));
+      const marked = mine.filter((p) => p.marked).length;
+      if (marked) notes.push(mine.length === 1 ? t('ur.a11y.d.marked') : t('ur.a11y.d.nmarked', { n: marked }));
+      where.push(notes.length ? t('ur.a11y.d.at', { square: b.square, notes: notes.join(t('ur.a11y.sep')) }) : b.square);
+    }
+    const vars = { side: named(s), reserve: res[s] ?? 0, off: off[s] ?? 0, of: pieces, board: where.length ? where.join(t('ur.a11y.sep')) : t('ur.a11y.d.none') };
+    out.push(s === seat ? t('ur.a11y.d.pieces.you', { ...vars, side: t('ur.side.' + s) }) : t('ur.a11y.d.pieces', vars));
+  }
+  for (const b of cells)
+    if (b.stack.length > 1 && new Set(b.stack.map((p) => p.owner)).size > 1) out.push(t('ur.a11y.d.stack', { square: b.square, pieces: stackWords(b.stack, ctx) }));
+  const st = ctx.state || {};
+  const mine = seat >= 0 && Array.isArray(st.legal) && v.stage !== 'over' ? st.legal.filter((e) => e.seat === undefined || e.seat === seat).map(moveOf) : [];
+  if (mine.length) {
+    out.push(t('ur.a11y.d.may', { moves: mine.map((m, i) => t('ur.a11y.d.nth', { n: i + 1, move: moveSpoken(m, t) })).join(t('ur.a11y.list')) }));
+    out.push(t('ur.a11y.d.keys'));
+  } else if (seat >= 0 && v.stage !== 'over' && (v.turn === 0 || v.turn === 1) && v.turn !== seat) out.push(t('ur.a11y.d.wait', { side: named(v.turn) }));
+  const where = typeof location === 'undefined' ? '' : location.pathname;
+  if (kept && kept.where === where) {
+    // the other side's last turn (a player knows their own), else the last one
+    const lines = turnLines(kept.hist, { t, seat });
+    const theirs = seat >= 0 ? lines.filter((l) => l.seat !== seat) : lines;
+    const line = theirs.length ? theirs[theirs.length - 1] : null;
+    if (line) out.push(t(seat >= 0 && line.seat !== seat ? 'ur.a11y.d.last.other' : 'ur.a11y.d.last', { what: line.words }));
+  }
+  return out;
+}
+
+/** The room's announcement of a new history entry {seq, seat, events} (issue 32): short
+ * sentences for a screen reader, shorter than `tell` and without arrows — the throw ("Dark threw
+ * 3."), the move ("Dark: C2 to B1."), a capture ("Your piece on B1 is captured…"), a rosette's
+ * throw again, a pass, a piece borne off, and the win with the last piece. ctx: {t, seat}. */
+export function announce(entry, ctx) {
+  const t = ctx.t;
+  const who = (s) => (s === ctx.seat ? t('ur.a11y.say.you') : t('ur.side.' + s));
+  const out = [];
+  for (const e of entry && Array.isArray(entry.events) ? entry.events : []) {
+    if (!e || (e.seat !== 0 && e.seat !== 1)) continue;
+    const w = who(e.seat);
+    if (e.type === 'first') out.push(t('ur.a11y.say.first', { who: w }));
+    else if (e.type === 'throw') out.push(t('ur.a11y.say.throw', { who: w, n: e.value }));
+    else if (e.type === 'pass') out.push(t('ur.a11y.say.pass', { who: w, n: e.roll }));
+    else if (e.type === 'move') {
+      if (e.from === 'reserve') out.push(t('ur.a11y.say.enter', { who: w, to: e.to }));
+      else if (e.to === 'off') out.push(t('ur.a11y.say.off', { who: w, from: e.from }));
+      else out.push(t('ur.a11y.say.move', { who: w, from: e.from, to: e.to }));
+    } else if (e.type === 'capture')
+      out.push(e.owner === ctx.seat ? t('ur.a11y.say.captured.you', { square: e.square }) : t('ur.a11y.say.capture', { who: w, owner: t('ur.side.gen.' + e.owner), square: e.square }));
+    else if (e.type === 'flip') out.push(t('ur.a11y.say.flip', { square: e.square }));
+    else if (e.type === 'bear-off') {
+      if (e.count >= e.of) out.push(e.seat === ctx.seat ? t('ur.a11y.say.won.you') : t('ur.a11y.say.won', { side: t('ur.side.' + e.seat) }));
+      else out.push(t('ur.a11y.say.borne', { who: w, n: e.count, of: e.of }));
+    } else if (e.type === 'again') out.push(t('ur.a11y.say.again', { who: w }));
+  }
+  return out;
+}
+
+/** The room's sound for a history entry (issue 32): 'capture' when it took a piece, else 'move'. */
+export function soundOf(entry) {
+  const ev = entry && Array.isArray(entry.events) ? entry.events : [];
+  return ev.some((e) => e && e.type === 'capture') ? 'capture' : 'move';
+}
+
 export function mount(root, api) {
   linkCss();
   const t = api.t;
@@ -247,6 +387,8 @@ export function mount(root, api) {
     moves: [], // this seat's legal entries, as moveOf gives them
     sel: -1, // the selected move (index into moves)
     hover: -1, // the move previewed by hover / focus
+    focusKey: null, // the board's one Tab stop: the key of the cell that has it (a square, reserveS, offS)
+    listFocus: 0, // the moves' one Tab stop: the index of the move that has it
     pending: false, // an act is on its way
     rolls: new Map(), // seq → the throw event of that entry (the last throw when the view has none)
     analysis: null, // {seq, moves: [{action, fields, p}]}
@@ -264,8 +406,7 @@ export function mount(root, api) {
   // ---- words ----
   const side = (s) => t('ur.side.' + s);
   const sideYou = (s) => (s === api.seat ? t('ur.you', { side: side(s) }) : side(s));
-  const pieceWords = (p, top) =>
-    t('ur.piece', { side: side(p.owner), face: t(p.marked ? 'ur.face.marked' : 'ur.face.blank') }) + (top ? ' ' + t('ur.top') : '');
+  const words = { t, seat: api.seat }; // the ctx of the words above (squareWords, moveSpoken)
 
   // A move in the interface's language: the notation's squares, the flags translated.
   const moveText = (m) => moveWords(m, t);
@@ -282,24 +423,29 @@ export function mount(root, api) {
   const stripY = (s) => (s === bottom() ? M + STRIP + 3 * U + 2 : M);
 
   // ---- the frame ----
+  // The board is a grid for assistive technology (issue 32): its rows as the eye sees them (the
+  // top player's reserve and borne-off box, the three rows of squares, the bottom player's), each
+  // square and box a cell; one Tab stop (the roving tabindex, S.focusKey), arrow keys inside.
   const svgEl = svg('svg', {
     class: 'ur-board',
     viewBox: `0 0 ${W} ${H}`,
-    role: 'group',
+    role: 'grid',
     'aria-label': t('ur.board'),
   });
   els.info = h('div', { class: 'ur-info' });
   els.lots = h('div', { class: 'ur-lots' });
   els.line = h('p', { class: 'ur-line', 'aria-live': 'polite' });
-  els.told = h('ol', { class: 'ur-told', id: 'ur-told', 'aria-live': 'polite', 'aria-label': t('ur.told') });
+  // not a live region: the room's announcer says each new entry (announce below)
+  els.told = h('ol', { class: 'ur-told', id: 'ur-told', 'aria-label': t('ur.told') });
   els.refusal = h('p', { class: 'ur-refusal', id: 'ur-refusal', role: 'alert', hidden: true });
   els.moveBtn = h('button', { type: 'button', class: 'primary ur-play', id: 'ur-play', onclick: () => play() }, t('ur.move'));
-  els.list = h('div', { class: 'ur-moves', role: 'group', 'aria-label': t('ur.moves') });
+  // the moves: one Tab stop, arrow keys inside (a toolbar with a roving tabindex)
+  els.list = h('div', { class: 'ur-moves', role: 'toolbar', 'aria-label': t('ur.moves'), onkeydown: onListKey });
   els.analysis = h('div', { class: 'ur-analysis', hidden: true });
-  root.append(
+  root.append(h('div', { class: 'ur-box' },
     h('div', { class: 'ur-table' },
       h('div', { class: 'ur-board-box' }, svgEl, els.refusal),
-      h('div', { class: 'ur-panel' }, h('div', { class: 'ur-throw' }, els.lots, els.info), els.told, els.line, h('div', { class: 'ur-act row' }, els.moveBtn), els.list, els.analysis)),
+      h('div', { class: 'ur-panel' }, h('div', { class: 'ur-throw' }, els.lots, els.info), els.told, els.line, h('div', { class: 'ur-act row' }, els.moveBtn), els.list, els.analysis))),
   );
 
   // ---- drawing the squares ----
@@ -334,10 +480,13 @@ export function mount(root, api) {
     g.append(svg('text', { class: 'ur-name', x: x + 4, y: y + U - 4 }, sq));
   }
 
+  // A piece: Light a plain disc, Dark a disc with a small ring at its centre (the sides told by shape too, not
+  // by colour alone); the marked side shows five pips.
   function drawPiece(g, p, cx, cy, r, extraClass) {
     const c = 'ur-piece ur-p' + p.owner + (p.marked ? ' ur-marked' : ' ur-blank') + (extraClass ? ' ' + extraClass : '');
     const pg = svg('g', { class: c });
     pg.append(svg('circle', { cx, cy, r }));
+    if (p.owner === 1) pg.append(svg('circle', { class: 'ur-inring', cx, cy, r: r * 0.34 }));
     if (p.marked)
       for (const [dx, dy] of [[0, 0], [-0.45, -0.45], [0.45, -0.45], [-0.45, 0.45], [0.45, 0.45]])
         pg.append(svg('circle', { class: 'ur-pip', cx: cx + dx * r, cy: cy + dy * r, r: r * 0.14 }));
@@ -348,11 +497,9 @@ export function mount(root, api) {
   // ---- the whole board, from the view ----
   function render() {
     const v = S.view;
-    // the keyboard's focus survives the redraw (a pointer's does not: no ring left behind)
-    const act = document.activeElement;
-    const focusKey = act && svgEl.contains(act) && act.matches(':focus-visible') ? act.dataset.key : null;
+    // the focus survives the redraw: it was on a cell, it goes to the cell of the same key
+    const hadFocus = svgEl.contains(document.activeElement);
     clear(svgEl);
-    svgEl.append(svg('title', {}, t('ur.board')));
     if (!v) return;
     const defs = svg('defs', {},
       [0, 1].map((s) => svg('marker', { id: 'ur-arrow' + s, viewBox: '0 0 8 8', refX: 6, refY: 4, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' },
@@ -360,23 +507,29 @@ export function mount(root, api) {
       svg('marker', { id: 'ur-lastarrow', viewBox: '0 0 8 8', refX: 5, refY: 4, markerWidth: 3.2, markerHeight: 3.2, orient: 'auto-start-reverse' },
         svg('path', { class: 'ur-lastarrowhead', d: 'M0 0 L8 4 L0 8 z' })));
     svgEl.append(defs);
-    svgEl.append(svg('rect', { class: 'ur-frame', x: M - 3, y: M + STRIP - 3, width: 4 * U + 6, height: 3 * U + 6, rx: 6 }));
-    svgEl.append(svg('rect', { class: 'ur-frame', x: M + 4 * U - 3, y: rowY('B') - 3, width: 2 * U + 6, height: U + 6, rx: 4 }));
-    svgEl.append(svg('rect', { class: 'ur-frame', x: M + 6 * U - 3, y: M + STRIP - 3, width: 2 * U + 6, height: 3 * U + 6, rx: 6 }));
+    svgEl.append(svg('g', { 'aria-hidden': 'true' },
+      svg('rect', { class: 'ur-frame', x: M - 3, y: M + STRIP - 3, width: 4 * U + 6, height: 3 * U + 6, rx: 6 }),
+      svg('rect', { class: 'ur-frame', x: M + 4 * U - 3, y: rowY('B') - 3, width: 2 * U + 6, height: U + 6, rx: 4 }),
+      svg('rect', { class: 'ur-frame', x: M + 6 * U - 3, y: M + STRIP - 3, width: 2 * U + 6, height: 3 * U + 6, rx: 6 })));
 
-    const sqG = svg('g', { class: 'ur-squares' });
+    // the grid's rows, top to bottom as drawn: the top player's strip, rows C B A (or A B C), the bottom's
+    const rows = [0, 1, 2, 3, 4].map(() => svg('g', { role: 'row' }));
+    const rowOrder = bottom() === 0 ? ['C', 'B', 'A'] : ['A', 'B', 'C'];
     const pathG = svg('g', { class: 'ur-pathline', 'aria-hidden': 'true' });
     const pcG = svg('g', { class: 'ur-pieces', 'aria-hidden': 'true' });
+    const labelsG = svg('g', { class: 'ur-labels', 'aria-hidden': 'true' });
     els.over = svg('g', { class: 'ur-overlay', 'aria-hidden': 'true' });
     els.sq = new Map();
+    els.places = []; // every cell: {key, el, x, y (its centre), box: [x, y, w, h]}
     for (const b of squaresOf(v)) {
       const x = colX(Number(b.square[1]));
       const y = rowY(b.square[0]);
-      const g = svg('g', { class: 'ur-square', tabindex: '0', role: 'button', dataset: { square: b.square, key: b.square, kind: b.kind } });
+      const g = svg('g', { class: 'ur-square', tabindex: '-1', role: 'gridcell', dataset: { square: b.square, key: b.square, kind: b.kind } });
       drawKind(g, b.kind, x, y, b.square);
       g.append(svg('rect', { class: 'ur-hl', x: x + 2.5, y: y + 2.5, width: U - 5, height: U - 5, rx: 4 }));
-      sqG.append(g);
+      rows[1 + rowOrder.indexOf(b.square[0])].append(g);
       els.sq.set(b.square, { g, b });
+      els.places.push({ key: b.square, el: g, x: x + U / 2, y: y + U / 2, box: [x, y, U, U] });
       // the stack: each piece a little higher than the one under it, the count when more than one
       const n = b.stack.length;
       const [cx, cy] = centre(b.square);
@@ -414,44 +567,110 @@ export function mount(root, api) {
     pts.push([lx - U / 2 - 4, ly]);
     pathG.append(svg('polyline', { class: 'ur-path ur-path' + who, points: pts.map((p) => p.map((n) => n.toFixed(1)).join(',')).join(' '), 'marker-end': `url(#ur-arrow${who})` }));
 
-    // reserve and borne off, per player
-    const stripG = svg('g', { class: 'ur-strips' });
+    // reserve and borne off, per player (their words drawn beside the cells, aria-hidden: each
+    // cell's name says them, with more)
     els.reserve = [];
     els.off = [];
     for (const s of [0, 1]) {
       const y = stripY(s);
       const nRes = (v.reserve || [0, 0])[s];
       const nOff = (v.off || [0, 0])[s];
-      const res = svg('g', { class: 'ur-reserve ur-zone', tabindex: '0', role: 'button', dataset: { reserve: String(s), key: 'reserve' + s } });
+      const res = svg('g', { class: 'ur-reserve ur-zone', tabindex: '-1', role: 'gridcell', dataset: { reserve: String(s), key: 'reserve' + s } });
       res.append(svg('rect', { class: 'ur-zone-bg', x: M, y, width: 4 * U - 4, height: STRIP - 4, rx: 6 }));
-      res.append(svg('text', { class: 'ur-label', x: M + 6, y: y + 13 }, `${sideYou(s)} · ${t('ur.reserve.short')} ${nRes}`));
+      labelsG.append(svg('text', { class: 'ur-label', x: M + 6, y: y + 13 }, `${sideYou(s)} · ${t('ur.reserve.short')} ${nRes}`));
       for (let i = 0; i < nRes; i++) drawPiece(res, { owner: s, marked: false }, M + 14 + i * 24, y + 29, 9.5, '');
       res.append(svg('rect', { class: 'ur-hl', x: M + 1.5, y: y + 1.5, width: 4 * U - 7, height: STRIP - 7, rx: 5 }));
-      const off = svg('g', { class: 'ur-offzone ur-zone', role: 'button', dataset: { off: String(s), key: 'off' + s }, tabindex: '-1' });
+      const off = svg('g', { class: 'ur-offzone ur-zone', role: 'gridcell', dataset: { off: String(s), key: 'off' + s }, tabindex: '-1' });
       off.append(svg('rect', { class: 'ur-zone-bg', x: M + 4 * U + 4, y, width: 4 * U - 4, height: STRIP - 4, rx: 6 }));
-      off.append(svg('text', { class: 'ur-label', x: M + 4 * U + 10, y: y + 13 }, `${t('ur.off.short')} ${nOff}`));
+      labelsG.append(svg('text', { class: 'ur-label', x: M + 4 * U + 10, y: y + 13 }, `${t('ur.off.short')} ${nOff}`));
       for (let i = 0; i < nOff; i++) drawPiece(off, { owner: s, marked: true }, M + 4 * U + 18 + i * 24, y + 29, 9.5, '');
       off.append(svg('rect', { class: 'ur-hl', x: M + 4 * U + 5.5, y: y + 1.5, width: 4 * U - 7, height: STRIP - 7, rx: 5 }));
-      res.setAttribute('aria-label', t('ur.reserve', { side: sideYou(s), n: nRes }));
-      off.setAttribute('aria-label', t('ur.off', { side: sideYou(s), n: nOff }));
-      stripG.append(res, off);
+      const row = rows[s === bottom() ? 4 : 0];
+      row.append(res, off);
       els.reserve[s] = res;
       els.off[s] = off;
+      els.places.push({ key: 'reserve' + s, el: res, x: M + 2 * U - 2, y: y + (STRIP - 4) / 2, box: [M, y, 4 * U - 4, STRIP - 4] });
+      els.places.push({ key: 'off' + s, el: off, x: M + 6 * U + 2, y: y + (STRIP - 4) / 2, box: [M + 4 * U + 4, y, 4 * U - 4, STRIP - 4] });
     }
-    svgEl.append(stripG, sqG, pathG, lastMovesG(), pcG, els.over);
-    for (const el of svgEl.querySelectorAll('.ur-square, .ur-reserve, .ur-offzone')) {
+    // the focus ring (issue 32): white round dark, seen on any colour of the board
+    els.ring = svg('g', { class: 'ur-focusring', 'aria-hidden': 'true', visibility: 'hidden' },
+      svg('rect', { class: 'ur-focus-out', rx: 6 }), svg('rect', { class: 'ur-focus-in', rx: 6 }));
+    svgEl.append(...rows, labelsG, pathG, lastMovesG(), pcG, els.over, els.ring);
+    for (const { el } of els.places) {
       el.addEventListener('click', onTap);
       el.addEventListener('mouseenter', onHover);
       el.addEventListener('mouseleave', onLeave);
-      el.addEventListener('focus', onHover);
-      el.addEventListener('blur', onLeave);
-      el.addEventListener('keydown', onSquareKey);
+      el.addEventListener('focus', onFocus);
+      el.addEventListener('blur', onBlur);
+      el.addEventListener('keydown', onPlaceKey);
     }
     renderMarks();
-    if (focusKey) {
-      const el = svgEl.querySelector(`[data-key="${focusKey}"]`);
-      if (el) el.focus();
+    if (hadFocus) {
+      const p = placeOf(S.focusKey);
+      if (p) p.el.focus();
     }
+  }
+
+  // ---- the keyboard on the board (issue 32) ----
+  const placeOf = (key) => (els.places || []).find((p) => p.key === key) || null;
+
+  // The cell the arrow key `dir` leads to from `key`: the nearest in that direction, in the same
+  // row for left and right, in the nearest row for up and down (then the nearest column); Home and
+  // End the first and last of the row. Null at an edge.
+  function neighbour(key, dir) {
+    const cur = placeOf(key);
+    if (!cur) return null;
+    const same = (p) => Math.abs(p.y - cur.y) < U / 2;
+    const dx = (p) => p.x - cur.x;
+    const dy = (p) => p.y - cur.y;
+    let c = els.places.filter((p) => p !== cur);
+    if (dir === 'left' || dir === 'right' || dir === 'home' || dir === 'end') {
+      c = c.filter(same);
+      if (dir === 'left') c = c.filter((p) => dx(p) < 0).sort((a, b) => dx(b) - dx(a));
+      else if (dir === 'right') c = c.filter((p) => dx(p) > 0).sort((a, b) => dx(a) - dx(b));
+      else if (dir === 'home') c = c.filter((p) => dx(p) < 0).sort((a, b) => dx(a) - dx(b));
+      else c = c.filter((p) => dx(p) > 0).sort((a, b) => dx(b) - dx(a));
+      return c[0] || null;
+    }
+    c = c.filter((p) => (dir === 'up' ? dy(p) < -U / 2 : dy(p) > U / 2));
+    if (!c.length) return null;
+    const near = Math.min(...c.map((p) => Math.abs(dy(p))));
+    c = c.filter((p) => Math.abs(dy(p)) < near + U / 2).sort((a, b) => Math.abs(dx(a)) - Math.abs(dx(b)));
+    return c[0];
+  }
+
+  const ARROWS = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down', Home: 'home', End: 'end' };
+
+  function onPlaceKey(ev) {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (ev.key === 'Enter' || ev.key === ' ') {
+      ev.preventDefault();
+      ev.stopPropagation();
+      tapKey(keyOf(ev.currentTarget));
+    } else if (ARROWS[ev.key]) {
+      ev.preventDefault();
+      const to = neighbour(ev.currentTarget.dataset.key, ARROWS[ev.key]);
+      if (to) to.el.focus();
+    }
+  }
+
+  function onFocus(ev) {
+    const el = ev.currentTarget;
+    S.focusKey = el.dataset.key;
+    for (const p of els.places) p.el.setAttribute('tabindex', p.el === el ? '0' : '-1');
+    // the ring only for the keyboard's focus (a tap leaves none behind)
+    const p = placeOf(S.focusKey);
+    if (p && el.matches(':focus-visible')) {
+      const [x, y, w, hh] = p.box;
+      for (const r of els.ring.children) Object.entries({ x: x - 1.5, y: y - 1.5, width: w + 3, height: hh + 3 }).forEach(([k, n]) => r.setAttribute(k, n));
+      els.ring.setAttribute('visibility', 'visible');
+    }
+    onHover(ev);
+  }
+
+  function onBlur(ev) {
+    els.ring.setAttribute('visibility', 'hidden');
+    onLeave(ev);
   }
 
   // The last turn's moves (the opponent's, until this seat's next move): an arrow from where each
@@ -489,12 +708,28 @@ export function mount(root, api) {
     return out;
   };
 
-  function squareLabel(b) {
-    const n = b.stack.length;
-    const pieces = n ? b.stack.map((p, i) => pieceWords(p, n > 1 && i === n - 1)).join(', ') : t('ur.empty');
-    let s = t('ur.square', { square: b.square, kind: t('ur.kind.' + b.kind), pieces });
-    if (n > 1) s += ' ' + t('ur.count', { n });
-    return s;
+  // The words a cell's name adds to what it holds: the last turn's marks and the selection, which
+  // the board shows by colour and arrows (said too, issue 32 §3).
+  function cellNotes(key, { can, sel, preview, target }) {
+    const notes = [];
+    if (S.lastMoves.some((m) => m.from === key || (key === 'reserve' + m.seat && m.from === 'reserve'))) notes.push(t('ur.a11y.last.from'));
+    if (S.lastMoves.some((m) => m.to === key || (key === 'off' + m.seat && m.to === 'off'))) notes.push(t('ur.a11y.last.to'));
+    if (S.captured.has(key)) notes.push(t('ur.a11y.captured'));
+    if (sel) notes.push(t('ur.a11y.sel'));
+    else if (can) notes.push(t('ur.a11y.can'));
+    if (target) notes.push(t(preview ? 'ur.a11y.target.preview' : 'ur.a11y.target'));
+    return notes;
+  }
+
+  // A cell's name, state and Tab stop: aria-selected on a piece that can be chosen (true when
+  // chosen), aria-disabled on a cell that does nothing now.
+  function markCell(el, key, base, st) {
+    el.setAttribute('aria-label', [base, ...cellNotes(key, st)].join(t('ur.a11y.sep')));
+    if (st.can || st.sel) el.setAttribute('aria-selected', String(!!st.sel));
+    else el.removeAttribute('aria-selected');
+    if (st.can || st.sel || (st.target && !st.preview)) el.removeAttribute('aria-disabled');
+    else el.setAttribute('aria-disabled', 'true');
+    el.setAttribute('tabindex', key === S.focusKey ? '0' : '-1');
   }
 
   function renderMarks() {
@@ -505,38 +740,34 @@ export function mount(root, api) {
     const cur = shown >= 0 ? S.moves[shown] : null;
     const fromKey = (m) => (m.from === 'reserve' ? 'reserve' + v.turn : m.from);
     const movable = new Set(S.moves.filter((m) => m.from).map(fromKey));
+    if (!placeOf(S.focusKey)) S.focusKey = S.moves.length && S.moves[0].from ? fromKey(S.moves[0]) : 'reserve' + bottom();
+    const chosen = S.sel >= 0;
     for (const [sq, { g, b }] of els.sq) {
       const can = movable.has(sq);
       const isSel = cur && fromKey(cur) === sq;
       const isTarget = cur && cur.to === sq;
       g.classList.toggle('ur-can', can);
-      g.classList.toggle('ur-sel', !!isSel && S.sel >= 0);
-      g.classList.toggle('ur-preview', !!isSel && S.sel < 0);
+      g.classList.toggle('ur-sel', !!isSel && chosen);
+      g.classList.toggle('ur-preview', !!isSel && !chosen);
       g.classList.toggle('ur-target', !!isTarget);
       g.classList.toggle('ur-last', S.last.has(sq));
       if (isTarget) g.dataset.target = '1';
       else delete g.dataset.target;
-      let label = squareLabel(b);
-      if (S.last.has(sq)) label += '. ' + t('ur.lastMove');
-      if (can) label += '. ' + t('ur.canMove');
-      if (isSel) label += '. ' + t('ur.selected');
-      if (isTarget) label += '. ' + t('ur.target');
-      g.setAttribute('aria-label', label);
-      if (can || isTarget) g.setAttribute('aria-pressed', String(!!(isSel && S.sel >= 0)));
-      else g.removeAttribute('aria-pressed');
+      markCell(g, sq, squareWords(b, words), { can, sel: !!isSel && chosen, preview: !chosen, target: !!isTarget });
     }
     for (const s of [0, 1]) {
       const res = els.reserve[s];
       const can = movable.has('reserve' + s);
       const isSel = cur && cur.from === 'reserve' && s === v.turn;
       res.classList.toggle('ur-can', can);
-      res.classList.toggle('ur-sel', !!isSel && S.sel >= 0);
-      res.classList.toggle('ur-preview', !!isSel && S.sel < 0);
+      res.classList.toggle('ur-sel', !!isSel && chosen);
+      res.classList.toggle('ur-preview', !!isSel && !chosen);
       const offT = cur && cur.to === 'off' && s === v.turn;
       els.off[s].classList.toggle('ur-target', !!offT);
       if (offT) els.off[s].dataset.target = '1';
       else delete els.off[s].dataset.target;
-      els.off[s].setAttribute('tabindex', offT ? '0' : '-1');
+      markCell(res, 'reserve' + s, t('ur.reserve', { side: sideYou(s), n: (v.reserve || [0, 0])[s] }), { can, sel: !!isSel && chosen, preview: !chosen });
+      markCell(els.off[s], 'off' + s, t('ur.off', { side: sideYou(s), n: (v.off || [0, 0])[s] }), { target: !!offT, preview: !chosen });
     }
     // the piece that would move, drawn faintly where it lands
     if (cur && cur.to && cur.to !== 'off' && els.sq.has(cur.to)) {
@@ -651,6 +882,10 @@ export function mount(root, api) {
     els.line.hidden = !S.moves.length && !cur;
     els.moveBtn.disabled = S.sel < 0 || S.pending;
     els.moveBtn.textContent = S.sel >= 0 && S.moves[S.sel].pass ? t('ur.pass') : t('ur.move');
+    // the moves, one Tab stop (S.listFocus); a move chosen a second time is played; the focus
+    // stays on the same move across this redraw
+    const inList = els.list.contains(document.activeElement);
+    if (S.listFocus >= S.moves.length) S.listFocus = 0;
     clear(els.list);
     els.list.hidden = !S.moves.length;
     S.moves.forEach((m, i) => {
@@ -660,11 +895,14 @@ export function mount(root, api) {
           class: 'ur-mv' + (i === S.sel ? ' ur-mv-sel' : ''),
           'aria-pressed': String(i === S.sel),
           disabled: S.pending,
+          tabindex: i === S.listFocus ? '0' : '-1',
           dataset: { action: m.action, n: String(i + 1) },
-          onclick: () => select(i),
+          onfocus: () => (S.listFocus = i),
+          onclick: () => (i === S.sel ? play() : select(i)),
         }, h('kbd', {}, String(i + 1)), ' ', moveText(m)),
       );
     });
+    if (inList && !S.pending && els.list.children[S.listFocus]) els.list.children[S.listFocus].focus();
     renderAnalysis();
   }
 
@@ -697,8 +935,29 @@ export function mount(root, api) {
     if (S.sel < 0 || S.pending) return;
     S.pending = true;
     const m = S.moves[S.sel];
+    // the focus (on the board, the Move button or a move, which are disabled now) goes to where
+    // the piece lands, so the keyboard's next step starts there
+    const inTable = root.contains(document.activeElement);
+    if (m.to) S.focusKey = m.to === 'off' ? 'off' + S.view.turn : m.to;
     renderPanel();
+    const p = placeOf(S.focusKey);
+    if (inTable && p) p.el.focus();
     api.act(m.action);
+  }
+
+  // the moves' arrow keys: the focus to the previous / next move (round), Home, End
+  function onListKey(ev) {
+    const dir = ARROWS[ev.key];
+    const btns = [...els.list.querySelectorAll('button')];
+    if (!dir || !btns.length || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    ev.preventDefault();
+    const n = btns.length;
+    let i = btns.indexOf(document.activeElement);
+    if (i < 0) i = S.listFocus;
+    i = dir === 'home' ? 0 : dir === 'end' ? n - 1 : dir === 'left' || dir === 'up' ? (i - 1 + n) % n : (i + 1) % n;
+    S.listFocus = i;
+    btns.forEach((b, k) => b.setAttribute('tabindex', k === i ? '0' : '-1'));
+    btns[i].focus();
   }
 
   // a square's name, `reserveS`, or `off` for the borne-off box of the side to move (a move's `to`)
@@ -747,14 +1006,6 @@ export function mount(root, api) {
     const to = ev && ev.relatedTarget;
     if (to && to.closest && to.closest('.ur-panel')) return;
     renderMarks();
-  }
-
-  function onSquareKey(ev) {
-    if (ev.key === 'Enter' || ev.key === ' ') {
-      ev.preventDefault();
-      ev.stopPropagation();
-      tapKey(keyOf(ev.currentTarget));
-    }
   }
 
   function onKey(ev) {
@@ -867,6 +1118,10 @@ export function mount(root, api) {
         S.pending = false;
         S.sel = -1;
         S.hover = -1;
+        S.listFocus = 0;
+        // the board's Tab stop goes to the first piece that can move, unless the focus is on the board
+        const m = S.moves[0];
+        if (m && m.from && !svgEl.contains(document.activeElement)) S.focusKey = m.from === 'reserve' ? 'reserve' + state.view.turn : m.from;
       } else {
         S.sel = prevSel ? S.moves.findIndex((m) => m.action === prevSel) : -1;
         if (S.hover >= S.moves.length) S.hover = -1;
