@@ -12,7 +12,7 @@
 // fails on:
 //   - the notation PATTERNS below, on every page;
 //   - strings left in another language, on the pages of the languages in
-//     PARLOUR_WORDS_LANGS (default en,ru; ja,vi join once translated): each
+//     PARLOUR_WORDS_LANGS (default all four; e.g. en,ru leaves out ja, vi): each
 //     text is judged in the language of its element (lang="…", else the
 //     page's): English words (a list of English interface words: those of
 //     en.js's values that Russian's complete catalogue does not use, less
@@ -64,7 +64,7 @@ const KEYS = new Set(['Enter', 'Esc', 'Space', 'Home', 'End', 'Tab', 'Shift']);
 
 const LANGS = ['en', 'ru', 'ja', 'vi'];
 const WALK = (process.env.PARLOUR_WORDS_WALK || LANGS.join(',')).split(',').filter((l) => LANGS.includes(l));
-const JUDGED = new Set((process.env.PARLOUR_WORDS_LANGS || 'en,ru').split(',').filter((l) => LANGS.includes(l)));
+const JUDGED = new Set((process.env.PARLOUR_WORDS_LANGS || LANGS.join(',')).split(',').filter((l) => LANGS.includes(l)));
 const AXE_FAILS = process.env.PARLOUR_AXE === '1';
 /** axe-core runs on every page at phone size, and at desktop size on the English pages (the same
  * markup as in the other languages; it takes about as long as the rest of a page's walk);
