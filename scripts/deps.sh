@@ -11,11 +11,15 @@ $SUDO apt-get install -y --no-install-recommends \
   tmux \
   libwebsockets-dev libwebsockets-evlib-ev libev-dev python3 \
   chromium fonts-noto-cjk nodejs \
+  fonts-dejavu-core fonts-ipaexfont-gothic fonts-ipaexfont-mincho \
   libpq-dev postgresql nginx
 # PostgreSQL (issue 17): libpq-dev builds the second store; the postgresql
 # server and nginx run the tests' throw-away cluster (deploy/pg.sh) and the
 # several-process front. Installing "postgresql" may start Debian's own
 # cluster; the tests never use it (they start theirs in a temporary folder).
+# The fonts `parlour serve` serves the pages at /fonts/ (issue 32; docs/web-ui.md,
+# "Fonts"): DejaVu Sans (Latin with Vietnamese, Cyrillic), IPAex Gothic and Mincho
+# (Japanese). Without them the pages fall back to the device's fonts.
 # The browser tests (tests/web, issue 16): npm playwright-core drives Debian's
 # chromium; never a downloaded browser. npm comes with nodesource's nodejs;
 # Debian's own npm package only where none is there (it would conflict).

@@ -90,7 +90,8 @@ function chrome() {
   document.getElementById('brand').setAttribute('aria-label', t('app.home'));
   document.getElementById('lang-label').textContent = t('app.language');
   const sel = clear(document.getElementById('lang'));
-  for (const l of languages) sel.append(h('option', { value: l.code, selected: l.code === lang }, l.name));
+  // each language named in itself, marked as such (a screen reader says it in that language)
+  for (const l of languages) sel.append(h('option', { value: l.code, lang: l.code, selected: l.code === lang }, l.name));
   showStatus(statusKind);
 }
 

@@ -24,8 +24,8 @@
 #endif
 
 static const char serve_usage[] =
-    "usage: parlour serve [--port N] [--host ADDR] [--db FILE|URL] [--web DIR] [--workers N]\n"
-    "                     [--test-seed N] [--max-queue BYTES] [--table FILE]... [--cluster]\n"
+    "usage: parlour serve [--port N] [--host ADDR] [--db FILE|URL] [--web DIR] [--fonts DIR]\n"
+    "                     [--workers N] [--test-seed N] [--max-queue BYTES] [--table FILE]... [--cluster]\n"
     "                     [--engines N] [--engine-cmd CMD] [--engine-timeout MS] [--public-url URL]\n"
     "The game server: rooms played from the browser (docs/server.md, docs/web-protocol.md).\n"
     "Once it prints \"listening\", open the address it prints for this machine; other devices\n"
@@ -43,6 +43,10 @@ static const char serve_usage[] =
     "                 from the store; on by itself with a postgresql:// --db\n"
     "  --web DIR      the static files (default ./web if it exists, else the installed\n"
     "                 ../share/parlour/web next to the program, else the source tree's web/)\n"
+    "  --fonts DIR    the font files the pages use, served at /fonts/ (default /usr/share/fonts,\n"
+    "                 where Debian's fonts-dejavu-core and fonts-ipaexfont-* put them; a folder of\n"
+    "                 copies of DejaVuSans.ttf, DejaVuSans-Bold.ttf, ipaexg.ttf, ipaexm.ttf also\n"
+    "                 works; without them the pages use the device's fonts)\n"
     "  --workers N    threads for the computer players (default min(2, cores))\n"
     "  --test-seed N  for tests only: rooms get seeds N, N+1, ... and codes derived from them\n"
     "  --max-queue B  bytes waiting for a client that does not read before it is closed\n"
@@ -159,6 +163,7 @@ int cli_serve(int argc, char **argv)
         {"engines", required_argument, NULL, 'e'}, {"engine-cmd", required_argument, NULL, 'c'},
         {"engine-timeout", required_argument, NULL, 'T'},
         {"cluster", no_argument, NULL, 'C'},     {"public-url", required_argument, NULL, 'U'},
+        {"fonts", required_argument, NULL, 'F'},
         {NULL, 0, NULL, 0}};
     net_config cfg = {.host = "127.0.0.1", .port = 8080, .db = "parlour.db"};
     const char *web = NULL, *public_url = NULL;
@@ -192,6 +197,13 @@ int cli_serve(int argc, char **argv)
             break;
         case 'w':
             web = optarg;
+            break;
+        case 'F':
+            if (!serve_is_dir(optarg)) {
+                fprintf(stderr, "parlour serve: --fonts '%s' is not a folder\n", optarg);
+                return 2;
+            }
+            cfg.fonts = optarg;
             break;
         case 'j':
             if (serve_int(optarg, 1, 64, &v)) {

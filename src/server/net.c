@@ -87,6 +87,7 @@ struct net {
     store *store;
     char web[PATH_MAX]; /* the web folder, resolved */
     size_t weblen;
+    char fonts[PATH_MAX]; /* the fonts folder (net_config.fonts), as given */
     int port;
     size_t max_queue;   /* net_config.max_queue */
     atomic_int stop;
@@ -784,8 +785,49 @@ static const char *net_mime(const char *path)
     return "application/octet-stream";
 }
 
-/* One HTTP request for `path`: a file of the web folder, or a refusal. The
- * resolved path (realpath: every symlink followed) must lie inside the
+/* The fonts a page may ask for at /fonts/NAME (web/css/fonts.css), with the
+ * Debian package that has each. NAME is only ever compared with this list,
+ * never put in a path: the file is the fonts folder's PATH (Debian's
+ * layout), else the folder's NAME (a folder of copies). */
+static const struct {
+    const char *name, *path;
+} net_fonts[] = {
+    {"DejaVuSans.ttf", "truetype/dejavu/DejaVuSans.ttf"},           /* fonts-dejavu-core */
+    {"DejaVuSans-Bold.ttf", "truetype/dejavu/DejaVuSans-Bold.ttf"}, /* fonts-dejavu-core */
+    {"ipaexg.ttf", "opentype/ipaexfont-gothic/ipaexg.ttf"},         /* fonts-ipaexfont-gothic */
+    {"ipaexm.ttf", "opentype/ipaexfont-mincho/ipaexm.ttf"},         /* fonts-ipaexfont-mincho */
+};
+
+/* A font of net_fonts named `name` (len bytes, after "/fonts/"), with a
+ * year-long cache lifetime (the files change only with their package). A
+ * name not on the list, or a file that is missing or not a regular file: 404
+ * (the page falls back to the device's fonts); bigger than NET_MAX_FONT: 403. */
+static int net_http_font(net *n, struct lws *wsi, const char *name, size_t len)
+{
+    static const char cache[] = "cache-control: public, max-age=31536000, immutable\x0d\x0a";
+    for (size_t i = 0; i < sizeof net_fonts / sizeof net_fonts[0]; i++) {
+        if (strlen(net_fonts[i].name) != len || memcmp(net_fonts[i].name, name, len))
+            continue;
+        char file[PATH_MAX + 64];
+        struct stat st;
+        snprintf(file, sizeof file, "%s/%s", n->fonts, net_fonts[i].path);
+        if (stat(file, &st) || !S_ISREG(st.st_mode)) {
+            snprintf(file, sizeof file, "%s/%s", n->fonts, net_fonts[i].name);
+            if (stat(file, &st) || !S_ISREG(st.st_mode))
+                return net_http_status(wsi, 404, "not found");
+        }
+        if (st.st_size > NET_MAX_FONT)
+            return net_http_status(wsi, 403, "forbidden");
+        int r = lws_serve_http_file(wsi, file, "font/ttf", cache, (int)sizeof cache - 1);
+        if (r < 0 || (r > 0 && lws_http_transaction_completed(wsi)))
+            return -1;
+        return 0;
+    }
+    return net_http_status(wsi, 404, "not found");
+}
+
+/* One HTTP request for `path`: a font (/fonts/NAME: net_http_font), a file
+ * of the web folder, or a refusal. The resolved path (realpath: every symlink followed) must lie inside the
  * folder, be a regular file and at most NET_MAX_FILE bytes. */
 static int net_http(net *n, struct lws *wsi, const char *path, size_t len)
 {
@@ -796,6 +838,8 @@ static int net_http(net *n, struct lws *wsi, const char *path, size_t len)
         lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, "only GET and HEAD");
         return -1;
     }
+    if (len > 7 && !memcmp(path, "/fonts/", 7))
+        return net_http_font(n, wsi, path + 7, len - 7);
     char rel[PATH_MAX], full[2 * PATH_MAX + 2], real[PATH_MAX];
     unsigned code = net_http_path(path, len, rel, sizeof rel);
     if (code)
@@ -986,6 +1030,12 @@ net *net_new(const net_config *cfg, pl_buf *err)
         goto fail;
     }
     n->weblen = strlen(n->web);
+    const char *fonts = cfg->fonts ? cfg->fonts : NET_FONTS_DIR;
+    if (strlen(fonts) >= sizeof n->fonts) {
+        pl_buf_printf(err, "fonts folder '%.64s...': too long a name", fonts);
+        goto fail;
+    }
+    snprintf(n->fonts, sizeof n->fonts, "%s", fonts);
     if (!cfg->db || !(n->store = store_open(cfg->db, err)))
         goto fail;
     if (cfg->cluster && net_cluster_start(n, cfg, err) < 0)

@@ -1,4 +1,5 @@
-/* net.h — the server's network layer: HTTP for the static files of web/,
+/* net.h — the server's network layer: HTTP for the static files of web/
+ * and a fixed list of font files (/fonts/NAME, css/fonts.css),
  * the WebSocket of the web protocol (docs/web-protocol.md) at /ws, and the
  * threads around the hub (docs/server.md, "Threads"). Prefix net_.
  *
@@ -29,6 +30,8 @@
 #include "parlour/buf.h"
 
 #define NET_MAX_FILE (8 << 20)      /* bytes: a bigger file of web/ is refused (403) */
+#define NET_MAX_FONT (32 << 20)     /* bytes: a bigger font file is refused (403) */
+#define NET_FONTS_DIR "/usr/share/fonts" /* where Debian's font packages put their files */
 #define NET_MAX_QUEUE (4 << 20)     /* bytes waiting for one slow client before it is closed [default] */
 #define NET_MAX_HEADER 4096         /* bytes of a request's headers; more: the request is refused */
 
@@ -40,6 +43,8 @@ typedef struct net_config {
     int port;            /* the TCP port; 0: any free one (net_port tells which) */
     const char *db;      /* the store's file (created if needed) [required] */
     const char *web;     /* the folder of static files [required; must exist] */
+    const char *fonts;   /* the fonts served at /fonts/NAME (net.c's allow-list): a folder laid
+                            out as Debian's, or holding the files by name [NET_FONTS_DIR] */
     int workers;         /* computer players' threads [min(2, cores)] */
     uint64_t test_seed;  /* hub_config.test_seed: 0 in production */
     long max_queue;      /* bytes queued for one client before it is closed [NET_MAX_QUEUE] */

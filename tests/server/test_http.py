@@ -34,8 +34,9 @@ def check(cond, what):
         FAILS.append(what)
 
 
-def start(binary, tmp, web):
-    cmd = [binary, "serve", "--port", "0", "--db", os.path.join(tmp, "t.db"), "--web", web, "--max-queue", "65536"]
+def start(binary, tmp, web, extra=()):
+    cmd = [binary, "serve", "--port", "0", "--db", os.path.join(tmp, "t.db"), "--web", web, "--max-queue", "65536",
+           *extra]
     err = open(os.path.join(tmp, "stderr.txt"), "wb")
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, cwd=tmp, bufsize=0)
     err.close()
@@ -58,18 +59,20 @@ def start(binary, tmp, web):
     return p, port
 
 
-def get(port, path, method="GET", headers=None):
-    """(status, content type, content length, body); status 0: closed without an answer."""
+def get(port, path, method="GET", headers=None, want=None):
+    """(status, content type, content length, body); status 0: closed without an answer.
+    want: a header's name, whose value comes fifth."""
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
     try:
         c.request(method, path, headers=headers or {})
         r = c.getresponse()
         body = r.read()
     except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
-        return 0, "", None, b""
+        return (0, "", None, b"") + ((None,) if want else ())
     finally:
         c.close()
-    return r.status, r.getheader("content-type") or "", r.getheader("content-length"), body
+    out = (r.status, r.getheader("content-type") or "", r.getheader("content-length"), body)
+    return out + ((r.getheader(want),) if want else ())
 
 
 def raw(port, data):
@@ -180,11 +183,25 @@ def main():
     os.mkdir(os.path.join(web, "sub"))
     with open(os.path.join(web, "index.html"), "rb") as f:
         index = f.read()
+    # The fonts folder (--fonts): one file by Debian's layout, one by its name, one a folder,
+    # one over the size limit, and a file not on the server's list.
+    fonts = os.path.join(tmp, "fonts")
+    os.makedirs(os.path.join(fonts, "opentype", "ipaexfont-mincho"))
+    with open(os.path.join(fonts, "opentype", "ipaexfont-mincho", "ipaexm.ttf"), "wb") as f:
+        f.write(b"MINCHO by the Debian layout")
+    with open(os.path.join(fonts, "DejaVuSans.ttf"), "wb") as f:
+        f.write(b"DEJAVU by its name")
+    os.mkdir(os.path.join(fonts, "ipaexg.ttf"))
+    with open(os.path.join(fonts, "DejaVuSans-Bold.ttf"), "wb") as f:
+        f.truncate(33 << 20)  # over NET_MAX_FONT (32 MiB), sparse
+    with open(os.path.join(fonts, "other.ttf"), "wb") as f:
+        f.write(b"SECRET not on the list")
 
     # Bad flags: a clear message and exit status 2; a store that cannot open: 1.
     for flags, rc_want in [(["--port", "70000"], 2), (["--port", "x"], 2), (["--port"], 2),
                            (["--workers", "0"], 2), (["--test-seed", "-1"], 2), (["--bogus"], 2), (["--max-queue", "5"], 2),
                            (["--web", os.path.join(tmp, "no-such-folder")], 2), (["extra"], 2),
+                           (["--fonts", os.path.join(tmp, "no-such-folder")], 2), (["--fonts"], 2),
                            (["--port", "0", "--web", web, "--db", os.path.join(tmp, "no", "such", "t.db")], 1)]:
         r = subprocess.run([binary, "serve"] + flags, capture_output=True, text=True, timeout=60, cwd=tmp)
         first = (r.stderr.splitlines() or [""])[0]
@@ -217,8 +234,22 @@ def main():
     q.stdout.close()
     check(rc == 0, f"SIGINT (inherited as ignored) stops it: exit status 0 ({rc})")
 
-    p, port = start(binary, tmp, web)
+    p, port = start(binary, tmp, web, ["--fonts", fonts])
     try:
+        # Fonts: /fonts/NAME from the server's list only, with a long cache lifetime.
+        st, ct, _, body, cc = get(port, "/fonts/ipaexm.ttf", want="cache-control")
+        check(st == 200 and ct == "font/ttf" and body == b"MINCHO by the Debian layout" and "max-age=31536000" in (cc or ""),
+              f"/fonts/ipaexm.ttf: the file of Debian's layout, font/ttf, cached a year ({st} {ct} {cc})")
+        st, ct, _, body = get(port, "/fonts/DejaVuSans.ttf")
+        check(st == 200 and body == b"DEJAVU by its name", f"/fonts/DejaVuSans.ttf: the folder's file by its name ({st})")
+        check(get(port, "/fonts/ipaexg.ttf")[0] == 404, "a font that is a folder: 404")
+        check(get(port, "/fonts/DejaVuSans-Bold.ttf")[0] == 403, "a font over the size limit: 403")
+        for path in ["/fonts/other.ttf", "/fonts/../secret.txt", "/fonts/%2e%2e/secret.txt", "/fonts/..%2fsecret.txt",
+                     "/fonts/opentype/ipaexfont-mincho/ipaexm.ttf", "/fonts/ipaexm.ttf/", "/fonts/ipaexm.ttf%00",
+                     "/fonts/IPAEXM.TTF", "/fonts/"]:
+            st, _, _, body = get(port, path)
+            check(st in (0, 403, 404) and b"SECRET" not in body and b"MINCHO" not in body,
+                  f"{path}: not a font of the list, refused ({st or 'closed'})")
         st, ct, cl, body = get(port, "/")
         check(st == 200 and body == index and ct.startswith("text/html"), "/ serves index.html as text/html")
         st, ct, cl, body = get(port, "/room/0123456789abcdef0123456789abcdef")

@@ -3,7 +3,9 @@
 // (web/i18n/en.js, ru.js, ja.js, vi.js), puts
 // {name} placeholders in, and falls back to English; a key missing from both
 // is shown as ⟦key⟧ and remembered in `missing` (the tests fail on it).
-// The language: localStorage 'parlour.lang', else navigator.language, else en.
+// The language: the reader's choice (localStorage 'parlour.lang', kept by
+// setLang), else the first of the browser's languages (navigator.languages,
+// in the reader's order) that Parlour has, else en.
 
 import en from '../i18n/en.js';
 import ru from '../i18n/ru.js';
@@ -19,6 +21,17 @@ export const languages = [
 ];
 export const missing = new Set();
 
+/** The first of `tags` (BCP 47 language tags in the reader's order of
+ * preference, e.g. ['fr-FR', 'vi-VN', 'en']) whose language Parlour has
+ * ('vi'), else 'en'. */
+export function preferred(tags) {
+  for (const tag of tags || []) {
+    const code = String(tag).toLowerCase().split('-')[0];
+    if (catalogues[code]) return code;
+  }
+  return 'en';
+}
+
 function initial() {
   let stored = null;
   try {
@@ -26,9 +39,7 @@ function initial() {
   } catch {}
   if (stored && catalogues[stored]) return stored;
   const n = typeof navigator === 'undefined' ? {} : navigator; // node (unit checks) has none
-  const nav = (n.languages && n.languages[0]) || n.language || 'en';
-  const code = nav.toLowerCase().split('-')[0];
-  return catalogues[code] ? code : 'en';
+  return preferred(n.languages && n.languages.length ? n.languages : [n.language]);
 }
 
 export let lang = initial();
