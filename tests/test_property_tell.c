@@ -253,12 +253,45 @@ static void test_property_tell_ur_where(void **state)
     pl_match_free(m);
 }
 
+/* Other languages tell Ur from its events, in the catalogue's sentences
+ * (words.h: "ev.ur.*"), the seat by its name; a forced move says so. */
+static void test_property_tell_ur_events_lang(void **state)
+{
+    (void)state;
+    static const char *const want[PL_LANG_COUNT][2] = {
+        {"Roll 1.", "Seat 1 (Light): enter → A4 (the only legal move, played for you)."},
+        {"Светлые начинают с броска 1.", "Светлые: новая фишка на A4. Это был единственный возможный ход, он сделан за вас."},
+        {"白の最初の出目は1。", "白: 駒をA4に入れた。 手がこれしかないので自動で実行。"},
+        {"Trắng mở đầu với lần gieo được 1.", "Trắng đưa một quân vào ô A4. Đó là nước hợp lệ duy nhất, đã đi thay bạn."},
+    };
+    for (int l = 0; l < PL_LANG_COUNT; l++) {
+        pl_match *m = th_new("ur", "seed=1 start=light");
+        const pl_game *g = m->game;
+        void *before = pl_malloc(g->state_size);
+        assert_non_null(before);
+        pl_buf b = {0};
+        pl_state_copy(g, before, m->state);
+        th_play(m, "roll 1");
+        tell_action(g, before, PL_CHANCE, m->hist[m->nhist - 1].a, m->state, -1, TELL_CHANCE, (pl_lang)l, &b);
+        assert_string_equal(pl_buf_str(&b), want[l][0]);
+        pl_buf_clear(&b);
+        pl_state_copy(g, before, m->state);
+        th_play(m, "enter");
+        tell_action(g, before, 0, m->hist[m->nhist - 1].a, m->state, 0, TELL_FORCED, (pl_lang)l, &b);
+        assert_string_equal(pl_buf_str(&b), want[l][1]);
+        pl_buf_free(&b);
+        pl_free(before);
+        pl_match_free(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_property_tell_join),
         cmocka_unit_test(test_property_tell_ur_where),
         cmocka_unit_test(test_property_tell_seat_lang),
+        cmocka_unit_test(test_property_tell_ur_events_lang),
         cmocka_unit_test(test_property_tell_every_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

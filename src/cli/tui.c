@@ -939,7 +939,7 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             if (rc < 0)
                 break;
             if (humans > 0 && !seats[actor].human) {
-                pl_canvas c = {.seat_from = 1}; /* seats counted from 1 on the screen */
+                pl_canvas c = {.seat_from = 1, .lang = lang}; /* seats counted from 1 on the screen */
                 g->draw(m->state, (g->flags & PL_GAME_HIDDEN) ? screen_owner : -1, &c);
                 screen s = {.board = &c, .msg = pl_buf_str(&msg)};
                 screen_draw(&s);
@@ -958,7 +958,7 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
         int viewer = ph == PL_PHASE_MOVE ? actor : -1;
         if (ph == PL_PHASE_MOVE)
             screen_owner = actor;
-        pl_canvas c = {.seat_from = 1}; /* the last move marked (game.h, mark_move); Ur says "you" */
+        pl_canvas c = {.seat_from = 1, .lang = lang}; /* the last move marked (game.h, mark_move); Ur says "you" */
         pl_match_draw(m, (g->flags & PL_GAME_HIDDEN) ? viewer : screen_owner, &c);
         pl_buf head = {0};
         int nitems = 0;
@@ -1316,7 +1316,7 @@ int cli_replay(int argc, char **argv)
             result_sentence(g, st, &what);
             tell_join(&head, pl_buf_str(&what));
         }
-        pl_canvas cv = {.seat_from = 1};
+        pl_canvas cv = {.seat_from = 1, .lang = lang};
         g->draw(st, -1, &cv);
         screen s = {.board = &cv, .msg = pl_buf_str(&head), /* wrapped: a step's sentences may be long */
                     .hint = pl_words(lang, "tui.replay.hint")};
