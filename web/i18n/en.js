@@ -942,6 +942,10 @@ export default {
   'level.ur.hard.about': 'Weighs every throw three moves ahead: hard to beat.',
 
   // ==== a11y.room: the room, lobby and replay: keyboard, screen reader, sounds, comfort (web/js/room.js, lobby.js, replay.js; issue 32) ====
+  'room.a11y.describe': 'Describe the table',
+  'room.a11y.words': 'The table in words',
+  'room.a11y.sounds': 'Sounds',
+  'room.a11y.announcements': 'What happens',
   // (end of a11y.room)
 
   // ==== lang: languages and fonts (web/js/i18n.js, index.html; issue 32) ====

@@ -940,6 +940,10 @@ export default {
   'level.ur.hard.about': 'Взвешивает каждый бросок на три хода вперёд: его трудно обыграть.',
 
   // ==== a11y.room: the room, lobby and replay: keyboard, screen reader, sounds, comfort (web/js/room.js, lobby.js, replay.js; issue 32) ====
+  'room.a11y.describe': 'Описать стол',
+  'room.a11y.words': 'Стол словами',
+  'room.a11y.sounds': 'Звуки',
+  'room.a11y.announcements': 'Что происходит',
   // (end of a11y.room)
 
   // ==== lang: languages and fonts (web/js/i18n.js, index.html; issue 32) ====

@@ -5,7 +5,12 @@
 // the clocks, chat, the errors in plain words (a refused move in the
 // player's words, never the engine's notation), a move the server played
 // for the player (their only one), a takeback asked and answered, the
-// result, rematch and the records. The table is web/games/GAME.js (docs/web-ui.md, "The table
+// result, rematch and the records. For a screen reader and the keyboard
+// (issue 32): each new move is announced in a polite live region
+// (#announce, from the table's `tell` or `announce`), "Describe the table"
+// (Alt+Shift+D) reads the table's `describe(view, ctx)` into a focused
+// region, and optional sounds (js/sound.js) mark a move, a capture (the
+// table's `soundOf`), your turn and a karuta reading. The table is web/games/GAME.js (docs/web-ui.md, "The table
 // contract"); when that module is missing or fails, a plain table shows the
 // JSON view and the legal actions as buttons.
 
@@ -15,7 +20,8 @@ import { recordButtons, recordError, saveRecord } from './record.js';
 import { rulesBox } from './rules.js';
 import { getToken, setToken, clientMs } from './net.js';
 import { inviteBox } from './lobby.js';
-import { actionWords, refusalWords, forcedWords } from './events.js';
+import { actionWords, refusalWords, forcedWords, tellEntry } from './events.js';
+import * as sound from './sound.js';
 
 const NAME_KEY = 'parlour.name';
 const ONLY_MOVE_MS = 1200; // how long a seat's only move waits before the page plays it
@@ -121,6 +127,8 @@ export function open(ctx, code) {
   const root = ctx.root;
   const r = {
     code,
+    lastSeq: undefined, // the newest history entry seen (the ones after it are announced)
+    wasMyTurn: null, // the reader's turn at the last state (the 'turn' sound when it starts)
     seat: null, // null: not joined yet; -1: watching
     wantWatch: false,
     token: getToken(code),
@@ -173,6 +181,10 @@ export function open(ctx, code) {
       else r.history.length = Math.min(r.history.length, m.history_from);
       for (const e of m.history || []) r.history[e.seq] = e;
       const forced = fresh ? [] : (m.history || []).filter((e) => e.forced && ownSeat(m, e.seat));
+      // what is new since the last state: announced and sounded (a first state or a takeback tells nothing)
+      const last = fresh ? undefined : r.lastSeq;
+      const told = last === undefined ? [] : (m.history || []).filter((e) => e && e.seq > last);
+      r.lastSeq = r.history.length - 1;
       r.state = m;
       r.stateAt = performance.now(); // `memo.left_ms` counts from here
       if (m.seat >= 0) r.seat = m.seat;
@@ -181,6 +193,10 @@ export function open(ctx, code) {
       // the game's table tells the move itself (its log): the note says only that it was played for them
       for (const e of forced) note('info', r.mod ? t('room.forced') : forcedWords(r.mod, r.game, e, { t, lang, has, seat: r.seat }), null, 'forced');
       renderState();
+      tellNew(told);
+      const turn = myTurn(m);
+      if (turn && r.wasMyTurn === false) sound.play('turn');
+      r.wasMyTurn = turn;
       playOnlyMove();
     }),
     net.on('takeback', (m) => {
@@ -352,6 +368,17 @@ export function open(ctx, code) {
     els.ask = h('div', { class: 'ask', 'aria-live': 'polite' });
     els.table = h('div', { class: 'table', id: 'table' });
     els.over = h('div', { class: 'over' });
+    els.announce = h('div', { id: 'announce', class: 'sr', role: 'log', 'aria-live': 'polite', 'aria-label': t('room.a11y.announcements') });
+    els.words = h('section', { id: 'table-words', class: 'table-words card', role: 'region', tabindex: '-1', hidden: true, 'aria-label': t('room.a11y.words'),
+      onkeydown: (ev) => {
+        if (ev.key === 'Escape') {
+          els.words.hidden = true;
+          if (els.describe) els.describe.focus();
+        }
+      } });
+    els.describe = h('button', { type: 'button', id: 'describe', 'aria-keyshortcuts': 'Alt+Shift+D', onclick: () => describeTable() }, t('room.a11y.describe'));
+    const soundBox = h('input', { type: 'checkbox', id: 'sounds', checked: sound.enabled(), onchange: (ev) => sound.setEnabled(ev.target.checked) });
+    els.a11y = h('div', { class: 'a11y-bar' }, els.describe, h('label', { class: 'sound-switch' }, soundBox, ' ', t('room.a11y.sounds')));
     els.chatList = h('ul', { class: 'chat-list', 'aria-live': 'polite' });
     els.chatText = h('input', { id: 'chat-text', maxlength: 500, autocomplete: 'off', placeholder: t('chat.placeholder'), 'aria-label': t('chat.label') });
     const chatForm = h(
@@ -381,7 +408,10 @@ export function open(ctx, code) {
         els.notes,
         els.ask,
         els.table,
+        els.a11y,
+        els.words,
         els.over,
+        els.announce,
         h('div', { class: 'side' },
           h('section', { class: 'seats-box' }, h('h2', {}, t('room.seats')), els.seats),
           h('section', { class: 'chat' }, h('h2', {}, t('chat.title')), els.chatList, chatForm),
@@ -459,6 +489,81 @@ export function open(ctx, code) {
           bits.length ? h('span', { class: 'seat-note' }, bits.join(' · ')) : null,
           h('span', { class: 'clock', dataset: { clockSeat: i } })));
     });
+  }
+
+  /** The context a table's tell/describe/announce gets. */
+  function tableCtx() {
+    const st = r.state;
+    const seats = (st && st.seats) || [];
+    const names = seats.map((s, i) => seatNameN(s, i));
+    const you = r.game && has(r.game + '.ev.you') ? t(r.game + '.ev.you') : null;
+    return { t, lang, has, seat: r.seat, seats, names, state: st,
+      name: (i) => (i === r.seat && you) || names[i] || String(i + 1) };
+  }
+
+  /** Whether the reader has a move to make now (or a part in one). */
+  function myTurn(st) {
+    if (!st || st.over || st.status !== 'playing' || r.seat === null || r.seat < 0) return false;
+    const mine = (i) => i === r.seat || (st.seats[i] && st.seats[i].kind === 'partner' && st.seats[i].of === r.seat);
+    return ((st.view && st.view.actors) || []).some(mine) && !!(st.legal && st.legal.length);
+  }
+
+  /** Says `text` in the live region (#announce): the last few lines stay,
+   * the newest last, so a screen reader reads each once. */
+  function announce(text) {
+    if (!text || !els.announce) return;
+    els.announce.append(h('p', {}, text));
+    while (els.announce.children.length > 6) els.announce.firstChild.remove();
+  }
+
+  /** The new history entries in words (the table's `announce`, else its
+   * `tell`) and in sound (the table's `soundOf`, else a move's). */
+  function tellNew(entries) {
+    if (!entries.length) return;
+    const ctx = tableCtx();
+    let kind = null;
+    for (const e of entries) {
+      let lines = null;
+      if (r.mod && typeof r.mod.announce === 'function') {
+        try {
+          lines = r.mod.announce(e, ctx);
+        } catch (err) {
+          console.error('announce', r.game, err);
+        }
+      }
+      if (!Array.isArray(lines)) lines = tellEntry(r.mod, r.game, e, ctx);
+      for (const l of lines) if (typeof l === 'string' && l) announce(l);
+      let k = 'move';
+      if (r.mod && typeof r.mod.soundOf === 'function') {
+        try {
+          k = r.mod.soundOf(e, ctx);
+        } catch {}
+      }
+      if (k === 'capture' || (k && !kind)) kind = k;
+    }
+    if (kind) sound.play(kind);
+  }
+
+  /** "Describe the table": the table's `describe(view, ctx)` sentences in
+   * the region under the table, which takes the focus (a screen reader
+   * reads it at once); without a describing table, the turn's words. */
+  function describeTable() {
+    const st = r.state;
+    if (!st || !els.words) return;
+    let lines = [];
+    if (r.mod && typeof r.mod.describe === 'function') {
+      try {
+        lines = (r.mod.describe(st.view, tableCtx()) || []).filter((l) => typeof l === 'string' && l);
+      } catch (err) {
+        console.error('describe', r.game, err);
+      }
+    }
+    const turn = turnText();
+    if (turn && !lines.includes(turn)) lines.push(turn);
+    clear(els.words);
+    els.words.append(h('h2', {}, t('room.a11y.words')), ...lines.map((l) => h('p', {}, l)));
+    els.words.hidden = false;
+    els.words.focus();
   }
 
   function turnText() {
@@ -555,6 +660,8 @@ export function open(ctx, code) {
       ready: () => net.send({ type: 'ready' }), // karuta: this person has memorised the field
       touch: (card, ms, poet) => net.send(Object.assign({ type: 'touch', card, client_ms: Math.round(ms ?? clientMs()) }, Number.isInteger(poet) ? { poet } : {})),
       say: (text) => note('info', text),
+      announce: (text) => announce(text), // the live region (issue 32): what is not in the history
+      sound: (kind) => sound.play(kind), // 'move' | 'capture' | 'turn' | 'reading', when the reader has sounds on
     };
     const start = (mod) => {
       if (r.loading !== game + '/' + st.seat) return;
@@ -677,6 +784,15 @@ export function open(ctx, code) {
   }
 
   tick = setInterval(renderClocks, 250);
+  // Alt+Shift+D anywhere in the room: "Describe the table" (the button says so: aria-keyshortcuts)
+  const onKey = (ev) => {
+    if (ev.altKey && ev.shiftKey && !ev.ctrlKey && !ev.metaKey && ev.code === 'KeyD') {
+      ev.preventDefault();
+      describeTable();
+    }
+  };
+  document.addEventListener('keydown', onKey);
+  offs.push(() => document.removeEventListener('keydown', onKey));
   render();
 
   return {

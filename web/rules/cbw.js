@@ -2,6 +2,40 @@
 // reads it; written from /work/shared/rules/city-behind-walls.md).
 export default {
   defaults: { players: '4', deck: '36', w: 'auto', h: '4', first: 'random' },
+  ja: [
+    { title: '目的', items: [
+      '赤と黒の2チームが場に札を表向きに並べ、空きマスを壁で囲み（城）、相手チームの札を取る。城の1マスと取った札1枚がそれぞれ1点。',
+      { opt: 'players', v: {
+        4: '4人：赤、黒、赤、黒と交互に座り、順番に打つ。味方は向かい合わせ。',
+        6: '6人：1チーム3人、赤と黒が交互に座る。',
+        2: '2人：各自がチームの2つの席（2つの手札）を持つので、4人のゲームと同じ。' } },
+      { opt: 'deck', v: { 36: '36枚、6〜エース。赤チームが赤い札（♥ ♦）を全部、黒チームが黒い札（♠ ♣）を全部持つ。', 52: '52枚、2〜エース。赤チームが赤い札（♥ ♦）を全部、黒チームが黒い札（♠ ♣）を全部持つ。' } },
+      '見えるのは自分の手札、場、取られた札、各自の手札の枚数。味方の手札は見えない。',
+    ] },
+    { title: '手番', items: [
+      '手札から1枚を、場の札の上下左右に表向きで置くか、パス。',
+      '同じスートの札の隣には置けない。',
+      '隣に自分の色の札があれば置ける。なければ、隣の札の少なくとも1枚より強くなければならない（エースが最強、同じ数は強くない）。',
+      '最初の札は数札。絵札やエースは不可。',
+      { opt: 'first', v: { random: '先攻チームは抽選。', red: '赤が先攻。', black: '黒が先攻。' } },
+    ] },
+    { title: '城壁', items: [
+      { opt: 'w', v: { auto: '札はすべて横9枚（52枚なら12枚）の長方形の中に置く。' }, text: '札はすべて横{v}枚の長方形の中に置く。' },
+      { opt: 'h', text: '長方形の縦は{v}枚。' },
+      '長方形は最初は見えない。札がその横幅（または高さ）いっぱいに広がると、その端が以後ずっと動かない壁になる。',
+    ] },
+    { title: '札を取る', items: [
+      '同じ色の札がつながると1つのグループになる。壁の内側の空きマスに1つも接していないグループは取られ、その札は相手チームの捕虜になる。',
+      '札を置いたら、まず空きマスに接していない相手チームのグループを取り、その後で自分のグループ。',
+      '自分のグループが空きマスに接しなくなる場所には置けない。ただし何かを取れるなら置ける。',
+      '壁が決まると札を取れることもある。新しい壁の外のマスは数えなくなるため。',
+    ] },
+    { title: '終わりと得点', items: [
+      '全員が続けてパスしたら終わり。',
+      '壁の内側の空き地で、赤い札にだけ接しているものは赤の城（1マス1点）、黒い札にだけ接しているものは黒の城、それ以外は誰のものでもない。',
+      '捕虜1枚が1点。点の多いチームの勝ち、同点なら引き分け。',
+    ] },
+  ],
   en: [
     { title: 'Goal', items: [
       'Two teams, Red and Black, lay cards face up on the table and try to wall in empty places (castles) and to capture the other team’s cards. Castles and captured cards score a point each.',
@@ -68,6 +102,40 @@ export default {
       'Партия кончается, когда все игроки спасовали подряд.',
       'Пустая область внутри стен, которой касаются только красные карты, — замок Красных (очко за каждое место); только чёрные — замок Чёрных; иначе ничья.',
       'Каждый пленник — очко. Побеждает команда с большим счётом; при равенстве — ничья.',
+    ] },
+  ],
+  vi: [
+    { title: 'Mục tiêu', items: [
+      'Hai đội, Đỏ và Đen, lần lượt đặt bài ngửa lên bàn, tìm cách dựng tường vây những chỗ trống (thành) và bắt bài của đội kia. Mỗi ô thành và mỗi lá bắt được là một điểm.',
+      { opt: 'players', v: {
+        4: 'Bốn người chơi: các ghế lần lượt đi quanh bàn, Đỏ, Đen, Đỏ, Đen; đồng đội ngồi đối diện.',
+        6: 'Sáu người chơi: mỗi đội ba người, ghế Đỏ và Đen xen kẽ.',
+        2: 'Hai người: mỗi người chơi cả hai ghế của một đội (hai tay bài), nên vẫn là trò bốn ghế.' } },
+      { opt: 'deck', v: { 36: '36 lá, từ 6 đến át. Người chơi đội Đỏ nhận mọi lá đỏ (♥ ♦), đội Đen nhận mọi lá đen (♠ ♣).', 52: '52 lá, từ 2 đến át. Người chơi đội Đỏ nhận mọi lá đỏ (♥ ♦), đội Đen nhận mọi lá đen (♠ ♣).' } },
+      'Bạn thấy bài trên tay mình, bàn chơi, các lá bị bắt và mỗi người còn bao nhiêu lá — nhưng không thấy bài của đồng đội.',
+    ] },
+    { title: 'Một lượt', items: [
+      'Đặt một lá trên tay, ngửa lên, cạnh một lá đã có trên bàn (phía trên, phía dưới, bên trái hoặc bên phải), hoặc bỏ lượt.',
+      'Không bao giờ đặt cạnh một lá cùng chất.',
+      'Nếu có một lá bên cạnh cùng màu với bạn thì đặt được. Nếu không, lá đó phải cao hơn ít nhất một lá bên cạnh (át cao nhất; bằng nhau thì không tính là cao hơn).',
+      'Lá đầu tiên của ván phải là lá số, không phải lá hình hay át.',
+      { opt: 'first', v: { random: 'Bốc thăm xem đội nào đi trước.', red: 'Đội Đỏ đi trước.', black: 'Đội Đen đi trước.' } },
+    ] },
+    { title: 'Tường', items: [
+      { opt: 'w', v: { auto: 'Mọi nước đi đều nằm trong một hình chữ nhật rộng 9 lá (12 lá với bộ 52 lá).' }, text: 'Mọi nước đi đều nằm trong một hình chữ nhật rộng {v} lá.' },
+      { opt: 'h', text: 'Hình chữ nhật cao {v} lá.' },
+      'Lúc đầu chưa vẽ hình chữ nhật: khi bài trải hết chiều rộng (hoặc chiều cao) của nó, các cạnh đó thành tường cố định đến hết ván.',
+    ] },
+    { title: 'Bắt bài', items: [
+      'Các lá cùng màu chạm nhau tạo thành một nhóm. Nhóm bị bắt khi không còn chỗ trống nào trong tường chạm vào nó: các lá của nhóm thành tù binh của đội kia.',
+      'Sau khi bạn đặt bài, các nhóm của đội kia không còn chỗ trống bên cạnh bị bắt trước, rồi mới đến nhóm của bạn.',
+      'Không được đặt lá vào chỗ làm nhóm của chính nó hết chỗ trống bên cạnh, trừ khi nước đó bắt được bài.',
+      'Dựng tường cũng có thể bắt bài: những chỗ bên ngoài bức tường mới không còn được tính.',
+    ] },
+    { title: 'Kết thúc và tính điểm', items: [
+      'Ván kết thúc khi mọi người chơi liên tiếp bỏ lượt.',
+      'Mỗi vùng trống trong tường chỉ chạm lá Đỏ là thành của đội Đỏ (mỗi ô một điểm); chỉ chạm lá Đen là thành của đội Đen; còn lại không của ai.',
+      'Mỗi tù binh là một điểm. Đội nhiều điểm hơn thắng; bằng điểm thì hòa.',
     ] },
   ],
 };

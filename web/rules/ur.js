@@ -2,6 +2,38 @@
 // ru (js/rules.js reads it; written from /work/shared/rules/royal-game-of-ur.md).
 export default {
   defaults: { rules: 'skiryuk', pieces: '7', dice: '3lots', start: 'random', loop: 'own-first', stack: 'top' },
+  ja: [
+    { title: '目的', items: [
+      '白と黒の2人が、盤上の道に沿って駒を進め、端から盤の外へ上げる競走です。',
+      { opt: 'pieces', text: '1人の駒の数：{v}（正式は7個）。先に全部の駒を上げた人の勝ち。' },
+    ] },
+    { title: '手番', items: [
+      { opt: 'dice', v: { '3lots': '投げ棒を3本投げる。印の出た本数が進む数で、印なしは4。1と2がよく出て、3と4はまれ。', d4: '四面さいころを1個振る。1〜4がどれも同じ確率。' } },
+      '駒を1個、出目ちょうどだけ進めるか、新しい駒を盤に入れる（出目1なら1マス目、4なら4マス目）。',
+      '動かせる手があれば必ず動かす。なければ番が移る。',
+      { opt: 'start', v: { random: '先手は抽選。先手の最初の出目は1。', light: '白が先手で、最初の出目は1。', dark: '黒が先手で、最初の出目は1。' } },
+    ] },
+    { title: '道とマス', items: [
+      '駒は自分の側から入り、中央の列を進み、奥の小ブロックを回って、また中央の列を通ってゴールへ向かう。',
+      '駒は無地の面を上にして入り、小ブロックの中央のマスに着くか通り過ぎると裏返る（印の面）。',
+      { opt: 'loop', v: { 'own-first': '小ブロックの目のマスの後、駒はまず自分の側へ曲がる。', 'opponent-first': '小ブロックの目のマスの後、駒はまず相手の側へ曲がる。' } },
+      'ロゼット：止まるともう一度投げられる。駒を守る効果はない。',
+      '自分の側の目：自分の置き場。自分の駒を4個まで重ねられ、ほかの人は止まれない。',
+      '小ブロックの目：最初に来た駒の持ち主のものになる（4個まで）。空くまで相手は止まれない。',
+      '安全マス（点4つ）：どちらの駒でも4個まで重ねられ、取られない。',
+      { opt: 'stack', v: { top: '重なりから動かせるのは一番上の駒だけ。', any: '重なりのどの駒でも動かせる。' } },
+    ] },
+    { title: '駒を取る', items: [
+      '同じ面（無地と無地、印と印）の相手の駒が1個だけいるマスに止まると、その駒は無地の面に戻って持ち主の控えへ。',
+      '無地の駒と印の駒は互いに取れず、同じマスに止まれない。',
+      'ゴールのマス：印の駒は取られないが、無地の駒は相手の無地の駒に取られる。',
+    ] },
+    { title: '終わり', items: [
+      '駒は最後の4マスからちょうどの出目でだけ盤を出られる（最後から4マス目なら4、…最後のマスなら1）。',
+      '先に全部の駒を上げた人の勝ち。',
+      { opt: 'rules', v: { finkel: 'この部屋はフィンケル式：投げ棒4本（印なしは動けない）、短い道（自分の側4マス、中央8マス、自分の側2マス）、中央のロゼットは安全、白が先手。' } },
+    ] },
+  ],
   en: [
     { title: 'Goal', items: [
       'Two players, Light and Dark, race their pieces along a path across the board and off its end.',
@@ -64,6 +96,38 @@ export default {
       'Фишка покидает доску только точным броском с последних четырёх полей (4 — с четвёртого от конца, … 1 — с последнего).',
       'Побеждает тот, кто первым снял с доски все фишки.',
       { opt: 'rules', v: { finkel: 'В этой комнате играют по правилам Финкеля: четыре жребия (ни одного отмеченного — хода нет), короткий путь — четыре своих поля, восемь средних и два своих; средняя розетка безопасна; начинают Светлые.' } },
+    ] },
+  ],
+  vi: [
+    { title: 'Mục tiêu', items: [
+      'Hai người chơi, Trắng và Đen, đua quân của mình theo một đường đi qua bàn cờ rồi ra khỏi bàn ở cuối đường.',
+      { opt: 'pieces', text: 'Số quân mỗi bên: {v} (7 trong ván đầy đủ). Ai đưa hết quân ra khỏi bàn trước thì thắng.' },
+    ] },
+    { title: 'Một lượt', items: [
+      { opt: 'dice', v: { '3lots': 'Gieo ba thẻ: số thẻ có dấu là số bước đi, không thẻ nào có dấu tính là 4. Vì vậy 1 và 2 hay ra, 3 và 4 hiếm.', d4: 'Gieo một xúc xắc bốn mặt: từ 1 đến 4, khả năng như nhau.' } },
+      'Đi một quân tiến lên đúng số bước đó, hoặc đưa một quân mới vào bàn (gieo được 1 thì vào ô thứ nhất, được 4 thì vào ô thứ tư).',
+      'Nếu có nước đi được thì bắt buộc phải đi; nếu không có thì mất lượt.',
+      { opt: 'start', v: { random: 'Bốc thăm xem ai đi trước; lần gieo đầu của người đi trước được tính là 1.', light: 'Trắng đi trước, lần gieo đầu được tính là 1.', dark: 'Đen đi trước, lần gieo đầu được tính là 1.' } },
+    ] },
+    { title: 'Đường đi và các ô', items: [
+      'Quân của bạn vào bàn ở phía bên mình, chạy dọc hàng giữa, vòng quanh khối nhỏ ở đầu xa rồi quay lại theo hàng giữa đến lối ra.',
+      'Quân vào bàn với mặt trơn ngửa lên và lật sang mặt có dấu khi đến hoặc đi qua ô giữa của khối nhỏ.',
+      { opt: 'loop', v: { 'own-first': 'Qua ô mắt của khối nhỏ, quân rẽ về phía bên mình trước.', 'opponent-first': 'Qua ô mắt của khối nhỏ, quân rẽ về phía đối phương trước.' } },
+      'Ô hoa thị: dừng ở đó thì được gieo thêm một lần. Ô này không bảo vệ quân.',
+      'Ô mắt phía bên mình: kho của bạn, chồng được tối đa 4 quân của bạn; không ai khác được vào.',
+      'Ô mắt trong khối nhỏ: quân đầu tiên vào đó giành ô cho chủ của nó (tối đa 4 quân của người đó); người kia không được vào cho đến khi ô trống.',
+      'Ô an toàn (bốn chấm): chồng được tối đa 4 quân của cả hai bên; ở đó không được ăn quân.',
+      { opt: 'stack', v: { top: 'Chỉ quân trên cùng của một chồng được đi.', any: 'Quân nào trong chồng cũng được đi.' } },
+    ] },
+    { title: 'Ăn quân', items: [
+      'Dừng vào ô có một quân đối phương cùng mặt với quân mình (trơn gặp trơn, có dấu gặp có dấu) thì quân đó về lại dự trữ của chủ nó, mặt trơn ngửa lên.',
+      'Quân mặt trơn và quân mặt có dấu không bao giờ ăn nhau và không được dừng vào ô của nhau.',
+      'Ô lối ra: quân có dấu ở đó không bị ăn; quân mặt trơn thì có thể bị quân trơn của đối phương ăn.',
+    ] },
+    { title: 'Kết thúc', items: [
+      'Quân chỉ ra khỏi bàn khi gieo đúng số từ bốn ô cuối (được 4 từ ô thứ tư tính từ cuối, … được 1 từ ô cuối cùng).',
+      'Ai đưa hết quân ra khỏi bàn trước thì thắng.',
+      { opt: 'rules', v: { finkel: 'Phòng này chơi theo luật của Finkel: bốn thẻ (không thẻ nào có dấu thì không được đi), đường đi ngắn hơn gồm bốn ô bên mình, tám ô giữa và hai ô bên mình; ô hoa thị giữa là ô an toàn; Trắng đi trước.' } },
     ] },
   ],
 };
