@@ -188,8 +188,12 @@ static void test_property_tell_join(void **state)
     tell_join(&b, "席1（白）の勝ち 7–5。");
     tell_join(&b, "まだ手はない");
     tell_join(&b, "本当？");
-    assert_string_equal(pl_buf_str(&b), "席1（白）の勝ち 7–5。 まだ手はない. 本当？");
-    assert_string_equal(tell_next_sentence(pl_buf_str(&b)), "まだ手はない. 本当？");
+    assert_string_equal(pl_buf_str(&b), "席1（白）の勝ち 7–5。 まだ手はない。 本当？");
+    assert_string_equal(tell_next_sentence(pl_buf_str(&b)), "まだ手はない。 本当？");
+    pl_buf_clear(&b);
+    tell_join(&b, "2手戻した: 白 enter"); /* ends in notation: a '.' */
+    tell_join(&b, "席2（黒）");           /* ends in a full-width mark: 。 */
+    assert_string_equal(pl_buf_str(&b), "2手戻した: 白 enter. 席2（黒）。");
     pl_buf_free(&b);
 }
 
@@ -261,8 +265,8 @@ static void test_property_tell_ur_events_lang(void **state)
     static const char *const want[PL_LANG_COUNT][2] = {
         {"Roll 1.", "Seat 1 (Light): enter → A4 (the only legal move, played for you)."},
         {"Светлые начинают с броска 1.", "Светлые: новая фишка на A4. Это был единственный возможный ход, он сделан за вас."},
-        {"白の最初の出目は1。", "白: 駒をA4に入れた。 手がこれしかないので自動で実行。"},
-        {"Trắng mở đầu với lần gieo được 1.", "Trắng đưa một quân vào ô A4. Đó là nước hợp lệ duy nhất, đã đi thay bạn."},
+        {"白が1を出して先手。", "白がA4に駒を入れた。 手がこれしかないので自動で実行。"},
+        {"Trắng bắt đầu với lần gieo được 1.", "Trắng đưa một quân vào ô A4. Đó là nước hợp lệ duy nhất, đã đi thay bạn."},
     };
     for (int l = 0; l < PL_LANG_COUNT; l++) {
         pl_match *m = th_new("ur", "seed=1 start=light");

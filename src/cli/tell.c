@@ -56,6 +56,19 @@ static bool ends_sentence(const pl_buf *b)
     return ends_mark(b->s, b->len);
 }
 
+/* The mark that ends a sentence after `b`: Japanese 。 after a kana, a
+ * kanji or a full-width mark (U+3000..U+9FFF, U+FF00..U+FFEF), else '.'. */
+static const char *end_mark(const pl_buf *b)
+{
+    size_t n = b->len;
+    if (n >= 3) {
+        unsigned char c0 = (unsigned char)b->s[n - 3];
+        if ((c0 >= 0xE3 && c0 <= 0xE9) || (c0 == 0xEF && (unsigned char)b->s[n - 2] >= 0xBC))
+            return "\xE3\x80\x82"; /* 。 */
+    }
+    return ".";
+}
+
 /* Drops the blanks `b` ends with. */
 static void trim_end(pl_buf *b)
 {
@@ -73,13 +86,13 @@ void tell_join(pl_buf *msg, const char *text)
     trim_end(msg);
     if (msg->len > 0) {
         if (!ends_sentence(msg))
-            pl_buf_putc(msg, '.');
+            pl_buf_puts(msg, end_mark(msg));
         pl_buf_putc(msg, ' ');
     }
     pl_buf_puts(msg, text);
     trim_end(msg);
     if (!ends_sentence(msg))
-        pl_buf_putc(msg, '.');
+        pl_buf_puts(msg, end_mark(msg));
 }
 
 const char *tell_next_sentence(const char *msg)

@@ -46,8 +46,8 @@ void tell_action(const pl_game *g, const void *before, int seat, pl_action a, co
                  tell_how how, pl_lang lang, pl_buf *out);
 
 /* Appends `text` to `msg` as the next sentence(s): one space after what
- * `msg` holds, and a '.' after `text` unless a mark (. ! ? … or Japanese
- * 。！？) ends it already (and after `msg`, for text written there otherwise). Nothing for
+ * `msg` holds, and a '.' after `text` (。 after Japanese) unless a mark
+ * (. ! ? … or Japanese 。！？) ends it already (and after `msg`, for text written there otherwise). Nothing for
  * an empty `text`. Cannot fail (`msg->oom`). */
 void tell_join(pl_buf *msg, const char *text);
 
