@@ -593,14 +593,16 @@ static const char *num(char *b, bool sign, int n)
     snprintf(b, 16, sign ? "%+d" : "%d", n);
     return b;
 }
+#define NUM(n) num((char[16]){0}, false, (n))  /* "3", valid through the call it is written in */
+#define SNUM(n) num((char[16]){0}, true, (n)) /* "+3" */
 
 void tc_draw(const void *st, int seat, pl_canvas *c)
 {
     const tc_state *s = st;
     pl_lang lang = (pl_lang)c->lang;
     int np = s->np, all = seat < 0, row = 0;
-    pic_words(c, row++, 0, PL_ST_TITLE, "tc.pic.title", "np", num((char[16]){0}, false, np), "deal",
-              num((char[16]){0}, false, s->deals_done + (s->phase == TC_PH_OVER ? 0 : 1)), "dealer", num((char[16]){0}, false, s->dealer + c->seat_from),
+    pic_words(c, row++, 0, PL_ST_TITLE, "tc.pic.title", "np", NUM(np), "deal",
+              NUM(s->deals_done + (s->phase == TC_PH_OVER ? 0 : 1)), "dealer", NUM(s->dealer + c->seat_from),
               NULL);
     pic_words(c, row++, 0, PL_ST_DIM, "tc.pic.rules", "soldier",
               pl_words(lang, s->soldier == TC_SS_SEIZE     ? "tc.pic.seize"
@@ -611,7 +613,7 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
               pl_words(lang, s->ket ? "tc.pic.on" : "tc.pic.off"), "over",
               pl_words(lang, s->overtake ? "tc.pic.on" : "tc.pic.off"), NULL);
     if (s->count_prov >= 0) {
-        int col = pic_words(c, row, 0, PL_ST_NORMAL, "tc.pic.counting", "n", num((char[16]){0}, false, s->count_prov + c->seat_from),
+        int col = pic_words(c, row, 0, PL_ST_NORMAL, "tc.pic.counting", "n", NUM(s->count_prov + c->seat_from),
                             NULL);
         for (int i = 0; i < np; i++) {
             pl_canvas_printf(c, row, col + 1, PL_ST_NORMAL, "%d:", (s->count_prov + 1 + i) % np + c->seat_from);
@@ -624,10 +626,10 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
         int col = pic_words(c, row, 0, p == seat ? PL_ST_HILITE : PL_ST_NORMAL,
                             p == seat ? (p == s->dealer ? "tc.pic.seat.you_dealer" : "tc.pic.seat.you")
                                       : (p == s->dealer ? "tc.pic.seat.dealer" : "tc.pic.seat"),
-                            "n", num((char[16]){0}, false, p + c->seat_from), NULL);
-        col = pic_words(c, row, col < 22 ? 22 : col + 1, PL_ST_NORMAL, "tc.pic.score", "total", num((char[16]){0}, true, s->total[p]),
-                        "deal", num((char[16]){0}, true, s->phase == TC_PH_OVER ? s->last_score[p] : s->dscore[p]), NULL);
-        pic_words(c, row, col + 2, PL_ST_NORMAL, "tc.pic.hand_n", "n", num((char[16]){0}, false, tc_size(s->hand[p])), NULL);
+                            "n", NUM(p + c->seat_from), NULL);
+        col = pic_words(c, row, col < 22 ? 22 : col + 1, PL_ST_NORMAL, "tc.pic.score", "total", SNUM(s->total[p]),
+                        "deal", SNUM(s->phase == TC_PH_OVER ? s->last_score[p] : s->dscore[p]), NULL);
+        pic_words(c, row, col + 2, PL_ST_NORMAL, "tc.pic.hand_n", "n", NUM(tc_size(s->hand[p])), NULL);
         row++;
         /* A label's cards start at the English column, or after a longer label. */
         if (all || p == seat) {
@@ -641,13 +643,13 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
         if (s->np == 2 && !all && p != seat) {
             tc_cards opp;
             if (opponent_cards(s, seat, &opp) == 0) {
-                int e = pic_words(c, row, 2, PL_ST_DIM, s->open2 == TC_OPEN_INITIAL ? "tc.pic.may_hold" : "tc.pic.holds",
-                                  NULL);
+                int e = pic_words(c, row, 2, PL_ST_DIM,
+                                  s->open2 == TC_OPEN_INITIAL ? "tc.pic.may_hold" : "tc.pic.holds", NULL);
                 row += draw_cards(c, row, e + 1 > 12 ? e + 1 : 12, opp, 8);
             }
         }
         if (s->won[p]) {
-            int e = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.won", "n", num((char[16]){0}, false, tc_size(s->won[p])), NULL);
+            int e = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.won", "n", NUM(tc_size(s->won[p])), NULL);
             row += draw_cards(c, row, e + 1 > 11 ? e + 1 : 11, s->won[p], 8);
         }
         if (s->pub[p] || s->sec[p]) {
@@ -676,11 +678,11 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
         int x = pic_words(c, row, 0, PL_ST_TITLE,
                           s->textra ? (s->tn > 1 ? "tc.pic.table.extra" : "tc.pic.table.extra.one")
                                     : (s->tn > 1 ? "tc.pic.table" : "tc.pic.table.one"),
-                          "n", num((char[16]){0}, false, L + c->seat_from), "k", num((char[16]){0}, false, s->tn), NULL);
+                          "n", NUM(L + c->seat_from), "k", NUM(s->tn), NULL);
         if (s->tban)
             pic_words(c, row, x + 1, PL_ST_TITLE, "tc.pic.ban_note", NULL);
         row++;
-        int col = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.lead", "n", num((char[16]){0}, false, L + c->seat_from), NULL);
+        int col = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.lead", "n", NUM(L + c->seat_from), NULL);
         if (s->tshown || all || seat == L)
             draw_cards(c, row, col + 1, s->tlead, 8);
         else
@@ -691,7 +693,7 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
         for (int i = 1; i < np; i++) {
             int f = (L + i) % np;
             int laid = s->phase == TC_PH_REVEAL || i < s->tstep;
-            col = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.laid", "n", num((char[16]){0}, false, f + c->seat_from), NULL);
+            col = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.laid", "n", NUM(f + c->seat_from), NULL);
             if (!laid)
                 pic_words(c, row, col + 1, PL_ST_DIM, "tc.pic.to_lay", NULL);
             else if (s->trev >> f & 1)
@@ -712,20 +714,20 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
         if (s->pv_valid) { /* the finished trick stays in sight while the next one is played */
             pl_buf t = {0};
             tc_cards_text(s->pv_winner == s->pv_leader ? s->pv_lead : s->pv_lay[s->pv_winner], " ", &t);
-            pic_words(c, row++, 2, PL_ST_DIM, "tc.pic.last_trick_line", "w", num((char[16]){0}, false, s->pv_winner + c->seat_from),
-                      "cards", pl_buf_str(&t), "l", num((char[16]){0}, false, s->pv_leader + c->seat_from), NULL);
+            pic_words(c, row++, 2, PL_ST_DIM, "tc.pic.last_trick_line", "w", NUM(s->pv_winner + c->seat_from),
+                      "cards", pl_buf_str(&t), "l", NUM(s->pv_leader + c->seat_from), NULL);
             pl_buf_free(&t);
         }
         row++;
     } else if (s->pv_valid) {
         pic_words(c, row++, 0, PL_ST_TITLE, s->pv_n > 1 ? "tc.pic.last_trick" : "tc.pic.last_trick.one", "l",
-                  num((char[16]){0}, false, s->pv_leader + c->seat_from), "k", num((char[16]){0}, false, s->pv_n), "w",
-                  num((char[16]){0}, false, s->pv_winner + c->seat_from), NULL);
-        int col = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.lead", "n", num((char[16]){0}, false, s->pv_leader + c->seat_from), NULL);
+                  NUM(s->pv_leader + c->seat_from), "k", NUM(s->pv_n), "w",
+                  NUM(s->pv_winner + c->seat_from), NULL);
+        int col = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.lead", "n", NUM(s->pv_leader + c->seat_from), NULL);
         draw_cards(c, row++, col + 1, s->pv_lead, 8);
         for (int i = 1; i < np; i++) {
             int f = (s->pv_leader + i) % np;
-            col = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.laid", "n", num((char[16]){0}, false, f + c->seat_from), NULL);
+            col = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.laid", "n", NUM(f + c->seat_from), NULL);
             if (s->pv_rev >> f & 1)
                 draw_cards(c, row, col + 1, s->pv_lay[f], 8);
             else
@@ -737,7 +739,8 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
     for (int i = 0; i < s->ndecl; i++) {
         int e = s->decl_log[i];
         pic_words(c, row++, 0, PL_ST_HILITE, (e >> 6 & 1) ? "tc.pic.declared.counter" : "tc.pic.declared", "n",
-                  num((char[16]){0}, false, (e & 3) + c->seat_from), "what", pl_words(lang, (e >> 2 & 7) == 5 ? "tc.pic.five" : "tc.pic.four"),
+                  NUM((e & 3) + c->seat_from), "what",
+                  pl_words(lang, (e >> 2 & 7) == 5 ? "tc.pic.five" : "tc.pic.four"),
                   "colour", pl_words(lang, (e >> 5 & 1) ? "tc.pic.red" : "tc.pic.black"), NULL);
     }
     int seats[TC_MAXP], na = s->phase == TC_PH_OVER ? 0 : tc_actors(s, seats);
@@ -745,11 +748,11 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
     case TC_PH_COUNT: pic_words(c, row, 0, PL_ST_NORMAL, "tc.pic.ph.count", NULL); break;
     case TC_PH_DEALER: pic_words(c, row, 0, PL_ST_NORMAL, "tc.pic.ph.dealer", NULL); break;
     case TC_PH_DEAL:
-        pic_words(c, row, 0, PL_ST_NORMAL, "tc.pic.ph.deal", "n", num((char[16]){0}, false, s->dealer + c->seat_from), NULL);
+        pic_words(c, row, 0, PL_ST_NORMAL, "tc.pic.ph.deal", "n", NUM(s->dealer + c->seat_from), NULL);
         break;
     case TC_PH_EXCH: {
         int col = pic_words(c, row, 0, PL_ST_HILITE, s->night_k > 1 ? "tc.pic.ph.exch" : "tc.pic.ph.exch.one", "k",
-                            num((char[16]){0}, false, s->night_k), NULL);
+                            NUM(s->night_k), NULL);
         for (int i = 0; i < na; i++)
             col = pl_canvas_printf(c, row, col, PL_ST_HILITE, " %d", seats[i] + c->seat_from);
         break;
@@ -758,29 +761,29 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
         pic_words(c, row, 0, PL_ST_HILITE,
                   s->dround == 5 ? (s->dctr ? "tc.pic.ph.decl.5.counter" : "tc.pic.ph.decl.5")
                                  : (s->dctr ? "tc.pic.ph.decl.4.counter" : "tc.pic.ph.decl.4"),
-                  "n", num((char[16]){0}, false, tc_decl_seat(s) + c->seat_from), NULL);
+                  "n", NUM(tc_decl_seat(s) + c->seat_from), NULL);
         break;
     case TC_PH_LEAD:
     {
         int x = pic_words(c, row, 0, PL_ST_HILITE, s->textra ? "tc.pic.ph.lead.extra" : "tc.pic.ph.lead", "n",
-                          num((char[16]){0}, false, s->tleader + c->seat_from), NULL);
+                          NUM(s->tleader + c->seat_from), NULL);
         if (tc_ban_applies(s))
             pic_words(c, row, x + 1, PL_ST_HILITE, "tc.pic.ph.lead.ban", NULL);
     }
         break;
     case TC_PH_LAY:
         pic_words(c, row, 0, PL_ST_HILITE, s->tn > 1 ? "tc.pic.ph.lay" : "tc.pic.ph.lay.one", "n",
-                  num((char[16]){0}, false, seats[0] + c->seat_from), "k", num((char[16]){0}, false, s->tn), NULL);
+                  NUM(seats[0] + c->seat_from), "k", NUM(s->tn), NULL);
         break;
     case TC_PH_REVEAL:
-        pic_words(c, row, 0, PL_ST_HILITE, "tc.pic.ph.reveal", "n", num((char[16]){0}, false, seats[0] + c->seat_from), NULL);
+        pic_words(c, row, 0, PL_ST_HILITE, "tc.pic.ph.reveal", "n", NUM(seats[0] + c->seat_from), NULL);
         break;
     default: {
         pl_outcome o;
         tc_game.outcome(s, &o);
         if (o.kind == PL_WIN_SEAT)
-            pic_words(c, row, 0, PL_ST_HILITE, "tc.pic.over.win", "n", num((char[16]){0}, false, o.winner + c->seat_from), "score",
-                      num((char[16]){0}, true, (int)o.score[o.winner]), NULL);
+            pic_words(c, row, 0, PL_ST_HILITE, "tc.pic.over.win", "n", NUM(o.winner + c->seat_from), "score",
+                      SNUM((int)o.score[o.winner]), NULL);
         else
             pic_words(c, row, 0, PL_ST_HILITE, "tc.pic.over.draw", NULL);
     }
