@@ -4,12 +4,14 @@
  * placeholders, nothing left in English on a Russian, Japanese or
  * Vietnamese screen; {name} filled; text measured, cut and wrapped in
  * display columns so that a Japanese line never overflows 80 columns nor
- * splits a character. */
+ * splits a character; the games' pictures in each language. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "helpers.h"
+#include "parlour/canvas.h"
+#include "parlour/match.h"
 #include "parlour/words.h"
 
 /* Sets (value) or unsets (NULL) the environment variable `name`. */
@@ -252,13 +254,65 @@ static void test_unit_words_fit_80_columns(void **state)
     }
 }
 
+/* The games' pictures in the player's language (pl_canvas.lang): English
+ * (0) is the protocol's `show`, byte for byte; in ru/ja/vi no English label
+ * is left, and Ur's picture (whose rows do not fold) stays within 80
+ * columns, a kana or kanji counted two. */
+static void test_unit_words_pictures(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *game, *opts, *moves[3], *english[3];
+    } cases[] = {
+        {"ur", "seed=2 start=light", {"roll 1", "enter", NULL}, {"reserve", "Marks:", "to roll"}},
+        {"tamcuc", "seed=2", {NULL}, {"Seat 1", "hand:", "rules:"}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        pl_match *m = th_new(cases[k].game, cases[k].opts);
+        for (int i = 0; cases[k].moves[i]; i++)
+            th_play(m, cases[k].moves[i]);
+        /* Play on to the first decision, so that hands and the table are drawn. */
+        pl_buf err = {0};
+        for (int i = 0; i < 40 && m->game->phase(m->state) == PL_PHASE_CHANCE; i++) {
+            pl_action a;
+            assert_int_equal(pl_match_random(m, &a, &err), 0);
+        }
+        pl_buf show = {0};
+        pl_show(m->game, m->state, 0, &show);
+        for (int l = 0; l < PL_LANG_COUNT; l++) {
+            pl_canvas c = {.lang = l};
+            m->game->draw(m->state, 0, &c);
+            pl_buf t = {0};
+            pl_canvas_to_text(&c, &t);
+            if (l == PL_LANG_EN)
+                assert_string_equal(pl_buf_str(&t), pl_buf_str(&show));
+            else
+                for (int e = 0; e < 3; e++)
+                    if (strstr(pl_buf_str(&t), cases[k].english[e]))
+                        fail_msg("%s in %s: \"%s\" left in\n%s", cases[k].game, pl_words_lang_code((pl_lang)l),
+                                 cases[k].english[e], pl_buf_str(&t));
+            if (!strcmp(cases[k].game, "ur"))
+                for (const char *line = pl_buf_str(&t); *line;) {
+                    size_t n = strcspn(line, "\n");
+                    assert_true(pl_words_cols(line, n) <= 80);
+                    line += n + (line[n] == '\n');
+                }
+            pl_buf_free(&t);
+            pl_canvas_free(&c);
+        }
+        pl_buf_free(&show);
+        pl_buf_free(&err);
+        pl_match_free(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unit_words_lang_of_locale), cmocka_unit_test(test_unit_words_lang_from_env),
         cmocka_unit_test(test_unit_words_lang_codes),     cmocka_unit_test(test_unit_words_catalogues_agree),
         cmocka_unit_test(test_unit_words_put),            cmocka_unit_test(test_unit_words_columns),
-        cmocka_unit_test(test_unit_words_fit_80_columns),
+        cmocka_unit_test(test_unit_words_fit_80_columns), cmocka_unit_test(test_unit_words_pictures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
