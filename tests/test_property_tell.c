@@ -7,7 +7,8 @@
  * double its punctuation (".;", "..", ". .", ";;", " ;", ",.", "!." ...),
  * hold two spaces or fail to end a sentence, and no seat may be counted
  * from 0 ("Seat 0", "seat 0"): the terminal counts seats as the browser
- * does, from 1. */
+ * does, from 1. Every language of the terminal (words.h: en, ru, ja, vi)
+ * takes its turn, Japanese with its own marks (。 ends a sentence). */
 #include <stdio.h>
 #include <string.h>
 
@@ -24,7 +25,8 @@ typedef struct tally {
 static void check_text(const char *text, const char *what, const char *opts, long step)
 {
     static const char *const bad[] = {".;", "..", ". .", ";;", " ;", ",.", "!.", "?.", ":.", ";.", ",,", " ,",
-                                      " .", "  ", ".,", "; ;", ".:", "!;", "?;", ":;"};
+                                      " .", "  ", ".,", "; ;", ".:", "!;", "?;", ":;", "。.", ".。", "。。",
+                                      " 。", "、。", "。、", "（ ", "席0", "Место 0", "Ghế 0", "ghế 0"};
     if (!*text)
         return;
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
@@ -35,7 +37,9 @@ static void check_text(const char *text, const char *what, const char *opts, lon
             fail_msg("%s (%s, action %ld): a seat counted from 0 in \"%s\"", what, opts, step, text);
     size_t n = strlen(text);
     char last = text[n - 1];
-    bool ended = last == '.' || last == '!' || last == '?' || (n >= 3 && !strcmp(text + n - 3, "\xE2\x80\xA6"));
+    bool ended = last == '.' || last == '!' || last == '?' ||
+                 (n >= 3 && (!strcmp(text + n - 3, "\xE2\x80\xA6") || !strcmp(text + n - 3, "。") ||
+                             !strcmp(text + n - 3, "！") || !strcmp(text + n - 3, "？")));
     if (!ended)
         fail_msg("%s (%s, action %ld): no end to \"%s\"", what, opts, step, text);
     if (text[0] == ' ')
@@ -46,7 +50,7 @@ static void check_text(const char *text, const char *what, const char *opts, lon
  * telling every action every way to every viewer, as notes joined over a
  * few actions (the screen clears its notes when a human types) and as log
  * lines (a roll on the line of the move after it). */
-static void run_game(const char *game, const char *opts, pl_rng *r, tally *t)
+static void run_game(const char *game, const char *opts, pl_lang lang, pl_rng *r, tally *t)
 {
     pl_match *m = th_new(game, opts);
     const pl_game *g = m->game;
@@ -82,16 +86,17 @@ static void run_game(const char *game, const char *opts, pl_rng *r, tally *t)
                 check_text(pl_buf_str(nb), "notes", opts, step);
                 pl_buf_clear(nb);
             }
-            tell_action(g, before, seat, a, m->state, v, how, nb);
+            tell_action(g, before, seat, a, m->state, v, how, lang, nb);
             /* Each way alone, too: every sentence of every way. */
             for (int k = seat == PL_CHANCE ? 3 : 0; k < 4; k++) {
                 pl_buf_clear(&one);
-                tell_action(g, before, seat, a, m->state, v, seat == PL_CHANCE ? TELL_CHANCE : seat_hows[k], &one);
+                tell_action(g, before, seat, a, m->state, v, seat == PL_CHANCE ? TELL_CHANCE : seat_hows[k], lang,
+                            &one);
                 check_text(pl_buf_str(&one), "one action", opts, step);
                 t->texts++;
             }
             /* The log's line: chance joins the move after it. */
-            tell_action(g, before, seat, a, m->state, v, seat == PL_CHANCE ? TELL_CHANCE : TELL_MOVE, lb);
+            tell_action(g, before, seat, a, m->state, v, seat == PL_CHANCE ? TELL_CHANCE : TELL_MOVE, lang, lb);
             if (seat != PL_CHANCE) {
                 check_text(pl_buf_str(lb), "log line", opts, step);
                 pl_buf_clear(lb);
@@ -153,7 +158,7 @@ static void test_property_tell_every_game(void **state)
         for (int k = 0; k < told[i].games; k++) {
             char opts[1024];
             told[i].options(&r, opts, sizeof opts, 1000 + (uint64_t)k);
-            run_game(told[i].id, opts, &r, &t);
+            run_game(told[i].id, opts, (pl_lang)(k % PL_LANG_COUNT), &r, &t); /* each language in turn */
         }
         printf("%s: %ld actions, %ld texts told\n", told[i].id, t.actions, t.texts);
         assert_true(t.actions >= told[i].min_actions);
@@ -177,7 +182,60 @@ static void test_property_tell_join(void **state)
     tell_join(&b, "took back 2 moves: Light A1, …");
     tell_join(&b, "Is it? Yes! ");
     assert_string_equal(pl_buf_str(&b), "took back 2 moves: Light A1, … Is it? Yes!");
+    /* Japanese ends its sentences with 。！？: no '.' after them, and the
+     * screen drops the oldest sentence after one. */
+    pl_buf_clear(&b);
+    tell_join(&b, "席1（白）の勝ち 7–5。");
+    tell_join(&b, "まだ手はない");
+    tell_join(&b, "本当？");
+    assert_string_equal(pl_buf_str(&b), "席1（白）の勝ち 7–5。 まだ手はない。 本当？");
+    assert_string_equal(tell_next_sentence(pl_buf_str(&b)), "まだ手はない。 本当？");
+    pl_buf_clear(&b);
+    tell_join(&b, "2手戻した: 白 enter"); /* ends in notation: a '.' */
+    tell_join(&b, "席2（黒）");           /* ends in a full-width mark: 。 */
+    assert_string_equal(pl_buf_str(&b), "2手戻した: 白 enter. 席2（黒）。");
     pl_buf_free(&b);
+}
+
+/* The seat and the note's own words in each language (words.h); a game's
+ * seat names from the catalogue where it has them. */
+static void test_property_tell_seat_lang(void **state)
+{
+    (void)state;
+    pl_match *m = th_new("ur", "seed=1 start=light");
+    const pl_game *g = m->game;
+    static const char *const want[PL_LANG_COUNT] = {"Seat 2 (Dark)", "Место 2 (Тёмные)", "席2（黒）", "Ghế 2 (Đen)"};
+    static const char *const answered[PL_LANG_COUNT] = {"Seat 2 (Dark): answered.", "Место 2 (Тёмные): ответ дан.",
+                                                        "席2（黒）: 回答済み。", "Ghế 2 (Đen): đã trả lời."};
+    for (int l = 0; l < PL_LANG_COUNT; l++) {
+        pl_buf b = {0};
+        tell_seat(g, m->state, 1, (pl_lang)l, &b);
+        assert_string_equal(pl_buf_str(&b), want[l]);
+        pl_buf_clear(&b);
+        th_play(m, "roll 1");
+        void *before = pl_malloc(g->state_size);
+        assert_non_null(before);
+        pl_state_copy(g, before, m->state);
+        pl_buf_clear(&b);
+        tell_action(g, before, 1, 0, m->state, -1, TELL_ANSWERED, (pl_lang)l, &b);
+        assert_string_equal(pl_buf_str(&b), answered[l]);
+        pl_free(before);
+        pl_buf_free(&b);
+        pl_buf err = {0};
+        assert_int_equal(pl_match_undo(m, &err), 0);
+        pl_buf_free(&err);
+    }
+    /* A game without seat names: the seat alone. */
+    pl_match *k = th_new("tamcuc", "seed=1");
+    pl_buf b = {0};
+    tell_seat(k->game, k->state, 2, PL_LANG_VI, &b);
+    assert_string_equal(pl_buf_str(&b), "Ghế 3");
+    pl_buf_clear(&b);
+    tell_seat(k->game, k->state, 2, PL_LANG_JA, &b);
+    assert_string_equal(pl_buf_str(&b), "席3");
+    pl_buf_free(&b);
+    pl_match_free(k);
+    pl_match_free(m);
 }
 
 /* Ur's history names where the piece went, with the seat counted from 1. */
@@ -192,11 +250,43 @@ static void test_property_tell_ur_where(void **state)
     pl_state_copy(g, before, m->state);
     th_play(m, "enter");
     pl_buf b = {0};
-    tell_action(g, before, 0, m->hist[m->nhist - 1].a, m->state, 1, TELL_MOVE, &b);
+    tell_action(g, before, 0, m->hist[m->nhist - 1].a, m->state, 1, TELL_MOVE, PL_LANG_EN, &b);
     assert_string_equal(pl_buf_str(&b), "Seat 1 (Light): enter → A4.");
     pl_buf_free(&b);
     pl_free(before);
     pl_match_free(m);
+}
+
+/* Other languages tell Ur from its events, in the catalogue's sentences
+ * (words.h: "ev.ur.*"), the seat by its name; a forced move says so. */
+static void test_property_tell_ur_events_lang(void **state)
+{
+    (void)state;
+    static const char *const want[PL_LANG_COUNT][2] = {
+        {"Roll 1.", "Seat 1 (Light): enter → A4 (the only legal move, played for you)."},
+        {"Светлые начинают с броска 1.", "Светлые: новая фишка на A4. Это был единственный возможный ход, он сделан за вас."},
+        {"白が1を出して先手。", "白がA4に駒を入れた。 手がこれしかないので自動で実行。"},
+        {"Trắng bắt đầu với lần gieo được 1.", "Trắng đưa một quân vào ô A4. Đó là nước hợp lệ duy nhất, đã đi thay bạn."},
+    };
+    for (int l = 0; l < PL_LANG_COUNT; l++) {
+        pl_match *m = th_new("ur", "seed=1 start=light");
+        const pl_game *g = m->game;
+        void *before = pl_malloc(g->state_size);
+        assert_non_null(before);
+        pl_buf b = {0};
+        pl_state_copy(g, before, m->state);
+        th_play(m, "roll 1");
+        tell_action(g, before, PL_CHANCE, m->hist[m->nhist - 1].a, m->state, -1, TELL_CHANCE, (pl_lang)l, &b);
+        assert_string_equal(pl_buf_str(&b), want[l][0]);
+        pl_buf_clear(&b);
+        pl_state_copy(g, before, m->state);
+        th_play(m, "enter");
+        tell_action(g, before, 0, m->hist[m->nhist - 1].a, m->state, 0, TELL_FORCED, (pl_lang)l, &b);
+        assert_string_equal(pl_buf_str(&b), want[l][1]);
+        pl_buf_free(&b);
+        pl_free(before);
+        pl_match_free(m);
+    }
 }
 
 int main(void)
@@ -204,6 +294,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_property_tell_join),
         cmocka_unit_test(test_property_tell_ur_where),
+        cmocka_unit_test(test_property_tell_seat_lang),
+        cmocka_unit_test(test_property_tell_ur_events_lang),
         cmocka_unit_test(test_property_tell_every_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,6 +37,11 @@ typedef struct pl_canvas {
      * people (the terminal, as the browser counts). Set by the caller before
      * `draw`; pl_canvas_free resets it to 0. */
     int seat_from;
+    /* The language of the picture's words (a pl_lang, words.h): 0, English,
+     * for the protocol's `show` (docs/protocol.md keeps its words), or the
+     * player's on the terminal. Set by the caller before `draw`, like
+     * seat_from; pl_canvas_free resets it to 0. */
+    int lang;
 } pl_canvas;
 
 /* Writes UTF-8 text at (row, col) in `style`; returns the column after it.

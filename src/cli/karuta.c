@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <curses.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,9 @@
 
 #include "kar_practice.h"
 #include "parlour/registry.h"
+#include "parlour/words.h"
 #include "cli.h"
+#include "term.h"
 #include "term.h"
 
 static const char usage_text[] =
@@ -159,7 +162,34 @@ typedef struct practice {
     int pshown;       /* kana of the prelude (the previous lower half) shown, -1: none */
     char input[4];
     char msg[200];    /* a one-line answer to the last key (a refused label ...) */
+    pl_lang lang;     /* the screen's words (words.h): --lang, else LANG; a --script run: --lang, else English */
 } practice;
+
+/* The catalogue's `key` in the screen's language, {name}s filled from the
+ * (name, value) pairs that follow, ending with NULL, into `out` (`cap` bytes). */
+static void pr_words(const practice *p, char *out, size_t cap, const char *key, ...)
+{
+    const char *nv[8] = {0};
+    va_list ap;
+    va_start(ap, key);
+    for (int i = 0; i < 8; i += 2) {
+        if (!(nv[i] = va_arg(ap, const char *)))
+            break;
+        nv[i + 1] = va_arg(ap, const char *);
+    }
+    va_end(ap);
+    pl_buf b = {0};
+    pl_words_put(&b, p->lang, key, nv[0], nv[1], nv[2], nv[3], nv[4], nv[5], nv[6], nv[7], NULL);
+    snprintf(out, cap, "%s", pl_buf_str(&b));
+    pl_buf_free(&b);
+}
+
+/* `n` as text in `out` (16 bytes). */
+static const char *pr_num(char *out, long n)
+{
+    snprintf(out, 16, "%ld", n);
+    return out;
+}
 
 static int pr_elapsed(const practice *p)
 {
@@ -347,46 +377,66 @@ static int pr_draw_field(const practice *p, int w, pl_canvas *c)
     const char *lv = karp_level(p->k);
     if (karp_uta(p->k)) {
         if (c) {
-            int x = pl_canvas_printf(c, y, 0, PL_ST_TITLE, "Uta-karuta - reading %d - in hand: A you %d", st.nread,
-                                     st.count[0]);
+            char t[200], a[16], b[16];
+            pr_words(p, t, sizeof t, "kar.title.uta", "n", pr_num(a, st.nread), "you", pr_num(b, st.count[0]), NULL);
+            int x = pl_canvas_put(c, y, 0, PL_ST_TITLE, t);
             for (int q = 1; q < 4; q++)
                 x = pl_canvas_printf(c, y, x, PL_ST_TITLE, ", %c %d", 'A' + q, st.count[q]);
-            pl_canvas_put(c, y, x, PL_ST_TITLE, "; P the pool");
+            pl_canvas_put(c, y, x, PL_ST_TITLE, pl_words(p->lang, "kar.title.uta.pool"));
         }
         y++;
         for (int z = 0; z < karp_zones(p->k); z++)
             y = pr_draw_zone(p, z, y, w, c);
     } else if (karp_solo(p->k) && karp_seats(p->k) == 1) {
-        if (c)
-            pl_canvas_printf(c, y, 0, PL_ST_TITLE, "Karuta practice (chirashi, alone) - reading %d - taken %d, pot %d",
-                             st.nread, st.count[0], st.pot);
+        if (c) {
+            char t[200], a[16], b[16], d[16];
+            pr_words(p, t, sizeof t, "kar.title.alone", "n", pr_num(a, st.nread), "taken", pr_num(b, st.count[0]),
+                     "pot", pr_num(d, st.pot), NULL);
+            pl_canvas_put(c, y, 0, PL_ST_TITLE, t);
+        }
         y = pr_draw_zone(p, 0, y + 1, w, c);
     } else if (karp_solo(p->k)) {
         if (c) {
-            int x = pl_canvas_printf(c, y, 0, PL_ST_TITLE, "Karuta (chirashi) - reading %d - taken: you %d", st.nread,
-                                     st.count[0]);
-            for (int q = 1; q < karp_seats(p->k); q++)
-                x = pl_canvas_printf(c, y, x, PL_ST_TITLE, ", computer %d %d", q, st.count[q]);
-            pl_canvas_printf(c, y, x, PL_ST_TITLE, "; pot %d", st.pot);
+            char t[200], a[16], b[16];
+            pr_words(p, t, sizeof t, "kar.title.chirashi", "n", pr_num(a, st.nread), "you", pr_num(b, st.count[0]),
+                     NULL);
+            int x = pl_canvas_put(c, y, 0, PL_ST_TITLE, t);
+            for (int q = 1; q < karp_seats(p->k); q++) {
+                pr_words(p, t, sizeof t, "kar.title.chirashi.other", "q", pr_num(a, q), "n", pr_num(b, st.count[q]),
+                         NULL);
+                x = pl_canvas_put(c, y, x, PL_ST_TITLE, t);
+            }
+            pr_words(p, t, sizeof t, "kar.title.chirashi.pot", "pot", pr_num(a, st.pot), NULL);
+            pl_canvas_put(c, y, x, PL_ST_TITLE, t);
         }
         y = pr_draw_zone(p, 0, y + 1, w, c);
     } else {
         if (c) {
-            if (lv)
-                pl_canvas_printf(c, y, 0, PL_ST_TITLE, "Karuta %s(kyogi) - reading %d - the computer: %s",
-                                 p->play ? "" : "practice ", st.nread, lv);
+            char t[200], a[16], b[16];
+            if (lv) {
+                char key[64]; /* the level's name in the screen's language, where the catalogue has it */
+                snprintf(key, sizeof key, "kar.level.%s", lv);
+                const char *name = pl_words_find(p->lang, key);
+                pr_words(p, t, sizeof t, p->play ? "kar.title.kyogi" : "kar.title.kyogi.practice", "n",
+                         pr_num(a, st.nread), "level", name ? name : lv, NULL);
+            }
             else
-                pl_canvas_printf(c, y, 0, PL_ST_TITLE, "Karuta practice (kyogi) - reading %d - AI delay %d ms",
-                                 st.nread, karp_delay_ms(p->k));
-            pl_canvas_printf(c, y + 1, 0, PL_ST_BLACK, "The AI: %d cards, rows D-F", st.count[1]);
+                pr_words(p, t, sizeof t, "kar.title.kyogi.delay", "n", pr_num(a, st.nread), "ms",
+                         pr_num(b, karp_delay_ms(p->k)), NULL);
+            pl_canvas_put(c, y, 0, PL_ST_TITLE, t);
+            pr_words(p, t, sizeof t, "kar.them", "n", pr_num(a, st.count[1]), NULL);
+            pl_canvas_put(c, y + 1, 0, PL_ST_BLACK, t);
         }
         y = pr_draw_zone(p, 1, y + 2, w, c);
         if (c)
             for (int x = 0; x + 2 <= w && x < 78; x += 2)
                 pl_canvas_put(c, y, x, PL_ST_DIM, "- ");
         y = pr_draw_zone(p, 0, y + 1, w, c);
-        if (c)
-            pl_canvas_printf(c, y, 0, PL_ST_RED, "You: %d cards, rows A-C", st.count[0]);
+        if (c) {
+            char t[200], a[16];
+            pr_words(p, t, sizeof t, "kar.you", "n", pr_num(a, st.count[0]), NULL);
+            pl_canvas_put(c, y, 0, PL_ST_RED, t);
+        }
         y++;
     }
     return y;
@@ -409,7 +459,13 @@ static int pr_wrap(const char *text, int w, int y, int max, pl_canvas *c)
             continue;
         }
         size_t n = strcspn(t, " \n");
-        snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), t);
+        if (pl_words_cols(t, n) > w) /* no blanks (Japanese): a piece of the line's width */
+            n = pl_words_fit(t, w - x - (x > 0) > 0 ? w - x - (x > 0) : w);
+        if (n == 0)
+            n = (size_t)pl_words_char_len(t);
+        if (n >= sizeof word) /* never half a character */
+            n = pl_words_fit(t, (int)sizeof word / 4);
+        snprintf(word, sizeof word, "%.*s", (int)n, t);
         int ww = pl_text_width(word);
         if (x > 0 && x + 1 + ww > w) {
             line++;
@@ -441,22 +497,27 @@ static void pr_screen(const practice *p, int w, int h, bool reading, const char 
     int field = pr_draw_field(p, w < PR_MINW ? PR_MINW : w, NULL);
     int need = field + PR_FIXED_LINES + PR_MIN_SAID;
     if (w < PR_MINW || h < need) {
-        pl_canvas_printf(c, 0, 0, PL_ST_TITLE, "terminal too small: need %d×%d", PR_MINW > w ? PR_MINW : w, need);
-        pl_canvas_printf(c, 1, 0, PL_ST_DIM, "(now %d×%d; q quits)", w, h);
+        char t[200], a[16], b[16];
+        pr_words(p, t, sizeof t, "tui.too_small", "w", pr_num(a, PR_MINW > w ? PR_MINW : w), "h", pr_num(b, need),
+                 NULL);
+        pl_canvas_put(c, 0, 0, PL_ST_TITLE, t);
+        pr_words(p, t, sizeof t, "kar.too_small.now", "w", pr_num(a, w), "h", pr_num(b, h), NULL);
+        pl_canvas_put(c, 1, 0, PL_ST_DIM, t);
         return;
     }
     int y = pr_draw_field(p, w, c);
     if (reading && p->pshown >= 0) { /* the previous poem's lower half, then the pause (KA-R5) */
-        int x = pl_canvas_put(c, y, 0, PL_ST_DIM, "Reading: ");
+        int x = pl_canvas_put(c, y, 0, PL_ST_DIM, pl_words(p->lang, "kar.reading")) + 1;
         for (int i = 0; i < p->pshown; i++)
             x = pl_canvas_put(c, y, x, PL_ST_DIM, karp_prelude_kana(p->k, i));
     } else if (reading && p->shown > 0) { /* the kana as read: no hold marks */
-        int x = pl_canvas_put(c, y, 0, PL_ST_NORMAL, "Reading: ");
+        int x = pl_canvas_put(c, y, 0, PL_ST_NORMAL, pl_words(p->lang, "kar.reading")) + 1;
         for (int i = 0; i < p->shown; i++)
             x = pl_canvas_put(c, y, x, PL_ST_HILITE, karp_kana(p->k, i));
     }
     y++;
-    int x = pl_canvas_printf(c, y, 0, PL_ST_NORMAL, "Touch: %s", p->input);
+    int x = pl_canvas_put(c, y, 0, PL_ST_NORMAL, pl_words(p->lang, "kar.touch")) + 1;
+    x = pl_canvas_put(c, y, x, PL_ST_NORMAL, p->input);
     for (int i = 0; i < karp_touch_count(p->k); i++) {
         char lab[KARP_LABEL];
         int ms = karp_touch_get(p->k, i, lab);
@@ -525,7 +586,7 @@ static bool pr_wait(practice *p, const char *prompt)
             return true;
         }
         if (ch != KEY_RESIZE && ch != ERR)
-            snprintf(p->msg, sizeof p->msg, "Between readings: Enter starts the next one (touch during a reading).");
+            pr_words(p, p->msg, sizeof p->msg, "kar.between", NULL);
     }
 }
 
@@ -536,11 +597,18 @@ static bool pr_memorise(practice *p)
     int total = karp_memo_s(p->k);
     if (p->script) {
         if (total > 0)
-            printf("Memorisation time: %d s (KA-R3), passed at once on the script's clock.\n", total);
+        {
+            char t[300], a[16];
+            pr_words(p, t, sizeof t, "kar.memo.script", "s", pr_num(a, total), NULL);
+            printf("%s\n", t);
+        }
         return true;
     }
-    if (total <= 0)
-        return pr_wait(p, "Reading 1: Enter starts it (q quits)");
+    if (total <= 0) {
+        char t[200];
+        pr_words(p, t, sizeof t, "kar.reading_n", "n", "1", NULL);
+        return pr_wait(p, t);
+    }
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
@@ -548,10 +616,9 @@ static bool pr_memorise(practice *p)
         int left = total - (int)(t.tv_sec - t0.tv_sec);
         if (left <= 0)
             return true;
-        char prompt[160];
-        snprintf(prompt, sizeof prompt,
-                 "Memorise the field (KA-R3): %d:%02d left; Enter starts now, q quits.", left / 60,
-                 left % 60);
+        char prompt[300], time[16];
+        snprintf(time, sizeof time, "%d:%02d", left / 60, left % 60);
+        pr_words(p, prompt, sizeof prompt, "kar.memo", "time", time, NULL);
         pr_draw(p, false, prompt, false);
         timeout(250);
         int ch = getch();
@@ -585,10 +652,9 @@ static bool pr_send(practice *p, pl_buf *err)
             pl_buf_free(&why);
             continue;
         }
-        char prompt[200];
-        snprintf(prompt, sizeof prompt,
-                 "You send the AI %d card%s (KA-R9): type the label of one of yours (rows A-C), Enter: your lowest: %s",
-                 owed, owed == 1 ? "" : "s", lab);
+        char prompt[400], a[16];
+        pr_words(p, prompt, sizeof prompt, owed == 1 ? "kar.send.one" : "kar.send", "n", pr_num(a, owed), "label",
+                 lab, NULL);
         pr_draw(p, false, prompt, false);
         timeout(-1);
         int ch = getch();
@@ -633,7 +699,7 @@ static void pr_take_key(practice *p, int ch, int ms, bool *done)
     } else if (ms < 0) { /* the previous lower half or the pause: no touch yet */
         p->input[0] = '\0';
         if (ch < 128 && isalnum(ch))
-            snprintf(p->msg, sizeof p->msg, "Wait for the upper half: no touch before its first kana.");
+            pr_words(p, p->msg, sizeof p->msg, "kar.wait_upper", NULL);
     } else if (ch == ' ') {
         *done = true;
     } else if (ch == 27 || ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
@@ -673,8 +739,8 @@ static int pr_reading(practice *p, pl_buf *err)
     karp_status st;
     karp_get_status(p->k, &st);
     if (!p->script && st.nread > 0) {
-        char prompt[96];
-        snprintf(prompt, sizeof prompt, "Reading %d: Enter starts it (q quits)", st.nread + 1);
+        char prompt[200], a[16];
+        pr_words(p, prompt, sizeof prompt, "kar.reading_n", "n", pr_num(a, st.nread + 1), NULL);
         if (!pr_wait(p, prompt)) {
             p->quit = true;
             return 0;
@@ -716,7 +782,7 @@ static int pr_reading(practice *p, pl_buf *err)
         if (shown != p->shown || pshown != p->pshown || !p->script) {
             p->shown = shown;
             p->pshown = pshown;
-            pr_draw(p, true, "Type a slot label to touch (e.g. A05); space: no touch; q: quit", false);
+            pr_draw(p, true, pl_words(p->lang, "kar.touch_prompt"), false);
         }
         int ms, ch = pr_next_key(p, now < 0 ? 0 : deadline, &ms);
         if (ch >= 0)
@@ -734,9 +800,9 @@ static int pr_reading(practice *p, pl_buf *err)
         return -1;
     if (p->script) {
         printf("%s\n", karp_judgement(p->k));
-        char prompt[96];
-        snprintf(prompt, sizeof prompt, "Reading %d: Enter starts it (q quits)", st.nread + 2);
-        pr_draw(p, false, karp_done(p->k) ? "The game is over: any key for the statistics." : prompt, true);
+        char prompt[200], a[16];
+        pr_words(p, prompt, sizeof prompt, "kar.reading_n", "n", pr_num(a, st.nread + 2), NULL);
+        pr_draw(p, false, karp_done(p->k) ? pl_words(p->lang, "kar.over.any") : prompt, true);
     }
     return 1;
 }
@@ -767,7 +833,7 @@ static int pr_run(practice *p, const char *script, const char *title)
     const char *st = r == 0 && !(p->play && p->quit && !p->script) ? karp_stats(p->k) : "";
     if (!p->script) {
         if (r == 0 && !p->quit)
-            pr_wait(p, "The game is over: Enter for the statistics.");
+            pr_wait(p, pl_words(p->lang, "kar.over.enter"));
         endwin();
     }
     if (r < 0)
@@ -780,6 +846,21 @@ static int pr_run(practice *p, const char *script, const char *title)
     return r < 0 ? 1 : 0;
 }
 
+/* Sets the screen's language (p->lang): --lang CODE, else LANG (term.h);
+ * a --script run (a test's, or a tool's) is English unless --lang says
+ * otherwise, whatever LANG says. Returns 0, or -1 after a message. */
+static int pr_lang(practice *p, int argc, char **argv, bool script)
+{
+    if (term_lang(argc, argv, p->cmd, &p->lang) < 0)
+        return -1;
+    bool given = false;
+    for (int i = 1; i < argc && !given; i++)
+        given = !strcmp(argv[i], "--lang") || !strncmp(argv[i], "--lang=", 7);
+    if (script && !given)
+        p->lang = PL_LANG_EN;
+    return 0;
+}
+
 /* Parses --screen WxH. */
 static bool pr_parse_size(const char *arg, int *w, int *h)
 {
@@ -790,7 +871,8 @@ static bool pr_parse_size(const char *arg, int *w, int *h)
 
 static const char practice_usage[] =
     "usage: parlour karuta practice [--solo [--opponents N]] [--seed N] [--delay-ms N | --level L]\n"
-    "                               [--readings N] [--script FILE [--screen WxH]] [KEY=VALUE ...]\n"
+    "                               [--readings N] [--script FILE [--screen WxH]] [--lang CODE]\n"
+    "                               [KEY=VALUE ...]\n"
     "Kyogi practice against an AI in the terminal: both territories are drawn row by row, each\n"
     "card as its slot number and as much of its lower half as tells it from every other card\n"
     "(yours rows A-C, the AI's D-F; a slot label is the row letter and the number, e.g. A05).\n"
@@ -829,6 +911,7 @@ static int practice_cmd(int argc, char **argv)
                                        {"level", required_argument, NULL, 'L'},
                                        {"opponents", required_argument, NULL, 'o'},
                                        {"uta", no_argument, NULL, 'u'},
+                                       {"lang", required_argument, NULL, 'g'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
     karp_options o = {.delay_ms = 400};
@@ -838,9 +921,10 @@ static int practice_cmd(int argc, char **argv)
     p.cmd = "parlour karuta practice";
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "suS:d:n:f:W:L:o:h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "suS:d:n:f:W:L:o:g:h", lo, NULL)) != -1) {
         char *e = NULL;
         switch (c) {
+        case 'g': break; /* pr_lang reads it */
         case 's': o.solo = true; break;
         case 'u': o.uta = true; break;
         case 'S': o.seed = optarg; break;
@@ -879,6 +963,8 @@ static int practice_cmd(int argc, char **argv)
     }
     o.nwords = argc - optind;
     o.words = argv + optind;
+    if (pr_lang(&p, argc, argv, script != NULL) < 0)
+        return 2;
     pl_buf err = {0};
     p.k = karp_new(&o, &err);
     if (!p.k) {
@@ -939,7 +1025,7 @@ bool cli_karuta_play_wanted(int argc, char **argv)
                 return false;
             continue;
         }
-        if (!strcmp(a, "--script") || !strcmp(a, "--screen")) {
+        if (!strcmp(a, "--script") || !strcmp(a, "--screen") || !strcmp(a, "--lang")) {
             i++;
             continue;
         }
@@ -957,7 +1043,7 @@ bool cli_karuta_play_wanted(int argc, char **argv)
 
 static const char play_usage[] =
     "usage: parlour play karuta [KEY=VALUE ...] [--seat N=ai[:LEVEL]] [--save FILE]\n"
-    "                           [--script FILE [--screen WxH]]\n"
+    "                           [--script FILE [--screen WxH]] [--lang CODE]\n"
     "Karuta in real time, as `parlour karuta practice` (see its --help): the reading at speed,\n"
     "touches by slot label with the key's time, the judgement after each reading, the cards you\n"
     "send chosen by you. variant=kyogi (default): against the computer's karuta bot;\n"
@@ -976,6 +1062,7 @@ int cli_karuta_play(int argc, char **argv)
                                        {"script", required_argument, NULL, 'f'},
                                        {"screen", required_argument, NULL, 'W'},
                                        {"save", required_argument, NULL, 'o'},
+                                       {"lang", required_argument, NULL, 'g'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
     karp_options o = {.delay_ms = 400, .level = "medium"};
@@ -1012,6 +1099,7 @@ int cli_karuta_play(int argc, char **argv)
             }
             break;
         case 'o': p.save = optarg; break;
+        case 'g': break; /* pr_lang reads it */
         case 'h': fputs(play_usage, stdout); return 0;
         default: fputs(play_usage, stderr); return 2;
         }
@@ -1024,7 +1112,7 @@ int cli_karuta_play(int argc, char **argv)
         char *e;
         while (i < argc && argv[i][0] == '-') { /* options after the game */
             if ((!strcmp(argv[i], "--seat") || !strcmp(argv[i], "--script") || !strcmp(argv[i], "--screen") ||
-                 !strcmp(argv[i], "--save")) &&
+                 !strcmp(argv[i], "--save") || !strcmp(argv[i], "--lang")) &&
                 i + 1 < argc) {
                 const char *opt = argv[i], *arg = argv[i + 1];
                 if (!strcmp(opt, "--script"))
@@ -1044,6 +1132,8 @@ int cli_karuta_play(int argc, char **argv)
                 i += 2;
             } else if (!strncmp(argv[i], "--save=", 7)) {
                 p.save = argv[i++] + 7;
+            } else if (!strncmp(argv[i], "--lang=", 7)) {
+                i++; /* pr_lang reads it */
             } else {
                 fprintf(stderr, "parlour play karuta: unknown option '%s'\n%s", argv[i], play_usage);
                 return 2;
@@ -1083,6 +1173,10 @@ int cli_karuta_play(int argc, char **argv)
     o.nwords = nw;
     o.words = words;
     pl_buf err = {0};
+    if (pr_lang(&p, argc, argv, script != NULL) < 0) {
+        pl_buf_free(&err);
+        return 2;
+    }
     p.k = karp_new(&o, &err);
     if (!p.k) {
         fprintf(stderr, "parlour play karuta: %s\n", pl_buf_str(&err));

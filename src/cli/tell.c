@@ -1,27 +1,72 @@
 /* tell.c — the terminal's history in words (tell.h). */
 #include "tell.h"
 
+#include <jansson.h>
+#include <stdio.h>
 #include <string.h>
 
-void tell_seat(const pl_game *g, const void *st, int seat, pl_buf *out)
+void tell_seat_name(const pl_game *g, const void *st, int seat, pl_lang lang, pl_buf *out)
 {
-    pl_buf_printf(out, "Seat %d", seat + 1);
-    if (g->seat_name) {
-        pl_buf_puts(out, " (");
-        g->seat_name(st, seat, out);
-        pl_buf_putc(out, ')');
-    }
+    pl_buf en = {0}, key = {0};
+    g->seat_name(st, seat, &en);
+    pl_buf_printf(&key, "seatname.%s.%s", g->id, pl_buf_str(&en));
+    const char *t = pl_words_find(lang, pl_buf_str(&key));
+    pl_buf_puts(out, t ? t : pl_buf_str(&en));
+    out->oom |= en.oom || key.oom;
+    pl_buf_free(&en);
+    pl_buf_free(&key);
 }
 
-/* True when `b` (bytes) ends in a mark that ends a sentence: . ! ? or … */
-static bool ends_sentence(const pl_buf *b)
+void tell_seat(const pl_game *g, const void *st, int seat, pl_lang lang, pl_buf *out)
 {
-    if (b->len == 0)
+    char n[16];
+    snprintf(n, sizeof n, "%d", seat + 1);
+    if (!g->seat_name) {
+        pl_words_put(out, lang, "tell.seat", "n", n, NULL);
+        return;
+    }
+    pl_buf name = {0};
+    tell_seat_name(g, st, seat, lang, &name);
+    pl_words_put(out, lang, "tell.seat_named", "n", n, "name", pl_buf_str(&name), NULL);
+    out->oom |= name.oom;
+    pl_buf_free(&name);
+}
+
+/* The marks of three bytes that end a sentence: … and Japanese 。！？ */
+static const char *const wide_ends[] = {"\xE2\x80\xA6", "\xE3\x80\x82", "\xEF\xBC\x81", "\xEF\xBC\x9F"};
+
+/* True when the `n` bytes at `s` end in a mark that ends a sentence:
+ * . ! ? … or Japanese 。！？ */
+static bool ends_mark(const char *s, size_t n)
+{
+    if (n == 0)
         return false;
-    char c = b->s[b->len - 1];
+    char c = s[n - 1];
     if (c == '.' || c == '!' || c == '?')
         return true;
-    return b->len >= 3 && !memcmp(b->s + b->len - 3, "\xE2\x80\xA6", 3); /* … */
+    for (size_t i = 0; n >= 3 && i < sizeof wide_ends / sizeof wide_ends[0]; i++)
+        if (!memcmp(s + n - 3, wide_ends[i], 3))
+            return true;
+    return false;
+}
+
+/* True when `b` (bytes) ends in a mark that ends a sentence. */
+static bool ends_sentence(const pl_buf *b)
+{
+    return ends_mark(b->s, b->len);
+}
+
+/* The mark that ends a sentence after `b`: Japanese 。 after a kana, a
+ * kanji or a full-width mark (U+3000..U+9FFF, U+FF00..U+FFEF), else '.'. */
+static const char *end_mark(const pl_buf *b)
+{
+    size_t n = b->len;
+    if (n >= 3) {
+        unsigned char c0 = (unsigned char)b->s[n - 3];
+        if ((c0 >= 0xE3 && c0 <= 0xE9) || (c0 == 0xEF && (unsigned char)b->s[n - 2] >= 0xBC))
+            return "\xE3\x80\x82"; /* 。 */
+    }
+    return ".";
 }
 
 /* Drops the blanks `b` ends with. */
@@ -41,38 +86,167 @@ void tell_join(pl_buf *msg, const char *text)
     trim_end(msg);
     if (msg->len > 0) {
         if (!ends_sentence(msg))
-            pl_buf_putc(msg, '.');
+            pl_buf_puts(msg, end_mark(msg));
         pl_buf_putc(msg, ' ');
     }
     pl_buf_puts(msg, text);
     trim_end(msg);
     if (!ends_sentence(msg))
-        pl_buf_putc(msg, '.');
+        pl_buf_puts(msg, end_mark(msg));
 }
 
 const char *tell_next_sentence(const char *msg)
 {
     for (const char *p = msg; *p; p++)
-        if ((p[0] == '.' || p[0] == '!' || p[0] == '?') && p[1] == ' ' && p[2])
-            return p + 2;
+        if (p[0] == ' ' && p[1] && p > msg && ends_mark(msg, (size_t)(p - msg)))
+            return p + 1;
     return NULL;
 }
 
+/* Appends how an event names seat `n`: the game's seat name in `lang`
+ * ("黒"), else "席2". */
+static void event_seat(const pl_game *g, const void *st, int n, pl_lang lang, pl_buf *out)
+{
+    int ns = g->num_seats(st);
+    if (n < 0 || n >= ns) {
+        pl_buf_printf(out, "%d", n);
+        return;
+    }
+    if (g->seat_name)
+        tell_seat_name(g, st, n, lang, out);
+    else
+        tell_seat(g, st, n, lang, out);
+}
+
+/* The catalogue's sentence for event `ev` of game `g` in `lang`: the key
+ * "ev.GAME.TYPE.FIELD.VALUE" for the first string field whose value has
+ * one ("ev.ur.move.from.reserve"), else "ev.GAME.TYPE.FIELD" for the first
+ * field that is true ("ev.ur.throw.opening"), else "ev.GAME.TYPE"; NULL
+ * when the catalogue has none of them. */
+static const char *event_key(const pl_game *g, json_t *ev, pl_lang lang, pl_buf *key)
+{
+    const char *type = json_string_value(json_object_get(ev, "type"));
+    if (!type)
+        return NULL;
+    const char *k, *found = NULL;
+    json_t *v;
+    json_object_foreach (ev, k, v) {
+        if (found || !strcmp(k, "type"))
+            continue;
+        pl_buf_clear(key);
+        if (json_is_string(v))
+            pl_buf_printf(key, "ev.%s.%s.%s.%s", g->id, type, k, json_string_value(v));
+        else if (json_is_true(v))
+            pl_buf_printf(key, "ev.%s.%s.%s", g->id, type, k);
+        else
+            continue;
+        if (pl_words_find(lang, pl_buf_str(key)))
+            found = pl_buf_str(key);
+    }
+    if (found)
+        return found;
+    pl_buf_clear(key);
+    pl_buf_printf(key, "ev.%s.%s", g->id, type);
+    return pl_words_find(lang, pl_buf_str(key)) ? pl_buf_str(key) : NULL;
+}
+
+/* Appends the catalogue's sentence of event `ev`: {FIELD} for each field
+ * (a seat's number in "seat", "owner", "winner" as event_seat names it;
+ * numbers in decimal; null as nothing). */
+static void event_words(const pl_game *g, const void *st, json_t *ev, const char *key, pl_lang lang, pl_buf *out)
+{
+    const char *nv[2 * 12 + 1] = {0};
+    pl_buf vals[12] = {{0}};
+    int n = 0;
+    const char *k;
+    json_t *v;
+    json_object_foreach (ev, k, v) {
+        if (n >= 12 || !strcmp(k, "type"))
+            continue;
+        if (json_is_integer(v) && (!strcmp(k, "seat") || !strcmp(k, "owner") || !strcmp(k, "winner")))
+            event_seat(g, st, (int)json_integer_value(v), lang, &vals[n]);
+        else if (json_is_integer(v))
+            pl_buf_printf(&vals[n], "%lld", (long long)json_integer_value(v));
+        else if (json_is_string(v))
+            pl_buf_puts(&vals[n], json_string_value(v));
+        else
+            continue;
+        nv[2 * n] = k;
+        nv[2 * n + 1] = pl_buf_str(&vals[n]);
+        n++;
+    }
+    /* pl_words_put takes the pairs as variadic arguments: twelve at most. */
+    pl_words_put(out, lang, key, nv[0], nv[1], nv[2], nv[3], nv[4], nv[5], nv[6], nv[7], nv[8], nv[9], nv[10], nv[11],
+                 nv[12], nv[13], nv[14], nv[15], nv[16], nv[17], nv[18], nv[19], nv[20], nv[21], nv[22], nv[23], NULL);
+    for (int i = 0; i < n; i++) {
+        out->oom |= vals[i].oom;
+        pl_buf_free(&vals[i]);
+    }
+}
+
+/* In a language other than English, what the action did worded from its
+ * events (game.h, pl_events_json) through the catalogue's "ev.GAME.*"
+ * sentences, as the browser words them; `forced` adds that it was played
+ * for the player. False, with nothing written, when the game has no events
+ * or the catalogue lacks a sentence for one of them: the game's own
+ * (English) words are told then. */
+static bool tell_events(const pl_game *g, const void *before, int seat, pl_action a, const void *after, int viewer,
+                        bool forced, pl_lang lang, pl_buf *out)
+{
+    if (lang == PL_LANG_EN || !g->events)
+        return false;
+    pl_buf js = {0}, err = {0}, key = {0}, said = {0};
+    bool ok = pl_events_json(g, before, seat, a, after, viewer, &js, &err) == 0;
+    json_t *arr = ok ? json_loads(pl_buf_str(&js), 0, NULL) : NULL;
+    ok = json_is_array(arr) && json_array_size(arr) > 0;
+    size_t i;
+    json_t *ev;
+    json_array_foreach (arr, i, ev) {
+        const char *k = ok ? event_key(g, ev, lang, &key) : NULL;
+        if (!k) {
+            ok = false;
+            break;
+        }
+        pl_buf one = {0};
+        event_words(g, after, ev, k, lang, &one);
+        tell_join(&said, pl_buf_str(&one));
+        said.oom |= one.oom;
+        pl_buf_free(&one);
+    }
+    if (ok && forced)
+        tell_join(&said, pl_words(lang, "tell.forced.note"));
+    if (ok) {
+        tell_join(out, pl_buf_str(&said));
+        out->oom |= said.oom;
+    }
+    json_decref(arr);
+    pl_buf_free(&js);
+    pl_buf_free(&err);
+    pl_buf_free(&key);
+    pl_buf_free(&said);
+    return ok;
+}
+
 void tell_action(const pl_game *g, const void *before, int seat, pl_action a, const void *after, int viewer,
-                 tell_how how, pl_buf *out)
+                 tell_how how, pl_lang lang, pl_buf *out)
 {
     pl_buf t = {0};
     if (how == TELL_ANSWERED) { /* nobody sees an answer before giving theirs */
-        tell_seat(g, before, seat, &t);
-        pl_buf_puts(&t, ": answered.");
+        pl_buf who = {0};
+        tell_seat(g, before, seat, lang, &who);
+        pl_words_put(&t, lang, "tell.answered", "seat", pl_buf_str(&who), NULL);
         tell_join(out, pl_buf_str(&t));
+        out->oom |= who.oom || t.oom;
+        pl_buf_free(&who);
         pl_buf_free(&t);
         return;
     }
+    if (tell_events(g, before, seat, a, after, viewer, how == TELL_FORCED, lang, out))
+        return;
     if (how != TELL_TYPED) { /* the player who typed it sees it on the board */
         size_t start = 0;
         if (seat != PL_CHANCE) {
-            tell_seat(g, before, seat, &t);
+            tell_seat(g, before, seat, lang, &t);
             pl_buf_puts(&t, ": ");
             start = t.len;
         }
@@ -84,9 +258,15 @@ void tell_action(const pl_game *g, const void *before, int seat, pl_action a, co
             g->format_action(before, seat, a, &t);
         if (seat == PL_CHANCE && t.len > start && t.s[start] >= 'a' && t.s[start] <= 'z')
             t.s[start] = (char)(t.s[start] - 'a' + 'A'); /* "roll 4" opens a sentence: "Roll 4." */
-        if (how == TELL_FORCED)
-            pl_buf_puts(&t, " (the only legal move, played for you)");
-        tell_join(out, pl_buf_str(&t));
+        if (how == TELL_FORCED) {
+            pl_buf f = {0};
+            pl_words_put(&f, lang, "tell.forced", "move", pl_buf_str(&t), NULL);
+            tell_join(out, pl_buf_str(&f));
+            out->oom |= f.oom;
+            pl_buf_free(&f);
+        } else {
+            tell_join(out, pl_buf_str(&t));
+        }
     }
     /* What it did, in the game's words, as `viewer` may know it (game.h,
      * describe): captures, tricks won, a deal's scores. */

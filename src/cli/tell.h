@@ -14,6 +14,7 @@
 #define CLI_TELL_H
 
 #include "parlour/game.h"
+#include "parlour/words.h"
 
 /* How an action came to be played: what its note says. */
 typedef enum tell_how {
@@ -25,28 +26,33 @@ typedef enum tell_how {
     TELL_ANSWERED  /* a computer's answer while seats answer at once: "Seat 2: answered." */
 } tell_how;
 
-/* Appends how people name `seat`: "Seat 2 (Dark)", or "Seat 2" in a game
- * without seat names (seat 1 is the protocol's seat 0). Cannot fail
- * (`out->oom` on no memory). */
-void tell_seat(const pl_game *g, const void *st, int seat, pl_buf *out);
+/* Appends how people name `seat` in `lang` (words.h): "Seat 2 (Dark)",
+ * "席2（黒）", or "Seat 2" in a game without seat names (seat 1 is the
+ * protocol's seat 0). Cannot fail (`out->oom` on no memory). */
+void tell_seat(const pl_game *g, const void *st, int seat, pl_lang lang, pl_buf *out);
+/* Appends the game's name of `seat` (g->seat_name, which must be set) in
+ * `lang`: the catalogue's "seatname.GAME.NAME" where it has one ("Dark" →
+ * "黒"), else the game's own word. Cannot fail (`out->oom`). */
+void tell_seat_name(const pl_game *g, const void *st, int seat, pl_lang lang, pl_buf *out);
 
 /* Appends what `seat`'s action `a` (PL_CHANCE for chance) did from
  * `before` to `after`, told to `viewer` (-1: someone who sees everything),
- * as `how` says: the seat, the action as a menu writes it (where a piece
+ * in `lang` (the seat and the note's own words; what the game writes,
+ * describe and the move's text, is the game's), as `how` says: the seat, the action as a menu writes it (where a piece
  * went: "C1 → B4"; a hidden card as `viewer` may see it), then the game's
  * own sentences (describe: captures, tricks, scores). Whole sentences, or
  * nothing. Never changes either state; cannot fail (`out->oom`). */
 void tell_action(const pl_game *g, const void *before, int seat, pl_action a, const void *after, int viewer,
-                 tell_how how, pl_buf *out);
+                 tell_how how, pl_lang lang, pl_buf *out);
 
 /* Appends `text` to `msg` as the next sentence(s): one space after what
- * `msg` holds, and a '.' after `text` unless a mark (. ! ? …) ends it
- * already (and after `msg`, for text written there otherwise). Nothing for
+ * `msg` holds, and a '.' after `text` (。 after Japanese) unless a mark
+ * (. ! ? … or Japanese 。！？) ends it already (and after `msg`, for text written there otherwise). Nothing for
  * an empty `text`. Cannot fail (`msg->oom`). */
 void tell_join(pl_buf *msg, const char *text);
 
 /* The start of the sentence after the first one of `msg` (the byte after
- * its first ". ", "! " or "? "), or NULL when `msg` is one sentence: the
+ * its first ". ", "! ", "? ", "。 " ...), or NULL when `msg` is one sentence: the
  * screen drops the oldest notes this way when not all fit. */
 const char *tell_next_sentence(const char *msg);
 

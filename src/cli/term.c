@@ -2,11 +2,46 @@
 #include "term.h"
 
 #include <curses.h>
+#include <langinfo.h>
 #include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+int term_lang(int argc, char **argv, const char *prog, pl_lang *lang)
+{
+    const char *code = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--")) /* getopt stops here too */
+            break;
+        if (!strcmp(argv[i], "--lang")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "%s: --lang needs a language: %s\n", prog, pl_words_lang_list());
+                return -1;
+            }
+            code = argv[++i];
+        } else if (!strncmp(argv[i], "--lang=", 7)) {
+            code = argv[i] + 7;
+        }
+    }
+    if (!code) {
+        *lang = pl_words_lang_from_env();
+        return 0;
+    }
+    int l = pl_words_lang_parse(code);
+    if (l < 0) {
+        fprintf(stderr, "%s: unknown language '%s'; languages: %s\n", prog, code, pl_words_lang_list());
+        return -1;
+    }
+    *lang = (pl_lang)l;
+    return 0;
+}
 
 void term_start(void)
 {
-    setlocale(LC_ALL, "");
+    /* A UTF-8 locale for curses' wide characters, even when the one named
+     * by the environment is not installed (the words follow LANG anyway). */
+    if (!setlocale(LC_ALL, "") || strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+        setlocale(LC_CTYPE, "C.UTF-8");
     initscr();
     cbreak();
     noecho();

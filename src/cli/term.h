@@ -7,9 +7,20 @@
 #include <curses.h>
 
 #include "parlour/canvas.h"
+#include "parlour/words.h"
 
-/* Starts ncurses in wide-character mode (locale from the environment),
- * unbuffered keys without echo, keypad on, and the style colours. */
+/* The player's language for `prog` ("parlour play"): the value of
+ * `--lang CODE` or `--lang=CODE` among argv[1..argc-1] when there is one,
+ * else the environment's (LC_ALL, LC_MESSAGES, LANG: words.h). Returns 0
+ * with *lang set, or -1 after printing "PROG: unknown language 'xx';
+ * languages: en, ru, ja, vi" (or that --lang lacks its code) to stderr,
+ * *lang unchanged. Reads argv only: getopt still sees --lang. */
+int term_lang(int argc, char **argv, const char *prog, pl_lang *lang);
+
+/* Starts ncurses in wide-character mode (locale from the environment; when
+ * that locale is not installed or not UTF-8, C.UTF-8 for the characters,
+ * so that "LANG=ja_JP.UTF-8" without the Japanese locale still draws
+ * Japanese), unbuffered keys without echo, keypad on, and the style colours. */
 void term_start(void);
 /* The curses attributes of canvas style `st` (PL_ST_*): its colour pair
  * when the terminal has colours, dim or bold as the style says. */

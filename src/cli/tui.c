@@ -29,6 +29,7 @@
 #include "parlour/match.h"
 #include "parlour/record.h"
 #include "parlour/registry.h"
+#include "parlour/words.h"
 
 #define MSG_MAX_ROWS 4
 #define MAX_VROWS 600 /* folded board rows: a canvas has at most 200 rows */
@@ -41,51 +42,19 @@ typedef struct seatcfg {
     ai_player *ai; /* the AI seat's player, made once the game is known */
 } seatcfg;
 
-/* ---- Text measured in columns ---- */
+/* The player's language (words.h): every word this file shows is the
+ * catalogue's in it. Set once by cli_play / cli_replay before the screen
+ * starts; the terminal is single-threaded. */
+static pl_lang lang;
 
-/* Bytes of the UTF-8 character at `s` (1 for a broken one). */
-static int u8_len(const char *s)
-{
-    unsigned char c = (unsigned char)s[0];
-    int n = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-    for (int i = 1; i < n; i++)
-        if (!s[i])
-            return i;
-    return n;
-}
-
-static int u8_cols(const char *s, int nbytes)
-{
-    char ch[5];
-    int cols = 0;
-    for (int i = 0; i < nbytes;) {
-        int n = u8_len(s + i);
-        memcpy(ch, s + i, (size_t)n);
-        ch[n] = '\0';
-        int w = pl_text_width(ch);
-        cols += w > 0 ? w : 0;
-        i += n;
-    }
-    return cols;
-}
+/* ---- Text measured in columns (words.h: a CJK character is two wide) ---- */
 
 /* Bytes of the line that starts at `s` and fits in `w` columns: up to a
- * newline, broken after a space when the text goes on (or inside a word
- * longer than the line). At least one character unless `s` is empty. */
+ * newline, broken after a space (or Japanese 、。) when the text goes on,
+ * else between two characters. At least one character unless `s` is empty. */
 static int wrap_len(const char *s, int w)
 {
-    int cols = 0, i = 0, brk = 0;
-    while (s[i] && s[i] != '\n') {
-        int n = u8_len(s + i);
-        int cw = u8_cols(s + i, n);
-        if (cols + cw > w && i > 0)
-            return brk > 0 ? brk : i;
-        cols += cw;
-        i += n;
-        if (s[i - 1] == ' ')
-            brk = i;
-    }
-    return i;
+    return (int)pl_words_wrap(s, w);
 }
 
 /* Next line of `s` after a line of `len` bytes (skips the newline or blanks). */
@@ -236,23 +205,26 @@ typedef struct screen {
     const char *input;
 } screen;
 
-/* Writes at most `cols` columns of `t` at (y, x). */
+/* Writes at most `cols` columns of `t` at (y, x), never half a character. */
 static void put_clipped(int y, int x, const char *t, int cols)
 {
-    int i = 0, used = 0;
-    while (t[i]) {
-        int n = u8_len(t + i), cw = u8_cols(t + i, n);
-        if (used + cw > cols)
-            break;
-        used += cw;
-        i += n;
-    }
-    mvaddnstr(y, x, t, i);
+    mvaddnstr(y, x, t, (int)pl_words_fit(t, cols > 0 ? cols : 0));
 }
 
 static int text_cols(const char *t)
 {
-    return u8_cols(t, (int)strlen(t));
+    return pl_words_cols(t, strlen(t));
+}
+
+/* The catalogue's `key` with {n} = `n` into `out` (at most `cap` bytes). */
+static void words_n(char *out, size_t cap, const char *key, int n)
+{
+    char v[16];
+    snprintf(v, sizeof v, "%d", n);
+    pl_buf b = {0};
+    pl_words_put(&b, lang, key, "n", v, NULL);
+    snprintf(out, cap, "%s", pl_buf_str(&b));
+    pl_buf_free(&b);
 }
 
 /* Lays the list area out in at most `rows` rows of `w` columns from item
@@ -278,12 +250,12 @@ static int list_pack(const screen *s, int top, int rows, int w, int y, int *show
         }
         if (y >= 0 && row < rows) {
             attron(A_DIM);
-            put_clipped(y + row, 1 + x, "PgUp «", w - x);
+            put_clipped(y + row, 1 + x, pl_words(lang, "tui.pgup"), w - x);
             attroff(A_DIM);
         }
-        x += 8;
+        x += text_cols(pl_words(lang, "tui.pgup")) + 2;
     }
-    char more[48];
+    char more[96];
     for (int i = top; i < s->nitems; i++) {
         int iw = text_cols(s->items[i]);
         if (iw > w)
@@ -295,7 +267,7 @@ static int list_pack(const screen *s, int top, int rows, int w, int y, int *show
         }
         if (nrow >= rows)
             break;
-        snprintf(more, sizeof more, "+%d more: PgDn", s->nitems - i - 1);
+        words_n(more, sizeof more, "tui.more", s->nitems - i - 1);
         if (nrow == rows - 1 && i + 1 < s->nitems && nx + iw + 2 + text_cols(more) > w)
             break;
         row = nrow;
@@ -306,7 +278,7 @@ static int list_pack(const screen *s, int top, int rows, int w, int y, int *show
         placed++;
     }
     if (top + placed < s->nitems && rows > 0) {
-        snprintf(more, sizeof more, "+%d more: PgDn", s->nitems - top - placed);
+        words_n(more, sizeof more, "tui.more", s->nitems - top - placed);
         int mw = text_cols(more);
         if (row < rows - 1) {
             row = rows - 1;
@@ -369,11 +341,15 @@ static int screen_draw(screen *s)
     int need_h = fixed + win_min;
     erase();
     if (W < need_w || H < need_h) {
-        char t[96];
-        snprintf(t, sizeof t, "terminal too small: need %d×%d", need_w, need_h);
+        char w[16], h[16];
+        snprintf(w, sizeof w, "%d", need_w);
+        snprintf(h, sizeof h, "%d", need_h);
+        pl_buf t = {0};
+        pl_words_put(&t, lang, "tui.too_small", "w", w, "h", h, NULL);
         attron(A_BOLD);
-        mvaddnstr(0, 0, t, (int)strlen(t));
+        put_clipped(0, 0, pl_buf_str(&t), W);
         attroff(A_BOLD);
+        pl_buf_free(&t);
         if (s->prompt && H > 1) {
             mvaddstr(H - 1, 0, "> ");
             addnstr(s->input, W > 3 ? W - 3 : 0);
@@ -417,15 +393,28 @@ static int screen_draw(screen *s)
     for (int i = s->btop; i < s->btop + win; i++)
         board_put(s->board, &v[i], y++, s->bleft);
     if (s->bscroll || s->bpan) {
-        char t[160], rows[64] = "", cols[64] = "";
-        if (s->bscroll)
-            snprintf(rows, sizeof rows, "rows %d–%d of %d, Up/Down", s->btop + 1, s->btop + win, nv);
-        if (s->bpan)
-            snprintf(cols, sizeof cols, "columns %d–%d of %d, Left/Right", s->bleft + 1, s->bleft + bw, widest);
-        snprintf(t, sizeof t, "── board %s%s%s to scroll ──", rows, *rows && *cols ? "; " : "", cols);
+        pl_buf what = {0}, t = {0};
+        char a[16], b[16], n[16];
+        if (s->bscroll) {
+            snprintf(a, sizeof a, "%d", s->btop + 1);
+            snprintf(b, sizeof b, "%d", s->btop + win);
+            snprintf(n, sizeof n, "%d", nv);
+            pl_words_put(&what, lang, "tui.board.rows", "from", a, "to", b, "n", n, NULL);
+        }
+        if (s->bpan) {
+            snprintf(a, sizeof a, "%d", s->bleft + 1);
+            snprintf(b, sizeof b, "%d", s->bleft + bw);
+            snprintf(n, sizeof n, "%d", widest);
+            if (s->bscroll)
+                pl_buf_puts(&what, "; ");
+            pl_words_put(&what, lang, "tui.board.cols", "from", a, "to", b, "n", n, NULL);
+        }
+        pl_words_put(&t, lang, "tui.board.scroll", "what", pl_buf_str(&what), NULL);
         attron(A_DIM);
-        put_clipped(y++, 1, t, lw);
+        put_clipped(y++, 1, pl_buf_str(&t), lw);
         attroff(A_DIM);
+        pl_buf_free(&what);
+        pl_buf_free(&t);
     }
     y += gap;
     if (msg_rows) {
@@ -447,12 +436,12 @@ static int screen_draw(screen *s)
         y += list_pack(s, s->top, list_rows, lw, y, &s->shown) > 0 ? list_rows : 0;
     if (hint) {
         attron(A_DIM);
-        mvaddnstr(y++, 1, s->hint, lw);
+        put_clipped(y++, 1, s->hint, lw);
         attroff(A_DIM);
     }
     if (s->prompt) {
         int room = W - 4;
-        int len = (int)strlen(s->input);
+        int len = (int)strlen(s->input); /* typed keys are ASCII: a byte a column */
         const char *in = len > room && room > 0 ? s->input + (len - room) : s->input;
         mvaddstr(y, 1, "> ");
         addstr(in);
@@ -548,10 +537,12 @@ static void show_page(const char *title, const char *text)
                 mvaddnstr(l - top, 1, p, len);
             p = wrap_next(p, len);
         }
+        pl_buf foot = {0};
+        pl_buf_printf(&foot, "%s — %s", title, pl_words(lang, total > H ? "tui.page.scroll" : "tui.page.back"));
         attron(A_DIM);
-        mvprintw(LINES - 1, 1, "%s — %s", title,
-                 total > H ? "up/down, PgUp/PgDn to scroll; Enter or q to go back" : "Enter or q to go back");
+        put_clipped(LINES - 1, 1, pl_buf_str(&foot), W);
         attroff(A_DIM);
+        pl_buf_free(&foot);
         refresh();
         int ch = getch();
         if (ch == ERR || ch == 'q' || ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == KEY_CTRL_D || ch == 27)
@@ -618,19 +609,21 @@ static void result_sentence(const pl_game *g, const void *st, pl_buf *out)
             if (g->team_of(st, i) == o.winner)
                 w = i;
     if (w < 0 && o.kind != PL_WIN_DRAW) {
-        pl_buf_puts(out, "Game over.");
+        pl_buf_puts(out, pl_words(lang, "result.over"));
         return;
     }
+    pl_buf who = {0}, score = {0};
+    char n[16];
     if (w >= 0) {
         if (g->seat_name)
-            g->seat_name(st, w, out);
-        else if (o.kind == PL_WIN_TEAM)
-            pl_buf_printf(out, "Team %d", o.winner + 1);
-        else
-            pl_buf_printf(out, "Seat %d", w + 1);
-        pl_buf_puts(out, " wins");
-    } else {
-        pl_buf_puts(out, "A draw");
+            tell_seat_name(g, st, w, lang, &who);
+        else if (o.kind == PL_WIN_TEAM) {
+            snprintf(n, sizeof n, "%d", o.winner + 1);
+            pl_words_put(&who, lang, "result.team", "n", n, NULL);
+        } else {
+            snprintf(n, sizeof n, "%d", w + 1);
+            pl_words_put(&who, lang, "result.seat", "n", n, NULL);
+        }
     }
     /* Two sides: "7–5"; more: every seat's score. */
     int other = -1;
@@ -645,13 +638,24 @@ static void result_sentence(const pl_game *g, const void *st, pl_buf *out)
             other = i;
     }
     if (other >= 0 && two_sides) {
-        pl_buf_printf(out, " %ld–%ld.", o.score[ref], o.score[other]);
+        pl_buf_printf(&score, "%ld–%ld", o.score[ref], o.score[other]);
     } else {
-        pl_buf_puts(out, ":");
-        for (int i = 0; i < o.nseats; i++)
-            pl_buf_printf(out, "%s seat %d %+ld", i ? "," : "", i + 1, o.score[i]);
-        pl_buf_putc(out, '.');
+        for (int i = 0; i < o.nseats; i++) {
+            char sc[24];
+            snprintf(n, sizeof n, "%d", i + 1);
+            snprintf(sc, sizeof sc, "%+ld", o.score[i]);
+            if (i)
+                pl_buf_puts(&score, pl_words(lang, "result.list_sep"));
+            pl_words_put(&score, lang, "result.item", "n", n, "score", sc, NULL);
+        }
     }
+    /* "Dark wins 7–5.", "Seat 2 wins: seat 1 −2, seat 2 +6 ...", "A draw 7–7." */
+    const char *key = w >= 0 ? (two_sides && other >= 0 ? "result.wins" : "result.wins_list")
+                             : (two_sides && other >= 0 ? "result.draw" : "result.draw_list");
+    pl_words_put(out, lang, key, "side", pl_buf_str(&who), "score", pl_buf_str(&score), NULL);
+    out->oom |= who.oom || score.oom;
+    pl_buf_free(&who);
+    pl_buf_free(&score);
 }
 
 static int count_humans(const seatcfg *s, int ns)
@@ -695,26 +699,31 @@ static void undo_to_human(pl_match *m, const seatcfg *seats, int viewer, pl_acti
     for (int i = m->nhist; i < from; i++)
         moves += m->hist[i].seat != PL_CHANCE;
     void *st = pl_malloc(g->state_size);
+    char nm[16];
+    snprintf(nm, sizeof nm, "%d", moves);
     if (moves == 0 || !st) {
-        pl_buf_puts(msg, moves ? "took back" : "nothing to take back");
         if (moves)
-            pl_buf_printf(msg, " %d move%s", moves, moves > 1 ? "s" : "");
+            pl_words_put(msg, lang, moves > 1 ? "tui.undo.took" : "tui.undo.took.one", "n", nm, NULL);
+        else
+            pl_buf_puts(msg, pl_words(lang, "tui.undo.nothing"));
         pl_free(st);
         pl_buf_free(&err);
         return;
     }
     /* The history past nhist is still in place: replay it to word each move. */
-    pl_buf_printf(msg, "took back %d move%s:", moves, moves > 1 ? "s" : "");
+    pl_words_put(msg, lang, moves > 1 ? "tui.undo.took_list" : "tui.undo.took_list.one", "n", nm, NULL);
     pl_state_copy(g, st, m->state);
     int said = 0;
     for (int i = m->nhist; i < from; i++) {
         const pl_move *mv = &m->hist[i];
         if (mv->seat != PL_CHANCE && said < 6) {
-            pl_buf_puts(msg, said ? ", " : " ");
-            if (g->seat_name)
-                g->seat_name(st, mv->seat, msg);
-            else
-                pl_buf_printf(msg, "seat %d", mv->seat + 1);
+            pl_buf_puts(msg, said ? pl_words(lang, "result.list_sep") : " ");
+            if (g->seat_name) {
+                tell_seat_name(g, st, mv->seat, lang, msg);
+            } else {
+                snprintf(nm, sizeof nm, "%d", mv->seat + 1);
+                pl_words_put(msg, lang, "tui.undo.seat", "n", nm, NULL);
+            }
             pl_buf_putc(msg, ' ');
             if (g->format_action_for && viewer >= 0)
                 g->format_action_for(st, mv->seat, mv->a, viewer, msg);
@@ -724,8 +733,10 @@ static void undo_to_human(pl_match *m, const seatcfg *seats, int viewer, pl_acti
         }
         g->apply(st, mv->seat, mv->a);
     }
-    if (said < moves)
-        pl_buf_puts(msg, ", …");
+    if (said < moves) {
+        pl_buf_puts(msg, pl_words(lang, "result.list_sep"));
+        pl_buf_puts(msg, "…");
+    }
     pl_free(st);
     pl_buf_free(&err);
 }
@@ -766,9 +777,9 @@ static int hand_over(int seat)
 {
     for (;;) {
         erase();
-        char t[80];
-        snprintf(t, sizeof t, "Pass the keyboard to seat %d, then press Enter.", seat + 1); /* counted from 1 */
-        mvaddnstr(LINES > 4 ? 2 : 0, 1, t, COLS > 2 ? COLS - 2 : 1);
+        char t[256];
+        words_n(t, sizeof t, "tui.handover", seat + 1); /* counted from 1 */
+        put_clipped(LINES > 4 ? 2 : 0, 1, t, COLS > 2 ? COLS - 2 : 1);
         refresh();
         int ch = getch();
         if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
@@ -791,10 +802,10 @@ static void show_rules(const pl_match *m)
         if (sum.s[i] == '\n' && sum.s[i - 1] != '\n' && sum.s[i + 1] != '\n' && sum.s[i + 1] != ' ' &&
             sum.s[i + 1] != '-' && sum.s[i + 1] != '*')
             sum.s[i] = ' ';
-    pl_buf_printf(&t, "%s\n\n%s\n\nOptions in force:\n%s\nComputer players by level:\n%s", g->name, pl_buf_str(&sum),
-                  pl_buf_str(&o), pl_buf_str(&lv));
+    pl_buf_printf(&t, "%s\n\n%s\n\n%s\n%s\n%s\n%s", g->name, pl_buf_str(&sum), pl_words(lang, "tui.rules.options"),
+                  pl_buf_str(&o), pl_words(lang, "tui.rules.levels"), pl_buf_str(&lv));
     pl_buf_free(&sum);
-    show_page("rules", pl_buf_str(&t));
+    show_page(pl_words(lang, "tui.page.rules"), pl_buf_str(&t));
     pl_buf_free(&t);
     pl_buf_free(&o);
     pl_buf_free(&lv);
@@ -818,7 +829,7 @@ static void show_log(const pl_match *m, int viewer)
             pl_state_copy(g, before, st);
             g->apply(st, mv->seat, mv->a);
             tell_action(g, before, mv->seat, mv->a, st, viewer, mv->seat == PL_CHANCE ? TELL_CHANCE : TELL_MOVE,
-                        &line);
+                        lang, &line);
             if (mv->seat == PL_CHANCE && i + 1 < m->nhist)
                 continue; /* on the line of the move it allowed */
             pl_buf_printf(&t, "%d. %s\n", ++moves, pl_buf_str(&line));
@@ -826,8 +837,8 @@ static void show_log(const pl_match *m, int viewer)
         }
     }
     if (!t.len)
-        pl_buf_puts(&t, "Nothing has happened yet.");
-    show_page("log", pl_buf_str(&t));
+        pl_buf_puts(&t, pl_words(lang, "tui.log.empty"));
+    show_page(pl_words(lang, "tui.page.log"), pl_buf_str(&t));
     pl_free(st);
     pl_free(before);
     pl_buf_free(&line);
@@ -850,7 +861,7 @@ static void note_action(const pl_match *m, const void *before, tell_how how, int
     const pl_move *mv = &m->hist[m->nhist - 1];
     if (together && how == TELL_MOVE)
         how = TELL_ANSWERED;
-    tell_action(m->game, before, mv->seat, mv->a, m->state, viewer, how, msg);
+    tell_action(m->game, before, mv->seat, mv->a, m->state, viewer, how, lang, msg);
 }
 
 static int play_loop(pl_match *m, seatcfg *seats, const char *save)
@@ -928,7 +939,7 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             if (rc < 0)
                 break;
             if (humans > 0 && !seats[actor].human) {
-                pl_canvas c = {.seat_from = 1}; /* seats counted from 1 on the screen */
+                pl_canvas c = {.seat_from = 1, .lang = lang}; /* seats counted from 1 on the screen */
                 g->draw(m->state, (g->flags & PL_GAME_HIDDEN) ? screen_owner : -1, &c);
                 screen s = {.board = &c, .msg = pl_buf_str(&msg)};
                 screen_draw(&s);
@@ -947,15 +958,19 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
         int viewer = ph == PL_PHASE_MOVE ? actor : -1;
         if (ph == PL_PHASE_MOVE)
             screen_owner = actor;
-        pl_canvas c = {.seat_from = 1}; /* the last move marked (game.h, mark_move); Ur says "you" */
+        pl_canvas c = {.seat_from = 1, .lang = lang}; /* the last move marked (game.h, mark_move); Ur says "you" */
         pl_match_draw(m, (g->flags & PL_GAME_HIDDEN) ? viewer : screen_owner, &c);
         pl_buf head = {0};
         int nitems = 0;
         if (ph == PL_PHASE_OVER) {
             result_sentence(g, m->state, &head);
         } else {
-            tell_seat(g, m->state, actor, &head);
-            pl_buf_printf(&head, " to act, %d legal:", n);
+            pl_buf who = {0};
+            char nn[16];
+            snprintf(nn, sizeof nn, "%d", n);
+            tell_seat(g, m->state, actor, lang, &who);
+            pl_words_put(&head, lang, "tui.to_act", "seat", pl_buf_str(&who), "n", nn, NULL);
+            pl_buf_free(&who);
             for (; nitems < n; nitems++) {
                 pl_buf t = {0};
                 pl_buf_printf(&t, "%d) ", nitems + 1);
@@ -974,8 +989,7 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
                     .head = pl_buf_str(&head),
                     .items = items,
                     .nitems = nitems,
-                    .hint = ph == PL_PHASE_OVER ? "Commands: undo, save FILE, rules, log, quit (or Ctrl-D)."
-                                                : "Type a number or the notation; undo, save FILE, rules, log, quit."};
+                    .hint = pl_words(lang, ph == PL_PHASE_OVER ? "tui.hint.over" : "tui.hint.move")};
         char line[512];
         int rd = screen_read(&s, line, sizeof line);
         free_items(items, nitems);
@@ -1002,11 +1016,11 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             const char *path = cmd[4] ? cmd + 5 : save;
             pl_buf e = {0};
             if (!path || !*path)
-                pl_buf_puts(&msg, "save where? save FILE");
+                pl_buf_puts(&msg, pl_words(lang, "tui.save.where"));
             else if (pl_record_save_file(m, path, &e) < 0)
                 pl_buf_puts(&msg, pl_buf_str(&e));
             else
-                pl_buf_printf(&msg, "saved to %s", path);
+                pl_words_put(&msg, lang, "tui.saved", "path", path, NULL);
             pl_buf_free(&e);
             continue;
         }
@@ -1019,7 +1033,7 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             continue;
         }
         if (ph != PL_PHASE_MOVE) {
-            pl_buf_puts(&msg, "the game is over: undo, save FILE or quit");
+            pl_buf_puts(&msg, pl_words(lang, "tui.over"));
             continue;
         }
         size_t digits = strspn(cmd, "0123456789");
@@ -1031,7 +1045,9 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
                 rc = pl_match_play(m, actor, acts[k - 1], &e);
             else {
                 rc = -1;
-                pl_buf_printf(&e, "no move %s; 1–%d", cmd, n);
+                char nn[16];
+                snprintf(nn, sizeof nn, "%d", n);
+                pl_words_put(&e, lang, "tui.no_move", "n", cmd, "max", nn, NULL);
             }
         } else {
             rc = pl_match_play_text(m, actor, cmd, &e);
@@ -1069,8 +1085,11 @@ int cli_play(int argc, char **argv)
     static const struct option lo[] = {{"seat", required_argument, 0, 's'},
                                        {"save", required_argument, 0, 'o'},
                                        {"load", required_argument, 0, 'l'},
+                                       {"lang", required_argument, 0, 'L'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
+    if (term_lang(argc, argv, "parlour play", &lang) < 0)
+        return 2;
     seatcfg seats[PL_MAX_SEATS];
     memset(seats, 0, sizeof seats);
     seats[0].human = 1;
@@ -1089,23 +1108,12 @@ int cli_play(int argc, char **argv)
             break;
         case 'o': save = optarg; break;
         case 'l': load = optarg; break;
+        case 'L': break; /* read by term_lang above */
         case 'h': {
             pl_buf ai = {0};
             ai_describe(&ai);
-            printf("usage: parlour play GAME [KEY=VALUE ...] [--seat N=human|ai[:SPEC]]... "
-                   "[--save FILE] [--load FILE]\n"
-                   "Plays GAME in the terminal. The first seat is human and the others AI unless\n"
-                   "--seat says otherwise (all human: hot-seat). --seat N counts from 0, as the\n"
-                   "protocol does: --seat 0 is the screen's Seat 1, --seat 1 its Seat 2. Type a\n"
-                   "legal action's number or its notation (PgUp/PgDn page a long list); a move\n"
-                   "that is the only legal one is played for you. undo takes back to your previous\n"
-                   "move; save FILE writes the record; rules shows the rules; log tells every move\n"
-                   "so far; quit or Ctrl-D leaves. Seats are counted from 1 on the screen.\n"
-                   "  --save FILE   keep the record in FILE after every action\n"
-                   "  --load FILE   resume a saved game (GAME and options come from the record)\n"
-                   "                and keep saving to FILE unless --save names another\n"
-                   "AI players (SPEC):\n%s",
-                   pl_buf_str(&ai));
+            fputs(pl_words(lang, "tui.help.play"), stdout);
+            printf("%s", pl_buf_str(&ai)); /* the AI players' specs are the engine's: English */
             pl_buf_free(&ai);
             return 0;
         }
@@ -1120,12 +1128,15 @@ int cli_play(int argc, char **argv)
             save = load; /* resuming keeps the same record up to date */
     } else {
         if (optind >= argc) {
-            fputs("parlour play: which game? (parlour list)\n", stderr);
+            fprintf(stderr, "parlour play: %s\n", pl_words(lang, "tui.err.which_game"));
             return 2;
         }
         const pl_game *g = pl_game_find(argv[optind]);
         if (!g) {
-            fprintf(stderr, "parlour play: unknown game '%s'\n", argv[optind]);
+            pl_buf t = {0};
+            pl_words_put(&t, lang, "tui.err.unknown_game", "game", argv[optind], NULL);
+            fprintf(stderr, "parlour play: %s\n", pl_buf_str(&t));
+            pl_buf_free(&t);
             return 2;
         }
         m = pl_match_new(g, argc - optind - 1, argv + optind + 1, &err);
@@ -1221,7 +1232,8 @@ static void describe_step(const pl_match *m, int a, int b, void *st, pl_buf *out
         const pl_move *mv = &m->hist[i];
         pl_state_copy(g, before, st);
         g->apply(st, mv->seat, mv->a);
-        tell_action(g, before, mv->seat, mv->a, st, -1, mv->seat == PL_CHANCE ? TELL_CHANCE : TELL_MOVE, out);
+        tell_action(g, before, mv->seat, mv->a, st, -1, mv->seat == PL_CHANCE ? TELL_CHANCE : TELL_MOVE, lang,
+                    out);
     }
     pl_free(before);
 }
@@ -1229,26 +1241,26 @@ static void describe_step(const pl_match *m, int a, int b, void *st, pl_buf *out
 int cli_replay(int argc, char **argv)
 {
     static const struct option lo[] = {{"text", no_argument, 0, 't'},
+                                       {"lang", required_argument, 0, 'L'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
     int text = 0, c;
+    if (term_lang(argc, argv, "parlour replay", &lang) < 0)
+        return 2;
     optind = 1;
     while ((c = getopt_long(argc, argv, "th", lo, NULL)) != -1) {
         if (c == 't')
             text = 1;
+        else if (c == 'L')
+            continue; /* read by term_lang above */
         else if (c == 'h') {
-            puts("usage: parlour replay RECORD [--text]\n"
-                 "Steps through a saved game from the start, a move at a time (a roll or a deal\n"
-                 "goes with the move after it): right/n/space next, left/p back, home/g start,\n"
-                 "end/e/G end, q quit.\n"
-                 "Every action is checked through the rules when the record is loaded.\n"
-                 "  --text   print every position, action by action, as text (no terminal needed)");
+            fputs(pl_words(lang, "tui.help.replay"), stdout);
             return 0;
         } else
             return 2;
     }
     if (optind >= argc) {
-        fputs("parlour replay: which record file?\n", stderr);
+        fprintf(stderr, "parlour replay: %s\n", pl_words(lang, "tui.err.which_record"));
         return 2;
     }
     pl_buf err = {0};
@@ -1291,20 +1303,23 @@ int cli_replay(int argc, char **argv)
     for (;;) {
         pl_buf head = {0}, what = {0};
         if (i == 0)
-            pl_buf_puts(&what, "the start.");
+            pl_buf_puts(&what, pl_words(lang, "tui.replay.start"));
         else
             describe_step(m, stop[i - 1], stop[i], st, &what);
-        pl_buf_printf(&head, "Move %d of %d: %s", i, nstops - 1, pl_buf_str(&what));
+        char ni[16], nn[16];
+        snprintf(ni, sizeof ni, "%d", i);
+        snprintf(nn, sizeof nn, "%d", nstops - 1);
+        pl_words_put(&head, lang, "tui.replay.step", "i", ni, "n", nn, "what", pl_buf_str(&what), NULL);
         state_at(m, stop[i], st);
         if (g->phase(st) == PL_PHASE_OVER) {
             pl_buf_clear(&what);
             result_sentence(g, st, &what);
             tell_join(&head, pl_buf_str(&what));
         }
-        pl_canvas cv = {.seat_from = 1};
+        pl_canvas cv = {.seat_from = 1, .lang = lang};
         g->draw(st, -1, &cv);
         screen s = {.board = &cv, .msg = pl_buf_str(&head), /* wrapped: a step's sentences may be long */
-                    .hint = "right/n next, left/p back, home/g start, end/e end, q quit"};
+                    .hint = pl_words(lang, "tui.replay.hint")};
         screen_draw(&s);
         pl_canvas_free(&cv);
         pl_buf_free(&head);

@@ -6,6 +6,7 @@
  * seat's face-down cards only as a count (TC-R6.5, information model).
  */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 #include "parlour/alloc.h"
 #include "parlour/jsonout.h"
+#include "parlour/words.h"
 
 #define ONE TC_ONE
 #define NIB TC_NIB
@@ -560,20 +562,59 @@ static const char *ban_name(int b)
     return names[b];
 }
 
+/* Puts the catalogue's `key` in the picture's language (c->lang, words.h)
+ * at (row, col) with {name}s filled from the (name, value) pairs that
+ * follow, ending with NULL (numbers written by the caller); returns the
+ * column after it. */
+static int pic_words(pl_canvas *c, int row, int col, pl_style st, const char *key, ...)
+{
+    const char *nv[10] = {0};
+    va_list ap;
+    va_start(ap, key);
+    for (int i = 0; i < 10; i += 2) {
+        if (!(nv[i] = va_arg(ap, const char *)))
+            break;
+        nv[i + 1] = va_arg(ap, const char *);
+    }
+    va_end(ap);
+    pl_buf b = {0};
+    pl_words_put(&b, (pl_lang)c->lang, key, nv[0], nv[1], nv[2], nv[3], nv[4], nv[5], nv[6], nv[7], nv[8], nv[9],
+                 NULL);
+    int x = pl_canvas_put(c, row, col, st, pl_buf_str(&b));
+    c->oom |= b.oom;
+    pl_buf_free(&b);
+    return x;
+}
+
+/* `n` as text ("-2", or "+3" when `sign`) in `b` (16 bytes, e.g. a
+ * compound literal of the caller's call); returns `b`. */
+static const char *num(char *b, bool sign, int n)
+{
+    snprintf(b, 16, sign ? "%+d" : "%d", n);
+    return b;
+}
+#define NUM(n) num((char[16]){0}, false, (n))  /* "3", valid through the call it is written in */
+#define SNUM(n) num((char[16]){0}, true, (n)) /* "+3" */
+
 void tc_draw(const void *st, int seat, pl_canvas *c)
 {
     const tc_state *s = st;
+    pl_lang lang = (pl_lang)c->lang;
     int np = s->np, all = seat < 0, row = 0;
-    pl_canvas_printf(c, row++, 0, PL_ST_TITLE, "Tam Cúc — %d players, deal %d, dealer seat %d%s", np,
-                     s->deals_done + (s->phase == TC_PH_OVER ? 0 : 1), s->dealer + c->seat_from,
-                     all ? "" : "");
-    pl_canvas_printf(c, row++, 0, PL_ST_DIM, "rules: four/five=%s, first-trick ban %s, big leads %s, kết %s, overtake %s",
-                     s->soldier == TC_SS_SEIZE ? "seize" : s->soldier == TC_SS_AUTOWIN ? "autowin" : "none",
-                     ban_name(s->ban), s->big_leads ? "on" : "off", s->ket ? "on" : "off",
-                     s->overtake ? "on" : "off");
+    pic_words(c, row++, 0, PL_ST_TITLE, "tc.pic.title", "np", NUM(np), "deal",
+              NUM(s->deals_done + (s->phase == TC_PH_OVER ? 0 : 1)), "dealer", NUM(s->dealer + c->seat_from),
+              NULL);
+    pic_words(c, row++, 0, PL_ST_DIM, "tc.pic.rules", "soldier",
+              pl_words(lang, s->soldier == TC_SS_SEIZE     ? "tc.pic.seize"
+                             : s->soldier == TC_SS_AUTOWIN ? "tc.pic.autowin"
+                                                           : "tc.pic.none"),
+              "ban", s->ban ? ban_name(s->ban) : pl_words(lang, "tc.pic.none"), "big",
+              pl_words(lang, s->big_leads ? "tc.pic.on" : "tc.pic.off"), "ket",
+              pl_words(lang, s->ket ? "tc.pic.on" : "tc.pic.off"), "over",
+              pl_words(lang, s->overtake ? "tc.pic.on" : "tc.pic.off"), NULL);
     if (s->count_prov >= 0) {
-        int col = pl_canvas_printf(c, row, 0, PL_ST_NORMAL, "Counting (from seat %d's right):",
-                                   s->count_prov + c->seat_from);
+        int col = pic_words(c, row, 0, PL_ST_NORMAL, "tc.pic.counting", "n", NUM(s->count_prov + c->seat_from),
+                            NULL);
         for (int i = 0; i < np; i++) {
             pl_canvas_printf(c, row, col + 1, PL_ST_NORMAL, "%d:", (s->count_prov + 1 + i) % np + c->seat_from);
             col = draw_card(c, row, col + 3, s->count_card[i]);
@@ -582,44 +623,48 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
     }
     row++;
     for (int p = 0; p < np; p++) {
-        int col = pl_canvas_printf(c, row, 0, p == seat ? PL_ST_HILITE : PL_ST_NORMAL, "Seat %d%s%s", p + c->seat_from,
-                                   p == seat ? " (you)" : "", p == s->dealer ? " [dealer]" : "");
-        col = pl_canvas_printf(c, row, col < 22 ? 22 : col + 1, PL_ST_NORMAL, "score %+d  this deal %+d  ",
-                               s->total[p], s->phase == TC_PH_OVER ? s->last_score[p] : s->dscore[p]);
-        pl_canvas_printf(c, row, col, PL_ST_NORMAL, "hand %d", tc_size(s->hand[p]));
+        int col = pic_words(c, row, 0, p == seat ? PL_ST_HILITE : PL_ST_NORMAL,
+                            p == seat ? (p == s->dealer ? "tc.pic.seat.you_dealer" : "tc.pic.seat.you")
+                                      : (p == s->dealer ? "tc.pic.seat.dealer" : "tc.pic.seat"),
+                            "n", NUM(p + c->seat_from), NULL);
+        col = pic_words(c, row, col < 22 ? 22 : col + 1, PL_ST_NORMAL, "tc.pic.score", "total", SNUM(s->total[p]),
+                        "deal", SNUM(s->phase == TC_PH_OVER ? s->last_score[p] : s->dscore[p]), NULL);
+        pic_words(c, row, col + 2, PL_ST_NORMAL, "tc.pic.hand_n", "n", NUM(tc_size(s->hand[p])), NULL);
         row++;
+        /* A label's cards start at the English column, or after a longer label. */
         if (all || p == seat) {
-            pl_canvas_put(c, row, 2, PL_ST_NORMAL, "hand:");
-            row += draw_cards(c, row, 9, s->hand[p], 8);
+            int e = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.hand", NULL);
+            row += draw_cards(c, row, e + 2 > 9 ? e + 2 : 9, s->hand[p], 8);
         } else if (s->hand[p]) {
-            pl_canvas_put(c, row, 2, PL_ST_NORMAL, "hand:");
-            draw_backs(c, row, 9, tc_size(s->hand[p]));
+            int e = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.hand", NULL);
+            draw_backs(c, row, e + 2 > 9 ? e + 2 : 9, tc_size(s->hand[p]));
             row++;
         }
         if (s->np == 2 && !all && p != seat) {
             tc_cards opp;
             if (opponent_cards(s, seat, &opp) == 0) {
-                pl_canvas_put(c, row, 2, PL_ST_DIM, s->open2 == TC_OPEN_INITIAL ? "may hold:" : "holds:");
-                row += draw_cards(c, row, 12, opp, 8);
+                int e = pic_words(c, row, 2, PL_ST_DIM,
+                                  s->open2 == TC_OPEN_INITIAL ? "tc.pic.may_hold" : "tc.pic.holds", NULL);
+                row += draw_cards(c, row, e + 1 > 12 ? e + 1 : 12, opp, 8);
             }
         }
         if (s->won[p]) {
-            pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "won %d:", tc_size(s->won[p]));
-            row += draw_cards(c, row, 11, s->won[p], 8);
+            int e = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.won", "n", NUM(tc_size(s->won[p])), NULL);
+            row += draw_cards(c, row, e + 1 > 11 ? e + 1 : 11, s->won[p], 8);
         }
         if (s->pub[p] || s->sec[p]) {
-            int col2 = pl_canvas_printf(c, row, 2, PL_ST_DIM, "discards:");
+            int col2 = pic_words(c, row, 2, PL_ST_DIM, "tc.pic.discards", NULL);
             if (s->pub[p] && !(s->pubdisc_off && !all)) {
                 draw_cards(c, row, col2 + 1, s->pub[p], 8);
                 row++;
-                col2 = 12;
+                col2 = col2 > 12 ? col2 : 12;
             }
             if (s->sec[p]) {
                 if (all || p == seat) {
-                    pl_canvas_put(c, row, col2 + 1, PL_ST_DIM, "face down:");
-                    row += draw_cards(c, row, col2 + 12, s->sec[p], 8);
+                    int e = pic_words(c, row, col2 + 1, PL_ST_DIM, "tc.pic.face_down", NULL);
+                    row += draw_cards(c, row, e + 1 > col2 + 12 ? e + 1 : col2 + 12, s->sec[p], 8);
                 } else {
-                    col2 = pl_canvas_put(c, row, col2 + 1, PL_ST_DIM, "face down:");
+                    col2 = pic_words(c, row, col2 + 1, PL_ST_DIM, "tc.pic.face_down", NULL);
                     draw_backs(c, row, col2 + 1, tc_size(s->sec[p]));
                     row++;
                 }
@@ -630,107 +675,117 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
     /* the table */
     if (s->phase == TC_PH_LAY || s->phase == TC_PH_REVEAL) {
         int L = s->tleader;
-        pl_canvas_printf(c, row++, 0, PL_ST_TITLE, "On the table: %s trick led by seat %d, %d card%s%s",
-                         s->textra ? "extra Four" : "the", L + c->seat_from, s->tn, s->tn > 1 ? "s" : "",
-                         s->tban ? " (first-trick ban)" : "");
-        int col = pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "seat %d lead:", L + c->seat_from);
+        int x = pic_words(c, row, 0, PL_ST_TITLE,
+                          s->textra ? (s->tn > 1 ? "tc.pic.table.extra" : "tc.pic.table.extra.one")
+                                    : (s->tn > 1 ? "tc.pic.table" : "tc.pic.table.one"),
+                          "n", NUM(L + c->seat_from), "k", NUM(s->tn), NULL);
+        if (s->tban)
+            pic_words(c, row, x + 1, PL_ST_TITLE, "tc.pic.ban_note", NULL);
+        row++;
+        int col = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.lead", "n", NUM(L + c->seat_from), NULL);
         if (s->tshown || all || seat == L)
             draw_cards(c, row, col + 1, s->tlead, 8);
         else
             draw_backs(c, row, col + 1, s->tn);
         if (!s->tshown && (all || seat == L))
-            pl_canvas_put(c, row + 1, col + 1, PL_ST_DIM, "(face down)");
+            pic_words(c, row + 1, col + 1, PL_ST_DIM, "tc.pic.face_down_p", NULL);
         row += (!s->tshown && (all || seat == L)) ? 2 : 1;
         for (int i = 1; i < np; i++) {
             int f = (L + i) % np;
             int laid = s->phase == TC_PH_REVEAL || i < s->tstep;
-            col = pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "seat %d:", f + c->seat_from);
+            col = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.laid", "n", NUM(f + c->seat_from), NULL);
             if (!laid)
-                pl_canvas_put(c, row, col + 1, PL_ST_DIM, "to lay");
+                pic_words(c, row, col + 1, PL_ST_DIM, "tc.pic.to_lay", NULL);
             else if (s->trev >> f & 1)
                 col = draw_cards(c, row, col + 1, s->tlay[f], 8), (void)col;
             else if (all || seat == f) {
                 int e = draw_cards(c, row, col + 1, s->tlay[f], 8);
                 (void)e;
-                pl_canvas_put(c, row + 1, col + 1, PL_ST_DIM, (s->thid >> f & 1) ? "(hidden)" : "(face down)");
+                pic_words(c, row + 1, col + 1, PL_ST_DIM, (s->thid >> f & 1) ? "tc.pic.hidden_p" : "tc.pic.face_down_p",
+                          NULL);
                 row++;
             } else {
                 col = draw_backs(c, row, col + 1, s->tn);
                 if (s->thid >> f & 1)
-                    pl_canvas_put(c, row, col, PL_ST_DIM, "hidden");
+                    pic_words(c, row, col, PL_ST_DIM, "tc.pic.hidden", NULL);
             }
             row++;
         }
         if (s->pv_valid) { /* the finished trick stays in sight while the next one is played */
             pl_buf t = {0};
             tc_cards_text(s->pv_winner == s->pv_leader ? s->pv_lead : s->pv_lay[s->pv_winner], " ", &t);
-            pl_canvas_printf(c, row++, 2, PL_ST_DIM, "last trick: seat %d won with %s (led by seat %d)",
-                             s->pv_winner + c->seat_from, pl_buf_str(&t), s->pv_leader + c->seat_from);
+            pic_words(c, row++, 2, PL_ST_DIM, "tc.pic.last_trick_line", "w", NUM(s->pv_winner + c->seat_from),
+                      "cards", pl_buf_str(&t), "l", NUM(s->pv_leader + c->seat_from), NULL);
             pl_buf_free(&t);
         }
         row++;
     } else if (s->pv_valid) {
-        pl_canvas_printf(c, row++, 0, PL_ST_TITLE, "Last trick: led by seat %d, %d card%s, won by seat %d",
-                         s->pv_leader + c->seat_from, s->pv_n, s->pv_n > 1 ? "s" : "", s->pv_winner + c->seat_from);
-        int col = pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "seat %d lead:", s->pv_leader + c->seat_from);
+        pic_words(c, row++, 0, PL_ST_TITLE, s->pv_n > 1 ? "tc.pic.last_trick" : "tc.pic.last_trick.one", "l",
+                  NUM(s->pv_leader + c->seat_from), "k", NUM(s->pv_n), "w",
+                  NUM(s->pv_winner + c->seat_from), NULL);
+        int col = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.lead", "n", NUM(s->pv_leader + c->seat_from), NULL);
         draw_cards(c, row++, col + 1, s->pv_lead, 8);
         for (int i = 1; i < np; i++) {
             int f = (s->pv_leader + i) % np;
-            col = pl_canvas_printf(c, row, 2, PL_ST_NORMAL, "seat %d:", f + c->seat_from);
+            col = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.laid", "n", NUM(f + c->seat_from), NULL);
             if (s->pv_rev >> f & 1)
                 draw_cards(c, row, col + 1, s->pv_lay[f], 8);
             else
-                pl_canvas_put(c, row, col + 1, PL_ST_DIM, "hidden");
+                pic_words(c, row, col + 1, PL_ST_DIM, "tc.pic.hidden", NULL);
             row++;
         }
         row++;
     }
     for (int i = 0; i < s->ndecl; i++) {
         int e = s->decl_log[i];
-        pl_canvas_printf(c, row++, 0, PL_ST_HILITE, "Seat %d declared %s (%s)%s", (e & 3) + c->seat_from,
-                         (e >> 2 & 7) == 5 ? "Five Soldiers" : "Four Soldiers", (e >> 5 & 1) ? "red" : "black",
-                         (e >> 6 & 1) ? ", countering" : "");
+        pic_words(c, row++, 0, PL_ST_HILITE, (e >> 6 & 1) ? "tc.pic.declared.counter" : "tc.pic.declared", "n",
+                  NUM((e & 3) + c->seat_from), "what",
+                  pl_words(lang, (e >> 2 & 7) == 5 ? "tc.pic.five" : "tc.pic.four"),
+                  "colour", pl_words(lang, (e >> 5 & 1) ? "tc.pic.red" : "tc.pic.black"), NULL);
     }
     int seats[TC_MAXP], na = s->phase == TC_PH_OVER ? 0 : tc_actors(s, seats);
     switch (s->phase) {
-    case TC_PH_COUNT: pl_canvas_put(c, row, 0, PL_ST_NORMAL, "The first dealer is found by counting (chance)"); break;
-    case TC_PH_DEALER: pl_canvas_put(c, row, 0, PL_ST_NORMAL, "The first dealer is drawn (chance)"); break;
+    case TC_PH_COUNT: pic_words(c, row, 0, PL_ST_NORMAL, "tc.pic.ph.count", NULL); break;
+    case TC_PH_DEALER: pic_words(c, row, 0, PL_ST_NORMAL, "tc.pic.ph.dealer", NULL); break;
     case TC_PH_DEAL:
-        pl_canvas_printf(c, row, 0, PL_ST_NORMAL, "Seat %d deals (chance)", s->dealer + c->seat_from);
+        pic_words(c, row, 0, PL_ST_NORMAL, "tc.pic.ph.deal", "n", NUM(s->dealer + c->seat_from), NULL);
         break;
     case TC_PH_EXCH: {
-        int col = pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Night exchange: pass %d card%s to the next seat; waiting for",
-                                   s->night_k, s->night_k > 1 ? "s" : "");
+        int col = pic_words(c, row, 0, PL_ST_HILITE, s->night_k > 1 ? "tc.pic.ph.exch" : "tc.pic.ph.exch.one", "k",
+                            NUM(s->night_k), NULL);
         for (int i = 0; i < na; i++)
             col = pl_canvas_printf(c, row, col, PL_ST_HILITE, " %d", seats[i] + c->seat_from);
         break;
     }
     case TC_PH_DECL:
-        pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Seat %d: declare %s Soldiers%s? (declare %s / nodeclare)",
-                         tc_decl_seat(s) + c->seat_from, s->dround == 5 ? "Five" : "Four",
-                         s->dctr ? " in red, to counter" : "",
-                         s->dround == 5 ? "five" : "four");
+        pic_words(c, row, 0, PL_ST_HILITE,
+                  s->dround == 5 ? (s->dctr ? "tc.pic.ph.decl.5.counter" : "tc.pic.ph.decl.5")
+                                 : (s->dctr ? "tc.pic.ph.decl.4.counter" : "tc.pic.ph.decl.4"),
+                  "n", NUM(tc_decl_seat(s) + c->seat_from), NULL);
         break;
     case TC_PH_LEAD:
-        pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Seat %d leads%s%s", s->tleader + c->seat_from,
-                         s->textra ? " the declared Four" : "",
-                         tc_ban_applies(s) ? " (first trick: banned cards cannot be led)" : "");
+    {
+        int x = pic_words(c, row, 0, PL_ST_HILITE, s->textra ? "tc.pic.ph.lead.extra" : "tc.pic.ph.lead", "n",
+                          NUM(s->tleader + c->seat_from), NULL);
+        if (tc_ban_applies(s))
+            pic_words(c, row, x + 1, PL_ST_HILITE, "tc.pic.ph.lead.ban", NULL);
+    }
         break;
     case TC_PH_LAY:
-        pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Seat %d lays %d card%s face down", seats[0] + c->seat_from, s->tn,
-                         s->tn > 1 ? "s" : "");
+        pic_words(c, row, 0, PL_ST_HILITE, s->tn > 1 ? "tc.pic.ph.lay" : "tc.pic.ph.lay.one", "n",
+                  NUM(seats[0] + c->seat_from), "k", NUM(s->tn), NULL);
         break;
     case TC_PH_REVEAL:
-        pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Seat %d: reveal or hide", seats[0] + c->seat_from);
+        pic_words(c, row, 0, PL_ST_HILITE, "tc.pic.ph.reveal", "n", NUM(seats[0] + c->seat_from), NULL);
         break;
     default: {
         pl_outcome o;
         tc_game.outcome(s, &o);
         if (o.kind == PL_WIN_SEAT)
-            pl_canvas_printf(c, row, 0, PL_ST_HILITE, "Over: seat %d wins with %+ld", o.winner + c->seat_from,
-                             o.score[o.winner]);
+            pic_words(c, row, 0, PL_ST_HILITE, "tc.pic.over.win", "n", NUM(o.winner + c->seat_from), "score",
+                      SNUM((int)o.score[o.winner]), NULL);
         else
-            pl_canvas_put(c, row, 0, PL_ST_HILITE, "Over: a draw");
+            pic_words(c, row, 0, PL_ST_HILITE, "tc.pic.over.draw", NULL);
     }
     }
 }

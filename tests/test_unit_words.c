@@ -1,0 +1,318 @@
+/* test_unit_words.c — the terminal's words (include/parlour/words.h): the
+ * language from the environment in POSIX order and from --lang codes; the
+ * four catalogues (data/words/LANG.txt) with the same keys and the same
+ * placeholders, nothing left in English on a Russian, Japanese or
+ * Vietnamese screen; {name} filled; text measured, cut and wrapped in
+ * display columns so that a Japanese line never overflows 80 columns nor
+ * splits a character; the games' pictures in each language. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "parlour/canvas.h"
+#include "parlour/match.h"
+#include "parlour/words.h"
+
+/* Sets (value) or unsets (NULL) the environment variable `name`. */
+static void env(const char *name, const char *value)
+{
+    if (value)
+        setenv(name, value, 1);
+    else
+        unsetenv(name);
+}
+
+static void test_unit_words_lang_of_locale(void **state)
+{
+    (void)state;
+    assert_int_equal(pl_words_lang_of_locale("ja_JP.UTF-8"), PL_LANG_JA);
+    assert_int_equal(pl_words_lang_of_locale("vi_VN.UTF-8"), PL_LANG_VI);
+    assert_int_equal(pl_words_lang_of_locale("vi_VN"), PL_LANG_VI);
+    assert_int_equal(pl_words_lang_of_locale("ru_RU.UTF-8"), PL_LANG_RU);
+    assert_int_equal(pl_words_lang_of_locale("ru"), PL_LANG_RU);
+    assert_int_equal(pl_words_lang_of_locale("ja.UTF-8"), PL_LANG_JA);
+    assert_int_equal(pl_words_lang_of_locale("ru_UA@euro"), PL_LANG_RU);
+    assert_int_equal(pl_words_lang_of_locale("en_GB.UTF-8"), PL_LANG_EN);
+    assert_int_equal(pl_words_lang_of_locale("de_DE.UTF-8"), PL_LANG_EN);
+    assert_int_equal(pl_words_lang_of_locale("C"), PL_LANG_EN);
+    assert_int_equal(pl_words_lang_of_locale("C.UTF-8"), PL_LANG_EN);
+    assert_int_equal(pl_words_lang_of_locale("POSIX"), PL_LANG_EN);
+    assert_int_equal(pl_words_lang_of_locale(""), PL_LANG_EN);
+    assert_int_equal(pl_words_lang_of_locale(NULL), PL_LANG_EN);
+    assert_int_equal(pl_words_lang_of_locale("jav_ID"), PL_LANG_EN); /* Javanese is not Japanese */
+    assert_int_equal(pl_words_lang_of_locale("ja-JP"), PL_LANG_EN);  /* not a POSIX name */
+}
+
+/* LC_ALL, else LC_MESSAGES, else LANG: the first set and not empty. */
+static void test_unit_words_lang_from_env(void **state)
+{
+    (void)state;
+    env("LC_ALL", NULL);
+    env("LC_MESSAGES", NULL);
+    env("LANG", NULL);
+    assert_int_equal(pl_words_lang_from_env(), PL_LANG_EN);
+    env("LANG", "ja_JP.UTF-8");
+    assert_int_equal(pl_words_lang_from_env(), PL_LANG_JA);
+    env("LC_MESSAGES", "vi_VN.UTF-8");
+    assert_int_equal(pl_words_lang_from_env(), PL_LANG_VI);
+    env("LC_ALL", "ru_RU.UTF-8");
+    assert_int_equal(pl_words_lang_from_env(), PL_LANG_RU);
+    env("LC_ALL", "C"); /* set: it wins, even for English */
+    assert_int_equal(pl_words_lang_from_env(), PL_LANG_EN);
+    env("LC_ALL", ""); /* empty: as if unset */
+    assert_int_equal(pl_words_lang_from_env(), PL_LANG_VI);
+    env("LC_MESSAGES", "");
+    assert_int_equal(pl_words_lang_from_env(), PL_LANG_JA);
+    env("LC_ALL", NULL);
+    env("LC_MESSAGES", NULL);
+    env("LANG", NULL);
+}
+
+static void test_unit_words_lang_codes(void **state)
+{
+    (void)state;
+    assert_int_equal(pl_words_lang_parse("en"), PL_LANG_EN);
+    assert_int_equal(pl_words_lang_parse("ru"), PL_LANG_RU);
+    assert_int_equal(pl_words_lang_parse("JA"), PL_LANG_JA);
+    assert_int_equal(pl_words_lang_parse("vi"), PL_LANG_VI);
+    assert_int_equal(pl_words_lang_parse("xx"), -1);
+    assert_int_equal(pl_words_lang_parse(""), -1);
+    assert_int_equal(pl_words_lang_parse("jap"), -1);
+    assert_int_equal(pl_words_lang_parse(NULL), -1);
+    for (int l = 0; l < PL_LANG_COUNT; l++)
+        assert_int_equal(pl_words_lang_parse(pl_words_lang_code((pl_lang)l)), l);
+    assert_string_equal(pl_words_lang_list(), "en, ru, ja, vi");
+}
+
+/* Appends the placeholders of `text` ("{a}{b}"), sorted, into `out`. */
+static void placeholders(const char *text, char *out, size_t cap)
+{
+    const char *names[32];
+    size_t lens[32];
+    int n = 0;
+    for (const char *p = text; (p = strchr(p, '{')) && n < 32; p++) {
+        const char *e = strchr(p, '}');
+        if (!e)
+            break;
+        names[n] = p + 1;
+        lens[n++] = (size_t)(e - p - 1);
+    }
+    for (int i = 1; i < n; i++) /* insertion sort: a few names */
+        for (int j = i; j > 0 && strncmp(names[j - 1], names[j], lens[j] > lens[j - 1] ? lens[j] : lens[j - 1]) > 0;
+             j--) {
+            const char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+            size_t l = lens[j];
+            lens[j] = lens[j - 1];
+            lens[j - 1] = l;
+        }
+    out[0] = '\0';
+    for (int i = 0; i < n; i++)
+        snprintf(out + strlen(out), cap - strlen(out), "{%.*s}", (int)lens[i], names[i]);
+}
+
+/* True when `text`, less its {placeholders}, has a letter outside ASCII
+ * (Cyrillic, kana, kanji) or no letter at all. */
+static bool has_own_letters(const char *text)
+{
+    bool letters = false;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == '{' && strchr((const char *)p, '}')) {
+            p = (const unsigned char *)strchr((const char *)p, '}');
+            continue;
+        }
+        if (*p >= 0x80)
+            return true;
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))
+            letters = true;
+    }
+    return !letters;
+}
+
+/* True when the translation `t` of English `en` in `lang` is not English
+ * left as it stands: never the English text itself; in Russian and
+ * Japanese, Cyrillic or kana/kanji wherever English has words (Vietnamese
+ * may write a short word without a diacritic: "gieo"). */
+static bool translated(pl_lang lang, const char *t, const char *en)
+{
+    if (!strcmp(t, en)) /* the same: only when English has no words (", ") */
+        return has_own_letters(en) && !strpbrk(en, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+    return lang == PL_LANG_VI || has_own_letters(t);
+}
+
+/* Every key in all four catalogues, once, with the same placeholders; a
+ * translation is not the English text (the same words only where they are
+ * keys or names typed as they stand: PgUp). */
+static void test_unit_words_catalogues_agree(void **state)
+{
+    (void)state;
+    int n = pl_words_count(PL_LANG_EN);
+    assert_true(n > 40);
+    assert_true(n < 1024); /* words.c's WORDS_MAX */
+    for (int l = 0; l < PL_LANG_COUNT; l++) {
+        assert_int_equal(pl_words_count((pl_lang)l), n);
+        for (int i = 0; i < n; i++) {
+            const char *key = pl_words_key_at((pl_lang)l, i);
+            assert_string_equal(key, pl_words_key_at(PL_LANG_EN, i));
+            if (i > 0 && !strcmp(key, pl_words_key_at((pl_lang)l, i - 1)))
+                fail_msg("%s: key %s twice", pl_words_lang_code((pl_lang)l), key);
+            char a[256], b[256];
+            placeholders(pl_words_text_at((pl_lang)l, i), a, sizeof a);
+            placeholders(pl_words_text_at(PL_LANG_EN, i), b, sizeof b);
+            if (strcmp(a, b))
+                fail_msg("%s: %s has %s, English %s", pl_words_lang_code((pl_lang)l), key, a, b);
+            const char *t = pl_words_text_at((pl_lang)l, i);
+            if (l != PL_LANG_EN && strcmp(key, "tui.pgup") && !translated((pl_lang)l, t, pl_words_text_at(PL_LANG_EN, i)))
+                fail_msg("%s: %s left in English: \"%s\"", pl_words_lang_code((pl_lang)l), key, t);
+        }
+    }
+    assert_null(pl_words_key_at(PL_LANG_EN, n));
+    assert_null(pl_words_key_at(PL_LANG_EN, -1));
+}
+
+static void test_unit_words_put(void **state)
+{
+    (void)state;
+    pl_buf b = {0};
+    pl_words_put(&b, PL_LANG_EN, "tui.to_act", "seat", "Seat 1 (Light)", "n", "2", NULL);
+    assert_string_equal(pl_buf_str(&b), "Seat 1 (Light) to act, 2 legal:");
+    pl_buf_clear(&b);
+    pl_words_put(&b, PL_LANG_JA, "tui.to_act", "seat", "席1（白）", "n", "2", NULL);
+    assert_string_equal(pl_buf_str(&b), "席1（白）の番、2通り:");
+    pl_buf_clear(&b);
+    pl_words_put(&b, PL_LANG_VI, "tui.to_act", "n", "3", "seat", "Ghế 2", NULL); /* any order */
+    assert_string_equal(pl_buf_str(&b), "Lượt của Ghế 2, 3 lựa chọn:");
+    pl_buf_clear(&b);
+    pl_words_put(&b, PL_LANG_RU, "tui.to_act", "n", "3", NULL); /* a name not given stays */
+    assert_string_equal(pl_buf_str(&b), "Ходит {seat}, вариантов 3:");
+    pl_buf_clear(&b);
+    pl_words_put(&b, PL_LANG_JA, "no.such.key", NULL); /* a bug, but no crash: the key */
+    assert_string_equal(pl_buf_str(&b), "no.such.key");
+    assert_null(pl_words_find(PL_LANG_JA, "no.such.key"));
+    assert_string_equal(pl_words_find(PL_LANG_JA, "seatname.ur.Dark"), "黒");
+    assert_string_equal(pl_words((pl_lang)7, "tui.page.log"), "log"); /* out of range: English */
+    /* Escapes: a line break, and the help's lines. */
+    assert_non_null(strchr(pl_words(PL_LANG_JA, "tui.help.play"), '\n'));
+    assert_null(strstr(pl_words(PL_LANG_JA, "tui.help.play"), "\\n"));
+    pl_buf_free(&b);
+}
+
+/* Display columns: kana and kanji two wide, Vietnamese letters one. */
+static void test_unit_words_columns(void **state)
+{
+    (void)state;
+    const char *ja = "席1（白）の番"; /* 席 1 （ 白 ） の 番: 2+1+2+2+2+2+2 */
+    assert_int_equal(pl_words_cols(ja, strlen(ja)), 13);
+    const char *vi = "Lượt của Ghế 2"; /* precomposed: one column each */
+    assert_int_equal(pl_words_cols(vi, strlen(vi)), 14);
+    assert_int_equal(pl_words_cols("e\xCC\x81", 3), 1); /* e + a combining acute */
+    /* Cut at 3 columns: one kanji (2), never half of the next. */
+    assert_int_equal(pl_words_fit("日本語", 3), 3);
+    assert_int_equal(pl_words_fit("日本語", 4), 6);
+    assert_int_equal(pl_words_fit("日本語", 1), 0);
+    assert_int_equal(pl_words_fit("abc", 10), 3);
+    assert_int_equal(pl_words_char_len("日"), 3);
+    assert_int_equal(pl_words_char_len("\xE6\x97"), 2); /* cut short: the bytes there, as one */
+    assert_int_equal(pl_words_char_len("\xE6" "a"), 1);   /* broken: the lead byte alone */
+    assert_int_equal(pl_words_char_len(""), 0);
+    /* Wrapped: after a blank when there is one, after 、 or 。, else between characters. */
+    assert_int_equal(pl_words_wrap("ab cd ef", 6), 6); /* "ab cd " */
+    assert_int_equal(pl_words_wrap("まだ手はない。次の手", 16), 21); /* up to 。 (14 columns) */
+    assert_int_equal(pl_words_wrap("あいうえおかきくけこ", 7), 9); /* 3 characters, 6 columns */
+    assert_int_equal(pl_words_wrap("line\nnext", 80), 4);
+}
+
+/* Every catalogue text, wrapped as the screen wraps notes (78 columns of
+ * an 80-column terminal), gives lines within 78 columns that end between
+ * two characters; the one-line texts (hints, footers) fit whole. */
+static void test_unit_words_fit_80_columns(void **state)
+{
+    (void)state;
+    static const char *const one_line[] = {"tui.hint.move", "tui.hint.over", "tui.replay.hint", "tui.page.scroll",
+                                           "tui.page.back"};
+    for (int l = 0; l < PL_LANG_COUNT; l++) {
+        for (int i = 0; i < pl_words_count((pl_lang)l); i++) {
+            const char *s = pl_words_text_at((pl_lang)l, i);
+            while (*s) {
+                size_t len = pl_words_wrap(s, 78);
+                assert_true(pl_words_cols(s, len) <= 78);
+                /* the cut is at a character's start */
+                assert_true(((unsigned char)s[len] & 0xC0) != 0x80);
+                s += len;
+                while (*s == ' ' || *s == '\n')
+                    s++;
+            }
+        }
+        for (size_t k = 0; k < sizeof one_line / sizeof *one_line; k++) {
+            const char *t = pl_words((pl_lang)l, one_line[k]);
+            if (pl_words_cols(t, strlen(t)) > 78)
+                fail_msg("%s: %s is %d columns: \"%s\"", pl_words_lang_code((pl_lang)l), one_line[k],
+                         pl_words_cols(t, strlen(t)), t);
+        }
+    }
+}
+
+/* The games' pictures in the player's language (pl_canvas.lang): English
+ * (0) is the protocol's `show`, byte for byte; in ru/ja/vi no English label
+ * is left, and Ur's picture (whose rows do not fold) stays within 80
+ * columns, a kana or kanji counted two. */
+static void test_unit_words_pictures(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *game, *opts, *moves[3], *english[3];
+    } cases[] = {
+        {"ur", "seed=2 start=light", {"roll 1", "enter", NULL}, {"reserve", "Marks:", "to roll"}},
+        {"tamcuc", "seed=2", {NULL}, {"Seat 1", "hand:", "rules:"}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        pl_match *m = th_new(cases[k].game, cases[k].opts);
+        for (int i = 0; cases[k].moves[i]; i++)
+            th_play(m, cases[k].moves[i]);
+        /* Play on to the first decision, so that hands and the table are drawn. */
+        pl_buf err = {0};
+        for (int i = 0; i < 40 && m->game->phase(m->state) == PL_PHASE_CHANCE; i++) {
+            pl_action a;
+            assert_int_equal(pl_match_random(m, &a, &err), 0);
+        }
+        pl_buf show = {0};
+        pl_show(m->game, m->state, 0, &show);
+        for (int l = 0; l < PL_LANG_COUNT; l++) {
+            pl_canvas c = {.lang = l};
+            m->game->draw(m->state, 0, &c);
+            pl_buf t = {0};
+            pl_canvas_to_text(&c, &t);
+            if (l == PL_LANG_EN)
+                assert_string_equal(pl_buf_str(&t), pl_buf_str(&show));
+            else
+                for (int e = 0; e < 3; e++)
+                    if (strstr(pl_buf_str(&t), cases[k].english[e]))
+                        fail_msg("%s in %s: \"%s\" left in\n%s", cases[k].game, pl_words_lang_code((pl_lang)l),
+                                 cases[k].english[e], pl_buf_str(&t));
+            if (!strcmp(cases[k].game, "ur"))
+                for (const char *line = pl_buf_str(&t); *line;) {
+                    size_t n = strcspn(line, "\n");
+                    assert_true(pl_words_cols(line, n) <= 80);
+                    line += n + (line[n] == '\n');
+                }
+            pl_buf_free(&t);
+            pl_canvas_free(&c);
+        }
+        pl_buf_free(&show);
+        pl_buf_free(&err);
+        pl_match_free(m);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_unit_words_lang_of_locale), cmocka_unit_test(test_unit_words_lang_from_env),
+        cmocka_unit_test(test_unit_words_lang_codes),     cmocka_unit_test(test_unit_words_catalogues_agree),
+        cmocka_unit_test(test_unit_words_put),            cmocka_unit_test(test_unit_words_columns),
+        cmocka_unit_test(test_unit_words_fit_80_columns), cmocka_unit_test(test_unit_words_pictures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
