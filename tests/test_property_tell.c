@@ -46,6 +46,23 @@ static void check_text(const char *text, const char *what, const char *opts, lon
         fail_msg("%s (%s, action %ld): a blank opens \"%s\"", what, opts, step, text);
 }
 
+/* The game's own English words that a ru/ja/vi history of City Behind
+ * Walls or Tam Cúc must not show (its events are told in the catalogue's
+ * sentences, "ev.cbw.*", "ev.tamcuc.*"): the English seat, the verbs of
+ * the notation and of the games' describe. */
+static void check_no_english(const char *game, pl_lang lang, const char *text, const char *opts, long step)
+{
+    static const char *const english[] = {"Seat",   "seat",  "captured", "prisoner", "trick",  "wins",   "place",
+                                          "pass",   "lead",  "lay ",     "reveal",   "hide",   "declare", "deal",
+                                          "first ", "score", "castle",   "won",      "Counted", "Game"};
+    if (lang == PL_LANG_EN || (strcmp(game, "cbw") && strcmp(game, "tamcuc")))
+        return;
+    for (size_t i = 0; i < sizeof english / sizeof *english; i++)
+        if (strstr(text, english[i]))
+            fail_msg("%s in %s (%s, action %ld): English \"%s\" in \"%s\"", game, pl_words_lang_code(lang), opts,
+                     step, english[i], text);
+}
+
 /* Plays one random game of `game` with options `opts` (drawn by `r`),
  * telling every action every way to every viewer, as notes joined over a
  * few actions (the screen clears its notes when a human types) and as log
@@ -93,6 +110,7 @@ static void run_game(const char *game, const char *opts, pl_lang lang, pl_rng *r
                 tell_action(g, before, seat, a, m->state, v, seat == PL_CHANCE ? TELL_CHANCE : seat_hows[k], lang,
                             &one);
                 check_text(pl_buf_str(&one), "one action", opts, step);
+                check_no_english(game, lang, pl_buf_str(&one), opts, step);
                 t->texts++;
             }
             /* The log's line: chance joins the move after it. */

@@ -119,40 +119,90 @@ static void event_seat(const pl_game *g, const void *st, int n, pl_lang lang, pl
 }
 
 /* The catalogue's sentence for event `ev` of game `g` in `lang`: the key
- * "ev.GAME.TYPE.FIELD.VALUE" for the first string field whose value has
- * one ("ev.ur.move.from.reserve"), else "ev.GAME.TYPE.FIELD" for the first
- * field that is true ("ev.ur.throw.opening"), else "ev.GAME.TYPE"; NULL
- * when the catalogue has none of them. */
+ * "ev.GAME.TYPE.FIELD.VALUE" for the first string field (or null field,
+ * VALUE "null") whose value has one ("ev.ur.move.from.reserve"), or
+ * "ev.GAME.TYPE.FIELD" for the first field that is true
+ * ("ev.ur.throw.opening"), whichever comes first; else "ev.GAME.TYPE.FIELD"
+ * for the first array that is not empty ("ev.tamcuc.lay.cards": the cards
+ * are known); else "ev.GAME.TYPE"; NULL when the catalogue has none. */
 static const char *event_key(const pl_game *g, json_t *ev, pl_lang lang, pl_buf *key)
 {
     const char *type = json_string_value(json_object_get(ev, "type"));
     if (!type)
         return NULL;
-    const char *k, *found = NULL;
-    json_t *v;
-    json_object_foreach (ev, k, v) {
-        if (found || !strcmp(k, "type"))
-            continue;
-        pl_buf_clear(key);
-        if (json_is_string(v))
-            pl_buf_printf(key, "ev.%s.%s.%s.%s", g->id, type, k, json_string_value(v));
-        else if (json_is_true(v))
-            pl_buf_printf(key, "ev.%s.%s.%s", g->id, type, k);
-        else
-            continue;
-        if (pl_words_find(lang, pl_buf_str(key)))
-            found = pl_buf_str(key);
+    for (int pass = 0; pass < 2; pass++) {
+        const char *k;
+        json_t *v;
+        json_object_foreach (ev, k, v) {
+            if (!strcmp(k, "type"))
+                continue;
+            pl_buf_clear(key);
+            if (pass == 0 && json_is_string(v))
+                pl_buf_printf(key, "ev.%s.%s.%s.%s", g->id, type, k, json_string_value(v));
+            else if (pass == 0 && json_is_null(v))
+                pl_buf_printf(key, "ev.%s.%s.%s.null", g->id, type, k);
+            else if ((pass == 0 && json_is_true(v)) || (pass == 1 && json_array_size(v) > 0))
+                pl_buf_printf(key, "ev.%s.%s.%s", g->id, type, k);
+            else
+                continue;
+            if (pl_words_find(lang, pl_buf_str(key)))
+                return pl_buf_str(key);
+        }
     }
-    if (found)
-        return found;
     pl_buf_clear(key);
     pl_buf_printf(key, "ev.%s.%s", g->id, type);
     return pl_words_find(lang, pl_buf_str(key)) ? pl_buf_str(key) : NULL;
 }
 
+/* True when event field `k` holds a seat's number (or a team's, which is
+ * its first seat's: City Behind Walls' team 0 is seat 0, Red). */
+static bool seat_field(const char *k)
+{
+    static const char *const seats[] = {"seat",   "owner", "winner", "winners", "team",        "by",
+                                        "lost",   "to",    "leader", "dealer",  "provisional"};
+    for (size_t i = 0; i < sizeof seats / sizeof *seats; i++)
+        if (!strcmp(k, seats[i]))
+            return true;
+    return false;
+}
+
+/* Appends how event field `k` of game `g` with value `v` reads in `lang`:
+ * a seat by event_seat; a number in decimal; a string as the catalogue's
+ * "ev.GAME.word.FIELD.VALUE" when it has one ("four" → "Tứ tử"), else as
+ * it stands (a card, a cell); an array of strings, numbers or seats joined
+ * by "result.list_sep", of objects with a "card" their cards so joined, of
+ * other objects (cells, lines) their count; null as nothing. */
+static void event_value(const pl_game *g, const void *st, const char *k, json_t *v, pl_lang lang, pl_buf *out)
+{
+    if (json_is_integer(v) && seat_field(k)) {
+        event_seat(g, st, (int)json_integer_value(v), lang, out);
+    } else if (json_is_integer(v)) {
+        pl_buf_printf(out, "%lld", (long long)json_integer_value(v));
+    } else if (json_is_string(v)) {
+        pl_buf key = {0};
+        pl_buf_printf(&key, "ev.%s.word.%s.%s", g->id, k, json_string_value(v));
+        const char *t = pl_words_find(lang, pl_buf_str(&key));
+        pl_buf_puts(out, t ? t : json_string_value(v));
+        out->oom |= key.oom;
+        pl_buf_free(&key);
+    } else if (json_is_array(v)) {
+        json_t *first = json_array_get(v, 0);
+        if (json_is_object(first) && !json_object_get(first, "card")) {
+            pl_buf_printf(out, "%zu", json_array_size(v));
+            return;
+        }
+        size_t i;
+        json_t *item;
+        json_array_foreach (v, i, item) {
+            if (i > 0)
+                pl_buf_puts(out, pl_words(lang, "result.list_sep"));
+            event_value(g, st, k, json_is_object(item) ? json_object_get(item, "card") : item, lang, out);
+        }
+    }
+}
+
 /* Appends the catalogue's sentence of event `ev`: {FIELD} for each field
- * (a seat's number in "seat", "owner", "winner" as event_seat names it;
- * numbers in decimal; null as nothing). */
+ * as event_value words it. */
 static void event_words(const pl_game *g, const void *st, json_t *ev, const char *key, pl_lang lang, pl_buf *out)
 {
     const char *nv[2 * 12 + 1] = {0};
@@ -163,14 +213,7 @@ static void event_words(const pl_game *g, const void *st, json_t *ev, const char
     json_object_foreach (ev, k, v) {
         if (n >= 12 || !strcmp(k, "type"))
             continue;
-        if (json_is_integer(v) && (!strcmp(k, "seat") || !strcmp(k, "owner") || !strcmp(k, "winner")))
-            event_seat(g, st, (int)json_integer_value(v), lang, &vals[n]);
-        else if (json_is_integer(v))
-            pl_buf_printf(&vals[n], "%lld", (long long)json_integer_value(v));
-        else if (json_is_string(v))
-            pl_buf_puts(&vals[n], json_string_value(v));
-        else
-            continue;
+        event_value(g, st, k, v, lang, &vals[n]);
         nv[2 * n] = k;
         nv[2 * n + 1] = pl_buf_str(&vals[n]);
         n++;
