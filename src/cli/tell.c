@@ -154,28 +154,40 @@ static const char *event_key(const pl_game *g, json_t *ev, pl_lang lang, pl_buf 
     return pl_words_find(lang, pl_buf_str(key)) ? pl_buf_str(key) : NULL;
 }
 
-/* True when event field `k` holds a seat's number (or a team's, which is
- * its first seat's: City Behind Walls' team 0 is seat 0, Red). */
-static bool seat_field(const char *k)
+/* True when `k` is one of the NULL-ended `names`. */
+static bool field_in(const char *k, const char *const *names)
 {
-    static const char *const seats[] = {"seat",   "owner", "winner", "winners", "team",        "by",
-                                        "lost",   "to",    "leader", "dealer",  "provisional"};
-    for (size_t i = 0; i < sizeof seats / sizeof *seats; i++)
-        if (!strcmp(k, seats[i]))
+    for (; *names; names++)
+        if (!strcmp(k, *names))
             return true;
     return false;
 }
 
+/* Event fields that hold a team's number, a team named as its first seat
+ * is (City Behind Walls' team 0 is seat 0, Red), and those that hold a
+ * seat's. */
+static const char *const team_fields[] = {"team", "by", "lost", "winner", "owner", NULL};
+static const char *const seat_fields[] = {"seat", "winners", "to", "leader", "dealer", "provisional", NULL};
+
 /* Appends how event field `k` of game `g` with value `v` reads in `lang`:
- * a seat by event_seat; a number in decimal; a string as the catalogue's
+ * a team by its name, a seat by its name with two seats, else by number
+ * and name ("席2（黒）"); a number in decimal; a string as the catalogue's
  * "ev.GAME.word.FIELD.VALUE" when it has one ("four" → "Tứ tử"), else as
  * it stands (a card, a cell); an array of strings, numbers or seats joined
  * by "result.list_sep", of objects with a "card" their cards so joined, of
  * other objects (cells, lines) their count; null as nothing. */
 static void event_value(const pl_game *g, const void *st, const char *k, json_t *v, pl_lang lang, pl_buf *out)
 {
-    if (json_is_integer(v) && seat_field(k)) {
-        event_seat(g, st, (int)json_integer_value(v), lang, out);
+    int n = (int)json_integer_value(v);
+    if (json_is_integer(v) && field_in(k, team_fields)) {
+        event_seat(g, st, n, lang, out);
+    } else if (json_is_integer(v) && field_in(k, seat_fields)) {
+        /* Two seats are told by their names ("黒"); more share them, and
+         * are told by number too ("席2（黒）"). */
+        if (g->num_seats(st) > 2 && n >= 0 && n < g->num_seats(st))
+            tell_seat(g, st, n, lang, out);
+        else
+            event_seat(g, st, n, lang, out);
     } else if (json_is_integer(v)) {
         pl_buf_printf(out, "%lld", (long long)json_integer_value(v));
     } else if (json_is_string(v)) {
