@@ -131,6 +131,21 @@ static bool has_own_letters(const char *text)
     return !letters;
 }
 
+/* True when `text`, less its {placeholders}, has no letter at all, ASCII
+ * or not: marks and names only (" ({team}): "). */
+static bool no_words(const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == '{' && strchr((const char *)p, '}')) {
+            p = (const unsigned char *)strchr((const char *)p, '}');
+            continue;
+        }
+        if (*p >= 0x80 || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))
+            return false;
+    }
+    return true;
+}
+
 /* True when the translation `t` of English `en` in `lang` is not English
  * left as it stands: never the English text itself; in Russian and
  * Japanese, Cyrillic or kana/kanji wherever English has words (Vietnamese
@@ -138,7 +153,7 @@ static bool has_own_letters(const char *text)
 static bool translated(pl_lang lang, const char *t, const char *en)
 {
     if (!strcmp(t, en)) /* the same: only when English has no words (", ") */
-        return has_own_letters(en) && !strpbrk(en, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+        return no_words(en);
     return lang == PL_LANG_VI || has_own_letters(t);
 }
 
@@ -255,7 +270,8 @@ static void test_unit_words_fit_80_columns(void **state)
 }
 
 /* The games' pictures in the player's language (pl_canvas.lang): English
- * (0) is the protocol's `show`, byte for byte; in ru/ja/vi no English label
+ * (0) is the protocol's `show`, byte for byte (Ur, Tam Cúc, City Behind
+ * Walls); in ru/ja/vi no English label
  * is left, and Ur's picture (whose rows do not fold) stays within 80
  * columns, a kana or kanji counted two. */
 static void test_unit_words_pictures(void **state)
@@ -266,6 +282,7 @@ static void test_unit_words_pictures(void **state)
     } cases[] = {
         {"ur", "seed=2 start=light", {"roll 1", "enter", NULL}, {"reserve", "Marks:", "to roll"}},
         {"tamcuc", "seed=2", {NULL}, {"Seat 1", "hand:", "rules:"}},
+        {"cbw", "seed=2", {"first red", "9H@0,0", NULL}, {"Seat", "score", "Last card"}},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         pl_match *m = th_new(cases[k].game, cases[k].opts);
