@@ -272,8 +272,8 @@ karuta_save)
     grep -q 'parlour play karuta: --save: cannot' "$WORK/err.txt" || fail "no clear message: $(cat "$WORK/err.txt")"
     ;;
 lang_ja | lang_vi)
-    # The screen in the player's language (LANG; issue 32): a few moves of Ur
-    # and of Tam Cúc at 80x24 show the translated prompt and hint, no English
+    # The screen in the player's language (LANG; issue 32): a few moves of Ur,
+    # Tam Cúc and City Behind Walls at 80x24 show the translated prompt and hint, no English
     # prompt, nothing wider than the screen and no broken character; the log
     # page's footer too. LANG names a locale this machine may not have: the
     # words follow it all the same (and curses draws in C.UTF-8).
@@ -281,13 +281,16 @@ lang_ja | lang_vi)
     lang_ja) loc=ja_JP.UTF-8 prompt='の番、[0-9]+通り:  1\) ' hint='番号か表記を入力' logfoot='記録 — ' ;;
     lang_vi) loc=vi_VN.UTF-8 prompt='Lượt của Ghế [1-4].*, [0-9]+ lựa chọn:  1\) ' hint='Gõ số thứ tự' logfoot='diễn biến — ' ;;
     esac
-    for game in ur tamcuc; do
+    # City Behind Walls' picture and history too: no English seat, label
+    # or sentence of the game's own words (Seat 2, Last card, laid, won).
+    for game in ur tamcuc cbw; do
         start 80 24 "env -u LC_ALL -u LC_MESSAGES LANG=$loc $P play $game seed=2"
         wait_for '^ >( |$)'
         wait_for "$prompt"
         [ "$game" = ur ] && wait_for "$hint" # Tam Cúc's tall table leaves it no row
         for _ in 1 2 3; do
             absent 'to act|legal:|Type a number|terminal too small|�'
+            absent 'Seat [0-9]|Last card|edges (open|fixed)|score [0-9]| laid | won |captured'
             fits 80 24
             type_line 1
             wait_for "$prompt"
