@@ -847,8 +847,8 @@ void cbw_draw(const void *st, int seat, pl_canvas *c)
         pic_words(c, row++, 0, PL_ST_HILITE, "cbw.pic.first", NULL);
     } else if (s->phase == CBW_PH_MOVE) {
         pic_words(c, row++, 0, PL_ST_HILITE, s->started ? "cbw.pic.to_play" : "cbw.pic.to_play.first", "n",
-                  NUM(s->turn + c->seat_from), "team", pic_team(c, cbw_team(s->turn)), "low", s->deck == 36 ? "6" : "2",
-                  NULL);
+                  NUM(s->turn + c->seat_from), "team", pic_team(c, cbw_team(s->turn)), "low",
+                  s->deck == 36 ? "6" : "2", NULL);
         if (s->passes)
             pic_words(c, row++, 0, PL_ST_DIM, s->passes == 1 ? "cbw.pic.passes.one" : "cbw.pic.passes", "n",
                       NUM(s->passes), "all", NUM(s->nseats), NULL);
@@ -867,8 +867,9 @@ void cbw_draw(const void *st, int seat, pl_canvas *c)
         int col = pic_words(c, row, 0, PL_ST_DIM, "cbw.pic.last", "card", pl_buf_str(&b), "x", NUM(h->x), "y",
                             NUM(h->y), NULL);
         if (s->cap1 || s->cap2) /* at column 30, or after a longer line */
-            pic_words(c, row, col + 2 > 30 ? col + 2 : 30, PL_ST_DIM, s->cap2 ? "cbw.pic.captured_lost" : "cbw.pic.captured",
-                      "n", NUM(s->cap1), "lost", NUM(s->cap2), NULL);
+            pic_words(c, row, col + 2 > 30 ? col + 2 : 30, PL_ST_DIM,
+                      s->cap2 ? "cbw.pic.captured_lost" : "cbw.pic.captured", "n", NUM(s->cap1), "lost", NUM(s->cap2),
+                      NULL);
         row++;
         pl_buf_free(&b);
     }
