@@ -14,6 +14,7 @@
 #include "parlour/match.h"
 #include "parlour/words.h"
 #include "tell.h"
+#include "games/karuta/public/kar_practice.h"
 
 /* Sets (value) or unsets (NULL) the environment variable `name`. */
 static void env(const char *name, const char *value)
@@ -373,6 +374,47 @@ static void test_unit_words_refusals(void **state)
     pl_match_free(m);
 }
 
+/* Karuta's judgement and statistics in the player's language
+ * (karp_options.lang): English keeps its text with the engine's line; in
+ * ru/ja/vi every reading of kyōgi, chirashi and uta-karuta is told from the
+ * catalogue — no placeholder left, no rule number, no English sentence. */
+static void test_unit_words_karuta_judgement(void **state)
+{
+    (void)state;
+    static const char *const own[PL_LANG_COUNT] = {"Poem ", "Стихотворение ", "決まり字", "Bài thơ "};
+    static const karp_options modes[] = {
+        {.seed = "7", .delay_ms = 400},
+        {.seed = "3", .solo = true, .opponents = 2},
+        {.seed = "3", .solo = true},
+        {.seed = "4", .uta = true},
+    };
+    for (size_t k = 0; k < sizeof modes / sizeof *modes; k++)
+        for (int l = 0; l < PL_LANG_COUNT; l++) {
+            karp_options o = modes[k];
+            o.lang = l;
+            pl_buf err = {0};
+            karp *p = karp_new(&o, &err);
+            if (!p)
+                fail_msg("karp_new: %s", pl_buf_str(&err));
+            for (int r = 0; r < 12 && karp_start(p, &err) == 1; r++) {
+                if (karp_finish(p, &err) < 0)
+                    fail_msg("karp_finish: %s", pl_buf_str(&err));
+                while (karp_send_owed(p) > 0)
+                    assert_true(karp_send(p, NULL, &err) >= 0);
+                const char *j = karp_judgement(p);
+                if (!strstr(j, own[l]) || strchr(j, '{') || (l != PL_LANG_EN) == !!strstr(j, "Engine: ") ||
+                    (l != PL_LANG_EN && (strstr(j, "KA-") || strstr(j, " it") || strstr(j, "took"))))
+                    fail_msg("mode %zu, %s: \"%s\"", k, pl_words_lang_code((pl_lang)l), j);
+            }
+            const char *st = karp_stats(p);
+            if (strchr(st, '{') || (l != PL_LANG_EN && (strstr(st, "Take times") || strstr(st, "fouls") ||
+                                                        strstr(st, "You ") || strstr(st, "KA-"))))
+                fail_msg("mode %zu, %s: stats \"%s\"", k, pl_words_lang_code((pl_lang)l), st);
+            pl_buf_free(&err);
+            karp_free(p);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -381,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_unit_words_put),            cmocka_unit_test(test_unit_words_columns),
         cmocka_unit_test(test_unit_words_fit_80_columns), cmocka_unit_test(test_unit_words_pictures),
         cmocka_unit_test(test_unit_words_refusals),
+        cmocka_unit_test(test_unit_words_karuta_judgement),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
