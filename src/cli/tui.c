@@ -865,9 +865,10 @@ static void note_action(const pl_match *m, const void *before, tell_how how, int
 }
 
 /* Appends why `seat`'s typed `cmd` was refused (`err`: the game's English
- * reason; `cmd` NULL for a number of the list): in English that reason; in another language the game's refusal
- * in the catalogue's words (tell_refusal) when the move is well formed and
- * the catalogue has them, else the English reason. */
+ * reason; `cmd` NULL for a number of the list): in English that reason; in
+ * another language the game's refusal in the catalogue's words
+ * (tell_refusal) when the move is well formed and the catalogue has them,
+ * else the English reason. */
 static void refused(const pl_match *m, int seat, const char *cmd, const pl_buf *err, pl_buf *msg)
 {
     const pl_game *g = m->game;
