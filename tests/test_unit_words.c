@@ -13,6 +13,8 @@
 #include "parlour/canvas.h"
 #include "parlour/match.h"
 #include "parlour/words.h"
+#include "tell.h"
+#include "games/karuta/public/kar_practice.h"
 
 /* Sets (value) or unsets (NULL) the environment variable `name`. */
 static void env(const char *name, const char *value)
@@ -323,6 +325,113 @@ static void test_unit_words_pictures(void **state)
     }
 }
 
+/* Refusals of illegal moves in the player's language (tell_refusal, the
+ * play screen): the game's refusal worded by the catalogue, a variant by
+ * its field (Tam Cúc's verb), fields filled (a team, a size by its word),
+ * in every language; nothing for a legal move or a game without words. */
+static void test_unit_words_refusals(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *game, *opts, *move, *typed;
+        const char *want[PL_LANG_COUNT]; /* en, ru, ja, vi; NULL: no words */
+    } cases[] = {
+        {"ur", "seed=2 start=light", "roll 1", "pass",
+         {"A move is possible, so one must be made.", "Ход есть, поэтому пропустить нельзя.",
+          "動かせる手があるので、動かす必要がある。", "Có nước đi được, nên phải đi."}},
+        {"ur", "seed=2 start=light", "roll 1", "B5",
+         {"There is no piece on B5.", "На B5 нет фишки.", "B5に駒がない。", "Không có quân nào ở B5."}},
+        {"tamcuc", "seed=2", NULL, "lead rG",
+         {"It is not your lead now.", "Сейчас не ваш заход.", "今はあなたのリードではない。",
+          "Lúc này chưa đến lượt bạn ra bài."}},
+        {"tamcuc", "seed=2", NULL, "declare four",
+         {"Now Five Soldiers are asked for.", "Сейчас спрашивают о солдатах: пять.", "今は卒5枚の宣言の番。",
+          "Lúc này đang hỏi Ngũ tử."}},
+        {"cbw", "seed=2", NULL, "9S@0,0",
+         {"9S is not your team’s colour: Red plays its own colour.",
+          "9S — карта чужого цвета: команда «Красные» играет картами своего цвета.",
+          "9Sはあなたのチームの色ではない。赤は自分の色の札を出す。",
+          "9S không phải màu của đội bạn: Đỏ chỉ đánh màu của mình."}},
+        {"cbw", "seed=2", NULL, "9H@0,0", {NULL, NULL, NULL, NULL}}, /* legal: no refusal */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        pl_match *m = th_new(cases[k].game, cases[k].opts);
+        if (cases[k].move)
+            th_play(m, cases[k].move);
+        pl_buf err = {0};
+        for (int i = 0; i < 40 && m->game->phase(m->state) == PL_PHASE_CHANCE; i++) {
+            pl_action a;
+            assert_int_equal(pl_match_random(m, &a, &err), 0);
+        }
+        int seat = pl_sole_actor(m->game, m->state);
+        pl_action a;
+        if (m->game->parse_action(m->state, seat, cases[k].typed, &a, &err) < 0)
+            fail_msg("%s: %s: %s", cases[k].game, cases[k].typed, pl_buf_str(&err));
+        for (int l = 0; l < PL_LANG_COUNT; l++) {
+            pl_buf t = {0};
+            int rc = tell_refusal(m->game, m->state, seat, a, (pl_lang)l, &t);
+            if (!cases[k].want[l]) {
+                assert_int_equal(rc, -1);
+                assert_int_equal(t.len, 0);
+            } else if (rc != 0 || strcmp(pl_buf_str(&t), cases[k].want[l])) {
+                fail_msg("%s %s in %s: %d \"%s\"", cases[k].game, cases[k].typed, pl_words_lang_code((pl_lang)l), rc,
+                         pl_buf_str(&t));
+            }
+            pl_buf_free(&t);
+        }
+        pl_buf_free(&err);
+        pl_match_free(m);
+    }
+    /* A game without refusal words (karuta): nothing, the English reason stays. */
+    pl_match *m = th_new("karuta", "");
+    pl_buf t = {0};
+    assert_int_equal(tell_refusal(m->game, m->state, 0, 0, PL_LANG_JA, &t), -1);
+    assert_int_equal(t.len, 0);
+    pl_buf_free(&t);
+    pl_match_free(m);
+}
+
+/* Karuta's judgement and statistics in the player's language
+ * (karp_options.lang): English keeps its text with the engine's line; in
+ * ru/ja/vi every reading of kyōgi, chirashi and uta-karuta is told from the
+ * catalogue — no placeholder left, no rule number, no English sentence. */
+static void test_unit_words_karuta_judgement(void **state)
+{
+    (void)state;
+    static const char *const own[PL_LANG_COUNT] = {"Poem ", "Стихотворение ", "決まり字", "Bài thơ "};
+    static const karp_options modes[] = {
+        {.seed = "7", .delay_ms = 400},
+        {.seed = "3", .solo = true, .opponents = 2},
+        {.seed = "3", .solo = true},
+        {.seed = "4", .uta = true},
+    };
+    for (size_t k = 0; k < sizeof modes / sizeof *modes; k++)
+        for (int l = 0; l < PL_LANG_COUNT; l++) {
+            karp_options o = modes[k];
+            o.lang = l;
+            pl_buf err = {0};
+            karp *p = karp_new(&o, &err);
+            if (!p)
+                fail_msg("karp_new: %s", pl_buf_str(&err));
+            for (int r = 0; r < 12 && karp_start(p, &err) == 1; r++) {
+                if (karp_finish(p, &err) < 0)
+                    fail_msg("karp_finish: %s", pl_buf_str(&err));
+                while (karp_send_owed(p) > 0)
+                    assert_true(karp_send(p, NULL, &err) >= 0);
+                const char *j = karp_judgement(p);
+                if (!strstr(j, own[l]) || strchr(j, '{') || (l != PL_LANG_EN) == !!strstr(j, "Engine: ") ||
+                    (l != PL_LANG_EN && (strstr(j, "KA-") || strstr(j, " it") || strstr(j, "took"))))
+                    fail_msg("mode %zu, %s: \"%s\"", k, pl_words_lang_code((pl_lang)l), j);
+            }
+            const char *st = karp_stats(p);
+            if (strchr(st, '{') || (l != PL_LANG_EN && (strstr(st, "Take times") || strstr(st, "fouls") ||
+                                                        strstr(st, "You ") || strstr(st, "KA-"))))
+                fail_msg("mode %zu, %s: stats \"%s\"", k, pl_words_lang_code((pl_lang)l), st);
+            pl_buf_free(&err);
+            karp_free(p);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -330,6 +439,8 @@ int main(void)
         cmocka_unit_test(test_unit_words_lang_codes),     cmocka_unit_test(test_unit_words_catalogues_agree),
         cmocka_unit_test(test_unit_words_put),            cmocka_unit_test(test_unit_words_columns),
         cmocka_unit_test(test_unit_words_fit_80_columns), cmocka_unit_test(test_unit_words_pictures),
+        cmocka_unit_test(test_unit_words_refusals),
+        cmocka_unit_test(test_unit_words_karuta_judgement),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -966,6 +966,7 @@ static int practice_cmd(int argc, char **argv)
     if (pr_lang(&p, argc, argv, script != NULL) < 0)
         return 2;
     pl_buf err = {0};
+    o.lang = (int)p.lang;
     p.k = karp_new(&o, &err);
     if (!p.k) {
         fprintf(stderr, "parlour karuta practice: %s\n", pl_buf_str(&err));
@@ -1177,6 +1178,7 @@ int cli_karuta_play(int argc, char **argv)
         pl_buf_free(&err);
         return 2;
     }
+    o.lang = (int)p.lang;
     p.k = karp_new(&o, &err);
     if (!p.k) {
         fprintf(stderr, "parlour play karuta: %s\n", pl_buf_str(&err));

@@ -333,3 +333,100 @@ void tell_action(const pl_game *g, const void *before, int seat, pl_action a, co
     }
     pl_buf_free(&t);
 }
+
+/* ---- Refusals ---- */
+
+/* Appends one value of a refusal's field `field` (refusal_put). */
+static void refusal_value(const pl_game *g, const char *field, const json_t *v, pl_lang lang, pl_buf *out)
+{
+    char text[64] = "";
+    if (json_is_string(v))
+        snprintf(text, sizeof text, "%s", json_string_value(v));
+    else if (json_is_integer(v))
+        snprintf(text, sizeof text, "%lld", (long long)json_integer_value(v));
+    else
+        return;
+    pl_buf key = {0};
+    pl_buf_printf(&key, "refusal.%s.val.%s.%s", g->id, field, text);
+    const char *w = pl_words_find(lang, pl_buf_str(&key));
+    pl_buf_free(&key);
+    pl_buf_puts(out, w ? w : json_is_string(v) ? json_string_value(v) : text);
+}
+
+/* Appends `text` with each {FIELD} filled from refusal `obj`. */
+static void refusal_put(const pl_game *g, const char *text, const json_t *obj, pl_lang lang, pl_buf *out)
+{
+    for (;;) {
+        const char *open = strchr(text, '{');
+        const char *close = open ? strchr(open, '}') : NULL;
+        if (!close) {
+            pl_buf_puts(out, text);
+            return;
+        }
+        pl_buf_append(out, text, (size_t)(open - text));
+        char field[32];
+        size_t n = (size_t)(close - open - 1);
+        const json_t *v = NULL;
+        if (n < sizeof field) {
+            memcpy(field, open + 1, n);
+            field[n] = '\0';
+            v = json_object_get(obj, field);
+        }
+        if (json_is_array(v)) {
+            size_t i;
+            const json_t *x;
+            json_array_foreach(v, i, x) {
+                if (i)
+                    pl_buf_puts(out, pl_words(lang, "result.list_sep"));
+                refusal_value(g, field, x, lang, out);
+            }
+        } else if (v) {
+            refusal_value(g, field, v, lang, out);
+        } else {
+            pl_buf_append(out, open, n + 2); /* a field the refusal lacks: as it stands (a bug the tests catch) */
+        }
+        text = close + 1;
+    }
+}
+
+int tell_refusal(const pl_game *g, const void *st, int seat, pl_action a, pl_lang lang, pl_buf *out)
+{
+    if (!g->refusal)
+        return -1;
+    json_t *obj = json_object();
+    if (!obj || g->refusal(st, seat, a, obj) < 0 || !json_is_string(json_object_get(obj, "why"))) {
+        json_decref(obj);
+        return -1;
+    }
+    pl_buf key = {0};
+    const char *text = NULL;
+    const char *k;
+    json_t *v;
+    /* The sentence: by the first string field that has one, else the first
+     * true field, else the word alone (as the history's ev.* keys). */
+    json_object_foreach(obj, k, v) {
+        if (!text && json_is_string(v) && strcmp(k, "why")) {
+            pl_buf_clear(&key);
+            pl_buf_printf(&key, "refusal.%s.%s.%s.%s", g->id, json_string_value(json_object_get(obj, "why")), k,
+                          json_string_value(v));
+            text = pl_words_find(lang, pl_buf_str(&key));
+        }
+    }
+    json_object_foreach(obj, k, v) {
+        if (!text && json_is_true(v)) {
+            pl_buf_clear(&key);
+            pl_buf_printf(&key, "refusal.%s.%s.%s", g->id, json_string_value(json_object_get(obj, "why")), k);
+            text = pl_words_find(lang, pl_buf_str(&key));
+        }
+    }
+    if (!text) {
+        pl_buf_clear(&key);
+        pl_buf_printf(&key, "refusal.%s.%s", g->id, json_string_value(json_object_get(obj, "why")));
+        text = pl_words_find(lang, pl_buf_str(&key));
+    }
+    pl_buf_free(&key);
+    if (text)
+        refusal_put(g, text, obj, lang, out);
+    json_decref(obj);
+    return text ? 0 : -1;
+}

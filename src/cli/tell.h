@@ -56,4 +56,17 @@ void tell_join(pl_buf *msg, const char *text);
  * screen drops the oldest notes this way when not all fit. */
 const char *tell_next_sentence(const char *msg);
 
+/* Appends why `seat`'s well-formed action `a`, refused in `st`, is refused,
+ * in `lang`: the game's refusal (pl_game.refusal, docs/web-views.md
+ * "Refusals") worded by the catalogue's "refusal.GAME.WHY" — or
+ * "refusal.GAME.WHY.FIELD.VALUE" for the first string field that has one,
+ * else "refusal.GAME.WHY.FIELD" for the first true field — with each
+ * {FIELD} filled: "refusal.GAME.val.FIELD.VALUE" where the catalogue has
+ * it (a side, a colour), else the value as it stands (a square, a card in
+ * notation, a number; a list joined by "result.list_sep"). Returns 0, or -1
+ * with nothing appended when the game has no refusal for `a` or the
+ * catalogue no sentence for it (the caller then shows the game's English
+ * reason). Never changes `st`. */
+int tell_refusal(const pl_game *g, const void *st, int seat, pl_action a, pl_lang lang, pl_buf *out);
+
 #endif

@@ -864,6 +864,23 @@ static void note_action(const pl_match *m, const void *before, tell_how how, int
     tell_action(m->game, before, mv->seat, mv->a, m->state, viewer, how, lang, msg);
 }
 
+/* Appends why `seat`'s typed `cmd` was refused (`err`: the game's English
+ * reason; `cmd` NULL for a number of the list): in English that reason; in
+ * another language the game's refusal in the catalogue's words
+ * (tell_refusal) when the move is well formed and the catalogue has them,
+ * else the English reason. */
+static void refused(const pl_match *m, int seat, const char *cmd, const pl_buf *err, pl_buf *msg)
+{
+    const pl_game *g = m->game;
+    pl_action a;
+    pl_buf perr = {0};
+    bool worded = lang != PL_LANG_EN && cmd && seat >= 0 && g->parse_action(m->state, seat, cmd, &a, &perr) == 0 &&
+                  tell_refusal(g, m->state, seat, a, lang, msg) == 0;
+    pl_buf_free(&perr);
+    if (!worded)
+        pl_buf_puts(msg, pl_buf_str(err));
+}
+
 static int play_loop(pl_match *m, seatcfg *seats, const char *save)
 {
     const pl_game *g = m->game;
@@ -1053,7 +1070,7 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             rc = pl_match_play_text(m, actor, cmd, &e);
         }
         if (rc < 0)
-            pl_buf_printf(&msg, "%s", pl_buf_str(&e));
+            refused(m, actor, cmd[digits] ? cmd : NULL, &e, &msg);
         else
             /* one player saw what he typed; at a shared keyboard the next one did not */
             note_action(m, before, humans > 1 ? TELL_MOVE : TELL_TYPED, screen_owner, together, &msg);

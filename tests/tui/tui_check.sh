@@ -308,6 +308,31 @@ lang_ja | lang_vi)
     wait_for "$prompt"
     finish
     ;;
+refusal_ja)
+    # A refused move in the player's language (issue 32): under a Japanese
+    # LANG, Ur's `pass` while a move is possible and a square without a piece
+    # are refused in the game's Japanese words, not its English reason; the
+    # screen stays within 80x24 and the game goes on.
+    start 80 24 "env -u LC_ALL -u LC_MESSAGES LANG=ja_JP.UTF-8 $P play ur seed=2 start=light"
+    wait_for 'の番、[0-9]+通り:  1\) '
+    type_line pass
+    wait_for '動かせる手があるので、動かす必要がある。'
+    absent 'a move is possible|must move|illegal'
+    type_line C8
+    wait_for 'C8に駒がない。'
+    absent 'no piece|illegal'
+    fits 80 24
+    type_line 1
+    wait_for 'の番、[0-9]+通り:  1\) '
+    finish
+    # English keeps the game's own reason.
+    start 80 24 "env -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 $P play ur seed=2 start=light"
+    wait_for 'to act, [0-9]+ legal:  1\) '
+    type_line C8
+    wait_for 'illegal'
+    absent 'C8に駒がない'
+    finish
+    ;;
 replay)
     # Replay opens at the start, steps by move, and jumps to the end with End.
     start 80 24 "$P replay $RECORDS/ur_three_pieces.json"

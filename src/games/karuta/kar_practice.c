@@ -14,6 +14,7 @@
 #include "kar.h"
 #include "parlour/alloc.h"
 #include "parlour/record.h"
+#include "parlour/words.h"
 #include "public/kar_practice.h"
 
 _Static_assert(KARP_NPOEMS == KAR_NPOEMS, "poem count");
@@ -53,6 +54,7 @@ struct karp {
     char touch_label[KAR_MAXTOUCH][KARP_LABEL];
     int nt;
     pl_buf said, stats;
+    pl_lang lang; /* the judgement's and statistics' words (karp_options.lang) */
 };
 
 struct karp_kim {
@@ -126,6 +128,7 @@ karp *karp_new(const karp_options *o, pl_buf *err)
         return NULL;
     }
     p->solo = o->solo;
+    p->lang = (unsigned)o->lang < PL_LANG_COUNT ? (pl_lang)o->lang : PL_LANG_EN;
     p->uta = o->uta;
     p->nseats = o->solo ? 1 + o->opponents : o->uta ? 4 : 2;
     if (o->level) {
@@ -598,11 +601,225 @@ static void karp_words(const karp *p, const kar_judgement *j, pl_buf *out)
     }
 }
 
+/* ---- The judgement and the statistics in Russian, Japanese, Vietnamese ----
+ * (karp_options.lang; words.h, keys karp.j.* and karp.st.*): the same facts
+ * as the English words above, without the rules' numbers and the engine's
+ * own line. English keeps its text above, byte for byte (the practice
+ * transcripts under tests/practice). */
+
+static int karp_cmp_int(const void *a, const void *b);
+
+/* `v` as decimal into `b` (16 bytes); `sign`: with its sign ("+120"). */
+static const char *karp_num(char *b, int v, bool sign)
+{
+    snprintf(b, 16, sign ? "%+d" : "%d", v);
+    return b;
+}
+
+/* The key `base` for seat `q`: base.you, base.ai (kyōgi's opponent) or
+ * base.cpu (a computer player, {n} its number), into `key` (64 bytes). */
+static const char *karp_key_who(const karp *p, int q, const char *base, char *key)
+{
+    snprintf(key, 64, "%s.%s", base, q == 0 ? "you" : !p->solo && !p->uta ? "ai" : "cpu");
+    return key;
+}
+
+/* Appends the blank between two sentences: none after Japanese 。 */
+static void karp_gap(pl_buf *out)
+{
+    if (out->len && !(out->len >= 3 && !memcmp(pl_buf_str(out) + out->len - 3, "\xE3\x80\x82", 3)))
+        pl_buf_putc(out, ' ');
+}
+
+/* Appends `key`'s sentence for seat `q` (karp_key_who) after a blank, with
+ * {n} the seat, {ms}, {d} (signed) and {k} filled from the numbers given. */
+static void karp_say(const karp *p, pl_buf *out, const char *base, int q, int ms, int d, int k)
+{
+    char key[64], qs[16], a[16], b[16], c[16];
+    karp_gap(out);
+    pl_words_put(out, p->lang, q >= 0 ? karp_key_who(p, q, base, key) : base, "n", karp_num(qs, q, false), "ms",
+                 karp_num(a, ms, false), "d", karp_num(b, d, true), "k", karp_num(c, k, false), NULL);
+}
+
+static void karp_words_l10n(const karp *p, const kar_judgement *j, pl_buf *out)
+{
+    const kar_state *s = karp_state(p);
+    pl_lang l = p->lang;
+    int you = karp_touch_ms(j->resp[0], j->card), ai = p->solo ? -1 : karp_touch_ms(j->resp[1], j->card);
+    char r[16], card[16], k[16], ms[16];
+    pl_buf kana = {0}, t = {0};
+    kar_key_text(j->card, j->kim, &kana);
+    pl_words_put(&t, l, "karp.j.head", "r", karp_num(r, s->nread, false), "card", karp_num(card, j->card, false),
+                 "kana", pl_buf_str(&kana), "k", karp_num(k, j->kim, false), "ms", karp_num(ms, j->decide_ms, false),
+                 NULL);
+    pl_buf_free(&kana);
+    int d = j->take_ms - j->decide_ms;
+    if (p->uta) {
+        if (j->where < 4)
+            karp_say(p, &t, "karp.j.uta.lay", j->where, 0, 0, 0);
+        else
+            karp_say(p, &t, "karp.j.uta.lay.pool", -1, 0, 0, 0);
+        if (j->taker >= 0)
+            karp_say(p, &t, "karp.j.uta.took", j->taker, j->take_ms, d, 0);
+        else
+            karp_say(p, &t, "karp.j.uta.nobody", -1, 0, 0, 0);
+        kar_touch tt[KAR_MAXTOUCH];
+        int mine = kar_touch_list(j->resp[0], tt) > 0 ? tt[0].ms : -1;
+        if (j->where < 4 && j->where != 0 && mine >= 0 && mine < s->owner_ms && j->taker != 0)
+            karp_say(p, &t, "karp.j.uta.window", -1, mine, 0, s->owner_ms);
+        for (int q = 0; q < p->nseats; q++)
+            if (j->fouls[q])
+                karp_say(p, &t, "karp.j.uta.wrong", q, 0, 0, 0);
+        if (j->moved)
+            karp_say(p, &t, "karp.j.uta.moved", -1, 0, 0, j->moved);
+    } else if (p->solo) {
+        if (j->taker >= 0)
+            karp_say(p, &t, "karp.j.field.took", j->taker, j->take_ms, d, 0);
+        else
+            karp_say(p, &t, j->where == KAR_LOC_FIELD ? "karp.j.field.nobody" : "karp.j.field.dead", -1, 0, 0, 0);
+        if (j->taker > 0 && you >= 0)
+            karp_say(p, &t, "karp.j.field.you_touched", -1, you, 0, 0);
+        for (int q = 0; q < p->nseats; q++)
+            if (j->fouls[q])
+                karp_say(p, &t, s->foul_pot ? "karp.j.field.foul.pot" : "karp.j.field.foul", q, 0, 0, 0);
+    } else {
+        const char *side = j->where == 0 ? "karp.j.side.you" : j->where == 1 ? "karp.j.side.ai" : "karp.j.side.none";
+        char key[64], a[16], b[16], c[16], e[16];
+        if (j->taker >= 0) {
+            int other = j->taker == 0 ? ai : you;
+            const char *base = other >= 0 && abs(you - ai) <= s->tie_ms ? "karp.j.tie"
+                               : other >= 0                            ? "karp.j.took_vs"
+                                                                       : "karp.j.took_alone";
+            karp_gap(&t);
+            pl_words_put(&t, l, karp_key_who(p, j->taker, base, key), "side", pl_words(l, side), "tie",
+                         karp_num(a, s->tie_ms, false), "you", karp_num(b, you, false), "ai", karp_num(c, ai, false),
+                         "ms", karp_num(e, j->take_ms, false), "other", karp_num(r, other, false), "d",
+                         karp_num(k, d, true), NULL);
+        } else if (j->where >= 2) {
+            karp_say(p, &t, "karp.j.dead", -1, 0, 0, 0);
+        } else {
+            karp_gap(&t);
+            pl_words_put(&t, l, "karp.j.nobody", "side", pl_words(l, side), NULL);
+        }
+        for (int q = 0; q < 2; q++)
+            if (j->fouls[q])
+                karp_say(p, &t, "karp.j.foul", q, 0, 0, j->fouls[q]);
+        if (j->sender >= 0) {
+            int owed = j->owed > j->sent ? j->owed - j->sent : 0;
+            bool owing = j->sender == 0 && owed && s->stage == KAR_ST_SEND;
+            pl_buf list = {0};
+            for (int i = 0; i < j->sent; i++) {
+                if (i)
+                    pl_buf_puts(&list, pl_words(l, "result.list_sep"));
+                pl_buf_printf(&list, "%d", j->sent_cards[i]);
+            }
+            if (owing)
+                karp_say(p, &t, "karp.j.owe", -1, 0, 0, owed);
+            else
+                karp_say(p, &t, j->sent ? "karp.j.send" : "karp.j.send0", j->sender, 0, 0, j->sent);
+            if (j->sent) {
+                karp_gap(&t);
+                pl_words_put(&t, l, owing ? "karp.j.sent_so_far" : "karp.j.sent", "cards", pl_buf_str(&list), NULL);
+            }
+            pl_buf_free(&list);
+        } else {
+            int r0 = (j->taker == 0 && j->where == 1) + j->fouls[1], r1 = (j->taker == 1 && j->where == 0) + j->fouls[0];
+            if (r0 && r0 == r1)
+                karp_say(p, &t, "karp.j.cancel", -1, 0, 0, 0);
+        }
+    }
+    pl_buf_puts(out, pl_buf_str(&t));
+    out->oom |= t.oom;
+    pl_buf_free(&t);
+}
+
+/* The statistics in p->lang (karp_stats). */
+static void karp_stats_l10n(karp *p, pl_buf *out)
+{
+    const kar_state *s = karp_state(p);
+    pl_lang l = p->lang;
+    int d[KAR_NPOEMS], n = 0, ai = 0, fouls = 0;
+    char a[16], b[16], c[16], e[16];
+    pl_words_put(out, l, "karp.st.head", "n", karp_num(a, p->nst, false), NULL);
+    pl_buf_putc(out, '\n');
+    pl_buf_puts(out, pl_words(l, "karp.st.cols"));
+    pl_buf_putc(out, '\n');
+    for (int i = 0; i < p->nst; i++) {
+        const karp_stat *r = &p->st[i];
+        fouls += r->fouls;
+        ai += r->taker == 1;
+        if (r->taker != 0)
+            continue;
+        d[n++] = r->take_ms - r->decide_ms;
+        pl_buf_printf(out, "  %4d  %d ", r->card, r->kim);
+        kar_key_text(r->card, r->kim, out);
+        pl_buf_printf(out, "%*s%+6d\n", 2 * (KAR_DEPTH - r->kim) + 4, "", r->take_ms - r->decide_ms);
+    }
+    if (n) {
+        long sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += d[i];
+        qsort(d, (size_t)n, sizeof *d, karp_cmp_int);
+        double med = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2.0;
+        char mean[24], median[24];
+        snprintf(mean, sizeof mean, "%+.0f", (double)sum / n);
+        snprintf(median, sizeof median, "%+.0f", med);
+        pl_words_put(out, l, "karp.st.took", "n", karp_num(a, n, false), "mean", mean, "median", median, NULL);
+    } else {
+        pl_buf_puts(out, pl_words(l, "karp.st.none"));
+    }
+    pl_buf_putc(out, '\n');
+    pl_buf counts = {0};
+    for (int q = 0; (p->uta || p->solo) && q < p->nseats; q++) { /* every seat's cards (uta, chirashi) */
+        if (q)
+            pl_buf_puts(&counts, pl_words(l, "result.list_sep"));
+        char key[64];
+        pl_words_put(&counts, l, karp_key_who(p, q, "karp.st.count", key), "n", karp_num(a, q, false), "count",
+                     karp_num(b, s->count[q], false), NULL);
+    }
+    karp_num(a, fouls, false);
+    if (p->uta)
+        pl_words_put(out, l, "karp.st.uta", "wrong", a, "counts", pl_buf_str(&counts), "pool",
+                     karp_num(b, karp_uta_count(s, KAR_LOC_POOL), false), NULL);
+    else if (!p->solo)
+        pl_words_put(out, l, "karp.st.kyogi", "ai", karp_num(b, ai, false), "fouls", a, "you",
+                     karp_num(c, s->count[0], false), "them", karp_num(e, s->count[1], false), NULL);
+    else if (p->nseats > 1)
+        pl_words_put(out, l, "karp.st.field", "fouls", a, "counts", pl_buf_str(&counts), "pot",
+                     karp_num(b, s->pot, false), NULL);
+    else
+        pl_words_put(out, l, "karp.st.solo", "fouls", a, "taken", karp_num(b, s->count[0], false), "pot",
+                     karp_num(c, s->pot, false), NULL);
+    out->oom |= counts.oom;
+    pl_buf_free(&counts);
+    pl_buf_putc(out, '\n');
+    if (s->stage == KAR_ST_OVER) {
+        char key[64];
+        const char *k = NULL;
+        if ((p->uta || (p->solo && p->nseats > 1)) && s->winner >= 0)
+            k = karp_key_who(p, s->winner, p->uta ? "karp.st.win" : "karp.st.most", key);
+        else if (p->uta)
+            k = "karp.st.draw";
+        else if (p->solo && p->nseats > 1)
+            k = "karp.st.tie";
+        else if (p->solo)
+            k = "karp.st.solo_over";
+        else
+            k = s->winner == 0 ? "karp.st.win.you" : s->winner == 1 ? "karp.st.win.ai" : "karp.st.draw";
+        pl_words_put(out, l, k, "n", karp_num(a, s->winner, false), NULL);
+        pl_buf_putc(out, '\n');
+    }
+}
+
 /* Writes the judgement of the last reading (words, then the engine's line). */
 static void karp_compose(karp *p)
 {
     const kar_state *s = karp_state(p);
     pl_buf_clear(&p->said);
+    if (p->lang != PL_LANG_EN) {
+        karp_words_l10n(p, &s->last, &p->said);
+        return;
+    }
     pl_buf_printf(&p->said, "%d. ", s->nread);
     karp_words(p, &s->last, &p->said);
     pl_buf_puts(&p->said, "\nEngine: ");
@@ -721,6 +938,10 @@ const char *karp_stats(karp *p)
     pl_buf *out = &p->stats;
     int d[KAR_NPOEMS], n = 0, ai = 0, fouls = 0;
     pl_buf_clear(out);
+    if (p->lang != PL_LANG_EN) {
+        karp_stats_l10n(p, out);
+        return pl_buf_str(out);
+    }
     pl_buf_printf(out, "Take times (ms after the deciding kana), %d reading%s:\n", p->nst, p->nst == 1 ? "" : "s");
     pl_buf_puts(out, "  poem  kimariji            you\n");
     for (int i = 0; i < p->nst; i++) {

@@ -68,6 +68,9 @@ typedef struct karp_options {
     const char *level;  /* the computer players' level (the game's levels: easy, medium,
                            hard, champion, or a bot level name such as club); NULL: kyōgi's
                            opponent touches at delay_ms, chirashi's and uta's play "medium" */
+    int lang;           /* the words of karp_judgement and karp_stats (words.h pl_lang):
+                           0 English (with the rules' numbers and the engine's line);
+                           ru, ja, vi from the catalogues' karp.* keys, without them */
 } karp_options;
 
 /* Starts a session: kyōgi with send=manual place=auto (the player chooses
