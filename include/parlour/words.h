@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "parlour/buf.h"
+#include "parlour/canvas.h"
 
 typedef enum pl_lang { PL_LANG_EN = 0, PL_LANG_RU, PL_LANG_JA, PL_LANG_VI, PL_LANG_COUNT } pl_lang;
 
@@ -51,6 +52,12 @@ const char *pl_words_find(pl_lang lang, const char *key);
  * name. A {name} not among the pairs is written as it stands. Cannot fail
  * (`out->oom` on no memory). */
 void pl_words_put(pl_buf *out, pl_lang lang, const char *key, ...);
+/* Puts the text of `key` in the canvas's language (c->lang: English unless
+ * the terminal sets the player's, so that the protocol's `show` keeps its
+ * bytes) at (row, col) in style `st`, with {name}s filled from at most six
+ * (name, value) pairs ending with a NULL name, as pl_words_put; returns the
+ * column after it. No memory: `c->oom`. The games' pictures use it. */
+int pl_canvas_words(pl_canvas *c, int row, int col, pl_style st, const char *key, ...);
 
 /* The number of keys of `lang`'s catalogue, and its i-th key and text in
  * key order (i in [0, count)); for the tests that compare catalogues. NULL

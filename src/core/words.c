@@ -267,3 +267,23 @@ size_t pl_words_wrap(const char *s, int cols)
     }
     return i;
 }
+
+int pl_canvas_words(pl_canvas *c, int row, int col, pl_style st, const char *key, ...)
+{
+    const char *nv[12] = {0};
+    va_list ap;
+    va_start(ap, key);
+    for (int i = 0; i < 12; i += 2) {
+        if (!(nv[i] = va_arg(ap, const char *)))
+            break;
+        nv[i + 1] = va_arg(ap, const char *);
+    }
+    va_end(ap);
+    pl_buf b = {0};
+    pl_words_put(&b, (pl_lang)c->lang, key, nv[0], nv[1], nv[2], nv[3], nv[4], nv[5], nv[6], nv[7], nv[8], nv[9],
+                 nv[10], nv[11], NULL);
+    int x = pl_canvas_put(c, row, col, st, pl_buf_str(&b));
+    c->oom |= b.oom;
+    pl_buf_free(&b);
+    return x;
+}

@@ -713,30 +713,6 @@ static void mark_last(pl_canvas *c, const cbw_state *s, int top, int left)
     pl_buf_free(&b);
 }
 
-/* Puts the catalogue's `key` in the picture's language (c->lang, words.h:
- * English unless the terminal sets the player's, so the protocol's `show`
- * keeps its bytes) at (row, col) with {name}s filled from the (name,
- * value) pairs that follow, ending with NULL; returns the column after it. */
-static int pic_words(pl_canvas *c, int row, int col, pl_style st, const char *key, ...)
-{
-    const char *nv[12] = {0};
-    va_list ap;
-    va_start(ap, key);
-    for (int i = 0; i < 12; i += 2) {
-        if (!(nv[i] = va_arg(ap, const char *)))
-            break;
-        nv[i + 1] = va_arg(ap, const char *);
-    }
-    va_end(ap);
-    pl_buf b = {0};
-    pl_words_put(&b, (pl_lang)c->lang, key, nv[0], nv[1], nv[2], nv[3], nv[4], nv[5], nv[6], nv[7], nv[8], nv[9],
-                 nv[10], nv[11], NULL);
-    int x = pl_canvas_put(c, row, col, st, pl_buf_str(&b));
-    c->oom |= b.oom;
-    pl_buf_free(&b);
-    return x;
-}
-
 /* `n` in decimal in `b` (16 bytes, a compound literal of the caller's
  * call); returns `b`. */
 static const char *num(char *b, int n)
@@ -756,7 +732,7 @@ void cbw_draw(const void *st, int seat, pl_canvas *c)
 {
     const cbw_state *s = st;
     int row = 0;
-    pic_words(c, row++, 0, PL_ST_TITLE, s->players == 2 ? "cbw.pic.title.two" : "cbw.pic.title", "w", NUM(s->w), "h",
+    pl_canvas_words(c, row++, 0, PL_ST_TITLE, s->players == 2 ? "cbw.pic.title.two" : "cbw.pic.title", "w", NUM(s->w), "h",
               NUM(s->h), "deck", NUM(s->deck), "n", NUM(s->nseats), NULL);
     row++;
     int fx = cbw_fixed_x(s), fy = cbw_fixed_y(s);
@@ -801,13 +777,13 @@ void cbw_draw(const void *st, int seat, pl_canvas *c)
     /* Edges. */
     int wx = s->started ? s->x1 - s->x0 + 1 : 0, wy = s->started ? s->y1 - s->y0 + 1 : 0;
     if (fx)
-        pic_words(c, row++, 0, PL_ST_MARK, "cbw.pic.fixed_x", "lo", NUM(s->x0), "hi", NUM(s->x1), NULL);
+        pl_canvas_words(c, row++, 0, PL_ST_MARK, "cbw.pic.fixed_x", "lo", NUM(s->x0), "hi", NUM(s->x1), NULL);
     else
-        pic_words(c, row++, 0, PL_ST_DIM, "cbw.pic.open_x", "n", NUM(wx), "w", NUM(s->w), NULL);
+        pl_canvas_words(c, row++, 0, PL_ST_DIM, "cbw.pic.open_x", "n", NUM(wx), "w", NUM(s->w), NULL);
     if (fy)
-        pic_words(c, row++, 0, PL_ST_MARK, "cbw.pic.fixed_y", "lo", NUM(s->y0), "hi", NUM(s->y1), NULL);
+        pl_canvas_words(c, row++, 0, PL_ST_MARK, "cbw.pic.fixed_y", "lo", NUM(s->y0), "hi", NUM(s->y1), NULL);
     else
-        pic_words(c, row++, 0, PL_ST_DIM, "cbw.pic.open_y", "n", NUM(wy), "h", NUM(s->h), NULL);
+        pl_canvas_words(c, row++, 0, PL_ST_DIM, "cbw.pic.open_y", "n", NUM(wy), "h", NUM(s->h), NULL);
     /* Teams, prisoners, score: the names padded to one width ("Red  "). */
     int cs[2], sc[2];
     cbw_castles(s, cs);
@@ -819,7 +795,7 @@ void cbw_draw(const void *st, int seat, pl_canvas *c)
     }
     for (int t = 0; t < 2; t++) {
         int col = pl_canvas_put(c, row, 0, t ? PL_ST_BLACK : PL_ST_RED, pic_team(c, t));
-        col = pic_words(c, row, namew, PL_ST_NORMAL, "cbw.pic.score", "score", NUM(sc[t]), "castles", NUM(cs[t]),
+        col = pl_canvas_words(c, row, namew, PL_ST_NORMAL, "cbw.pic.score", "score", NUM(sc[t]), "castles", NUM(cs[t]),
                         "prisoners", NUM(__builtin_popcountll(s->prisoners[t])), NULL);
         if (s->prisoners[t]) {
             col = pl_canvas_put(c, row, col, PL_ST_NORMAL, ": ");
@@ -829,9 +805,9 @@ void cbw_draw(const void *st, int seat, pl_canvas *c)
     }
     /* Hands. */
     for (int i = 0; i < s->nseats; i++) {
-        int col = pic_words(c, row, 0, cbw_team(i) ? PL_ST_BLACK : PL_ST_RED, "cbw.pic.seat", "n",
+        int col = pl_canvas_words(c, row, 0, cbw_team(i) ? PL_ST_BLACK : PL_ST_RED, "cbw.pic.seat", "n",
                             NUM(i + c->seat_from), NULL);
-        col = pic_words(c, row, col, PL_ST_NORMAL,
+        col = pl_canvas_words(c, row, col, PL_ST_NORMAL,
                         i == s->turn && s->phase == CBW_PH_MOVE ? "cbw.pic.team.turn" : "cbw.pic.team", "team",
                         pic_team(c, cbw_team(i)), NULL);
         bool visible = seat < 0 || i == seat || (s->players == 2 && seat >= 0 && cbw_team(i) == cbw_team(seat));
@@ -839,24 +815,24 @@ void cbw_draw(const void *st, int seat, pl_canvas *c)
         if (visible && nh)
             put_cards(c, row, col, s->hand[i]);
         else
-            pic_words(c, row, col, PL_ST_DIM, nh == 1 ? "cbw.pic.cards.one" : "cbw.pic.cards", "n", NUM(nh), NULL);
+            pl_canvas_words(c, row, col, PL_ST_DIM, nh == 1 ? "cbw.pic.cards.one" : "cbw.pic.cards", "n", NUM(nh), NULL);
         row++;
     }
     /* Status. */
     if (s->phase == CBW_PH_FIRST) {
-        pic_words(c, row++, 0, PL_ST_HILITE, "cbw.pic.first", NULL);
+        pl_canvas_words(c, row++, 0, PL_ST_HILITE, "cbw.pic.first", NULL);
     } else if (s->phase == CBW_PH_MOVE) {
-        pic_words(c, row++, 0, PL_ST_HILITE, s->started ? "cbw.pic.to_play" : "cbw.pic.to_play.first", "n",
+        pl_canvas_words(c, row++, 0, PL_ST_HILITE, s->started ? "cbw.pic.to_play" : "cbw.pic.to_play.first", "n",
                   NUM(s->turn + c->seat_from), "team", pic_team(c, cbw_team(s->turn)), "low",
                   s->deck == 36 ? "6" : "2", NULL);
         if (s->passes)
-            pic_words(c, row++, 0, PL_ST_DIM, s->passes == 1 ? "cbw.pic.passes.one" : "cbw.pic.passes", "n",
+            pl_canvas_words(c, row++, 0, PL_ST_DIM, s->passes == 1 ? "cbw.pic.passes.one" : "cbw.pic.passes", "n",
                       NUM(s->passes), "all", NUM(s->nseats), NULL);
     } else if (sc[0] == sc[1]) {
-        pic_words(c, row++, 0, PL_ST_HILITE, "cbw.pic.draw", "a", NUM(sc[0]), "b", NUM(sc[1]), NULL);
+        pl_canvas_words(c, row++, 0, PL_ST_HILITE, "cbw.pic.draw", "a", NUM(sc[0]), "b", NUM(sc[1]), NULL);
     } else {
         int w = sc[1] > sc[0];
-        pic_words(c, row++, 0, PL_ST_HILITE, "cbw.pic.wins", "team", pic_team(c, w), "a", NUM(sc[w]), "b",
+        pl_canvas_words(c, row++, 0, PL_ST_HILITE, "cbw.pic.wins", "team", pic_team(c, w), "a", NUM(sc[w]), "b",
                   NUM(sc[!w]), NULL);
     }
     if (s->nhist && s->passes < s->nseats) {
@@ -864,10 +840,10 @@ void cbw_draw(const void *st, int seat, pl_canvas *c)
         mark_last(c, s, top, left);
         pl_buf b = {0};
         cbw_card_text(h->card, 1, &b);
-        int col = pic_words(c, row, 0, PL_ST_DIM, "cbw.pic.last", "card", pl_buf_str(&b), "x", NUM(h->x), "y",
+        int col = pl_canvas_words(c, row, 0, PL_ST_DIM, "cbw.pic.last", "card", pl_buf_str(&b), "x", NUM(h->x), "y",
                             NUM(h->y), NULL);
         if (s->cap1 || s->cap2) /* at column 30, or after a longer line */
-            pic_words(c, row, col + 2 > 30 ? col + 2 : 30, PL_ST_DIM,
+            pl_canvas_words(c, row, col + 2 > 30 ? col + 2 : 30, PL_ST_DIM,
                       s->cap2 ? "cbw.pic.captured_lost" : "cbw.pic.captured", "n", NUM(s->cap1), "lost", NUM(s->cap2),
                       NULL);
         row++;

@@ -562,30 +562,6 @@ static const char *ban_name(int b)
     return names[b];
 }
 
-/* Puts the catalogue's `key` in the picture's language (c->lang, words.h)
- * at (row, col) with {name}s filled from the (name, value) pairs that
- * follow, ending with NULL (numbers written by the caller); returns the
- * column after it. */
-static int pic_words(pl_canvas *c, int row, int col, pl_style st, const char *key, ...)
-{
-    const char *nv[10] = {0};
-    va_list ap;
-    va_start(ap, key);
-    for (int i = 0; i < 10; i += 2) {
-        if (!(nv[i] = va_arg(ap, const char *)))
-            break;
-        nv[i + 1] = va_arg(ap, const char *);
-    }
-    va_end(ap);
-    pl_buf b = {0};
-    pl_words_put(&b, (pl_lang)c->lang, key, nv[0], nv[1], nv[2], nv[3], nv[4], nv[5], nv[6], nv[7], nv[8], nv[9],
-                 NULL);
-    int x = pl_canvas_put(c, row, col, st, pl_buf_str(&b));
-    c->oom |= b.oom;
-    pl_buf_free(&b);
-    return x;
-}
-
 /* `n` as text ("-2", or "+3" when `sign`) in `b` (16 bytes, e.g. a
  * compound literal of the caller's call); returns `b`. */
 static const char *num(char *b, bool sign, int n)
@@ -601,10 +577,10 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
     const tc_state *s = st;
     pl_lang lang = (pl_lang)c->lang;
     int np = s->np, all = seat < 0, row = 0;
-    pic_words(c, row++, 0, PL_ST_TITLE, "tc.pic.title", "np", NUM(np), "deal",
+    pl_canvas_words(c, row++, 0, PL_ST_TITLE, "tc.pic.title", "np", NUM(np), "deal",
               NUM(s->deals_done + (s->phase == TC_PH_OVER ? 0 : 1)), "dealer", NUM(s->dealer + c->seat_from),
               NULL);
-    pic_words(c, row++, 0, PL_ST_DIM, "tc.pic.rules", "soldier",
+    pl_canvas_words(c, row++, 0, PL_ST_DIM, "tc.pic.rules", "soldier",
               pl_words(lang, s->soldier == TC_SS_SEIZE     ? "tc.pic.seize"
                              : s->soldier == TC_SS_AUTOWIN ? "tc.pic.autowin"
                                                            : "tc.pic.none"),
@@ -613,7 +589,7 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
               pl_words(lang, s->ket ? "tc.pic.on" : "tc.pic.off"), "over",
               pl_words(lang, s->overtake ? "tc.pic.on" : "tc.pic.off"), NULL);
     if (s->count_prov >= 0) {
-        int col = pic_words(c, row, 0, PL_ST_NORMAL, "tc.pic.counting", "n", NUM(s->count_prov + c->seat_from),
+        int col = pl_canvas_words(c, row, 0, PL_ST_NORMAL, "tc.pic.counting", "n", NUM(s->count_prov + c->seat_from),
                             NULL);
         for (int i = 0; i < np; i++) {
             pl_canvas_printf(c, row, col + 1, PL_ST_NORMAL, "%d:", (s->count_prov + 1 + i) % np + c->seat_from);
@@ -623,37 +599,37 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
     }
     row++;
     for (int p = 0; p < np; p++) {
-        int col = pic_words(c, row, 0, p == seat ? PL_ST_HILITE : PL_ST_NORMAL,
+        int col = pl_canvas_words(c, row, 0, p == seat ? PL_ST_HILITE : PL_ST_NORMAL,
                             p == seat ? (p == s->dealer ? "tc.pic.seat.you_dealer" : "tc.pic.seat.you")
                                       : (p == s->dealer ? "tc.pic.seat.dealer" : "tc.pic.seat"),
                             "n", NUM(p + c->seat_from), NULL);
-        col = pic_words(c, row, col < 22 ? 22 : col + 1, PL_ST_NORMAL, "tc.pic.score", "total", SNUM(s->total[p]),
+        col = pl_canvas_words(c, row, col < 22 ? 22 : col + 1, PL_ST_NORMAL, "tc.pic.score", "total", SNUM(s->total[p]),
                         "deal", SNUM(s->phase == TC_PH_OVER ? s->last_score[p] : s->dscore[p]), NULL);
-        pic_words(c, row, col + 2, PL_ST_NORMAL, "tc.pic.hand_n", "n", NUM(tc_size(s->hand[p])), NULL);
+        pl_canvas_words(c, row, col + 2, PL_ST_NORMAL, "tc.pic.hand_n", "n", NUM(tc_size(s->hand[p])), NULL);
         row++;
         /* A label's cards start at the English column, or after a longer label. */
         if (all || p == seat) {
-            int e = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.hand", NULL);
+            int e = pl_canvas_words(c, row, 2, PL_ST_NORMAL, "tc.pic.hand", NULL);
             row += draw_cards(c, row, e + 2 > 9 ? e + 2 : 9, s->hand[p], 8);
         } else if (s->hand[p]) {
-            int e = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.hand", NULL);
+            int e = pl_canvas_words(c, row, 2, PL_ST_NORMAL, "tc.pic.hand", NULL);
             draw_backs(c, row, e + 2 > 9 ? e + 2 : 9, tc_size(s->hand[p]));
             row++;
         }
         if (s->np == 2 && !all && p != seat) {
             tc_cards opp;
             if (opponent_cards(s, seat, &opp) == 0) {
-                int e = pic_words(c, row, 2, PL_ST_DIM,
+                int e = pl_canvas_words(c, row, 2, PL_ST_DIM,
                                   s->open2 == TC_OPEN_INITIAL ? "tc.pic.may_hold" : "tc.pic.holds", NULL);
                 row += draw_cards(c, row, e + 1 > 12 ? e + 1 : 12, opp, 8);
             }
         }
         if (s->won[p]) {
-            int e = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.won", "n", NUM(tc_size(s->won[p])), NULL);
+            int e = pl_canvas_words(c, row, 2, PL_ST_NORMAL, "tc.pic.won", "n", NUM(tc_size(s->won[p])), NULL);
             row += draw_cards(c, row, e + 1 > 11 ? e + 1 : 11, s->won[p], 8);
         }
         if (s->pub[p] || s->sec[p]) {
-            int col2 = pic_words(c, row, 2, PL_ST_DIM, "tc.pic.discards", NULL);
+            int col2 = pl_canvas_words(c, row, 2, PL_ST_DIM, "tc.pic.discards", NULL);
             if (s->pub[p] && !(s->pubdisc_off && !all)) {
                 draw_cards(c, row, col2 + 1, s->pub[p], 8);
                 row++;
@@ -661,10 +637,10 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
             }
             if (s->sec[p]) {
                 if (all || p == seat) {
-                    int e = pic_words(c, row, col2 + 1, PL_ST_DIM, "tc.pic.face_down", NULL);
+                    int e = pl_canvas_words(c, row, col2 + 1, PL_ST_DIM, "tc.pic.face_down", NULL);
                     row += draw_cards(c, row, e + 1 > col2 + 12 ? e + 1 : col2 + 12, s->sec[p], 8);
                 } else {
-                    col2 = pic_words(c, row, col2 + 1, PL_ST_DIM, "tc.pic.face_down", NULL);
+                    col2 = pl_canvas_words(c, row, col2 + 1, PL_ST_DIM, "tc.pic.face_down", NULL);
                     draw_backs(c, row, col2 + 1, tc_size(s->sec[p]));
                     row++;
                 }
@@ -675,117 +651,117 @@ void tc_draw(const void *st, int seat, pl_canvas *c)
     /* the table */
     if (s->phase == TC_PH_LAY || s->phase == TC_PH_REVEAL) {
         int L = s->tleader;
-        int x = pic_words(c, row, 0, PL_ST_TITLE,
+        int x = pl_canvas_words(c, row, 0, PL_ST_TITLE,
                           s->textra ? (s->tn > 1 ? "tc.pic.table.extra" : "tc.pic.table.extra.one")
                                     : (s->tn > 1 ? "tc.pic.table" : "tc.pic.table.one"),
                           "n", NUM(L + c->seat_from), "k", NUM(s->tn), NULL);
         if (s->tban)
-            pic_words(c, row, x + 1, PL_ST_TITLE, "tc.pic.ban_note", NULL);
+            pl_canvas_words(c, row, x + 1, PL_ST_TITLE, "tc.pic.ban_note", NULL);
         row++;
-        int col = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.lead", "n", NUM(L + c->seat_from), NULL);
+        int col = pl_canvas_words(c, row, 2, PL_ST_NORMAL, "tc.pic.lead", "n", NUM(L + c->seat_from), NULL);
         if (s->tshown || all || seat == L)
             draw_cards(c, row, col + 1, s->tlead, 8);
         else
             draw_backs(c, row, col + 1, s->tn);
         if (!s->tshown && (all || seat == L))
-            pic_words(c, row + 1, col + 1, PL_ST_DIM, "tc.pic.face_down_p", NULL);
+            pl_canvas_words(c, row + 1, col + 1, PL_ST_DIM, "tc.pic.face_down_p", NULL);
         row += (!s->tshown && (all || seat == L)) ? 2 : 1;
         for (int i = 1; i < np; i++) {
             int f = (L + i) % np;
             int laid = s->phase == TC_PH_REVEAL || i < s->tstep;
-            col = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.laid", "n", NUM(f + c->seat_from), NULL);
+            col = pl_canvas_words(c, row, 2, PL_ST_NORMAL, "tc.pic.laid", "n", NUM(f + c->seat_from), NULL);
             if (!laid)
-                pic_words(c, row, col + 1, PL_ST_DIM, "tc.pic.to_lay", NULL);
+                pl_canvas_words(c, row, col + 1, PL_ST_DIM, "tc.pic.to_lay", NULL);
             else if (s->trev >> f & 1)
                 col = draw_cards(c, row, col + 1, s->tlay[f], 8), (void)col;
             else if (all || seat == f) {
                 int e = draw_cards(c, row, col + 1, s->tlay[f], 8);
                 (void)e;
-                pic_words(c, row + 1, col + 1, PL_ST_DIM, (s->thid >> f & 1) ? "tc.pic.hidden_p" : "tc.pic.face_down_p",
+                pl_canvas_words(c, row + 1, col + 1, PL_ST_DIM, (s->thid >> f & 1) ? "tc.pic.hidden_p" : "tc.pic.face_down_p",
                           NULL);
                 row++;
             } else {
                 col = draw_backs(c, row, col + 1, s->tn);
                 if (s->thid >> f & 1)
-                    pic_words(c, row, col, PL_ST_DIM, "tc.pic.hidden", NULL);
+                    pl_canvas_words(c, row, col, PL_ST_DIM, "tc.pic.hidden", NULL);
             }
             row++;
         }
         if (s->pv_valid) { /* the finished trick stays in sight while the next one is played */
             pl_buf t = {0};
             tc_cards_text(s->pv_winner == s->pv_leader ? s->pv_lead : s->pv_lay[s->pv_winner], " ", &t);
-            pic_words(c, row++, 2, PL_ST_DIM, "tc.pic.last_trick_line", "w", NUM(s->pv_winner + c->seat_from),
+            pl_canvas_words(c, row++, 2, PL_ST_DIM, "tc.pic.last_trick_line", "w", NUM(s->pv_winner + c->seat_from),
                       "cards", pl_buf_str(&t), "l", NUM(s->pv_leader + c->seat_from), NULL);
             pl_buf_free(&t);
         }
         row++;
     } else if (s->pv_valid) {
-        pic_words(c, row++, 0, PL_ST_TITLE, s->pv_n > 1 ? "tc.pic.last_trick" : "tc.pic.last_trick.one", "l",
+        pl_canvas_words(c, row++, 0, PL_ST_TITLE, s->pv_n > 1 ? "tc.pic.last_trick" : "tc.pic.last_trick.one", "l",
                   NUM(s->pv_leader + c->seat_from), "k", NUM(s->pv_n), "w",
                   NUM(s->pv_winner + c->seat_from), NULL);
-        int col = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.lead", "n", NUM(s->pv_leader + c->seat_from), NULL);
+        int col = pl_canvas_words(c, row, 2, PL_ST_NORMAL, "tc.pic.lead", "n", NUM(s->pv_leader + c->seat_from), NULL);
         draw_cards(c, row++, col + 1, s->pv_lead, 8);
         for (int i = 1; i < np; i++) {
             int f = (s->pv_leader + i) % np;
-            col = pic_words(c, row, 2, PL_ST_NORMAL, "tc.pic.laid", "n", NUM(f + c->seat_from), NULL);
+            col = pl_canvas_words(c, row, 2, PL_ST_NORMAL, "tc.pic.laid", "n", NUM(f + c->seat_from), NULL);
             if (s->pv_rev >> f & 1)
                 draw_cards(c, row, col + 1, s->pv_lay[f], 8);
             else
-                pic_words(c, row, col + 1, PL_ST_DIM, "tc.pic.hidden", NULL);
+                pl_canvas_words(c, row, col + 1, PL_ST_DIM, "tc.pic.hidden", NULL);
             row++;
         }
         row++;
     }
     for (int i = 0; i < s->ndecl; i++) {
         int e = s->decl_log[i];
-        pic_words(c, row++, 0, PL_ST_HILITE, (e >> 6 & 1) ? "tc.pic.declared.counter" : "tc.pic.declared", "n",
+        pl_canvas_words(c, row++, 0, PL_ST_HILITE, (e >> 6 & 1) ? "tc.pic.declared.counter" : "tc.pic.declared", "n",
                   NUM((e & 3) + c->seat_from), "what",
                   pl_words(lang, (e >> 2 & 7) == 5 ? "tc.pic.five" : "tc.pic.four"),
                   "colour", pl_words(lang, (e >> 5 & 1) ? "tc.pic.red" : "tc.pic.black"), NULL);
     }
     int seats[TC_MAXP], na = s->phase == TC_PH_OVER ? 0 : tc_actors(s, seats);
     switch (s->phase) {
-    case TC_PH_COUNT: pic_words(c, row, 0, PL_ST_NORMAL, "tc.pic.ph.count", NULL); break;
-    case TC_PH_DEALER: pic_words(c, row, 0, PL_ST_NORMAL, "tc.pic.ph.dealer", NULL); break;
+    case TC_PH_COUNT: pl_canvas_words(c, row, 0, PL_ST_NORMAL, "tc.pic.ph.count", NULL); break;
+    case TC_PH_DEALER: pl_canvas_words(c, row, 0, PL_ST_NORMAL, "tc.pic.ph.dealer", NULL); break;
     case TC_PH_DEAL:
-        pic_words(c, row, 0, PL_ST_NORMAL, "tc.pic.ph.deal", "n", NUM(s->dealer + c->seat_from), NULL);
+        pl_canvas_words(c, row, 0, PL_ST_NORMAL, "tc.pic.ph.deal", "n", NUM(s->dealer + c->seat_from), NULL);
         break;
     case TC_PH_EXCH: {
-        int col = pic_words(c, row, 0, PL_ST_HILITE, s->night_k > 1 ? "tc.pic.ph.exch" : "tc.pic.ph.exch.one", "k",
+        int col = pl_canvas_words(c, row, 0, PL_ST_HILITE, s->night_k > 1 ? "tc.pic.ph.exch" : "tc.pic.ph.exch.one", "k",
                             NUM(s->night_k), NULL);
         for (int i = 0; i < na; i++)
             col = pl_canvas_printf(c, row, col, PL_ST_HILITE, " %d", seats[i] + c->seat_from);
         break;
     }
     case TC_PH_DECL:
-        pic_words(c, row, 0, PL_ST_HILITE,
+        pl_canvas_words(c, row, 0, PL_ST_HILITE,
                   s->dround == 5 ? (s->dctr ? "tc.pic.ph.decl.5.counter" : "tc.pic.ph.decl.5")
                                  : (s->dctr ? "tc.pic.ph.decl.4.counter" : "tc.pic.ph.decl.4"),
                   "n", NUM(tc_decl_seat(s) + c->seat_from), NULL);
         break;
     case TC_PH_LEAD:
     {
-        int x = pic_words(c, row, 0, PL_ST_HILITE, s->textra ? "tc.pic.ph.lead.extra" : "tc.pic.ph.lead", "n",
+        int x = pl_canvas_words(c, row, 0, PL_ST_HILITE, s->textra ? "tc.pic.ph.lead.extra" : "tc.pic.ph.lead", "n",
                           NUM(s->tleader + c->seat_from), NULL);
         if (tc_ban_applies(s))
-            pic_words(c, row, x + 1, PL_ST_HILITE, "tc.pic.ph.lead.ban", NULL);
+            pl_canvas_words(c, row, x + 1, PL_ST_HILITE, "tc.pic.ph.lead.ban", NULL);
     }
         break;
     case TC_PH_LAY:
-        pic_words(c, row, 0, PL_ST_HILITE, s->tn > 1 ? "tc.pic.ph.lay" : "tc.pic.ph.lay.one", "n",
+        pl_canvas_words(c, row, 0, PL_ST_HILITE, s->tn > 1 ? "tc.pic.ph.lay" : "tc.pic.ph.lay.one", "n",
                   NUM(seats[0] + c->seat_from), "k", NUM(s->tn), NULL);
         break;
     case TC_PH_REVEAL:
-        pic_words(c, row, 0, PL_ST_HILITE, "tc.pic.ph.reveal", "n", NUM(seats[0] + c->seat_from), NULL);
+        pl_canvas_words(c, row, 0, PL_ST_HILITE, "tc.pic.ph.reveal", "n", NUM(seats[0] + c->seat_from), NULL);
         break;
     default: {
         pl_outcome o;
         tc_game.outcome(s, &o);
         if (o.kind == PL_WIN_SEAT)
-            pic_words(c, row, 0, PL_ST_HILITE, "tc.pic.over.win", "n", NUM(o.winner + c->seat_from), "score",
+            pl_canvas_words(c, row, 0, PL_ST_HILITE, "tc.pic.over.win", "n", NUM(o.winner + c->seat_from), "score",
                       SNUM((int)o.score[o.winner]), NULL);
         else
-            pic_words(c, row, 0, PL_ST_HILITE, "tc.pic.over.draw", NULL);
+            pl_canvas_words(c, row, 0, PL_ST_HILITE, "tc.pic.over.draw", NULL);
     }
     }
 }

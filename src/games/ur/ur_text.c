@@ -369,33 +369,11 @@ static const char *mark_of(const ur_state *s, int sq)
     }
 }
 
-/* Puts the catalogue's `key` in the picture's language (c->lang, words.h)
- * at (row, col) with {name}s filled from the (name, value) pairs that
- * follow, ending with NULL; returns the column after it. */
-static int pic_words(pl_canvas *c, int row, int col, pl_style st, const char *key, ...)
-{
-    const char *nv[8] = {0};
-    va_list ap;
-    va_start(ap, key);
-    for (int i = 0; i < 8; i += 2) {
-        if (!(nv[i] = va_arg(ap, const char *)))
-            break;
-        nv[i + 1] = va_arg(ap, const char *);
-    }
-    va_end(ap);
-    pl_buf b = {0};
-    pl_words_put(&b, (pl_lang)c->lang, key, nv[0], nv[1], nv[2], nv[3], nv[4], nv[5], nv[6], nv[7], NULL);
-    int x = pl_canvas_put(c, row, col, st, pl_buf_str(&b));
-    c->oom |= b.oom;
-    pl_buf_free(&b);
-    return x;
-}
-
 void ur_draw(const void *st, int seat, pl_canvas *c)
 {
     const ur_state *s = st;
     pl_lang lang = (pl_lang)c->lang;
-    pic_words(c, 0, 0, PL_ST_TITLE, s->finkel ? "ur.pic.title.finkel" : "ur.pic.title.skiryuk", NULL);
+    pl_canvas_words(c, 0, 0, PL_ST_TITLE, s->finkel ? "ur.pic.title.finkel" : "ur.pic.title.skiryuk", NULL);
     for (int col = 1; col <= 8; col++)
         pl_canvas_printf(c, 1, 3 + (col - 1) * 7, PL_ST_DIM, "   %d", col);
     static const char rows[3] = {'A', 'B', 'C'};
@@ -423,11 +401,11 @@ void ur_draw(const void *st, int seat, pl_canvas *c)
     for (int p = 0; p < 2; p++) {
         snprintf(rs, sizeof rs, "%d", s->reserve[p]);
         snprintf(o, sizeof o, "%d", s->off[p]);
-        end[p] = pic_words(c, 6 + p, 0, p ? PL_ST_BLACK : PL_ST_RED, p ? "ur.pic.side.1" : "ur.pic.side.0", "reserve",
+        end[p] = pl_canvas_words(c, 6 + p, 0, p ? PL_ST_BLACK : PL_ST_RED, p ? "ur.pic.side.1" : "ur.pic.side.0", "reserve",
                            rs, "off", o, "of", n, NULL);
     }
     if (seat == 0 || seat == 1) /* the picture of one player: say which side is theirs */
-        pic_words(c, 6 + seat, end[seat], PL_ST_HILITE, "ur.pic.you", NULL);
+        pl_canvas_words(c, 6 + seat, end[seat], PL_ST_HILITE, "ur.pic.you", NULL);
     pl_buf who = {0};
     if (seat == s->turn)
         pl_buf_puts(&who, pl_words(lang, s->turn ? "ur.pic.you.1" : "ur.pic.you.0"));
@@ -435,21 +413,21 @@ void ur_draw(const void *st, int seat, pl_canvas *c)
         pl_buf_puts(&who, pl_words(lang, s->turn ? "ur.pic.name.1" : "ur.pic.name.0"));
     switch (s->phase) {
     case UR_PH_FIRST:
-        pic_words(c, 8, 0, PL_ST_NORMAL, "ur.pic.first", NULL);
+        pl_canvas_words(c, 8, 0, PL_ST_NORMAL, "ur.pic.first", NULL);
         break;
     case UR_PH_ROLL:
-        pic_words(c, 8, 0, PL_ST_NORMAL, s->opening ? "ur.pic.roll.opening" : "ur.pic.roll", "side",
+        pl_canvas_words(c, 8, 0, PL_ST_NORMAL, s->opening ? "ur.pic.roll.opening" : "ur.pic.roll", "side",
                   pl_buf_str(&who), NULL);
         break;
     case UR_PH_MOVE:
         snprintf(a, sizeof a, "%d", s->roll);
-        pic_words(c, 8, 0, PL_ST_HILITE, "ur.pic.move", "side", pl_buf_str(&who), "roll", a, NULL);
+        pl_canvas_words(c, 8, 0, PL_ST_HILITE, "ur.pic.move", "side", pl_buf_str(&who), "roll", a, NULL);
         break;
     default: {
         int w = s->off[1] == s->pieces;
         char score[40];
         snprintf(score, sizeof score, "%d-%d", s->off[w], s->off[!w]);
-        pic_words(c, 8, 0, PL_ST_HILITE, "ur.pic.wins", "side", pl_words(lang, w ? "ur.pic.name.1" : "ur.pic.name.0"),
+        pl_canvas_words(c, 8, 0, PL_ST_HILITE, "ur.pic.wins", "side", pl_words(lang, w ? "ur.pic.name.1" : "ur.pic.name.0"),
                   "score", score, NULL);
     }
     }
@@ -468,7 +446,7 @@ void ur_draw(const void *st, int seat, pl_canvas *c)
                 for (int i = 0; i < 6; i++)
                     has[i] |= mark_of(s, sq)[0] == legend[i][0];
         }
-    int x0 = pic_words(c, 9, 0, PL_ST_DIM, "ur.pic.marks", NULL), x = x0;
+    int x0 = pl_canvas_words(c, 9, 0, PL_ST_DIM, "ur.pic.marks", NULL), x = x0;
     for (int i = 0; i < 6; i++)
         if (has[i])
             x = pl_canvas_printf(c, 9, x, PL_ST_DIM, "%s%c %s", x == x0 ? " " : "  ", legend[i][0],
