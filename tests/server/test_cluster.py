@@ -85,6 +85,28 @@ def stored(db, room):
     return rows
 
 
+def stop_outside_write(proc, db):
+    """SIGSTOP proc at a moment it holds no write transaction on db.
+
+    SQLite has one writer at a time: a process frozen inside BEGIN IMMEDIATE keeps every other
+    process from writing until it runs again (a limit of SQLite, not of the lease), so a test of
+    lease expiry must freeze its process between transactions. Probe the write lock with a zero
+    timeout; if the frozen process holds it, let it run a moment and freeze it again."""
+    for _ in range(50):
+        proc.send_signal(signal.SIGSTOP)
+        con = sqlite3.connect(db, timeout=0, isolation_level=None)
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            con.execute("ROLLBACK")
+            return
+        except sqlite3.OperationalError:
+            proc.send_signal(signal.SIGCONT)
+            time.sleep(0.02)
+        finally:
+            con.close()
+    raise AssertionError("the process held the database's write lock 50 times running")
+
+
 def test_finished_replay_after_restart(args):
     with ServerProcess(args.parlour, args.web) as srv:
         room = create(srv.port, "ur", {"pieces": "1"}, [{"kind": "person"}, {"kind": "ai", "level": "easy"}])
@@ -191,7 +213,7 @@ def test_lease_two_processes(args):
         # A stops (a long pause, a starved machine): its lease runs out
         s_held, st = mover(conns)
         top = st["seq"]
-        a.proc.send_signal(signal.SIGSTOP)
+        stop_outside_write(a.proc, pr.db)
         act_first(conns[s_held], st)  # waits in A's socket
         time.sleep(1.6)
         # the room's people come back through B, which takes the lease and plays on
