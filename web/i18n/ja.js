@@ -1144,4 +1144,10 @@ export default {
   'karuta.a11y.d.pool': '場札 {n}枚：',
   'karuta.a11y.d.pool.one': '場札 {n}枚：',
   // (end of a11y.karuta)
+
+  // ==== words.fix: issue 32's last fixes (lobby pictures, Tam Cúc line, karuta board, cbw news; web/) ====
+  // (end of words.fix)
+
+  // ==== acct: accounts: sign up, sign in, sign out, password, delete (web/js/account.js; issue 33) ====
+  // (end of acct)
 };
