@@ -142,6 +142,27 @@ static void test_closest_first_then_oldest(void **st)
     seek_free(p);
 }
 
+/* Pairing goes on until nothing fits: 1520-1530 is the best pair, which
+ * leaves 1500 and 1550, 50 apart, a pair too (in the same tick). */
+static void test_pairs_until_none_fit(void **st)
+{
+    (void)st;
+    seek_pool *p = pool();
+    add(p, 1, "k", 2, 1500, 0, 0, 0);
+    add(p, 2, "k", 2, 1520, 0, 0, 0);
+    add(p, 3, "k", 2, 1530, 0, 0, 0);
+    add(p, 4, "k", 2, 1550, 0, 0, 0);
+    size_t n;
+    const seek_pairing *pr = tick(p, 0, &n);
+    assert_int_equal(n, 2);
+    assert_int_equal(pr[0].ids[0], 2);
+    assert_int_equal(pr[0].ids[1], 3);
+    assert_int_equal(pr[1].ids[0], 1);
+    assert_int_equal(pr[1].ids[1], 4);
+    assert_int_equal(seek_total(p), 0);
+    seek_free(p);
+}
+
 static void test_three_and_four_player_groups(void **st)
 {
     (void)st;
@@ -473,7 +494,8 @@ static void one_sequence(uint64_t seed, int total)
     assert_non_null(idx);
     while (made < total || seek_total(p) > 0) {
         now += 100;
-        int arrivals = made < total ? (int)(rng(&s) % 4) : 0;
+        /* one sequence in four comes in bursts (crowded ticks: several rounds) */
+        int arrivals = made < total ? (int)(rng(&s) % (seed % 4 == 0 ? 40 : 4)) : 0;
         for (int a = 0; a < arrivals && made < total; a++) {
             model_seek *m = &ms[made];
             m->id = rng(&s) % 4 == 0 && made > 0 ? ms[rng(&s) % (uint64_t)made].id : 1000 + (uint64_t)made;
@@ -572,6 +594,7 @@ int main(void)
         cmocka_unit_test(test_out_of_range_wait_until_windows_widen),
         cmocka_unit_test(test_mutual_windows),
         cmocka_unit_test(test_closest_first_then_oldest),
+        cmocka_unit_test(test_pairs_until_none_fit),
         cmocka_unit_test(test_three_and_four_player_groups),
         cmocka_unit_test(test_team_keys),
         cmocka_unit_test(test_computer_fallback_exactly_after_n),
