@@ -18,8 +18,11 @@
  * (spread, oldest member, lowest id) and taken greedily when all their
  * members are still free; the best is always taken, so each round pairs at
  * least one group, and rounds stop when none is found. A seek that found
- * nothing (and did not run out of budget) stays out of the next rounds:
- * rounds only remove seeks, which cannot make a group appear.
+ * nothing stays out of the next rounds: rounds only remove seeks, which
+ * cannot make a group appear. (With groups of three or more a search that
+ * ran out of budget may have missed one; it is not retried before the next
+ * tick, so that a tick's work stays bounded by the budget: at most `budget`
+ * members tried per seek and round.)
  */
 #include "seek.h"
 
@@ -458,7 +461,7 @@ static void seek_pair_key(seek_pool *p, seek_key *key)
             int i = p->act[a];
             const seek_ent *lo = &s[m[p->list[i]]];
             seek_cand *c = &p->cand[nc];
-            int got = 0, spent = 0;
+            int got = 0;
             if (k == 2) {
                 for (int j = i + 1; j < nlist; j++) {
                     const seek_ent *e = &s[m[p->list[j]]];
@@ -479,7 +482,6 @@ static void seek_pair_key(seek_pool *p, seek_key *key)
                               .depth = 1, .best_spread = HUGE_VAL};
                 d.cur[0] = i;
                 seek_dfs_run(&d, i + 1);
-                spent = d.budget == 0;
                 if (d.best_spread != HUGE_VAL) {
                     c->spread = d.best_spread;
                     memcpy(c->pos, d.best, sizeof c->pos);
@@ -496,7 +498,7 @@ static void seek_pair_key(seek_pool *p, seek_key *key)
                 }
                 nc++;
             }
-            if (got || spent)
+            if (got)
                 p->found[nf++] = i;
         }
         if (nc == 0)
