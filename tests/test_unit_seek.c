@@ -379,6 +379,42 @@ static void test_duplicate_and_hostile_input(void **st)
     assert_null(seek_new(&(seek_config){.widen_per_s = NAN}));
 }
 
+/* Many ids added and cancelled in a scrambled order: each is found until it
+ * is cancelled and never after (the id table's deletions). A pairing's key
+ * stays readable after new keys come. */
+static void test_many_ids_add_and_cancel(void **st)
+{
+    (void)st;
+    seek_pool *p = pool();
+    enum { N = 20000 };
+    for (uint64_t i = 0; i < N; i++)
+        add(p, i * 0x9e3779b97f4a7c15ULL, "k", 2, 100 + (double)(i % 3800), 0, 0, 10);
+    assert_int_equal(seek_total(p), N);
+    static char gone[N];
+    memset(gone, 0, sizeof gone);
+    for (uint64_t i = 0; i < N; i++) {
+        uint64_t j = (i * 7919) % N; /* 7919 is prime: every j once */
+        assert_int_equal(seek_cancel(p, j * 0x9e3779b97f4a7c15ULL), 1);
+        gone[j] = 1;
+        if (i % 1000 == 0)
+            for (uint64_t t = 0; t < N; t += 7)
+                assert_int_equal(seek_window(p, t * 0x9e3779b97f4a7c15ULL, 0) < 0, gone[t]);
+    }
+    assert_int_equal(seek_total(p), 0);
+    add(p, 1, "first", 2, 1500, 0, 0, 0);
+    add(p, 2, "first", 2, 1500, 0, 0, 0);
+    size_t n;
+    const seek_pairing *pr = tick(p, 0, &n);
+    assert_int_equal(n, 1);
+    for (int i = 0; i < 200; i++) {
+        char key[16];
+        snprintf(key, sizeof key, "key%d", i);
+        add(p, 100 + (uint64_t)i, key, 2, 1500, 0, 0, 0);
+    }
+    assert_string_equal(pr[0].key, "first");
+    seek_free(p);
+}
+
 /* A pool rebuilt from its seeks with their original times pairs as the one
  * it replaces would have. */
 static void test_rebuilt_pool_pairs_the_same(void **st)
@@ -600,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_computer_fallback_exactly_after_n),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_duplicate_and_hostile_input),
+        cmocka_unit_test(test_many_ids_add_and_cancel),
         cmocka_unit_test(test_rebuilt_pool_pairs_the_same),
         cmocka_unit_test(test_property_random_arrivals_and_cancels),
     };

@@ -244,10 +244,11 @@ int seek_add(seek_pool *p, const seek_req *r)
         p->caps = nc;
     }
     if (k < 0) {
-        seek_key *ks = realloc(p->keys, (size_t)(p->nkeys + 1) * sizeof *ks);
-        if (!ks)
+        /* all max_keys at once: the array never moves, so the names the
+         * pairings point at stay where they are while the pool lives */
+        if (!p->keys && !(p->keys = calloc((size_t)p->cfg.max_keys, sizeof *p->keys)))
             return SEEK_ENOMEM;
-        p->keys = ks;
+        seek_key *ks = p->keys;
         k = p->nkeys++;
         memset(&ks[k], 0, sizeof ks[k]);
         strcpy(ks[k].name, r->key);
