@@ -11,11 +11,12 @@
  * after 15, 30 or 60 s; a tenth ask a range of their own (150..400); --cancel
  * P give up after 2..60 s when still waiting. The pool ticks every 100 ms of
  * virtual time; only seek_tick's own time is measured (the real clock around
- * each call), on the ticks that find seeks waiting. --range W makes every
+ * each call; and the thread's CPU time, which a busy machine's preemptions do
+ * not inflate), on the ticks that find seeks waiting. --range W makes every
  * seek ask the range W: a narrow one keeps most of the crowd waiting at once. After the last arrival the ticks go on for ten virtual minutes,
  * then whoever is left is counted ("left waiting") and cancelled.
  *
- * Reported: each tick's pairing time (p50, p99, max, in ms), the seeks
+ * Reported: each tick's pairing time (p50, p99, max, in ms; wall and CPU), the seeks
  * paired per second of pairing time, the most seeks waiting at once, the
  * groups made (with people, with a computer), the median wait and the
  * median rating spread of the groups with people.
@@ -65,10 +66,10 @@ static double bseek_unit(uint64_t *s) /* (0, 1) */
     return ((double)(bseek_rng(s) >> 11) + 0.5) / 9007199254740992.0;
 }
 
-static double bseek_now(void)
+static double bseek_clock(clockid_t id)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(id, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
@@ -148,13 +149,13 @@ int cli_bench_seek(int argc, char **argv)
     bseek_person *pe = calloc((size_t)nseeks, sizeof *pe);
     bseek_cancel *cx = calloc((size_t)nseeks, sizeof *cx);
     size_t ticks_cap = 1024, nticks = 0;
-    double *tick_s = malloc(ticks_cap * sizeof *tick_s);
+    double *tick_s = malloc(ticks_cap * sizeof *tick_s), *tick_cpu = malloc(ticks_cap * sizeof *tick_cpu);
     double *waits = malloc((size_t)nseeks * sizeof *waits);
     double *spreads = malloc((size_t)nseeks * sizeof *spreads);
-    if (!p || !pe || !cx || !tick_s || !waits || !spreads) {
+    if (!p || !pe || !cx || !tick_s || !tick_cpu || !waits || !spreads) {
         fputs("parlour bench seek: out of memory\n", stderr);
         seek_free(p);
-        free(pe), free(cx), free(tick_s), free(waits), free(spreads);
+        free(pe), free(cx), free(tick_s), free(tick_cpu), free(waits), free(spreads);
         return 1;
     }
     /* The crowd, drawn before the run. */
@@ -205,19 +206,24 @@ int cli_bench_seek(int argc, char **argv)
         if (seek_total(p) == 0)
             continue; /* an empty pool: not a measured tick */
         size_t n;
-        double t0 = bseek_now();
+        double t0 = bseek_clock(CLOCK_MONOTONIC), c0 = bseek_clock(CLOCK_THREAD_CPUTIME_ID);
         const seek_pairing *pr = seek_tick(p, now, &n);
-        double dt = bseek_now() - t0;
+        double dt = bseek_clock(CLOCK_MONOTONIC) - t0, dc = bseek_clock(CLOCK_THREAD_CPUTIME_ID) - c0;
         pairing_s += dt;
         if (nticks == ticks_cap) {
             double *nt = realloc(tick_s, 2 * ticks_cap * sizeof *nt);
-            if (!nt) {
+            if (nt)
+                tick_s = nt;
+            double *nc = realloc(tick_cpu, 2 * ticks_cap * sizeof *nc);
+            if (nc)
+                tick_cpu = nc;
+            if (!nt || !nc) {
                 fputs("parlour bench seek: out of memory\n", stderr);
                 break;
             }
-            tick_s = nt;
             ticks_cap *= 2;
         }
+        tick_cpu[nticks] = dc;
         tick_s[nticks++] = dt;
         for (size_t g = 0; g < n; g++) {
             groups++;
@@ -234,6 +240,7 @@ int cli_bench_seek(int argc, char **argv)
     }
     int left = seek_total(p);
     qsort(tick_s, nticks, sizeof *tick_s, bseek_cmp_d);
+    qsort(tick_cpu, nticks, sizeof *tick_cpu, bseek_cmp_d);
     qsort(waits, nwaits, sizeof *waits, bseek_cmp_d);
     qsort(spreads, nspreads, sizeof *spreads, bseek_cmp_d);
     printf("seek pool: %ld seeks (%s), seed %" PRIu64 ", %zu ticks of 100 ms with seeks waiting, most waiting at "
@@ -241,6 +248,9 @@ int cli_bench_seek(int argc, char **argv)
     printf("pairing time per tick: p50 %.3f ms  p99 %.3f ms  max %.3f ms  (total %.3f s)\n",
            bseek_pct(tick_s, nticks, 0.5) * 1e3, bseek_pct(tick_s, nticks, 0.99) * 1e3,
            nticks ? tick_s[nticks - 1] * 1e3 : 0, pairing_s);
+    printf("... its CPU time (the thread's): p50 %.3f ms  p99 %.3f ms  max %.3f ms\n",
+           bseek_pct(tick_cpu, nticks, 0.5) * 1e3, bseek_pct(tick_cpu, nticks, 0.99) * 1e3,
+           nticks ? tick_cpu[nticks - 1] * 1e3 : 0);
     printf("paired %ld seeks in %ld groups (%ld with a computer): %.0f seeks paired per second of pairing\n",
            paired_people, groups, computers, pairing_s > 0 ? (double)paired_people / pairing_s : 0.0);
     printf("wait: median %.1f s, p90 %.1f s; rating spread of groups with people: median %.0f, p90 %.0f\n",
@@ -248,6 +258,6 @@ int cli_bench_seek(int argc, char **argv)
            bseek_pct(spreads, nspreads, 0.9));
     printf("cancelled %ld, refused %ld, left waiting %d\n", cancelled, refused, left);
     seek_free(p);
-    free(pe), free(cx), free(tick_s), free(waits), free(spreads);
+    free(pe), free(cx), free(tick_s), free(tick_cpu), free(waits), free(spreads);
     return refused ? 1 : 0;
 }
