@@ -136,10 +136,11 @@ int cli_bench_seek(int argc, char **argv)
         default: return 2;
         }
     }
-    if (nseeks < 1 || nseeks > 1000000 || !(rate > 0) || !(pcomp >= 0 && pcomp <= 1) ||
+    if (nseeks < 1 || nseeks > 1000000 || !(rate > 0) || (double)nseeks / rate > 86400 || !(pcomp >= 0 && pcomp <= 1) ||
         !(pcancel >= 0 && pcancel <= 1) || (range != 0 && (range < SEEK_MIN_RANGE || range > SEEK_MAX_RANGE)) ||
         optind != argc) {
-        fputs("parlour bench seek: --seeks 1..1000000, --rate > 0, --computer and --cancel 0..1, --range 10..4000\n",
+        fputs("parlour bench seek: --seeks 1..1000000, --rate > 0 (arrivals within a virtual day), --computer and "
+              "--cancel 0..1, --range 10..4000\n",
               stderr);
         return 2;
     }
