@@ -117,8 +117,8 @@ void seek_free(seek_pool *p);
 
 /* Adds a seek (the pool copies the key). SEEK_OK, or a result code and the
  * pool unchanged: SEEK_EDUP, SEEK_EFULL, SEEK_EKEYS, SEEK_EINVAL,
- * SEEK_EPLAYERS, SEEK_ENOMEM. O(1) but for a key's first seek, which looks
- * through the known keys (at most max_keys). */
+ * SEEK_EPLAYERS, SEEK_ENOMEM. Work: the key is looked up among the known
+ * keys (at most max_keys string compares), the rest O(1) amortised. */
 int seek_add(seek_pool *p, const seek_req *r);
 
 /* Removes the seek with id `id`: 1 when there was one, 0 when there was
