@@ -23,6 +23,7 @@
 
 #include "../ai/ai.h"
 #include "cli.h"
+#include "menu.h"
 #include "tell.h"
 #include "term.h"
 #include "parlour/alloc.h"
@@ -991,7 +992,7 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             for (; nitems < n; nitems++) {
                 pl_buf t = {0};
                 pl_buf_printf(&t, "%d) ", nitems + 1);
-                pl_format_action_long(g, m->state, actor, acts[nitems], &t); /* "A4 → B1" */
+                menu_item(g, m->state, actor, acts[nitems], lang, &t); /* "A4 → B1"; "enter: 新しい駒 → A3" */
                 items[nitems] = pl_malloc(t.len + 1);
                 if (!items[nitems]) {
                     pl_buf_free(&t);
