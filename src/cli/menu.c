@@ -235,3 +235,98 @@ void menu_item(const pl_game *g, const void *st, int seat, pl_action a, pl_lang 
     pl_buf_free(&typed);
     pl_buf_free(&words);
 }
+
+/* True when the catalogue key tail `p` (".if.KEY.VALUE...") holds for the
+ * options `o`; `*after` gets the tail after it. A tail without ".if." holds. */
+static bool summary_holds(const char *p, const pl_opts *o, const char **after)
+{
+    *after = p;
+    if (strncmp(p, ".if.", 4))
+        return true;
+    const char *k = p + 4, *dot = strchr(k, '.');
+    if (!dot)
+        return false;
+    const char *v = dot + 1, *end = strchr(v, '.');
+    size_t vl = end ? (size_t)(end - v) : strlen(v);
+    *after = v + vl;
+    char key[64];
+    if ((size_t)(dot - k) >= sizeof key)
+        return false;
+    memcpy(key, k, (size_t)(dot - k));
+    key[dot - k] = '\0';
+    const char *have = pl_opts_get(o, key);
+    return have && strlen(have) == vl && !strncmp(have, v, vl);
+}
+
+/* Appends the sentence of an option's item: `base` is the key up to
+ * ".opt.KEY" (`opt` the KEY): the sentence for the option's value
+ * (".opt.KEY.VALUE"), else for its kind ("deals" of "deals:3"), else the
+ * one for the rest (".opt.KEY"), with {v} the value and {n} what follows
+ * its ':'. Nothing when none applies. */
+static void summary_option(pl_lang lang, const char *base, const char *opt, const pl_opts *o, pl_buf *out)
+{
+    const char *v = pl_opts_get(o, opt);
+    if (!v)
+        return;
+    const char *colon = strchr(v, ':');
+    char key[160];
+    const char *text = NULL;
+    snprintf(key, sizeof key, "%s.%s", base, v);
+    if (!(text = pl_words_find(lang, key)) && colon) {
+        snprintf(key, sizeof key, "%s.%.*s", base, (int)(colon - v), v);
+        text = pl_words_find(lang, key);
+    }
+    if (!text) {
+        snprintf(key, sizeof key, "%s", base);
+        text = pl_words_find(lang, key);
+    }
+    if (!text || !strcmp(text, "-")) /* "-": nothing for this value, though the rest have a sentence */
+        return;
+    pl_buf_puts(out, "- ");
+    pl_words_put(out, lang, key, "v", v, "n", colon ? colon + 1 : "", NULL);
+    pl_buf_putc(out, '\n');
+}
+
+int menu_summary(const pl_game *g, const pl_opts *o, pl_lang lang, pl_buf *out)
+{
+    char prefix[48], skip[3] = "", done[6] = "";
+    int plen = snprintf(prefix, sizeof prefix, "rules.%s.", g->id), sections = 0;
+    for (int i = 0, n = pl_words_count(lang); i < n; i++) {
+        const char *key = pl_words_key_at(lang, i), *rest = key + plen, *tail;
+        if (strncmp(key, prefix, (size_t)plen) || strlen(rest) < 2)
+            continue;
+        if (!rest[2] || !strncmp(rest + 2, ".if.", 4)) { /* a section's title: "SS", "SS.if.KEY.VALUE" */
+            if (!summary_holds(rest + 2, o, &tail)) {
+                memcpy(skip, rest, 2);
+                continue;
+            }
+            skip[0] = '\0';
+            pl_buf_puts(out, sections++ ? "\n" : "");
+            pl_buf_puts(out, pl_words(lang, key));
+            pl_buf_putc(out, '\n');
+            continue;
+        }
+        if ((skip[0] && !strncmp(rest, skip, 2)) || strlen(rest) < 5 || !summary_holds(rest + 5, o, &tail))
+            continue;
+        if (!strncmp(tail, ".opt.", 5)) { /* "SS.II[.if.K.V].opt.KEY[.VALUE]": once an item */
+            if (!strncmp(rest, done, 5))
+                continue;
+            memcpy(done, rest, 5);
+            char base[128], opt[64];
+            const char *ok = tail + 5, *dot = strchr(ok, '.');
+            size_t kl = dot ? (size_t)(dot - ok) : strlen(ok);
+            if (kl >= sizeof opt || (size_t)(ok - key) + kl >= sizeof base)
+                continue;
+            memcpy(opt, ok, kl);
+            opt[kl] = '\0';
+            memcpy(base, key, (size_t)(ok - key) + kl);
+            base[(size_t)(ok - key) + kl] = '\0';
+            summary_option(lang, base, opt, o, out);
+            continue;
+        }
+        pl_buf_puts(out, "- ");
+        pl_buf_puts(out, pl_words(lang, key));
+        pl_buf_putc(out, '\n');
+    }
+    return sections ? 0 : -1;
+}

@@ -13,6 +13,7 @@
 #define CLI_MENU_H
 
 #include "parlour/game.h"
+#include "parlour/options.h"
 #include "parlour/words.h"
 
 /* Appends what `seat`'s legal action `a` in `st` does, in `lang`, from the
@@ -30,5 +31,16 @@ int menu_words(const pl_game *g, const void *st, int seat, pl_action a, pl_lang 
  * the notation alone when menu_words has no words for it. Never changes
  * `st`; cannot fail (`out->oom`). */
 void menu_item(const pl_game *g, const void *st, int seat, pl_action a, pl_lang lang, pl_buf *out);
+
+/* Appends the rules page's summary of game `g` in `lang` for the options
+ * `o` in force, from the catalogue's "rules.GAME.*" keys (the browser's
+ * rules summaries, web/rules/GAME.js, copied): each section's title, then
+ * its items, one a line after "- ", those an option decides in the words
+ * of the option's value ("rules.GAME.SS.II.opt.KEY.VALUE", else
+ * ".opt.KEY" with {v}; a sentence "-": none), sections and items under ".if.KEY.VALUE" only
+ * when the option has that value; a blank line between sections. Returns
+ * 0, or -1 with nothing appended when the catalogue has no summary of
+ * `g`. Cannot fail otherwise (`out->oom`). */
+int menu_summary(const pl_game *g, const pl_opts *o, pl_lang lang, pl_buf *out);
 
 #endif
