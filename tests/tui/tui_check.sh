@@ -352,6 +352,21 @@ menu_vi)
     wait_for 'to act, [0-9]+ legal:  1\) lay bG bA rE  2\) '
     finish
     ;;
+rules_ja)
+    # The rules page in the player's language (issue 32): under a Japanese
+    # LANG, `rules` shows the browser's summary in Japanese for the options in
+    # force (the four-sided die of dice=d4), not the game's English summary.
+    start 80 24 "env -u LC_ALL -u LC_MESSAGES LANG=ja_JP.UTF-8 $P play ur seed=2 dice=d4"
+    wait_for 'の番、[0-9]+通り:  1\) '
+    type_line rules
+    wait_for '^ ウル王朝のゲーム$'
+    wait_for '^ - 四面さいころを1個振る。1〜4がどれも同じ確率。$'
+    absent 'Two players race|Royal Game of Ur|投げ棒を3本'
+    fits 80 24
+    keys q
+    wait_for 'の番、[0-9]+通り:  1\) '
+    finish
+    ;;
 replay)
     # Replay opens at the start, steps by move, and jumps to the end with End.
     start 80 24 "$P replay $RECORDS/ur_three_pieces.json"
