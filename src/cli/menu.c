@@ -7,12 +7,6 @@
 
 #include "tell.h"
 
-/* The text of `key`, or NULL when the catalogue of `lang` lacks it. */
-static const char *act_text(pl_lang lang, const char *key)
-{
-    return pl_words_find(lang, key);
-}
-
 /* A string field of `f`, or "" when it has none. */
 static const char *str_of(const json_t *f, const char *k)
 {
@@ -20,7 +14,7 @@ static const char *str_of(const json_t *f, const char *k)
     return s ? s : "";
 }
 
-/* Appends the integer field `k` of `f` in decimal into `buf` (cap 24). */
+/* The integer field `k` of `f` in decimal, written into `buf`; returns `buf`. */
 static const char *num_of(const json_t *f, const char *k, char *buf, size_t cap)
 {
     snprintf(buf, cap, "%lld", (long long)json_integer_value(json_object_get(f, k)));
@@ -118,7 +112,7 @@ static int words_tamcuc(const pl_game *g, const void *st, const json_t *f, pl_la
     num_of(f, "count", n, sizeof n);
     if (!strcmp(verb, "lead")) {
         snprintf(key, sizeof key, "act.tamcuc.set.%s", str_of(f, "set"));
-        const char *set = act_text(lang, key);
+        const char *set = pl_words_find(lang, key);
         pl_words_put(out, lang, json_is_true(json_object_get(f, "extra")) ? "act.tamcuc.lead.extra" : "act.tamcuc.lead",
                      "set", set ? set : str_of(f, "set"), "n", n, NULL);
     } else if (!strcmp(verb, "lay")) {
@@ -138,7 +132,7 @@ static int words_tamcuc(const pl_game *g, const void *st, const json_t *f, pl_la
         pl_buf_free(&cards);
     } else if (!strcmp(verb, "declare")) {
         snprintf(key, sizeof key, "act.tamcuc.soldiers.%s.%s", str_of(f, "size"), str_of(f, "colour"));
-        const char *soldiers = act_text(lang, key);
+        const char *soldiers = pl_words_find(lang, key);
         if (!soldiers)
             return -1;
         pl_words_put(out, lang, json_is_true(json_object_get(f, "counter")) ? "act.tamcuc.counter" : "act.tamcuc.declare",
