@@ -48,27 +48,31 @@ static void test_pools_of_every_game_and_variant(void **state)
     expect_pool("ur", "pieces=3 start=light", "unrated", "variant");
     expect_pool("ur", "dice=d4 stack=any loop=opponent-first", "unrated", "variant");
     expect_pool("ur", "rules=finkel pieces=6", "unrated", "variant");
-    /* City Behind Walls: by team size; any deck; not the board's shape */
+    /* City Behind Walls: by team size; who opens varies, not the deck or the board */
     expect_pool("cbw", "", "cbw/2v2", NULL);
-    expect_pool("cbw", "first=red deck=52", "cbw/2v2", NULL);
-    expect_pool("cbw", "players=6", "cbw/3v3", NULL);
-    expect_pool("cbw", "players=6 deck=52", "cbw/3v3", NULL);
+    expect_pool("cbw", "first=red", "cbw/2v2", NULL);
+    expect_pool("cbw", "players=6 first=black", "cbw/3v3", NULL);
+    expect_pool("cbw", "players=6 deck=52", "unrated", "variant");
+    expect_pool("cbw", "h=5", "unrated", "variant");
     expect_pool("cbw", "players=2 w=3 h=2", "unrated", "form");
     expect_pool("cbw", "players=2", "unrated", "form");
     expect_pool("cbw", "deck=52 w=16 h=16 first=black", "unrated", "variant");
     expect_pool("cbw", "deal=6h,7h/6s", "unrated", "deal");
-    /* Tam Cúc: by players; the match length and the three-player deck vary */
+    /* Tam Cúc: by players, one deal; who deals first varies */
     expect_pool("tamcuc", "", "tamcuc/4", NULL);
-    expect_pool("tamcuc", "session_end=deals:8", "tamcuc/4", NULL);
-    expect_pool("tamcuc", "players=3 three_p_deck=deck_30", "tamcuc/3", NULL);
+    expect_pool("tamcuc", "first_dealer=random dealer=2", "tamcuc/4", NULL);
+    expect_pool("tamcuc", "players=3", "tamcuc/3", NULL);
     expect_pool("tamcuc", "players=2", "tamcuc/2", NULL);
+    expect_pool("tamcuc", "session_end=deals:8", "unrated", "variant");
+    expect_pool("tamcuc", "players=3 three_p_deck=deck_30", "unrated", "variant");
     expect_pool("tamcuc", "players=2 night_exchange=2", "unrated", "variant");
     expect_pool("tamcuc", "night_exchange=1 session_end=deals:2 soldier_special=autowin", "unrated", "variant");
     expect_pool("tamcuc", "deal=x", "unrated", "deal");
     /* karuta: kyōgi only, whatever its timing */
     expect_pool("karuta", "", "karuta/kyogi", NULL);
     expect_pool("karuta", "memo_s=0 tie_ms=0", "karuta/kyogi", NULL);
-    expect_pool("karuta", "players=2 send=auto rearrange=on", "karuta/kyogi", NULL);
+    expect_pool("karuta", "players=2 send=auto place=manual tempo=even", "karuta/kyogi", NULL);
+    expect_pool("karuta", "rearrange=on", "unrated", "variant");
     expect_pool("karuta", "variant=uta", "unrated", "form");
     expect_pool("karuta", "variant=uta teams=2v2", "unrated", "form");
     expect_pool("karuta", "variant=chirashi cards=50", "unrated", "form");

@@ -60,14 +60,15 @@ static pl_rating_pool rt_rated(const char *key)
     return p;
 }
 
-/* Options a pool lets vary: who starts or deals, the match length, the
- * reading's timing and the players' own conveniences; both sides play
- * under them alike and the skill they measure is the same. */
+/* Options a pool lets vary: who starts or deals, the reading's timing and
+ * who performs a karuta send or placing. Both sides play under them alike;
+ * they change neither the rules nor the game's length, so a computer
+ * level's measured rating holds under any of them (docs/ratings.md). */
 static const char *const rt_free_ur[] = {"rules", "start", NULL};
-static const char *const rt_free_cbw[] = {"players", "deck", "first", NULL};
-static const char *const rt_free_tc[] = {"players", "three_p_deck", "first_dealer", "dealer", "session_end", NULL};
-static const char *const rt_free_kar[] = {"variant", "tie_ms",  "upper_ms", "lower_ms", "tempo",     "yoin_ms",
-                                          "pause_ms", "memo_s", "players",  "send",     "rearrange", "place", NULL};
+static const char *const rt_free_cbw[] = {"players", "first", NULL};
+static const char *const rt_free_tc[] = {"players", "first_dealer", "dealer", NULL};
+static const char *const rt_free_kar[] = {"variant", "tie_ms",  "upper_ms", "lower_ms", "tempo", "yoin_ms",
+                                          "pause_ms", "memo_s", "players",  "send",     "place", NULL};
 
 pl_rating_pool pl_rating_pool_of(const pl_game *g, const pl_opts *o)
 {
