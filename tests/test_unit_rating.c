@@ -322,6 +322,29 @@ static void test_bad_input_is_refused_with_a_message(void **state)
     pl_buf_free(&err);
 }
 
+/* Where Glicko-2 alone would leave the bounds, the update keeps them. */
+static void test_bounds_hold_where_glicko2_alone_leaves_them(void **state)
+{
+    (void)state;
+    /* settled, steady players all drawing in an eight-sided game: RD would fall below 30 */
+    pl_rating_seat s[8];
+    for (int i = 0; i < 8; i++)
+        s[i] = (pl_rating_seat){{1500, 30, 0.01}, i, 0, false};
+    pl_glicko2 out[8];
+    update(s, 8, out);
+    pl_glicko2_game g[7];
+    for (int j = 0; j < 7; j++)
+        g[j] = (pl_glicko2_game){1500, 30, 0.5};
+    assert_true(pl_glicko2_update(s[0].player, g, 7, PL_RATING_TAU).deviation < PL_RATING_RD_MIN);
+    assert_true(out[0].deviation == PL_RATING_RD_MIN);
+    /* a shock at the cap: σ would pass it */
+    pl_rating_seat t[2] = {{{1200, 50, PL_RATING_VOL_MAX}, 0, 0, false}, {{2600, 30, 0.06}, 1, 1, false}};
+    update(t, 2, out);
+    pl_glicko2_game shock = {2600, 30, 1};
+    assert_true(pl_glicko2_update(t[0].player, &shock, 1, PL_RATING_TAU).volatility > PL_RATING_VOL_MAX);
+    assert_true(out[0].volatility == PL_RATING_VOL_MAX && out[0].rating > 1200);
+}
+
 /* Plays `m` to its end with the first legal action (random chance). */
 static void play_out(pl_match *m)
 {
@@ -473,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_tamcuc_four_ranking_first_gains_most_last_loses_most),
         cmocka_unit_test(test_abandoning_never_rates_the_leaver_above_losing),
         cmocka_unit_test(test_bad_input_is_refused_with_a_message),
+        cmocka_unit_test(test_bounds_hold_where_glicko2_alone_leaves_them),
         cmocka_unit_test(test_result_of_finished_games_ranks_the_winner_first),
         cmocka_unit_test(test_idle_deviation_grows_per_day_to_the_ceiling),
         cmocka_unit_test(test_property_random_games_keep_ratings_sane),
