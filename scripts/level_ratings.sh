@@ -8,7 +8,7 @@
 #                                 [--perfect FINKEL_TABLE] [--bin PARLOUR] [--out DIR]
 #   --scale K    K times the sample sizes below (default 1: the small run)
 #   --perfect F  adds Ur's perfect player (perfect:F, a Finkel table written by
-#                `parlour solve ur rules=finkel --table F`, docs/solver.md) to ur/finkel
+#                `parlour solve ur rules=finkel --out F`, docs/solver.md) to ur/finkel
 # Results depend only on the seed, not on --threads.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
