@@ -486,6 +486,46 @@ static void test_property_random_games_keep_ratings_sane(void **state)
     assert_true(pop[best].rating > pop[worst].rating + 200);
 }
 
+/* data/ratings/levels.txt (scripts/level_ratings.sh) gives every pool's
+ * levels a rating, an RD at least the floor and a count of games. */
+static void test_levels_file_rates_every_pool_s_levels(void **state)
+{
+    (void)state;
+    const char *pools[] = {"ur/skiryuk", "ur/finkel", "cbw/2v2",  "cbw/3v3",
+                           "tamcuc/2",   "tamcuc/3",  "tamcuc/4", "karuta/kyogi"};
+    const char *levels[] = {"easy", "medium", "hard"};
+    char path[4096];
+    snprintf(path, sizeof path, "%s/../data/ratings/levels.txt", PARLOUR_TESTS_DIR);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    int found[8][3] = {{0}};
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        char pool[64], level[64];
+        double rating, rd;
+        long games;
+        if (line[0] == '#')
+            continue;
+        assert_int_equal(sscanf(line, "%63s %63s %lf %lf %ld", pool, level, &rating, &rd, &games), 5);
+        assert_true(rating > 0 && rating < 4000 && rd >= PL_RATING_RD_MIN && rd <= PL_RATING_RD_MAX && games > 0);
+        for (int p = 0; p < 8; p++)
+            for (int l = 0; l < 3; l++)
+                found[p][l] += !strcmp(pool, pools[p]) && !strcmp(level, levels[l]);
+    }
+    fclose(f);
+    for (int p = 0; p < 8; p++) {
+        /* a pool the code names */
+        char game[16];
+        snprintf(game, sizeof game, "%.*s", (int)(strchr(pools[p], '/') - pools[p]), pools[p]);
+        assert_non_null(pl_game_find(game));
+        for (int l = 0; l < 3; l++)
+            if (found[p][l] != 1)
+                fail_msg("%s %s: %d lines in levels.txt", pools[p], levels[l], found[p][l]);
+    }
+    expect_pool("ur", "rules=finkel", "ur/finkel", NULL);
+    expect_pool("tamcuc", "players=3", "tamcuc/3", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -500,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_result_of_finished_games_ranks_the_winner_first),
         cmocka_unit_test(test_idle_deviation_grows_per_day_to_the_ceiling),
         cmocka_unit_test(test_property_random_games_keep_ratings_sane),
+        cmocka_unit_test(test_levels_file_rates_every_pool_s_levels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
