@@ -731,6 +731,41 @@ static void test_session_renewal_written_seldom(void **st)
     world_close(&w);
 }
 
+/* A hash made with other limits is made again at sign-in with the
+ * configured ones (sessions stay); a rehash over a hash changed meanwhile
+ * writes nothing. */
+static void test_rehash_follows_limits(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    world w;
+    world_open(&w, "rehash", 0, 0, 0, 0);
+    acct_user u;
+    assert_int_equal(signup(&w, "Ann", "correct horse", "a", 0, &u), ACCT_OK);
+    pl_buf err = {0};
+    store_account sa;
+    assert_int_equal(store_account_by_id(w.s, u.id, &sa, &err), 0);
+    assert_non_null(strstr(sa.hash, ",t=1,"));
+    acct_config cfg = {.ops = 3, .mem = crypto_pwhash_MEMLIMIT_MIN};
+    acct *b = acct_new(w.s, &cfg, &err);
+    assert_non_null(b);
+    acct_user v;
+    assert_int_equal(acct_signin(b, "Ann", "correct horse", "a", 1, &v, &err), ACCT_OK);
+    assert_int_equal(store_account_by_id(w.s, u.id, &sa, &err), 0);
+    assert_non_null(strstr(sa.hash, ",t=3,"));
+    assert_int_equal(crypto_pwhash_str_verify(sa.hash, "correct horse", 13), 0);
+    assert_int_equal(session(&w, u.token, 2, NULL), ACCT_OK); /* sessions stay */
+    assert_int_equal(signin(&w, "Ann", "correct horse", "a", 3, NULL), ACCT_OK); /* and back */
+    assert_int_equal(store_account_by_id(w.s, u.id, &sa, &err), 0);
+    assert_non_null(strstr(sa.hash, ",t=1,"));
+    assert_int_equal(store_account_rehash(w.s, u.id, "$not-the-hash", "$x", &err), 1);
+    assert_int_equal(store_account_rehash(w.s, 9999, sa.hash, "$x", &err), 1);
+    assert_int_equal(signin(&w, "Ann", "correct horse", "a", 4, NULL), ACCT_OK);
+    acct_free(b);
+    pl_buf_free(&err);
+    world_close(&w);
+}
+
 /* Random calls with random names, passwords, tokens (real ones, altered
  * ones, garbage), addresses and times never crash, leak or answer outside
  * the statuses (run under ASan in the debug build). */
@@ -921,6 +956,7 @@ int main(void)
         cmocka_unit_test(test_store_holds_no_clear_secrets),
         cmocka_unit_test(test_store_accounts_and_sessions),
         cmocka_unit_test(test_session_renewal_written_seldom),
+        cmocka_unit_test(test_rehash_follows_limits),
         cmocka_unit_test(test_random_calls_never_crash),
     };
     int failed = cmocka_run_group_tests_name("account_sqlite", tests, use_sqlite, NULL);

@@ -6,7 +6,9 @@
  *   limits and a random salt are in the string), checked with
  *   crypto_pwhash_str_verify. A sign-in with a name nobody has verifies the
  *   password against a dummy hash made once with the same limits, so both
- *   failures cost the same work and answer the same ACCT_WRONG.
+ *   failures cost the same work and answer the same ACCT_WRONG. A right
+ *   password whose hash has other limits than the configured ones is hashed
+ *   again at sign-in (raising the limits upgrades every hash in use).
  * - A session token is 32 bytes of randombytes_buf written as 64 hex digits;
  *   the store keeps crypto_generichash (BLAKE2b, 32 bytes) of those bytes,
  *   as hex. The token's bytes are wiped (sodium_memzero) once written out.
@@ -413,6 +415,21 @@ static int check(acct *a, const char *folded, const char *password, int64_t now,
     return ACCT_WRONG;
 }
 
+/* After a right password: when the account's hash was made with other
+ * limits than a's (the limits were raised), hashes the password again with
+ * a's, so every hash follows the configuration. Best effort: a failure (or
+ * a password changed meanwhile) leaves the old hash, which still works. */
+static void rehash(acct *a, const store_account *acc, const char *password)
+{
+    char hash[crypto_pwhash_STRBYTES];
+    if (crypto_pwhash_str_needs_rehash(acc->hash, a->cfg.ops, a->cfg.mem) == 0)
+        return;
+    pl_buf e2 = {0};
+    if (hash_password(a, password, hash, &e2) == 0)
+        store_account_rehash(a->s, acc->id, acc->hash, hash, &e2);
+    pl_buf_free(&e2);
+}
+
 int acct_signin(acct *a, const char *name, const char *password, const char *addr, int64_t now_ms,
                 acct_user *out, pl_buf *err)
 {
@@ -425,6 +442,7 @@ int acct_signin(acct *a, const char *name, const char *password, const char *add
     int rc = check(a, folded, password, now_ms, &acc, err);
     if (rc != ACCT_OK)
         return rc;
+    rehash(a, &acc, password);
     user_from(out, &acc);
     return session_open(a, acc.id, now_ms, out, err) < 0 ? -1 : ACCT_OK;
 }
