@@ -250,30 +250,37 @@ static uint64_t rl_hash(const acct *a, char kind, const char *key)
     return v ? v : 1; /* 0 marks a free slot */
 }
 
+/* Whether slot e holds no live window at now (free, or its window ended). */
+static int rl_dead(const rl_slot *e, int64_t now)
+{
+    return !e->key || now - e->start >= RL_WINDOW_MS || now < e->start;
+}
+
 /* The slot of key k in table t at now (taken for k if it had none), its
- * window restarted if it had ended. Never NULL. */
+ * window restarted if it had ended. A new key takes the first dead slot of
+ * its RL_PROBE, else the live one with the fewest attempts (the oldest of
+ * those). Never NULL. */
 static rl_slot *rl_find(rl_slot *t, uint64_t k, int64_t now)
 {
     size_t base = (size_t)(k % RL_SLOTS);
-    rl_slot *pick = NULL;
+    rl_slot *dead = NULL, *least = NULL;
     for (size_t j = 0; j < RL_PROBE; j++) {
         rl_slot *e = &t[(base + j) & (RL_SLOTS - 1)];
         if (e->key == k) {
-            if (now - e->start >= RL_WINDOW_MS || now < e->start) {
+            if (rl_dead(e, now)) {
                 e->start = now;
                 e->count = 0;
             }
             return e;
         }
-        int free_ = !e->key || now - e->start >= RL_WINDOW_MS || now < e->start;
-        if (free_) {
-            if (!pick || pick->key) /* a free or expired slot beats a live one */
-                pick = e;
-        } else if (!pick || (pick->key && (e->count < pick->count ||
-                                           (e->count == pick->count && e->start < pick->start)))) {
-            pick = e;
+        if (rl_dead(e, now)) {
+            if (!dead)
+                dead = e;
+        } else if (!least || e->count < least->count || (e->count == least->count && e->start < least->start)) {
+            least = e;
         }
     }
+    rl_slot *pick = dead ? dead : least;
     pick->key = k;
     pick->start = now;
     pick->count = 0;
