@@ -766,6 +766,32 @@ static void test_rehash_follows_limits(void **st)
     world_close(&w);
 }
 
+/* Two handles on one database (two processes behind nginx): a session made
+ * through one is known to the other, a name taken through one is taken for
+ * the other, and a sign-out through either ends it for both. */
+static void test_sessions_shared_between_handles(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    world w;
+    world_open(&w, "shared", 1, 0, 0, 0);
+    store *s2 = open_ok(w.path);
+    acct *b = acct_ok(s2, 0, 0, 0);
+    acct_user u, x;
+    pl_buf err = {0};
+    assert_int_equal(signup(&w, "Ann", "correct horse", "a", 0, &u), ACCT_OK);
+    assert_int_equal(acct_session(b, u.token, 1, &x, &err), ACCT_OK);
+    assert_int_equal(x.id, u.id);
+    assert_int_equal(acct_signup(b, "ann", "another pass", "a", 2, &x, &err), ACCT_NAME_TAKEN);
+    assert_int_equal(acct_signout(b, u.token, &err), ACCT_OK);
+    assert_int_equal(session(&w, u.token, 3, NULL), ACCT_NO_SESSION);
+    assert_string_equal(pl_buf_str(&err), "");
+    pl_buf_free(&err);
+    acct_free(b);
+    store_close(s2);
+    world_close(&w);
+}
+
 /* Random calls with random names, passwords, tokens (real ones, altered
  * ones, garbage), addresses and times never crash, leak or answer outside
  * the statuses (run under ASan in the debug build). */
@@ -957,6 +983,7 @@ int main(void)
         cmocka_unit_test(test_store_accounts_and_sessions),
         cmocka_unit_test(test_session_renewal_written_seldom),
         cmocka_unit_test(test_rehash_follows_limits),
+        cmocka_unit_test(test_sessions_shared_between_handles),
         cmocka_unit_test(test_random_calls_never_crash),
     };
     int failed = cmocka_run_group_tests_name("account_sqlite", tests, use_sqlite, NULL);
