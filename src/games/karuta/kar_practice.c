@@ -393,39 +393,40 @@ int karp_touch(karp *p, const char *label, int ms, pl_buf *err)
 {
     int L, n;
     if (!p->open) {
-        pl_buf_puts(err, "no reading is open");
+        pl_buf_puts(err, pl_words(p->lang, "karp.err.no_reading"));
         return -1;
     }
     if (p->turn_over) {
-        pl_buf_puts(err, "your turn is over for this reading (the read card or three cards touched)");
+        pl_buf_puts(err, pl_words(p->lang, "karp.err.turn_over"));
         return -1;
     }
     if (ms < 0) {
-        pl_buf_printf(err, "a touch time is in ms from the first kana, got %d", ms);
+        char v[12];
+        snprintf(v, sizeof v, "%d", ms);
+        pl_words_put(err, p->lang, "karp.err.ms", "ms", v, NULL);
         return -1;
     }
-    const char *field = p->uta    ? "hands A (yours) to D, the pool P"
-                        : p->solo ? "rows A-E, places 01-20"
-                                  : "rows A-F, slots 01-17";
+    const char *field = pl_words(p->lang, p->uta    ? "karp.err.field.uta"
+                                          : p->solo ? "karp.err.field.solo"
+                                                    : "karp.err.field.kyogi");
     if (!karp_parse_label(label, &L, &n)) {
-        pl_buf_printf(err, "'%s' is not a slot label (a letter and two digits, e.g. A05; %s)", label ? label : "",
-                      field);
+        pl_words_put(err, p->lang, "karp.err.not_label", "label", label ? label : "", "field", field, NULL);
         return -1;
     }
     if (p->uta ? (L < 'A' || L > 'D') && L != 'P'
                : L < 'A' || L > (p->solo ? 'A' + KARP_SOLO_ROWS - 1 : 'F') || n < 1 ||
                      n > (p->solo ? KARP_SOLO_COLS : KAR_SLOTS)) {
-        pl_buf_printf(err, "%s is not on the field (%s)", label, field);
+        pl_words_put(err, p->lang, "karp.err.off_field", "label", label, "field", field, NULL);
         return -1;
     }
     int c = karp_card_at(p, label);
     if (!c) {
-        pl_buf_printf(err, "no card lies at %s", label);
+        pl_words_put(err, p->lang, "karp.err.empty", "label", label, NULL);
         return -1;
     }
     for (int i = 0; i < p->nt; i++)
         if (p->touch[i].card == c) {
-            pl_buf_printf(err, "%s is touched already", label);
+            pl_words_put(err, p->lang, "karp.err.touched", "label", label, NULL);
             return -1;
         }
     snprintf(p->touch_label[p->nt], KARP_LABEL, "%c%02d", L, n);
@@ -892,21 +893,19 @@ int karp_send_owed(const karp *p)
 int karp_send(karp *p, const char *label, pl_buf *err)
 {
     if (!karp_send_owed(p)) {
-        pl_buf_puts(err, "you owe no card now");
+        pl_buf_puts(err, pl_words(p->lang, "karp.err.owe_none"));
         return -1;
     }
     const kar_state *s = karp_state(p);
     int c = label ? karp_card_at(p, label) : karp_lowest(s, 0);
     if (label && !c) {
         int L, n;
-        if (!karp_parse_label(label, &L, &n))
-            pl_buf_printf(err, "'%s' is not a slot label (a letter and two digits, e.g. A05)", label);
-        else
-            pl_buf_printf(err, "no card lies at %s", label);
+        pl_words_put(err, p->lang, karp_parse_label(label, &L, &n) ? "karp.err.empty" : "karp.err.send_label",
+                     "label", label, NULL);
         return -1;
     }
     if (kar_owner(s, c) != 0) {
-        pl_buf_printf(err, "the card at %s is not yours: send one of your own (rows A-C)", label ? label : "?");
+        pl_words_put(err, p->lang, "karp.err.not_yours", "label", label ? label : "?", NULL);
         return -1;
     }
     if (pl_match_play(p->m, 0, KAR_A_SEND | (pl_action)c, err) < 0)
