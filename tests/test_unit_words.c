@@ -493,25 +493,28 @@ static void test_unit_words_karuta_picture(void **state)
     free(acts);
 }
 
-/* Why karuta's real-time screen refuses a typed touch or send (karp_touch,
- * karp_send; keys karp.err.*), in each language: English as it always
- * was (the practice transcripts keep their bytes). */
+/* Why karuta's real-time screen refuses a typed touch off the field, a
+ * label that is no slot, and a send when nothing is owed (karp_touch,
+ * karp_send; keys karp.err.*), by language (en, ru, ja, vi). */
+static const char *const karuta_refused[PL_LANG_COUNT][3] = {
+    {"Z99 is not on the field (rows A-F, slots 01-17)", "'Q1' is not a slot label (a letter and two digits, "
+                                                        "e.g. A05; rows A-F, slots 01-17)",
+     "you owe no card now"},
+    {"Z99 — нет на поле (ряды A-F, места 01-17)",
+     "«Q1» — не место карты (буква и две цифры, например A05; ряды A-F, места 01-17)",
+     "сейчас вы не должны отдавать карт"},
+    {"Z99は場にない（段A〜F、位置01〜17）", "「Q1」は札の位置ではない（英字1つと数字2つ、例: A05。段A〜F、位置01〜17）",
+     "今は送り札はない"},
+    {"Z99 không có trên sân (hàng A-F, vị trí 01-17)",
+     "'Q1' không phải vị trí lá bài (một chữ cái và hai chữ số, ví dụ A05; hàng A-F, vị trí 01-17)",
+     "lúc này bạn không phải gửi lá nào"},
+};
+
+/* Those refusals in each language: English as it always was (the
+ * practice transcripts keep their bytes). */
 static void test_unit_words_karuta_refusals(void **state)
 {
     (void)state;
-    static const char *const want[PL_LANG_COUNT][3] = {
-        {"Z99 is not on the field (rows A-F, slots 01-17)", "'Q1' is not a slot label (a letter and two digits, "
-                                                            "e.g. A05; rows A-F, slots 01-17)",
-         "you owe no card now"},
-        {"Z99 — нет на поле (ряды A-F, места 01-17)",
-         "«Q1» — не место карты (буква и две цифры, например A05; ряды A-F, места 01-17)",
-         "сейчас вы не должны отдавать карт"},
-        {"Z99は場にない（段A〜F、位置01〜17）", "「Q1」は札の位置ではない（英字1つと数字2つ、例: A05。段A〜F、位置01〜17）",
-         "今は送り札はない"},
-        {"Z99 không có trên sân (hàng A-F, vị trí 01-17)",
-         "'Q1' không phải vị trí lá bài (một chữ cái và hai chữ số, ví dụ A05; hàng A-F, vị trí 01-17)",
-         "lúc này bạn không phải gửi lá nào"},
-    };
     for (int l = 0; l < PL_LANG_COUNT; l++) {
         karp_options o = {.seed = "7", .delay_ms = 400, .lang = l};
         pl_buf err = {0};
@@ -520,13 +523,13 @@ static void test_unit_words_karuta_refusals(void **state)
         assert_int_equal(karp_start(p, &err), 1);
         pl_buf_clear(&err);
         assert_int_equal(karp_touch(p, "Z99", 100, &err), -1);
-        assert_string_equal(pl_buf_str(&err), want[l][0]);
+        assert_string_equal(pl_buf_str(&err), karuta_refused[l][0]);
         pl_buf_clear(&err);
         assert_int_equal(karp_touch(p, "Q1", 100, &err), -1);
-        assert_string_equal(pl_buf_str(&err), want[l][1]);
+        assert_string_equal(pl_buf_str(&err), karuta_refused[l][1]);
         pl_buf_clear(&err);
         assert_int_equal(karp_send(p, "A01", &err), -1);
-        assert_string_equal(pl_buf_str(&err), want[l][2]);
+        assert_string_equal(pl_buf_str(&err), karuta_refused[l][2]);
         pl_buf_free(&err);
         karp_free(p);
     }
