@@ -48,20 +48,31 @@ static void check_text(const char *text, const char *what, const char *opts, lon
 }
 
 /* The game's own English words that a ru/ja/vi history of City Behind
- * Walls or Tam Cúc must not show (its events are told in the catalogue's
- * sentences, "ev.cbw.*", "ev.tamcuc.*"): the English seat, the verbs of
- * the notation and of the games' describe. */
+ * Walls, Tam Cúc or karuta must not show (its events are told in the
+ * catalogue's sentences, "ev.cbw.*", "ev.tamcuc.*", "ev.karuta.*"): the
+ * English seat, the verbs of the notation and of the games' describe;
+ * karuta's notation ("touch 12@850", "read 5", "none", "send 7"). */
 static void check_no_english(const char *game, pl_lang lang, const char *text, const char *opts, long step)
 {
     static const char *const english[] = {"Seat",   "seat",  "captured", "prisoner", "trick",  "wins",   "place",
                                           "pass",   "lead",  "lay ",     "reveal",   "hide",   "declare", "deal",
                                           "first ", "score", "castle",   "won",      "Counted", "Game"};
-    if (lang == PL_LANG_EN || (strcmp(game, "cbw") && strcmp(game, "tamcuc")))
+    static const char *const karuta[] = {"Seat", "seat", "touch", "none", "read", "Read", "send",  "place",
+                                         "pass", "ready", "pool", "give", "arrange", "@",  "poet", "wins", "Game"};
+    const char *const *words = english;
+    size_t n = sizeof english / sizeof *english;
+    if (!strcmp(game, "karuta")) {
+        words = karuta;
+        n = sizeof karuta / sizeof *karuta;
+    } else if (strcmp(game, "cbw") && strcmp(game, "tamcuc")) {
         return;
-    for (size_t i = 0; i < sizeof english / sizeof *english; i++)
-        if (strstr(text, english[i]))
+    }
+    if (lang == PL_LANG_EN)
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (strstr(text, words[i]))
             fail_msg("%s in %s (%s, action %ld): English \"%s\" in \"%s\"", game, pl_words_lang_code(lang), opts,
-                     step, english[i], text);
+                     step, words[i], text);
 }
 
 /* Plays one random game of `game` with options `opts` (drawn by `r`),
@@ -164,7 +175,7 @@ static const struct told {
     {"ur", th_ur_options, 30, 2000},
     {"cbw", cbw_options, 30, 1000},
     {"tamcuc", th_tamcuc_options, 30, 1000},
-    {"karuta", karuta_options, 6, 1000},
+    {"karuta", karuta_options, 12, 1000}, /* three games in each language */
 };
 
 static void test_property_tell_every_game(void **state)

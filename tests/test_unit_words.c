@@ -474,6 +474,60 @@ static void test_unit_words_menu(void **state)
                 fail_msg("%s %s in %s: \"%s\"", cases[k].game, cases[k].typed ? cases[k].typed : "(first)",
                          pl_words_lang_code((pl_lang)l), pl_buf_str(&t));
             pl_buf_free(&t);
+/* Karuta's turn-based picture in the player's language (kar_draw,
+ * pl_canvas.lang; keys kar.pic.*): along random games of every variant
+ * (a send, a place, a rearrangement, a pot, the end), English is the
+ * protocol's `show` byte for byte, and ru/ja/vi leave no English label
+ * or sentence of the picture or its judgement. */
+static void test_unit_words_karuta_picture(void **state)
+{
+    (void)state;
+    static const char *const opts[] = {"seed=5 variant=kyogi send=manual",  "seed=6 variant=kyogi rearrange=on",
+                                       "seed=7 variant=chirashi players=3", "seed=8 variant=uta",
+                                       "seed=9 variant=uta teams=2v2 answer=poet"};
+    static const char *const english[] = {"Karuta (", "Seat",   "Poem",   "Reading poem", "kimariji", "took it",
+                                          "The reader", "Every player", "Pool", "Field", "taken", "wins", "draw",
+                                          "(waiting)", "owes",  "cards",  "Between readings", "places card"};
+    pl_rng r;
+    pl_rng_seed(&r, 32);
+    pl_action *acts = malloc(sizeof *acts * PL_MAX_ACTIONS);
+    assert_non_null(acts);
+    for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
+        pl_match *m = th_new("karuta", opts[k]);
+        const pl_game *g = m->game;
+        pl_buf err = {0};
+        for (int step = 0; step < 400; step++) {
+            pl_buf show = {0};
+            pl_show(g, m->state, 0, &show);
+            for (int l = 0; l < PL_LANG_COUNT; l++) {
+                pl_canvas c = {.seat_from = l ? 1 : 0, .lang = l};
+                g->draw(m->state, 0, &c);
+                pl_buf t = {0};
+                pl_canvas_to_text(&c, &t);
+                if (l == PL_LANG_EN && strcmp(pl_buf_str(&t), pl_buf_str(&show)))
+                    fail_msg("%s, action %d: the picture is not `show`:\n%s\n----\n%s", opts[k], step,
+                             pl_buf_str(&t), pl_buf_str(&show));
+                for (size_t e = 0; l != PL_LANG_EN && e < sizeof english / sizeof *english; e++)
+                    if (strstr(pl_buf_str(&t), english[e]) || strchr(pl_buf_str(&t), '{'))
+                        fail_msg("%s in %s, action %d: \"%s\" left in\n%s", opts[k], pl_words_lang_code((pl_lang)l),
+                                 step, english[e], pl_buf_str(&t));
+                pl_buf_free(&t);
+                pl_canvas_free(&c);
+            }
+            pl_buf_free(&show);
+            if (g->phase(m->state) == PL_PHASE_OVER)
+                break;
+            pl_action a;
+            if (g->phase(m->state) == PL_PHASE_CHANCE) {
+                assert_int_equal(pl_match_random(m, &a, &err), 0);
+            } else {
+                int sl[PL_MAX_SEATS];
+                int na = g->actors(m->state, sl);
+                int seat = sl[pl_rng_below(&r, (uint32_t)na)];
+                int n = pl_legal_all(g, m->state, seat, acts);
+                assert_true(n > 0);
+                assert_int_equal(pl_match_play(m, seat, acts[pl_rng_below(&r, (uint32_t)n)], &err), 0);
+            }
         }
         pl_buf_free(&err);
         pl_match_free(m);
@@ -517,6 +571,48 @@ static void test_unit_words_rules_summary(void **state)
             pl_buf_free(&t);
         }
         pl_match_free(m);
+    free(acts);
+}
+
+/* Why karuta's real-time screen refuses a typed touch off the field, a
+ * label that is no slot, and a send when nothing is owed (karp_touch,
+ * karp_send; keys karp.err.*), by language (en, ru, ja, vi). */
+static const char *const karuta_refused[PL_LANG_COUNT][3] = {
+    {"Z99 is not on the field (rows A-F, slots 01-17)", "'Q1' is not a slot label (a letter and two digits, "
+                                                        "e.g. A05; rows A-F, slots 01-17)",
+     "you owe no card now"},
+    {"Z99 — нет на поле (ряды A-F, места 01-17)",
+     "«Q1» — не место карты (буква и две цифры, например A05; ряды A-F, места 01-17)",
+     "сейчас вы не должны отдавать карт"},
+    {"Z99は場にない（段A〜F、位置01〜17）", "「Q1」は札の位置ではない（英字1つと数字2つ、例: A05。段A〜F、位置01〜17）",
+     "今は送り札はない"},
+    {"Z99 không có trên sân (hàng A-F, vị trí 01-17)",
+     "'Q1' không phải vị trí lá bài (một chữ cái và hai chữ số, ví dụ A05; hàng A-F, vị trí 01-17)",
+     "lúc này bạn không phải gửi lá nào"},
+};
+
+/* Those refusals in each language: English as it always was (the
+ * practice transcripts keep their bytes). */
+static void test_unit_words_karuta_refusals(void **state)
+{
+    (void)state;
+    for (int l = 0; l < PL_LANG_COUNT; l++) {
+        karp_options o = {.seed = "7", .delay_ms = 400, .lang = l};
+        pl_buf err = {0};
+        karp *p = karp_new(&o, &err);
+        assert_non_null(p);
+        assert_int_equal(karp_start(p, &err), 1);
+        pl_buf_clear(&err);
+        assert_int_equal(karp_touch(p, "Z99", 100, &err), -1);
+        assert_string_equal(pl_buf_str(&err), karuta_refused[l][0]);
+        pl_buf_clear(&err);
+        assert_int_equal(karp_touch(p, "Q1", 100, &err), -1);
+        assert_string_equal(pl_buf_str(&err), karuta_refused[l][1]);
+        pl_buf_clear(&err);
+        assert_int_equal(karp_send(p, "A01", &err), -1);
+        assert_string_equal(pl_buf_str(&err), karuta_refused[l][2]);
+        pl_buf_free(&err);
+        karp_free(p);
     }
 }
 
@@ -531,6 +627,8 @@ int main(void)
         cmocka_unit_test(test_unit_words_karuta_judgement),
         cmocka_unit_test(test_unit_words_menu),
         cmocka_unit_test(test_unit_words_rules_summary),
+        cmocka_unit_test(test_unit_words_karuta_picture),
+        cmocka_unit_test(test_unit_words_karuta_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

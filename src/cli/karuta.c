@@ -161,7 +161,7 @@ typedef struct practice {
     int shown;        /* kana of the upper half shown */
     int pshown;       /* kana of the prelude (the previous lower half) shown, -1: none */
     char input[4];
-    char msg[200];    /* a one-line answer to the last key (a refused label ...) */
+    char msg[400];    /* a one-line answer to the last key (a refused label ...): Japanese is 3 bytes a character */
     pl_lang lang;     /* the screen's words (words.h): --lang, else LANG; a --script run: --lang, else English */
 } practice;
 
@@ -641,7 +641,10 @@ static bool pr_send(practice *p, pl_buf *err)
             pl_buf why = {0};
             const char *l = si < p->nsends ? p->sends[si++] : NULL;
             if (karp_send(p->k, l, &why) < 0) {
-                printf("! send %s: %s; your lowest card goes instead\n", l ? l : "", pl_buf_str(&why));
+                pl_buf line = {0};
+                pl_words_put(&line, p->lang, "kar.send.instead", "why", pl_buf_str(&why), NULL);
+                printf("! send %s: %s\n", l ? l : "", pl_buf_str(&line));
+                pl_buf_free(&line);
                 pl_buf_clear(&why);
                 if (karp_send(p->k, NULL, &why) < 0) {
                     pl_buf_puts(err, pl_buf_str(&why));

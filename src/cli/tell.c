@@ -120,11 +120,12 @@ static void event_seat(const pl_game *g, const void *st, int n, pl_lang lang, pl
 
 /* The catalogue's sentence for event `ev` of game `g` in `lang`: the key
  * "ev.GAME.TYPE.FIELD.VALUE" for the first string field (or null field,
- * VALUE "null") whose value has one ("ev.ur.move.from.reserve"), or
- * "ev.GAME.TYPE.FIELD" for the first field that is true
- * ("ev.ur.throw.opening"), whichever comes first; else "ev.GAME.TYPE.FIELD"
- * for the first array that is not empty ("ev.tamcuc.lay.cards": the cards
- * are known); else "ev.GAME.TYPE"; NULL when the catalogue has none. */
+ * VALUE "null"; empty array, VALUE "none": "ev.karuta.answer.touches.none")
+ * whose value has one ("ev.ur.move.from.reserve"), or "ev.GAME.TYPE.FIELD"
+ * for the first field that is true ("ev.ur.throw.opening"), whichever
+ * comes first; else "ev.GAME.TYPE.FIELD" for the first array that is not
+ * empty ("ev.tamcuc.lay.cards": the cards are known); else "ev.GAME.TYPE";
+ * NULL when the catalogue has none. */
 static const char *event_key(const pl_game *g, json_t *ev, pl_lang lang, pl_buf *key)
 {
     const char *type = json_string_value(json_object_get(ev, "type"));
@@ -141,6 +142,8 @@ static const char *event_key(const pl_game *g, json_t *ev, pl_lang lang, pl_buf 
                 pl_buf_printf(key, "ev.%s.%s.%s.%s", g->id, type, k, json_string_value(v));
             else if (pass == 0 && json_is_null(v))
                 pl_buf_printf(key, "ev.%s.%s.%s.null", g->id, type, k);
+            else if (pass == 0 && json_is_array(v) && json_array_size(v) == 0)
+                pl_buf_printf(key, "ev.%s.%s.%s.none", g->id, type, k);
             else if ((pass == 0 && json_is_true(v)) || (pass == 1 && json_array_size(v) > 0))
                 pl_buf_printf(key, "ev.%s.%s.%s", g->id, type, k);
             else
@@ -167,15 +170,20 @@ static bool field_in(const char *k, const char *const *names)
  * is (City Behind Walls' team 0 is seat 0, Red), and those that hold a
  * seat's. */
 static const char *const team_fields[] = {"team", "by", "lost", "winner", "owner", NULL};
-static const char *const seat_fields[] = {"seat", "winners", "to", "leader", "dealer", "provisional", NULL};
+static const char *const seat_fields[] = {"seat",        "winners", "to",     "leader",   "dealer",
+                                          "provisional", "taker",   "sender", "receiver", NULL};
 
 /* Appends how event field `k` of game `g` with value `v` reads in `lang`:
  * a team by its name, a seat by its name with two seats, else by number
  * and name ("席2（黒）"); a number in decimal; a string as the catalogue's
  * "ev.GAME.word.FIELD.VALUE" when it has one ("four" → "Tứ tử"), else as
  * it stands (a card, a cell); an array of strings, numbers or seats joined
- * by "result.list_sep", of objects with a "card" their cards so joined, of
- * other objects (cells, lines) their count; null as nothing. */
+ * by "result.list_sep", of objects with a "card" their cards so joined (or
+ * each object worded by the catalogue's "ev.GAME.item.FIELD" where it has
+ * one: karuta's touches, "札12（850ms）"), of other objects (cells, lines)
+ * their count; null as nothing. */
+static void event_words(const pl_game *g, const void *st, json_t *ev, const char *key, pl_lang lang, pl_buf *out);
+
 static void event_value(const pl_game *g, const void *st, const char *k, json_t *v, pl_lang lang, pl_buf *out)
 {
     int n = (int)json_integer_value(v);
@@ -203,28 +211,41 @@ static void event_value(const pl_game *g, const void *st, const char *k, json_t 
             pl_buf_printf(out, "%zu", json_array_size(v));
             return;
         }
+        pl_buf ikey = {0};
+        pl_buf_printf(&ikey, "ev.%s.item.%s", g->id, k);
+        bool worded = json_is_object(first) && pl_words_find(lang, pl_buf_str(&ikey));
         size_t i;
         json_t *item;
         json_array_foreach (v, i, item) {
             if (i > 0)
                 pl_buf_puts(out, pl_words(lang, "result.list_sep"));
-            event_value(g, st, k, json_is_object(item) ? json_object_get(item, "card") : item, lang, out);
+            if (worded && json_is_object(item))
+                event_words(g, st, item, pl_buf_str(&ikey), lang, out);
+            else
+                event_value(g, st, k, json_is_object(item) ? json_object_get(item, "card") : item, lang, out);
         }
+        out->oom |= ikey.oom;
+        pl_buf_free(&ikey);
     }
 }
 
 /* Appends the catalogue's sentence of event `ev`: {FIELD} for each field
- * as event_value words it. */
+ * as event_value words it (the first twelve fields the sentence names:
+ * karuta's judgement has more than twelve). */
 static void event_words(const pl_game *g, const void *st, json_t *ev, const char *key, pl_lang lang, pl_buf *out)
 {
     const char *nv[2 * 12 + 1] = {0};
     pl_buf vals[12] = {{0}};
+    const char *text = pl_words(lang, key);
     int n = 0;
     const char *k;
     json_t *v;
     json_object_foreach (ev, k, v) {
         if (n >= 12 || !strcmp(k, "type"))
             continue;
+        char name[40];
+        if (snprintf(name, sizeof name, "{%s}", k) >= (int)sizeof name || !strstr(text, name))
+            continue; /* a field the sentence does not name */
         event_value(g, st, k, v, lang, &vals[n]);
         nv[2 * n] = k;
         nv[2 * n + 1] = pl_buf_str(&vals[n]);
@@ -237,6 +258,58 @@ static void event_words(const pl_game *g, const void *st, json_t *ev, const char
         out->oom |= vals[i].oom;
         pl_buf_free(&vals[i]);
     }
+}
+
+/* Appends the further sentences of event `ev` (karuta's answer and
+ * judgement), in the order of its fields: for each field that is neither
+ * null nor false, "ev.GAME.TYPE.also.FIELD" (a string field:
+ * "ev.GAME.TYPE.also.FIELD.VALUE") where the catalogue has it, from the
+ * event's fields ("ev.karuta.judgement.also.sender": who sends whom how
+ * many cards; "ev.karuta.judgement.also.zone.dead"); for each field
+ * that is an array of numbers, "ev.GAME.TYPE.each.FIELD" once for each
+ * element that is not 0, {seat} the element's seat and {value} the
+ * element ("ev.karuta.judgement.each.fouls": a seat's fouls). */
+static void event_more(const pl_game *g, const void *st, json_t *ev, const char *type, pl_lang lang, pl_buf *out)
+{
+    pl_buf key = {0}, one = {0};
+    const char *k;
+    json_t *v;
+    json_object_foreach (ev, k, v) {
+        if (!strcmp(k, "type") || json_is_null(v) || json_is_false(v))
+            continue;
+        pl_buf_clear(&key);
+        if (json_is_string(v))
+            pl_buf_printf(&key, "ev.%s.%s.also.%s.%s", g->id, type, k, json_string_value(v));
+        else
+            pl_buf_printf(&key, "ev.%s.%s.also.%s", g->id, type, k);
+        if (pl_words_find(lang, pl_buf_str(&key))) {
+            pl_buf_clear(&one);
+            event_words(g, st, ev, pl_buf_str(&key), lang, &one);
+            tell_join(out, pl_buf_str(&one));
+        }
+        pl_buf_clear(&key);
+        pl_buf_printf(&key, "ev.%s.%s.each.%s", g->id, type, k);
+        if (!json_is_array(v) || !pl_words_find(lang, pl_buf_str(&key)))
+            continue;
+        size_t i;
+        json_t *x;
+        json_array_foreach (v, i, x) {
+            if (!json_is_integer(x) || json_integer_value(x) == 0)
+                continue;
+            json_t *item = json_pack("{s:i,s:O}", "seat", (int)i, "value", x);
+            if (!item) {
+                out->oom = true;
+                continue;
+            }
+            pl_buf_clear(&one);
+            event_words(g, st, item, pl_buf_str(&key), lang, &one);
+            tell_join(out, pl_buf_str(&one));
+            json_decref(item);
+        }
+    }
+    out->oom |= key.oom || one.oom;
+    pl_buf_free(&key);
+    pl_buf_free(&one);
 }
 
 /* In a language other than English, what the action did worded from its
@@ -265,6 +338,7 @@ static bool tell_events(const pl_game *g, const void *before, int seat, pl_actio
         pl_buf one = {0};
         event_words(g, after, ev, k, lang, &one);
         tell_join(&said, pl_buf_str(&one));
+        event_more(g, after, ev, json_string_value(json_object_get(ev, "type")), lang, &said);
         said.oom |= one.oom;
         pl_buf_free(&one);
     }

@@ -372,6 +372,10 @@ void kar_judgement_text(const kar_state *s, const kar_judgement *j, pl_buf *out)
 /* The same with seat 0 numbered `from`: 0, the protocol's numbers (as
  * kar_judgement_text); 1, a picture for people (pl_canvas.seat_from). */
 void kar_judgement_text_from(const kar_state *s, const kar_judgement *j, int from, pl_buf *out);
+/* The same in language `lang` (a pl_lang, words.h; keys kar.pic.j.*):
+ * English is kar_judgement_text_from's text byte for byte; another
+ * language words the answers' touches too (English keeps the notation). */
+void kar_judgement_words(const kar_state *s, const kar_judgement *j, int from, int lang, pl_buf *out);
 /* Replays match `m` (a karuta match) and appends one judgement line per
  * reading: the per-reading log (KA-R16). */
 void kar_reading_log(const pl_match *m, pl_buf *out);

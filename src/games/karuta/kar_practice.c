@@ -393,39 +393,40 @@ int karp_touch(karp *p, const char *label, int ms, pl_buf *err)
 {
     int L, n;
     if (!p->open) {
-        pl_buf_puts(err, "no reading is open");
+        pl_buf_puts(err, pl_words(p->lang, "karp.err.no_reading"));
         return -1;
     }
     if (p->turn_over) {
-        pl_buf_puts(err, "your turn is over for this reading (the read card or three cards touched)");
+        pl_buf_puts(err, pl_words(p->lang, "karp.err.turn_over"));
         return -1;
     }
     if (ms < 0) {
-        pl_buf_printf(err, "a touch time is in ms from the first kana, got %d", ms);
+        char v[12];
+        snprintf(v, sizeof v, "%d", ms);
+        pl_words_put(err, p->lang, "karp.err.ms", "ms", v, NULL);
         return -1;
     }
-    const char *field = p->uta    ? "hands A (yours) to D, the pool P"
-                        : p->solo ? "rows A-E, places 01-20"
-                                  : "rows A-F, slots 01-17";
+    const char *field = pl_words(p->lang, p->uta    ? "karp.err.field.uta"
+                                          : p->solo ? "karp.err.field.solo"
+                                                    : "karp.err.field.kyogi");
     if (!karp_parse_label(label, &L, &n)) {
-        pl_buf_printf(err, "'%s' is not a slot label (a letter and two digits, e.g. A05; %s)", label ? label : "",
-                      field);
+        pl_words_put(err, p->lang, "karp.err.not_label", "label", label ? label : "", "field", field, NULL);
         return -1;
     }
     if (p->uta ? (L < 'A' || L > 'D') && L != 'P'
                : L < 'A' || L > (p->solo ? 'A' + KARP_SOLO_ROWS - 1 : 'F') || n < 1 ||
                      n > (p->solo ? KARP_SOLO_COLS : KAR_SLOTS)) {
-        pl_buf_printf(err, "%s is not on the field (%s)", label, field);
+        pl_words_put(err, p->lang, "karp.err.off_field", "label", label, "field", field, NULL);
         return -1;
     }
     int c = karp_card_at(p, label);
     if (!c) {
-        pl_buf_printf(err, "no card lies at %s", label);
+        pl_words_put(err, p->lang, "karp.err.empty", "label", label, NULL);
         return -1;
     }
     for (int i = 0; i < p->nt; i++)
         if (p->touch[i].card == c) {
-            pl_buf_printf(err, "%s is touched already", label);
+            pl_words_put(err, p->lang, "karp.err.touched", "label", label, NULL);
             return -1;
         }
     snprintf(p->touch_label[p->nt], KARP_LABEL, "%c%02d", L, n);
@@ -456,156 +457,10 @@ static int karp_touch_ms(pl_action a, int card)
     return -1;
 }
 
-/* The name of seat `q` in the judgements: you, the AI (kyōgi), computer N. */
-static void karp_who(const karp *p, int q, bool capital, pl_buf *out)
-{
-    if (q == 0)
-        pl_buf_puts(out, capital ? "You" : "you");
-    else if (!p->solo && !p->uta)
-        pl_buf_puts(out, capital ? "The AI" : "the AI");
-    else
-        pl_buf_printf(out, "%somputer %d", capital ? "C" : "c", q);
-}
-
-/* Chirashi with computer players: who took it and the fouls (KA-S3). */
-static void karp_words_field(const karp *p, const kar_judgement *j, pl_buf *out)
-{
-    const kar_state *s = karp_state(p);
-    if (j->taker >= 0) {
-        karp_who(p, j->taker, true, out);
-        pl_buf_printf(out, " took it at %d ms (%+d ms after the deciding kana)", j->take_ms, j->take_ms - j->decide_ms);
-        int you = karp_touch_ms(j->resp[0], j->card);
-        if (j->taker != 0 && you >= 0)
-            pl_buf_printf(out, "; you touched it at %d ms", you);
-        pl_buf_puts(out, " (KA-S3).");
-    } else {
-        pl_buf_puts(out, j->where == KAR_LOC_FIELD ? "Nobody touched it; it leaves the field."
-                                                   : "It was not on the field (a dead card).");
-    }
-    for (int q = 0; q < p->nseats; q++)
-        if (j->fouls[q]) {
-            pl_buf_putc(out, ' ');
-            karp_who(p, q, true, out);
-            pl_buf_puts(out, s->foul_pot ? " touched a wrong card: a foul, one taken card to the pot (KA-S3)."
-                                         : " touched a wrong card: a foul (KA-S3).");
-        }
-}
-
-/* Uta-karuta: who answered, the wrong answers, the cards moved (KA-U4 ..
- * KA-U9). */
-static void karp_words_uta(const karp *p, const kar_judgement *j, pl_buf *out)
-{
-    if (j->where < 4) {
-        pl_buf_puts(out, "It lay in ");
-        if (j->where == 0)
-            pl_buf_puts(out, "your hand");
-        else
-            pl_buf_printf(out, "computer %d's hand", j->where);
-        pl_buf_puts(out, ". ");
-    } else {
-        pl_buf_puts(out, "It lay in the pool. ");
-    }
-    if (j->taker >= 0) {
-        karp_who(p, j->taker, true, out);
-        pl_buf_printf(out, " answered it at %d ms (%+d ms after the deciding kana); it leaves play (KA-U5).",
-                      j->take_ms, j->take_ms - j->decide_ms);
-    } else {
-        pl_buf_puts(out, "Nobody answered it rightly; it stays (KA-U11).");
-    }
-    const kar_state *s = karp_state(p);
-    int you = -1;
-    kar_touch t[KAR_MAXTOUCH];
-    if (kar_touch_list(j->resp[0], t) > 0)
-        you = t[0].ms;
-    if (j->where < 4 && j->where != 0 && you >= 0 && you < s->owner_ms && j->taker != 0)
-        pl_buf_printf(out, " Your answer at %d ms came inside the owner's window (%d ms) and was ignored (KA-U11).", you,
-                      s->owner_ms);
-    for (int q = 0; q < p->nseats; q++)
-        if (j->fouls[q]) {
-            pl_buf_putc(out, ' ');
-            karp_who(p, q, true, out);
-            pl_buf_puts(out, " answered wrong.");
-        }
-    if (j->moved)
-        pl_buf_printf(out, " %d card%s moved by the gift, penalty, pearl and pool rules (KA-U6 .. KA-U8).", j->moved,
-                      j->moved == 1 ? "" : "s");
-}
-
-/* Why the reading went as it did, in plain words (from the engine's
- * judgement `j`, KA-R7 .. KA-R12, KA-S3). */
-static void karp_words(const karp *p, const kar_judgement *j, pl_buf *out)
-{
-    const kar_state *s = karp_state(p);
-    int you = karp_touch_ms(j->resp[0], j->card), ai = p->solo ? -1 : karp_touch_ms(j->resp[1], j->card);
-    pl_buf_printf(out, "Poem %d, kimariji ", j->card);
-    kar_key_text(j->card, j->kim, out);
-    pl_buf_printf(out, " (%d kana, deciding kana at %d ms). ", j->kim, j->decide_ms);
-    if (p->uta) {
-        karp_words_uta(p, j, out);
-        return;
-    }
-    if (p->solo && p->nseats > 1) {
-        karp_words_field(p, j, out);
-        return;
-    }
-    if (p->solo) {
-        if (j->taker == 0)
-            pl_buf_printf(out, "You took it at %d ms, %+d ms after the deciding kana.", j->take_ms,
-                          j->take_ms - j->decide_ms);
-        else
-            pl_buf_puts(out, j->where == KAR_LOC_FIELD ? "You did not touch it; it leaves the field."
-                                                       : "It was not on the field (a dead card).");
-        if (j->fouls[0])
-            pl_buf_puts(out, s->foul_pot ? " Foul: you touched a wrong card; one taken card, if any, goes to the pot (KA-S3)."
-                                         : " Foul: you touched a wrong card (KA-S3).");
-        return;
-    }
-    const char *side = j->where == 0 ? "your territory" : j->where == 1 ? "the AI's territory" : "no territory";
-    if (j->taker >= 0) {
-        int other = j->taker == 0 ? ai : you;
-        const char *who = j->taker == 0 ? "You" : "The AI";
-        if (other >= 0 && abs(you - ai) <= s->tie_ms)
-            pl_buf_printf(out, "%s took it: both touched it within %d ms (%d and %d ms), a tie, and the card lay in %s "
-                          "(KA-R7).", who, s->tie_ms, you, ai, side);
-        else if (other >= 0)
-            pl_buf_printf(out, "%s took it from %s: %d ms against %d ms (KA-R7).", who, side, j->take_ms, other);
-        else
-            pl_buf_printf(out, "%s took it from %s at %d ms (%+d ms after the deciding kana); the other did not touch it.",
-                          who, side, j->take_ms, j->take_ms - j->decide_ms);
-    } else if (j->where >= 2) {
-        pl_buf_puts(out, "It was a dead card (karafuda): nobody could take it.");
-    } else {
-        pl_buf_printf(out, "Nobody touched it; it leaves %s.", side);
-    }
-    for (int q = 0; q < 2; q++)
-        if (j->fouls[q])
-            pl_buf_printf(out, " %s %d foul%s: a touch in a territory without the card (KA-R8).",
-                          q == 0 ? "You made" : "The AI made", j->fouls[q], j->fouls[q] > 1 ? "s" : "");
-    if (j->sender >= 0) {
-        int owed = j->owed > j->sent ? j->owed - j->sent : 0;
-        if (j->sender == 0 && owed && s->stage == KAR_ST_SEND)
-            pl_buf_printf(out, " You owe the AI %d card%s: choose %s from your territory (KA-R9)", owed,
-                          owed == 1 ? "" : "s", owed == 1 ? "it" : "them");
-        else
-            pl_buf_printf(out, " %s %d card%s", j->sender == 0 ? "You send the AI" : "The AI sends you", j->sent,
-                          j->sent == 1 ? "" : "s");
-        if (j->sender == 0 && owed && s->stage == KAR_ST_SEND && j->sent)
-            pl_buf_puts(out, "; sent so far");
-        for (int i = 0; i < j->sent; i++)
-            pl_buf_printf(out, "%s%d", i ? ", " : ": poem ", j->sent_cards[i]);
-        pl_buf_puts(out, j->sender == 0 && owed && s->stage == KAR_ST_SEND ? "." : " (KA-R9).");
-    } else {
-        int r0 = (j->taker == 0 && j->where == 1) + j->fouls[1], r1 = (j->taker == 1 && j->where == 0) + j->fouls[0];
-        if (r0 && r0 == r1)
-            pl_buf_puts(out, " The send rights cancel out: nobody sends (KA-R9).");
-    }
-}
-
-/* ---- The judgement and the statistics in Russian, Japanese, Vietnamese ----
- * (karp_options.lang; words.h, keys karp.j.* and karp.st.*): the same facts
- * as the English words above, without the rules' numbers and the engine's
- * own line. English keeps its text above, byte for byte (the practice
- * transcripts under tests/practice). */
+/* ---- The judgement and the statistics in the player's words ----
+ * (karp_options.lang; words.h, keys karp.j.* and karp.st.*): English names
+ * the rules (KA-R7 ...), the other languages do not; English adds the
+ * engine's own line (karp_compose). */
 
 static int karp_cmp_int(const void *a, const void *b);
 
@@ -641,7 +496,9 @@ static void karp_say(const karp *p, pl_buf *out, const char *base, int q, int ms
                  karp_num(a, ms, false), "d", karp_num(b, d, true), "k", karp_num(c, k, false), NULL);
 }
 
-static void karp_words_l10n(const karp *p, const kar_judgement *j, pl_buf *out)
+/* Appends why the reading went as it did (the engine's judgement `j`,
+ * KA-R7 .. KA-R12, KA-S3, KA-U4 .. KA-U11) in p->lang. */
+static void karp_words(const karp *p, const kar_judgement *j, pl_buf *out)
 {
     const kar_state *s = karp_state(p);
     pl_lang l = p->lang;
@@ -671,14 +528,26 @@ static void karp_words_l10n(const karp *p, const kar_judgement *j, pl_buf *out)
             if (j->fouls[q])
                 karp_say(p, &t, "karp.j.uta.wrong", q, 0, 0, 0);
         if (j->moved)
-            karp_say(p, &t, "karp.j.uta.moved", -1, 0, 0, j->moved);
-    } else if (p->solo) {
-        if (j->taker >= 0)
-            karp_say(p, &t, "karp.j.field.took", j->taker, j->take_ms, d, 0);
+            karp_say(p, &t, j->moved == 1 ? "karp.j.uta.moved.one" : "karp.j.uta.moved", -1, 0, 0, j->moved);
+    } else if (p->solo && p->nseats == 1) {
+        if (j->taker == 0)
+            karp_say(p, &t, "karp.j.solo.took", -1, j->take_ms, d, 0);
         else
+            karp_say(p, &t, j->where == KAR_LOC_FIELD ? "karp.j.solo.nobody" : "karp.j.field.dead", -1, 0, 0, 0);
+        if (j->fouls[0])
+            karp_say(p, &t, s->foul_pot ? "karp.j.solo.foul.pot" : "karp.j.solo.foul", -1, 0, 0, 0);
+    } else if (p->solo) {
+        if (j->taker > 0 && you >= 0) { /* a computer took it, and you touched it too */
+            char n[16], a[16], b[16], c[16];
+            karp_gap(&t);
+            pl_words_put(&t, l, "karp.j.field.took_touched", "n", karp_num(n, j->taker, false), "ms",
+                         karp_num(a, j->take_ms, false), "d", karp_num(b, d, true), "you", karp_num(c, you, false),
+                         NULL);
+        } else if (j->taker >= 0) {
+            karp_say(p, &t, "karp.j.field.took", j->taker, j->take_ms, d, 0);
+        } else {
             karp_say(p, &t, j->where == KAR_LOC_FIELD ? "karp.j.field.nobody" : "karp.j.field.dead", -1, 0, 0, 0);
-        if (j->taker > 0 && you >= 0)
-            karp_say(p, &t, "karp.j.field.you_touched", -1, you, 0, 0);
+        }
         for (int q = 0; q < p->nseats; q++)
             if (j->fouls[q])
                 karp_say(p, &t, s->foul_pot ? "karp.j.field.foul.pot" : "karp.j.field.foul", q, 0, 0, 0);
@@ -703,7 +572,7 @@ static void karp_words_l10n(const karp *p, const kar_judgement *j, pl_buf *out)
         }
         for (int q = 0; q < 2; q++)
             if (j->fouls[q])
-                karp_say(p, &t, "karp.j.foul", q, 0, 0, j->fouls[q]);
+                karp_say(p, &t, j->fouls[q] == 1 ? "karp.j.foul.one" : "karp.j.foul", q, 0, 0, j->fouls[q]);
         if (j->sender >= 0) {
             int owed = j->owed > j->sent ? j->owed - j->sent : 0;
             bool owing = j->sender == 0 && owed && s->stage == KAR_ST_SEND;
@@ -713,14 +582,14 @@ static void karp_words_l10n(const karp *p, const kar_judgement *j, pl_buf *out)
                     pl_buf_puts(&list, pl_words(l, "result.list_sep"));
                 pl_buf_printf(&list, "%d", j->sent_cards[i]);
             }
-            if (owing)
-                karp_say(p, &t, "karp.j.owe", -1, 0, 0, owed);
-            else
-                karp_say(p, &t, j->sent ? "karp.j.send" : "karp.j.send0", j->sender, 0, 0, j->sent);
-            if (j->sent) {
-                karp_gap(&t);
-                pl_words_put(&t, l, owing ? "karp.j.sent_so_far" : "karp.j.sent", "cards", pl_buf_str(&list), NULL);
-            }
+            int n = owing ? owed : j->sent;
+            const char *base = owing ? (j->sent ? "karp.j.owe_sent" : "karp.j.owe")
+                               : j->sent ? (j->sender == 0 ? "karp.j.send.you" : "karp.j.send.ai")
+                                         : (j->sender == 0 ? "karp.j.send0.you" : "karp.j.send0.ai");
+            snprintf(key, sizeof key, "%s%s", base, n == 1 ? ".one" : ""); /* "1 card" */
+            karp_gap(&t);
+            pl_words_put(&t, l, key, "k", karp_num(a, n, false), "cards", pl_buf_str(&list), NULL);
+            t.oom |= list.oom;
             pl_buf_free(&list);
         } else {
             int r0 = (j->taker == 0 && j->where == 1) + j->fouls[1], r1 = (j->taker == 1 && j->where == 0) + j->fouls[0];
@@ -733,14 +602,14 @@ static void karp_words_l10n(const karp *p, const kar_judgement *j, pl_buf *out)
     pl_buf_free(&t);
 }
 
-/* The statistics in p->lang (karp_stats). */
-static void karp_stats_l10n(karp *p, pl_buf *out)
+/* Appends the statistics in p->lang (karp_stats). */
+static void karp_stats_words(karp *p, pl_buf *out)
 {
     const kar_state *s = karp_state(p);
     pl_lang l = p->lang;
     int d[KAR_NPOEMS], n = 0, ai = 0, fouls = 0;
     char a[16], b[16], c[16], e[16];
-    pl_words_put(out, l, "karp.st.head", "n", karp_num(a, p->nst, false), NULL);
+    pl_words_put(out, l, p->nst == 1 ? "karp.st.head.one" : "karp.st.head", "n", karp_num(a, p->nst, false), NULL);
     pl_buf_putc(out, '\n');
     pl_buf_puts(out, pl_words(l, "karp.st.cols"));
     pl_buf_putc(out, '\n');
@@ -805,7 +674,7 @@ static void karp_stats_l10n(karp *p, pl_buf *out)
         else if (p->solo)
             k = "karp.st.solo_over";
         else
-            k = s->winner == 0 ? "karp.st.win.you" : s->winner == 1 ? "karp.st.win.ai" : "karp.st.draw";
+            k = s->winner == 0 ? "karp.st.kyogi.win" : s->winner == 1 ? "karp.st.win.ai" : "karp.st.draw";
         pl_words_put(out, l, k, "n", karp_num(a, s->winner, false), NULL);
         pl_buf_putc(out, '\n');
     }
@@ -816,14 +685,11 @@ static void karp_compose(karp *p)
 {
     const kar_state *s = karp_state(p);
     pl_buf_clear(&p->said);
-    if (p->lang != PL_LANG_EN) {
-        karp_words_l10n(p, &s->last, &p->said);
-        return;
-    }
-    pl_buf_printf(&p->said, "%d. ", s->nread);
     karp_words(p, &s->last, &p->said);
-    pl_buf_puts(&p->said, "\nEngine: ");
-    kar_judgement_text(s, &s->last, &p->said);
+    if (p->lang == PL_LANG_EN) { /* the engine's line: the protocol's words, English */
+        pl_buf_puts(&p->said, "\nEngine: ");
+        kar_judgement_text(s, &s->last, &p->said);
+    }
 }
 
 /* The lowest card in `seat`'s territory, or 0. */
@@ -892,21 +758,19 @@ int karp_send_owed(const karp *p)
 int karp_send(karp *p, const char *label, pl_buf *err)
 {
     if (!karp_send_owed(p)) {
-        pl_buf_puts(err, "you owe no card now");
+        pl_buf_puts(err, pl_words(p->lang, "karp.err.owe_none"));
         return -1;
     }
     const kar_state *s = karp_state(p);
     int c = label ? karp_card_at(p, label) : karp_lowest(s, 0);
     if (label && !c) {
         int L, n;
-        if (!karp_parse_label(label, &L, &n))
-            pl_buf_printf(err, "'%s' is not a slot label (a letter and two digits, e.g. A05)", label);
-        else
-            pl_buf_printf(err, "no card lies at %s", label);
+        pl_words_put(err, p->lang, karp_parse_label(label, &L, &n) ? "karp.err.empty" : "karp.err.send_label",
+                     "label", label, NULL);
         return -1;
     }
     if (kar_owner(s, c) != 0) {
-        pl_buf_printf(err, "the card at %s is not yours: send one of your own (rows A-C)", label ? label : "?");
+        pl_words_put(err, p->lang, "karp.err.not_yours", "label", label ? label : "?", NULL);
         return -1;
     }
     if (pl_match_play(p->m, 0, KAR_A_SEND | (pl_action)c, err) < 0)
@@ -934,71 +798,9 @@ static int karp_cmp_int(const void *a, const void *b)
 
 const char *karp_stats(karp *p)
 {
-    const kar_state *s = karp_state(p);
-    pl_buf *out = &p->stats;
-    int d[KAR_NPOEMS], n = 0, ai = 0, fouls = 0;
-    pl_buf_clear(out);
-    if (p->lang != PL_LANG_EN) {
-        karp_stats_l10n(p, out);
-        return pl_buf_str(out);
-    }
-    pl_buf_printf(out, "Take times (ms after the deciding kana), %d reading%s:\n", p->nst, p->nst == 1 ? "" : "s");
-    pl_buf_puts(out, "  poem  kimariji            you\n");
-    for (int i = 0; i < p->nst; i++) {
-        const karp_stat *r = &p->st[i];
-        fouls += r->fouls;
-        ai += r->taker == 1;
-        if (r->taker != 0)
-            continue;
-        d[n++] = r->take_ms - r->decide_ms;
-        pl_buf_printf(out, "  %4d  %d ", r->card, r->kim);
-        kar_key_text(r->card, r->kim, out);
-        pl_buf_printf(out, "%*s%+6d\n", 2 * (KAR_DEPTH - r->kim) + 4, "", r->take_ms - r->decide_ms);
-    }
-    if (n) {
-        long sum = 0;
-        for (int i = 0; i < n; i++)
-            sum += d[i];
-        qsort(d, (size_t)n, sizeof *d, karp_cmp_int);
-        double med = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2.0;
-        pl_buf_printf(out, "You took %d: mean %+.0f ms, median %+.0f ms.\n", n, (double)sum / n, med);
-    } else {
-        pl_buf_puts(out, "You took none.\n");
-    }
-    if (p->uta) {
-        pl_buf_printf(out, "Your wrong answers: %d. Cards in hand: you %d", fouls, s->count[0]);
-        for (int q = 1; q < p->nseats; q++)
-            pl_buf_printf(out, ", computer %d %d", q, s->count[q]);
-        pl_buf_printf(out, "; in the pool: %d.\n", karp_uta_count(s, KAR_LOC_POOL));
-    } else if (!p->solo) {
-        pl_buf_printf(out, "The AI took %d. Your fouls: %d. Cards left: you %d, the AI %d.\n", ai, fouls, s->count[0],
-                      s->count[1]);
-    } else if (p->nseats > 1) {
-        pl_buf_printf(out, "Your fouls: %d. Taken: you %d", fouls, s->count[0]);
-        for (int q = 1; q < p->nseats; q++)
-            pl_buf_printf(out, ", computer %d %d", q, s->count[q]);
-        pl_buf_printf(out, "; in the pot: %d.\n", s->pot);
-    } else {
-        pl_buf_printf(out, "Your fouls: %d. Taken: %d, in the pot: %d.\n", fouls, s->count[0], s->pot);
-    }
-    if (s->stage == KAR_ST_OVER) {
-        if (p->uta && s->winner >= 0) {
-            karp_who(p, s->winner, true, out);
-            pl_buf_puts(out, s->winner == 0 ? " win (KA-U9).\n" : " wins (KA-U9).\n");
-        } else if (p->uta) {
-            pl_buf_puts(out, "A draw.\n");
-        } else if (p->solo && p->nseats > 1 && s->winner >= 0) {
-            karp_who(p, s->winner, true, out);
-            pl_buf_puts(out, s->winner == 0 ? " win: the most cards.\n" : " wins: the most cards.\n");
-        } else if (p->solo && p->nseats > 1)
-            pl_buf_puts(out, "A tie for the most cards.\n");
-        else if (p->solo)
-            pl_buf_puts(out, "Every card on the field is taken or gone.\n");
-        else
-            pl_buf_puts(out, s->winner == 0 ? "You win: your territory is empty.\n"
-                             : s->winner == 1 ? "The AI wins.\n" : "A draw.\n");
-    }
-    return pl_buf_str(out);
+    pl_buf_clear(&p->stats);
+    karp_stats_words(p, &p->stats);
+    return pl_buf_str(&p->stats);
 }
 
 /* ---- the field ---- */

@@ -11,6 +11,7 @@
 #include "kar.h"
 
 #include "parlour/alloc.h"
+#include "parlour/words.h"
 
 static const char *const variant_name[3] = {"kyogi", "uta", "chirashi"};
 static const char *const stage_name[7] = {"read", "pool", "touch", "send", "place", "over", "arrange"};
@@ -212,59 +213,115 @@ void kar_judgement_text(const kar_state *s, const kar_judgement *j, pl_buf *out)
 
 void kar_judgement_text_from(const kar_state *s, const kar_judgement *j, int from, pl_buf *out)
 {
-    if (!j->card) {
-        pl_buf_puts(out, "no reading yet");
+    kar_judgement_words(s, j, from, PL_LANG_EN, out);
+}
+
+/* A number as text, in `b` (12 bytes). */
+static const char *num(char *b, int v)
+{
+    snprintf(b, 12, "%d", v);
+    return b;
+}
+
+/* Appends seat `p`'s answer `a` in `lang`: English, the notation ("touch
+ * 12@850 poet 5", "none"); another language, the touches in its words. */
+static void answer_words(const kar_state *s, int p, pl_action a, pl_lang lang, pl_buf *out)
+{
+    if (lang == PL_LANG_EN) {
+        kar_format_action(s, p, a, out);
         return;
     }
-    pl_buf_printf(out, "Poem %d (", j->card);
-    if (j->where < PL_MAX_SEATS)
-        pl_buf_printf(out, "%s %d", s->variant == KAR_UTA ? "hand of" : "territory of", j->where + from);
-    else
-        where_text(j->where, out);
-    pl_buf_printf(out, "), kimariji %d kana \"", j->kim);
-    kar_key_text(j->card, j->kim, out);
-    pl_buf_printf(out, "\" from %d ms", j->decide_ms);
-    if (j->terr) {
-        pl_buf_printf(out, ", territory kimariji %d \"", j->terr);
-        kar_key_text(j->card, j->terr, out);
-        pl_buf_printf(out, "\" from %d ms", j->terr_ms);
+    kar_touch t[KAR_MAXTOUCH];
+    int n = KAR_KIND(a) == KAR_A_TOUCH ? kar_touch_list(a, t) : 0;
+    if (!n) {
+        pl_buf_puts(out, pl_words(lang, "kar.pic.j.nothing"));
+        return;
     }
-    pl_buf_puts(out, ". ");
+    pl_buf list = {0};
+    char c[12], ms[12], poet[12];
+    for (int i = 0; i < n; i++) {
+        if (i)
+            pl_buf_puts(&list, pl_words(lang, "result.list_sep"));
+        pl_words_put(&list, lang, "ev.karuta.item.touches", "card", num(c, t[i].card), "ms", num(ms, t[i].ms), NULL);
+    }
+    pl_words_put(out, lang, KAR_POET_OF(a) ? "kar.pic.j.touched.poet" : "kar.pic.j.touched", "touches",
+                 pl_buf_str(&list), "poet", num(poet, KAR_POET_OF(a)), NULL);
+    out->oom |= list.oom;
+    pl_buf_free(&list);
+}
+
+void kar_judgement_words(const kar_state *s, const kar_judgement *j, int from, int lang_, pl_buf *out)
+{
+    pl_lang lang = (pl_lang)lang_;
+    char a[12], b[12], c[12];
+    if (!j->card) {
+        pl_buf_puts(out, pl_words(lang, "kar.pic.j.none"));
+        return;
+    }
+    pl_buf where = {0}, kana = {0};
+    if (j->where < PL_MAX_SEATS)
+        pl_words_put(&where, lang, s->variant == KAR_UTA ? "kar.pic.j.where.hand" : "kar.pic.j.where.territory", "n",
+                     num(a, j->where + from), NULL);
+    else
+        pl_buf_puts(&where, pl_words(lang, j->where == KAR_LOC_DEAD    ? "kar.pic.j.where.dead"
+                                           : j->where == KAR_LOC_FIELD ? "kar.pic.j.where.field"
+                                           : j->where == KAR_LOC_POOL  ? "kar.pic.j.where.pool"
+                                                                       : "kar.pic.j.where.out"));
+    kar_key_text(j->card, j->kim, &kana);
+    pl_words_put(out, lang, "kar.pic.j.head", "card", num(a, j->card), "where", pl_buf_str(&where), "k",
+                 num(b, j->kim), "kana", pl_buf_str(&kana), "ms", num(c, j->decide_ms), NULL);
+    if (j->terr) {
+        pl_buf_clear(&kana);
+        kar_key_text(j->card, j->terr, &kana);
+        pl_words_put(out, lang, "kar.pic.j.terr", "k", num(a, j->terr), "kana", pl_buf_str(&kana), "ms",
+                     num(b, j->terr_ms), NULL);
+    }
+    out->oom |= where.oom || kana.oom;
+    pl_buf_free(&where);
+    pl_buf_free(&kana);
+    pl_buf_puts(out, pl_words(lang, "kar.pic.j.stop"));
     if (j->void_reading) {
-        pl_buf_puts(out, "The card was out of play: a void reading.");
+        pl_buf_puts(out, pl_words(lang, "kar.pic.j.void"));
         return;
     }
     for (int p = 0; p < s->nseats; p++) {
-        pl_buf_printf(out, "Seat %d: ", p + from);
+        pl_words_put(out, lang, "kar.pic.j.seat", "n", num(a, p + from), NULL);
         if (j->answered & (1u << p))
-            kar_format_action(s, p, j->resp[p], out);
+            answer_words(s, p, j->resp[p], lang, out);
         else
-            pl_buf_puts(out, "(waiting)");
-        pl_buf_puts(out, j->fouls[p] ? (s->variant == KAR_KYOGI && j->fouls[p] == 2 ? " (2 fouls)" : " (foul)") : "");
-        pl_buf_puts(out, "; ");
+            pl_buf_puts(out, pl_words(lang, "kar.pic.j.waiting"));
+        if (j->fouls[p])
+            pl_buf_puts(out, pl_words(lang, s->variant == KAR_KYOGI && j->fouls[p] == 2 ? "kar.pic.j.foul2"
+                                                                                      : "kar.pic.j.foul"));
+        pl_buf_puts(out, pl_words(lang, "kar.pic.j.sep"));
     }
     if (j->taker >= 0)
-        pl_buf_printf(out, "seat %d took it at %d ms.", j->taker + from, j->take_ms);
+        pl_words_put(out, lang, "kar.pic.j.took", "n", num(a, j->taker + from), "ms", num(b, j->take_ms), NULL);
     else
-        pl_buf_puts(out, "nobody took it.");
+        pl_buf_puts(out, pl_words(lang, "kar.pic.j.nobody"));
     if (j->sender >= 0) {
-        pl_buf_printf(out, " Seat %d owes seat %d %d card%s", j->sender + from, j->receiver + from, j->owed,
-                      j->owed == 1 ? "" : "s");
-        if (j->sent) {
-            pl_buf_puts(out, " and sent");
-            for (int i = 0; i < j->sent; i++)
-                pl_buf_printf(out, " %d", j->sent_cards[i]);
+        pl_buf cards = {0};
+        for (int i = 0; i < j->sent; i++) {
+            if (i)
+                pl_buf_puts(&cards, pl_words(lang, "kar.pic.j.card_sep"));
+            pl_buf_printf(&cards, "%d", j->sent_cards[i]);
         }
-        pl_buf_putc(out, '.');
+        const char *key = j->sent ? (j->owed == 1 ? "kar.pic.j.owes_sent.one" : "kar.pic.j.owes_sent")
+                                  : (j->owed == 1 ? "kar.pic.j.owes.one" : "kar.pic.j.owes");
+        pl_words_put(out, lang, key, "s", num(a, j->sender + from), "r", num(b, j->receiver + from), "k",
+                     num(c, j->owed), "cards", pl_buf_str(&cards), NULL);
+        out->oom |= cards.oom;
+        pl_buf_free(&cards);
     }
     if (j->moved)
-        pl_buf_printf(out, " %d card%s moved by the bonus rules.", j->moved, j->moved == 1 ? "" : "s");
+        pl_words_put(out, lang, j->moved == 1 ? "kar.pic.j.moved.one" : "kar.pic.j.moved", "k", num(a, j->moved), NULL);
     for (int p = 0; p < 2; p++)
         if (j->arranged[p][0]) { /* KA-R15: announced to the opponent */
             char from_label[8], to[8];
             kar_slot_label(p, j->arranged[p][1], j->arranged[p][2], from_label);
             kar_slot_label(p, j->arranged[p][3], j->arranged[p][4], to);
-            pl_buf_printf(out, " Seat %d moved card %d from %s to %s.", p + from, j->arranged[p][0], from_label, to);
+            pl_words_put(out, lang, "kar.pic.j.arranged", "n", num(a, p + from), "card", num(b, j->arranged[p][0]),
+                         "from", from_label, "to", to, NULL);
         }
 }
 
@@ -399,6 +456,9 @@ static int draw_territory(const kar_state *s, int t, int top, pl_canvas *c)
     return y;
 }
 
+/* Draws the cards at `loc` from row `y` under the title `title` (at most
+ * 15 columns), as "N:" and as much of each card's text as tells it from
+ * every other card; returns the next free row. */
 static int draw_list(const kar_state *s, int loc, int y, const char *title, pl_style st, pl_canvas *c)
 {
     pl_canvas_put(c, y, 0, st, title);
@@ -419,35 +479,48 @@ static int draw_list(const kar_state *s, int loc, int y, const char *title, pl_s
     return line + 1;
 }
 
+/* Puts "Seat N: K cards" of kyōgi's seat `t` at row `y`. */
+static void draw_count(const kar_state *s, int t, int y, pl_canvas *c)
+{
+    char n[12], k[12];
+    pl_canvas_words(c, y, 0, t ? PL_ST_BLACK : PL_ST_RED, s->count[t] == 1 ? "kar.pic.cards.one" : "kar.pic.cards",
+                    "n", num(n, t + c->seat_from), "k", num(k, s->count[t]), NULL);
+}
+
+/* The picture (game.h, draw): its words from the catalogue (words.h, keys
+ * kar.pic.*) in the canvas's language; English is the protocol's `show`. */
 void kar_draw(const void *st, int seat, pl_canvas *c)
 {
     const kar_state *s = st;
+    pl_lang lang = (pl_lang)c->lang;
+    char a[12], b[12], d[12], key[40];
     (void)seat;
-    pl_canvas_printf(c, 0, 0, PL_ST_TITLE, "Karuta (%s) - reading %d of 100", variant_name[s->variant], s->nread);
+    snprintf(key, sizeof key, "kar.pic.variant.%s", variant_name[s->variant]);
+    pl_canvas_words(c, 0, 0, PL_ST_TITLE, "kar.pic.title", "variant", pl_words(lang, key), "n", num(a, s->nread), NULL);
     int y = 2;
     if (s->variant == KAR_KYOGI) {
-        pl_canvas_printf(c, y++, 0, PL_ST_BLACK, "Seat %d: %d card%s", 1 + c->seat_from, s->count[1],
-                         s->count[1] == 1 ? "" : "s");
+        draw_count(s, 1, y++, c);
         y = draw_territory(s, 1, y, c);
         pl_canvas_put(c, y++, 0, PL_ST_DIM, "- - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -");
         y = draw_territory(s, 0, y, c);
-        pl_canvas_printf(c, y++, 0, PL_ST_RED, "Seat %d: %d card%s", c->seat_from, s->count[0],
-                         s->count[0] == 1 ? "" : "s");
+        draw_count(s, 0, y++, c);
     } else if (s->variant == KAR_UTA) {
         for (int p = 0; p < 4; p++) {
-            char title[32];
-            snprintf(title, sizeof title, "Seat %d (%d)", p + c->seat_from, s->count[p]);
-            y = draw_list(s, p, y, title, p % 2 ? PL_ST_BLACK : PL_ST_RED, c);
+            pl_buf title = {0};
+            pl_words_put(&title, lang, "kar.pic.hand", "n", num(a, p + c->seat_from), "k", num(b, s->count[p]), NULL);
+            y = draw_list(s, p, y, pl_buf_str(&title), p % 2 ? PL_ST_BLACK : PL_ST_RED, c);
+            c->oom |= title.oom;
+            pl_buf_free(&title);
         }
-        y = draw_list(s, KAR_LOC_POOL, y, "Pool", PL_ST_MARK, c) + 1;
+        y = draw_list(s, KAR_LOC_POOL, y, pl_words(lang, "kar.pic.pool"), PL_ST_MARK, c) + 1;
     } else {
-        y = draw_list(s, KAR_LOC_FIELD, y, "Field", PL_ST_NORMAL, c) + 1;
+        y = draw_list(s, KAR_LOC_FIELD, y, pl_words(lang, "kar.pic.field"), PL_ST_NORMAL, c) + 1;
         for (int p = 0; p < s->nseats; p++)
-            pl_canvas_printf(c, y, 16 * p, p % 2 ? PL_ST_BLACK : PL_ST_RED, "Seat %d: %d taken", p + c->seat_from,
-                             s->count[p]);
+            pl_canvas_words(c, y, 16 * p, p % 2 ? PL_ST_BLACK : PL_ST_RED, "kar.pic.taken", "n",
+                            num(a, p + c->seat_from), "k", num(b, s->count[p]), NULL);
         y++;
         if (s->pot)
-            pl_canvas_printf(c, y++, 0, PL_ST_MARK, "Pot: %d", s->pot);
+            pl_canvas_words(c, y++, 0, PL_ST_MARK, "kar.pic.pot", "n", num(a, s->pot), NULL);
     }
     if (s->cur) {
         const kar_poem *p = kar_poem_get(s->cur);
@@ -459,41 +532,38 @@ void kar_draw(const void *st, int seat, pl_canvas *c)
             n += k;
         }
         kana[n] = '\0';
-        pl_canvas_printf(c, ++y, 0, PL_ST_HILITE, "Reading poem %d: %s", s->cur, kana);
+        pl_canvas_words(c, ++y, 0, PL_ST_HILITE, "kar.pic.reading", "n", num(a, s->cur), "kana", kana, NULL);
         y++;
     }
     if (s->last.card && s->stage != KAR_ST_TOUCH) {
-        pl_buf b = {0};
-        kar_judgement_text_from(s, &s->last, c->seat_from, &b);
-        pl_canvas_put(c, ++y, 0, PL_ST_NORMAL, pl_buf_str(&b));
-        pl_buf_free(&b);
+        pl_buf j = {0};
+        kar_judgement_words(s, &s->last, c->seat_from, lang, &j);
+        pl_canvas_put(c, ++y, 0, PL_ST_NORMAL, pl_buf_str(&j));
+        c->oom |= j.oom;
+        pl_buf_free(&j);
     }
     y += 2;
     switch (s->stage) {
-    case KAR_ST_READ: pl_canvas_put(c, y, 0, PL_ST_NORMAL, "The reader reads the next poem (chance)."); break;
-    case KAR_ST_POOL: pl_canvas_put(c, y, 0, PL_ST_NORMAL, "Each player puts one card in the pool (pool N)."); break;
-    case KAR_ST_TOUCH: pl_canvas_put(c, y, 0, PL_ST_NORMAL, "Every player answers: touch N@MS ... or none."); break;
+    case KAR_ST_READ: pl_canvas_words(c, y, 0, PL_ST_NORMAL, "kar.pic.st.read", NULL); break;
+    case KAR_ST_POOL: pl_canvas_words(c, y, 0, PL_ST_NORMAL, "kar.pic.st.pool", NULL); break;
+    case KAR_ST_TOUCH: pl_canvas_words(c, y, 0, PL_ST_NORMAL, "kar.pic.st.touch", NULL); break;
     case KAR_ST_SEND:
-        pl_canvas_printf(c, y, 0, PL_ST_NORMAL, "Seat %d sends %d card(s) to seat %d (send N or pass).",
-                         s->last.sender + c->seat_from, s->last.owed - s->last.sent, s->last.receiver + c->seat_from);
+        pl_canvas_words(c, y, 0, PL_ST_NORMAL, "kar.pic.st.send", "s", num(a, s->last.sender + c->seat_from), "k",
+                        num(b, s->last.owed - s->last.sent), "r", num(d, s->last.receiver + c->seat_from), NULL);
         break;
     case KAR_ST_PLACE:
-        pl_canvas_printf(c, y, 0, PL_ST_NORMAL, "Seat %d places card %d (place %d@ROW,SLOT).",
-                         s->last.receiver + c->seat_from,
-                         s->place_card, s->place_card);
+        pl_canvas_words(c, y, 0, PL_ST_NORMAL, "kar.pic.st.place", "n", num(a, s->last.receiver + c->seat_from),
+                        "card", num(b, s->place_card), NULL);
         break;
-    case KAR_ST_ARRANGE:
-        pl_canvas_put(c, y, 0, PL_ST_NORMAL,
-                      "Between readings: each player may move one card (arrange N@ROW,SLOT) or play ready.");
-        break;
+    case KAR_ST_ARRANGE: pl_canvas_words(c, y, 0, PL_ST_NORMAL, "kar.pic.st.arrange", NULL); break;
     default:
         if (s->winner >= 0 && s->teams)
-            pl_canvas_printf(c, y, 0, PL_ST_HILITE, "Team %d (seats %d and %d) wins.", s->winner % 2 + c->seat_from,
-                             s->winner % 2 + c->seat_from, s->winner % 2 + 2 + c->seat_from);
+            pl_canvas_words(c, y, 0, PL_ST_HILITE, "kar.pic.win.team", "t", num(a, s->winner % 2 + c->seat_from), "a",
+                            num(b, s->winner % 2 + c->seat_from), "b", num(d, s->winner % 2 + 2 + c->seat_from), NULL);
         else if (s->winner >= 0)
-            pl_canvas_printf(c, y, 0, PL_ST_HILITE, "Seat %d wins.", s->winner + c->seat_from);
+            pl_canvas_words(c, y, 0, PL_ST_HILITE, "kar.pic.win", "n", num(a, s->winner + c->seat_from), NULL);
         else
-            pl_canvas_put(c, y, 0, PL_ST_HILITE, "A draw.");
+            pl_canvas_words(c, y, 0, PL_ST_HILITE, "kar.pic.draw", NULL);
     }
 }
 

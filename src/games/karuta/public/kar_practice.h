@@ -70,7 +70,8 @@ typedef struct karp_options {
                            opponent touches at delay_ms, chirashi's and uta's play "medium" */
     int lang;           /* the words of karp_judgement and karp_stats (words.h pl_lang):
                            0 English (with the rules' numbers and the engine's line);
-                           ru, ja, vi from the catalogues' karp.* keys, without them */
+                           ru, ja, vi from the catalogues' karp.* keys, without them;
+                           and of karp_touch's and karp_send's refusals (karp.err.*) */
 } karp_options;
 
 /* Starts a session: kyōgi with send=manual place=auto (the player chooses
