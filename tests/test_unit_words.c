@@ -474,6 +474,52 @@ static void test_unit_words_menu(void **state)
                 fail_msg("%s %s in %s: \"%s\"", cases[k].game, cases[k].typed ? cases[k].typed : "(first)",
                          pl_words_lang_code((pl_lang)l), pl_buf_str(&t));
             pl_buf_free(&t);
+        }
+        pl_buf_free(&err);
+        pl_match_free(m);
+    }
+}
+
+/* The rules page's summary (menu_summary): every game in every language,
+ * the browser's sentences for the options in force — Ur's die, Tam Cúc's
+ * two-player score only with two players, karuta's sections of its
+ * variant only; no {name} left. */
+static void test_unit_words_rules_summary(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *game, *opts;
+        pl_lang lang;
+        const char *has, *lacks;
+    } cases[] = {
+        {"ur", "", PL_LANG_JA, "投げ棒を3本投げる。", "四面さいころ"},
+        {"ur", "dice=d4", PL_LANG_JA, "- 四面さいころを1個振る。", "投げ棒を3本投げる。"},
+        {"ur", "pieces=5", PL_LANG_RU, "5", "{v}"},
+        {"tamcuc", "players=2", PL_LANG_JA, "2人：自分と相手の取った札の差。", "1人8枚"},
+        {"tamcuc", "players=4", PL_LANG_VI, "Bộ bài", "{"},
+        {"tamcuc", "players=4", PL_LANG_JA, "4人、1人8枚。", "2人：自分と相手の取った札の差。"},
+        {"karuta", "variant=uta", PL_LANG_JA, "目的：うたがるた（4人）\n", "目的：競技かるた"},
+        {"karuta", "", PL_LANG_JA, "目的：競技かるた（2人）\n", "うたがるた（4人）"},
+        {"cbw", "players=6", PL_LANG_VI, "\n- ", "{"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        pl_match *m = th_new(cases[k].game, cases[k].opts);
+        pl_buf t = {0};
+        assert_int_equal(menu_summary(m->game, &m->opts, cases[k].lang, &t), 0);
+        if (!strstr(pl_buf_str(&t), cases[k].has) || strstr(pl_buf_str(&t), cases[k].lacks))
+            fail_msg("%s %s in %s: has \"%s\", lacks \"%s\"? %s", cases[k].game, cases[k].opts,
+                     pl_words_lang_code(cases[k].lang), cases[k].has, cases[k].lacks, pl_buf_str(&t));
+        pl_buf_free(&t);
+        for (int l = 0; l < PL_LANG_COUNT; l++) { /* every language has one, without a placeholder */
+            assert_int_equal(menu_summary(m->game, &m->opts, (pl_lang)l, &t), 0);
+            assert_null(strchr(pl_buf_str(&t), '{'));
+            assert_true(t.len > 200);
+            pl_buf_free(&t);
+        }
+        pl_match_free(m);
+    }
+}
+
 /* Karuta's turn-based picture in the player's language (kar_draw,
  * pl_canvas.lang; keys kar.pic.*): along random games of every variant
  * (a send, a place, a rearrangement, a pot, the end), English is the
@@ -532,45 +578,6 @@ static void test_unit_words_karuta_picture(void **state)
         pl_buf_free(&err);
         pl_match_free(m);
     }
-}
-
-/* The rules page's summary (menu_summary): every game in every language,
- * the browser's sentences for the options in force — Ur's die, Tam Cúc's
- * two-player score only with two players, karuta's sections of its
- * variant only; no {name} left. */
-static void test_unit_words_rules_summary(void **state)
-{
-    (void)state;
-    static const struct {
-        const char *game, *opts;
-        pl_lang lang;
-        const char *has, *lacks;
-    } cases[] = {
-        {"ur", "", PL_LANG_JA, "投げ棒を3本投げる。", "四面さいころ"},
-        {"ur", "dice=d4", PL_LANG_JA, "- 四面さいころを1個振る。", "投げ棒を3本投げる。"},
-        {"ur", "pieces=5", PL_LANG_RU, "5", "{v}"},
-        {"tamcuc", "players=2", PL_LANG_JA, "2人：自分と相手の取った札の差。", "1人8枚"},
-        {"tamcuc", "players=4", PL_LANG_VI, "Bộ bài", "{"},
-        {"tamcuc", "players=4", PL_LANG_JA, "4人、1人8枚。", "2人：自分と相手の取った札の差。"},
-        {"karuta", "variant=uta", PL_LANG_JA, "目的：うたがるた（4人）\n", "目的：競技かるた"},
-        {"karuta", "", PL_LANG_JA, "目的：競技かるた（2人）\n", "うたがるた（4人）"},
-        {"cbw", "players=6", PL_LANG_VI, "\n- ", "{"},
-    };
-    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
-        pl_match *m = th_new(cases[k].game, cases[k].opts);
-        pl_buf t = {0};
-        assert_int_equal(menu_summary(m->game, &m->opts, cases[k].lang, &t), 0);
-        if (!strstr(pl_buf_str(&t), cases[k].has) || strstr(pl_buf_str(&t), cases[k].lacks))
-            fail_msg("%s %s in %s: has \"%s\", lacks \"%s\"? %s", cases[k].game, cases[k].opts,
-                     pl_words_lang_code(cases[k].lang), cases[k].has, cases[k].lacks, pl_buf_str(&t));
-        pl_buf_free(&t);
-        for (int l = 0; l < PL_LANG_COUNT; l++) { /* every language has one, without a placeholder */
-            assert_int_equal(menu_summary(m->game, &m->opts, (pl_lang)l, &t), 0);
-            assert_null(strchr(pl_buf_str(&t), '{'));
-            assert_true(t.len > 200);
-            pl_buf_free(&t);
-        }
-        pl_match_free(m);
     free(acts);
 }
 

@@ -366,6 +366,7 @@ rules_ja)
     keys q
     wait_for 'の番、[0-9]+通り:  1\) '
     finish
+    ;;
 karuta_ja)
     # Karuta in Japanese (issue 32): the replay tells a reading from its
     # events (an answer's touches, the judgement, the send) in the
