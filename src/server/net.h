@@ -5,13 +5,18 @@
  *
  * One libwebsockets context served by one thread (the one that calls
  * net_run): it owns the hub, feeds it what arrives and the time, and sends
- * what the hub releases. Two kinds of helper threads never touch the hub:
+ * what the hub releases. Three kinds of helper threads never touch the hub:
  * the storage thread (owns the store: writes the hub's batches, so the
  * service thread never waits on disk) and a pool of workers (the computer
  * players' choices). Both post their results back through a mutex-guarded
  * queue and lws_cancel_service, which wakes the service thread. With
  * net_config.engines (or engine_cmd) the jobs that have a text go to worker
  * processes instead (engines.h), whose threads post back the same way.
+ * The accounts (account.h, docs/server.md "Accounts") have two threads of
+ * their own, each with its own store handle and acct: one for the slow calls
+ * that hash a password (sign-up, sign-in, password, delete), one for the
+ * quick ones (a session looked up for /api/account/me and for a WebSocket
+ * that brings the cookie, sign-out); they post back the same way.
  *
  * Time: the hub gets CLOCK_REALTIME in milliseconds since the epoch (the
  * protocol's `server_ms` and the stored `at_ms` are wall-clock times);
@@ -25,6 +30,7 @@
 #error "net.h belongs to the server (a front end): core, games and AI may not include it"
 #endif
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "parlour/buf.h"
@@ -60,7 +66,14 @@ typedef struct net_config {
                             rooms restored at start, the lobby re-read from the store [0;
                             `parlour serve` sets it for --cluster or a postgresql:// store] */
     const char *owner;   /* cluster: the owner id [host:pid:random] */
+    unsigned long long acct_ops; /* accounts: Argon2id's operations and memory (acct_config) [libsodium's
+                                    interactive limits]; `parlour serve --test-fast-hash`, for tests only,
+                                    sets libsodium's minimums */
+    size_t acct_mem;
 } net_config;
+
+#define NET_SESSION_S (30 * 24 * 3600) /* a session cookie's Max-Age (acct_config.session_ms) */
+#define NET_MAX_BODY 4096              /* bytes of an /api/account request's body; more: 400 */
 
 #define NET_BEAT_MS 300      /* cluster: the heartbeat's period... */
 #define NET_TTL_MS 1000      /* ...and how long it keeps the leases alive: a room of a killed
