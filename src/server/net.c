@@ -1198,7 +1198,7 @@ static int net_api_begin(net *n, struct lws *wsi, net_conn *c, const char *path,
 /* A piece of the body of an /api request: kept up to NET_MAX_BODY bytes. */
 static void net_api_body(net_conn *c, const char *in, size_t len)
 {
-    if (c->refuse || c->body_over)
+    if (c->refuse || c->body_over || !len || !in) /* Content-Length: 0 brings an empty piece */
         return;
     if (c->body.len + len > NET_MAX_BODY) {
         c->body_over = 1;
