@@ -6,8 +6,12 @@
  */
 #include "store_int.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "parlour/alloc.h"
+#include "parlour/jsonout.h"
 
 static int is_pg_url(const char *path)
 {
@@ -215,4 +219,139 @@ int store_clear(store *s, pl_buf *err)
         return -1;
     }
     return s->ops->clear(s, err);
+}
+
+/* ---- accounts and sessions ---- */
+
+/* Text t is given and has 1..max bytes; else a message naming `what`. */
+static int text_ok(const char *t, size_t max, const char *what, pl_buf *err)
+{
+    if (t && *t && strlen(t) <= max)
+        return 1;
+    pl_buf_printf(err, "store: %s must have 1 to %zu bytes", what, max);
+    return 0;
+}
+
+/* A session hash: exactly STORE_SESSION_HASH lowercase hex digits. */
+static int session_hash_ok(const char *h, pl_buf *err)
+{
+    size_t n = h ? strspn(h, "0123456789abcdef") : 0;
+    if (h && n == STORE_SESSION_HASH && !h[n])
+        return 1;
+    pl_buf_printf(err, "store: a session hash is %d lowercase hex digits", STORE_SESSION_HASH);
+    return 0;
+}
+
+static int id_ok(int64_t id, pl_buf *err)
+{
+    if (id > 0)
+        return 1;
+    pl_buf_printf(err, "store: no account %lld (ids are positive)", (long long)id);
+    return 0;
+}
+
+int store_account_put(store *s, const char *name, const char *folded, const char *hash, int64_t created_ms,
+                      int64_t *id, pl_buf *err)
+{
+    if (!text_ok(name, STORE_ACCOUNT_NAME, "an account's name", err) ||
+        !text_ok(folded, STORE_ACCOUNT_FOLDED, "an account's folded name", err) ||
+        !text_ok(hash, STORE_ACCOUNT_HASH, "a password hash", err))
+        return -1;
+    return s->ops->account_put(s, name, folded, hash, created_ms, id, err);
+}
+
+int store_account_by_name(store *s, const char *folded, store_account *out, pl_buf *err)
+{
+    if (!text_ok(folded, STORE_ACCOUNT_FOLDED, "an account's folded name", err))
+        return -1;
+    return s->ops->account_get(s, folded, 0, out, err);
+}
+
+int store_account_by_id(store *s, int64_t id, store_account *out, pl_buf *err)
+{
+    if (id <= 0)
+        return 1; /* no account has it */
+    return s->ops->account_get(s, NULL, id, out, err);
+}
+
+int store_account_set_hash(store *s, int64_t id, const char *hash, const char *keep, pl_buf *err)
+{
+    if (!id_ok(id, err) || !text_ok(hash, STORE_ACCOUNT_HASH, "a password hash", err) ||
+        (keep && !session_hash_ok(keep, err)))
+        return -1;
+    return s->ops->account_set_hash(s, id, hash, keep, err);
+}
+
+int store_account_delete(store *s, int64_t id, const char *anon, pl_buf *err)
+{
+    if (!id_ok(id, err) || !text_ok(anon, STORE_ACCOUNT_NAME, "an anonymous name", err))
+        return -1;
+    return s->ops->account_delete(s, id, anon, err);
+}
+
+int store_session_put(store *s, const char *hash, int64_t account, int64_t expires_ms, pl_buf *err)
+{
+    if (!session_hash_ok(hash, err) || !id_ok(account, err))
+        return -1;
+    return s->ops->session_put(s, hash, account, expires_ms, err);
+}
+
+int store_session_get(store *s, const char *hash, int64_t now_ms, int64_t renew_ms, int64_t *account,
+                      pl_buf *err)
+{
+    if (!session_hash_ok(hash, err))
+        return -1;
+    return s->ops->session_get(s, hash, now_ms, renew_ms, account, err);
+}
+
+int store_session_drop(store *s, const char *hash, pl_buf *err)
+{
+    if (!session_hash_ok(hash, err))
+        return -1;
+    return s->ops->session_drop(s, hash, err);
+}
+
+int store_session_drop_others(store *s, int64_t account, const char *keep, pl_buf *err)
+{
+    if (!id_ok(account, err) || (keep && !session_hash_ok(keep, err)))
+        return -1;
+    return s->ops->session_drop_others(s, account, keep, err);
+}
+
+int store_session_purge(store *s, int64_t now_ms, pl_buf *err)
+{
+    return s->ops->session_purge(s, now_ms, err);
+}
+
+char *store_config_anonymise(const char *config, int64_t account, const char *anon)
+{
+    json_t *root = json_loads(config, 0, NULL);
+    json_t *seats = json_object_get(root, "seats");
+    int changed = 0;
+    for (size_t i = 0; i < json_array_size(seats); i++) {
+        json_t *seat = json_array_get(seats, i), *acc = json_object_get(seat, "account");
+        if (!json_is_integer(acc) || json_integer_value(acc) != account)
+            continue;
+        json_object_del(seat, "account");
+        json_object_set_new(seat, "name", json_string(anon));
+        changed = 1;
+    }
+    pl_buf b = {0};
+    char *out = NULL;
+    if (changed && pl_json_dump(root, &b) == 0 && !b.oom) {
+        out = b.s;
+        b.s = NULL;
+    }
+    pl_buf_free(&b);
+    json_decref(root);
+    return out;
+}
+
+void store_copy_field(char *dst, size_t n, const char *t)
+{
+    size_t k = t ? strlen(t) : 0;
+    if (k >= n)
+        k = n - 1;
+    memcpy(dst, t ? t : "", k);
+    dst[k] = '\0';
 }

@@ -95,8 +95,9 @@ typedef int (*store_action_fn)(void *ctx, const store_action *a);
 int store_actions(store *s, const char *code, store_action_fn fn, void *ctx, pl_buf *err);
 /* The number of actions of room `code`, or -1 with a message. */
 int64_t store_count(store *s, const char *code, pl_buf *err);
-/* Deletes every room and action: the store is then as store_open made it
- * (tests and fuzz targets reuse one store; a server never calls it).
+/* Deletes every room and action, account and session: the store is then
+ * as store_open made it (tests and fuzz targets reuse one store; a server
+ * never calls it; account ids are still never reused).
  * Returns 0, or -1 with a message and nothing deleted. */
 int store_clear(store *s, pl_buf *err);
 
@@ -166,5 +167,72 @@ typedef void (*store_note_fn)(void *ctx, const char *what, const char *code);
  * for each notification. Returns the number of notifications (0: none), or
  * -1 with a message (the connection was lost: open a new handle). */
 int store_watch_drain(store *s, store_note_fn fn, void *ctx, pl_buf *err);
+
+/* ---- Accounts and sessions (issue 33; account.h, docs/accounts.md) ----
+ *
+ * An account is a name (as typed), its folded form (the key: case-folded and
+ * NFKC-normalised by account.c, unique), and its password's Argon2id string.
+ * A session is the hash of a token (STORE_SESSION_HASH hex digits: the token
+ * itself is never stored), its account and its expiry. Times are the
+ * caller's (ms since the epoch). The store checks no lease here: accounts
+ * belong to no room. */
+
+#define STORE_ACCOUNT_NAME 40    /* bytes of an account's name, at most */
+#define STORE_ACCOUNT_FOLDED 255 /* bytes of its folded name, at most */
+#define STORE_ACCOUNT_HASH 127   /* bytes of its password hash (crypto_pwhash_STRBYTES - 1) */
+#define STORE_SESSION_HASH 64    /* hex digits of a session token's hash, exactly */
+
+/* An account as stored (a copy: the caller owns it). */
+typedef struct store_account {
+    int64_t id; /* > 0, never reused */
+    char name[STORE_ACCOUNT_NAME + 1];
+    char folded[STORE_ACCOUNT_FOLDED + 1];
+    char hash[STORE_ACCOUNT_HASH + 1];
+    int64_t created_ms;
+} store_account;
+
+/* Adds an account. Returns 0 with its new id in *id, 1 when another account
+ * has the folded name `folded` (nothing written), or -1 with a message (a
+ * text empty or too long, I/O error). */
+int store_account_put(store *s, const char *name, const char *folded, const char *hash, int64_t created_ms,
+                      int64_t *id, pl_buf *err);
+/* Reads the account whose folded name is `folded` into *out. Returns 0, 1
+ * when there is none (*out untouched), or -1 with a message. */
+int store_account_by_name(store *s, const char *folded, store_account *out, pl_buf *err);
+/* Reads account `id` into *out. Returns 0, 1 when there is none, or -1. */
+int store_account_by_id(store *s, int64_t id, store_account *out, pl_buf *err);
+/* Replaces account `id`'s password hash and, in the same transaction, ends
+ * every session of the account except the one whose hash is `keep` (NULL:
+ * all of them). Returns 0, 1 when there is no such account (nothing
+ * changed), or -1 with a message (nothing changed). */
+int store_account_set_hash(store *s, int64_t id, const char *hash, const char *keep, pl_buf *err);
+/* Deletes account `id` in one transaction: its sessions end, its folded name
+ * is free again, and every stored room whose configuration has a seat with
+ * "account": id (a JSON integer) gets that seat's "name" replaced by `anon`
+ * and its "account" removed (the room and its actions stay). Returns 0, 1
+ * when there is no such account (nothing changed), or -1 with a message
+ * (nothing changed). Work: it reads every room whose configuration names
+ * any account. */
+int store_account_delete(store *s, int64_t id, const char *anon, pl_buf *err);
+
+/* Adds session `hash` (STORE_SESSION_HASH lowercase hex digits) of account
+ * `account`, alive until expires_ms. Returns 0, 1 when there is no such
+ * account, or -1 with a message (a session with that hash exists, bad hash,
+ * I/O error); nothing is written on failure. */
+int store_session_put(store *s, const char *hash, int64_t account, int64_t expires_ms, pl_buf *err);
+/* The account of session `hash` when it is alive at now_ms (its expiry
+ * after now_ms): returns 0 with the account in *account, its expiry moved
+ * to renew_ms when that is later. Returns 1 when there is no such session
+ * or it has expired (an expired one is deleted), or -1 with a message. */
+int store_session_get(store *s, const char *hash, int64_t now_ms, int64_t renew_ms, int64_t *account,
+                      pl_buf *err);
+/* Ends session `hash`. Returns 0, 1 when there was none, or -1. */
+int store_session_drop(store *s, const char *hash, pl_buf *err);
+/* Ends every session of account `account` except `keep` (a session hash;
+ * NULL: all). Returns the number ended, or -1 with a message. */
+int store_session_drop_others(store *s, int64_t account, const char *keep, pl_buf *err);
+/* Deletes every session whose expiry is at or before now_ms (sessions nobody
+ * uses again). Returns the number deleted, or -1 with a message. */
+int store_session_purge(store *s, int64_t now_ms, pl_buf *err);
 
 #endif

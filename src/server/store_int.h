@@ -10,6 +10,8 @@
 #ifndef PARLOUR_STORE_INT_H
 #define PARLOUR_STORE_INT_H
 
+#include <stddef.h>
+
 #include "store.h"
 
 #define STORE_OWNER_MAX 200
@@ -32,6 +34,19 @@ typedef struct store_ops {
     int (*watch_fd)(store *s);
     int (*watch_drain)(store *s, store_note_fn fn, void *ctx, pl_buf *err);
     int (*clear)(store *s, pl_buf *err); /* NULL: not offered (store_clear refuses) */
+    /* Accounts and sessions: store.c has checked every text's length. */
+    int (*account_put)(store *s, const char *name, const char *folded, const char *hash, int64_t created_ms,
+                       int64_t *id, pl_buf *err);
+    /* By folded name, or by id when folded is NULL. */
+    int (*account_get)(store *s, const char *folded, int64_t id, store_account *out, pl_buf *err);
+    int (*account_set_hash)(store *s, int64_t id, const char *hash, const char *keep, pl_buf *err);
+    int (*account_delete)(store *s, int64_t id, const char *anon, pl_buf *err);
+    int (*session_put)(store *s, const char *hash, int64_t account, int64_t expires_ms, pl_buf *err);
+    int (*session_get)(store *s, const char *hash, int64_t now_ms, int64_t renew_ms, int64_t *account,
+                       pl_buf *err);
+    int (*session_drop)(store *s, const char *hash, pl_buf *err);
+    int (*session_drop_others)(store *s, int64_t account, const char *keep, pl_buf *err);
+    int (*session_purge)(store *s, int64_t now_ms, pl_buf *err);
 } store_ops;
 
 struct store {
@@ -61,5 +76,18 @@ int store_lost(store *s, const char *code, pl_buf *err);
  * appended to `out` (0, or -1 when there is no such section). */
 int store_schema_last(const char *text);
 int store_schema_section(const char *text, int version, pl_buf *out);
+
+/* Room configuration `config` (JSON) with every seat whose "account" is the
+ * integer `account` anonymised: "name" set to `anon`, "account" removed
+ * (store_account_delete). Returns the new text (pl_free it), or NULL when
+ * no seat changed or the text is not a configuration (left as it is). */
+char *store_config_anonymise(const char *config, int64_t account, const char *anon);
+
+/* Copies row text t into an account's field of size n (cut at n - 1). */
+void store_copy_field(char *dst, size_t n, const char *t);
+
+/* The SQL pattern of configurations that may name an account (a prefilter:
+ * store_config_anonymise decides). */
+#define STORE_ACCOUNT_LIKE "%\"account\"%"
 
 #endif

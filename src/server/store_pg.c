@@ -66,6 +66,20 @@ enum {
     P_LEASE_GET,
     P_LEASE_SET,
     P_LEASE_DROP,
+    P_ACC_PUT,
+    P_ACC_BY_NAME,
+    P_ACC_BY_ID,
+    P_ACC_LOCK,
+    P_ACC_HASH,
+    P_ACC_DELETE,
+    P_ACC_ROOMS, /* the rooms whose configuration may name an account, locked */
+    P_ROOM_SET_CONFIG,
+    P_SES_PUT,
+    P_SES_RENEW,
+    P_SES_DROP,
+    P_SES_DROP_EXPIRED,
+    P_SES_DROP_OTHERS,
+    P_SES_PURGE,
     NP
 };
 
@@ -137,6 +151,27 @@ static const struct {
                      "ON CONFLICT (room) DO UPDATE SET owner = excluded.owner",
                      2},
     [P_LEASE_DROP] = {"DELETE FROM leases WHERE room = $1 AND owner = $2", 2},
+    [P_ACC_PUT] = {"INSERT INTO accounts(name, folded, hash, created_ms) VALUES ($1, $2, $3, $4) "
+                   "ON CONFLICT (folded) DO NOTHING RETURNING id",
+                   4},
+    [P_ACC_BY_NAME] = {"SELECT id, name, folded, hash, created_ms FROM accounts WHERE folded = $1", 1},
+    [P_ACC_BY_ID] = {"SELECT id, name, folded, hash, created_ms FROM accounts WHERE id = $1", 1},
+    [P_ACC_LOCK] = {"SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", 1},
+    [P_ACC_HASH] = {"UPDATE accounts SET hash = $2 WHERE id = $1", 2},
+    [P_ACC_DELETE] = {"DELETE FROM accounts WHERE id = $1", 1},
+    [P_ACC_ROOMS] = {"SELECT code, config FROM rooms WHERE config LIKE '" STORE_ACCOUNT_LIKE "' "
+                     "ORDER BY code FOR UPDATE",
+                     0},
+    [P_ROOM_SET_CONFIG] = {"UPDATE rooms SET config = $2 WHERE code = $1", 2},
+    [P_SES_PUT] = {"INSERT INTO sessions(hash, account, expires_ms) SELECT $1::text, id, $3::bigint FROM accounts WHERE id = $2", 3},
+    /* A live session's account, its expiry moved on to $3 when that is later. */
+    [P_SES_RENEW] = {"UPDATE sessions SET expires_ms = greatest(expires_ms, $3) "
+                     "WHERE hash = $1 AND expires_ms > $2 RETURNING account",
+                     3},
+    [P_SES_DROP] = {"DELETE FROM sessions WHERE hash = $1", 1},
+    [P_SES_DROP_EXPIRED] = {"DELETE FROM sessions WHERE hash = $1 AND expires_ms <= $2", 2},
+    [P_SES_DROP_OTHERS] = {"DELETE FROM sessions WHERE account = $1 AND hash IS DISTINCT FROM $2", 2},
+    [P_SES_PURGE] = {"DELETE FROM sessions WHERE expires_ms <= $1", 1},
 };
 
 typedef struct {
@@ -905,6 +940,199 @@ static int pg_watch_drain(store *base, store_note_fn fn, void *ctx, pl_buf *err)
     return n;
 }
 
+/* ---- accounts and sessions ---- */
+
+/* Runs prepared statement q and gives the rows it changed, or -1. */
+static int changed(pg_store *s, int q, const char *const *p, const char *what, pl_buf *err)
+{
+    PGresult *r = call(s, q, p, what, err);
+    if (!r)
+        return -1;
+    int n = atoi(PQcmdTuples(r));
+    PQclear(r);
+    return n;
+}
+
+static int pg_account_put(store *base, const char *name, const char *folded, const char *hash, int64_t created_ms,
+                          int64_t *id, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    char created[24];
+    snprintf(created, sizeof created, "%" PRId64, created_ms);
+    const char *p[4] = {name, folded, hash, created};
+    PGresult *r = call(s, P_ACC_PUT, p, "adding an account", err);
+    if (!r)
+        return -1;
+    int rc = 1; /* no row: the folded name is taken */
+    if (PQntuples(r) == 1) {
+        *id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        rc = 0;
+    }
+    PQclear(r);
+    return rc;
+}
+
+static int pg_account_get(store *base, const char *folded, int64_t id, store_account *out, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    char ids[24];
+    snprintf(ids, sizeof ids, "%" PRId64, id);
+    const char *p[1] = {folded ? folded : ids};
+    PGresult *r = call(s, folded ? P_ACC_BY_NAME : P_ACC_BY_ID, p, "reading an account", err);
+    if (!r)
+        return -1;
+    int rc = 1;
+    if (PQntuples(r) == 1) {
+        out->id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        store_copy_field(out->name, sizeof out->name, PQgetvalue(r, 0, 1));
+        store_copy_field(out->folded, sizeof out->folded, PQgetvalue(r, 0, 2));
+        store_copy_field(out->hash, sizeof out->hash, PQgetvalue(r, 0, 3));
+        out->created_ms = strtoll(PQgetvalue(r, 0, 4), NULL, 10);
+        rc = 0;
+    }
+    PQclear(r);
+    return rc;
+}
+
+/* Inside a transaction: locks account id's row. 0, 1 when there is none,
+ * or -1. */
+static int lock_account(pg_store *s, const char *id, pl_buf *err)
+{
+    const char *p[1] = {id};
+    PGresult *r = call(s, P_ACC_LOCK, p, "locking an account", err);
+    if (!r)
+        return -1;
+    int rc = PQntuples(r) == 1 ? 0 : 1;
+    PQclear(r);
+    return rc;
+}
+
+static int pg_account_set_hash(store *base, int64_t id, const char *hash, const char *keep, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    char ids[24];
+    snprintf(ids, sizeof ids, "%" PRId64, id);
+    if (begin(s, err) < 0)
+        return -1;
+    int rc = lock_account(s, ids, err);
+    const char *hp[2] = {ids, hash}, *dp[2] = {ids, keep};
+    if (rc == 0 && (changed(s, P_ACC_HASH, hp, "changing a password", err) < 0 ||
+                    changed(s, P_SES_DROP_OTHERS, dp, "ending sessions", err) < 0))
+        rc = -1;
+    if (rc == 1) /* nothing changed */
+        return end(s, -2, err) == -2 ? 1 : -1;
+    return end(s, rc, err);
+}
+
+/* Inside the transaction: every room that seats account id anonymised. */
+static int anonymise_rooms(pg_store *s, int64_t id, const char *anon, pl_buf *err)
+{
+    PGresult *r = call(s, P_ACC_ROOMS, NULL, "reading rooms", err);
+    if (!r)
+        return -1;
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < PQntuples(r); i++) {
+        char *cfg = store_config_anonymise(PQgetvalue(r, i, 1), id, anon);
+        if (!cfg)
+            continue;
+        const char *p[2] = {PQgetvalue(r, i, 0), cfg};
+        rc = changed(s, P_ROOM_SET_CONFIG, p, "anonymising a room", err) < 0 ? -1 : 0;
+        pl_free(cfg);
+    }
+    PQclear(r);
+    return rc;
+}
+
+static int pg_account_delete(store *base, int64_t id, const char *anon, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    char ids[24];
+    snprintf(ids, sizeof ids, "%" PRId64, id);
+    if (begin(s, err) < 0)
+        return -1;
+    int rc = lock_account(s, ids, err);
+    if (rc == 0)
+        rc = anonymise_rooms(s, id, anon, err);
+    const char *dp[2] = {ids, NULL}, *ap[1] = {ids};
+    if (rc == 0 && (changed(s, P_SES_DROP_OTHERS, dp, "ending sessions", err) < 0 ||
+                    changed(s, P_ACC_DELETE, ap, "deleting an account", err) < 0))
+        rc = -1;
+    if (rc == 1) /* no such account */
+        return end(s, -2, err) == -2 ? 1 : -1;
+    return end(s, rc, err);
+}
+
+static int pg_session_put(store *base, const char *hash, int64_t account, int64_t expires_ms, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    char acc[24], exp[24];
+    snprintf(acc, sizeof acc, "%" PRId64, account);
+    snprintf(exp, sizeof exp, "%" PRId64, expires_ms);
+    const char *p[3] = {hash, acc, exp};
+    int n = changed(s, P_SES_PUT, p, "adding a session", err);
+    return n < 0 ? -1 : n == 0 ? 1 : 0;
+}
+
+static int pg_session_get(store *base, const char *hash, int64_t now_ms, int64_t renew_ms, int64_t *account,
+                          pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    char now[24], renew[24];
+    snprintf(now, sizeof now, "%" PRId64, now_ms);
+    snprintf(renew, sizeof renew, "%" PRId64, renew_ms);
+    const char *p[3] = {hash, now, renew};
+    PGresult *r = call(s, P_SES_RENEW, p, "reading a session", err);
+    if (!r)
+        return -1;
+    int found = PQntuples(r) == 1;
+    if (found)
+        *account = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    PQclear(r);
+    if (found)
+        return 0;
+    return changed(s, P_SES_DROP_EXPIRED, p, "ending an expired session", err) < 0 ? -1 : 1;
+}
+
+static int pg_session_drop(store *base, const char *hash, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    const char *p[1] = {hash};
+    int n = changed(s, P_SES_DROP, p, "ending a session", err);
+    return n < 0 ? -1 : n == 0 ? 1 : 0;
+}
+
+static int pg_session_drop_others(store *base, int64_t account, const char *keep, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    char acc[24];
+    snprintf(acc, sizeof acc, "%" PRId64, account);
+    const char *p[2] = {acc, keep};
+    return changed(s, P_SES_DROP_OTHERS, p, "ending sessions", err);
+}
+
+static int pg_session_purge(store *base, int64_t now_ms, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    char now[24];
+    snprintf(now, sizeof now, "%" PRId64, now_ms);
+    const char *p[1] = {now};
+    return changed(s, P_SES_PURGE, p, "deleting expired sessions", err);
+}
+
 static const store_ops pg_ops = {
     .close = pg_close,
     .room_put = pg_room_put,
@@ -920,4 +1148,13 @@ static const store_ops pg_ops = {
     .lease_drop = pg_lease_drop,
     .watch_fd = pg_watch_fd,
     .watch_drain = pg_watch_drain,
+    .account_put = pg_account_put,
+    .account_get = pg_account_get,
+    .account_set_hash = pg_account_set_hash,
+    .account_delete = pg_account_delete,
+    .session_put = pg_session_put,
+    .session_get = pg_session_get,
+    .session_drop = pg_session_drop,
+    .session_drop_others = pg_session_drop_others,
+    .session_purge = pg_session_purge,
 };

@@ -59,6 +59,18 @@ enum {
     Q_LEASE_DROP,
     Q_OWNER_GET,
     Q_OWNER_SET,
+    Q_ACC_PUT,
+    Q_ACC_BY_NAME,
+    Q_ACC_BY_ID,
+    Q_ACC_HASH,
+    Q_ACC_DELETE,
+    Q_ACC_ROOMS, /* the rooms whose configuration may name an account */
+    Q_SES_PUT,
+    Q_SES_RENEW,
+    Q_SES_DROP,
+    Q_SES_DROP_EXPIRED,
+    Q_SES_DROP_OTHERS,
+    Q_SES_PURGE,
     NQ
 };
 
@@ -94,6 +106,22 @@ static const char *const sql_text[NQ] = {
     [Q_OWNER_GET] = "SELECT alive_until_ms FROM owners WHERE owner = ?1",
     [Q_OWNER_SET] = "INSERT INTO owners(owner, alive_until_ms) VALUES (?1, ?2) "
                     "ON CONFLICT(owner) DO UPDATE SET alive_until_ms = excluded.alive_until_ms",
+    [Q_ACC_PUT] = "INSERT INTO accounts(name, folded, hash, created_ms) VALUES (?1, ?2, ?3, ?4) "
+                  "ON CONFLICT(folded) DO NOTHING RETURNING id",
+    [Q_ACC_BY_NAME] = "SELECT id, name, folded, hash, created_ms FROM accounts WHERE folded = ?1",
+    [Q_ACC_BY_ID] = "SELECT id, name, folded, hash, created_ms FROM accounts WHERE id = ?1",
+    [Q_ACC_HASH] = "UPDATE accounts SET hash = ?2 WHERE id = ?1",
+    [Q_ACC_DELETE] = "DELETE FROM accounts WHERE id = ?1",
+    [Q_ACC_ROOMS] = "SELECT code, config FROM rooms WHERE config LIKE '" STORE_ACCOUNT_LIKE "'",
+    [Q_SES_PUT] = "INSERT INTO sessions(hash, account, expires_ms) "
+                  "SELECT ?1, id, ?3 FROM accounts WHERE id = ?2",
+    /* A live session's account, its expiry moved on to ?3 when that is later. */
+    [Q_SES_RENEW] = "UPDATE sessions SET expires_ms = max(expires_ms, ?3) "
+                    "WHERE hash = ?1 AND expires_ms > ?2 RETURNING account",
+    [Q_SES_DROP] = "DELETE FROM sessions WHERE hash = ?1",
+    [Q_SES_DROP_EXPIRED] = "DELETE FROM sessions WHERE hash = ?1 AND expires_ms <= ?2",
+    [Q_SES_DROP_OTHERS] = "DELETE FROM sessions WHERE account = ?1 AND hash IS NOT ?2",
+    [Q_SES_PURGE] = "DELETE FROM sessions WHERE expires_ms <= ?1",
 };
 
 /* A room's next seq as this process last committed it (the seq cache). */
@@ -893,7 +921,8 @@ static int sq_clear(store *base, pl_buf *err)
     sq_store *s = sq(base);
     char *msg = NULL;
     next_free(s);
-    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE; DELETE FROM leases; DELETE FROM owners; DELETE FROM actions; DELETE FROM rooms; COMMIT",
+    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE; DELETE FROM leases; DELETE FROM owners; DELETE FROM actions; DELETE FROM rooms;"
+                     " DELETE FROM sessions; DELETE FROM accounts; COMMIT",
                      NULL, NULL, &msg) == SQLITE_OK)
         return 0;
     pl_buf_printf(err, "store: emptying the store: %s", msg ? msg : sqlite3_errmsg(s->db));
@@ -901,6 +930,214 @@ static int sq_clear(store *base, pl_buf *err)
     if (!sqlite3_get_autocommit(s->db))
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return -1;
+}
+
+/* ---- accounts and sessions ---- */
+
+static int sq_account_put(store *base, const char *name, const char *folded, const char *hash, int64_t created_ms,
+                          int64_t *id, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[Q_ACC_PUT];
+    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, folded, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 4, created_ms);
+    int rc = sqlite3_step(q), ret = 1; /* no row: the folded name is taken */
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(q, 0);
+        ret = 0;
+        rc = sqlite3_step(q); /* runs the statement to its end: the insert is done */
+    }
+    done(q);
+    return rc == SQLITE_DONE ? ret : fail(s, "adding an account", err);
+}
+
+static int sq_account_get(store *base, const char *folded, int64_t id, store_account *out, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[folded ? Q_ACC_BY_NAME : Q_ACC_BY_ID];
+    if (folded)
+        sqlite3_bind_text(q, 1, folded, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_int64(q, 1, id);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        out->id = sqlite3_column_int64(q, 0);
+        store_copy_field(out->name, sizeof out->name, col_text(q, 1));
+        store_copy_field(out->folded, sizeof out->folded, col_text(q, 2));
+        store_copy_field(out->hash, sizeof out->hash, col_text(q, 3));
+        out->created_ms = sqlite3_column_int64(q, 4);
+    }
+    done(q);
+    if (rc == SQLITE_ROW)
+        return 0;
+    return rc == SQLITE_DONE ? 1 : fail(s, "reading an account", err);
+}
+
+/* Runs statement `which` (bound already, no rows) and gives the rows it
+ * changed, or -1. */
+static int changed(sq_store *s, int which, const char *what, pl_buf *err)
+{
+    if (exec_q(s, which, what, err) < 0)
+        return -1;
+    return sqlite3_changes(s->db);
+}
+
+/* Ends account id's sessions but `keep` (NULL: all): the number, or -1. */
+static int drop_others(sq_store *s, int64_t id, const char *keep, pl_buf *err)
+{
+    sqlite3_stmt *q = s->q[Q_SES_DROP_OTHERS];
+    sqlite3_bind_int64(q, 1, id);
+    if (keep)
+        sqlite3_bind_text(q, 2, keep, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(q, 2);
+    return changed(s, Q_SES_DROP_OTHERS, "ending sessions", err);
+}
+
+static int sq_account_set_hash(store *base, int64_t id, const char *hash, const char *keep, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    if (begin(s, err) < 0)
+        return -1;
+    sqlite3_stmt *q = s->q[Q_ACC_HASH];
+    sqlite3_bind_int64(q, 1, id);
+    sqlite3_bind_text(q, 2, hash, -1, SQLITE_STATIC);
+    int n = changed(s, Q_ACC_HASH, "changing a password", err);
+    int rc = n < 0 ? -1 : n == 0 ? 1 : 0;
+    if (rc == 0 && drop_others(s, id, keep, err) < 0)
+        rc = -1;
+    if (rc == 1) /* nothing to commit */
+        return end(s, -2, err) == -2 ? 1 : -1;
+    return end(s, rc, err);
+}
+
+/* Inside the transaction: every room that seats account id anonymised. */
+static int anonymise_rooms(sq_store *s, int64_t id, const char *anon, pl_buf *err)
+{
+    /* The rooms to change are read first, then written: an UPDATE while the
+     * SELECT still walks the table may or may not be seen by it. */
+    char **codes = NULL, **configs = NULL;
+    size_t n = 0, cap = 0;
+    int rc, ret = 0;
+    sqlite3_stmt *q = s->q[Q_ACC_ROOMS];
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        char *cfg = store_config_anonymise(col_text(q, 1), id, anon);
+        if (!cfg)
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 8;
+            char **a = pl_realloc(codes, nc * sizeof *a), **b = a ? pl_realloc(configs, nc * sizeof *b) : NULL;
+            if (a)
+                codes = a;
+            if (b)
+                configs = b;
+            if (!a || !b) {
+                pl_free(cfg);
+                ret = -1;
+                pl_buf_puts(err, "store: out of memory");
+                break;
+            }
+            cap = nc;
+        }
+        codes[n] = pl_strdup(col_text(q, 0));
+        configs[n++] = cfg;
+    }
+    done(q);
+    if (ret == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
+        ret = fail(s, "reading rooms", err);
+    for (size_t i = 0; ret == 0 && i < n; i++) {
+        if (!codes[i]) {
+            ret = -1;
+            pl_buf_puts(err, "store: out of memory");
+            break;
+        }
+        sqlite3_stmt *u = s->q[Q_CONFIG];
+        sqlite3_bind_text(u, 1, codes[i], -1, SQLITE_STATIC);
+        sqlite3_bind_text(u, 2, configs[i], -1, SQLITE_STATIC);
+        ret = exec_q(s, Q_CONFIG, "anonymising a room", err);
+    }
+    for (size_t i = 0; i < n; i++) {
+        pl_free(codes[i]);
+        pl_free(configs[i]);
+    }
+    pl_free(codes);
+    pl_free(configs);
+    return ret;
+}
+
+static int sq_account_delete(store *base, int64_t id, const char *anon, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    if (begin(s, err) < 0)
+        return -1;
+    int rc = anonymise_rooms(s, id, anon, err);
+    if (rc == 0 && drop_others(s, id, NULL, err) < 0)
+        rc = -1;
+    if (rc == 0) {
+        sqlite3_bind_int64(s->q[Q_ACC_DELETE], 1, id);
+        int n = changed(s, Q_ACC_DELETE, "deleting an account", err);
+        rc = n < 0 ? -1 : n == 0 ? 1 : 0;
+    }
+    if (rc == 1) /* no such account: nothing was changed, nothing to keep */
+        return end(s, -2, err) == -2 ? 1 : -1;
+    return end(s, rc, err);
+}
+
+static int sq_session_put(store *base, const char *hash, int64_t account, int64_t expires_ms, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[Q_SES_PUT];
+    sqlite3_bind_text(q, 1, hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 2, account);
+    sqlite3_bind_int64(q, 3, expires_ms);
+    int n = changed(s, Q_SES_PUT, "adding a session", err);
+    return n < 0 ? -1 : n == 0 ? 1 : 0;
+}
+
+static int sq_session_get(store *base, const char *hash, int64_t now_ms, int64_t renew_ms, int64_t *account,
+                          pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[Q_SES_RENEW];
+    sqlite3_bind_text(q, 1, hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 2, now_ms);
+    sqlite3_bind_int64(q, 3, renew_ms);
+    int rc = sqlite3_step(q), found = rc == SQLITE_ROW;
+    if (found) {
+        *account = sqlite3_column_int64(q, 0);
+        rc = sqlite3_step(q);
+    }
+    done(q);
+    if (rc != SQLITE_DONE)
+        return fail(s, "reading a session", err);
+    if (found)
+        return 0;
+    q = s->q[Q_SES_DROP_EXPIRED]; /* gone, or expired: then it goes */
+    sqlite3_bind_text(q, 1, hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 2, now_ms);
+    return exec_q(s, Q_SES_DROP_EXPIRED, "ending an expired session", err) < 0 ? -1 : 1;
+}
+
+static int sq_session_drop(store *base, const char *hash, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_bind_text(s->q[Q_SES_DROP], 1, hash, -1, SQLITE_STATIC);
+    int n = changed(s, Q_SES_DROP, "ending a session", err);
+    return n < 0 ? -1 : n == 0 ? 1 : 0;
+}
+
+static int sq_session_drop_others(store *base, int64_t account, const char *keep, pl_buf *err)
+{
+    return drop_others(sq(base), account, keep, err);
+}
+
+static int sq_session_purge(store *base, int64_t now_ms, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_bind_int64(s->q[Q_SES_PURGE], 1, now_ms);
+    return changed(s, Q_SES_PURGE, "deleting expired sessions", err);
 }
 
 static const store_ops sq_ops = {
@@ -919,4 +1156,13 @@ static const store_ops sq_ops = {
     .watch_fd = sq_watch_fd,
     .watch_drain = sq_watch_drain,
     .clear = sq_clear,
+    .account_put = sq_account_put,
+    .account_get = sq_account_get,
+    .account_set_hash = sq_account_set_hash,
+    .account_delete = sq_account_delete,
+    .session_put = sq_session_put,
+    .session_get = sq_session_get,
+    .session_drop = sq_session_drop,
+    .session_drop_others = sq_session_drop_others,
+    .session_purge = sq_session_purge,
 };

@@ -30,3 +30,20 @@ CREATE TABLE owners(owner text PRIMARY KEY, alive_until timestamptz NOT NULL);
 CREATE TABLE leases(
   room text COLLATE "C" PRIMARY KEY REFERENCES rooms(code), owner text NOT NULL);
 CREATE INDEX leases_owner ON leases(owner);
+
+-- @version 2
+-- accounts and their sessions (issue 33, docs/accounts.md). An account's id
+-- is never reused (an identity column); `folded` is its name case-folded and
+-- NFKC-normalised (account.c), unique, so "Ann" and "ann" are one name;
+-- `hash` is the password's Argon2id string (libsodium: algorithm, limits,
+-- salt and hash; never the password). A session is known only by the hash
+-- of its token (64 hex digits of BLAKE2b), never the token itself, and lives
+-- until expires_ms (ms since the epoch), renewed as it is used.
+CREATE TABLE accounts(
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name text NOT NULL,
+  folded text COLLATE "C" NOT NULL UNIQUE, hash text NOT NULL, created_ms bigint NOT NULL);
+CREATE TABLE sessions(
+  hash text COLLATE "C" PRIMARY KEY, account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  expires_ms bigint NOT NULL);
+CREATE INDEX sessions_account ON sessions(account);
+CREATE INDEX sessions_expires ON sessions(expires_ms);

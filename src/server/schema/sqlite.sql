@@ -32,3 +32,20 @@ CREATE TABLE owners(owner TEXT PRIMARY KEY, alive_until_ms INTEGER NOT NULL);
 CREATE TABLE leases(
   room TEXT PRIMARY KEY REFERENCES rooms(code), owner TEXT NOT NULL);
 CREATE INDEX leases_owner ON leases(owner);
+
+-- @version 3
+-- accounts and their sessions (issue 33, docs/accounts.md). An account's id
+-- is never reused (AUTOINCREMENT); `folded` is its name case-folded and
+-- NFKC-normalised (account.c), unique, so "Ann" and "ann" are one name;
+-- `hash` is the password's Argon2id string (libsodium: algorithm, limits,
+-- salt and hash; never the password). A session is known only by the hash
+-- of its token (64 hex digits of BLAKE2b), never the token itself, and lives
+-- until expires_ms (ms since the epoch), renewed as it is used.
+CREATE TABLE accounts(
+  id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL,
+  folded TEXT NOT NULL UNIQUE, hash TEXT NOT NULL, created_ms INTEGER NOT NULL);
+CREATE TABLE sessions(
+  hash TEXT PRIMARY KEY, account INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  expires_ms INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX sessions_account ON sessions(account);
+CREATE INDEX sessions_expires ON sessions(expires_ms);
