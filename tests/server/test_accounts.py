@@ -352,6 +352,10 @@ def test_websocket(args):
         b.send({"type": "games"})
         b.wait_for("games")
         expect(not [x for x in b.log if x.get("type") == "account"], "an unknown session: a guest")
+        # Grace deletes her account: her stored seat is anonymised, the game stays
+        expect(api(p, "delete", {"password": "correct horse"}, token=tok).status == 200, "delete Grace")
+        cfg = room_config(srv.db, code, lambda cfg: "account" not in cfg["seats"][j["seat"]], "Grace's seat anonymised")
+        expect(cfg["seats"][j["seat"]]["name"] != "Grace", "her name is gone from the room: %r" % cfg)
         for x in (c, g, n, b):
             x.close()
         drain(c, e, g, n, b)
