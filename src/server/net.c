@@ -1215,6 +1215,77 @@ static int net_dup(char **out, const char *s)
     return s && !*out ? -1 : 0;
 }
 
+/* Wipes and frees string `s` (a password, perhaps). */
+static void net_wipe(char *s)
+{
+    if (s)
+        memset(s, 0, strlen(s));
+    pl_free(s);
+}
+
+void net_account_body_free(net_acct_fields *b)
+{
+    net_wipe(b->name);
+    net_wipe(b->password);
+    net_wipe(b->new_password);
+    memset(b, 0, sizeof *b);
+}
+
+int net_account_body(const char *call, const char *body, size_t len, net_acct_fields *out, pl_buf *why)
+{
+    static const struct {
+        const char *call, *want, *k1, *k2; /* k1 NULL: {} or nothing */
+    } shapes[] = {{"signup", "{\"name\": string, \"password\": string}", "name", "password"},
+                  {"signin", "{\"name\": string, \"password\": string}", "name", "password"},
+                  {"password", "{\"old_password\": string, \"new_password\": string}", "old_password", "new_password"},
+                  {"delete", "{\"password\": string}", "password", NULL},
+                  {"signout", "{} or nothing", NULL, NULL}};
+    memset(out, 0, sizeof *out);
+    size_t i = 0;
+    while (i < sizeof shapes / sizeof shapes[0] && strcmp(shapes[i].call, call ? call : ""))
+        i++;
+    if (i == sizeof shapes / sizeof shapes[0]) {
+        pl_buf_puts(why, "no such call");
+        return -1;
+    }
+    if (len > NET_MAX_BODY) {
+        pl_buf_printf(why, "the body must be %s, at most %d bytes", shapes[i].want, NET_MAX_BODY);
+        return -1;
+    }
+    if (!shapes[i].k1 && len == 0)
+        return 0; /* sign-out: nothing is fine */
+    json_error_t je;
+    json_t *root = json_loadb(body ? body : "", len, JSON_REJECT_DUPLICATES, &je);
+    const char *v1 = NULL, *v2 = NULL;
+    int bad;
+    if (!shapes[i].k1)
+        bad = !json_is_object(root) || json_object_size(root);
+    else if (!shapes[i].k2)
+        bad = !root || json_unpack_ex(root, &je, JSON_STRICT, "{s:s}", shapes[i].k1, &v1) < 0;
+    else
+        bad = !root || json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s}", shapes[i].k1, &v1, shapes[i].k2, &v2) < 0;
+    /* the strings, copied before jansson frees them (its copies are not wiped: a limit) */
+    char **d1 = NULL, **d2 = NULL;
+    if (i <= 1) {
+        d1 = &out->name;
+        d2 = &out->password;
+    } else if (i == 2) {
+        d1 = &out->password;
+        d2 = &out->new_password;
+    } else if (i == 3)
+        d1 = &out->password;
+    int oom = !bad && ((d1 && net_dup(d1, v1)) || (d2 && net_dup(d2, v2)));
+    json_decref(root);
+    if (bad || oom) {
+        net_account_body_free(out);
+        if (oom)
+            return -2;
+        pl_buf_printf(why, "the body must be %s", shapes[i].want);
+        return -1;
+    }
+    return 0;
+}
+
 /* The whole request is in: its body checked against its shape
  * (docs/server.md: unknown keys, wrong types, more than NET_MAX_BODY bytes:
  * 400 "shape"), then the call goes to an account thread. */
@@ -1232,51 +1303,35 @@ static void net_api_complete(net *n, struct lws *wsi, net_conn *c)
     if (c->api == NET_API_NONE || c->areq || c->status)
         return;
     if (c->body_over || c->body.oom) {
+        if (c->body.s)
+            memset(c->body.s, 0, c->body.len);
         pl_buf_free(&c->body);
         net_api_error(wsi, c, 400, "shape", "a body of at most 4096 bytes");
         return;
     }
-    const char *name = NULL, *pw = NULL, *pw2 = NULL;
-    json_t *root = NULL;
-    json_error_t je;
-    int bad = 0;
-    const char *want = "";
-    if (c->api != NET_API_ME && (c->body.len || c->api != NET_API_SIGNOUT)) {
-        root = json_loadb(c->body.s ? c->body.s : "", c->body.len, JSON_REJECT_DUPLICATES, &je);
-        switch (c->api) {
-        case NET_API_SIGNUP:
-        case NET_API_SIGNIN:
-            want = "{\"name\": string, \"password\": string}";
-            bad = !root || json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s}", "name", &name, "password", &pw) < 0;
-            break;
-        case NET_API_PASSWORD:
-            want = "{\"old_password\": string, \"new_password\": string}";
-            bad = !root || json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s}", "old_password", &pw, "new_password",
-                                          &pw2) < 0;
-            break;
-        case NET_API_DELETE:
-            want = "{\"password\": string}";
-            bad = !root || json_unpack_ex(root, &je, JSON_STRICT, "{s:s}", "password", &pw) < 0;
-            break;
-        default: /* NET_API_SIGNOUT */
-            want = "{} or nothing";
-            bad = !root || !json_is_object(root) || json_object_size(root);
-            break;
+    static const char *const calls[] = {[NET_API_SIGNUP] = "signup", [NET_API_SIGNIN] = "signin",
+                                        [NET_API_SIGNOUT] = "signout", [NET_API_PASSWORD] = "password",
+                                        [NET_API_DELETE] = "delete"};
+    net_acct_fields b = {0};
+    if (c->api != NET_API_ME) {
+        pl_buf why = {0};
+        int rc = net_account_body(calls[c->api], c->body.s ? c->body.s : "", c->body.len, &b, &why);
+        if (c->body.s)
+            memset(c->body.s, 0, c->body.len); /* it may hold a password */
+        pl_buf_free(&c->body);
+        if (rc < 0) {
+            if (rc == -2)
+                net_api_error(wsi, c, 503, "storage", "out of memory");
+            else
+                net_api_error(wsi, c, 400, "shape", pl_buf_str(&why));
+            pl_buf_free(&why);
+            return;
         }
-    }
-    if (c->body.s)
-        memset(c->body.s, 0, c->body.len); /* it may hold a password */
-    pl_buf_free(&c->body);
-    if (bad) {
-        json_decref(root);
-        char msg[160];
-        snprintf(msg, sizeof msg, "the body must be %s", want);
-        net_api_error(wsi, c, 400, "shape", msg);
-        return;
+        pl_buf_free(&why);
     }
     int needs_session = c->api == NET_API_PASSWORD || c->api == NET_API_DELETE || c->api == NET_API_SIGNOUT;
     if (needs_session && !c->token[0]) {
-        json_decref(root);
+        net_account_body_free(&b);
         if (c->api == NET_API_SIGNOUT) {
             net_set_cookie(c, "");
             net_api_answer(wsi, c, 200, NULL);
@@ -1285,18 +1340,18 @@ static void net_api_complete(net *n, struct lws *wsi, net_conn *c)
         return;
     }
     if (c->api == NET_API_ME && !c->token[0]) {
-        json_decref(root);
         net_api_answer(wsi, c, 200, json_pack("{s:n}", "name"));
         return;
     }
     net_areq *q = pl_calloc(1, sizeof *q);
-    if (!q || net_dup(&q->name, name) || net_dup(&q->password, pw) || net_dup(&q->password2, pw2)) {
-        json_decref(root); /* pl_strdup copies: the passwords in `root` are the body's, wiped above */
-        net_areq_free(q);
+    if (!q) {
+        net_account_body_free(&b);
         net_api_error(wsi, c, 503, "storage", "out of memory");
         return;
     }
-    json_decref(root);
+    q->name = b.name; /* the strings move to the call */
+    q->password = b.password;
+    q->password2 = b.new_password;
     q->op = c->api;
     q->hc = c;
     memcpy(q->token, c->token, sizeof q->token);

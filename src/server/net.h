@@ -28,6 +28,28 @@
 
 #if !defined(PARLOUR_IN_FRONT)
 #error "net.h belongs to the server (a front end): core, games and AI may not include it"
+/* ---- Accounts over HTTP (docs/server.md, "Accounts on the wire") ---------------- */
+
+/* The fields of an /api/account request's body, each owned (wiped and freed
+ * by net_account_body_free); NULL where the call's shape has none. */
+typedef struct net_acct_fields {
+    char *name;         /* signup, signin */
+    char *password;     /* signup, signin, delete; password: the old one */
+    char *new_password; /* password */
+} net_acct_fields;
+
+/* Checks `body` (`len` bytes, not NUL-terminated, any bytes) of a POST to
+ * /api/account/CALL, `call` one of "signup", "signin", "signout", "password",
+ * "delete", against its shape: exactly the keys the call takes, each a
+ * string (no key twice, no \u0000; at most NET_MAX_BODY bytes; sign-out: {}
+ * or nothing). Returns 0 with the fields copied into `out`; -1 with what the
+ * shape must be in `why` (an unknown call too); -2 when memory ran out. On
+ * failure `out` holds nothing. Pure (no I/O): the fuzz target fuzz_account
+ * calls it. */
+int net_account_body(const char *call, const char *body, size_t len, net_acct_fields *out, pl_buf *why);
+/* Wipes and frees the fields of `b` and zeroes it; a zeroed `b` is a no-op. */
+void net_account_body_free(net_acct_fields *b);
+
 #endif
 
 #include <stddef.h>
@@ -117,5 +139,27 @@ void net_free(net *n);
  * ms p99.9 4.10 ms max 6.20 ms"; nothing when none was answered. Call on
  * net_run's thread, before net_free. */
 void net_latency(const net *n, pl_buf *out);
+
+/* ---- Accounts over HTTP (docs/server.md, "Accounts on the wire") ---------------- */
+
+/* The fields of an /api/account request's body, each owned (wiped and freed
+ * by net_account_body_free); NULL where the call's shape has none. */
+typedef struct net_acct_fields {
+    char *name;         /* signup, signin */
+    char *password;     /* signup, signin, delete; password: the old one */
+    char *new_password; /* password */
+} net_acct_fields;
+
+/* Checks `body` (`len` bytes, not NUL-terminated, any bytes) of a POST to
+ * /api/account/CALL, `call` one of "signup", "signin", "signout", "password",
+ * "delete", against its shape: exactly the keys the call takes, each a
+ * string (no key twice, no \u0000; at most NET_MAX_BODY bytes; sign-out: {}
+ * or nothing). Returns 0 with the fields copied into `out`; -1 with what the
+ * shape must be in `why` (an unknown call too); -2 when memory ran out. On
+ * failure `out` holds nothing. Pure (no I/O): the fuzz target fuzz_account
+ * calls it. */
+int net_account_body(const char *call, const char *body, size_t len, net_acct_fields *out, pl_buf *why);
+/* Wipes and frees the fields of `b` and zeroes it; a zeroed `b` is a no-op. */
+void net_account_body_free(net_acct_fields *b);
 
 #endif
