@@ -703,6 +703,34 @@ static void test_store_accounts_and_sessions(void **st)
     world_close(&w);
 }
 
+/* A session in use is written only when its renewal moves its expiry on by
+ * a hundredth of its life or more, not at every use. */
+static void test_session_renewal_written_seldom(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    world w;
+    world_open(&w, "seldom", 0, 0, 0, 100000);
+    store *s = w.s;
+    pl_buf err = {0};
+    int64_t id = 0, acc = 0;
+    assert_int_equal(store_account_put(s, "Ann", "ann", "$h1", 0, &id, &err), 0);
+    assert_int_equal(store_session_put(s, H1, id, 100000, &err), 0);
+    assert_int_equal(store_session_put(s, H2, id, 100000, &err), 0);
+    assert_int_equal(store_session_get(s, H1, 500, 100500, &acc, &err), 0);  /* 500 < 1000: not written */
+    assert_int_equal(store_session_get(s, H1, 100000, 200000, &acc, &err), 1); /* so it ended at 100000 */
+    assert_int_equal(store_session_get(s, H2, 1000, 101000, &acc, &err), 0); /* 1000 >= 1000: renewed */
+    assert_int_equal(store_session_get(s, H2, 100500, 200500, &acc, &err), 0);
+    /* Through acct: uses a second apart keep the first expiry (100000). */
+    acct_user u;
+    assert_int_equal(signup(&w, "Bob", "bobs password", "a", 0, &u), ACCT_OK);
+    for (int64_t t = 1; t <= 900; t += 100)
+        assert_int_equal(session(&w, u.token, t, NULL), ACCT_OK);
+    assert_int_equal(session(&w, u.token, 100000, NULL), ACCT_NO_SESSION);
+    pl_buf_free(&err);
+    world_close(&w);
+}
+
 /* Random calls with random names, passwords, tokens (real ones, altered
  * ones, garbage), addresses and times never crash, leak or answer outside
  * the statuses (run under ASan in the debug build). */
@@ -892,6 +920,7 @@ int main(void)
         cmocka_unit_test(test_rate_tables_bounded_under_flood),
         cmocka_unit_test(test_store_holds_no_clear_secrets),
         cmocka_unit_test(test_store_accounts_and_sessions),
+        cmocka_unit_test(test_session_renewal_written_seldom),
         cmocka_unit_test(test_random_calls_never_crash),
     };
     int failed = cmocka_run_group_tests_name("account_sqlite", tests, use_sqlite, NULL);

@@ -250,9 +250,8 @@ static uint64_t rl_hash(const acct *a, char kind, const char *key)
 
 /* The slot of key k in table t at now (taken for k if it had none), its
  * window restarted if it had ended. Never NULL. */
-static rl_slot *rl_find(acct *a, rl_slot *t, uint64_t k, int64_t now)
+static rl_slot *rl_find(rl_slot *t, uint64_t k, int64_t now)
 {
-    (void)a;
     size_t base = (size_t)(k % RL_SLOTS);
     rl_slot *pick = NULL;
     for (size_t j = 0; j < RL_PROBE; j++) {
@@ -282,12 +281,12 @@ static rl_slot *rl_find(acct *a, rl_slot *t, uint64_t k, int64_t now)
 /* Whether key has used up its `limit` attempts in table t. */
 static int rl_full(acct *a, rl_slot *t, char kind, const char *key, int limit, int64_t now)
 {
-    return rl_find(a, t, rl_hash(a, kind, key), now)->count >= limit;
+    return rl_find(t, rl_hash(a, kind, key), now)->count >= limit;
 }
 
 static void rl_count(acct *a, rl_slot *t, char kind, const char *key, int64_t now)
 {
-    rl_slot *e = rl_find(a, t, rl_hash(a, kind, key), now);
+    rl_slot *e = rl_find(t, rl_hash(a, kind, key), now);
     if (e->count < 1000000)
         e->count++;
 }

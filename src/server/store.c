@@ -347,6 +347,11 @@ char *store_config_anonymise(const char *config, int64_t account, const char *an
     return out;
 }
 
+int store_renew_due(int64_t now, int64_t expires, int64_t renew)
+{
+    return renew > expires && renew - expires >= (renew - now) / 100;
+}
+
 void store_copy_field(char *dst, size_t n, const char *t)
 {
     size_t k = t ? strlen(t) : 0;

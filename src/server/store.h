@@ -222,8 +222,11 @@ int store_account_delete(store *s, int64_t id, const char *anon, pl_buf *err);
 int store_session_put(store *s, const char *hash, int64_t account, int64_t expires_ms, pl_buf *err);
 /* The account of session `hash` when it is alive at now_ms (its expiry
  * after now_ms): returns 0 with the account in *account, its expiry moved
- * to renew_ms when that is later. Returns 1 when there is no such session
- * or it has expired (an expired one is deleted), or -1 with a message. */
+ * to renew_ms when that moves it on by a hundredth of the life asked for
+ * (renew_ms - now_ms) or more: a session in use is written at most that
+ * often (30 days: every 7.2 hours), not at every use. Returns 1 when there
+ * is no such session or it has expired (an expired one is deleted), or -1
+ * with a message. */
 int store_session_get(store *s, const char *hash, int64_t now_ms, int64_t renew_ms, int64_t *account,
                       pl_buf *err);
 /* Ends session `hash`. Returns 0, 1 when there was none, or -1. */

@@ -83,6 +83,11 @@ int store_schema_section(const char *text, int version, pl_buf *out);
  * no seat changed or the text is not a configuration (left as it is). */
 char *store_config_anonymise(const char *config, int64_t account, const char *anon);
 
+/* Whether a live session expiring at `expires` is renewed to `renew` at
+ * `now` (store_session_get): when that moves it on by (renew - now) / 100
+ * or more. */
+int store_renew_due(int64_t now, int64_t expires, int64_t renew);
+
 /* Copies row text t into an account's field of size n (cut at n - 1). */
 void store_copy_field(char *dst, size_t n, const char *t);
 

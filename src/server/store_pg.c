@@ -75,6 +75,7 @@ enum {
     P_ACC_ROOMS, /* the rooms whose configuration may name an account, locked */
     P_ROOM_SET_CONFIG,
     P_SES_PUT,
+    P_SES_GET,
     P_SES_RENEW,
     P_SES_DROP,
     P_SES_DROP_EXPIRED,
@@ -164,10 +165,8 @@ static const struct {
                      0},
     [P_ROOM_SET_CONFIG] = {"UPDATE rooms SET config = $2 WHERE code = $1", 2},
     [P_SES_PUT] = {"INSERT INTO sessions(hash, account, expires_ms) SELECT $1::text, id, $3::bigint FROM accounts WHERE id = $2", 3},
-    /* A live session's account, its expiry moved on to $3 when that is later. */
-    [P_SES_RENEW] = {"UPDATE sessions SET expires_ms = greatest(expires_ms, $3) "
-                     "WHERE hash = $1 AND expires_ms > $2 RETURNING account",
-                     3},
+    [P_SES_GET] = {"SELECT account, expires_ms FROM sessions WHERE hash = $1", 1},
+    [P_SES_RENEW] = {"UPDATE sessions SET expires_ms = $2 WHERE hash = $1 AND expires_ms < $2", 2},
     [P_SES_DROP] = {"DELETE FROM sessions WHERE hash = $1", 1},
     [P_SES_DROP_EXPIRED] = {"DELETE FROM sessions WHERE hash = $1 AND expires_ms <= $2", 2},
     [P_SES_DROP_OTHERS] = {"DELETE FROM sessions WHERE account = $1 AND hash IS DISTINCT FROM $2", 2},
@@ -1085,20 +1084,30 @@ static int pg_session_get(store *base, const char *hash, int64_t now_ms, int64_t
     pg_store *s = pg(base);
     if (ready(s, err) < 0)
         return -1;
-    char now[24], renew[24];
-    snprintf(now, sizeof now, "%" PRId64, now_ms);
-    snprintf(renew, sizeof renew, "%" PRId64, renew_ms);
-    const char *p[3] = {hash, now, renew};
-    PGresult *r = call(s, P_SES_RENEW, p, "reading a session", err);
+    const char *gp[1] = {hash};
+    PGresult *r = call(s, P_SES_GET, gp, "reading a session", err);
     if (!r)
         return -1;
     int found = PQntuples(r) == 1;
-    if (found)
+    int64_t expires = 0;
+    if (found) {
         *account = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        expires = strtoll(PQgetvalue(r, 0, 1), NULL, 10);
+    }
     PQclear(r);
-    if (found)
+    if (!found)
+        return 1;
+    char now[24], renew[24];
+    snprintf(now, sizeof now, "%" PRId64, now_ms);
+    snprintf(renew, sizeof renew, "%" PRId64, renew_ms);
+    if (expires <= now_ms) { /* expired: it goes */
+        const char *p[2] = {hash, now};
+        return changed(s, P_SES_DROP_EXPIRED, p, "ending an expired session", err) < 0 ? -1 : 1;
+    }
+    if (!store_renew_due(now_ms, expires, renew_ms))
         return 0;
-    return changed(s, P_SES_DROP_EXPIRED, p, "ending an expired session", err) < 0 ? -1 : 1;
+    const char *p[2] = {hash, renew};
+    return changed(s, P_SES_RENEW, p, "renewing a session", err) < 0 ? -1 : 0;
 }
 
 static int pg_session_drop(store *base, const char *hash, pl_buf *err)

@@ -66,6 +66,7 @@ enum {
     Q_ACC_DELETE,
     Q_ACC_ROOMS, /* the rooms whose configuration may name an account */
     Q_SES_PUT,
+    Q_SES_GET,
     Q_SES_RENEW,
     Q_SES_DROP,
     Q_SES_DROP_EXPIRED,
@@ -115,9 +116,8 @@ static const char *const sql_text[NQ] = {
     [Q_ACC_ROOMS] = "SELECT code, config FROM rooms WHERE config LIKE '" STORE_ACCOUNT_LIKE "'",
     [Q_SES_PUT] = "INSERT INTO sessions(hash, account, expires_ms) "
                   "SELECT ?1, id, ?3 FROM accounts WHERE id = ?2",
-    /* A live session's account, its expiry moved on to ?3 when that is later. */
-    [Q_SES_RENEW] = "UPDATE sessions SET expires_ms = max(expires_ms, ?3) "
-                    "WHERE hash = ?1 AND expires_ms > ?2 RETURNING account",
+    [Q_SES_GET] = "SELECT account, expires_ms FROM sessions WHERE hash = ?1",
+    [Q_SES_RENEW] = "UPDATE sessions SET expires_ms = ?2 WHERE hash = ?1 AND expires_ms < ?2",
     [Q_SES_DROP] = "DELETE FROM sessions WHERE hash = ?1",
     [Q_SES_DROP_EXPIRED] = "DELETE FROM sessions WHERE hash = ?1 AND expires_ms <= ?2",
     [Q_SES_DROP_OTHERS] = "DELETE FROM sessions WHERE account = ?1 AND hash IS NOT ?2",
@@ -1100,24 +1100,31 @@ static int sq_session_get(store *base, const char *hash, int64_t now_ms, int64_t
                           pl_buf *err)
 {
     sq_store *s = sq(base);
-    sqlite3_stmt *q = s->q[Q_SES_RENEW];
+    sqlite3_stmt *q = s->q[Q_SES_GET];
     sqlite3_bind_text(q, 1, hash, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(q, 2, now_ms);
-    sqlite3_bind_int64(q, 3, renew_ms);
     int rc = sqlite3_step(q), found = rc == SQLITE_ROW;
+    int64_t expires = 0;
     if (found) {
         *account = sqlite3_column_int64(q, 0);
-        rc = sqlite3_step(q);
+        expires = sqlite3_column_int64(q, 1);
     }
     done(q);
-    if (rc != SQLITE_DONE)
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
         return fail(s, "reading a session", err);
-    if (found)
+    if (!found)
+        return 1;
+    if (expires <= now_ms) { /* expired: it goes */
+        q = s->q[Q_SES_DROP_EXPIRED];
+        sqlite3_bind_text(q, 1, hash, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(q, 2, now_ms);
+        return exec_q(s, Q_SES_DROP_EXPIRED, "ending an expired session", err) < 0 ? -1 : 1;
+    }
+    if (!store_renew_due(now_ms, expires, renew_ms))
         return 0;
-    q = s->q[Q_SES_DROP_EXPIRED]; /* gone, or expired: then it goes */
+    q = s->q[Q_SES_RENEW];
     sqlite3_bind_text(q, 1, hash, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(q, 2, now_ms);
-    return exec_q(s, Q_SES_DROP_EXPIRED, "ending an expired session", err) < 0 ? -1 : 1;
+    sqlite3_bind_int64(q, 2, renew_ms);
+    return exec_q(s, Q_SES_RENEW, "renewing a session", err) < 0 ? -1 : 0;
 }
 
 static int sq_session_drop(store *base, const char *hash, pl_buf *err)
