@@ -824,6 +824,32 @@ void hub_account(hub *h, uint64_t conn, int64_t id, const char *name, int64_t no
     send_now(h, c->id, json_pack("{s:s, s:s}", "type", "account", "name", c->aname));
 }
 
+void hub_account_deleted(hub *h, int64_t id, const char *anon, int64_t now_ms)
+{
+    h->now = now_ms;
+    if (id <= 0)
+        return;
+    for (int i = 0; i < h->nconns; i++)
+        if (h->conns[i].id && h->conns[i].account == id) {
+            h->conns[i].account = 0;
+            h->conns[i].aname[0] = 0;
+        }
+    for (int i = 0; i < h->nrooms; i++) {
+        hub_room *r = h->rooms[i];
+        int changed = 0;
+        for (int s = 0; s < r->nseats; s++)
+            if (r->seats[s].kind == HUB_SEAT_PERSON && r->seats[s].account == id) {
+                snprintf(r->seats[s].name, sizeof r->seats[s].name, "%s", anon);
+                r->seats[s].account = 0;
+                changed = 1;
+            }
+        if (changed) {
+            hubb_queue_config(h, r);
+            hub_room_broadcast(h, r);
+        }
+    }
+}
+
 static void req_hello(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
 {
     const char *type;

@@ -84,6 +84,9 @@ typedef struct net_conn {
     char cookie[160];      /* and its Set-Cookie, "" none */
 } net_conn;
 
+/* A deleted account's seats are called this (docs/accounts.md, account.c's). */
+#define NET_ANON_NAME "anonymous"
+
 /* What an account thread is asked (net_conn.api). */
 enum { NET_API_NONE = 0, NET_API_SIGNUP, NET_API_SIGNIN, NET_API_SIGNOUT, NET_API_PASSWORD, NET_API_DELETE,
        NET_API_ME, NET_API_WS };
@@ -831,8 +834,10 @@ static void net_areq_run(acct *a, net_areq *q)
     case NET_API_PASSWORD:
         q->rc = acct_password(a, q->token, q->password, q->password2, q->addr, now, &err);
         break;
-    case NET_API_DELETE:
-        q->rc = acct_delete(a, q->token, q->password, q->addr, now, &err);
+    case NET_API_DELETE: /* whose account first: the hub renames its live seats (net_api_done) */
+        q->rc = acct_session(a, q->token, now, &q->user, &err);
+        if (q->rc == ACCT_OK)
+            q->rc = acct_delete(a, q->token, q->password, q->addr, now, &err);
         break;
     default: /* NET_API_ME, NET_API_WS */
         q->rc = acct_session(a, q->token, now, &q->user, &err);
@@ -1480,6 +1485,11 @@ static void net_api_done(net *n, net_areq *q)
         }
         net_areq_free(q);
         return;
+    }
+    if (q->op == NET_API_DELETE && q->rc == ACCT_OK && !n->destroying) {
+        /* the store anonymised the stored rooms; the live ones here are the hub's */
+        hub_account_deleted(n->hub, q->user.id, NET_ANON_NAME, net_now());
+        net_pump(n);
     }
     net_conn *c = q->hc;
     if (c) {

@@ -356,6 +356,10 @@ def test_websocket(args):
         expect(api(p, "delete", {"password": "correct horse"}, token=tok).status == 200, "delete Grace")
         cfg = room_config(srv.db, code, lambda cfg: "account" not in cfg["seats"][j["seat"]], "Grace's seat anonymised")
         expect(cfg["seats"][j["seat"]]["name"] != "Grace", "her name is gone from the room: %r" % cfg)
+        # ... and the live room too: its players see the seat renamed (the hub's copy), and the
+        # configuration the hub writes next cannot bring the name back
+        st = g.wait_for("state", pred=lambda m: m["seats"][j["seat"]]["name"] == "anonymous")
+        expect("Grace" not in json.dumps(st), "no Grace in the live room's state")
         for x in (c, g, n, b):
             x.close()
         drain(c, e, g, n, b)
