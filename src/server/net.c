@@ -1044,7 +1044,9 @@ static void net_client(struct lws *wsi, char *addr, size_t cap, int *secure)
     *secure = 0;
     if (!local)
         return;
-    net_header(wsi, "x-forwarded-for:", xff, sizeof xff);
+    int xl = lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR); /* a header lws knows by name */
+    if (xl <= 0 || xl >= (int)sizeof xff || lws_hdr_copy(wsi, xff, sizeof xff, WSI_TOKEN_X_FORWARDED_FOR) < 0)
+        xff[0] = 0;
     char *last = strrchr(xff, ',');
     last = last ? last + 1 : xff;
     while (*last == ' ')

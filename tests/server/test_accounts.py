@@ -302,6 +302,13 @@ def test_rate(args):
         a = api(p, "signin", {"name": "Mallory's target", "password": "long enough"},
                 headers={"X-Forwarded-For": "192.0.2.200"})
         expect(a.status == 429, "even the right password waits: %s" % a.status)
+        # per address: the client's address behind a local front is X-Forwarded-For's last hop
+        codes = [api(p, "signin", {"name": "nobody %d" % i, "password": "long enough"},
+                     headers={"X-Forwarded-For": "203.0.113.9, 198.51.100.7"}).json["error"] for i in range(51)]
+        expect(codes[:50] == ["wrong"] * 50 and codes[50] == "rate", "per address: 50, then rate: %s" % codes)
+        a = api(p, "signin", {"name": "nobody", "password": "long enough"},
+                headers={"X-Forwarded-For": "198.51.100.7, 203.0.113.9"})
+        expect(a.json["error"] == "wrong", "another address (the last hop) is not limited: %r" % a.body)
 
 
 def test_websocket(args):
