@@ -38,6 +38,7 @@ run('account', async (h) => {
       await page.locator('#acct-signin-error', { hasText: en['acct.err.bad_password'] }).waitFor();
       h.check((await page.locator('#acct-password').getAttribute('aria-invalid')) === 'true', 'the field marked invalid');
       h.expectLayout(await h.layout(page, { root: 'dialog#acct-signin' }), 'the sign-up dialog'); // over the page: modal
+      await h.expectAxeClean(page, 'the sign-up dialog', { include: 'dialog#acct-signin' });
       await h.shot(page, `signup-${size}`, { fullPage: false });
       await page.getByLabel(en['acct.password'], { exact: true }).fill(PW);
       await page.keyboard.press('Enter');
@@ -66,9 +67,17 @@ run('account', async (h) => {
       await page.locator('#acct-menu:not([hidden])').waitFor();
       h.check((await page.locator('#acct-me').getAttribute('aria-expanded')) === 'true', 'the menu is open');
       h.expectLayout(await h.layout(page, { root: '.top' }), 'the header and its menu'); // the menu lies over the page
+      await h.expectAxeClean(page, 'the header and its menu', { include: '.top' });
       await h.shot(page, `menu-${size}`, { fullPage: false });
       await page.click('#acct-signout');
       await page.locator('#acct-open').waitFor();
+    });
+    await h.step(`Escape closes the dialog, the focus back on its button (${size})`, async () => {
+      await page.click('#acct-open');
+      await page.locator('dialog#acct-signin[open]').waitFor();
+      await page.keyboard.press('Escape');
+      await page.locator('dialog#acct-signin').waitFor({ state: 'detached' });
+      h.check(await page.evaluate(() => document.activeElement && document.activeElement.id === 'acct-open'), 'focus on "Sign in"');
     });
     await h.step(`a wrong password, then sign in (${size})`, async () => {
       await page.click('#acct-open');
@@ -111,4 +120,29 @@ run('account', async (h) => {
     });
     await page.context().close();
   }
+  // the words in the other three languages (the catalogue's acct block), a phone
+  for (const lang of ['ru', 'ja', 'vi'])
+    await h.step(`the dialogs in ${lang}`, async () => {
+      const cat = (await import(`../../web/i18n/${lang}.js`)).default;
+      const page = await h.page('phone', { lang });
+      await page.goto(h.url('/'));
+      await page.locator('#acct-open').waitFor();
+      h.check((await page.locator('#acct-open').innerText()) === cat['acct.signin'], `${lang}: "Sign in" in its words`);
+      await page.click('#acct-open');
+      await page.click('#acct-switch');
+      await page.getByLabel(cat['acct.name'], { exact: true }).fill('Người chơi 東京 Игрок');
+      await page.getByLabel(cat['acct.password'], { exact: true }).fill('long enough');
+      await page.keyboard.press('Enter');
+      await page.locator('#acct-me').waitFor();
+      h.check((await page.locator('#acct-me .acct-name').innerText()) === 'Người chơi 東京 Игрок', `${lang}: the name as typed`);
+      await page.click('#acct-me');
+      await page.click('#acct-delete-open');
+      h.check((await page.locator('#acct-del-about').innerText()) === cat['acct.delete.about'], `${lang}: what deleting does`);
+      h.expectLayout(await h.layout(page, { root: 'dialog#acct-del' }), `${lang}: the delete dialog`);
+      await h.shot(page, `delete-phone-${lang}`, { fullPage: false });
+      await page.getByLabel(cat['acct.delete.password']).fill('long enough');
+      await page.click('dialog#acct-del button[type=submit]');
+      await page.locator('#acct-open').waitFor();
+      await page.context().close();
+    });
 }, { extra: ['--test-fast-hash'] });
