@@ -731,6 +731,67 @@ static void test_session_renewal_written_seldom(void **st)
     world_close(&w);
 }
 
+/* A hash made with other limits is made again at sign-in with the
+ * configured ones (sessions stay); a rehash over a hash changed meanwhile
+ * writes nothing. */
+static void test_rehash_follows_limits(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    world w;
+    world_open(&w, "rehash", 0, 0, 0, 0);
+    acct_user u;
+    assert_int_equal(signup(&w, "Ann", "correct horse", "a", 0, &u), ACCT_OK);
+    pl_buf err = {0};
+    store_account sa;
+    assert_int_equal(store_account_by_id(w.s, u.id, &sa, &err), 0);
+    assert_non_null(strstr(sa.hash, ",t=1,"));
+    acct_config cfg = {.ops = 3, .mem = crypto_pwhash_MEMLIMIT_MIN};
+    acct *b = acct_new(w.s, &cfg, &err);
+    assert_non_null(b);
+    acct_user v;
+    assert_int_equal(acct_signin(b, "Ann", "correct horse", "a", 1, &v, &err), ACCT_OK);
+    assert_int_equal(store_account_by_id(w.s, u.id, &sa, &err), 0);
+    assert_non_null(strstr(sa.hash, ",t=3,"));
+    assert_int_equal(crypto_pwhash_str_verify(sa.hash, "correct horse", 13), 0);
+    assert_int_equal(session(&w, u.token, 2, NULL), ACCT_OK); /* sessions stay */
+    assert_int_equal(signin(&w, "Ann", "correct horse", "a", 3, NULL), ACCT_OK); /* and back */
+    assert_int_equal(store_account_by_id(w.s, u.id, &sa, &err), 0);
+    assert_non_null(strstr(sa.hash, ",t=1,"));
+    assert_int_equal(store_account_rehash(w.s, u.id, "$not-the-hash", "$x", &err), 1);
+    assert_int_equal(store_account_rehash(w.s, 9999, sa.hash, "$x", &err), 1);
+    assert_int_equal(signin(&w, "Ann", "correct horse", "a", 4, NULL), ACCT_OK);
+    acct_free(b);
+    pl_buf_free(&err);
+    world_close(&w);
+}
+
+/* Two handles on one database (two processes behind nginx): a session made
+ * through one is known to the other, a name taken through one is taken for
+ * the other, and a sign-out through either ends it for both. */
+static void test_sessions_shared_between_handles(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    world w;
+    world_open(&w, "shared", 1, 0, 0, 0);
+    store *s2 = open_ok(w.path);
+    acct *b = acct_ok(s2, 0, 0, 0);
+    acct_user u, x;
+    pl_buf err = {0};
+    assert_int_equal(signup(&w, "Ann", "correct horse", "a", 0, &u), ACCT_OK);
+    assert_int_equal(acct_session(b, u.token, 1, &x, &err), ACCT_OK);
+    assert_int_equal(x.id, u.id);
+    assert_int_equal(acct_signup(b, "ann", "another pass", "a", 2, &x, &err), ACCT_NAME_TAKEN);
+    assert_int_equal(acct_signout(b, u.token, &err), ACCT_OK);
+    assert_int_equal(session(&w, u.token, 3, NULL), ACCT_NO_SESSION);
+    assert_string_equal(pl_buf_str(&err), "");
+    pl_buf_free(&err);
+    acct_free(b);
+    store_close(s2);
+    world_close(&w);
+}
+
 /* Random calls with random names, passwords, tokens (real ones, altered
  * ones, garbage), addresses and times never crash, leak or answer outside
  * the statuses (run under ASan in the debug build). */
@@ -921,6 +982,8 @@ int main(void)
         cmocka_unit_test(test_store_holds_no_clear_secrets),
         cmocka_unit_test(test_store_accounts_and_sessions),
         cmocka_unit_test(test_session_renewal_written_seldom),
+        cmocka_unit_test(test_rehash_follows_limits),
+        cmocka_unit_test(test_sessions_shared_between_handles),
         cmocka_unit_test(test_random_calls_never_crash),
     };
     int failed = cmocka_run_group_tests_name("account_sqlite", tests, use_sqlite, NULL);

@@ -6,7 +6,9 @@
  *   limits and a random salt are in the string), checked with
  *   crypto_pwhash_str_verify. A sign-in with a name nobody has verifies the
  *   password against a dummy hash made once with the same limits, so both
- *   failures cost the same work and answer the same ACCT_WRONG.
+ *   failures cost the same work and answer the same ACCT_WRONG. A right
+ *   password whose hash has other limits than the configured ones is hashed
+ *   again at sign-in (raising the limits upgrades every hash in use).
  * - A session token is 32 bytes of randombytes_buf written as 64 hex digits;
  *   the store keeps crypto_generichash (BLAKE2b, 32 bytes) of those bytes,
  *   as hex. The token's bytes are wiped (sodium_memzero) once written out.
@@ -248,30 +250,37 @@ static uint64_t rl_hash(const acct *a, char kind, const char *key)
     return v ? v : 1; /* 0 marks a free slot */
 }
 
+/* Whether slot e holds no live window at now (free, or its window ended). */
+static int rl_dead(const rl_slot *e, int64_t now)
+{
+    return !e->key || now - e->start >= RL_WINDOW_MS || now < e->start;
+}
+
 /* The slot of key k in table t at now (taken for k if it had none), its
- * window restarted if it had ended. Never NULL. */
+ * window restarted if it had ended. A new key takes the first dead slot of
+ * its RL_PROBE, else the live one with the fewest attempts (the oldest of
+ * those). Never NULL. */
 static rl_slot *rl_find(rl_slot *t, uint64_t k, int64_t now)
 {
     size_t base = (size_t)(k % RL_SLOTS);
-    rl_slot *pick = NULL;
+    rl_slot *dead = NULL, *least = NULL;
     for (size_t j = 0; j < RL_PROBE; j++) {
         rl_slot *e = &t[(base + j) & (RL_SLOTS - 1)];
         if (e->key == k) {
-            if (now - e->start >= RL_WINDOW_MS || now < e->start) {
+            if (rl_dead(e, now)) {
                 e->start = now;
                 e->count = 0;
             }
             return e;
         }
-        int free_ = !e->key || now - e->start >= RL_WINDOW_MS || now < e->start;
-        if (free_) {
-            if (!pick || pick->key) /* a free or expired slot beats a live one */
-                pick = e;
-        } else if (!pick || (pick->key && (e->count < pick->count ||
-                                           (e->count == pick->count && e->start < pick->start)))) {
-            pick = e;
+        if (rl_dead(e, now)) {
+            if (!dead)
+                dead = e;
+        } else if (!least || e->count < least->count || (e->count == least->count && e->start < least->start)) {
+            least = e;
         }
     }
+    rl_slot *pick = dead ? dead : least;
     pick->key = k;
     pick->start = now;
     pick->count = 0;
@@ -413,6 +422,21 @@ static int check(acct *a, const char *folded, const char *password, int64_t now,
     return ACCT_WRONG;
 }
 
+/* After a right password: when the account's hash was made with other
+ * limits than a's (the limits were raised), hashes the password again with
+ * a's, so every hash follows the configuration. Best effort: a failure (or
+ * a password changed meanwhile) leaves the old hash, which still works. */
+static void rehash(acct *a, const store_account *acc, const char *password)
+{
+    char hash[crypto_pwhash_STRBYTES];
+    if (crypto_pwhash_str_needs_rehash(acc->hash, a->cfg.ops, a->cfg.mem) == 0)
+        return;
+    pl_buf e2 = {0};
+    if (hash_password(a, password, hash, &e2) == 0)
+        store_account_rehash(a->s, acc->id, acc->hash, hash, &e2);
+    pl_buf_free(&e2);
+}
+
 int acct_signin(acct *a, const char *name, const char *password, const char *addr, int64_t now_ms,
                 acct_user *out, pl_buf *err)
 {
@@ -425,6 +449,7 @@ int acct_signin(acct *a, const char *name, const char *password, const char *add
     int rc = check(a, folded, password, now_ms, &acc, err);
     if (rc != ACCT_OK)
         return rc;
+    rehash(a, &acc, password);
     user_from(out, &acc);
     return session_open(a, acc.id, now_ms, out, err) < 0 ? -1 : ACCT_OK;
 }

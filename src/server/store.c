@@ -282,6 +282,14 @@ int store_account_set_hash(store *s, int64_t id, const char *hash, const char *k
     return s->ops->account_set_hash(s, id, hash, keep, err);
 }
 
+int store_account_rehash(store *s, int64_t id, const char *old, const char *hash, pl_buf *err)
+{
+    if (!id_ok(id, err) || !text_ok(old, STORE_ACCOUNT_HASH, "a password hash", err) ||
+        !text_ok(hash, STORE_ACCOUNT_HASH, "a password hash", err))
+        return -1;
+    return s->ops->account_rehash(s, id, old, hash, err);
+}
+
 int store_account_delete(store *s, int64_t id, const char *anon, pl_buf *err)
 {
     if (!id_ok(id, err) || !text_ok(anon, STORE_ACCOUNT_NAME, "an anonymous name", err))

@@ -206,6 +206,11 @@ int store_account_by_id(store *s, int64_t id, store_account *out, pl_buf *err);
  * all of them). Returns 0, 1 when there is no such account (nothing
  * changed), or -1 with a message (nothing changed). */
 int store_account_set_hash(store *s, int64_t id, const char *hash, const char *keep, pl_buf *err);
+/* Replaces account `id`'s password hash by `hash` if it is still `old` (a
+ * rehash of the same password with other limits: its sessions stay).
+ * Returns 0, 1 when the account is gone or its hash is no longer `old`
+ * (changed meanwhile: nothing written), or -1 with a message. */
+int store_account_rehash(store *s, int64_t id, const char *old, const char *hash, pl_buf *err);
 /* Deletes account `id` in one transaction: its sessions end, its folded name
  * is free again, and every stored room whose configuration has a seat with
  * "account": id (a JSON integer) gets that seat's "name" replaced by `anon`

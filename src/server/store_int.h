@@ -40,6 +40,7 @@ typedef struct store_ops {
     /* By folded name, or by id when folded is NULL. */
     int (*account_get)(store *s, const char *folded, int64_t id, store_account *out, pl_buf *err);
     int (*account_set_hash)(store *s, int64_t id, const char *hash, const char *keep, pl_buf *err);
+    int (*account_rehash)(store *s, int64_t id, const char *old, const char *hash, pl_buf *err);
     int (*account_delete)(store *s, int64_t id, const char *anon, pl_buf *err);
     int (*session_put)(store *s, const char *hash, int64_t account, int64_t expires_ms, pl_buf *err);
     int (*session_get)(store *s, const char *hash, int64_t now_ms, int64_t renew_ms, int64_t *account,

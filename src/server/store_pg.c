@@ -71,6 +71,7 @@ enum {
     P_ACC_BY_ID,
     P_ACC_LOCK,
     P_ACC_HASH,
+    P_ACC_REHASH,
     P_ACC_DELETE,
     P_ACC_ROOMS, /* the rooms whose configuration may name an account, locked */
     P_ROOM_SET_CONFIG,
@@ -159,6 +160,7 @@ static const struct {
     [P_ACC_BY_ID] = {"SELECT id, name, folded, hash, created_ms FROM accounts WHERE id = $1", 1},
     [P_ACC_LOCK] = {"SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", 1},
     [P_ACC_HASH] = {"UPDATE accounts SET hash = $2 WHERE id = $1", 2},
+    [P_ACC_REHASH] = {"UPDATE accounts SET hash = $3 WHERE id = $1 AND hash = $2", 3},
     [P_ACC_DELETE] = {"DELETE FROM accounts WHERE id = $1", 1},
     [P_ACC_ROOMS] = {"SELECT code, config FROM rooms WHERE config LIKE '" STORE_ACCOUNT_LIKE "' "
                      "ORDER BY code FOR UPDATE",
@@ -1027,6 +1029,18 @@ static int pg_account_set_hash(store *base, int64_t id, const char *hash, const 
     return end(s, rc, err);
 }
 
+static int pg_account_rehash(store *base, int64_t id, const char *old, const char *hash, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    char ids[24];
+    snprintf(ids, sizeof ids, "%" PRId64, id);
+    const char *p[3] = {ids, old, hash};
+    int n = changed(s, P_ACC_REHASH, p, "rehashing a password", err);
+    return n < 0 ? -1 : n == 0 ? 1 : 0;
+}
+
 /* Inside the transaction: every room that seats account id anonymised. */
 static int anonymise_rooms(pg_store *s, int64_t id, const char *anon, pl_buf *err)
 {
@@ -1160,6 +1174,7 @@ static const store_ops pg_ops = {
     .account_put = pg_account_put,
     .account_get = pg_account_get,
     .account_set_hash = pg_account_set_hash,
+    .account_rehash = pg_account_rehash,
     .account_delete = pg_account_delete,
     .session_put = pg_session_put,
     .session_get = pg_session_get,

@@ -63,6 +63,7 @@ enum {
     Q_ACC_BY_NAME,
     Q_ACC_BY_ID,
     Q_ACC_HASH,
+    Q_ACC_REHASH,
     Q_ACC_DELETE,
     Q_ACC_ROOMS, /* the rooms whose configuration may name an account */
     Q_SES_PUT,
@@ -112,6 +113,7 @@ static const char *const sql_text[NQ] = {
     [Q_ACC_BY_NAME] = "SELECT id, name, folded, hash, created_ms FROM accounts WHERE folded = ?1",
     [Q_ACC_BY_ID] = "SELECT id, name, folded, hash, created_ms FROM accounts WHERE id = ?1",
     [Q_ACC_HASH] = "UPDATE accounts SET hash = ?2 WHERE id = ?1",
+    [Q_ACC_REHASH] = "UPDATE accounts SET hash = ?3 WHERE id = ?1 AND hash = ?2",
     [Q_ACC_DELETE] = "DELETE FROM accounts WHERE id = ?1",
     [Q_ACC_ROOMS] = "SELECT code, config FROM rooms WHERE config LIKE '" STORE_ACCOUNT_LIKE "'",
     [Q_SES_PUT] = "INSERT INTO sessions(hash, account, expires_ms) "
@@ -1013,6 +1015,17 @@ static int sq_account_set_hash(store *base, int64_t id, const char *hash, const 
     return end(s, rc, err);
 }
 
+static int sq_account_rehash(store *base, int64_t id, const char *old, const char *hash, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[Q_ACC_REHASH];
+    sqlite3_bind_int64(q, 1, id);
+    sqlite3_bind_text(q, 2, old, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, hash, -1, SQLITE_STATIC);
+    int n = changed(s, Q_ACC_REHASH, "rehashing a password", err);
+    return n < 0 ? -1 : n == 0 ? 1 : 0;
+}
+
 /* Inside the transaction: every room that seats account id anonymised. */
 static int anonymise_rooms(sq_store *s, int64_t id, const char *anon, pl_buf *err)
 {
@@ -1166,6 +1179,7 @@ static const store_ops sq_ops = {
     .account_put = sq_account_put,
     .account_get = sq_account_get,
     .account_set_hash = sq_account_set_hash,
+    .account_rehash = sq_account_rehash,
     .account_delete = sq_account_delete,
     .session_put = sq_session_put,
     .session_get = sq_session_get,
