@@ -390,5 +390,46 @@ def test_cluster(args):
             expect(api(a.port, "me", token=tok).json == {"name": None}, "a knows it ended")
 
 
+def test_nginx(args):
+    """Three --cluster processes behind nginx (deploy/cluster.sh, deploy/nginx.conf, one SQLite
+    file; real Argon2id limits): sign up through the front, the session known by whichever
+    process answers, the WebSocket through the front signed in. Skipped without nginx."""
+    import shutil
+    import subprocess
+    import tempfile
+    if not shutil.which("nginx"):
+        print("skip test_nginx: no nginx")
+        return
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "deploy", "cluster.sh")
+    d = tempfile.mkdtemp(prefix="parlour-acct-nginx-")
+    from test_cluster_nginx import free_base
+    port = free_base()
+    env = dict(os.environ, PARLOUR=os.path.abspath(args.parlour), PORT=str(port), STORE="sqlite",
+               WEB=os.path.abspath(args.web or os.path.join(os.path.dirname(script), "..", "web")))
+
+    def sh(cmd):
+        return subprocess.run(["bash", script, cmd, d], env=env, capture_output=True, text=True, timeout=120)
+
+    try:
+        r = sh("start")
+        expect(r.returncode == 0, "cluster.sh start: %s %s" % (r.stdout, r.stderr))
+        a = api(port, "signup", {"name": "Behind Nginx", "password": "correct horse"})
+        expect(a.status == 200 and a.token, "sign-up through nginx (Origin = Host with its port): %s %r"
+               % (a.status, a.body))
+        tok = a.token
+        for _ in range(6):  # the lobby's requests go to any process
+            expect(api(port, "me", token=tok).json == {"name": "Behind Nginx"}, "every process knows the session")
+        c = ws(port, tok)
+        expect(c.wait_for("account")["name"] == "Behind Nginx", "the WebSocket through nginx is signed in")
+        c.close()
+        drain(c)
+        a = api(port, "signup", {"name": "Evil", "password": "correct horse"}, origin="http://evil.example")
+        expect(a.status == 403, "another site's POST refused through nginx: %s" % a.status)
+    finally:
+        sh("stop")
+        shutil.rmtree(d, ignore_errors=True)
+
+
 if __name__ == "__main__":
-    run_main([test_endpoints, test_shapes, test_csrf, test_rate, test_websocket, test_cluster], parse_args())
+    run_main([test_endpoints, test_shapes, test_csrf, test_rate, test_websocket, test_cluster, test_nginx],
+             parse_args())
