@@ -261,7 +261,18 @@ def test_shapes(args):
             expect(r.status == 400, "keep-alive request %d: %s" % (i, r.status))
             r.read()
         c.close()
+        # clients that leave before their answer (the account thread still hashing): answered to no one
+        import socket
+        for i in range(20):
+            body = json.dumps({"name": "Leaver %d" % i, "password": "long enough"}).encode()
+            s = socket.create_connection(("127.0.0.1", p))
+            s.sendall(b"POST /api/account/%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nOrigin: http://127.0.0.1:%d\r\n"
+                      b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+                      % (b"signup" if i % 2 else b"signin", p, p, len(body)) + body[:len(body) - (i % 3)])
+            s.close()
         expect(api(p, "me").status == 200, "the server lives on")
+        expect(api(p, "signin", {"name": "Leaver 3", "password": "long enough"}).status == 200,
+               "a sign-up whose client left was made all the same")
 
 
 def test_csrf(args):
