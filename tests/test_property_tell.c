@@ -14,6 +14,7 @@
 
 #include "helpers.h"
 #include "parlour/alloc.h"
+#include "menu.h"
 #include "tell.h"
 
 /* What a run looked at. */
@@ -307,6 +308,105 @@ static void test_property_tell_ur_events_lang(void **state)
     }
 }
 
+/* The game's English words a ru/ja/vi legal list must not show (menu.h):
+ * the verbs and words of the English menu and of the notation's long
+ * forms. */
+static const char *const menu_english[] = {"pass",  "Pass",   "lead",  "lay",   "reveal", "hide",   "declare",
+                                           "counter", "captures", "rolls", "again", "new piece", "off the board",
+                                           "touch", "send",   "place", "move",  "card",   "ready",  "pool",
+                                           "Seat",  "seat",   "opens", "piece", "Four",   "Five",   "Soldier"};
+
+/* Fails when `words`, what legal action `what` does in `lang` (ru, ja,
+ * vi), is empty or keeps an English word: in Russian and Japanese no run
+ * of three ASCII letters at all (cards, squares and labels are shorter:
+ * "rG", "10H", "A05"), in Vietnamese (Latin letters) none of the English
+ * words above. */
+static void check_menu_words(const char *game, pl_lang lang, const char *what, const char *words)
+{
+    if (!*words)
+        fail_msg("%s in %s: no words for %s", game, pl_words_lang_code(lang), what);
+    for (size_t i = 0; i < sizeof menu_english / sizeof *menu_english; i++)
+        if (strstr(words, menu_english[i]))
+            fail_msg("%s in %s: %s is \"%s\": English \"%s\"", game, pl_words_lang_code(lang), what, words,
+                     menu_english[i]);
+    int run = 0;
+    for (const char *p = words; lang != PL_LANG_VI && *p; p++) {
+        run = ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) ? run + 1 : 0;
+        if (run >= 3)
+            fail_msg("%s in %s: %s is \"%s\": English letters", game, pl_words_lang_code(lang), what, words);
+    }
+    if (strchr(words, '{'))
+        fail_msg("%s in %s: %s is \"%s\": a {name} left", game, pl_words_lang_code(lang), what, words);
+}
+
+/* The play screen's legal list (menu.h) along random games of every game
+ * and variant: every legal action of every seat that acts, at every move,
+ * has words in Russian, Japanese and Vietnamese, none of them English,
+ * and its item shows the notation to type first; English items stay the
+ * game's own text (pl_format_action_long), byte for byte. */
+static void test_property_tell_menu_every_game(void **state)
+{
+    (void)state;
+    pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
+    assert_non_null(acts);
+    pl_buf words = {0}, item = {0}, typed = {0}, err = {0};
+    for (size_t i = 0; i < sizeof told / sizeof *told; i++) {
+        pl_rng r;
+        pl_rng_seed(&r, 77 + i);
+        long checked = 0;
+        for (int k = 0; k < 6; k++) {
+            char opts[1024];
+            told[i].options(&r, opts, sizeof opts, 2000 + (uint64_t)k);
+            pl_match *m = th_new(told[i].id, opts);
+            const pl_game *g = m->game;
+            for (long step = 0; g->phase(m->state) != PL_PHASE_OVER && step < 400 && checked < 20000L * (k + 1);
+                 step++) {
+                pl_action a;
+                if (g->phase(m->state) == PL_PHASE_CHANCE) {
+                    assert_int_equal(pl_match_random(m, &a, &err), 0);
+                    continue;
+                }
+                int sl[PL_MAX_SEATS], na = g->actors(m->state, sl);
+                for (int s = 0; s < na; s++) {
+                    int n = pl_legal_all(g, m->state, sl[s], acts);
+                    for (int j = 0; j < n; j = (j == 99 && n > 200) ? n - 100 : j + 1) {
+                        /* karuta's touches: thousands a reading; the first and last hundred */
+                        pl_buf_clear(&typed);
+                        g->format_action(m->state, sl[s], acts[j], &typed);
+                        pl_buf_clear(&item);
+                        menu_item(g, m->state, sl[s], acts[j], PL_LANG_EN, &item);
+                        pl_buf_clear(&words);
+                        pl_format_action_long(g, m->state, sl[s], acts[j], &words);
+                        assert_string_equal(pl_buf_str(&item), pl_buf_str(&words));
+                        for (int l = PL_LANG_RU; l < PL_LANG_COUNT; l++) {
+                            pl_buf_clear(&words);
+                            assert_int_equal(menu_words(g, m->state, sl[s], acts[j], (pl_lang)l, &words), 0);
+                            check_menu_words(told[i].id, (pl_lang)l, pl_buf_str(&typed), pl_buf_str(&words));
+                            pl_buf_clear(&item);
+                            menu_item(g, m->state, sl[s], acts[j], (pl_lang)l, &item);
+                            assert_true(!strncmp(pl_buf_str(&item), pl_buf_str(&typed), typed.len));
+                            assert_non_null(strstr(pl_buf_str(&item), pl_buf_str(&words)));
+                            checked++;
+                        }
+                    }
+                }
+                int sel = sl[pl_rng_below(&r, (uint32_t)na)];
+                int n = pl_legal_all(g, m->state, sel, acts);
+                assert_int_equal(pl_match_play(m, sel, acts[pl_rng_below(&r, (uint32_t)n)], &err), 0);
+            }
+            pl_match_free(m);
+        }
+        printf("%s: %ld legal actions worded\n", told[i].id, checked);
+        assert_true(checked > 300);
+    }
+    assert_false(words.oom || item.oom || typed.oom);
+    pl_buf_free(&words);
+    pl_buf_free(&item);
+    pl_buf_free(&typed);
+    pl_buf_free(&err);
+    pl_free(acts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_property_tell_seat_lang),
         cmocka_unit_test(test_property_tell_ur_events_lang),
         cmocka_unit_test(test_property_tell_every_game),
+        cmocka_unit_test(test_property_tell_menu_every_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

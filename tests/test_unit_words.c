@@ -13,6 +13,7 @@
 #include "parlour/canvas.h"
 #include "parlour/match.h"
 #include "parlour/words.h"
+#include "menu.h"
 #include "tell.h"
 #include "games/karuta/public/kar_practice.h"
 
@@ -432,6 +433,93 @@ static void test_unit_words_karuta_judgement(void **state)
         }
 }
 
+/* The play screen's legal list (menu.h): in English the game's own text,
+ * byte for byte (pl_format_action_long); in ru/ja/vi the notation to type,
+ * then what the move does in the catalogue's words (act.*). */
+static void test_unit_words_menu(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *game, *opts, *move, *typed;
+        const char *want[PL_LANG_COUNT]; /* en, ru, ja, vi */
+    } cases[] = {
+        {"ur", "seed=2 start=light", "roll 1", "enter",
+         {"enter → A4", "enter: новая фишка → A4", "enter：新しい駒 → A4", "enter: quân mới → A4"}},
+        /* NULL: the seat's first legal action (the deal's declaration) */
+        {"tamcuc", "seed=2", NULL, NULL,
+         {"nodeclare", "nodeclare: не объявлять", "nodeclare：宣言しない", "nodeclare: không trình làng"}},
+        {"cbw", "seed=2", NULL, "9H@0,0",
+         {"9H@0,0", "9H@0,0: 9H на 0,0", "9H@0,0：9Hを0,0に置く", "9H@0,0: đặt 9H vào 0,0"}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        pl_match *m = th_new(cases[k].game, cases[k].opts);
+        if (cases[k].move)
+            th_play(m, cases[k].move);
+        pl_buf err = {0};
+        for (int i = 0; i < 40 && m->game->phase(m->state) == PL_PHASE_CHANCE; i++) {
+            pl_action a;
+            assert_int_equal(pl_match_random(m, &a, &err), 0);
+        }
+        int seat = pl_sole_actor(m->game, m->state);
+        pl_action a = 0;
+        if (!cases[k].typed)
+            assert_true(m->game->legal(m->state, seat, &a, 1) > 0);
+        else if (m->game->parse_action(m->state, seat, cases[k].typed, &a, &err) < 0)
+            fail_msg("%s: %s: %s", cases[k].game, cases[k].typed, pl_buf_str(&err));
+        assert_int_equal(pl_check(m->game, m->state, seat, a, &err), 0); /* a legal move of the list */
+        for (int l = 0; l < PL_LANG_COUNT; l++) {
+            pl_buf t = {0};
+            menu_item(m->game, m->state, seat, a, (pl_lang)l, &t);
+            if (strcmp(pl_buf_str(&t), cases[k].want[l]))
+                fail_msg("%s %s in %s: \"%s\"", cases[k].game, cases[k].typed ? cases[k].typed : "(first)",
+                         pl_words_lang_code((pl_lang)l), pl_buf_str(&t));
+            pl_buf_free(&t);
+        }
+        pl_buf_free(&err);
+        pl_match_free(m);
+    }
+}
+
+/* The rules page's summary (menu_summary): every game in every language,
+ * the browser's sentences for the options in force — Ur's die, Tam Cúc's
+ * two-player score only with two players, karuta's sections of its
+ * variant only; no {name} left. */
+static void test_unit_words_rules_summary(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *game, *opts;
+        pl_lang lang;
+        const char *has, *lacks;
+    } cases[] = {
+        {"ur", "", PL_LANG_JA, "投げ棒を3本投げる。", "四面さいころ"},
+        {"ur", "dice=d4", PL_LANG_JA, "- 四面さいころを1個振る。", "投げ棒を3本投げる。"},
+        {"ur", "pieces=5", PL_LANG_RU, "5", "{v}"},
+        {"tamcuc", "players=2", PL_LANG_JA, "2人：自分と相手の取った札の差。", "1人8枚"},
+        {"tamcuc", "players=4", PL_LANG_VI, "Bộ bài", "{"},
+        {"tamcuc", "players=4", PL_LANG_JA, "4人、1人8枚。", "2人：自分と相手の取った札の差。"},
+        {"karuta", "variant=uta", PL_LANG_JA, "目的：うたがるた（4人）\n", "目的：競技かるた"},
+        {"karuta", "", PL_LANG_JA, "目的：競技かるた（2人）\n", "うたがるた（4人）"},
+        {"cbw", "players=6", PL_LANG_VI, "\n- ", "{"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        pl_match *m = th_new(cases[k].game, cases[k].opts);
+        pl_buf t = {0};
+        assert_int_equal(menu_summary(m->game, &m->opts, cases[k].lang, &t), 0);
+        if (!strstr(pl_buf_str(&t), cases[k].has) || strstr(pl_buf_str(&t), cases[k].lacks))
+            fail_msg("%s %s in %s: has \"%s\", lacks \"%s\"? %s", cases[k].game, cases[k].opts,
+                     pl_words_lang_code(cases[k].lang), cases[k].has, cases[k].lacks, pl_buf_str(&t));
+        pl_buf_free(&t);
+        for (int l = 0; l < PL_LANG_COUNT; l++) { /* every language has one, without a placeholder */
+            assert_int_equal(menu_summary(m->game, &m->opts, (pl_lang)l, &t), 0);
+            assert_null(strchr(pl_buf_str(&t), '{'));
+            assert_true(t.len > 200);
+            pl_buf_free(&t);
+        }
+        pl_match_free(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -441,6 +529,8 @@ int main(void)
         cmocka_unit_test(test_unit_words_fit_80_columns), cmocka_unit_test(test_unit_words_pictures),
         cmocka_unit_test(test_unit_words_refusals),
         cmocka_unit_test(test_unit_words_karuta_judgement),
+        cmocka_unit_test(test_unit_words_menu),
+        cmocka_unit_test(test_unit_words_rules_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -130,6 +130,8 @@ int cli_bench(int argc, char **argv)
     int copy = 0, view = 0, c;
     if (argc > 1 && !strcmp(argv[1], "karuta-net")) /* bench_karnet.c */
         return cli_bench_karuta_net(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "seek")) /* bench_seek.c: the Play now pool */
+        return cli_bench_seek(argc - 1, argv + 1);
     optind = 1;
     while ((c = getopt_long(argc, argv, "s:g:cvh", lo, NULL)) != -1) {
         switch (c) {
@@ -148,7 +150,8 @@ int cli_bench(int argc, char **argv)
                  "  --copy       apply each action to a copy of the state (as a search would)\n"
                  "  --view       also write each state's spectator view (pl_view_json): by the\n"
                  "               game's view_text, then by view_json alone where it has both\n"
-                 "parlour bench karuta-net --help: the fairness of real-time karuta over the network");
+                 "parlour bench karuta-net --help: the fairness of real-time karuta over the network\n"
+                 "parlour bench seek --help: the Play now pool's pairing under 10,000 seeks");
             return 0;
         default: return 2;
         }

@@ -16,6 +16,9 @@ int cli_bench_karuta_net(int argc, char **argv);
  * `readings` compared readings, the draws from `seed`, seat 1 stamping its
  * touches `liar` ms early (0: honest). The exit status. */
 int cli_bench_karuta_net_hub(long readings, uint64_t seed, int jitter, int diff_min, int liar);
+/* `parlour bench seek ...`: the Play now pool's pairing under a crowd
+ * (bench_seek.c); argv[0] is "seek". The exit status. */
+int cli_bench_seek(int argc, char **argv);
 int cli_play(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_solve(int argc, char **argv);

@@ -807,9 +807,10 @@ static int pr_reading(practice *p, pl_buf *err)
     return 1;
 }
 
-/* Runs a session to its end (terminal or script) and prints the statistics.
- * Returns the exit status. */
-static int pr_run(practice *p, const char *script, const char *title)
+/* Runs a session to its end (terminal or script) and prints the statistics;
+ * a --script run first prints its title, the catalogue's `title_key` with
+ * {seed}. Returns the exit status. */
+static int pr_run(practice *p, const char *script, const char *title_key)
 {
     pl_buf err = {0};
     if (script && !(p->script = fopen(script, "r"))) {
@@ -819,8 +820,11 @@ static int pr_run(practice *p, const char *script, const char *title)
     if (!p->script) {
         term_start();
         curs_set(0);
-    } else {
-        printf("%s, seed %llu\n", title, (unsigned long long)karp_seed(p->k));
+    } else { /* the --script run's title line: English unless --lang says (karuta.c's options) */
+        char t[512], seed[24];
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)karp_seed(p->k));
+        pr_words(p, t, sizeof t, title_key, "seed", seed, NULL);
+        printf("%s\n", t);
     }
     int r = 1;
     if (!pr_memorise(p)) {
@@ -975,10 +979,10 @@ static int practice_cmd(int argc, char **argv)
     }
     pl_buf_free(&err);
     int r = pr_run(&p, script,
-                   o.uta    ? "karuta practice (uta-karuta against three computer players)"
-                   : !o.solo ? "karuta practice (kyogi against the AI)"
-                   : o.opponents ? "karuta practice (chirashi against the computer)"
-                                 : "karuta practice (chirashi, solo)");
+                   o.uta    ? "kar.script.practice.uta"
+                   : !o.solo ? "kar.script.practice.kyogi"
+                   : o.opponents ? "kar.script.practice.chirashi"
+                                 : "kar.script.practice.solo");
     karp_free(p.k);
     return r;
 }
@@ -1195,9 +1199,9 @@ int cli_karuta_play(int argc, char **argv)
     }
     pl_buf_free(&err);
     int r = pr_run(&p, script,
-                   o.solo  ? "karuta (chirashi against the computer)"
-                   : o.uta ? "karuta (uta-karuta against three computer players)"
-                           : "karuta (kyogi against the computer)");
+                   o.solo  ? "kar.script.play.chirashi"
+                   : o.uta ? "kar.script.play.uta"
+                           : "kar.script.play.kyogi");
     karp_free(p.k);
     return r;
 }

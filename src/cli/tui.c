@@ -23,6 +23,7 @@
 
 #include "../ai/ai.h"
 #include "cli.h"
+#include "menu.h"
 #include "tell.h"
 #include "term.h"
 #include "parlour/alloc.h"
@@ -797,12 +798,20 @@ static void show_rules(const pl_match *m)
     pl_opts_write(&m->opts, &o);
     ai_describe_levels(g, &lv);
     pl_buf sum = {0}; /* the summary's lines joined into paragraphs, wrapped to the screen */
-    pl_buf_puts(&sum, g->summary);
-    for (size_t i = 1; i + 1 < sum.len; i++)
-        if (sum.s[i] == '\n' && sum.s[i - 1] != '\n' && sum.s[i + 1] != '\n' && sum.s[i + 1] != ' ' &&
-            sum.s[i + 1] != '-' && sum.s[i + 1] != '*')
-            sum.s[i] = ' ';
-    pl_buf_printf(&t, "%s\n\n%s\n\n%s\n%s\n%s\n%s", g->name, pl_buf_str(&sum), pl_words(lang, "tui.rules.options"),
+    const char *name = g->name;
+    char key[64];
+    snprintf(key, sizeof key, "gamename.%s", g->id);
+    if (lang != PL_LANG_EN && pl_words_find(lang, key) && menu_summary(g, &m->opts, lang, &sum) == 0) {
+        name = pl_words(lang, key); /* the browser's summary in the player's language, items one a line */
+    } else {
+        pl_buf_clear(&sum);
+        pl_buf_puts(&sum, g->summary);
+        for (size_t i = 1; i + 1 < sum.len; i++)
+            if (sum.s[i] == '\n' && sum.s[i - 1] != '\n' && sum.s[i + 1] != '\n' && sum.s[i + 1] != ' ' &&
+                sum.s[i + 1] != '-' && sum.s[i + 1] != '*')
+                sum.s[i] = ' ';
+    }
+    pl_buf_printf(&t, "%s\n\n%s\n\n%s\n%s\n%s\n%s", name, pl_buf_str(&sum), pl_words(lang, "tui.rules.options"),
                   pl_buf_str(&o), pl_words(lang, "tui.rules.levels"), pl_buf_str(&lv));
     pl_buf_free(&sum);
     show_page(pl_words(lang, "tui.page.rules"), pl_buf_str(&t));
@@ -991,7 +1000,7 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             for (; nitems < n; nitems++) {
                 pl_buf t = {0};
                 pl_buf_printf(&t, "%d) ", nitems + 1);
-                pl_format_action_long(g, m->state, actor, acts[nitems], &t); /* "A4 → B1" */
+                menu_item(g, m->state, actor, acts[nitems], lang, &t); /* "A4 → B1"; "enter: 新しい駒 → A3" */
                 items[nitems] = pl_malloc(t.len + 1);
                 if (!items[nitems]) {
                     pl_buf_free(&t);

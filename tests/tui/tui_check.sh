@@ -333,6 +333,40 @@ refusal_ja)
     absent 'C8に駒がない'
     finish
     ;;
+menu_vi)
+    # The legal list in the player's language (issue 32): under a Vietnamese
+    # LANG, Tam Cúc's moves show the notation to type, then what each does in
+    # Vietnamese ("lay bG bA rE: úp 3 lá"), none in English; within 80x24.
+    start 80 24 "env -u LC_ALL -u LC_MESSAGES LANG=vi_VN.UTF-8 $P play tamcuc seed=2"
+    wait_for 'Lượt của Ghế 1.*, [0-9]+ lựa chọn:  1\) '
+    wait_for '1\) lay [a-zA-Z ]+: úp 3 lá'
+    absent 'face down|lay [0-9]+ cards|lead a '
+    fits 80 24
+    type_line 1
+    wait_for 'Lượt của Ghế 1, [0-9]+ lựa chọn:  1\) reveal: ngửa bài: '
+    absent 'face down|lay [0-9]+ cards|lead a '
+    fits 80 24
+    finish
+    # English keeps the game's own list: the notation alone.
+    start 80 24 "env -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 $P play tamcuc seed=2"
+    wait_for 'to act, [0-9]+ legal:  1\) lay bG bA rE  2\) '
+    finish
+    ;;
+rules_ja)
+    # The rules page in the player's language (issue 32): under a Japanese
+    # LANG, `rules` shows the browser's summary in Japanese for the options in
+    # force (the four-sided die of dice=d4), not the game's English summary.
+    start 80 24 "env -u LC_ALL -u LC_MESSAGES LANG=ja_JP.UTF-8 $P play ur seed=2 dice=d4"
+    wait_for 'の番、[0-9]+通り:  1\) '
+    type_line rules
+    wait_for '^ ウル王朝のゲーム$'
+    wait_for '^ - 四面さいころを1個振る。1〜4がどれも同じ確率。$'
+    absent 'Two players race|Royal Game of Ur|投げ棒を3本'
+    fits 80 24
+    keys q
+    wait_for 'の番、[0-9]+通り:  1\) '
+    finish
+    ;;
 replay)
     # Replay opens at the start, steps by move, and jumps to the end with End.
     start 80 24 "$P replay $RECORDS/ur_three_pieces.json"

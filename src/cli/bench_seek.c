@@ -1,0 +1,264 @@
+/* bench_seek.c — `parlour bench seek`: the "Play now" pool (src/server/seek.h)
+ * under a crowd, one thread, on a virtual clock (issue 33 §3: 10,000 seeks,
+ * pairing p99 under 50 ms; docs/benchmarks.md, "Play now: the seek pool").
+ *
+ * The crowd: --seeks N people each make one seek, arriving at --rate per
+ * second (Poisson) or all before the first tick (--burst: a flash crowd, or
+ * a process rebuilding its pool from the store); keys with the weights of a
+ * plausible lobby (Ur's two rule sets, karuta, Tam Cúc for 2, 3 and 4, City
+ * Behind Walls 2 v 2 and 3 v 3); ratings normal around 1500 (sd 300, kept in
+ * 100..3000), RD uniform 40..350; --computer P of them accept a computer
+ * after 15, 30 or 60 s; a tenth ask a range of their own (150..400); --cancel
+ * P give up after 2..60 s when still waiting. The pool ticks every 100 ms of
+ * virtual time; only seek_tick's own time is measured (the real clock around
+ * each call; and the thread's CPU time, which a busy machine's preemptions do
+ * not inflate), on the ticks that find seeks waiting. --range W makes every
+ * seek ask the range W: a narrow one keeps most of the crowd waiting at once. After the last arrival the ticks go on for ten virtual minutes,
+ * then whoever is left is counted ("left waiting") and cancelled.
+ *
+ * Reported: each tick's pairing time (p50, p99, max, in ms; wall and CPU), the seeks
+ * paired per second of pairing time, the most seeks waiting at once, the
+ * groups made (with people, with a computer), the median wait and the
+ * median rating spread of the groups with people.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../server/seek.h"
+#include "cli.h"
+
+static const struct {
+    const char *key;
+    int players;
+    int weight; /* per cent */
+} bseek_keys[] = {
+    {"ur/skiryuk", 2, 30}, {"ur/finkel", 2, 10}, {"karuta/kyogi", 2, 20}, {"tamcuc/2", 2, 10},
+    {"tamcuc/3", 3, 8},    {"tamcuc/4", 4, 7},   {"cbw/2v2", 4, 10},      {"cbw/3v3", 6, 5},
+};
+#define BSEEK_NKEYS (int)(sizeof bseek_keys / sizeof bseek_keys[0])
+
+typedef struct bseek_person {
+    int64_t made, gone;     /* arrival; when they give up (INT64_MAX: never) */
+    int64_t paired;         /* -1 while waiting */
+    double rating;
+} bseek_person;
+
+typedef struct bseek_cancel {
+    int64_t at;
+    uint64_t id;
+} bseek_cancel;
+
+static uint64_t bseek_rng(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static double bseek_unit(uint64_t *s) /* (0, 1) */
+{
+    return ((double)(bseek_rng(s) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double bseek_clock(clockid_t id)
+{
+    struct timespec t;
+    clock_gettime(id, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int bseek_cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int bseek_cmp_cancel(const void *a, const void *b)
+{
+    const bseek_cancel *x = a, *y = b;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* The percentile q (0..1) of sorted v[0..n). */
+static double bseek_pct(const double *v, size_t n, double q)
+{
+    if (n == 0)
+        return 0;
+    size_t i = (size_t)ceil(q * (double)n);
+    return v[i == 0 ? 0 : i - 1];
+}
+
+int cli_bench_seek(int argc, char **argv)
+{
+    static const struct option lo[] = {{"seeks", required_argument, 0, 'n'},
+                                       {"rate", required_argument, 0, 'r'},
+                                       {"burst", no_argument, 0, 'b'},
+                                       {"computer", required_argument, 0, 'c'},
+                                       {"cancel", required_argument, 0, 'x'},
+                                       {"seed", required_argument, 0, 's'},
+                                       {"range", required_argument, 0, 'g'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {0, 0, 0, 0}};
+    long nseeks = 10000;
+    double rate = 200, pcomp = 0.3, pcancel = 0.1;
+    int burst = 0, range = 0, c;
+    uint64_t seed = 1;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "n:r:bc:x:s:g:h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'n': nseeks = atol(optarg); break;
+        case 'r': rate = atof(optarg); break;
+        case 'b': burst = 1; break;
+        case 'c': pcomp = atof(optarg); break;
+        case 'x': pcancel = atof(optarg); break;
+        case 's': seed = strtoull(optarg, NULL, 10); break;
+        case 'g': range = atoi(optarg); break;
+        case 'h':
+            puts("usage: parlour bench seek [--seeks N] [--rate R | --burst] [--computer P] [--cancel P]\n"
+                 "                         [--range W] [--seed S]\n"
+                 "The Play now pool (seek.h) under a crowd on a virtual clock, ticking every 100 ms:\n"
+                 "each tick's pairing time (p50/p99/max) and the seeks paired per second.\n"
+                 "  --seeks N     people, one seek each (default 10000)\n"
+                 "  --rate R      arrivals per second (default 200)\n"
+                 "  --burst       all of them before the first tick instead\n"
+                 "  --computer P  share that accept a computer after 15, 30 or 60 s (default 0.3)\n"
+                 "  --cancel P    share that give up after 2..60 s (default 0.1)\n"
+                 "  --range W     every seek asks the range W (10..4000: a narrow W keeps\n"
+                 "                most of the crowd waiting at once; default: a tenth ask 150..400)\n"
+                 "  --seed S      the draws (default 1)");
+            return 0;
+        default: return 2;
+        }
+    }
+    if (nseeks < 1 || nseeks > 1000000 || !(rate > 0) || (double)nseeks / rate > 86400 || !(pcomp >= 0 && pcomp <= 1) ||
+        !(pcancel >= 0 && pcancel <= 1) || (range != 0 && (range < SEEK_MIN_RANGE || range > SEEK_MAX_RANGE)) ||
+        optind != argc) {
+        fputs("parlour bench seek: --seeks 1..1000000, --rate > 0 (arrivals within a virtual day), --computer and "
+              "--cancel 0..1, --range 10..4000\n",
+              stderr);
+        return 2;
+    }
+    if (seed == 0)
+        seed = 1;
+    seek_pool *p = seek_new(NULL);
+    bseek_person *pe = calloc((size_t)nseeks, sizeof *pe);
+    bseek_cancel *cx = calloc((size_t)nseeks, sizeof *cx);
+    size_t ticks_cap = 1024, nticks = 0;
+    double *tick_s = malloc(ticks_cap * sizeof *tick_s), *tick_cpu = malloc(ticks_cap * sizeof *tick_cpu);
+    double *waits = malloc((size_t)nseeks * sizeof *waits);
+    double *spreads = malloc((size_t)nseeks * sizeof *spreads);
+    if (!p || !pe || !cx || !tick_s || !tick_cpu || !waits || !spreads) {
+        fputs("parlour bench seek: out of memory\n", stderr);
+        seek_free(p);
+        free(pe), free(cx), free(tick_s), free(tick_cpu), free(waits), free(spreads);
+        return 1;
+    }
+    /* The crowd, drawn before the run. */
+    uint64_t s = seed * 0x9e3779b97f4a7c15ULL;
+    if (s == 0)
+        s = 1;
+    double t = 0;
+    size_t ncx = 0;
+    for (long i = 0; i < nseeks; i++) {
+        if (!burst)
+            t += -log(bseek_unit(&s)) / rate;
+        pe[i].made = (int64_t)(t * 1000);
+        pe[i].paired = -1;
+        pe[i].gone = INT64_MAX;
+        if (bseek_unit(&s) < pcancel) {
+            pe[i].gone = pe[i].made + 2000 + (int64_t)(bseek_rng(&s) % 58001);
+            cx[ncx].at = pe[i].gone;
+            cx[ncx++].id = (uint64_t)i;
+        }
+    }
+    qsort(cx, ncx, sizeof *cx, bseek_cmp_cancel);
+    long next = 0, cancelled = 0, paired_people = 0, groups = 0, computers = 0, refused = 0;
+    size_t ci = 0, nwaits = 0, nspreads = 0;
+    int most = 0;
+    double pairing_s = 0;
+    int64_t last = pe[nseeks - 1].made, end = last + 600000, now = 0;
+    for (now = 100; now <= end && (next < nseeks || seek_total(p) > 0); now += 100) {
+        for (; next < nseeks && pe[next].made < now; next++) {
+            double u1 = bseek_unit(&s), u2 = bseek_unit(&s);
+            double r = 1500 + 300 * sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+            r = r < 100 ? 100 : r > 3000 ? 3000 : r;
+            int w = (int)(bseek_rng(&s) % 100), k = 0;
+            while (w >= bseek_keys[k].weight)
+                w -= bseek_keys[k++].weight;
+            static const int after[] = {15, 30, 60};
+            seek_req q = {.id = (uint64_t)next, .key = bseek_keys[k].key, .players = bseek_keys[k].players,
+                          .rating = r, .rd = 40 + (double)(bseek_rng(&s) % 311), .made_ms = pe[next].made,
+                          .computer_after_s = bseek_unit(&s) < pcomp ? after[bseek_rng(&s) % 3] : 0,
+                          .range = range ? range : bseek_rng(&s) % 10 == 0 ? 150 + (int)(bseek_rng(&s) % 251) : 0};
+            pe[next].rating = r;
+            if (seek_add(p, &q) != SEEK_OK)
+                refused++;
+        }
+        for (; ci < ncx && cx[ci].at < now; ci++)
+            cancelled += seek_cancel(p, cx[ci].id);
+        if (seek_total(p) > most)
+            most = seek_total(p);
+        if (seek_total(p) == 0)
+            continue; /* an empty pool: not a measured tick */
+        size_t n;
+        double t0 = bseek_clock(CLOCK_MONOTONIC), c0 = bseek_clock(CLOCK_THREAD_CPUTIME_ID);
+        const seek_pairing *pr = seek_tick(p, now, &n);
+        double dt = bseek_clock(CLOCK_MONOTONIC) - t0, dc = bseek_clock(CLOCK_THREAD_CPUTIME_ID) - c0;
+        pairing_s += dt;
+        if (nticks == ticks_cap) {
+            double *nt = realloc(tick_s, 2 * ticks_cap * sizeof *nt);
+            if (nt)
+                tick_s = nt;
+            double *nc = realloc(tick_cpu, 2 * ticks_cap * sizeof *nc);
+            if (nc)
+                tick_cpu = nc;
+            if (!nt || !nc) {
+                fputs("parlour bench seek: out of memory\n", stderr);
+                break;
+            }
+            ticks_cap *= 2;
+        }
+        tick_cpu[nticks] = dc;
+        tick_s[nticks++] = dt;
+        for (size_t g = 0; g < n; g++) {
+            groups++;
+            computers += pr[g].computer;
+            if (!pr[g].computer)
+                spreads[nspreads++] = pr[g].spread;
+            for (int m = 0; m < pr[g].n; m++) {
+                bseek_person *x = &pe[pr[g].ids[m]];
+                x->paired = now;
+                waits[nwaits++] = (double)(now - x->made) / 1000.0;
+                paired_people++;
+            }
+        }
+    }
+    int left = seek_total(p);
+    qsort(tick_s, nticks, sizeof *tick_s, bseek_cmp_d);
+    qsort(tick_cpu, nticks, sizeof *tick_cpu, bseek_cmp_d);
+    qsort(waits, nwaits, sizeof *waits, bseek_cmp_d);
+    qsort(spreads, nspreads, sizeof *spreads, bseek_cmp_d);
+    printf("seek pool: %ld seeks (%s), seed %" PRIu64 ", %zu ticks of 100 ms with seeks waiting, most waiting at "
+           "once %d\n", nseeks, burst ? "all before the first tick" : "arriving", seed, nticks, most);
+    printf("pairing time per tick: p50 %.3f ms  p99 %.3f ms  max %.3f ms  (total %.3f s)\n",
+           bseek_pct(tick_s, nticks, 0.5) * 1e3, bseek_pct(tick_s, nticks, 0.99) * 1e3,
+           nticks ? tick_s[nticks - 1] * 1e3 : 0, pairing_s);
+    printf("... its CPU time (the thread's): p50 %.3f ms  p99 %.3f ms  max %.3f ms\n",
+           bseek_pct(tick_cpu, nticks, 0.5) * 1e3, bseek_pct(tick_cpu, nticks, 0.99) * 1e3,
+           nticks ? tick_cpu[nticks - 1] * 1e3 : 0);
+    printf("paired %ld seeks in %ld groups (%ld with a computer): %.0f seeks paired per second of pairing\n",
+           paired_people, groups, computers, pairing_s > 0 ? (double)paired_people / pairing_s : 0.0);
+    printf("wait: median %.1f s, p90 %.1f s; rating spread of groups with people: median %.0f, p90 %.0f\n",
+           bseek_pct(waits, nwaits, 0.5), bseek_pct(waits, nwaits, 0.9), bseek_pct(spreads, nspreads, 0.5),
+           bseek_pct(spreads, nspreads, 0.9));
+    printf("cancelled %ld, refused %ld, left waiting %d\n", cancelled, refused, left);
+    seek_free(p);
+    free(pe), free(cx), free(tick_s), free(tick_cpu), free(waits), free(spreads);
+    return refused ? 1 : 0;
+}
