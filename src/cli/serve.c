@@ -25,7 +25,8 @@
 
 static const char serve_usage[] =
     "usage: parlour serve [--port N] [--host ADDR] [--db FILE|URL] [--web DIR] [--fonts DIR]\n"
-    "                     [--workers N] [--test-seed N] [--max-queue BYTES] [--table FILE]... [--cluster]\n"
+    "                     [--workers N] [--test-seed N] [--test-fast-hash] [--max-queue BYTES] [--table FILE]...\n"
+    "                     [--cluster]\n"
     "                     [--engines N] [--engine-cmd CMD] [--engine-timeout MS] [--public-url URL]\n"
     "The game server: rooms played from the browser (docs/server.md, docs/web-protocol.md).\n"
     "Once it prints \"listening\", open the address it prints for this machine; other devices\n"
@@ -49,6 +50,8 @@ static const char serve_usage[] =
     "                 works; without them the pages use the device's fonts)\n"
     "  --workers N    threads for the computer players (default min(2, cores))\n"
     "  --test-seed N  for tests only: rooms get seeds N, N+1, ... and codes derived from them\n"
+    "  --test-fast-hash  for tests only: passwords hashed with Argon2id's smallest limits\n"
+    "                 (1 pass, 8 KiB) so tests sign up quickly; never in production\n"
     "  --max-queue B  bytes waiting for a client that does not read before it is closed\n"
     "                 (default 4194304; lower it to test that)\n"
     "  --table FILE   a solved table (`parlour solve ... --out FILE`, repeatable, at most 16):\n"
@@ -163,6 +166,7 @@ int cli_serve(int argc, char **argv)
         {"engines", required_argument, NULL, 'e'}, {"engine-cmd", required_argument, NULL, 'c'},
         {"engine-timeout", required_argument, NULL, 'T'},
         {"cluster", no_argument, NULL, 'C'},     {"public-url", required_argument, NULL, 'U'},
+        {"test-fast-hash", no_argument, NULL, 'A'},
         {"fonts", required_argument, NULL, 'F'},
         {NULL, 0, NULL, 0}};
     net_config cfg = {.host = "127.0.0.1", .port = 8080, .db = "parlour.db"};
@@ -259,6 +263,10 @@ int cli_serve(int argc, char **argv)
             break;
         case 'C':
             cfg.cluster = 1;
+            break;
+        case 'A': /* libsodium's crypto_pwhash_argon2id_OPSLIMIT_MIN and MEMLIMIT_MIN */
+            cfg.acct_ops = 1;
+            cfg.acct_mem = 8192;
             break;
         case 'U': {
             pl_buf uerr = {0};

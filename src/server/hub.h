@@ -106,6 +106,23 @@ uint64_t hub_connect(hub *h, int64_t now_ms);
 /* The connection is gone (closed by either side): its seats become empty
  * (their grace period starts), its subscriptions end. Unknown ids: no-op. */
 void hub_disconnect(hub *h, uint64_t conn, int64_t now_ms);
+/* Connection `conn` belongs to a person signed in (account.h): account
+ * `id` (> 0) named `name` (at most HUB_MAX_NAME bytes; longer is cut). From
+ * then on its `join` seats it under that name (the message's `name` is
+ * ignored) and the seat's stored configuration carries the account (a seat
+ * joined by its token that has none gets it: a guest who signed up keeps
+ * the seat). Queues {"type":"account","name":NAME} to it (docs/web-protocol.md).
+ * Unknown ids, id <= 0: no-op. The network layer calls it once it has
+ * looked up the session cookie of the WebSocket, before any of its messages. */
+void hub_account(hub *h, uint64_t conn, int64_t id, const char *name, int64_t now_ms);
+/* Account `id` was deleted (acct_delete): every seat of a room held here
+ * that carries it is renamed `anon` (at most HUB_MAX_NAME bytes) and loses
+ * the account, its configuration written again (else the next write would
+ * bring the name back into the store, which anonymised it) and its room told
+ * (a state); every connection signed in as it becomes a guest's. Rooms held
+ * by another process are not told (docs/server.md, "Accounts on the wire").
+ * id <= 0: no-op. */
+void hub_account_deleted(hub *h, int64_t id, const char *anon, int64_t now_ms);
 /* One message `data` of `len` bytes (not NUL-terminated) from `conn`,
  * received at `now_ms`. Any input is safe: too long, not JSON, wrong shape,
  * unknown type, a stale or illegal action — each gets an "error" message

@@ -35,6 +35,9 @@ static char *room_config(const hub_room *r)
             json_array_append_new(seats, json_pack("{s:s, s:s}", "kind", "ai", "level", t->level));
         else if (t->kind == HUB_SEAT_PARTNER)
             json_array_append_new(seats, json_pack("{s:s, s:i}", "kind", "partner", "of", t->of));
+        else if (t->account) /* the account's id: its ratings follow it (issue 33) */
+            json_array_append_new(seats, json_pack("{s:s, s:s, s:s, s:I}", "kind", "person", "name", t->name,
+                                                   "token", t->token, "account", (json_int_t)t->account));
         else
             json_array_append_new(seats, json_pack("{s:s, s:s, s:s}", "kind", "person", "name", t->name,
                                                    "token", t->token));
@@ -417,8 +420,9 @@ static int restore_room(void *ctx, const store_room *sr, int finished, const cha
         json_t *e = json_array_get(seats, (size_t)s);
         const char *kind = "person", *level = NULL, *name = "", *token = "";
         int of = -1;
-        json_unpack(e, "{s?s, s?s, s?s, s?s, s?i}", "kind", &kind, "level", &level, "name", &name, "token", &token,
-                    "of", &of);
+        json_int_t account = 0;
+        json_unpack(e, "{s?s, s?s, s?s, s?s, s?i, s?I}", "kind", &kind, "level", &level, "name", &name, "token",
+                    &token, "of", &of, "account", &account);
         hub_seat *t = &r->seats[s];
         t->left_ms = (int64_t)total_s * 1000;
         t->gone_ms = x->now;
@@ -433,6 +437,7 @@ static int restore_room(void *ctx, const store_room *sr, int finished, const cha
         } else {
             snprintf(t->name, sizeof t->name, "%s", name);
             snprintf(t->token, sizeof t->token, "%s", token);
+            t->account = account > 0 ? (int64_t)account : 0;
         }
     }
     json_decref(cfg);

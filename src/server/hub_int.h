@@ -41,6 +41,7 @@ typedef struct hub_seat {
     int64_t left_ms;        /* total clock: time left */
     int job_nhist;          /* history length of this seat's pending job, -1 none */
     int of;                 /* HUB_SEAT_PARTNER: the seat whose person plays it */
+    int64_t account;        /* person seats: the account of the person seated (account.h), 0 a guest */
 } hub_seat;
 
 /* One entry of the history as every viewer may see it. */
@@ -115,6 +116,8 @@ typedef struct hub_conn {
     size_t uplen;
     double replay_steps;    /* replay budget: steps this connection may have built now */
     int64_t replay_ms;      /* when the budget was last refilled */
+    int64_t account;        /* the person's account (hub_account), 0: a guest */
+    char aname[HUB_MAX_NAME + 1]; /* ... and its name */
 } hub_conn;
 
 /* A queued message: released (tag 0) or held for batch `tag`. */

@@ -436,8 +436,12 @@ static void req_join(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         }
     }
     if (!token) {
-        snprintf(t->name, sizeof t->name, "%s", name);
+        snprintf(t->name, sizeof t->name, "%s", c->account ? c->aname : name);
+        t->account = c->account;
         random_hex(h, t->token);
+        hubb_queue_config(h, r);
+    } else if (c->account && !t->account) { /* a guest who signed up keeps the seat, now theirs */
+        t->account = c->account;
         hubb_queue_config(h, r);
     }
     t->conn = c->id;
@@ -800,6 +804,50 @@ int hub_invite_set(hub *h, const char *const *urls, int n, int local_only)
     json_decref(h->invite);
     h->invite = inv;
     return 0;
+}
+
+void hub_account(hub *h, uint64_t conn, int64_t id, const char *name, int64_t now_ms)
+{
+    h->now = now_ms;
+    hub_conn *c = hub_conn_get(h, conn);
+    if (!c || id <= 0 || !name)
+        return;
+    c->account = id;
+    size_t len = strlen(name);
+    if (len > HUB_MAX_NAME) { /* cut at a character's start */
+        len = HUB_MAX_NAME;
+        while (len && ((unsigned char)name[len] & 0xc0) == 0x80)
+            len--;
+    }
+    memcpy(c->aname, name, len);
+    c->aname[len] = 0;
+    send_now(h, c->id, json_pack("{s:s, s:s}", "type", "account", "name", c->aname));
+}
+
+void hub_account_deleted(hub *h, int64_t id, const char *anon, int64_t now_ms)
+{
+    h->now = now_ms;
+    if (id <= 0)
+        return;
+    for (int i = 0; i < h->nconns; i++)
+        if (h->conns[i].id && h->conns[i].account == id) {
+            h->conns[i].account = 0;
+            h->conns[i].aname[0] = 0;
+        }
+    for (int i = 0; i < h->nrooms; i++) {
+        hub_room *r = h->rooms[i];
+        int changed = 0;
+        for (int s = 0; s < r->nseats; s++)
+            if (r->seats[s].kind == HUB_SEAT_PERSON && r->seats[s].account == id) {
+                snprintf(r->seats[s].name, sizeof r->seats[s].name, "%s", anon);
+                r->seats[s].account = 0;
+                changed = 1;
+            }
+        if (changed) {
+            hubb_queue_config(h, r);
+            hub_room_broadcast(h, r);
+        }
+    }
 }
 
 static void req_hello(hub *h, hub_conn *c, json_t *root, int64_t now_ms)

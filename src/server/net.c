@@ -17,6 +17,9 @@
  * batch leaves early once NET_BATCH_EARLY writes wait (net_midturn): the
  * moves would otherwise wait for the rest of the turn twice.
  */
+/* unistd.h (here and through libwebsockets.h) declares acct(2), whose name
+ * account.h gives its type: the system's is renamed while they are read. */
+#define acct net_unistd_acct
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
@@ -31,8 +34,11 @@
 #include <unistd.h>
 
 #include <ev.h>
+#include <jansson.h>
 #include <libwebsockets.h>
 
+#undef acct
+#include "account.h"
 #include "engines.h"
 #include "hub.h"
 #include "net.h"
@@ -60,7 +66,53 @@ typedef struct net_conn {
     int rx_over;          /* rx holds HUB_MAX_MESSAGE + 1 bytes: the rest is dropped */
     int close_due;        /* closing: the last message is out, the close waits NET_CLOSE_US */
     int64_t rx_us;        /* when its last whole message came (net_us) */
+    /* WebSocket with a session cookie: its messages wait in `held` (each a
+     * 4-byte length and the text) until the session is looked up. */
+    int acct_wait;
+    pl_buf held;
+    /* HTTP: an /api/account request (NET_API_*), its body, its answer. */
+    int api;
+    struct net_areq *areq; /* in flight on an account thread; NULL: none */
+    pl_buf body;
+    int body_over;         /* the body is longer than NET_MAX_BODY: the rest is dropped */
+    unsigned refuse;       /* the HTTP status refusing it once its body is read (dropped), 0 none */
+    int secure;            /* came over https (X-Forwarded-Proto from the local proxy) */
+    char addr[64];         /* the client's address (rate limits) */
+    char token[ACCT_TOKEN_HEX + 1]; /* the session cookie's token, "" none */
+    unsigned status;       /* the answer: its HTTP status (0: not yet), */
+    char *ans;             /* its JSON body (owned), */
+    char cookie[160];      /* and its Set-Cookie, "" none */
 } net_conn;
+
+/* A deleted account's seats are called this (docs/accounts.md, account.c's). */
+#define NET_ANON_NAME "anonymous"
+
+/* What an account thread is asked (net_conn.api). */
+enum { NET_API_NONE = 0, NET_API_SIGNUP, NET_API_SIGNIN, NET_API_SIGNOUT, NET_API_PASSWORD, NET_API_DELETE,
+       NET_API_ME, NET_API_WS };
+
+/* One call for an account thread, then its answer. */
+typedef struct net_areq {
+    struct net_areq *next;
+    int op;                  /* NET_API_* */
+    net_conn *hc;            /* HTTP: the request that waits (service thread only; NULL once gone) */
+    uint64_t conn;           /* NET_API_WS: the hub's connection */
+    char token[ACCT_TOKEN_HEX + 1];
+    char addr[64];
+    char *name, *password, *password2; /* owned; the passwords wiped before they are freed */
+    int rc;                  /* the answer: an acct_status, or -1 (the store failed) */
+    acct_user user;
+} net_areq;
+
+/* An account thread's queue (net.h: the slow one and the quick one). */
+typedef struct net_aq {
+    net_areq *todo, *todo_tail;
+    pthread_cond_t cv;
+    pthread_t thread;
+    int started;
+    const char *name; /* the thread's name */
+    struct net *n;
+} net_aq;
 
 /* The hub's connection ids to their sessions: open addressing, linear
  * probing, deletion by backward shift; id 0 marks a free slot. */
@@ -131,6 +183,11 @@ struct net {
     hub_lobby *lobby_new; /* read by the cluster thread, for the hub */
     pthread_t lb_thread;
     int lb_started;
+    /* accounts (under mu too) */
+    net_aq aq[2];        /* 0: the calls that hash a password, 1: the quick ones */
+    net_areq *adone, *adone_tail;
+    int aq_quit;
+    acct_config acfg;
 };
 
 static int64_t net_now(void)
@@ -271,6 +328,7 @@ static void net_conn_clear(net_conn *c)
     c->queued = 0;
     pl_buf_free(&c->rx);
     c->rx_over = 0;
+    pl_buf_free(&c->held);
 }
 
 /* Closes `c` from outside its callbacks: it is dropped at lws's next turn. */
@@ -505,7 +563,10 @@ static void net_kick_cb(lws_sorted_usec_list_t *sul)
     lws_sul_schedule(n->ctx, 0, &n->kick, net_kick_cb, NET_KICK_US);
 }
 
-/* The helper threads' results: the written batch, the finished jobs. */
+static void net_api_done(net *n, struct net_areq *q);
+
+/* The helper threads' results: the written batch, the finished jobs, the
+ * account threads' answers. */
 static void net_collect(net *n)
 {
     pthread_mutex_lock(&n->mu);
@@ -519,7 +580,14 @@ static void net_collect(net *n)
     hub_lobby *lobby = n->lobby_new;
     n->st_lost = 0;
     n->lobby_new = NULL;
+    net_areq *adone = n->adone;
+    n->adone = n->adone_tail = NULL;
     pthread_mutex_unlock(&n->mu);
+    while (adone) {
+        net_areq *q = adone;
+        adone = q->next;
+        net_api_done(n, q);
+    }
     int64_t now = net_now();
     if (lost)
         hub_rooms_lost(n->hub, now);
@@ -729,6 +797,134 @@ static void *net_worker_main(void *arg)
     return NULL;
 }
 
+/* ---- Accounts: the two account threads (docs/server.md, "Accounts") ------------ */
+
+/* Frees `q`, its passwords wiped first. */
+static void net_areq_free(net_areq *q)
+{
+    if (!q)
+        return;
+    if (q->password)
+        memset(q->password, 0, strlen(q->password));
+    if (q->password2)
+        memset(q->password2, 0, strlen(q->password2));
+    pl_free(q->name);
+    pl_free(q->password);
+    pl_free(q->password2);
+    memset(q->user.token, 0, sizeof q->user.token);
+    memset(q->token, 0, sizeof q->token);
+    pl_free(q);
+}
+
+/* Runs call `q` on `a` (an account thread). */
+static void net_areq_run(acct *a, net_areq *q)
+{
+    pl_buf err = {0};
+    int64_t now = net_now();
+    switch (q->op) {
+    case NET_API_SIGNUP:
+        q->rc = acct_signup(a, q->name, q->password, q->addr, now, &q->user, &err);
+        break;
+    case NET_API_SIGNIN:
+        q->rc = acct_signin(a, q->name, q->password, q->addr, now, &q->user, &err);
+        break;
+    case NET_API_SIGNOUT:
+        q->rc = q->token[0] ? acct_signout(a, q->token, &err) : ACCT_NO_SESSION;
+        break;
+    case NET_API_PASSWORD:
+        q->rc = acct_password(a, q->token, q->password, q->password2, q->addr, now, &err);
+        break;
+    case NET_API_DELETE: /* whose account first: the hub renames its live seats (net_api_done) */
+        q->rc = acct_session(a, q->token, now, &q->user, &err);
+        if (q->rc == ACCT_OK)
+            q->rc = acct_delete(a, q->token, q->password, q->addr, now, &err);
+        break;
+    default: /* NET_API_ME, NET_API_WS */
+        q->rc = acct_session(a, q->token, now, &q->user, &err);
+        break;
+    }
+    if (q->rc < 0) /* never the passwords: acct's messages name the store's trouble only */
+        fprintf(stderr, "parlour serve: accounts: %s\n", pl_buf_str(&err));
+    pl_buf_free(&err);
+}
+
+/* An account thread: its own store handle and acct, made as it starts
+ * (and again at the next call after the store failed); the calls of its queue in
+ * order, each answer posted to `adone`. */
+static void *net_acct_main(void *arg)
+{
+    net_aq *aq = arg;
+    net *n = aq->n;
+    prctl(PR_SET_NAME, aq->name);
+    store *s = NULL;
+    acct *a = NULL;
+    /* Made now, not at the first call: acct_new hashes its dummy password (as long as a
+     * sign-in), which the first page to open its WebSocket would otherwise wait for. */
+    pl_buf err0 = {0};
+    if (!(s = store_open(n->db, &err0)) || !(a = acct_new(s, &n->acfg, &err0))) {
+        fprintf(stderr, "parlour serve: accounts: %s (tried again at the first call)\n", pl_buf_str(&err0));
+        store_close(s);
+        s = NULL;
+    }
+    pl_buf_free(&err0);
+    pthread_mutex_lock(&n->mu);
+    for (;;) {
+        while (!aq->todo && !n->aq_quit)
+            pthread_cond_wait(&aq->cv, &n->mu);
+        net_areq *q = aq->todo;
+        if (!q)
+            break; /* asked to quit: what is queued is answered first */
+        aq->todo = q->next;
+        if (!aq->todo)
+            aq->todo_tail = NULL;
+        pthread_mutex_unlock(&n->mu);
+        pl_buf err = {0};
+        if (!a && (!(s = store_open(n->db, &err)) || !(a = acct_new(s, &n->acfg, &err)))) {
+            fprintf(stderr, "parlour serve: accounts: %s\n", pl_buf_str(&err));
+            store_close(s);
+            s = NULL;
+            q->rc = -1;
+        } else
+            net_areq_run(a, q);
+        pl_buf_free(&err);
+        if (q->rc < 0) { /* a new handle for the next call */
+            acct_free(a);
+            store_close(s);
+            a = NULL;
+            s = NULL;
+        }
+        pthread_mutex_lock(&n->mu);
+        q->next = NULL;
+        if (n->adone_tail)
+            n->adone_tail->next = q;
+        else
+            n->adone = q;
+        n->adone_tail = q;
+        pthread_mutex_unlock(&n->mu);
+        lws_cancel_service(n->ctx);
+        pthread_mutex_lock(&n->mu);
+    }
+    pthread_mutex_unlock(&n->mu);
+    acct_free(a);
+    store_close(s);
+    return NULL;
+}
+
+/* Queues call `q` for its thread: the slow one when it hashes a password. */
+static void net_acct_submit(net *n, net_areq *q)
+{
+    net_aq *aq = &n->aq[q->op == NET_API_ME || q->op == NET_API_WS || q->op == NET_API_SIGNOUT];
+    q->next = NULL;
+    pthread_mutex_lock(&n->mu);
+    if (aq->todo_tail)
+        aq->todo_tail->next = q;
+    else
+        aq->todo = q;
+    aq->todo_tail = q;
+    pthread_cond_signal(&aq->cv);
+    pthread_mutex_unlock(&n->mu);
+}
+
 /* ---- HTTP ----------------------------------------------------------------------- */
 
 /* Answers `code` with a short text and ends the transaction. */
@@ -826,14 +1022,523 @@ static int net_http_font(net *n, struct lws *wsi, const char *name, size_t len)
     return net_http_status(wsi, 404, "not found");
 }
 
-/* One HTTP request for `path`: a font (/fonts/NAME: net_http_font), a file
+/* ---- Accounts over HTTP: /api/account/... (docs/server.md, "Accounts") ------------ */
+
+/* 1 when the peer of `wsi` is this machine (a front such as nginx). */
+static int net_peer_local(struct lws *wsi, char *peer, size_t cap)
+{
+    if (!lws_get_peer_simple(wsi, peer, cap))
+        snprintf(peer, cap, "?");
+    return !strcmp(peer, "127.0.0.1") || !strcmp(peer, "::1") || !strcmp(peer, "::ffff:127.0.0.1");
+}
+
+/* A custom header's value in out[cap] ("" when absent or too long). */
+static void net_header(struct lws *wsi, const char *name, char *out, int cap)
+{
+    int len = lws_hdr_custom_length(wsi, name, (int)strlen(name));
+    out[0] = 0;
+    if (len <= 0 || len >= cap || lws_hdr_custom_copy(wsi, out, cap, name, (int)strlen(name)) < 0)
+        out[0] = 0;
+}
+
+/* The client's address for the rate limits (the socket's peer; behind a
+ * local proxy the last hop of X-Forwarded-For, the one that proxy added)
+ * and whether the request came over https (X-Forwarded-Proto from a local
+ * proxy: this server speaks plain HTTP). */
+static void net_client(struct lws *wsi, char *addr, size_t cap, int *secure)
+{
+    char peer[64], xff[512], proto[16];
+    int local = net_peer_local(wsi, peer, sizeof peer);
+    snprintf(addr, cap, "%s", peer);
+    *secure = 0;
+    if (!local)
+        return;
+    int xl = lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR); /* a header lws knows by name */
+    if (xl <= 0 || xl >= (int)sizeof xff || lws_hdr_copy(wsi, xff, sizeof xff, WSI_TOKEN_X_FORWARDED_FOR) < 0)
+        xff[0] = 0;
+    char *last = strrchr(xff, ',');
+    last = last ? last + 1 : xff;
+    while (*last == ' ')
+        last++;
+    size_t l = strlen(last);
+    while (l && last[l - 1] == ' ')
+        last[--l] = 0;
+    if (l && l < cap)
+        snprintf(addr, cap, "%s", last);
+    net_header(wsi, "x-forwarded-proto:", proto, sizeof proto);
+    *secure = !strcmp(proto, "https");
+}
+
+/* 1 when the request comes from a page of this server: its Origin is
+ * http(s)://HOST with HOST its Host header, or it has no Origin and its
+ * Sec-Fetch-Site is same-origin. Else 0 (another site's page: CSRF). */
+static int net_same_origin(struct lws *wsi)
+{
+    char origin[300], host[256], site[32];
+    int ol = lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN);
+    if (ol <= 0) {
+        net_header(wsi, "sec-fetch-site:", site, sizeof site);
+        return !strcmp(site, "same-origin");
+    }
+    if (ol >= (int)sizeof origin || lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0 ||
+        lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) <= 0)
+        return 0;
+    const char *o = !strncmp(origin, "http://", 7) ? origin + 7 : !strncmp(origin, "https://", 8) ? origin + 8 : NULL;
+    return o && !strcasecmp(o, host);
+}
+
+/* The session cookie's token in out (ACCT_TOKEN_HEX hex digits), or "". */
+static void net_cookie(struct lws *wsi, char *out)
+{
+    char buf[ACCT_TOKEN_HEX + 2];
+    size_t max = sizeof buf;
+    out[0] = 0;
+    if (lws_http_cookie_get(wsi, "parlour_session", buf, &max) || max != ACCT_TOKEN_HEX)
+        return;
+    for (int i = 0; i < ACCT_TOKEN_HEX; i++)
+        if (!strchr("0123456789abcdefABCDEF", buf[i]) || !buf[i])
+            return;
+    memcpy(out, buf, ACCT_TOKEN_HEX);
+    out[ACCT_TOKEN_HEX] = 0;
+}
+
+/* Sets the cookie's header text: the session `token`, or none ("": the
+ * cookie cleared). */
+static void net_set_cookie(net_conn *c, const char *token)
+{
+    snprintf(c->cookie, sizeof c->cookie, "parlour_session=%s; HttpOnly; SameSite=Lax; Path=/; Max-Age=%d%s", token,
+             *token ? NET_SESSION_S : 0, c->secure ? "; Secure" : "");
+}
+
+/* The answer of request `c`: `status`, body `j` (stolen; NULL: {}), sent
+ * from the writable callback. */
+static void net_api_answer(struct lws *wsi, net_conn *c, unsigned status, json_t *j)
+{
+    if (!j)
+        j = json_object();
+    pl_free(c->ans);
+    c->ans = j ? json_dumps(j, JSON_COMPACT) : NULL; /* NULL: out of memory, sent as {} */
+    json_decref(j);
+    c->status = status;
+    lws_callback_on_writable(wsi);
+}
+
+/* An error answer: {"error": word, "message": text}. */
+static void net_api_error(struct lws *wsi, net_conn *c, unsigned status, const char *word, const char *text)
+{
+    net_api_answer(wsi, c, status, json_pack("{s:s, s:s}", "error", word, "message", text));
+}
+
+/* The answer to a failed account call (an acct_status, or -1). */
+static void net_api_fail(struct lws *wsi, net_conn *c, int rc)
+{
+    static const struct {
+        int rc;
+        unsigned status;
+        const char *text;
+    } st[] = {{ACCT_BAD_NAME, 400, "a name: 1 to 40 bytes of UTF-8, one line, not only spaces"},
+              {ACCT_BAD_PASSWORD, 400, "a password: at least 8 characters and at most 200 bytes"},
+              {ACCT_NAME_TAKEN, 409, "this name belongs to another account"},
+              {ACCT_WRONG, 403, "the name or the password is wrong"},
+              {ACCT_RATE, 429, "too many attempts: wait a few minutes"},
+              {ACCT_NO_SESSION, 401, "not signed in"}};
+    for (size_t i = 0; i < sizeof st / sizeof st[0]; i++)
+        if (st[i].rc == rc) {
+            if (rc == ACCT_NO_SESSION)
+                net_set_cookie(c, "");
+            net_api_error(wsi, c, st[i].status, acct_status_name((acct_status)rc), st[i].text);
+            return;
+        }
+    net_api_error(wsi, c, 503, "storage", "the accounts are not available now: try again");
+}
+
+/* An account thread's answer `q` (service thread): to its HTTP request
+ * (when it still waits) or, for a WebSocket, to the hub; frees q. */
+static void net_api_done(net *n, net_areq *q);
+
+static void net_api_complete(net *n, struct lws *wsi, net_conn *c);
+
+/* A request for /api/...: the path and method checked, the client noted;
+ * a POST waits for its body (net_api_body, net_api_complete), a GET of
+ * /api/account/me goes to the quick account thread. Returns 0, or -1 to
+ * close the connection. */
+static int net_api_begin(net *n, struct lws *wsi, net_conn *c, const char *path, size_t len, int method)
+{
+    static const struct {
+        const char *path;
+        int api;
+    } apis[] = {{"/api/account/signup", NET_API_SIGNUP},     {"/api/account/signin", NET_API_SIGNIN},
+                {"/api/account/signout", NET_API_SIGNOUT},   {"/api/account/password", NET_API_PASSWORD},
+                {"/api/account/delete", NET_API_DELETE},     {"/api/account/me", NET_API_ME}};
+    pl_buf_free(&c->body);
+    pl_free(c->ans);
+    c->ans = NULL;
+    c->status = 0;
+    c->cookie[0] = 0;
+    c->body_over = 0;
+    c->refuse = 0;
+    c->areq = NULL;
+    c->api = NET_API_NONE;
+    for (size_t i = 0; i < sizeof apis / sizeof apis[0]; i++)
+        if (strlen(apis[i].path) == len && !memcmp(apis[i].path, path, len))
+            c->api = apis[i].api;
+    net_client(wsi, c->addr, sizeof c->addr, &c->secure);
+    net_cookie(wsi, c->token);
+    int post = method == LWSHUMETH_POST;
+    int has_body = post && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0;
+    if (!c->api)
+        c->status = 404;
+    else if ((c->api == NET_API_ME) == post || (!post && method != LWSHUMETH_GET))
+        c->status = 405;
+    else if (post && !net_same_origin(wsi))
+        c->status = 403;
+    if (c->status) {
+        unsigned st = c->status;
+        c->api = NET_API_NONE;
+        c->status = 0;
+        if (has_body) { /* answered once the body is read (and dropped) */
+            c->refuse = st;
+            return 0;
+        }
+        net_api_error(wsi, c, st, st == 404 ? "not_found" : st == 405 ? "method" : "origin",
+                      st == 404   ? "no such address"
+                      : st == 405 ? "not with this method"
+                                  : "only a page of this server may ask this");
+        return 0;
+    }
+    if (!has_body)
+        net_api_complete(n, wsi, c);
+    return 0;
+}
+
+/* A piece of the body of an /api request: kept up to NET_MAX_BODY bytes. */
+static void net_api_body(net_conn *c, const char *in, size_t len)
+{
+    if (c->refuse || c->body_over || !len || !in) /* Content-Length: 0 brings an empty piece */
+        return;
+    if (c->body.len + len > NET_MAX_BODY) {
+        c->body_over = 1;
+        pl_buf_free(&c->body);
+        return;
+    }
+    pl_buf_append(&c->body, in, len);
+}
+
+/* Copies string `s` (NULL stays NULL); 0, or -1 out of memory. */
+static int net_dup(char **out, const char *s)
+{
+    *out = s ? pl_strdup(s) : NULL;
+    return s && !*out ? -1 : 0;
+}
+
+/* Wipes and frees string `s` (a password, perhaps). */
+static void net_wipe(char *s)
+{
+    if (s)
+        memset(s, 0, strlen(s));
+    pl_free(s);
+}
+
+void net_account_body_free(net_acct_fields *b)
+{
+    net_wipe(b->name);
+    net_wipe(b->password);
+    net_wipe(b->new_password);
+    memset(b, 0, sizeof *b);
+}
+
+int net_account_body(const char *call, const char *body, size_t len, net_acct_fields *out, pl_buf *why)
+{
+    static const struct {
+        const char *call, *want, *k1, *k2; /* k1 NULL: {} or nothing */
+    } shapes[] = {{"signup", "{\"name\": string, \"password\": string}", "name", "password"},
+                  {"signin", "{\"name\": string, \"password\": string}", "name", "password"},
+                  {"password", "{\"old_password\": string, \"new_password\": string}", "old_password", "new_password"},
+                  {"delete", "{\"password\": string}", "password", NULL},
+                  {"signout", "{} or nothing", NULL, NULL}};
+    memset(out, 0, sizeof *out);
+    size_t i = 0;
+    while (i < sizeof shapes / sizeof shapes[0] && strcmp(shapes[i].call, call ? call : ""))
+        i++;
+    if (i == sizeof shapes / sizeof shapes[0]) {
+        pl_buf_puts(why, "no such call");
+        return -1;
+    }
+    if (len > NET_MAX_BODY) {
+        pl_buf_printf(why, "the body must be %s, at most %d bytes", shapes[i].want, NET_MAX_BODY);
+        return -1;
+    }
+    if (!shapes[i].k1 && len == 0)
+        return 0; /* sign-out: nothing is fine */
+    json_error_t je;
+    json_t *root = json_loadb(body ? body : "", len, JSON_REJECT_DUPLICATES, &je);
+    const char *v1 = NULL, *v2 = NULL;
+    int bad;
+    if (!shapes[i].k1)
+        bad = !json_is_object(root) || json_object_size(root);
+    else if (!shapes[i].k2)
+        bad = !root || json_unpack_ex(root, &je, JSON_STRICT, "{s:s}", shapes[i].k1, &v1) < 0;
+    else
+        bad = !root || json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s}", shapes[i].k1, &v1, shapes[i].k2, &v2) < 0;
+    /* the strings, copied before jansson frees them (its copies are not wiped: a limit) */
+    char **d1 = NULL, **d2 = NULL;
+    if (i <= 1) {
+        d1 = &out->name;
+        d2 = &out->password;
+    } else if (i == 2) {
+        d1 = &out->password;
+        d2 = &out->new_password;
+    } else if (i == 3)
+        d1 = &out->password;
+    int oom = !bad && ((d1 && net_dup(d1, v1)) || (d2 && net_dup(d2, v2)));
+    json_decref(root);
+    if (bad || oom) {
+        net_account_body_free(out);
+        if (oom)
+            return -2;
+        pl_buf_printf(why, "the body must be %s", shapes[i].want);
+        return -1;
+    }
+    return 0;
+}
+
+/* The whole request is in: its body checked against its shape
+ * (docs/server.md: unknown keys, wrong types, more than NET_MAX_BODY bytes:
+ * 400 "shape"), then the call goes to an account thread. */
+static void net_api_complete(net *n, struct lws *wsi, net_conn *c)
+{
+    if (c->refuse) {
+        unsigned st = c->refuse;
+        c->refuse = 0;
+        net_api_error(wsi, c, st, st == 404 ? "not_found" : st == 405 ? "method" : "origin",
+                      st == 404   ? "no such address"
+                      : st == 405 ? "not with this method"
+                                  : "only a page of this server may ask this");
+        return;
+    }
+    if (c->api == NET_API_NONE || c->areq || c->status)
+        return;
+    if (c->body_over || c->body.oom) {
+        if (c->body.s)
+            memset(c->body.s, 0, c->body.len);
+        pl_buf_free(&c->body);
+        net_api_error(wsi, c, 400, "shape", "a body of at most 4096 bytes");
+        return;
+    }
+    static const char *const calls[] = {[NET_API_SIGNUP] = "signup", [NET_API_SIGNIN] = "signin",
+                                        [NET_API_SIGNOUT] = "signout", [NET_API_PASSWORD] = "password",
+                                        [NET_API_DELETE] = "delete"};
+    net_acct_fields b = {0};
+    if (c->api != NET_API_ME) {
+        pl_buf why = {0};
+        int rc = net_account_body(calls[c->api], c->body.s ? c->body.s : "", c->body.len, &b, &why);
+        if (c->body.s)
+            memset(c->body.s, 0, c->body.len); /* it may hold a password */
+        pl_buf_free(&c->body);
+        if (rc < 0) {
+            if (rc == -2)
+                net_api_error(wsi, c, 503, "storage", "out of memory");
+            else
+                net_api_error(wsi, c, 400, "shape", pl_buf_str(&why));
+            pl_buf_free(&why);
+            return;
+        }
+        pl_buf_free(&why);
+    }
+    int needs_session = c->api == NET_API_PASSWORD || c->api == NET_API_DELETE || c->api == NET_API_SIGNOUT;
+    if (needs_session && !c->token[0]) {
+        net_account_body_free(&b);
+        if (c->api == NET_API_SIGNOUT) {
+            net_set_cookie(c, "");
+            net_api_answer(wsi, c, 200, NULL);
+        } else
+            net_api_fail(wsi, c, ACCT_NO_SESSION);
+        return;
+    }
+    if (c->api == NET_API_ME && !c->token[0]) {
+        net_api_answer(wsi, c, 200, json_pack("{s:n}", "name"));
+        return;
+    }
+    net_areq *q = pl_calloc(1, sizeof *q);
+    if (!q) {
+        net_account_body_free(&b);
+        net_api_error(wsi, c, 503, "storage", "out of memory");
+        return;
+    }
+    q->name = b.name; /* the strings move to the call */
+    q->password = b.password;
+    q->password2 = b.new_password;
+    q->op = c->api;
+    q->hc = c;
+    memcpy(q->token, c->token, sizeof q->token);
+    snprintf(q->addr, sizeof q->addr, "%s", c->addr);
+    c->areq = q;
+    net_acct_submit(n, q);
+}
+
+/* Writes the answer of request `c` (its writable callback). Returns 0, or
+ * -1 to close the connection. */
+static int net_api_write(struct lws *wsi, net_conn *c)
+{
+    if (!c->status)
+        return 0;
+    const char *body = c->ans ? c->ans : "{}";
+    size_t blen = strlen(body);
+    unsigned char *buf = pl_malloc(LWS_PRE + 1024 + blen);
+    if (!buf)
+        return -1;
+    unsigned char *start = buf + LWS_PRE, *p = start, *end = start + 1024;
+    static const char nostore[] = "no-store";
+    int bad = lws_add_http_common_headers(wsi, c->status, "application/json", blen, &p, end) ||
+              lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                          (const unsigned char *)nostore, (int)sizeof nostore - 1, &p, end) ||
+              (c->cookie[0] && lws_add_http_header_by_name(wsi, (const unsigned char *)"set-cookie:",
+                                                           (const unsigned char *)c->cookie,
+                                                           (int)strlen(c->cookie), &p, end)) ||
+              lws_finalize_write_http_header(wsi, start, &p, end);
+    if (!bad) {
+        memcpy(buf + LWS_PRE, body, blen);
+        int w = lws_write(wsi, buf + LWS_PRE, blen, LWS_WRITE_HTTP_FINAL);
+        bad = w < 0 || (size_t)w < blen;
+    }
+    pl_free(buf);
+    pl_free(c->ans);
+    c->ans = NULL;
+    c->status = 0;
+    c->api = NET_API_NONE;
+    if (bad)
+        return -1;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+/* The HTTP request `c` is gone (closed, or its transaction over): an
+ * answer still coming finds no one; what it held is freed. */
+static void net_api_gone(net_conn *c)
+{
+    if (c->areq)
+        c->areq->hc = NULL;
+    c->areq = NULL;
+    if (c->body.s)
+        memset(c->body.s, 0, c->body.len);
+    pl_buf_free(&c->body);
+    pl_free(c->ans);
+    c->ans = NULL;
+    c->status = 0;
+    c->api = NET_API_NONE;
+}
+
+/* Hands a WebSocket message to the hub, or keeps it while the connection's
+ * session is looked up (acct_wait: at most NET_MAX_HELD bytes, else the
+ * connection is closed; the client comes back). */
+#define NET_MAX_HELD (8 * HUB_MAX_MESSAGE)
+static void net_hub_message(net *n, net_conn *c, const char *data, size_t len)
+{
+    if (c->acct_wait) {
+        uint32_t l = (uint32_t)len;
+        if (c->held.len + 4 + len > NET_MAX_HELD) {
+            net_conn_kill(c);
+            return;
+        }
+        pl_buf_append(&c->held, (const char *)&l, 4);
+        pl_buf_append(&c->held, data, len);
+        if (c->held.oom)
+            net_conn_kill(c);
+        return;
+    }
+    hub_message(n->hub, c->id, data, len, net_now());
+}
+
+/* The session of `c` is known (or not): the messages kept meanwhile go to
+ * the hub in order. */
+static void net_release_held(net *n, net_conn *c)
+{
+    pl_buf held = c->held;
+    c->held = (pl_buf){0};
+    c->acct_wait = 0;
+    for (size_t at = 0; at + 4 <= held.len && !c->closing && c->id;) {
+        uint32_t l;
+        memcpy(&l, held.s + at, 4);
+        hub_message(n->hub, c->id, held.s + at + 4, l, net_now());
+        at += 4 + l;
+    }
+    pl_buf_free(&held);
+}
+
+/* A WebSocket opened: when it brings the session cookie from a page of this
+ * server (the Origin checked: a page of another site must not play as the
+ * person), its session is looked up on the quick account thread and its
+ * messages wait for the answer (net_api_done). */
+static void net_ws_session(net *n, struct lws *wsi, net_conn *c)
+{
+    char tok[ACCT_TOKEN_HEX + 1];
+    net_cookie(wsi, tok);
+    if (!tok[0] || !net_same_origin(wsi))
+        return;
+    net_areq *q = pl_calloc(1, sizeof *q);
+    if (!q)
+        return; /* a guest then */
+    q->op = NET_API_WS;
+    q->conn = c->id;
+    memcpy(q->token, tok, sizeof q->token);
+    c->acct_wait = 1;
+    net_acct_submit(n, q);
+}
+
+static void net_api_done(net *n, net_areq *q)
+{
+    if (q->op == NET_API_WS) {
+        net_conn *c = n->destroying ? NULL : net_map_get(&n->conns, q->conn);
+        if (c) {
+            if (q->rc == ACCT_OK)
+                hub_account(n->hub, c->id, q->user.id, q->user.name, net_now());
+            net_release_held(n, c);
+            net_pump(n);
+        }
+        net_areq_free(q);
+        return;
+    }
+    if (q->op == NET_API_DELETE && q->rc == ACCT_OK && !n->destroying) {
+        /* the store anonymised the stored rooms; the live ones here are the hub's */
+        hub_account_deleted(n->hub, q->user.id, NET_ANON_NAME, net_now());
+        net_pump(n);
+    }
+    net_conn *c = q->hc;
+    if (c) {
+        struct lws *wsi = c->wsi;
+        c->areq = NULL;
+        if (q->rc == ACCT_OK && (q->op == NET_API_SIGNUP || q->op == NET_API_SIGNIN)) {
+            net_set_cookie(c, q->user.token);
+            net_api_answer(wsi, c, 200, json_pack("{s:s}", "name", q->user.name));
+        } else if (q->rc == ACCT_OK && q->op == NET_API_ME)
+            net_api_answer(wsi, c, 200, json_pack("{s:s}", "name", q->user.name));
+        else if (q->rc == ACCT_NO_SESSION && q->op == NET_API_ME) {
+            net_set_cookie(c, "");
+            net_api_answer(wsi, c, 200, json_pack("{s:n}", "name"));
+        } else if ((q->rc == ACCT_OK || q->rc == ACCT_NO_SESSION) && q->op == NET_API_SIGNOUT) {
+            net_set_cookie(c, "");
+            net_api_answer(wsi, c, 200, NULL);
+        } else if (q->rc == ACCT_OK) { /* password, delete */
+            if (q->op == NET_API_DELETE)
+                net_set_cookie(c, "");
+            net_api_answer(wsi, c, 200, NULL);
+        } else
+            net_api_fail(wsi, c, q->rc);
+    }
+    net_areq_free(q);
+}
+
+/* One HTTP request for `path`: an account call (/api/...: net_api_begin), a font (/fonts/NAME: net_http_font), a file
  * of the web folder, or a refusal. The resolved path (realpath: every symlink followed) must lie inside the
  * folder, be a regular file and at most NET_MAX_FILE bytes. */
-static int net_http(net *n, struct lws *wsi, const char *path, size_t len)
+static int net_http(net *n, struct lws *wsi, net_conn *c, const char *path, size_t len)
 {
     char *uri;
     int ulen;
     int method = lws_http_get_uri_and_method(wsi, &uri, &ulen);
+    if (len >= 5 && !memcmp(path, "/api/", 5) && c) {
+        c->wsi = wsi;
+        return net_api_begin(n, wsi, c, path, len, method);
+    }
     if (method != LWSHUMETH_GET && method != LWSHUMETH_HEAD) {
         lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, "only GET and HEAD");
         return -1;
@@ -871,7 +1576,7 @@ static void net_receive(net *n, net_conn *c, const char *in, size_t len)
     if (last)
         c->rx_us = net_us();
     if (last && !c->rx.len && !c->rx_over) { /* the usual case: whole in one piece */
-        hub_message(n->hub, c->id, in ? in : "", len, net_now()); /* an empty frame may come as NULL */
+        net_hub_message(n, c, in ? in : "", len); /* an empty frame may come as NULL */
         net_pump(n);
         net_midturn(n);
         return;
@@ -887,7 +1592,7 @@ static void net_receive(net *n, net_conn *c, const char *in, size_t len)
         c->rx_over = c->rx.len > HUB_MAX_MESSAGE;
     }
     if (last) {
-        hub_message(n->hub, c->id, c->rx.s ? c->rx.s : "", c->rx.len, net_now());
+        net_hub_message(n, c, c->rx.s ? c->rx.s : "", c->rx.len);
         pl_buf_free(&c->rx);
         c->rx_over = 0;
         net_pump(n);
@@ -902,7 +1607,26 @@ static int net_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
     net_conn *c = user;
     switch (reason) {
     case LWS_CALLBACK_HTTP:
-        return net_http(n, wsi, in, len);
+        return net_http(n, wsi, c, in, len);
+    case LWS_CALLBACK_HTTP_BODY:
+        if (c && (c->api || c->refuse))
+            net_api_body(c, in, len);
+        return 0;
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        if (c && (c->api || c->refuse)) {
+            net_api_complete(n, wsi, c);
+            return 0;
+        }
+        return lws_callback_http_dummy(wsi, reason, user, in, len);
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        if (c && c->status)
+            return net_api_write(wsi, c);
+        return lws_callback_http_dummy(wsi, reason, user, in, len);
+    case LWS_CALLBACK_CLOSED_HTTP:
+    case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+        if (c && (c->api || c->areq || c->ans || c->body.s))
+            net_api_gone(c);
+        return lws_callback_http_dummy(wsi, reason, user, in, len);
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: {
         char uri[8];
         if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) != 3 || strcmp(uri, "/ws"))
@@ -923,6 +1647,7 @@ static int net_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
             net_pump(n);
             return -1;
         }
+        net_ws_session(n, wsi, c);
         net_pump(n);
         return 0;
     case LWS_CALLBACK_RECEIVE:
@@ -995,10 +1720,6 @@ static int net_cluster_start(net *n, const net_config *cfg, pl_buf *err)
     }
     n->cluster = 1;
     snprintf(n->owner, sizeof n->owner, "%s", owner);
-    if (!(n->db = pl_strdup(cfg->db))) {
-        pl_buf_puts(err, "out of memory");
-        return -1;
-    }
     if (store_set_owner(n->store, owner, err) < 0 || store_owner_beat(n->store, NET_TTL_MS, err) < 0)
         return -1;
     n->beat_next = net_now() + NET_BEAT_MS;
@@ -1038,6 +1759,16 @@ net *net_new(const net_config *cfg, pl_buf *err)
     snprintf(n->fonts, sizeof n->fonts, "%s", fonts);
     if (!cfg->db || !(n->store = store_open(cfg->db, err)))
         goto fail;
+    if (!(n->db = pl_strdup(cfg->db))) { /* for the cluster's and the account threads' own handles */
+        pl_buf_puts(err, "out of memory");
+        goto fail;
+    }
+    n->acfg = (acct_config){.ops = cfg->acct_ops, .mem = cfg->acct_mem, .session_ms = NET_SESSION_S * 1000LL};
+    for (int i = 0; i < 2; i++) {
+        pthread_cond_init(&n->aq[i].cv, NULL);
+        n->aq[i].n = n;
+        n->aq[i].name = i ? "sessions" : "accounts";
+    }
     if (cfg->cluster && net_cluster_start(n, cfg, err) < 0)
         goto fail;
     hub_config hc = {0};
@@ -1113,6 +1844,13 @@ net *net_new(const net_config *cfg, pl_buf *err)
             goto fail;
         }
         n->lb_started = 1;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (pthread_create(&n->aq[i].thread, NULL, net_acct_main, &n->aq[i])) {
+            pl_buf_puts(err, "cannot start the account threads");
+            goto fail;
+        }
+        n->aq[i].started = 1;
     }
     int nw = cfg->workers;
     if (nw <= 0) {
@@ -1234,9 +1972,23 @@ void net_free(net *n)
     pthread_mutex_lock(&n->mu);
     n->wk_quit = 1;
     n->st_quit = 1;
+    n->aq_quit = 1;
     pthread_cond_broadcast(&n->wk_cv);
     pthread_cond_broadcast(&n->st_cv);
+    for (int i = 0; i < 2; i++)
+        pthread_cond_broadcast(&n->aq[i].cv);
     pthread_mutex_unlock(&n->mu);
+    for (int i = 0; i < 2; i++)
+        if (n->aq[i].started)
+            pthread_join(n->aq[i].thread, NULL); /* each answers what it was asked first */
+    while (n->adone) { /* answers nobody will read: the requests that wait forget them */
+        net_areq *q = n->adone;
+        n->adone = q->next;
+        if (q->hc)
+            q->hc->areq = NULL;
+        net_areq_free(q);
+    }
+    n->adone_tail = NULL;
     for (int i = 0; i < n->nwk; i++)
         pthread_join(n->wk[i], NULL);
     pl_free(n->wk);
@@ -1292,6 +2044,9 @@ void net_free(net *n)
     pl_free(n->conns.vals);
     pthread_cond_destroy(&n->wk_cv);
     pthread_cond_destroy(&n->st_cv);
+    for (int i = 0; i < 2; i++)
+        if (n->aq[i].n)
+            pthread_cond_destroy(&n->aq[i].cv);
     pthread_mutex_destroy(&n->mu);
     pl_free(n);
 }

@@ -5,13 +5,18 @@
  *
  * One libwebsockets context served by one thread (the one that calls
  * net_run): it owns the hub, feeds it what arrives and the time, and sends
- * what the hub releases. Two kinds of helper threads never touch the hub:
+ * what the hub releases. Three kinds of helper threads never touch the hub:
  * the storage thread (owns the store: writes the hub's batches, so the
  * service thread never waits on disk) and a pool of workers (the computer
  * players' choices). Both post their results back through a mutex-guarded
  * queue and lws_cancel_service, which wakes the service thread. With
  * net_config.engines (or engine_cmd) the jobs that have a text go to worker
  * processes instead (engines.h), whose threads post back the same way.
+ * The accounts (account.h, docs/server.md "Accounts") have two threads of
+ * their own, each with its own store handle and acct: one for the slow calls
+ * that hash a password (sign-up, sign-in, password, delete), one for the
+ * quick ones (a session looked up for /api/account/me and for a WebSocket
+ * that brings the cookie, sign-out); they post back the same way.
  *
  * Time: the hub gets CLOCK_REALTIME in milliseconds since the epoch (the
  * protocol's `server_ms` and the stored `at_ms` are wall-clock times);
@@ -23,8 +28,31 @@
 
 #if !defined(PARLOUR_IN_FRONT)
 #error "net.h belongs to the server (a front end): core, games and AI may not include it"
+/* ---- Accounts over HTTP (docs/server.md, "Accounts on the wire") ---------------- */
+
+/* The fields of an /api/account request's body, each owned (wiped and freed
+ * by net_account_body_free); NULL where the call's shape has none. */
+typedef struct net_acct_fields {
+    char *name;         /* signup, signin */
+    char *password;     /* signup, signin, delete; password: the old one */
+    char *new_password; /* password */
+} net_acct_fields;
+
+/* Checks `body` (`len` bytes, not NUL-terminated, any bytes) of a POST to
+ * /api/account/CALL, `call` one of "signup", "signin", "signout", "password",
+ * "delete", against its shape: exactly the keys the call takes, each a
+ * string (no key twice, no \u0000; at most NET_MAX_BODY bytes; sign-out: {}
+ * or nothing). Returns 0 with the fields copied into `out`; -1 with what the
+ * shape must be in `why` (an unknown call too); -2 when memory ran out. On
+ * failure `out` holds nothing. Pure (no I/O): the fuzz target fuzz_account
+ * calls it. */
+int net_account_body(const char *call, const char *body, size_t len, net_acct_fields *out, pl_buf *why);
+/* Wipes and frees the fields of `b` and zeroes it; a zeroed `b` is a no-op. */
+void net_account_body_free(net_acct_fields *b);
+
 #endif
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "parlour/buf.h"
@@ -60,7 +88,14 @@ typedef struct net_config {
                             rooms restored at start, the lobby re-read from the store [0;
                             `parlour serve` sets it for --cluster or a postgresql:// store] */
     const char *owner;   /* cluster: the owner id [host:pid:random] */
+    unsigned long long acct_ops; /* accounts: Argon2id's operations and memory (acct_config) [libsodium's
+                                    interactive limits]; `parlour serve --test-fast-hash`, for tests only,
+                                    sets libsodium's minimums */
+    size_t acct_mem;
 } net_config;
+
+#define NET_SESSION_S (30 * 24 * 3600) /* a session cookie's Max-Age (acct_config.session_ms) */
+#define NET_MAX_BODY 4096              /* bytes of an /api/account request's body; more: 400 */
 
 #define NET_BEAT_MS 300      /* cluster: the heartbeat's period... */
 #define NET_TTL_MS 1000      /* ...and how long it keeps the leases alive: a room of a killed
@@ -104,5 +139,27 @@ void net_free(net *n);
  * ms p99.9 4.10 ms max 6.20 ms"; nothing when none was answered. Call on
  * net_run's thread, before net_free. */
 void net_latency(const net *n, pl_buf *out);
+
+/* ---- Accounts over HTTP (docs/server.md, "Accounts on the wire") ---------------- */
+
+/* The fields of an /api/account request's body, each owned (wiped and freed
+ * by net_account_body_free); NULL where the call's shape has none. */
+typedef struct net_acct_fields {
+    char *name;         /* signup, signin */
+    char *password;     /* signup, signin, delete; password: the old one */
+    char *new_password; /* password */
+} net_acct_fields;
+
+/* Checks `body` (`len` bytes, not NUL-terminated, any bytes) of a POST to
+ * /api/account/CALL, `call` one of "signup", "signin", "signout", "password",
+ * "delete", against its shape: exactly the keys the call takes, each a
+ * string (no key twice, no \u0000; at most NET_MAX_BODY bytes; sign-out: {}
+ * or nothing). Returns 0 with the fields copied into `out`; -1 with what the
+ * shape must be in `why` (an unknown call too); -2 when memory ran out. On
+ * failure `out` holds nothing. Pure (no I/O): the fuzz target fuzz_account
+ * calls it. */
+int net_account_body(const char *call, const char *body, size_t len, net_acct_fields *out, pl_buf *why);
+/* Wipes and frees the fields of `b` and zeroes it; a zeroed `b` is a no-op. */
+void net_account_body_free(net_acct_fields *b);
 
 #endif
