@@ -6,9 +6,6 @@
  * — where it cannot, those cases are skipped with the reason. Argon2id runs
  * at libsodium's lowest limits here, so that the tests are quick: the
  * limits change the cost, not the logic. */
-/* unistd.h declares acct(2), whose name account.h gives its type: every
- * header that may include unistd.h comes first, with that name hidden. */
-#define acct test_unistd_acct
 #include <jansson.h>
 #include <sodium.h>
 #include <sqlite3.h>
@@ -24,7 +21,6 @@
 #include "helpers.h"
 #include "parlour/rng.h"
 #include "store.h"
-#undef acct
 #include "account.h"
 
 /* One backend under test: `fresh` names a new, empty database for a test,
@@ -93,12 +89,12 @@ static store *open_ok(const char *path)
 }
 
 /* Argon2id at libsodium's minimum: a hash takes microseconds. */
-static acct *acct_ok(store *s, int per_name, int per_addr, int64_t session_ms)
+static acct_svc *acct_ok(store *s, int per_name, int per_addr, int64_t session_ms)
 {
     acct_config cfg = {.ops = crypto_pwhash_OPSLIMIT_MIN, .mem = crypto_pwhash_MEMLIMIT_MIN,
                        .per_name = per_name, .per_addr = per_addr, .session_ms = session_ms};
     pl_buf err = {0};
-    acct *a = acct_new(s, &cfg, &err);
+    acct_svc *a = acct_new(s, &cfg, &err);
     if (!a)
         fail_msg("acct_new: %s", pl_buf_str(&err));
     pl_buf_free(&err);
@@ -109,7 +105,7 @@ static acct *acct_ok(store *s, int per_name, int per_addr, int64_t session_ms)
 typedef struct {
     char path[512];
     store *s;
-    acct *a;
+    acct_svc *a;
 } world;
 
 static void world_open(world *w, const char *name, int file, int per_name, int per_addr, int64_t session_ms)
@@ -747,7 +743,7 @@ static void test_rehash_follows_limits(void **st)
     assert_int_equal(store_account_by_id(w.s, u.id, &sa, &err), 0);
     assert_non_null(strstr(sa.hash, ",t=1,"));
     acct_config cfg = {.ops = 3, .mem = crypto_pwhash_MEMLIMIT_MIN};
-    acct *b = acct_new(w.s, &cfg, &err);
+    acct_svc *b = acct_new(w.s, &cfg, &err);
     assert_non_null(b);
     acct_user v;
     assert_int_equal(acct_signin(b, "Ann", "correct horse", "a", 1, &v, &err), ACCT_OK);
@@ -776,7 +772,7 @@ static void test_sessions_shared_between_handles(void **st)
     world w;
     world_open(&w, "shared", 1, 0, 0, 0);
     store *s2 = open_ok(w.path);
-    acct *b = acct_ok(s2, 0, 0, 0);
+    acct_svc *b = acct_ok(s2, 0, 0, 0);
     acct_user u, x;
     pl_buf err = {0};
     assert_int_equal(signup(&w, "Ann", "correct horse", "a", 0, &u), ACCT_OK);

@@ -50,7 +50,7 @@ typedef struct {
     int count;      /* attempts in it */
 } rl_slot;
 
-struct acct {
+struct acct_svc {
     store *s;
     acct_config cfg;
     char dummy[crypto_pwhash_STRBYTES]; /* the hash an unknown name is checked against */
@@ -82,7 +82,7 @@ const char *acct_status_name(acct_status s)
 
 /* Hashes password `pw` into out (crypto_pwhash_STRBYTES) with a's limits.
  * 0, or -1 with a message (out of memory: the limits' memory). */
-static int hash_password(acct *a, const char *pw, char *out, pl_buf *err)
+static int hash_password(acct_svc *a, const char *pw, char *out, pl_buf *err)
 {
     if (crypto_pwhash_str_alg(out, pw, strlen(pw), a->cfg.ops, a->cfg.mem, crypto_pwhash_ALG_ARGON2ID13) == 0)
         return 0;
@@ -90,13 +90,13 @@ static int hash_password(acct *a, const char *pw, char *out, pl_buf *err)
     return -1;
 }
 
-acct *acct_new(store *s, const acct_config *cfg, pl_buf *err)
+acct_svc *acct_new(store *s, const acct_config *cfg, pl_buf *err)
 {
     if (sodium_init() < 0) { /* 0 the first time, 1 after: both fine */
         pl_buf_puts(err, "accounts: libsodium could not start");
         return NULL;
     }
-    acct *a = pl_calloc(1, sizeof *a);
+    acct_svc *a = pl_calloc(1, sizeof *a);
     if (!a) {
         pl_buf_puts(err, "accounts: out of memory");
         return NULL;
@@ -134,7 +134,7 @@ acct *acct_new(store *s, const acct_config *cfg, pl_buf *err)
     return a;
 }
 
-void acct_free(acct *a)
+void acct_free(acct_svc *a)
 {
     if (!a)
         return;
@@ -230,7 +230,7 @@ static int password_ok(const char *pw)
 
 /* ---- rate limits ---- */
 
-static uint64_t rl_hash(const acct *a, char kind, const char *key)
+static uint64_t rl_hash(const acct_svc *a, char kind, const char *key)
 {
     unsigned char h[crypto_shorthash_BYTES];
     size_t n = strlen(key);
@@ -288,12 +288,12 @@ static rl_slot *rl_find(rl_slot *t, uint64_t k, int64_t now)
 }
 
 /* Whether key has used up its `limit` attempts in table t. */
-static int rl_full(acct *a, rl_slot *t, char kind, const char *key, int limit, int64_t now)
+static int rl_full(acct_svc *a, rl_slot *t, char kind, const char *key, int limit, int64_t now)
 {
     return rl_find(t, rl_hash(a, kind, key), now)->count >= limit;
 }
 
-static void rl_count(acct *a, rl_slot *t, char kind, const char *key, int64_t now)
+static void rl_count(acct_svc *a, rl_slot *t, char kind, const char *key, int64_t now)
 {
     rl_slot *e = rl_find(t, rl_hash(a, kind, key), now);
     if (e->count < 1000000)
@@ -302,7 +302,7 @@ static void rl_count(acct *a, rl_slot *t, char kind, const char *key, int64_t no
 
 /* An attempt from addr: ACCT_RATE when the address has used its limit, else
  * counts it and gives ACCT_OK. */
-static int addr_attempt(acct *a, const char *addr, int64_t now)
+static int addr_attempt(acct_svc *a, const char *addr, int64_t now)
 {
     const char *k = addr ? addr : "";
     if (rl_full(a, a->addrs, 'a', k, a->cfg.per_addr, now))
@@ -335,7 +335,7 @@ static int token_parse(const char *token, char *hex)
 }
 
 /* Opens a session for account `id`: the token into out->token. 0 or -1. */
-static int session_open(acct *a, int64_t id, int64_t now, acct_user *out, pl_buf *err)
+static int session_open(acct_svc *a, int64_t id, int64_t now, acct_user *out, pl_buf *err)
 {
     if (now - a->purged_ms >= 3600000 || now < a->purged_ms) { /* sessions nobody came back to, hourly */
         pl_buf e2 = {0};
@@ -358,7 +358,7 @@ static int session_open(acct *a, int64_t id, int64_t now, acct_user *out, pl_buf
 
 /* The account of live session `key` into *acc (renewed). ACCT_OK,
  * ACCT_NO_SESSION, or -1. */
-static int session_account(acct *a, const char *key, int64_t now, store_account *acc, pl_buf *err)
+static int session_account(acct_svc *a, const char *key, int64_t now, store_account *acc, pl_buf *err)
 {
     int64_t id = 0;
     int rc = store_session_get(a->s, key, now, now + a->cfg.session_ms, &id, err);
@@ -376,7 +376,7 @@ static void user_from(acct_user *out, const store_account *acc)
 
 /* ---- the calls ---- */
 
-int acct_signup(acct *a, const char *name, const char *password, const char *addr, int64_t now_ms,
+int acct_signup(acct_svc *a, const char *name, const char *password, const char *addr, int64_t now_ms,
                 acct_user *out, pl_buf *err)
 {
     char nm[ACCT_MAX_NAME + 1], folded[STORE_ACCOUNT_FOLDED + 1], hash[crypto_pwhash_STRBYTES];
@@ -402,7 +402,7 @@ int acct_signup(acct *a, const char *name, const char *password, const char *add
  * dummy when there is none, or the name is no name), counting a failure
  * against the name. ACCT_OK with the account in *acc, ACCT_WRONG,
  * ACCT_RATE, or -1. */
-static int check(acct *a, const char *folded, const char *password, int64_t now, store_account *acc, pl_buf *err)
+static int check(acct_svc *a, const char *folded, const char *password, int64_t now, store_account *acc, pl_buf *err)
 {
     if (rl_full(a, a->names, 'n', folded, a->cfg.per_name, now))
         return ACCT_RATE;
@@ -426,7 +426,7 @@ static int check(acct *a, const char *folded, const char *password, int64_t now,
  * limits than a's (the limits were raised), hashes the password again with
  * a's, so every hash follows the configuration. Best effort: a failure (or
  * a password changed meanwhile) leaves the old hash, which still works. */
-static void rehash(acct *a, const store_account *acc, const char *password)
+static void rehash(acct_svc *a, const store_account *acc, const char *password)
 {
     char hash[crypto_pwhash_STRBYTES];
     if (crypto_pwhash_str_needs_rehash(acc->hash, a->cfg.ops, a->cfg.mem) == 0)
@@ -437,7 +437,7 @@ static void rehash(acct *a, const store_account *acc, const char *password)
     pl_buf_free(&e2);
 }
 
-int acct_signin(acct *a, const char *name, const char *password, const char *addr, int64_t now_ms,
+int acct_signin(acct_svc *a, const char *name, const char *password, const char *addr, int64_t now_ms,
                 acct_user *out, pl_buf *err)
 {
     char nm[ACCT_MAX_NAME + 1], folded[STORE_ACCOUNT_FOLDED + 1];
@@ -454,7 +454,7 @@ int acct_signin(acct *a, const char *name, const char *password, const char *add
     return session_open(a, acc.id, now_ms, out, err) < 0 ? -1 : ACCT_OK;
 }
 
-int acct_session(acct *a, const char *token, int64_t now_ms, acct_user *out, pl_buf *err)
+int acct_session(acct_svc *a, const char *token, int64_t now_ms, acct_user *out, pl_buf *err)
 {
     char key[STORE_SESSION_HASH + 1];
     if (!token_parse(token, key))
@@ -466,7 +466,7 @@ int acct_session(acct *a, const char *token, int64_t now_ms, acct_user *out, pl_
     return rc;
 }
 
-int acct_signout(acct *a, const char *token, pl_buf *err)
+int acct_signout(acct_svc *a, const char *token, pl_buf *err)
 {
     char key[STORE_SESSION_HASH + 1];
     if (!token_parse(token, key))
@@ -477,7 +477,7 @@ int acct_signout(acct *a, const char *token, pl_buf *err)
 
 /* The session's account, rate limits and password checked: ACCT_OK with
  * the account in *acc and the session's key in key, else the status. */
-static int session_checked(acct *a, const char *token, const char *password, const char *addr, int64_t now,
+static int session_checked(acct_svc *a, const char *token, const char *password, const char *addr, int64_t now,
                            char *key, store_account *acc, pl_buf *err)
 {
     if (!token_parse(token, key))
@@ -490,7 +490,7 @@ static int session_checked(acct *a, const char *token, const char *password, con
     return check(a, acc->folded, password, now, acc, err);
 }
 
-int acct_password(acct *a, const char *token, const char *old_password, const char *new_password,
+int acct_password(acct_svc *a, const char *token, const char *old_password, const char *new_password,
                   const char *addr, int64_t now_ms, pl_buf *err)
 {
     char key[STORE_SESSION_HASH + 1], hash[crypto_pwhash_STRBYTES];
@@ -510,7 +510,7 @@ int acct_password(acct *a, const char *token, const char *old_password, const ch
     return rc < 0 ? -1 : rc == 0 ? ACCT_OK : ACCT_NO_SESSION;
 }
 
-int acct_delete(acct *a, const char *token, const char *password, const char *addr, int64_t now_ms,
+int acct_delete(acct_svc *a, const char *token, const char *password, const char *addr, int64_t now_ms,
                 pl_buf *err)
 {
     char key[STORE_SESSION_HASH + 1];

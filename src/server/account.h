@@ -43,7 +43,7 @@
 #define ACCT_MAX_PASSWORD 200 /* ... and bytes, at most */
 #define ACCT_TOKEN_HEX 64     /* hex digits of a session token */
 
-typedef struct acct acct;
+typedef struct acct_svc acct_svc;
 
 /* What a call came to. */
 typedef enum acct_status {
@@ -80,30 +80,30 @@ typedef struct acct_user {
 /* Makes the accounts service over store `s` (not owned: it must outlive the
  * acct; the store's schema has the accounts and sessions tables). Returns
  * it, or NULL with a message (libsodium failed to start). */
-acct *acct_new(store *s, const acct_config *cfg, pl_buf *err);
+acct_svc *acct_new(store *s, const acct_config *cfg, pl_buf *err);
 /* Frees it; NULL is a no-op. */
-void acct_free(acct *a);
+void acct_free(acct_svc *a);
 
 /* Makes an account and a first session. `addr` is the client's address (rate
  * limit). On ACCT_OK `out` holds the account and its session token. */
-int acct_signup(acct *a, const char *name, const char *password, const char *addr, int64_t now_ms,
+int acct_signup(acct_svc *a, const char *name, const char *password, const char *addr, int64_t now_ms,
                 acct_user *out, pl_buf *err);
 /* Checks name and password and opens a session (ACCT_OK: `out` as above). */
-int acct_signin(acct *a, const char *name, const char *password, const char *addr, int64_t now_ms,
+int acct_signin(acct_svc *a, const char *name, const char *password, const char *addr, int64_t now_ms,
                 acct_user *out, pl_buf *err);
 /* Who holds session `token` (ACCT_OK: `out` without token; the session's
  * life is renewed), or ACCT_NO_SESSION. */
-int acct_session(acct *a, const char *token, int64_t now_ms, acct_user *out, pl_buf *err);
+int acct_session(acct_svc *a, const char *token, int64_t now_ms, acct_user *out, pl_buf *err);
 /* Ends session `token` (ACCT_OK, or ACCT_NO_SESSION). */
-int acct_signout(acct *a, const char *token, pl_buf *err);
+int acct_signout(acct_svc *a, const char *token, pl_buf *err);
 /* Changes the password of the session's account after checking the old one;
  * every OTHER session of the account ends. */
-int acct_password(acct *a, const char *token, const char *old_password, const char *new_password,
+int acct_password(acct_svc *a, const char *token, const char *old_password, const char *new_password,
                   const char *addr, int64_t now_ms, pl_buf *err);
 /* Deletes the session's account after checking its password: its sessions
  * end, its name is free again, and its games stay with the account's name
  * replaced by an anonymous one (docs/accounts.md). */
-int acct_delete(acct *a, const char *token, const char *password, const char *addr, int64_t now_ms,
+int acct_delete(acct_svc *a, const char *token, const char *password, const char *addr, int64_t now_ms,
                 pl_buf *err);
 
 #endif

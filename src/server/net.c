@@ -17,9 +17,6 @@
  * batch leaves early once NET_BATCH_EARLY writes wait (net_midturn): the
  * moves would otherwise wait for the rest of the turn twice.
  */
-/* unistd.h (here and through libwebsockets.h) declares acct(2), whose name
- * account.h gives its type: the system's is renamed while they are read. */
-#define acct net_unistd_acct
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
@@ -37,7 +34,6 @@
 #include <jansson.h>
 #include <libwebsockets.h>
 
-#undef acct
 #include "account.h"
 #include "engines.h"
 #include "hub.h"
@@ -817,7 +813,7 @@ static void net_areq_free(net_areq *q)
 }
 
 /* Runs call `q` on `a` (an account thread). */
-static void net_areq_run(acct *a, net_areq *q)
+static void net_areq_run(acct_svc *a, net_areq *q)
 {
     pl_buf err = {0};
     int64_t now = net_now();
@@ -857,7 +853,7 @@ static void *net_acct_main(void *arg)
     net *n = aq->n;
     prctl(PR_SET_NAME, aq->name);
     store *s = NULL;
-    acct *a = NULL;
+    acct_svc *a = NULL;
     /* Made now, not at the first call: acct_new hashes its dummy password (as long as a
      * sign-in), which the first page to open its WebSocket would otherwise wait for. */
     pl_buf err0 = {0};
