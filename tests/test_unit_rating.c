@@ -285,6 +285,43 @@ static void test_abandoning_never_rates_the_leaver_above_losing(void **state)
     pl_buf_free(&err);
 }
 
+/* Staying never costs (issue 33 §2: the leaver's side forfeits): when the
+ * computer that finished a leaver's seat wins on the board, everyone of
+ * another side is still rated as winning against that side; the leaver's
+ * teammate keeps the board's result; other sides among themselves too. */
+static void test_abandoning_the_others_win_against_the_leaver_s_side(void **state)
+{
+    (void)state;
+    pl_buf err = {0};
+    /* two players: the leaver's seat (0) won on the board */
+    pl_rating_seat s[4] = {seat(1600, 90, 0, 0), seat(1550, 120, 1, 1)};
+    assert_int_equal(pl_rating_abandon(s, 2, 0, &err), 0);
+    pl_glicko2 out[4];
+    update(s, 2, out);
+    pl_glicko2_game won = {1600, 90, 1.0};
+    pl_glicko2 d = pl_glicko2_update(s[1].player, &won, 1, PL_RATING_TAU);
+    assert_true(out[1].rating == d.rating && out[1].rating > 1550);
+    assert_true(out[0].rating < 1600);
+    /* 2v2 (seat s is team s % 2): seat 0 left, its team won on the board */
+    for (int i = 0; i < 4; i++)
+        s[i] = seat(1500, 200, i % 2, i % 2);
+    assert_int_equal(pl_rating_abandon(s, 4, 0, &err), 0);
+    update(s, 4, out);
+    assert_true(out[1].rating > 1500 && out[3].rating > 1500); /* the other team wins */
+    assert_true(out[0].rating < 1500);                         /* the leaver loses */
+    assert_true(out[2].rating > 1500);                         /* the teammate keeps the board's win */
+    /* Tam Cúc for three: the leaver's seat (1) first on the board */
+    pl_rating_seat t[3] = {seat(1500, 200, 0, 1), seat(1500, 200, 1, 0), seat(1500, 200, 2, 2)};
+    assert_int_equal(pl_rating_abandon(t, 3, 1, &err), 0);
+    update(t, 3, out);
+    assert_true(out[1].rating < 1500);
+    assert_true(out[0].rating > out[2].rating); /* 0 beat 2 on the board; both beat the leaver */
+    pl_glicko2_game g2[2] = {{1500, 200, 1.0}, {1500, 200, 0.0}};
+    pl_glicko2 d2 = pl_glicko2_update(t[2].player, g2, 2, PL_RATING_TAU);
+    assert_true(fabs(out[2].rating - d2.rating) < 1e-9);
+    pl_buf_free(&err);
+}
+
 static void test_bad_input_is_refused_with_a_message(void **state)
 {
     (void)state;
@@ -535,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_symmetric_teams_get_symmetric_changes),
         cmocka_unit_test(test_tamcuc_four_ranking_first_gains_most_last_loses_most),
         cmocka_unit_test(test_abandoning_never_rates_the_leaver_above_losing),
+        cmocka_unit_test(test_abandoning_the_others_win_against_the_leaver_s_side),
         cmocka_unit_test(test_bad_input_is_refused_with_a_message),
         cmocka_unit_test(test_bounds_hold_where_glicko2_alone_leaves_them),
         cmocka_unit_test(test_result_of_finished_games_ranks_the_winner_first),

@@ -68,9 +68,12 @@ int pl_rating_result(const pl_game *g, const void *st, pl_rating_seat *seats, in
 
 /* Marks seat `leaver` as having abandoned the game (issue 33 §2): it is
  * rated as a loss against every other side, whatever its seat's result
- * when the computer finished it; the other seats keep the finished game's
- * ranks. So abandoning never pays: the leaver's new rating is at most what
- * any finished result would give. Returns 0, or -1 with a message when
+ * when the computer finished it, and every other side is rated as winning
+ * against the leaver's side (its team forfeits to them); the leaver's own
+ * teammates, and the other sides among themselves, keep the finished
+ * game's ranks. So abandoning never pays (the leaver's new rating is at
+ * most what any finished result would give) and staying never costs (no
+ * one loses rating to the computer that finished the leaver's seat). Returns 0, or -1 with a message when
  * `leaver` is not one of the `n` seats (nothing changed). */
 int pl_rating_abandon(pl_rating_seat *seats, int n, int leaver, pl_buf *err);
 
@@ -80,7 +83,8 @@ int pl_rating_abandon(pl_rating_seat *seats, int n, int leaver, pl_buf *err);
  * other side: a side of one seat is that player; a team is ONE composite
  * opponent, its mean rating with RD = sqrt(mean RD²). The score is 1, 0.5
  * or 0 as the seat's rank is better, equal or worse than that side's (0
- * against everyone for a seat that left). So two players is exactly
+ * against everyone for a seat that left; 1 against a side one of whose
+ * seats left, for every seat of another side). So two players is exactly
  * pl_glicko2_update with one game; Tam Cúc for four is three games each.
  * Deviations are then kept within [PL_RATING_RD_MIN, PL_RATING_RD_MAX],
  * volatilities at most PL_RATING_VOL_MAX. Returns 0, or -1 with a message

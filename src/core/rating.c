@@ -185,6 +185,7 @@ typedef struct rt_side {
     int team;
     int rank;       /* of the seats that did not leave (else of its first seat) */
     bool ranked;    /* rank comes from a seat that did not leave */
+    bool forfeits;  /* a seat of it left: every other side wins against it */
     double rating;  /* the composite opponent */
     double rd;
     int members;
@@ -218,9 +219,11 @@ int pl_rating_update(const pl_rating_seat *seats, int n, pl_glicko2 *out, pl_buf
         while (k < nsides && side[k].team != seats[i].team)
             k++;
         if (k == nsides) {
-            side[nsides++] = (rt_side){seats[i].team, seats[i].rank, false, 0, 0, 0};
+            side[nsides++] = (rt_side){seats[i].team, seats[i].rank, false, false, 0, 0, 0};
         }
         rt_side *t = &side[k];
+        if (seats[i].left)
+            t->forfeits = true;
         if (!seats[i].left) {
             if (t->ranked && t->rank != seats[i].rank) {
                 pl_buf_printf(err, "rating: seats of team %d have different ranks", t->team);
@@ -262,7 +265,11 @@ int pl_rating_update(const pl_rating_seat *seats, int n, pl_glicko2 *out, pl_buf
                 gm->deviation = side[k].rd;
             }
             int mine = seats[i].rank, theirs = side[k].rank;
-            gm->score = seats[i].left ? 0.0 : mine < theirs ? 1.0 : mine == theirs ? 0.5 : 0.0;
+            gm->score = seats[i].left      ? 0.0
+                        : side[k].forfeits ? 1.0
+                        : mine < theirs    ? 1.0
+                        : mine == theirs   ? 0.5
+                                           : 0.0;
         }
         pl_glicko2 r = pl_glicko2_update(seats[i].player, games, ng, PL_RATING_TAU);
         r.deviation = rt_clamp(r.deviation, PL_RATING_RD_MIN, PL_RATING_RD_MAX);
