@@ -390,6 +390,10 @@ static void req_join(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
             hub_error(h, c->id, "room", "join", "no room '%s'", code);
         return;
     }
+    if (r->rated && !c->account && !token) {
+        hub_error(h, c->id, "rated", "join", "room %s is rated: sign in to sit in it (or watch it)", code);
+        return;
+    }
     if (jseat) {
         json_int_t v = json_integer_value(jseat);
         seat = v >= 0 && v < r->nseats ? (int)v : -2;
@@ -426,10 +430,6 @@ static void req_join(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
                 return;
             }
         }
-    }
-    if (r->rated && !c->account && !token) {
-        hub_error(h, c->id, "rated", "join", "room %s is rated: sign in to sit in it (or watch it)", code);
-        return;
     }
     if (member_add(r, c->id) < 0) {
         hub_error(h, c->id, "storage", "join", "out of memory");
