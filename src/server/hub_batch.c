@@ -127,8 +127,8 @@ void hubb_queue_finish(hub *h, hub_room *r)
     r->finished_queued = 1;
     if (r->rated) {
         pl_buf err = {0};
-        hubr_fin f;
-        if (hubr_finish(r, &f, &err) < 0 ||
+        hubg_fin f;
+        if (hubg_finish(r, &f, &err) < 0 ||
             hub_grow((void **)&p->rated, &p->caprated, p->nrated + 1, sizeof *p->rated) < 0) {
             /* the finish is stored casual: said, not hidden */
             fprintf(stderr, "parlour serve: room %s is not rated: %s\n", r->code, pl_buf_str(&err));
@@ -248,7 +248,7 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
         hub_release(h, b->id);
         for (int i = 0; i < p->nrated; i++) /* durable: each member is told */
             if (p->rated[i].written)
-                hubr_announce(h, &p->rated[i]);
+                hubg_announce(h, &p->rated[i]);
         for (int i = 0; h->cfg.cluster && i < b->nrooms; i++) {
             /* a room made here for players who come by its code (wherever
              * nginx sends that) was stored without a lease (hubb_room_give_away) */

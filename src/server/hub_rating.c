@@ -8,7 +8,7 @@
  * updates and writes them in the finish's transaction, and this file only
  * describes the seats (account, computer level, team, rank, left) and
  * announces what came back.
- * Threading: the service thread's, except hubr_write (the storage thread,
+ * Threading: the service thread's, except hubg_write (the storage thread,
  * on a batch it owns).
  */
 #include <string.h>
@@ -35,7 +35,7 @@ static const struct {
     {"karuta/kyogi", "champion", 2346, 231},
 };
 
-int hubr_level_rating(const char *pool, const char *level, pl_glicko2 *out)
+int hubg_level_rating(const char *pool, const char *level, pl_glicko2 *out)
 {
     for (size_t i = 0; level && i < sizeof level_ratings / sizeof level_ratings[0]; i++)
         if (!strcmp(level_ratings[i].pool, pool) && !strcmp(level_ratings[i].level, level)) {
@@ -46,7 +46,7 @@ int hubr_level_rating(const char *pool, const char *level, pl_glicko2 *out)
     return -1;
 }
 
-int hubr_check(const hub_room *r, pl_buf *why)
+int hubg_check(const hub_room *r, pl_buf *why)
 {
     pl_rating_pool p = pl_rating_pool_of(r->game, &r->m->opts);
     if (!p.rated) {
@@ -60,7 +60,7 @@ int hubr_check(const hub_room *r, pl_buf *why)
             pl_buf_printf(why, "seat %d: a rated room has one person per seat", s);
             return -1;
         }
-        if (t->kind == HUB_SEAT_AI && hubr_level_rating(p.key, t->level, &g) < 0) {
+        if (t->kind == HUB_SEAT_AI && hubg_level_rating(p.key, t->level, &g) < 0) {
             pl_buf_printf(why, "seat %d: the computer level '%s' has no rating in %s", s, t->level, p.key);
             return -1;
         }
@@ -72,7 +72,7 @@ int hubr_check(const hub_room *r, pl_buf *why)
     return 0;
 }
 
-int hubr_finish(const hub_room *r, hubr_fin *out, pl_buf *err)
+int hubg_finish(const hub_room *r, hubg_fin *out, pl_buf *err)
 {
     pl_rating_pool p = pl_rating_pool_of(r->game, &r->m->opts);
     if (!p.rated) {
@@ -94,7 +94,7 @@ int hubr_finish(const hub_room *r, hubr_fin *out, pl_buf *err)
         x->team = rs[s].team;
         x->rank = rs[s].rank;
         if (t->kind == HUB_SEAT_AI) {
-            if (hubr_level_rating(p.key, t->level, &x->fixed) < 0) {
+            if (hubg_level_rating(p.key, t->level, &x->fixed) < 0) {
                 pl_buf_printf(err, "room %s: seat %d's level has no rating", r->code, s);
                 return -1;
             }
@@ -116,14 +116,14 @@ int hubr_finish(const hub_room *r, hubr_fin *out, pl_buf *err)
     return 0;
 }
 
-int hubr_write(store *s, hubr_fin *f, const char *result, pl_buf *err)
+int hubg_write(store *s, hubg_fin *f, const char *result, pl_buf *err)
 {
     int rc = store_finish_rated(s, f->code, result, f->pool, f->seats, f->n, f->now_ms, err);
     f->written = rc == 0;
     return rc;
 }
 
-void hubr_announce(hub *h, const hubr_fin *f)
+void hubg_announce(hub *h, const hubg_fin *f)
 {
     hub_room *r = hub_room_find(h, f->code);
     if (!r)

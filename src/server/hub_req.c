@@ -347,7 +347,7 @@ static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     r->total_s = total_s;
     r->public_ = pub;
     r->rated = rated;
-    if (rated && hubr_check(r, &err) < 0) {
+    if (rated && hubg_check(r, &err) < 0) {
         hub_error(h, c->id, "rated", "create", "%s", pl_buf_str(&err));
         pl_buf_free(&err);
         hub_room_free(r);

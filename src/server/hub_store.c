@@ -117,13 +117,13 @@ static int lost_check(hub_batchp *p, int rc, const char *code, pl_buf *err)
     return lost_add(p, code, err) < 0 ? -1 : 1;
 }
 
-/* Finishes room b.finished[i]: rated (hubr_write: the ratings in the same
+/* Finishes room b.finished[i]: rated (hubg_write: the ratings in the same
  * transaction) when the batch carries its rated finish, else as it is. */
 static int finish_one(store *s, hub_batchp *p, int i, pl_buf *err)
 {
     for (int k = 0; k < p->nrated; k++)
         if (!strcmp(p->rated[k].code, p->b.finished[i]))
-            return hubr_write(s, &p->rated[k], p->b.results[i], err);
+            return hubg_write(s, &p->rated[k], p->b.results[i], err);
     return store_finish(s, p->b.finished[i], p->b.results[i], err);
 }
 
