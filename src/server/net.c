@@ -848,8 +848,8 @@ static void net_areq_run(acct *a, net_areq *q)
     pl_buf_free(&err);
 }
 
-/* An account thread: its own store handle and acct, made at its first
- * call (and again after the store failed); the calls of its queue in
+/* An account thread: its own store handle and acct, made as it starts
+ * (and again at the next call after the store failed); the calls of its queue in
  * order, each answer posted to `adone`. */
 static void *net_acct_main(void *arg)
 {
@@ -858,6 +858,15 @@ static void *net_acct_main(void *arg)
     prctl(PR_SET_NAME, aq->name);
     store *s = NULL;
     acct *a = NULL;
+    /* Made now, not at the first call: acct_new hashes its dummy password (as long as a
+     * sign-in), which the first page to open its WebSocket would otherwise wait for. */
+    pl_buf err0 = {0};
+    if (!(s = store_open(n->db, &err0)) || !(a = acct_new(s, &n->acfg, &err0))) {
+        fprintf(stderr, "parlour serve: accounts: %s (tried again at the first call)\n", pl_buf_str(&err0));
+        store_close(s);
+        s = NULL;
+    }
+    pl_buf_free(&err0);
     pthread_mutex_lock(&n->mu);
     for (;;) {
         while (!aq->todo && !n->aq_quit)
