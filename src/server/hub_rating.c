@@ -109,10 +109,8 @@ int hubg_finish(const hub_room *r, hubg_fin *out, pl_buf *err)
     }
     /* One leaver at most is rated as one (pl_rating_abandon): with two
      * gone, the first marked; the other keeps the finished game's rank. */
-    if (leaver >= 0) {
-        rs[leaver].left = true;
+    if (leaver >= 0)
         out->seats[leaver].left = true;
-    }
     return 0;
 }
 
