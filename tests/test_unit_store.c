@@ -17,7 +17,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <math.h>
+
 #include "helpers.h"
+#include "parlour/rating.h"
 #include "parlour/rng.h"
 #include "store.h"
 #include <sqlite3.h>
@@ -851,6 +854,87 @@ static void test_room_get(void **st)
     B->drop(path);
 }
 
+/* Ratings (issue 33 §2): a rated finish writes the room's finish and every
+ * account seat's new rating in one transaction: a new player rated from
+ * 1500/350; the update pl_rating_update gives; a computer seat's fixed
+ * rating used and never stored; the idle deviation grows before the next
+ * game; a refused finish (finished already, an account that does not
+ * exist, an account on two seats) writes neither the finish nor a rating;
+ * the pool lookup gives a stored rating or a new player's. */
+static void test_rated_finish_one_transaction(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    char path[256];
+    B->fresh(path, sizeof path, "rated");
+    store *s = open_ok(path);
+    pl_buf err = {0};
+    int64_t a = 0, b = 0;
+    assert_int_equal(store_account_put(s, "Ann", "ann", "h1", 1, &a, &err), 0);
+    assert_int_equal(store_account_put(s, "Bob", "bob", "h2", 1, &b, &err), 0);
+    room_ok(s, "r1", "ur", 1);
+    room_ok(s, "r2", "ur", 2);
+    room_ok(s, "r3", "ur", 3);
+    const int64_t day = 86400000;
+    store_rated_seat seats[2] = {{.account = a, .team = 0, .rank = 0}, {.account = b, .team = 1, .rank = 1}};
+    assert_int_equal(store_finish_rated(s, "r1", "{\"winner\":0}", "ur/finkel", seats, 2, 10 * day, &err), 0);
+    pl_glicko2 nw = STORE_RATING_NEW;
+    assert_true(seats[0].before.rating == nw.rating && seats[0].before.deviation == nw.deviation);
+    pl_rating_seat rs[2] = {{nw, 0, 0, false}, {nw, 1, 1, false}};
+    pl_glicko2 want[2];
+    assert_int_equal(pl_rating_update(rs, 2, want, &err), 0);
+    assert_true(seats[0].after.rating == want[0].rating && seats[1].after.rating == want[1].rating);
+    assert_true(seats[0].after.rating > 1500 && seats[1].after.rating < 1500);
+    store_rating got[4];
+    assert_int_equal(store_ratings_of(s, a, got, 4, &err), 1);
+    assert_string_equal(got[0].pool, "ur/finkel");
+    assert_int_equal(got[0].games, 1);
+    assert_int_equal(got[0].updated_ms, 10 * day);
+    assert_true(fabs(got[0].g.rating - want[0].rating) < 1e-9 && fabs(got[0].g.deviation - want[0].deviation) < 1e-9);
+    /* finished already: -1, nothing changes */
+    assert_int_equal(store_finish_rated(s, "r1", NULL, "ur/finkel", seats, 2, 11 * day, &err), -1);
+    pl_buf_clear(&err);
+    /* an account that does not exist: neither the finish nor Ann's rating */
+    store_rated_seat ghost[2] = {{.account = a, .rank = 0}, {.account = a + b + 100, .team = 1, .rank = 1}};
+    assert_int_equal(store_finish_rated(s, "r2", NULL, "ur/finkel", ghost, 2, 11 * day, &err), -1);
+    pl_buf_clear(&err);
+    store_rated_seat twice[2] = {{.account = a, .rank = 0}, {.account = a, .team = 1, .rank = 1}};
+    assert_int_equal(store_finish_rated(s, "r2", NULL, "ur/finkel", twice, 2, 11 * day, &err), -1);
+    pl_buf_clear(&err);
+    got_room g = {0};
+    assert_int_equal(store_room_get(s, "r2", grab_room, &g, &err), 0);
+    assert_int_equal(g.finished, 0);
+    assert_int_equal(store_ratings_of(s, a, got, 4, &err), 1);
+    assert_int_equal(got[0].games, 1);
+    /* Ann against a computer at 1000/30, 30 days later: her deviation grew
+     * first; the computer's rating is its own and not stored */
+    store_rated_seat cpu[2] = {{.account = 0, .fixed = {1000, 30, 0.06}, .rank = 1},
+                               {.account = a, .team = 1, .rank = 0}};
+    assert_int_equal(store_finish_rated(s, "r2", NULL, "ur/finkel", cpu, 2, 40 * day, &err), 0);
+    assert_true(cpu[1].before.deviation > want[0].deviation);
+    assert_true(cpu[1].before.rating == want[0].rating);
+    assert_true(cpu[0].after.rating == 1000 && cpu[0].after.deviation == 30);
+    assert_int_equal(store_ratings_of(s, a, got, 4, &err), 1);
+    assert_int_equal(got[0].games, 2);
+    assert_true(got[0].g.rating == cpu[1].after.rating);
+    /* the pool lookup: Ann's, Bob's, and a new player's for an unknown id */
+    int64_t ids[3] = {a, b, a + b + 100};
+    assert_int_equal(store_ratings_pool(s, "ur/finkel", ids, 3, got, &err), 0);
+    assert_true(got[0].g.rating == cpu[1].after.rating && got[0].games == 2);
+    assert_true(got[1].g.rating == want[1].rating && got[1].games == 1);
+    assert_true(got[2].g.rating == 1500 && got[2].g.deviation == 350 && got[2].games == 0);
+    assert_int_equal(store_ratings_pool(s, "ur/skiryuk", ids, 1, got, &err), 0);
+    assert_int_equal(got[0].games, 0);
+    assert_int_equal(store_ratings_pool(s, "", ids, 1, got, &err), -1);
+    pl_buf_clear(&err);
+    /* a deleted account's ratings go with it */
+    assert_int_equal(store_account_delete(s, b, "anonymous", &err), 0);
+    assert_int_equal(store_ratings_of(s, b, got, 4, &err), 0);
+    store_close(s);
+    pl_buf_free(&err);
+    B->drop(path);
+}
+
 typedef struct {
     char seen[8][48];
     int n;
@@ -1265,6 +1349,7 @@ int main(void)
         cmocka_unit_test(test_kill_9_loses_no_acknowledged_action),
         cmocka_unit_test(test_room_config),
         cmocka_unit_test(test_room_get),
+        cmocka_unit_test(test_rated_finish_one_transaction),
         cmocka_unit_test(test_leases_fence_writes_between_owners),
         cmocka_unit_test(test_lease_refusals),
         cmocka_unit_test(test_lease_race_has_one_winner),

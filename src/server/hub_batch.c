@@ -42,8 +42,8 @@ static char *room_config(const hub_room *r)
             json_array_append_new(seats, json_pack("{s:s, s:s, s:s}", "kind", "person", "name", t->name,
                                                    "token", t->token));
     }
-    json_t *j = json_pack("{s:o, s:i, s:i, s:i, s:b}", "seats", seats, "grace_s", r->grace_s, "move_s",
-                          r->move_s, "total_s", r->total_s, "public", r->public_);
+    json_t *j = json_pack("{s:o, s:i, s:i, s:i, s:b, s:b}", "seats", seats, "grace_s", r->grace_s, "move_s",
+                          r->move_s, "total_s", r->total_s, "public", r->public_, "rated", r->rated);
     return j ? hub_dump(j) : NULL;
 }
 
@@ -125,6 +125,19 @@ void hubb_queue_finish(hub *h, hub_room *r)
     p->b.finished[p->b.nfinished] = hub_dupn(r->code);
     p->b.results[p->b.nfinished++] = hub_dump(hubv_result_json(r));
     r->finished_queued = 1;
+    if (r->rated) {
+        pl_buf err = {0};
+        hubg_fin f;
+        if (hubg_finish(r, &f, &err) < 0 ||
+            hub_grow((void **)&p->rated, &p->caprated, p->nrated + 1, sizeof *p->rated) < 0) {
+            /* the finish is stored casual: said, not hidden */
+            fprintf(stderr, "parlour serve: room %s is not rated: %s\n", r->code, pl_buf_str(&err));
+        } else {
+            f.now_ms = h->now;
+            p->rated[p->nrated++] = f;
+        }
+        pl_buf_free(&err);
+    }
 }
 
 int hub_store_pending(const hub *h)
@@ -180,6 +193,11 @@ static void next_forget(hub *h, const char *code, int all)
         nx->b.finished[k++] = nx->b.finished[i];
     }
     nx->b.nfinished = k;
+    k = 0;
+    for (int i = 0; i < nx->nrated; i++)
+        if (strcmp(nx->rated[i].code, code))
+            nx->rated[k++] = nx->rated[i];
+    nx->nrated = k;
     if (!all)
         return;
     k = 0;
@@ -228,6 +246,9 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
             }
         }
         hub_release(h, b->id);
+        for (int i = 0; i < p->nrated; i++) /* durable: each member is told */
+            if (p->rated[i].written)
+                hubg_announce(h, &p->rated[i]);
         for (int i = 0; h->cfg.cluster && i < b->nrooms; i++) {
             /* a room made here for players who come by its code (wherever
              * nginx sends that) was stored without a lease (hubb_room_give_away) */
@@ -394,11 +415,11 @@ static int restore_room(void *ctx, const store_room *sr, int finished, const cha
     json_t *opts = json_loads(sr->options, 0, NULL);
     json_t *cfg = json_loads(sr->config, 0, NULL);
     json_t *seats = NULL;
-    int grace = 60, move_s = 0, total_s = 0, pub = 0;
+    int grace = 60, move_s = 0, total_s = 0, pub = 0, rated = 0;
     json_error_t je;
     if (!g || !opts || !cfg ||
-        json_unpack_ex(cfg, &je, 0, "{s:o, s:i, s:i, s:i, s:b}", "seats", &seats, "grace_s", &grace, "move_s",
-                       &move_s, "total_s", &total_s, "public", &pub) < 0) {
+        json_unpack_ex(cfg, &je, 0, "{s:o, s:i, s:i, s:i, s:b, s?b}", "seats", &seats, "grace_s", &grace, "move_s",
+                       &move_s, "total_s", &total_s, "public", &pub, "rated", &rated) < 0) {
         pl_buf_printf(x->err, "room %s: its game, options or configuration cannot be read", sr->code);
         json_decref(opts);
         json_decref(cfg);
@@ -416,6 +437,7 @@ static int restore_room(void *ctx, const store_room *sr, int finished, const cha
     r->move_s = move_s;
     r->total_s = total_s;
     r->public_ = pub;
+    r->rated = rated;
     for (int s = 0; s < r->nseats; s++) {
         json_t *e = json_array_get(seats, (size_t)s);
         const char *kind = "person", *level = NULL, *name = "", *token = "";

@@ -83,6 +83,7 @@ typedef struct hub_room {
     int tb_nhist;
     int tb_seq;
     int finished_queued;
+    int rated;              /* a rated room (hub_rating.c): its finish updates its members' ratings */
     uint64_t *members;      /* connections in the room (seats and spectators) */
     int nmembers, capmembers;
     hub_karuta *kar;        /* karuta real time, NULL otherwise */
@@ -142,6 +143,16 @@ typedef struct hub_loaded {
 
 enum { HUB_LOAD_ASKED = 0, HUB_LOAD_OK, HUB_LOAD_MISSING, HUB_LOAD_BUSY, HUB_LOAD_ERROR };
 
+/* A rated room's finish as the storage thread writes it (hub_rating.c). */
+typedef struct hubg_fin {
+    char code[HUB_CODE];
+    char pool[STORE_POOL_MAX + 1];
+    store_rated_seat seats[PL_MAX_SEATS];
+    int n;
+    int64_t now_ms;
+    int written; /* set by hubg_write once durable (a lost room's: 0) */
+} hubg_fin;
+
 /* A batch and what the hub needs to answer it. */
 typedef struct hub_batchp {
     hub_batch b;                 /* first: hub_batch_free casts */
@@ -156,6 +167,8 @@ typedef struct hub_batchp {
     int ndrops, capdrops;
     char **lost;                 /* rooms whose writes came back STORE_LOST */
     int nlost, caplost;
+    hubg_fin *rated;             /* the rated ones among the finished rooms */
+    int nrated, caprated;
 } hub_batchp;
 
 /* A request that waits for its room to be loaded: re-read when it is. */
@@ -398,6 +411,27 @@ void hubb_queue_room(hub *h, hub_room *r);
 void hubb_queue_config(hub *h, hub_room *r);
 int hubb_queue_action(hub *h, hub_room *r, int seq, int seat, const char *text, uint64_t sender);
 void hubb_queue_finish(hub *h, hub_room *r);
+
+/* ---- hub_rating.c: rated rooms (issue 33 §2) ---- */
+/* The fixed rating of computer level `level` in pool `pool` into *out: 0,
+ * or -1 when that level has none (it cannot sit in a rated room). */
+int hubg_level_rating(const char *pool, const char *level, pl_glicko2 *out);
+/* Whether room `r` (its game, options and seats as they are) may be rated:
+ * 0, or -1 with the reason in `why` (not a rated pool; a partner seat; a
+ * computer level without a rating; a guest seated). */
+int hubg_check(const hub_room *r, pl_buf *why);
+/* Describes the finished rated room `r` for store_finish_rated into *out
+ * (now_ms left 0: the caller sets it): each seat's account or computer
+ * level rating, team and rank (pl_rating_result), and a person seat the
+ * computer keeps past the grace time as the leaver (pl_rating_abandon's
+ * rule). 0, or -1 with a message (*out undefined). */
+int hubg_finish(const hub_room *r, hubg_fin *out, pl_buf *err);
+/* The storage thread: writes finish `f` with `result` (store_finish_rated),
+ * filling its seats' before and after. What store_finish_rated returns. */
+int hubg_write(store *s, hubg_fin *f, const char *result, pl_buf *err);
+/* Once `f` is durable: sends every member of its room (if still here) a
+ * `rated` message with each seat's rating before and after. */
+void hubg_announce(hub *h, const hubg_fin *f);
 /* Request `root` of `c` names room `code`, which the hub does not hold:
  * with on_demand it waits for the room's load. 1 when it waits, 0 when the
  * caller answers "no room". */

@@ -231,12 +231,17 @@ static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
 {
     const char *type, *game;
     json_t *opts = NULL, *seats = NULL, *clock = NULL, *jgrace = NULL;
-    int grace = -1, pub = 0;
+    int grace = -1, pub = 0, rated = 0;
     json_error_t je;
-    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s, s?o, s?o, s?o, s?o, s?b}", "type", &type, "game", &game,
-                       "options", &opts, "seats", &seats, "grace_s", &jgrace, "clock", &clock, "public", &pub) < 0) {
-        hub_error(h, c->id, "shape", "create", "create: %s; fields: game, options, seats, grace_s, clock, public",
-                  je.text);
+    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s, s?o, s?o, s?o, s?o, s?b, s?b}", "type", &type, "game",
+                       &game, "options", &opts, "seats", &seats, "grace_s", &jgrace, "clock", &clock, "public", &pub,
+                       "rated", &rated) < 0) {
+        hub_error(h, c->id, "shape", "create",
+                  "create: %s; fields: game, options, seats, grace_s, clock, public, rated", je.text);
+        return;
+    }
+    if (rated && !c->account) {
+        hub_error(h, c->id, "rated", "create", "a rated room is for signed-in players: sign in first");
         return;
     }
     const pl_game *g = pl_game_find(game);
@@ -341,6 +346,13 @@ static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     r->move_s = move_s;
     r->total_s = total_s;
     r->public_ = pub;
+    r->rated = rated;
+    if (rated && hubg_check(r, &err) < 0) {
+        hub_error(h, c->id, "rated", "create", "%s", pl_buf_str(&err));
+        pl_buf_free(&err);
+        hub_room_free(r);
+        return;
+    }
     for (int s = 0; s < r->nseats; s++)
         r->seats[s].left_ms = (int64_t)total_s * 1000;
     if (hubk_applies(r) < 0 || hub_room_add(h, r) < 0) {
@@ -376,6 +388,10 @@ static void req_join(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     if (!r) {
         if (!hubb_room_ask(h, c, code, root))
             hub_error(h, c->id, "room", "join", "no room '%s'", code);
+        return;
+    }
+    if (r->rated && !c->account && !token) {
+        hub_error(h, c->id, "rated", "join", "room %s is rated: sign in to sit in it (or watch it)", code);
         return;
     }
     if (jseat) {
@@ -706,6 +722,7 @@ static void req_rematch(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     n->move_s = r->move_s;
     n->total_s = r->total_s;
     n->public_ = r->public_;
+    n->rated = r->rated; /* the same accounts in the same seats */
     for (int s = 0; s < r->nseats && s < n->nseats; s++) {
         hub_seat *o = &r->seats[s], *t = &n->seats[s];
         t->kind = o->kind;
@@ -714,6 +731,7 @@ static void req_rematch(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         t->level = o->level ? pl_strdup(o->level) : NULL;
         memcpy(t->name, o->name, sizeof t->name);
         memcpy(t->token, o->token, sizeof t->token);
+        t->account = o->account;
         t->gone_ms = now_ms;
         t->left_ms = (int64_t)n->total_s * 1000;
         o->rematch = 0;

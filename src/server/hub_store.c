@@ -67,6 +67,7 @@ void hubs_batchp_free(hub_batchp *p)
     pl_free(p->loads);
     pl_free(p->drops);
     pl_free(p->lost);
+    pl_free(p->rated);
     pl_free(p->b.rooms);
     pl_free(p->b.actions);
     pl_free(p->b.finished);
@@ -114,6 +115,16 @@ static int lost_check(hub_batchp *p, int rc, const char *code, pl_buf *err)
         return rc < 0 ? -1 : 0;
     pl_buf_clear(err);
     return lost_add(p, code, err) < 0 ? -1 : 1;
+}
+
+/* Finishes room b.finished[i]: rated (hubg_write: the ratings in the same
+ * transaction) when the batch carries its rated finish, else as it is. */
+static int finish_one(store *s, hub_batchp *p, int i, pl_buf *err)
+{
+    for (int k = 0; k < p->nrated; k++)
+        if (!strcmp(p->rated[k].code, p->b.finished[i]))
+            return hubg_write(s, &p->rated[k], p->b.results[i], err);
+    return store_finish(s, p->b.finished[i], p->b.results[i], err);
 }
 
 /* The writes of a cluster's batch: as in one process, but a new room's
@@ -166,7 +177,7 @@ static int batch_write_cluster(store *s, hub_batchp *p, pl_buf *err)
     for (int i = 0; i < b->nfinished; i++) {
         if (lost_has(p, b->finished[i]))
             continue;
-        int rc = lost_check(p, store_finish(s, b->finished[i], b->results[i], err), b->finished[i], err);
+        int rc = lost_check(p, finish_one(s, p, i, err), b->finished[i], err);
         if (rc < 0)
             return -1;
         if (rc) /* lost: another process finishes it */
@@ -256,7 +267,7 @@ int hub_batch_write(store *s, hub_batch *b, pl_buf *err)
         if (store_append(s, b->actions, b->nactions, err) < 0)
             return -1;
         for (int i = 0; i < b->nfinished; i++)
-            if (store_finish(s, b->finished[i], b->results[i], err) < 0)
+            if (finish_one(s, p, i, err) < 0)
                 return -1;
     } else if (batch_write_cluster(s, p, err) < 0)
         return -1;

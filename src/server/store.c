@@ -12,6 +12,7 @@
 
 #include "parlour/alloc.h"
 #include "parlour/jsonout.h"
+#include "parlour/rating.h"
 
 static int is_pg_url(const char *path)
 {
@@ -68,7 +69,7 @@ int store_append(store *s, const store_action *a, int n, pl_buf *err)
 
 int store_finish(store *s, const char *code, const char *result, pl_buf *err)
 {
-    return code_ok(code, err) ? s->ops->finish(s, code, result, err) : -1;
+    return code_ok(code, err) ? s->ops->finish(s, code, result, NULL, err) : -1;
 }
 
 int store_room_config(store *s, const char *code, const char *config, pl_buf *err)
@@ -367,4 +368,91 @@ void store_copy_field(char *dst, size_t n, const char *t)
         k = n - 1;
     memcpy(dst, t ? t : "", k);
     dst[k] = '\0';
+}
+
+/* ---- ratings ---- */
+
+/* A pool key given to a function: not NULL, 1 to STORE_POOL_MAX bytes. */
+static int pool_ok(const char *pool, pl_buf *err)
+{
+    if (pool && *pool && strlen(pool) <= STORE_POOL_MAX)
+        return 1;
+    pl_buf_printf(err, "store: a rating pool must be 1 to %d bytes", STORE_POOL_MAX);
+    return 0;
+}
+
+int store_finish_rated(store *s, const char *code, const char *result, const char *pool, store_rated_seat *seats,
+                       int n, int64_t now_ms, pl_buf *err)
+{
+    if (!code_ok(code, err) || !pool_ok(pool, err))
+        return -1;
+    if (!seats || n < 2 || n > PL_MAX_SEATS) {
+        pl_buf_printf(err, "store: a rated finish needs 2 to %d seats, not %d", PL_MAX_SEATS, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (seats[i].account < 0) {
+            pl_buf_printf(err, "store: seat %d has account %lld", i, (long long)seats[i].account);
+            return -1;
+        }
+        for (int j = 0; j < i; j++)
+            if (seats[i].account > 0 && seats[j].account == seats[i].account) {
+                pl_buf_printf(err, "store: account %lld holds seats %d and %d of a rated game",
+                              (long long)seats[i].account, j, i);
+                return -1;
+            }
+    }
+    store_rated r = {pool, seats, n, now_ms};
+    return s->ops->finish(s, code, result, &r, err);
+}
+
+int store_rated_compute(store_rated *r, const store_rating *stored, pl_buf *err)
+{
+    pl_rating_seat rs[PL_MAX_SEATS];
+    pl_glicko2 out[PL_MAX_SEATS];
+    for (int i = 0; i < r->n; i++) {
+        store_rated_seat *x = &r->seats[i];
+        if (x->account > 0) {
+            double days = stored[i].updated_ms > 0 ? (double)(r->now_ms - stored[i].updated_ms) / 86400000.0 : 0.0;
+            x->before = pl_rating_idle(stored[i].g, days);
+        } else {
+            x->before = x->fixed;
+        }
+        rs[i] = (pl_rating_seat){.player = x->before, .team = x->team, .rank = x->rank, .left = x->left};
+    }
+    if (pl_rating_update(rs, r->n, out, err) < 0)
+        return -1;
+    for (int i = 0; i < r->n; i++)
+        r->seats[i].after = r->seats[i].account > 0 ? out[i] : r->seats[i].fixed;
+    return 0;
+}
+
+int store_ratings_of(store *s, int64_t account, store_rating *out, int max, pl_buf *err)
+{
+    if (max < 0 || (max > 0 && !out)) {
+        pl_buf_puts(err, "store: no room for the ratings");
+        return -1;
+    }
+    return s->ops->ratings_of(s, account, out, max, err);
+}
+
+int store_ratings_pool(store *s, const char *pool, const int64_t *accounts, int n, store_rating *out, pl_buf *err)
+{
+    if (!pool_ok(pool, err))
+        return -1;
+    if (n < 0 || (n > 0 && (!accounts || !out))) {
+        pl_buf_puts(err, "store: no accounts or no room for their ratings");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        int rc = s->ops->rating_get(s, accounts[i], pool, &out[i], err);
+        if (rc < 0)
+            return -1;
+        if (rc == 1) {
+            memset(&out[i], 0, sizeof out[i]);
+            store_copy_field(out[i].pool, sizeof out[i].pool, pool);
+            out[i].g = STORE_RATING_NEW;
+        }
+    }
+    return 0;
 }

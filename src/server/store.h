@@ -26,7 +26,10 @@
 
 #include <stdint.h>
 
+#include <stdbool.h>
+
 #include "parlour/buf.h"
+#include "parlour/glicko2.h"
 
 typedef struct store store;
 
@@ -242,5 +245,62 @@ int store_session_drop_others(store *s, int64_t account, const char *keep, pl_bu
 /* Deletes every session whose expiry is at or before now_ms (sessions nobody
  * uses again). Returns the number deleted, or -1 with a message. */
 int store_session_purge(store *s, int64_t now_ms, pl_buf *err);
+
+/* ---- Ratings (issue 33 §2; rating.h, docs/ratings.md) ----
+ *
+ * Per account and pool (rating.h's keys: "ur/finkel", "cbw/2v2" ...): the
+ * Glicko-2 rating, deviation and volatility as the last rated game left
+ * them, the number of rated games and when the last one ended (ms since the
+ * epoch). The store keeps them raw: the idle deviation (pl_rating_idle) is
+ * the reader's to apply. An account with no row in a pool is a new player
+ * there: STORE_RATING_NEW. Rows go with their account (store_account_delete). */
+
+#define STORE_POOL_MAX 23 /* bytes of a pool key, at most (PL_RATING_KEY_MAX - 1) */
+#define STORE_RATING_NEW ((pl_glicko2){1500.0, 350.0, 0.06})
+
+/* One account's rating in one pool (a copy: the caller owns it). */
+typedef struct store_rating {
+    char pool[STORE_POOL_MAX + 1];
+    pl_glicko2 g;       /* STORE_RATING_NEW when games is 0 */
+    int64_t games;      /* rated games played in the pool */
+    int64_t updated_ms; /* when the last one ended; 0: none */
+} store_rating;
+
+/* One seat of a rated room's finish (store_finish_rated). The caller fills
+ * account, fixed, team, rank and left (as pl_rating_seat's); the store
+ * fills before and after. */
+typedef struct store_rated_seat {
+    int64_t account; /* > 0 a person's account; 0 a computer, rated `fixed` */
+    pl_glicko2 fixed; /* a computer level's fixed rating (data/ratings/levels.txt) */
+    int team, rank;
+    bool left;
+    pl_glicko2 before; /* out: the rating the game was rated from (after the idle time) */
+    pl_glicko2 after;  /* out: the new rating (a computer's: `fixed`, never stored) */
+} store_rated_seat;
+
+/* Finishes RATED room `code` as store_finish does and, in the SAME
+ * transaction, updates the rating in pool `pool` of every account seat of
+ * seats[0..n) (2 to PL_MAX_SEATS seats): each account's stored rating is
+ * read (none: STORE_RATING_NEW), grown by pl_rating_idle for the days since
+ * its last game (until now_ms), the seats rated by pl_rating_update, and
+ * each account's new rating (games + 1, updated_ms = now_ms) and a history
+ * row (room, now_ms, before and after) written. So once it returns 0 the
+ * finish and every update are durable together, and after a failure
+ * (-1 with a message, or STORE_LOST) neither is written; `before` and
+ * `after` are then undefined. An account may hold one seat only (a message
+ * otherwise); an account that does not exist fails the whole call. */
+int store_finish_rated(store *s, const char *code, const char *result, const char *pool, store_rated_seat *seats,
+                       int n, int64_t now_ms, pl_buf *err);
+
+/* Account `account`'s ratings, one per pool it has played rated games in,
+ * ordered by pool, at most `max` into out[]. Returns how many there are
+ * (may exceed max: only max written), or -1 with a message. */
+int store_ratings_of(store *s, int64_t account, store_rating *out, int max, pl_buf *err);
+
+/* The ratings in pool `pool` of accounts[0..n): out[i] for accounts[i]
+ * (STORE_RATING_NEW, games 0, for an account with none, or no such
+ * account). The stored lookup of Play now's pairing (hub_seek.c). Returns
+ * 0, or -1 with a message (out then undefined). */
+int store_ratings_pool(store *s, const char *pool, const int64_t *accounts, int n, store_rating *out, pl_buf *err);
 
 #endif

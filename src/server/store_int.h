@@ -16,13 +16,22 @@
 
 #define STORE_OWNER_MAX 200
 
+/* A rated finish as a backend receives it (store_finish_rated's arguments). */
+typedef struct store_rated {
+    const char *pool;
+    store_rated_seat *seats;
+    int n;
+    int64_t now_ms;
+} store_rated;
+
 /* One backend: the functions of store.h less the checks store.c makes.
  * Each returns what store.h says the public function returns. */
 typedef struct store_ops {
     void (*close)(store *s);
     int (*room_put)(store *s, const store_room *r, pl_buf *err);
     int (*append)(store *s, const store_action *a, int n, pl_buf *err);
-    int (*finish)(store *s, const char *code, const char *result, pl_buf *err);
+    /* r: NULL for a casual finish; else a rated one, checked by store.c. */
+    int (*finish)(store *s, const char *code, const char *result, store_rated *r, pl_buf *err);
     int (*room_config)(store *s, const char *code, const char *config, pl_buf *err);
     int (*rooms)(store *s, int unfinished_only, store_room_fn fn, void *ctx, pl_buf *err);
     int (*room_get)(store *s, const char *code, store_room_fn fn, void *ctx, pl_buf *err);
@@ -48,6 +57,9 @@ typedef struct store_ops {
     int (*session_drop)(store *s, const char *hash, pl_buf *err);
     int (*session_drop_others)(store *s, int64_t account, const char *keep, pl_buf *err);
     int (*session_purge)(store *s, int64_t now_ms, pl_buf *err);
+    /* One account's rating in `pool`: 0 with *out filled, 1 none, or -1. */
+    int (*rating_get)(store *s, int64_t account, const char *pool, store_rating *out, pl_buf *err);
+    int (*ratings_of)(store *s, int64_t account, store_rating *out, int max, pl_buf *err);
 } store_ops;
 
 struct store {
@@ -55,6 +67,12 @@ struct store {
     char owner[STORE_OWNER_MAX + 1]; /* "" : no owner, no lease checked */
     pl_buf lost;                     /* the room of the last STORE_LOST */
 };
+
+/* Within a backend's finish transaction, once it has read every account
+ * seat's stored rating into stored[i] (rating_get; a missing row:
+ * STORE_RATING_NEW with updated_ms 0): fills r's seats' `before` (idle
+ * time applied) and `after` (pl_rating_update). 0, or -1 with a message. */
+int store_rated_compute(store_rated *r, const store_rating *stored, pl_buf *err);
 
 /* The backends' constructors: as store_open, for their kind of path. The
  * handle they return has `ops` set and the rest of `store` zeroed. */

@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "parlour/alloc.h"
+#include "parlour/game.h"
 #include "store_schema_pg.h"
 
 #if !defined(LIBPQ_HAS_PIPELINING)
@@ -82,6 +83,10 @@ enum {
     P_SES_DROP_EXPIRED,
     P_SES_DROP_OTHERS,
     P_SES_PURGE,
+    P_RATING_GET,
+    P_RATINGS_OF,
+    P_RATING_PUT,
+    P_RATING_HIST,
     NP
 };
 
@@ -173,6 +178,18 @@ static const struct {
     [P_SES_DROP_EXPIRED] = {"DELETE FROM sessions WHERE hash = $1 AND expires_ms <= $2", 2},
     [P_SES_DROP_OTHERS] = {"DELETE FROM sessions WHERE account = $1 AND hash IS DISTINCT FROM $2", 2},
     [P_SES_PURGE] = {"DELETE FROM sessions WHERE expires_ms <= $1", 1},
+    [P_RATING_GET] = {"SELECT pool, rating, rd, sigma, games, updated_ms FROM ratings WHERE account = $1 AND pool = $2",
+                      2},
+    [P_RATINGS_OF] = {"SELECT pool, rating, rd, sigma, games, updated_ms FROM ratings WHERE account = $1 ORDER BY pool",
+                      1},
+    [P_RATING_PUT] = {"INSERT INTO ratings(account, pool, rating, rd, sigma, games, updated_ms) "
+                      "VALUES ($1, $2, $3, $4, $5, 1, $6) ON CONFLICT (account, pool) DO UPDATE SET "
+                      "rating = excluded.rating, rd = excluded.rd, sigma = excluded.sigma, "
+                      "games = ratings.games + 1, updated_ms = excluded.updated_ms",
+                      6},
+    [P_RATING_HIST] = {"INSERT INTO rating_history(account, pool, room, at_ms, rating_before, rd_before, "
+                       "rating_after, rd_after) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                       8},
 };
 
 typedef struct {
@@ -734,8 +751,88 @@ static int change_room(pg_store *s, int q, const char *code, const char *text, i
     return rc;
 }
 
-static int pg_finish(store *base, const char *code, const char *result, pl_buf *err)
+static int pg_rating_get(store *base, int64_t account, const char *pool, store_rating *out, pl_buf *err);
+static int lock_account(pg_store *s, const char *id, pl_buf *err);
+
+static int id_cmp(const void *x, const void *y)
 {
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* A rated finish in one transaction: the room's row locked, then the
+ * accounts' rows in id order (so two rooms finishing at once with a player
+ * in common wait for each other and never deadlock), their ratings read,
+ * the updates computed and written with their history, and the room
+ * finished (lease checked, NOTIFY sent). 0, STORE_LOST or -1. */
+static int rated_finish(pg_store *s, const char *code, const char *result, store_rated *r, pl_buf *err)
+{
+    if (begin(s, err) < 0)
+        return -1;
+    int st = lock_room(s, code, err), rc = st == 0 ? 0 : -1;
+    if (st == 1)
+        pl_buf_printf(err, "store: room '%s' is finished already", code);
+    int64_t ids[PL_MAX_SEATS];
+    int nid = 0;
+    for (int i = 0; i < r->n; i++)
+        if (r->seats[i].account > 0)
+            ids[nid++] = r->seats[i].account;
+    qsort(ids, (size_t)nid, sizeof ids[0], id_cmp);
+    for (int i = 0; rc == 0 && i < nid; i++) {
+        char t[24];
+        snprintf(t, sizeof t, "%" PRId64, ids[i]);
+        int lk = lock_account(s, t, err);
+        if (lk == 1)
+            pl_buf_printf(err, "store: no account %s", t);
+        rc = lk == 0 ? 0 : -1;
+    }
+    store_rating stored[PL_MAX_SEATS];
+    for (int i = 0; rc == 0 && i < r->n; i++) {
+        memset(&stored[i], 0, sizeof stored[i]);
+        stored[i].g = STORE_RATING_NEW;
+        if (r->seats[i].account > 0 && pg_rating_get(&s->base, r->seats[i].account, r->pool, &stored[i], err) < 0)
+            rc = -1;
+    }
+    if (rc == 0)
+        rc = store_rated_compute(r, stored, err);
+    for (int i = 0; rc == 0 && i < r->n; i++) {
+        const store_rated_seat *x = &r->seats[i];
+        if (x->account <= 0)
+            continue;
+        char acc[24], at[24], ra[32], rd[32], sg[32], rb[32], db[32];
+        snprintf(acc, sizeof acc, "%" PRId64, x->account);
+        snprintf(at, sizeof at, "%" PRId64, r->now_ms);
+        snprintf(ra, sizeof ra, "%.17g", x->after.rating);
+        snprintf(rd, sizeof rd, "%.17g", x->after.deviation);
+        snprintf(sg, sizeof sg, "%.17g", x->after.volatility);
+        snprintf(rb, sizeof rb, "%.17g", x->before.rating);
+        snprintf(db, sizeof db, "%.17g", x->before.deviation);
+        const char *pp[6] = {acc, r->pool, ra, rd, sg, at};
+        const char *hp[8] = {acc, r->pool, code, at, rb, db, ra, rd};
+        if (exec_ok(s, P_RATING_PUT, pp, "writing a rating", err) < 0 ||
+            exec_ok(s, P_RATING_HIST, hp, "writing a rating's history", err) < 0)
+            rc = -1;
+    }
+    if (rc == 0) {
+        const char *fp[3] = {code, result, s->base.owner[0] ? s->base.owner : NULL};
+        PGresult *f = call(s, P_FINISH, fp, "finishing a room", err);
+        if (!f)
+            rc = -1;
+        else if (PQgetvalue(f, 0, 0)[0] != 't')
+            rc = store_lost(&s->base, code, err);
+        else if (strcmp(PQgetvalue(f, 0, 1), "1")) {
+            rc = -1;
+            pl_buf_printf(err, "store: finishing a room: room '%s' was not changed", code);
+        }
+        PQclear(f);
+    }
+    return end(s, rc, err);
+}
+
+static int pg_finish(store *base, const char *code, const char *result, store_rated *r, pl_buf *err)
+{
+    if (r)
+        return rated_finish(pg(base), code, result, r, err);
     return change_room(pg(base), P_FINISH, code, result, 1, "finishing a room", err);
 }
 
@@ -1156,6 +1253,55 @@ static int pg_session_purge(store *base, int64_t now_ms, pl_buf *err)
     return changed(s, P_SES_PURGE, p, "deleting expired sessions", err);
 }
 
+/* ---- ratings ---- */
+
+/* Row i of r (pool, rating, rd, sigma, games, updated_ms) into *out. */
+static void rating_row(const PGresult *r, int i, store_rating *out)
+{
+    memset(out, 0, sizeof *out);
+    store_copy_field(out->pool, sizeof out->pool, PQgetvalue(r, i, 0));
+    out->g = (pl_glicko2){strtod(PQgetvalue(r, i, 1), NULL), strtod(PQgetvalue(r, i, 2), NULL),
+                          strtod(PQgetvalue(r, i, 3), NULL)};
+    out->games = strtoll(PQgetvalue(r, i, 4), NULL, 10);
+    out->updated_ms = strtoll(PQgetvalue(r, i, 5), NULL, 10);
+}
+
+static int pg_rating_get(store *base, int64_t account, const char *pool, store_rating *out, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    char acc[24];
+    snprintf(acc, sizeof acc, "%" PRId64, account);
+    const char *p[2] = {acc, pool};
+    PGresult *r = call(s, P_RATING_GET, p, "reading a rating", err);
+    if (!r)
+        return -1;
+    int rc = PQntuples(r) == 1 ? 0 : 1;
+    if (rc == 0)
+        rating_row(r, 0, out);
+    PQclear(r);
+    return rc;
+}
+
+static int pg_ratings_of(store *base, int64_t account, store_rating *out, int max, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    char acc[24];
+    snprintf(acc, sizeof acc, "%" PRId64, account);
+    const char *p[1] = {acc};
+    PGresult *r = call(s, P_RATINGS_OF, p, "reading ratings", err);
+    if (!r)
+        return -1;
+    int n = PQntuples(r);
+    for (int i = 0; i < n && i < max; i++)
+        rating_row(r, i, &out[i]);
+    PQclear(r);
+    return n;
+}
+
 static const store_ops pg_ops = {
     .close = pg_close,
     .room_put = pg_room_put,
@@ -1181,4 +1327,6 @@ static const store_ops pg_ops = {
     .session_drop = pg_session_drop,
     .session_drop_others = pg_session_drop_others,
     .session_purge = pg_session_purge,
+    .rating_get = pg_rating_get,
+    .ratings_of = pg_ratings_of,
 };

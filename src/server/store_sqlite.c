@@ -36,6 +36,7 @@
 #include <time.h>
 
 #include "parlour/alloc.h"
+#include "parlour/game.h"
 #include "parlour/rng.h"
 #include "store_schema_sqlite.h"
 
@@ -73,6 +74,10 @@ enum {
     Q_SES_DROP_EXPIRED,
     Q_SES_DROP_OTHERS,
     Q_SES_PURGE,
+    Q_RATING_GET,
+    Q_RATINGS_OF,
+    Q_RATING_PUT,
+    Q_RATING_HIST,
     NQ
 };
 
@@ -124,6 +129,14 @@ static const char *const sql_text[NQ] = {
     [Q_SES_DROP_EXPIRED] = "DELETE FROM sessions WHERE hash = ?1 AND expires_ms <= ?2",
     [Q_SES_DROP_OTHERS] = "DELETE FROM sessions WHERE account = ?1 AND hash IS NOT ?2",
     [Q_SES_PURGE] = "DELETE FROM sessions WHERE expires_ms <= ?1",
+    [Q_RATING_GET] = "SELECT pool, rating, rd, sigma, games, updated_ms FROM ratings WHERE account = ?1 AND pool = ?2",
+    [Q_RATINGS_OF] = "SELECT pool, rating, rd, sigma, games, updated_ms FROM ratings WHERE account = ?1 ORDER BY pool",
+    [Q_RATING_PUT] = "INSERT INTO ratings(account, pool, rating, rd, sigma, games, updated_ms) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6) ON CONFLICT(account, pool) DO UPDATE SET "
+                     "rating = excluded.rating, rd = excluded.rd, sigma = excluded.sigma, games = games + 1, "
+                     "updated_ms = excluded.updated_ms",
+    [Q_RATING_HIST] = "INSERT INTO rating_history(account, pool, room, at_ms, rating_before, rd_before, "
+                      "rating_after, rd_after) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 };
 
 /* A room's next seq as this process last committed it (the seq cache). */
@@ -713,7 +726,10 @@ static int sq_append(store *base, const store_action *a, int n, pl_buf *err)
     return rc;
 }
 
-static int sq_finish(store *base, const char *code, const char *result, pl_buf *err)
+static int sq_rating_get(store *base, int64_t account, const char *pool, store_rating *out, pl_buf *err);
+static int rated_write(sq_store *s, const char *code, store_rated *r, pl_buf *err);
+
+static int sq_finish(store *base, const char *code, const char *result, store_rated *r, pl_buf *err)
 {
     sq_store *s = sq(base);
     if (begin(s, err) < 0)
@@ -732,8 +748,51 @@ static int sq_finish(store *base, const char *code, const char *result, pl_buf *
             sqlite3_bind_null(q, 2);
         rc = exec_q(s, Q_FINISH, "finishing a room", err);
     }
+    if (rc == 0 && r)
+        rc = rated_write(s, code, r, err);
     next_put(s, code, -1); /* finished, or not known */
     return end(s, rc, err);
+}
+
+/* In the finish's transaction: reads the rated seats' ratings, computes the
+ * updates and writes them with their history rows. 0 or -1. */
+static int rated_write(sq_store *s, const char *code, store_rated *r, pl_buf *err)
+{
+    store_rating stored[PL_MAX_SEATS];
+    for (int i = 0; i < r->n; i++) {
+        memset(&stored[i], 0, sizeof stored[i]);
+        stored[i].g = STORE_RATING_NEW;
+        if (r->seats[i].account > 0 && sq_rating_get(&s->base, r->seats[i].account, r->pool, &stored[i], err) < 0)
+            return -1;
+    }
+    if (store_rated_compute(r, stored, err) < 0)
+        return -1;
+    for (int i = 0; i < r->n; i++) {
+        const store_rated_seat *x = &r->seats[i];
+        if (x->account <= 0)
+            continue;
+        sqlite3_stmt *q = s->q[Q_RATING_PUT];
+        sqlite3_bind_int64(q, 1, x->account);
+        sqlite3_bind_text(q, 2, r->pool, -1, SQLITE_STATIC);
+        sqlite3_bind_double(q, 3, x->after.rating);
+        sqlite3_bind_double(q, 4, x->after.deviation);
+        sqlite3_bind_double(q, 5, x->after.volatility);
+        sqlite3_bind_int64(q, 6, r->now_ms);
+        if (exec_q(s, Q_RATING_PUT, "writing a rating", err) < 0)
+            return -1;
+        q = s->q[Q_RATING_HIST];
+        sqlite3_bind_int64(q, 1, x->account);
+        sqlite3_bind_text(q, 2, r->pool, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 3, code, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(q, 4, r->now_ms);
+        sqlite3_bind_double(q, 5, x->before.rating);
+        sqlite3_bind_double(q, 6, x->before.deviation);
+        sqlite3_bind_double(q, 7, x->after.rating);
+        sqlite3_bind_double(q, 8, x->after.deviation);
+        if (exec_q(s, Q_RATING_HIST, "writing a rating's history", err) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 static int sq_room_config(store *base, const char *code, const char *config, pl_buf *err)
@@ -923,7 +982,7 @@ static int sq_clear(store *base, pl_buf *err)
     sq_store *s = sq(base);
     char *msg = NULL;
     next_free(s);
-    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE; DELETE FROM leases; DELETE FROM owners; DELETE FROM actions; DELETE FROM rooms;"
+    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE; DELETE FROM rating_history; DELETE FROM ratings; DELETE FROM leases; DELETE FROM owners; DELETE FROM actions; DELETE FROM rooms;"
                      " DELETE FROM sessions; DELETE FROM accounts; COMMIT",
                      NULL, NULL, &msg) == SQLITE_OK)
         return 0;
@@ -1160,6 +1219,48 @@ static int sq_session_purge(store *base, int64_t now_ms, pl_buf *err)
     return changed(s, Q_SES_PURGE, "deleting expired sessions", err);
 }
 
+/* ---- ratings ---- */
+
+/* Row q (pool, rating, rd, sigma, games, updated_ms) into *out. */
+static void rating_row(sqlite3_stmt *q, store_rating *out)
+{
+    memset(out, 0, sizeof *out);
+    store_copy_field(out->pool, sizeof out->pool, col_text(q, 0));
+    out->g = (pl_glicko2){sqlite3_column_double(q, 1), sqlite3_column_double(q, 2), sqlite3_column_double(q, 3)};
+    out->games = sqlite3_column_int64(q, 4);
+    out->updated_ms = sqlite3_column_int64(q, 5);
+}
+
+static int sq_rating_get(store *base, int64_t account, const char *pool, store_rating *out, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[Q_RATING_GET];
+    sqlite3_bind_int64(q, 1, account);
+    sqlite3_bind_text(q, 2, pool, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW)
+        rating_row(q, out);
+    done(q);
+    if (rc == SQLITE_ROW)
+        return 0;
+    return rc == SQLITE_DONE ? 1 : fail(s, "reading a rating", err);
+}
+
+static int sq_ratings_of(store *base, int64_t account, store_rating *out, int max, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[Q_RATINGS_OF];
+    sqlite3_bind_int64(q, 1, account);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (n < max)
+            rating_row(q, &out[n]);
+        n++;
+    }
+    done(q);
+    return rc == SQLITE_DONE ? n : fail(s, "reading ratings", err);
+}
+
 static const store_ops sq_ops = {
     .close = sq_close,
     .room_put = sq_room_put,
@@ -1186,4 +1287,6 @@ static const store_ops sq_ops = {
     .session_drop = sq_session_drop,
     .session_drop_others = sq_session_drop_others,
     .session_purge = sq_session_purge,
+    .rating_get = sq_rating_get,
+    .ratings_of = sq_ratings_of,
 };

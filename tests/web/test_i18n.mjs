@@ -47,7 +47,7 @@ for (const f of files(web)) {
   const src = readFileSync(f, 'utf8');
   for (const m of src.matchAll(/\bt\(\s*'([A-Za-z0-9_.-]+)'\s*[,)]/g)) used.add(m[1]);
 }
-const errors = ['json', 'shape', 'type', 'too-long', 'rate', 'room', 'seat', 'illegal', 'stale', 'not-your-turn', 'options', 'storage', 'over', 'full'];
+const errors = ['json', 'shape', 'type', 'too-long', 'rate', 'room', 'seat', 'illegal', 'stale', 'not-your-turn', 'options', 'storage', 'over', 'full', 'rated'];
 for (const e of errors) used.add('error.' + e);
 for (const s of ['connecting', 'online', 'reconnecting']) used.add('status.' + s);
 for (const c of ['none', 'move', 'total']) used.add('new.clock.' + c);

@@ -260,6 +260,23 @@ run('lobby', async (h) => {
     await page.context().close();
   });
 
+  await h.step('the Rated box: create sends rated: true (a guest is refused, said in the form)', async () => {
+    const page = await h.page('desktop', { lang: 'en' });
+    const sent = [];
+    page.on('websocket', (ws) => ws.on('framesent', (f) => {
+      if (typeof f.payload === 'string' && f.payload.includes('"type":"create"')) sent.push(JSON.parse(f.payload));
+    }));
+    await page.goto(h.url('/'));
+    await page.locator('#create').waitFor();
+    h.check(!(await page.locator('#new-rated').isChecked()), 'casual by default');
+    await page.check('#new-rated');
+    await page.click('#create');
+    await page.locator('.created .error').waitFor();
+    h.check(sent.length === 1 && sent[0].rated === true, 'create carries rated: ' + JSON.stringify(sent));
+    h.check((await page.locator('.created .error').textContent()).includes('sign in'), 'the refusal is shown');
+    await page.context().close();
+  });
+
   await h.step('the harness catches a request outside the server (another loopback address)', async () => {
     const page = await h.page('desktop', { lang: 'en' });
     await page.goto(h.url('/'));

@@ -1179,4 +1179,8 @@ export default {
   'acct.err.other': 'Something went wrong. Try again.',
   'acct.err.empty': 'Fill in every field.',
   // (end of acct)
+  // ==== rated (issue 33 §2: the create form's Rated box) ====
+  'new.rated': 'Rated (for signed-in players: the game changes ratings)',
+  'error.rated': 'Rated room:',
+  // (end of rated)
 };

@@ -1182,4 +1182,8 @@ export default {
   'acct.err.other': 'うまくいきませんでした。もう一度お試しください。',
   'acct.err.empty': 'すべての欄を入力してください。',
   // (end of acct)
+  // ==== rated (issue 33 §2: the create form's Rated box) ====
+  'new.rated': 'レーティング対象（ログインしたプレイヤー向け：対局でレーティングが変わります）',
+  'error.rated': 'レーティング対象の部屋：',
+  // (end of rated)
 };

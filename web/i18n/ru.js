@@ -1177,4 +1177,8 @@ export default {
   'acct.err.other': 'Что-то пошло не так. Попробуйте ещё раз.',
   'acct.err.empty': 'Заполните все поля.',
   // (end of acct)
+  // ==== rated (issue 33 §2: the create form's Rated box) ====
+  'new.rated': 'С рейтингом (для вошедших игроков: партия меняет рейтинг)',
+  'error.rated': 'Рейтинговая комната:',
+  // (end of rated)
 };

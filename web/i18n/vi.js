@@ -1181,4 +1181,8 @@ export default {
   'acct.err.other': 'Có lỗi xảy ra. Hãy thử lại.',
   'acct.err.empty': 'Hãy điền đủ các ô.',
   // (end of acct)
+  // ==== rated (issue 33 §2: the create form's Rated box) ====
+  'new.rated': 'Tính điểm xếp hạng (cho người chơi đã đăng nhập: ván đấu thay đổi điểm)',
+  'error.rated': 'Phòng tính điểm:',
+  // (end of rated)
 };

@@ -358,10 +358,13 @@ export function open(ctx) {
       ['none', 'move', 'total'].map((k) => h('option', { value: k, selected: (f.clock || 'none') === k }, t('new.clock.' + k))));
     const clockN = h('input', { id: 'new-clock-s', type: 'number', min: 1, max: 86400, value: f.clockS ?? 60, 'aria-label': t('new.clock.seconds'), hidden: (f.clock || 'none') === 'none', onchange: (ev) => (f.clockS = ev.target.value) });
     const pub = h('input', { id: 'new-public', type: 'checkbox', checked: f.public ?? true, onchange: (ev) => (f.public = ev.target.checked) });
+    // rated (issue 33 §2): only signed-in players may sit; the server says when a game is not rated
+    const rated = h('input', { id: 'new-rated', type: 'checkbox', checked: f.rated ?? false, onchange: (ev) => (f.rated = ev.target.checked) });
     form.append(
       h('div', { class: 'field' }, h('label', { for: 'new-grace' }, t('new.grace')), grace, h('p', { class: 'about' }, t('new.grace.about'))),
       h('div', { class: 'field' }, h('label', { for: 'new-clock' }, t('new.clock')), h('div', { class: 'row' }, clockKind, clockN)),
       h('label', { class: 'check' }, pub, ' ', t('new.public')),
+      h('label', { class: 'check' }, rated, ' ', t('new.rated')),
       (els.create = h('button', { type: 'submit', class: 'primary', id: 'create' }, t('new.create'))));
     els.form.append(form);
     syncCreate();
@@ -425,6 +428,7 @@ export function open(ctx) {
     if (f.clock === 'move') msg.clock = { move_s: Number(f.clockS ?? 60) };
     if (f.clock === 'total') msg.clock = { total_s: Number(f.clockS ?? 60) };
     msg.public = f.public ?? true;
+    if (f.rated) msg.rated = true;
     L.created = null;
     L.error = null;
     L.pending = true;

@@ -47,3 +47,22 @@ CREATE TABLE sessions(
   expires_ms bigint NOT NULL);
 CREATE INDEX sessions_account ON sessions(account);
 CREATE INDEX sessions_expires ON sessions(expires_ms);
+
+-- @version 3
+-- ratings (issue 33 §2, docs/ratings.md): an account's Glicko-2 rating in
+-- each pool ("ur/finkel", "cbw/2v2"... rating.h), its games and when it last
+-- changed (ms since the epoch; the idle deviation grows from there), and one
+-- history row per rated game: the room, when, the rating and RD before and
+-- after. Written with the room's finish in one transaction
+-- (store_finish_rated); an account's rows go with the account.
+CREATE TABLE ratings(
+  account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE, pool text COLLATE "C" NOT NULL,
+  rating double precision NOT NULL, rd double precision NOT NULL, sigma double precision NOT NULL,
+  games bigint NOT NULL, updated_ms bigint NOT NULL,
+  PRIMARY KEY(account, pool));
+CREATE TABLE rating_history(
+  account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE, pool text COLLATE "C" NOT NULL,
+  room text COLLATE "C" NOT NULL REFERENCES rooms(code), at_ms bigint NOT NULL,
+  rating_before double precision NOT NULL, rd_before double precision NOT NULL,
+  rating_after double precision NOT NULL, rd_after double precision NOT NULL,
+  PRIMARY KEY(account, pool, at_ms, room));

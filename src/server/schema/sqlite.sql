@@ -49,3 +49,22 @@ CREATE TABLE sessions(
   expires_ms INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX sessions_account ON sessions(account);
 CREATE INDEX sessions_expires ON sessions(expires_ms);
+
+-- @version 4
+-- ratings (issue 33 §2, docs/ratings.md): an account's Glicko-2 rating in
+-- each pool ("ur/finkel", "cbw/2v2"... rating.h), its games and when it last
+-- changed (ms since the epoch; the idle deviation grows from there), and one
+-- history row per rated game: the room, when, the rating and RD before and
+-- after. Written with the room's finish in one transaction
+-- (store_finish_rated); an account's rows go with the account.
+CREATE TABLE ratings(
+  account INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE, pool TEXT NOT NULL,
+  rating REAL NOT NULL, rd REAL NOT NULL, sigma REAL NOT NULL,
+  games INTEGER NOT NULL, updated_ms INTEGER NOT NULL,
+  PRIMARY KEY(account, pool)) WITHOUT ROWID;
+CREATE TABLE rating_history(
+  account INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE, pool TEXT NOT NULL,
+  room TEXT NOT NULL REFERENCES rooms(code), at_ms INTEGER NOT NULL,
+  rating_before REAL NOT NULL, rd_before REAL NOT NULL,
+  rating_after REAL NOT NULL, rd_after REAL NOT NULL,
+  PRIMARY KEY(account, pool, at_ms, room)) WITHOUT ROWID;

@@ -1,0 +1,141 @@
+/* hub_rating.c — rated rooms (issue 33 §2; docs/ratings.md, "How the
+ * server applies them"): which rooms may be rated, what a rated room's
+ * finish asks the store (store_finish_rated: the finish and every member's
+ * update in one transaction, on the storage thread), and the `rated`
+ * message each member gets once that is durable.
+ *
+ * The service thread never reads a rating: the storage thread reads,
+ * updates and writes them in the finish's transaction, and this file only
+ * describes the seats (account, computer level, team, rank, left) and
+ * announces what came back.
+ * Threading: the service thread's, except hubg_write (the storage thread,
+ * on a batch it owns).
+ */
+#include <string.h>
+
+#include "hub_int.h"
+#include "parlour/alloc.h"
+#include "parlour/rating.h"
+
+/* The computer levels' fixed ratings: data/ratings/levels.txt (pool, level,
+ * rating, RD), as scripts/level_ratings.py fitted them. A level missing
+ * here cannot sit in a rated room. */
+static const struct {
+    const char *pool, *level;
+    double rating, rd;
+} level_ratings[] = {
+    {"ur/skiryuk", "easy", 1000, 30},     {"ur/skiryuk", "medium", 1390, 54},   {"ur/skiryuk", "hard", 1331, 35},
+    {"ur/finkel", "easy", 1000, 30},      {"ur/finkel", "medium", 1464, 62},    {"ur/finkel", "hard", 1603, 59},
+    {"cbw/2v2", "easy", 1000, 30},        {"cbw/2v2", "medium", 1498, 115},     {"cbw/2v2", "hard", 1623, 120},
+    {"cbw/3v3", "easy", 1000, 30},        {"cbw/3v3", "medium", 1483, 114},     {"cbw/3v3", "hard", 1657, 123},
+    {"tamcuc/2", "easy", 1000, 30},       {"tamcuc/2", "medium", 1143, 30},     {"tamcuc/2", "hard", 1238, 30},
+    {"tamcuc/3", "easy", 1000, 30},       {"tamcuc/3", "medium", 1125, 30},     {"tamcuc/3", "hard", 1162, 30},
+    {"tamcuc/4", "easy", 1000, 30},       {"tamcuc/4", "medium", 1098, 30},     {"tamcuc/4", "hard", 1098, 30},
+    {"karuta/kyogi", "easy", 1000, 30},   {"karuta/kyogi", "medium", 1464, 147}, {"karuta/kyogi", "hard", 1882, 187},
+    {"karuta/kyogi", "champion", 2346, 231},
+};
+
+int hubg_level_rating(const char *pool, const char *level, pl_glicko2 *out)
+{
+    for (size_t i = 0; level && i < sizeof level_ratings / sizeof level_ratings[0]; i++)
+        if (!strcmp(level_ratings[i].pool, pool) && !strcmp(level_ratings[i].level, level)) {
+            /* a level's volatility is never used: it is not updated */
+            *out = (pl_glicko2){level_ratings[i].rating, level_ratings[i].rd, 0.06};
+            return 0;
+        }
+    return -1;
+}
+
+int hubg_check(const hub_room *r, pl_buf *why)
+{
+    pl_rating_pool p = pl_rating_pool_of(r->game, &r->m->opts);
+    if (!p.rated) {
+        pl_buf_printf(why, "this game with these options is not rated (%s): play it casual", p.reason);
+        return -1;
+    }
+    for (int s = 0; s < r->nseats; s++) {
+        const hub_seat *t = &r->seats[s];
+        pl_glicko2 g;
+        if (t->kind == HUB_SEAT_PARTNER) {
+            pl_buf_printf(why, "seat %d: a rated room has one person per seat", s);
+            return -1;
+        }
+        if (t->kind == HUB_SEAT_AI && hubg_level_rating(p.key, t->level, &g) < 0) {
+            pl_buf_printf(why, "seat %d: the computer level '%s' has no rating in %s", s, t->level, p.key);
+            return -1;
+        }
+        if (t->kind == HUB_SEAT_PERSON && t->token[0] && !t->account) {
+            pl_buf_printf(why, "seat %d: a guest cannot sit in a rated room", s);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int hubg_finish(const hub_room *r, hubg_fin *out, pl_buf *err)
+{
+    pl_rating_pool p = pl_rating_pool_of(r->game, &r->m->opts);
+    if (!p.rated) {
+        pl_buf_printf(err, "room %s: not a rated pool", r->code);
+        return -1;
+    }
+    pl_rating_seat rs[PL_MAX_SEATS];
+    memset(rs, 0, sizeof rs);
+    if (pl_rating_result(r->game, r->m->state, rs, r->nseats, err) < 0)
+        return -1;
+    memset(out, 0, sizeof *out);
+    snprintf(out->code, sizeof out->code, "%s", r->code);
+    snprintf(out->pool, sizeof out->pool, "%s", p.key);
+    out->n = r->nseats;
+    int leaver = -1;
+    for (int s = 0; s < r->nseats; s++) {
+        const hub_seat *t = &r->seats[s];
+        store_rated_seat *x = &out->seats[s];
+        x->team = rs[s].team;
+        x->rank = rs[s].rank;
+        if (t->kind == HUB_SEAT_AI) {
+            if (hubg_level_rating(p.key, t->level, &x->fixed) < 0) {
+                pl_buf_printf(err, "room %s: seat %d's level has no rating", r->code, s);
+                return -1;
+            }
+        } else if (t->kind == HUB_SEAT_PERSON && t->account > 0) {
+            x->account = t->account;
+            if (t->covered && leaver < 0)
+                leaver = s; /* gone past the grace time: the computer finished the seat */
+        } else {
+            pl_buf_printf(err, "room %s: seat %d is not an account's", r->code, s);
+            return -1;
+        }
+    }
+    /* One leaver at most is rated as one (pl_rating_abandon): with two
+     * gone, the first marked; the other keeps the finished game's rank. */
+    if (leaver >= 0)
+        out->seats[leaver].left = true;
+    return 0;
+}
+
+int hubg_write(store *s, hubg_fin *f, const char *result, pl_buf *err)
+{
+    int rc = store_finish_rated(s, f->code, result, f->pool, f->seats, f->n, f->now_ms, err);
+    f->written = rc == 0;
+    return rc;
+}
+
+void hubg_announce(hub *h, const hubg_fin *f)
+{
+    hub_room *r = hub_room_find(h, f->code);
+    if (!r)
+        return;
+    json_t *seats = json_array();
+    for (int s = 0; s < f->n; s++) {
+        const store_rated_seat *x = &f->seats[s];
+        json_array_append_new(seats, json_pack("{s:b, s:b, s:f, s:f, s:f, s:f}", "person", x->account > 0, "left",
+                                               x->left, "before", x->before.rating, "before_rd",
+                                               x->before.deviation, "after", x->after.rating, "after_rd",
+                                               x->after.deviation));
+    }
+    json_t *msg = json_pack("{s:s, s:s, s:s, s:o}", "type", "rated", "room", f->code, "pool", f->pool, "seats", seats);
+    for (int k = 0; msg && k < r->nmembers; k++)
+        hub_send(h, r->members[k], json_incref(msg));
+    json_decref(msg);
+}

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""test_rated.py -- rated rooms on the wire (issue 33 §2; docs/ratings.md, "How the server
+applies them").
+
+Usage: test_rated.py --parlour BINARY --web DIR [--only NAME]
+
+Drives `parlour serve --test-fast-hash` over real sockets: two signed-in people play a rated
+Ur game to the end (random legal moves) and both get a `rated` message with each seat's
+rating before and after (the winner up, the loser down, from a new player's 1500/350); the
+stored ratings equal what was shown, also after a kill -9 right after the message and a
+restart; a guest can neither create nor join a rated room; a casual room's game changes no
+rating; a person who leaves a rated game past the grace time (a computer finishes the seat)
+is rated as the loser whatever the computer made of it (the other keeps the board's result). Python's standard library only.
+"""
+import os
+import random
+import sqlite3
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wsclient import ServerProcess, parse_args, run_main  # noqa: E402
+from test_accounts import expect, signup, ws  # noqa: E402
+
+FAST = ["--test-fast-hash"]
+
+
+def stored_ratings(db):
+    """{(account name, pool): (rating, rd, games)} from the store."""
+    con = sqlite3.connect(db, timeout=10)
+    try:
+        rows = con.execute("SELECT a.name, r.pool, r.rating, r.rd, r.games FROM ratings r "
+                           "JOIN accounts a ON a.id = r.account").fetchall()
+    finally:
+        con.close()
+    return {(n, p): (r, d, g) for n, p, r, d, g in rows}
+
+
+def seat_up(c, code):
+    c.send({"type": "join", "room": code, "name": "x"})
+    return c.wait_for("joined")["seat"]
+
+
+def play_out(clients, rng, want_rated=True, limit=200000):
+    """Plays random legal moves for every client until the game is over and (want_rated)
+    each client got its `rated` message. Returns {client index: rated message}."""
+    states = [None] * len(clients)
+    rated = {}
+    pending = [None] * len(clients)
+    sent = [0.0] * len(clients)
+    over = False
+    for _ in range(limit):
+        for i, c in enumerate(clients):
+            for m in c.poll():
+                t = m.get("type")
+                if t == "state":
+                    states[i] = m
+                    over = over or m["over"]
+                    if pending[i] is not None and m["seq"] > pending[i]:
+                        pending[i] = None
+                elif t == "rated":
+                    rated[i] = m
+                elif t == "error":
+                    expect(m.get("error") in ("stale", "not-your-turn"), "an error in play: %r" % m)
+                    pending[i] = None
+            s = states[i]
+            # at most one act per 55 ms: the hub allows 20 messages a second ("rate")
+            if s and not s["over"] and s["legal"] and pending[i] is None and time.monotonic() - sent[i] > 0.055:
+                pending[i] = s["seq"]
+                sent[i] = time.monotonic()
+                c.send({"type": "act", "action": rng.choice(s["legal"])["action"], "seq": s["seq"]})
+        if over and (not want_rated or len(rated) == len(clients)):
+            return states, rated
+        time.sleep(0.002)  # the clients' reader threads fill their queues meanwhile
+    raise AssertionError("the game did not end (or no rated message) in %d rounds" % limit)
+
+
+def check_rated(msg, names_by_seat, winner):
+    expect(msg["pool"] == "ur/skiryuk", "the pool: %r" % msg)
+    seats = msg["seats"]
+    expect(len(seats) == 2 and all(s["person"] for s in seats), "two persons: %r" % seats)
+    for i, s in enumerate(seats):
+        expect(abs(s["before"] - 1500) < 1e-9 and abs(s["before_rd"] - 350) < 1e-9,
+               "a new player is rated from 1500/350: %r" % s)
+        expect((s["after"] > 1500) == (i == winner), "the winner up, the loser down: %r" % seats)
+        expect(s["after_rd"] < 350, "the deviation shrinks: %r" % s)
+
+
+def test_rated_game_and_kill_9(args):
+    rng = random.Random(33)
+    srv = ServerProcess(args.parlour, web=args.web, extra_args=FAST)
+    try:
+        srv.start()
+        p = srv.port
+        ta, tb = signup(p, "Ann"), signup(p, "Bob")
+        a, b, g = ws(p, ta), ws(p, tb), ws(p)
+        g.send({"type": "create", "game": "ur", "rated": True})
+        e = g.wait_for("error")
+        expect(e["error"] == "rated" and e["request"] == "create", "a guest cannot create a rated room: %r" % e)
+        a.send({"type": "create", "game": "ur", "options": {"pieces": "3"}, "rated": True})
+        e = a.wait_for("error")
+        expect(e["error"] == "rated" and "not rated" in e["message"], "a variant is not rated: %r" % e)
+        a.send({"type": "create", "game": "ur", "rated": True, "seats": [{"kind": "person"},
+                                                                          {"kind": "ai", "level": "easy"}]})
+        code_ai = a.wait_for("created")["room"]
+        a.send({"type": "create", "game": "ur", "rated": True})
+        code = a.wait_for("created")["room"]
+        sa, sb = seat_up(a, code), seat_up(b, code)
+        g.send({"type": "join", "room": code, "name": "Guest"})
+        e = g.wait_for("error")
+        expect(e["error"] == "rated" and e["request"] == "join", "a guest cannot join a rated room: %r" % e)
+        expect(code_ai, "a rated room with a computer at a rated level")
+        states, rated = play_out([a, b], rng)
+        winner = states[0]["result"]["winner"]
+        names = {sa: "Ann", sb: "Bob"}
+        check_rated(rated[0], names, winner)
+        expect(rated[0]["seats"] == rated[1]["seats"], "both see the same: %r / %r" % (rated[0], rated[1]))
+        srv.kill()  # kill -9 right after the message: what was shown is on disk
+        got = stored_ratings(srv.db)
+        for seat, name in names.items():
+            r, d, n = got[(name, "ur/skiryuk")]
+            shown = rated[0]["seats"][seat]
+            expect(n == 1 and r == shown["after"] and d == shown["after_rd"],
+                   "%s's stored rating %r is what was shown %r" % (name, (r, d, n), shown))
+        srv.start()  # and a restart keeps it
+        srv.stop()
+        expect(stored_ratings(srv.db) == got, "the same after a restart")
+        for c in (a, b, g):
+            c.close()
+    finally:
+        if srv.proc:
+            srv.kill()
+        srv.cleanup()
+
+
+def test_casual_changes_nothing(args):
+    rng = random.Random(7)
+    with ServerProcess(args.parlour, web=args.web, extra_args=FAST) as srv:
+        p = srv.port
+        a, b = ws(p, signup(p, "Ann")), ws(p, signup(p, "Bob"))
+        a.send({"type": "create", "game": "ur"})
+        code = a.wait_for("created")["room"]
+        seat_up(a, code)
+        seat_up(b, code)
+        states, rated = play_out([a, b], rng, want_rated=False)
+        expect(states[0]["over"] and not rated, "no rated message in a casual room: %r" % rated)
+        a.send({"type": "create", "game": "ur"})  # a round trip after the finish: it is stored
+        a.wait_for("created")
+        expect(stored_ratings(srv.db) == {}, "no rating: %r" % stored_ratings(srv.db))
+        a.close()
+        b.close()
+
+
+def test_leaver_past_grace_loses(args):
+    rng = random.Random(5)
+    with ServerProcess(args.parlour, web=args.web, extra_args=FAST) as srv:
+        p = srv.port
+        a, b = ws(p, signup(p, "Ann")), ws(p, signup(p, "Bob"))
+        a.send({"type": "create", "game": "ur", "rated": True, "grace_s": 1})
+        code = a.wait_for("created")["room"]
+        sa, sb = seat_up(a, code), seat_up(b, code)
+        b.close()  # Bob leaves; after a second the computer keeps his seat
+        states, rated = play_out([a], rng)
+        seats = rated[0]["seats"]
+        expect(seats[sb]["left"] and not seats[sa]["left"], "Bob left: %r" % seats)
+        expect(seats[sb]["after"] < 1500, "the leaver loses, whoever won on the board (%s): %r"
+               % (states[0]["result"], seats))
+        # the one who stayed keeps the board's result (docs/ratings.md, "Leaving a rated game")
+        expect((seats[sa]["after"] > 1500) == (states[0]["result"]["winner"] == sa),
+               "Ann keeps the finished game's result (%s): %r" % (states[0]["result"], seats))
+        a.close()
+
+
+if __name__ == "__main__":
+    run_main([test_rated_game_and_kill_9, test_casual_changes_nothing, test_leaver_past_grace_loses], parse_args())
