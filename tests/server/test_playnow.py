@@ -172,12 +172,24 @@ def test_rating_field_only_on_a_test_server(args):
         c.close()
 
 
+def test_stops_cleanly_with_seeks_waiting(args):
+    """The shared server stops with status 0 (the ASan build: no leak) while seeks wait."""
+    a, b = conn(args, "Stay"), conn(args, "Counter")
+    check(seek(a, game="cbw", options={"players": "6"})["pool"] == "cbw/3v3", "a 3 v 3 seek waits")
+    check(b.request({"type": "counts"}, answers=("counts",))["pools"].get("cbw/3v3") == 1, "counted")
+    srv = SRV.pop("s")
+    try:
+        srv.stop()
+    finally:
+        srv.cleanup()
+
+
 def main():
     args = parse_args()
     try:
         run_main([test_bad_shapes, test_two_people_paired_join_and_play, test_computer_after_n_seconds_nearest_level,
                   test_far_ratings_wait, test_closed_connection_seek_gone_and_counts,
-                  test_rating_field_only_on_a_test_server], args)
+                  test_rating_field_only_on_a_test_server, test_stops_cleanly_with_seeks_waiting], args)
     finally:
         if "s" in SRV:
             SRV["s"].stop(check=False)
