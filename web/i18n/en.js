@@ -1147,4 +1147,43 @@ export default {
 
   // ==== acct: accounts: sign up, sign in, sign out, password, delete (web/js/account.js; issue 33) ====
   // (end of acct)
+
+  // ==== playnow: "Play now" in the lobby (web/js/playnow.js; issue 33 §3) ====
+  'playnow.button': 'Play now',
+  'playnow.title': 'Play now: {game}',
+  'playnow.intro': 'We look for someone of about your strength who wants the same game now.',
+  'playnow.opt.ur.rules': 'Rules',
+  'playnow.opt.ur.rules.skiryuk': 'Skiryuk’s',
+  'playnow.opt.ur.rules.finkel': 'Finkel’s',
+  'playnow.opt.cbw.players': 'Players',
+  'playnow.opt.cbw.players.4': 'four: 2 against 2',
+  'playnow.opt.cbw.players.6': 'six: 3 against 3',
+  'playnow.opt.tamcuc.players': 'Players',
+  'playnow.opt.tamcuc.players.2': 'two',
+  'playnow.opt.tamcuc.players.3': 'three',
+  'playnow.opt.tamcuc.players.4': 'four',
+  'playnow.computer': 'If nobody comes, let the computer play me',
+  'playnow.after': 'After (seconds)',
+  'playnow.after.about': 'You get the computer level nearest your rating.',
+  'playnow.name': 'Your name',
+  'playnow.go': 'Find a game',
+  'playnow.close': 'Close',
+  'playnow.looking': 'Looking for a game: {pool}',
+  'playnow.since': 'Waiting {time}',
+  'playnow.people': 'People waiting for this game: {n}',
+  'playnow.computerAfter': 'If nobody comes, the computer plays you after {n} s.',
+  'playnow.cancel': 'Cancel',
+  'playnow.found': 'Game found! Opening the room…',
+  'playnow.error': 'Could not look for a game: {message}',
+  'playnow.online': 'Online now: {n}',
+  'playnow.gameWaiting': 'Waiting to play now: {n}',
+  'playnow.pool.ur.skiryuk': 'Ur, Skiryuk’s rules',
+  'playnow.pool.ur.finkel': 'Ur, Finkel’s rules',
+  'playnow.pool.karuta.kyogi': 'competitive karuta, one against one',
+  'playnow.pool.tamcuc.2': 'Tam Cúc for two',
+  'playnow.pool.tamcuc.3': 'Tam Cúc for three',
+  'playnow.pool.tamcuc.4': 'Tam Cúc for four',
+  'playnow.pool.cbw.2v2': 'City Behind Walls, 2 against 2',
+  'playnow.pool.cbw.3v3': 'City Behind Walls, 3 against 3',
+  // (end of playnow)
 };

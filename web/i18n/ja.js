@@ -1150,4 +1150,43 @@ export default {
 
   // ==== acct: accounts: sign up, sign in, sign out, password, delete (web/js/account.js; issue 33) ====
   // (end of acct)
+
+  // ==== playnow: "Play now" in the lobby (web/js/playnow.js; issue 33 §3) ====
+  'playnow.button': 'すぐ対戦',
+  'playnow.title': 'すぐ対戦：{game}',
+  'playnow.intro': '今同じゲームを遊びたい、実力の近い相手を探します。',
+  'playnow.opt.ur.rules': 'ルール',
+  'playnow.opt.ur.rules.skiryuk': 'スキリュク式',
+  'playnow.opt.ur.rules.finkel': 'フィンケル式',
+  'playnow.opt.cbw.players': '人数',
+  'playnow.opt.cbw.players.4': '4人（2対2）',
+  'playnow.opt.cbw.players.6': '6人（3対3）',
+  'playnow.opt.tamcuc.players': '人数',
+  'playnow.opt.tamcuc.players.2': '2人',
+  'playnow.opt.tamcuc.players.3': '3人',
+  'playnow.opt.tamcuc.players.4': '4人',
+  'playnow.computer': '誰も来なければコンピューターと対戦する',
+  'playnow.after': '待つ時間（秒）',
+  'playnow.after.about': 'レーティングがいちばん近いレベルのコンピューターが相手をします。',
+  'playnow.name': '名前',
+  'playnow.go': '相手を探す',
+  'playnow.close': '閉じる',
+  'playnow.looking': '相手を探しています：{pool}',
+  'playnow.since': '待ち時間 {time}',
+  'playnow.people': 'このゲームを待っている人：{n}',
+  'playnow.computerAfter': '誰も来なければ {n} 秒後にコンピューターが相手をします。',
+  'playnow.cancel': 'やめる',
+  'playnow.found': '相手が見つかりました。部屋を開きます…',
+  'playnow.error': '相手を探せませんでした：{message}',
+  'playnow.online': '接続中：{n}人',
+  'playnow.gameWaiting': '対戦待ち：{n}人',
+  'playnow.pool.ur.skiryuk': 'ウル王朝のゲーム（スキリュク式）',
+  'playnow.pool.ur.finkel': 'ウル王朝のゲーム（フィンケル式）',
+  'playnow.pool.karuta.kyogi': '競技かるた（1対1）',
+  'playnow.pool.tamcuc.2': 'タムクック（2人）',
+  'playnow.pool.tamcuc.3': 'タムクック（3人）',
+  'playnow.pool.tamcuc.4': 'タムクック（4人）',
+  'playnow.pool.cbw.2v2': '城壁の街（2対2）',
+  'playnow.pool.cbw.3v3': '城壁の街（3対3）',
+  // (end of playnow)
 };

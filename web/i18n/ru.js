@@ -1145,4 +1145,43 @@ export default {
 
   // ==== acct: accounts: sign up, sign in, sign out, password, delete (web/js/account.js; issue 33) ====
   // (end of acct)
+
+  // ==== playnow: "Play now" in the lobby (web/js/playnow.js; issue 33 §3) ====
+  'playnow.button': 'Играть сейчас',
+  'playnow.title': 'Играть сейчас: {game}',
+  'playnow.intro': 'Найдём соперника примерно вашей силы, который тоже хочет сыграть сейчас.',
+  'playnow.opt.ur.rules': 'Правила',
+  'playnow.opt.ur.rules.skiryuk': 'Скирюка',
+  'playnow.opt.ur.rules.finkel': 'Финкеля',
+  'playnow.opt.cbw.players': 'Игроки',
+  'playnow.opt.cbw.players.4': 'четверо: 2 на 2',
+  'playnow.opt.cbw.players.6': 'шестеро: 3 на 3',
+  'playnow.opt.tamcuc.players': 'Игроки',
+  'playnow.opt.tamcuc.players.2': 'двое',
+  'playnow.opt.tamcuc.players.3': 'трое',
+  'playnow.opt.tamcuc.players.4': 'четверо',
+  'playnow.computer': 'Если никто не придёт, сыграть с компьютером',
+  'playnow.after': 'Через (секунд)',
+  'playnow.after.about': 'Компьютер будет того уровня, что ближе всего к вашему рейтингу.',
+  'playnow.name': 'Ваше имя',
+  'playnow.go': 'Найти игру',
+  'playnow.close': 'Закрыть',
+  'playnow.looking': 'Ищем игру: {pool}',
+  'playnow.since': 'Ждём {time}',
+  'playnow.people': 'Ждут этой игры: {n}',
+  'playnow.computerAfter': 'Если никто не придёт, через {n} с с вами сыграет компьютер.',
+  'playnow.cancel': 'Отмена',
+  'playnow.found': 'Игра нашлась! Открываем комнату…',
+  'playnow.error': 'Не удалось начать поиск: {message}',
+  'playnow.online': 'Сейчас на сайте: {n}',
+  'playnow.gameWaiting': 'Ждут игры: {n}',
+  'playnow.pool.ur.skiryuk': 'Царская игра Ура, правила Скирюка',
+  'playnow.pool.ur.finkel': 'Царская игра Ура, правила Финкеля',
+  'playnow.pool.karuta.kyogi': 'спортивная карута, один на один',
+  'playnow.pool.tamcuc.2': 'Там кук на двоих',
+  'playnow.pool.tamcuc.3': 'Там кук на троих',
+  'playnow.pool.tamcuc.4': 'Там кук на четверых',
+  'playnow.pool.cbw.2v2': 'Город за стенами, 2 на 2',
+  'playnow.pool.cbw.3v3': 'Город за стенами, 3 на 3',
+  // (end of playnow)
 };

@@ -1149,4 +1149,43 @@ export default {
 
   // ==== acct: accounts: sign up, sign in, sign out, password, delete (web/js/account.js; issue 33) ====
   // (end of acct)
+
+  // ==== playnow: "Play now" in the lobby (web/js/playnow.js; issue 33 §3) ====
+  'playnow.button': 'Chơi ngay',
+  'playnow.title': 'Chơi ngay: {game}',
+  'playnow.intro': 'Tìm người chơi cùng trình độ đang muốn chơi ván này ngay bây giờ.',
+  'playnow.opt.ur.rules': 'Luật',
+  'playnow.opt.ur.rules.skiryuk': 'của Skiryuk',
+  'playnow.opt.ur.rules.finkel': 'của Finkel',
+  'playnow.opt.cbw.players': 'Số người chơi',
+  'playnow.opt.cbw.players.4': 'bốn người: 2 đấu 2',
+  'playnow.opt.cbw.players.6': 'sáu người: 3 đấu 3',
+  'playnow.opt.tamcuc.players': 'Số người chơi',
+  'playnow.opt.tamcuc.players.2': 'hai người',
+  'playnow.opt.tamcuc.players.3': 'ba người',
+  'playnow.opt.tamcuc.players.4': 'bốn người',
+  'playnow.computer': 'Nếu không ai vào, cho máy chơi với tôi',
+  'playnow.after': 'Sau (giây)',
+  'playnow.after.about': 'Máy sẽ ở mức gần với điểm xếp hạng của bạn nhất.',
+  'playnow.name': 'Tên của bạn',
+  'playnow.go': 'Tìm ván',
+  'playnow.close': 'Đóng',
+  'playnow.looking': 'Đang tìm ván: {pool}',
+  'playnow.since': 'Đã chờ {time}',
+  'playnow.people': 'Số người đang chờ ván này: {n}',
+  'playnow.computerAfter': 'Nếu không ai vào, máy sẽ chơi với bạn sau {n} giây.',
+  'playnow.cancel': 'Hủy',
+  'playnow.found': 'Đã tìm được ván! Đang mở phòng…',
+  'playnow.error': 'Không tìm ván được: {message}',
+  'playnow.online': 'Đang trực tuyến: {n}',
+  'playnow.gameWaiting': 'Đang chờ chơi ngay: {n}',
+  'playnow.pool.ur.skiryuk': 'Trò chơi Hoàng gia Ur, luật của Skiryuk',
+  'playnow.pool.ur.finkel': 'Trò chơi Hoàng gia Ur, luật của Finkel',
+  'playnow.pool.karuta.kyogi': 'karuta thi đấu, một đấu một',
+  'playnow.pool.tamcuc.2': 'Tam Cúc hai người',
+  'playnow.pool.tamcuc.3': 'Tam Cúc ba người',
+  'playnow.pool.tamcuc.4': 'Tam Cúc bốn người',
+  'playnow.pool.cbw.2v2': 'Thành trong tường, 2 đấu 2',
+  'playnow.pool.cbw.3v3': 'Thành trong tường, 3 đấu 3',
+  // (end of playnow)
 };
