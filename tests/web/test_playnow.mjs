@@ -20,8 +20,8 @@ async function plainPage(h, size, lang = 'en') {
 }
 
 run('playnow', async (h) => {
-  const ann = await plainPage(h, 'phone');
-  const bob = await plainPage(h, 'desktop');
+  const ann = await h.page('phone'); // the games' own tables: the rooms' screenshots
+  const bob = await h.page('desktop');
 
   await h.step('the lobby: Play now on every game, people online', async () => {
     for (const p of [ann, bob]) {
@@ -42,6 +42,9 @@ run('playnow', async (h) => {
     await ann.locator('#playnow-pool', { hasText: en['playnow.pool.ur.skiryuk'] }).waitFor();
     await ann.locator('#playnow-people', { hasText: '1' }).waitFor();
     await ann.locator('#playnow-since', { hasText: /0:0[1-9]/ }).waitFor(); // the time waited runs
+    const words = await ann.locator('#playnow').innerText();
+    h.check(!/null|undefined/.test(words), 'no stray null in the panel: ' + words);
+    h.check((await ann.locator('#playnow-computer-note').count()) === 0, 'no computer note without the computer');
     h.expectLayout(await h.layout(ann), 'waiting, phone');
     await h.shot(ann, 'waiting-phone', { fullPage: false });
     await bob.locator('#counts-ur', { hasText: '1' }).waitFor();

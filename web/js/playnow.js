@@ -167,14 +167,16 @@ export function playNow(net) {
     const after = h('input', { id: 'playnow-after', type: 'number', min: 1, max: 120, step: 1, value: P.after, required: true,
       disabled: !P.computer, 'aria-describedby': 'playnow-after-about',
       oninput: (ev) => (P.after = Math.max(1, Math.min(120, Number(ev.target.value) || 30))) });
+    const afterBox = h('div', { class: 'field', hidden: !P.computer }, h('label', { for: 'playnow-after' }, t('playnow.after')), after,
+      h('p', { class: 'about', id: 'playnow-after-about' }, t('playnow.after.about')));
     const comp = h('input', { id: 'playnow-computer', type: 'checkbox', checked: P.computer, onchange: (ev) => {
       P.computer = ev.target.checked;
       after.disabled = !P.computer;
+      afterBox.hidden = !P.computer; // the seconds only with the computer
     } });
     form.append(
       h('label', { class: 'check' }, comp, ' ', t('playnow.computer')),
-      h('div', { class: 'field' }, h('label', { for: 'playnow-after' }, t('playnow.after')), after,
-        h('p', { class: 'about', id: 'playnow-after-about' }, t('playnow.after.about'))),
+      afterBox,
       h('div', { class: 'field' }, h('label', { for: 'playnow-name' }, t('playnow.name')),
         h('input', { id: 'playnow-name', maxlength: 40, autocomplete: 'nickname', value: P.name,
           oninput: (ev) => (P.name = ev.target.value.trim()) })),
@@ -194,7 +196,7 @@ export function playNow(net) {
     const upd = () => (since.textContent = t('playnow.since', { time: clock(Math.floor((Date.now() - P.since) / 1000)) }));
     upd();
     tick = setInterval(upd, 1000);
-    el.append(
+    el.append(...[
       h('div', { class: 'playnow-wait', role: 'status' },
         h('span', { class: 'spinner', 'aria-hidden': 'true' }),
         h('p', { id: 'playnow-pool' }, t('playnow.looking', { pool: poolWords(P.pool) }))),
@@ -202,7 +204,7 @@ export function playNow(net) {
       h('p', { id: 'playnow-people' }, t('playnow.people', { n: P.waiting })),
       P.computer ? h('p', { class: 'quiet', id: 'playnow-computer-note' }, t('playnow.computerAfter', { n: P.after })) : null,
       h('button', { type: 'button', id: 'playnow-cancel', onclick: cancel }, t('playnow.cancel')),
-    );
+    ].filter(Boolean));
   }
 
   return {
