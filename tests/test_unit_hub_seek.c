@@ -3,7 +3,7 @@
  * store's batches written to a real SQLite file, the computers' jobs run,
  * every message collected per connection. The window widening with the wait
  * (ratings given by the test_seed mode's `rating` field), a computer exactly
- * after N seconds, a pool of four people, a paired person who never comes
+ * after N seconds, a pool of four people, the oldest member's options, a paired person who never comes
  * (the grace), the counts pushed at most once a second, and the tick asked
  * for (hub_next_ms) only while someone waits. */
 #include <jansson.h>
@@ -247,6 +247,29 @@ static void test_computer_after_n_seconds(void **state)
     drv_free(d);
 }
 
+/* Options a pool lets vary (Ur's start) are those of the member who waited
+ * longest, whoever has the lower rating. */
+static void test_oldest_members_options(void **state)
+{
+    (void)state;
+    drv *d = drv_new("options");
+    int a = connect_(d), b = connect_(d);
+    sendf(d, a, "{\"type\":\"seek\",\"game\":\"ur\",\"options\":{\"start\":\"dark\"},\"computer_after_s\":0,"
+                "\"rating\":1600}");
+    d->now += 50;
+    sendf(d, b, "{\"type\":\"seek\",\"game\":\"ur\",\"options\":{\"start\":\"light\"},\"computer_after_s\":0,"
+                "\"rating\":1500}");
+    assert_string_equal(json_string_value(json_object_get(last(d, b, "seeking"), "pool")), "ur/skiryuk");
+    run_to(d, d->now + 300);
+    json_t *p = last(d, b, "paired");
+    assert_non_null(p);
+    sendf(d, b, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", json_string_value(json_object_get(p, "room")),
+          json_string_value(json_object_get(p, "token")));
+    json_t *opts = json_object_get(last(d, b, "joined"), "options");
+    assert_string_equal(json_string_value(json_object_get(opts, "start")), "dark");
+    drv_free(d);
+}
+
 /* City Behind Walls 2 v 2: four people, one room, four seats. */
 static void test_four_people(void **state)
 {
@@ -307,6 +330,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_window_widens_with_the_wait),
         cmocka_unit_test(test_computer_after_n_seconds),
+        cmocka_unit_test(test_oldest_members_options),
         cmocka_unit_test(test_four_people),
         cmocka_unit_test(test_counts_pushed_once_a_second),
     };

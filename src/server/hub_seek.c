@@ -34,7 +34,7 @@ struct hubp_seek {
     json_t *opts;                 /* the options as given (an object), or NULL */
     char key[PL_RATING_KEY_MAX];  /* its pool */
     char name[HUB_MAX_NAME + 1];
-    double rating;
+    int64_t made_ms;              /* when it was made (the room takes the oldest member's options) */
 };
 
 /* A pool key and its game (for the counts per game). */
@@ -267,15 +267,13 @@ void hubp_req_seek(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         hub_error(h, c->id, "shape", "seek", "name: 1 to %d bytes, one line", HUB_MAX_NAME);
         return;
     }
-    double rating = 0, rd = 0;
-    seeker_rating(h, c, NULL, &rating, &rd);
+    double given = -1;
     if (jrating) { /* tests only (test_seed mode): the player's rating given */
-        double v = json_is_number(jrating) ? json_number_value(jrating) : -1;
-        if (!h->cfg.test_seed || !(v >= SEEK_MIN_RATING && v <= SEEK_MAX_RATING)) {
+        given = json_is_number(jrating) ? json_number_value(jrating) : -1;
+        if (!h->cfg.test_seed || !(given >= SEEK_MIN_RATING && given <= SEEK_MAX_RATING)) {
             hub_error(h, c->id, "shape", "seek", "rating: a test server's field only (0 to 4000)");
             return;
         }
-        rating = v;
     }
     if (c->seek) {
         hub_error(h, c->id, "seek", "seek", "this connection seeks already (pool %s): unseek first", c->seek->key);
@@ -317,9 +315,10 @@ void hubp_req_seek(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         hub_error(h, c->id, "storage", "seek", "out of memory");
         return;
     }
+    double rating, rd;
     seeker_rating(h, c, pool.key, &rating, &rd);
     if (jrating)
-        rating = json_number_value(jrating);
+        rating = given;
     seek_req q = {.id = c->id, .key = pool.key, .players = players, .rating = rating, .rd = rd, .made_ms = now_ms,
                   .computer_after_s = after, .range = range};
     int rc = seek_add(p->pool, &q);
@@ -333,7 +332,7 @@ void hubp_req_seek(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     s->opts = opts ? json_incref(opts) : NULL;
     snprintf(s->key, sizeof s->key, "%s", pool.key);
     snprintf(s->name, sizeof s->name, "%s", name);
-    s->rating = rating;
+    s->made_ms = now_ms;
     c->seek = s;
     p->dirty = 1;
     subscribe(h, c, 1);
@@ -390,7 +389,9 @@ static const char *nearest_level(const struct hubp_pool *p, const char *key, dou
  * nearest level on the others), each told `paired` {room, seat, token}. */
 static void seat_pairing(hub *h, const seek_pairing *pr, int64_t now_ms)
 {
-    hub_conn *m[SEEK_MAX_PLAYERS];
+    hub_conn *m[SEEK_MAX_PLAYERS] = {0};
+    if (pr->n < 1 || pr->n > SEEK_MAX_PLAYERS)
+        return; /* cannot be: seek_tick's pairings hold 1 to SEEK_MAX_PLAYERS members */
     for (int i = 0; i < pr->n; i++) {
         m[i] = hub_conn_get(h, pr->ids[i]);
         if (!m[i] || !m[i]->seek) { /* cannot be: a seek goes with its connection */
@@ -399,6 +400,9 @@ static void seat_pairing(hub *h, const seek_pairing *pr, int64_t now_ms)
         }
     }
     const struct hubp_seek *first = m[0]->seek; /* every member's game and pool are the same */
+    for (int i = 1; i < pr->n; i++) /* the options of the one who waited longest */
+        if (m[i]->seek->made_ms < first->made_ms)
+            first = m[i]->seek;
     const pl_game *g = first->g;
     if ((int)h->nrooms >= h->cfg.max_rooms) {
         tell_failed(h, pr->ids, pr->n, "full", "the server holds its most rooms: seek again later");
