@@ -172,6 +172,23 @@ def test_rating_field_only_on_a_test_server(args):
         c.close()
 
 
+def test_cluster_mode_pairs_on_its_own_process(args):
+    """--cluster (SQLite, one process): the pairing's room is stored without a lease and joined
+    back by its code, as a lobby room (docs/pairing.md: across processes is not built yet)."""
+    with ServerProcess(args.parlour, web=args.web, test_seed=5, extra_args=["--cluster"]) as srv:
+        a, b = Conn(WSClient(srv.port), "A"), Conn(WSClient(srv.port), "B")
+        for c in (a, b):
+            check(seek(c)["type"] == "seeking", "seeking")
+        pa, pb = a.wait_type("paired"), b.wait_type("paired")
+        check(pa["room"] == pb["room"], "one room")
+        a.rejoin(pa["room"], pa["token"])
+        b.rejoin(pb["room"], pb["token"])
+        a.wait(lambda: a.state["status"] == "playing", what="playing")
+        check(sorted(s["name"] for s in a.state["seats"]) == ["A", "B"], "seated: %s" % a.state["seats"])
+        a.close()
+        b.close()
+
+
 def test_stops_cleanly_with_seeks_waiting(args):
     """The shared server stops with status 0 (the ASan build: no leak) while seeks wait."""
     a, b = conn(args, "Stay"), conn(args, "Counter")
@@ -189,7 +206,8 @@ def main():
     try:
         run_main([test_bad_shapes, test_two_people_paired_join_and_play, test_computer_after_n_seconds_nearest_level,
                   test_far_ratings_wait, test_closed_connection_seek_gone_and_counts,
-                  test_rating_field_only_on_a_test_server, test_stops_cleanly_with_seeks_waiting], args)
+                  test_rating_field_only_on_a_test_server, test_cluster_mode_pairs_on_its_own_process,
+                  test_stops_cleanly_with_seeks_waiting], args)
     finally:
         if "s" in SRV:
             SRV["s"].stop(check=False)
