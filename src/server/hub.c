@@ -629,6 +629,7 @@ void hub_free(hub *h)
         hub_room_free(h->rooms[i]);
     pl_free(h->rooms);
     pl_free(h->table);
+    hubp_free(h);
     for (int i = 0; i < h->nconns; i++)
         pl_free(h->conns[i].up);
     pl_free(h->conns);

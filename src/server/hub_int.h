@@ -119,6 +119,8 @@ typedef struct hub_conn {
     int64_t replay_ms;      /* when the budget was last refilled */
     int64_t account;        /* the person's account (hub_account), 0: a guest */
     char aname[HUB_MAX_NAME + 1]; /* ... and its name */
+    struct hubp_seek *seek; /* "Play now": its seek (hub_seek.c's, owned), NULL none */
+    int counts;             /* gets the lobby's `counts` pushes (hub_seek.c) */
 } hub_conn;
 
 /* A queued message: released (tag 0) or held for batch `tag`. */
@@ -260,6 +262,7 @@ struct hub {
      * set by req_act around the broadcast, taken by that state (state_text). */
     uint64_t acc_conn;           /* the sender, 0 none */
     const pl_buf *acc;           /* {"action":…,"seat":…,"seq":… (no closing brace) */
+    struct hubp_pool *seeks;     /* "Play now" (hub_seek.c), NULL until first needed */
 };
 
 /* ---- hub.c: the core (hub_) ---- */
@@ -464,6 +467,31 @@ void hubr_req_replay_part(hub *h, hub_conn *c, json_t *root, int64_t now_ms);
  * read back once (one apply per action) to check it replays. Leaves the
  * room unchanged. */
 json_t *hubr_seat_record(hub_room *r, int seat, uint64_t fresh_seed);
+
+/* ---- hub_req.c, for hub_seek.c ---- */
+/* A new room code (32 hex digits; test_seed mode: from the seed). */
+void hubq_random_hex(hub *h, char out[HUB_CODE]);
+/* A new room seed (63 bits; test_seed mode: from the seed). */
+uint64_t hubq_random_seed(hub *h);
+
+/* ---- hub_seek.c: "Play now" (hubp_, docs/pairing.md) ---- */
+/* The requests `seek`, `unseek` and `counts` (docs/web-protocol.md). */
+void hubp_req_seek(hub *h, hub_conn *c, json_t *root, int64_t now_ms);
+void hubp_req_unseek(hub *h, hub_conn *c, json_t *root, int64_t now_ms);
+void hubp_req_counts(hub *h, hub_conn *c, json_t *root, int64_t now_ms);
+/* Connection `c` went into a room (join, watch, create): its seek ends and
+ * it gets no more `counts`. */
+void hubp_entered(hub *h, hub_conn *c);
+/* Connection `c` goes (before its slot is freed): its seek ends. */
+void hubp_conn_gone(hub *h, hub_conn *c);
+/* A connection came: the online count changed. */
+void hubp_changed(hub *h);
+/* Pairs the waiting seeks and pushes `counts` when due. */
+void hubp_tick(hub *h, int64_t now_ms);
+/* When hubp_tick must next run, INT64_MAX none. */
+int64_t hubp_next_ms(const hub *h);
+/* Frees the pool and every connection's seek (hub_free). */
+void hubp_free(hub *h);
 
 /* ---- hub_karuta.c ---- */
 /* A job's kind: a computer's seat (or a covered one) moves; a person's

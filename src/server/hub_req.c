@@ -1126,6 +1126,9 @@ static const hubq_cmd commands[] = {
     {"leave", HUBQ_BARE, req_leave},
     {"takeback", HUBQ_BARE, req_takeback},
     {"takeback_answer", HUBQ_FIELDS, req_takeback_answer},
+    {"seek", HUBQ_FIELDS, hubp_req_seek},
+    {"unseek", HUBQ_BARE, hubp_req_unseek},
+    {"counts", HUBQ_BARE, hubp_req_counts},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -1175,9 +1178,16 @@ void hub_message(hub *h, uint64_t conn, const char *data, size_t len, int64_t no
         pl_buf_free(&types);
     } else if (cmd->shape != HUBQ_BARE || bare(h, c, root, cmd->name)) {
         cmd->run(h, c, root, now_ms);
+        c = hub_conn_get(h, conn);
+        if (c && c->room && (c->seek || c->counts))
+            hubp_entered(h, c); /* a seek ends when its connection goes into a room */
     }
     json_decref(root);
 }
+
+void hubq_random_hex(hub *h, char out[HUB_CODE]) { random_hex(h, out); }
+
+uint64_t hubq_random_seed(hub *h) { return random_seed(h); }
 
 /* ---- connections ------------------------------------------------------- */
 
@@ -1213,6 +1223,7 @@ uint64_t hub_connect(hub *h, int64_t now_ms)
     c->replay_steps = h->cfg.replay_burst;
     c->replay_ms = now_ms;
     h->live_conns++;
+    hubp_changed(h);
     send_now(h, c->id, welcome_json(h, now_ms));
     return c->id;
 }
@@ -1224,6 +1235,7 @@ void hub_disconnect(hub *h, uint64_t conn, int64_t now_ms)
     if (!c)
         return;
     conn_leave(h, c, now_ms);
+    hubp_conn_gone(h, c);
     pl_free(c->up);
     c->up = NULL;
     c->uplen = 0;

@@ -223,10 +223,12 @@ void hub_tick(hub *h, int64_t now_ms)
         if (!room_tick(h, r, now_ms))
             hubt_rewake(h, r);
     }
+    hubp_tick(h, now_ms);
 }
 
 int64_t hub_next_ms(const hub *h)
 {
     /* the top may be stale (earlier than needed): a spurious tick does nothing */
-    return h->nheap ? h->heap[0].at : INT64_MAX;
+    int64_t p = hubp_next_ms(h);
+    return h->nheap && h->heap[0].at < p ? h->heap[0].at : p;
 }

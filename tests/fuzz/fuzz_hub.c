@@ -184,6 +184,11 @@ static void check_out(fzh *f, const hub_out *o)
         snprintf(f->token, sizeof f->token, "%s", json_string_value(json_object_get(m, "token")));
         takes = 1;
     }
+    if (!strcmp(type, "paired")) { /* Play now: the room made for a pairing and the seat's token */
+        snprintf(f->room, sizeof f->room, "%s", json_string_value(json_object_get(m, "room")));
+        snprintf(f->token, sizeof f->token, "%s", json_string_value(json_object_get(m, "token")));
+        takes = 1;
+    }
     if (!strcmp(type, "state") && json_is_true(json_object_get(m, "over"))) {
         f->over = 1;
         takes = 1;

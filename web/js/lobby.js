@@ -7,9 +7,12 @@
 // public. Once created (one room a press): the invitation — a link other
 // devices open (the server's welcome.invite), a copy button, "Open the room"
 // and its QR code — brought into view. inviteBox is room.js's too.
+// "Play now" on each game (playnow.js) and the `counts` of people online and
+// waiting per game, pushed by the server while the lobby is open.
 
 import { t, has, levelName, levelAbout } from './i18n.js';
 import { h, svg, clear } from './dom.js';
+import { playNow } from './playnow.js';
 
 export const GAMES = ['ur', 'cbw', 'tamcuc', 'karuta'];
 
@@ -155,11 +158,18 @@ export function open(ctx) {
     form: { game: 'ur', options: {}, seats: null } };
   const els = {};
   const offs = [];
+  const pn = playNow(net);
+  let counts = null; // the server's last `counts`
 
   offs.push(
     net.on('rooms', (m) => {
       L.rooms = m.rooms;
       renderRooms();
+    }),
+    net.on('counts', (m) => {
+      counts = m;
+      renderCounts();
+      pn.counts(m);
     }),
     net.on('created', (m) => {
       L.created = m;
@@ -175,7 +185,10 @@ export function open(ctx) {
       renderCreated(true);
     }),
   );
-  const offOpen = net.onOpen(() => net.send({ type: 'rooms' }));
+  const offOpen = net.onOpen(() => {
+    net.send({ type: 'rooms' });
+    net.send({ type: 'counts' }); // answered, then pushed while the lobby is open
+  });
   // the open rooms refresh themselves every 15 s while the page is seen (and by the button)
   const poll = setInterval(() => {
     if (net.online && document.visibilityState === 'visible') net.send({ type: 'rooms' });
@@ -194,7 +207,9 @@ export function open(ctx) {
     els.form = h('div', { id: 'new-room' });
     els.created = h('div', { class: 'created', 'aria-live': 'polite' });
     root.append(
-      h('section', { class: 'intro' }, h('h1', {}, t('lobby.title')), h('p', {}, t('lobby.intro'))),
+      h('section', { class: 'intro' }, h('h1', {}, t('lobby.title')), h('p', {}, t('lobby.intro')),
+        (els.online = h('p', { class: 'quiet', id: 'online' }))),
+      pn.el,
       h('section', { 'aria-labelledby': 'games-h' }, h('h2', { id: 'games-h' }, t('lobby.games')), els.games),
       h('section', { 'aria-labelledby': 'rooms-h' },
         h('div', { class: 'row spread' }, h('h2', { id: 'rooms-h' }, t('lobby.rooms')),
@@ -207,6 +222,18 @@ export function open(ctx) {
     renderRooms();
     renderForm();
     renderCreated();
+    pn.render();
+    renderCounts();
+  }
+
+  /** People online, and waiting to play now per game (the server's `counts`). */
+  function renderCounts() {
+    if (!counts || !els.online) return;
+    els.online.textContent = t('playnow.online', { n: counts.online });
+    for (const id of GAMES) {
+      const el = document.getElementById('counts-' + id);
+      if (el) el.textContent = t('playnow.gameWaiting', { n: (counts.waiting && counts.waiting[id]) || 0 });
+    }
   }
 
   function renderGames() {
@@ -221,11 +248,15 @@ export function open(ctx) {
             h('h3', {}, t('game.' + id + '.name')),
             h('p', {}, t('game.' + id + '.line1')),
             h('p', { class: 'quiet' }, t('game.' + id + '.line2')),
-            h('button', { type: 'button', class: 'new-game', onclick: () => {
-              L.form = { game: id, options: {}, seats: null };
-              renderForm();
-              document.getElementById('new-room').scrollIntoView({ behavior: 'smooth', block: 'start' });
-            } }, t('lobby.play')))));
+            h('p', { class: 'quiet counts', id: 'counts-' + id }),
+            h('div', { class: 'row' },
+              h('button', { type: 'button', class: 'primary playnow-button', id: 'playnow-' + id, onclick: () => pn.choose(id) },
+                t('playnow.button')),
+              h('button', { type: 'button', class: 'new-game', onclick: () => {
+                L.form = { game: id, options: {}, seats: null };
+                renderForm();
+                document.getElementById('new-room').scrollIntoView({ behavior: 'smooth', block: 'start' });
+              } }, t('lobby.play'))))));
     }
   }
 
@@ -453,6 +484,7 @@ export function open(ctx) {
     render,
     close() {
       clearInterval(poll);
+      pn.close();
       for (const off of offs) off();
       offOpen();
     },
