@@ -17,32 +17,32 @@
 #include "parlour/alloc.h"
 #include "parlour/rating.h"
 
-/* The computer levels' fixed ratings: data/ratings/levels.txt (pool, level,
- * rating, RD), as scripts/level_ratings.py fitted them. A level missing
- * here cannot sit in a rated room. */
-static const struct {
-    const char *pool, *level;
-    double rating, rd;
-} level_ratings[] = {
-    {"ur/skiryuk", "easy", 1000, 30},     {"ur/skiryuk", "medium", 1390, 54},   {"ur/skiryuk", "hard", 1331, 35},
-    {"ur/finkel", "easy", 1000, 30},      {"ur/finkel", "medium", 1464, 62},    {"ur/finkel", "hard", 1603, 59},
-    {"cbw/2v2", "easy", 1000, 30},        {"cbw/2v2", "medium", 1498, 115},     {"cbw/2v2", "hard", 1623, 120},
-    {"cbw/3v3", "easy", 1000, 30},        {"cbw/3v3", "medium", 1483, 114},     {"cbw/3v3", "hard", 1657, 123},
-    {"tamcuc/2", "easy", 1000, 30},       {"tamcuc/2", "medium", 1143, 30},     {"tamcuc/2", "hard", 1238, 30},
-    {"tamcuc/3", "easy", 1000, 30},       {"tamcuc/3", "medium", 1125, 30},     {"tamcuc/3", "hard", 1162, 30},
-    {"tamcuc/4", "easy", 1000, 30},       {"tamcuc/4", "medium", 1098, 30},     {"tamcuc/4", "hard", 1098, 30},
-    {"karuta/kyogi", "easy", 1000, 30},   {"karuta/kyogi", "medium", 1464, 147}, {"karuta/kyogi", "hard", 1882, 187},
-    {"karuta/kyogi", "champion", 2346, 231},
-};
+extern const unsigned char hub_seek_levels_data[]; /* generated/seek_levels_data.c */
 
+/* The computer levels' fixed ratings: data/ratings/levels.txt (pool, level,
+ * rating, RD, games: as scripts/level_ratings.py fitted them), built into
+ * the server by src/server/seek_levels.cmake — the same lines Play now
+ * seats computers by. A level missing there cannot sit in a rated room. */
 int hubg_level_rating(const char *pool, const char *level, pl_glicko2 *out)
 {
-    for (size_t i = 0; level && i < sizeof level_ratings / sizeof level_ratings[0]; i++)
-        if (!strcmp(level_ratings[i].pool, pool) && !strcmp(level_ratings[i].level, level)) {
-            /* a level's volatility is never used: it is not updated */
-            *out = (pl_glicko2){level_ratings[i].rating, level_ratings[i].rd, 0.06};
-            return 0;
+    const char *s = (const char *)hub_seek_levels_data;
+    while (level && *s) {
+        const char *e = strchr(s, '\n');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        char line[160], key[64], lv[32];
+        double rating, rd;
+        if (len < sizeof line && *s != '#') {
+            memcpy(line, s, len);
+            line[len] = 0;
+            if (sscanf(line, "%63s %31s %lf %lf", key, lv, &rating, &rd) == 4 && !strcmp(key, pool) &&
+                !strcmp(lv, level)) {
+                /* a level's volatility is never used: it is not updated */
+                *out = (pl_glicko2){rating, rd, 0.06};
+                return 0;
+            }
         }
+        s += len + (e != NULL);
+    }
     return -1;
 }
 
