@@ -408,7 +408,9 @@ export function mount(root, api) {
   els.outcome = h('p', { class: 'cbw-outcome', hidden: true });
   els.log = h('div', { class: 'cbw-log' }); // the moves before the last update's, older first
   els.last = h('div', { class: 'cbw-last' });
-  els.news = h('div', { class: 'cbw-news', role: 'group', 'aria-label': t('cbw.log') }, els.log, els.last);
+  // a named region that always takes the focus: it scrolls whenever its lines outgrow it (a
+  // line that wraps after a resize, the end's outcome), and the keyboard must reach it then
+  els.news = h('div', { class: 'cbw-news', role: 'region', tabindex: '0', 'aria-label': t('cbw.log') }, els.log, els.last);
   // the keys, said by a screen reader when the focus enters the board or the hand
   els.keysBoard = h('p', { id: 'cbw-keys-board', hidden: true }, t('cbw.a11y.keys.board'));
   els.keysHand = h('p', { id: 'cbw-keys-hand', hidden: true }, t('cbw.a11y.keys.hand'));
@@ -721,7 +723,6 @@ export function mount(root, api) {
     focusHand(all[j].dataset.card);
   });
   const onResize = () => {
-    newsFocusable();
     if (!userZoom) fit(false);
   };
   window.addEventListener('resize', onResize);
@@ -1120,12 +1121,6 @@ export function mount(root, api) {
     return [where ? t('cbw.tell.place.beside', { who: whoText(e.seat, true), card: short(e.card), where }) : t('cbw.tell.place', { who: whoText(e.seat, true), card: short(e.card) })];
   }
 
-  /** The log's box takes the focus while it scrolls (the keyboard scrolls it too). */
-  function newsFocusable() {
-    if (els.news.scrollHeight > els.news.clientHeight + 1) els.news.setAttribute('tabindex', '0');
-    else els.news.removeAttribute('tabindex');
-  }
-
   /** The log: the lines of the last update as `.cbw-last`, up to LOG_KEEP
    * before them above it, faded, as many as the box holds whole; the box
    * scrolled to its newest line. */
@@ -1143,7 +1138,6 @@ export function mount(root, api) {
     // whole lines only: the oldest go while the box would cut one
     while (els.log.firstChild && els.news.scrollHeight > els.news.clientHeight + 1) els.log.firstChild.remove();
     els.news.scrollTop = els.news.scrollHeight;
-    newsFocusable();
   }
 
   // ---- a refusal, next to the cell tapped ----

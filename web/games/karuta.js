@@ -67,6 +67,9 @@ const ROW_PER = 8; // cards to a line in a hand, the pool, the cards to place
 const STORE = 'parlour.karuta.takes';
 const SPEAK = 'parlour.karuta.speech';
 const KEYS = 'parlour.karuta.keys'; // keyboard mode: the labels shown on the cards
+/** A run of kana or kanji (the judgement's Japanese inside a sentence of another language). */
+const JA_RUN = /([\u3005\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)/u;
+const JA_RUN_ONLY = /^[\u3005\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+$/u;
 
 let cssLinked = false;
 function linkCss() {
@@ -1182,13 +1185,16 @@ export function mount(root, api) {
     const W = LEFT * 2 + Math.max(cols.length, 3) * (CW + GX) - GX;
     const rowY = (own, row) => (own ? 3 * (CH + GY) + MID + (3 - row) * (CH + GY) : (row - 1) * (CH + GY));
     const Hh = 6 * (CH + GY) - GY + MID;
+    // a margin above and below the cards: the kana's line boxes (a CJK font's
+    // descent) and the focus ring reach past a card's edge, and the SVG clips
+    const PAD = 4;
     const kids = [];
     // the two territories' backgrounds; the opponent's is a send target
     const sendable = sel !== null && cardMoves(sel).some((m) => m.kind === 'send');
-    kids.push(svg('rect', { class: 'kar-zone kar-zone-opp' + (sendable ? ' kar-target' : ''), x: 0, y: 0, width: W, height: 3 * (CH + GY) - GY / 2,
+    kids.push(svg('rect', { class: 'kar-zone kar-zone-opp' + (sendable ? ' kar-target' : ''), x: 0, y: -PAD, width: W, height: PAD + 3 * (CH + GY) - GY / 2,
       dataset: sendable ? { target: 'send' } : {}, tabindex: sendable ? -1 : null, role: sendable ? 'button' : null,
       'aria-label': sendable ? t('karuta.sendTo', { name: name(opp), card: sel }) : null }));
-    kids.push(svg('rect', { class: 'kar-zone kar-zone-own', x: 0, y: 3 * (CH + GY) + MID - GY / 2, width: W, height: 3 * (CH + GY) }));
+    kids.push(svg('rect', { class: 'kar-zone kar-zone-own', x: 0, y: 3 * (CH + GY) + MID - GY / 2, width: W, height: 3 * (CH + GY) + PAD }));
     kids.push(svg('line', { class: 'kar-midline', x1: 0, x2: W, y1: 3 * (CH + GY) + MID / 2 - GY / 2, y2: 3 * (CH + GY) + MID / 2 - GY / 2 }));
     if (placing)
       for (let row = 1; row <= 3; row++)
@@ -1211,7 +1217,7 @@ export function mount(root, api) {
         const x = colX.get(own ? c.slot : 18 - c.slot);
         kids.push(cardEl(c.card, x, rowY(own, c.row), !own, { ...cardAttrs(c.card, { seat: who }), dataset: { card: c.card, label: c.label, seat: who } }));
       }
-    const box = svg('svg', { class: 'kar-svg kar-kyogi', viewBox: `0 0 ${W} ${Hh}`, role: 'group', 'aria-label': t('karuta.field') }, ...kids, ...takeTags());
+    const box = svg('svg', { class: 'kar-svg kar-kyogi', viewBox: `0 ${-PAD} ${W} ${Hh + 2 * PAD}`, role: 'group', 'aria-label': t('karuta.field') }, ...kids, ...takeTags());
     fieldOut.append(
       h('p', { class: 'kar-side kar-side-opp' }, t('karuta.territory', { name: name(opp), n: terr[opp].count ?? terr[opp].cards.length })),
       box,
@@ -1351,6 +1357,14 @@ export function mount(root, api) {
     return lines;
   }
 
+  /** `text` as nodes for an element: its runs of kana and kanji (the
+   * deciding kana, karuta's own terms, a poet's name) each in a span
+   * lang="ja", so that a screen reader says them in Japanese and the
+   * Japanese font draws them, whatever the page's language. */
+  function japaneseRuns(text) {
+    return String(text).split(JA_RUN).filter(Boolean).map((s) => (JA_RUN_ONLY.test(s) ? h('span', { lang: 'ja' }, s) : s));
+  }
+
   function drawJudgement(v, quiet) {
     const j = v.judgement;
     if (!j || v.stage === 'touch') return;
@@ -1363,8 +1377,8 @@ export function mount(root, api) {
     clear(els.judgement);
     els.judgement.append(
       h('h3', {}, t('karuta.j.title', { n: v.readings })),
-      h('ul', {}, judgementWords(j, v).map((l) => h('li', { class: 'cjk-ok' }, l))),
-      h('details', {}, h('summary', {}, t('karuta.j.details')), h('ul', { class: 'kar-details' }, judgementDetails(j, t, name).map((l) => h('li', {}, l)))),
+      h('ul', {}, judgementWords(j, v).map((l) => h('li', {}, japaneseRuns(l)))),
+      h('details', {}, h('summary', {}, t('karuta.j.details')), h('ul', { class: 'kar-details' }, judgementDetails(j, t, name).map((l) => h('li', {}, japaneseRuns(l))))),
     );
     // the read card's kana line: complete it with the whole upper verse
     const c = CARDS[j.card];

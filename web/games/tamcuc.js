@@ -449,7 +449,8 @@ export function mount(root, api) {
   function renderInfo(v) {
     clear(els.info);
     const bits = [t('tamcuc.deal', { n: v.deal }), t('tamcuc.dealer', { name: seatLabel(v.dealer) }), stageText(v)];
-    els.info.append(h('p', { class: 'tc-line' }, bits.join(' · ')));
+    // each part whole on a line where it fits (a phone's line holds two of the three)
+    els.info.append(h('p', { class: 'tc-line' }, bits.map((b, i) => [i ? ' · ' : null, h('span', {}, b)])));
   }
 
   function renderScores(v) {

@@ -66,13 +66,18 @@ export function picture(game) {
     const card = (x, rot, ch, red) =>
       svg('g', { transform: `rotate(${rot} 60 90)` }, svg('rect', { x, y: 14, width: 24, height: 40, rx: 3, fill: '#f6ecd2', stroke: '#6d4c2a' }),
         svg('circle', { cx: x + 12, cy: 34, r: 9, fill: 'none', stroke: red ? '#b3261e' : '#222' }),
-        svg('text', { x: x + 12, y: 39, 'text-anchor': 'middle', 'font-size': 13, fill: red ? '#b3261e' : '#222', class: 'cjk' }, ch));
+        svg('text', { x: x + 12, y: 39, 'text-anchor': 'middle', 'font-size': 13, fill: red ? '#b3261e' : '#222', class: 'cjk', lang: 'zh-Hant' }, ch));
     return s(card(48, -30, '將', true), card(48, -10, '車'), card(48, 10, '馬', true), card(48, 30, '卒'));
   }
-  // karuta: two torifuda with vertical kana
+  // karuta: two torifuda with vertical kana. The pictures' characters are
+  // marked in their language (the karuta's kana Japanese, Tam Cúc's faces
+  // Chinese characters), as the tables mark theirs: the font of that script
+  // draws them, and the walk over the pages (test_words.mjs) judges them as
+  // such, on a page of any language; aria-hidden alone would hide them from
+  // a screen reader, not from the eye.
   const fuda = (x, txt) =>
     svg('g', {}, svg('rect', { x, y: 6, width: 30, height: 68, rx: 2, fill: '#fbf6e9', stroke: '#3b6e3b', 'stroke-width': 2 }),
-      svg('text', { x: x + 15, y: 14, 'font-size': 11, 'writing-mode': 'vertical-rl', class: 'cjk', fill: '#222' }, txt));
+      svg('text', { x: x + 15, y: 14, 'font-size': 11, 'writing-mode': 'vertical-rl', class: 'cjk', lang: 'ja', fill: '#222' }, txt));
   return s(fuda(20, 'わがころも'), fuda(70, 'ふじのたか'));
 }
 
