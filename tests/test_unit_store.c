@@ -1338,6 +1338,96 @@ static void test_clear_empties(void **st)
     pl_buf_free(&err);
 }
 
+typedef struct {
+    char room[8][16];
+    int64_t at[8];
+    double rating[8], rd[8];
+    int n;
+} history;
+
+static int grab_point(void *ctx, const store_rating_point *p)
+{
+    history *h = ctx;
+    if (h->n < 8) {
+        snprintf(h->room[h->n], sizeof h->room[0], "%s", p->room);
+        h->at[h->n] = p->at_ms;
+        h->rating[h->n] = p->rating;
+        h->rd[h->n] = p->rd;
+    }
+    h->n++;
+    return 0;
+}
+
+static int stop_point(void *ctx, const store_rating_point *p)
+{
+    (void)ctx;
+    (void)p;
+    return 5;
+}
+
+/* A player's page (issue 33 §4): one account's rating history in one pool,
+ * oldest first, each point the rating and deviation a rated game left; only
+ * that account's and that pool's; none for a pool never played or an
+ * unknown account; a bad pool refused; fn's non-zero return stops the walk;
+ * a deleted account's history goes with it. */
+static void test_rating_history(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    char path[256];
+    B->fresh(path, sizeof path, "history");
+    store *s = open_ok(path);
+    pl_buf err = {0};
+    int64_t a = 0, b = 0;
+    assert_int_equal(store_account_put(s, "Ann", "ann", "h1", 1, &a, &err), 0);
+    assert_int_equal(store_account_put(s, "Bob", "bob", "h2", 1, &b, &err), 0);
+    room_ok(s, "h1", "ur", 1);
+    room_ok(s, "h2", "ur", 2);
+    room_ok(s, "h3", "ur", 3);
+    const int64_t day = 86400000;
+    /* finished out of code order: the history follows the finish time */
+    store_rated_seat g1[2] = {{.account = a, .rank = 0}, {.account = b, .team = 1, .rank = 1}};
+    assert_int_equal(store_finish_rated(s, "h3", "{}", "ur/finkel", g1, 2, 2 * day, &err), 0);
+    store_rated_seat g2[2] = {{.account = a, .rank = 1}, {.account = b, .team = 1, .rank = 0}};
+    assert_int_equal(store_finish_rated(s, "h1", "{}", "ur/finkel", g2, 2, 5 * day, &err), 0);
+    store_rated_seat g3[2] = {{.account = a, .rank = 0},
+                              {.account = 0, .fixed = {1000, 30, 0.06}, .team = 1, .rank = 1}};
+    assert_int_equal(store_finish_rated(s, "h2", "{}", "ur/skiryuk", g3, 2, 6 * day, &err), 0);
+    history h = {0};
+    assert_int_equal(store_rating_history(s, a, "ur/finkel", grab_point, &h, &err), 0);
+    assert_int_equal(h.n, 2);
+    assert_string_equal(h.room[0], "h3");
+    assert_string_equal(h.room[1], "h1");
+    assert_int_equal(h.at[0], 2 * day);
+    assert_int_equal(h.at[1], 5 * day);
+    assert_true(h.rating[0] == g1[0].after.rating && h.rd[0] == g1[0].after.deviation);
+    assert_true(h.rating[1] == g2[0].after.rating && h.rd[1] == g2[0].after.deviation);
+    h = (history){0};
+    assert_int_equal(store_rating_history(s, b, "ur/finkel", grab_point, &h, &err), 0);
+    assert_int_equal(h.n, 2);
+    assert_true(h.rating[1] == g2[1].after.rating);
+    h = (history){0};
+    assert_int_equal(store_rating_history(s, a, "ur/skiryuk", grab_point, &h, &err), 0);
+    assert_int_equal(h.n, 1);
+    assert_string_equal(h.room[0], "h2");
+    assert_true(h.rating[0] == g3[0].after.rating);
+    h = (history){0};
+    assert_int_equal(store_rating_history(s, b, "ur/skiryuk", grab_point, &h, &err), 0);
+    assert_int_equal(store_rating_history(s, a + b + 100, "ur/finkel", grab_point, &h, &err), 0);
+    assert_int_equal(h.n, 0);
+    assert_int_equal(store_rating_history(s, a, "ur/finkel", stop_point, NULL, &err), 5);
+    assert_int_equal(store_rating_history(s, a, "", grab_point, &h, &err), -1);
+    pl_buf_clear(&err);
+    assert_int_equal(store_rating_history(s, a, "ur/finkel", NULL, NULL, &err), -1);
+    pl_buf_clear(&err);
+    assert_int_equal(store_account_delete(s, b, "anonymous", &err), 0);
+    assert_int_equal(store_rating_history(s, b, "ur/finkel", grab_point, &h, &err), 0);
+    assert_int_equal(h.n, 0);
+    store_close(s);
+    pl_buf_free(&err);
+    B->drop(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1358,6 +1448,7 @@ int main(void)
         cmocka_unit_test(test_clear_empties),
         cmocka_unit_test(test_pg_schema_and_reconnect),
         cmocka_unit_test(test_pg_writes_in_one_round_trip),
+        cmocka_unit_test(test_rating_history),
     };
     int failed = cmocka_run_group_tests_name("store_sqlite", tests, use_sqlite, NULL);
     failed += cmocka_run_group_tests_name("store_postgresql", tests, use_pg, stop_pg);

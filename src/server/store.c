@@ -436,6 +436,17 @@ int store_ratings_of(store *s, int64_t account, store_rating *out, int max, pl_b
     return s->ops->ratings_of(s, account, out, max, err);
 }
 
+int store_rating_history(store *s, int64_t account, const char *pool, store_history_fn fn, void *ctx, pl_buf *err)
+{
+    if (!pool_ok(pool, err))
+        return -1;
+    if (!fn) {
+        pl_buf_puts(err, "store: no function for the rating history");
+        return -1;
+    }
+    return s->ops->rating_history(s, account, pool, fn, ctx, err);
+}
+
 int store_ratings_pool(store *s, const char *pool, const int64_t *accounts, int n, store_rating *out, pl_buf *err)
 {
     if (!pool_ok(pool, err))

@@ -303,4 +303,22 @@ int store_ratings_of(store *s, int64_t account, store_rating *out, int max, pl_b
  * 0, or -1 with a message (out then undefined). */
 int store_ratings_pool(store *s, const char *pool, const int64_t *accounts, int n, store_rating *out, pl_buf *err);
 
+/* One point of an account's rating history in one pool (store_rating_history):
+ * the rated game's room and finish time, and the rating and deviation it
+ * left. Valid during the callback only. */
+typedef struct store_rating_point {
+    const char *room;
+    int64_t at_ms;
+    double rating, rd;
+} store_rating_point;
+
+/* Called once per history point by store_rating_history; it must not call
+ * the store. A non-zero return stops the walk and is returned. */
+typedef int (*store_history_fn)(void *ctx, const store_rating_point *p);
+/* Calls fn for every rated game account `account` played in pool `pool`,
+ * oldest first (by finish time, then room code): the rating after it. An
+ * account with none (or no such account) gives no calls. Returns 0, fn's
+ * non-zero return, or -1 with a message (a bad pool, I/O error). */
+int store_rating_history(store *s, int64_t account, const char *pool, store_history_fn fn, void *ctx, pl_buf *err);
+
 #endif

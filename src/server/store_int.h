@@ -60,6 +60,8 @@ typedef struct store_ops {
     /* One account's rating in `pool`: 0 with *out filled, 1 none, or -1. */
     int (*rating_get)(store *s, int64_t account, const char *pool, store_rating *out, pl_buf *err);
     int (*ratings_of)(store *s, int64_t account, store_rating *out, int max, pl_buf *err);
+    int (*rating_history)(store *s, int64_t account, const char *pool, store_history_fn fn, void *ctx,
+                          pl_buf *err);
 } store_ops;
 
 struct store {
