@@ -1184,8 +1184,8 @@ static int net_player_name(const char *in, size_t len, pl_buf *out)
 
 /* A request for /api/...: the path and method checked, the client noted;
  * a POST waits for its body (net_api_body, net_api_complete), a GET of
- * /api/account/me goes to the quick account thread. Returns 0, or -1 to
- * close the connection. */
+ * /api/account/me or /api/player/NAME goes to the quick account thread.
+ * Returns 0, or -1 to close the connection. */
 static int net_api_begin(net *n, struct lws *wsi, net_conn *c, const char *path, size_t len, int method)
 {
     static const struct {
