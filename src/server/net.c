@@ -947,7 +947,7 @@ static int net_http_status(struct lws *wsi, unsigned code, const char *text)
 
 /* Maps the request's path `p` (len bytes, %-decoded and with dot segments
  * resolved by lws) to a file name relative to the web folder, in out[cap]:
- * "/" and "/room/CODE" are the page index.html. Returns 0, or the HTTP
+ * "/", "/room/CODE" and "/player/NAME" are the page index.html. Returns 0, or the HTTP
  * status refusing it: 403 for a path that is not plainly a file of the
  * folder (NUL, no leading '/', an empty segment, a segment starting with
  * '.' — "..", ".", hidden files —, a backslash), 404 for one too long. */
@@ -955,7 +955,8 @@ static unsigned net_http_path(const char *p, size_t len, char *out, size_t cap)
 {
     if (len == 0 || p[0] != '/' || memchr(p, '\0', len) || memchr(p, '\\', len))
         return 403;
-    if (len == 1 || (len > 6 && !memcmp(p, "/room/", 6) && !memchr(p + 6, '/', len - 6))) {
+    if (len == 1 || (len > 6 && !memcmp(p, "/room/", 6) && !memchr(p + 6, '/', len - 6)) ||
+        (len > 8 && !memcmp(p, "/player/", 8) && !memchr(p + 8, '/', len - 8))) {
         snprintf(out, cap, "index.html");
         return 0;
     }
