@@ -1338,6 +1338,206 @@ static void test_clear_empties(void **st)
     pl_buf_free(&err);
 }
 
+typedef struct {
+    char room[8][16];
+    int64_t at[8];
+    double rating[8], rd[8];
+    int n;
+} history;
+
+static int grab_point(void *ctx, const store_rating_point *p)
+{
+    history *h = ctx;
+    if (h->n < 8) {
+        snprintf(h->room[h->n], sizeof h->room[0], "%s", p->room);
+        h->at[h->n] = p->at_ms;
+        h->rating[h->n] = p->rating;
+        h->rd[h->n] = p->rd;
+    }
+    h->n++;
+    return 0;
+}
+
+static int stop_point(void *ctx, const store_rating_point *p)
+{
+    (void)ctx;
+    (void)p;
+    return 5;
+}
+
+/* A player's page (issue 33 §4): one account's rating history in one pool,
+ * oldest first, each point the rating and deviation a rated game left; only
+ * that account's and that pool's; none for a pool never played or an
+ * unknown account; a bad pool refused; fn's non-zero return stops the walk;
+ * a deleted account's history goes with it. */
+static void test_rating_history(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    char path[256];
+    B->fresh(path, sizeof path, "history");
+    store *s = open_ok(path);
+    pl_buf err = {0};
+    int64_t a = 0, b = 0;
+    assert_int_equal(store_account_put(s, "Ann", "ann", "h1", 1, &a, &err), 0);
+    assert_int_equal(store_account_put(s, "Bob", "bob", "h2", 1, &b, &err), 0);
+    room_ok(s, "h1", "ur", 1);
+    room_ok(s, "h2", "ur", 2);
+    room_ok(s, "h3", "ur", 3);
+    const int64_t day = 86400000;
+    /* finished out of code order: the history follows the finish time */
+    store_rated_seat g1[2] = {{.account = a, .rank = 0}, {.account = b, .team = 1, .rank = 1}};
+    assert_int_equal(store_finish_rated(s, "h3", "{}", "ur/finkel", g1, 2, 2 * day, &err), 0);
+    store_rated_seat g2[2] = {{.account = a, .rank = 1}, {.account = b, .team = 1, .rank = 0}};
+    assert_int_equal(store_finish_rated(s, "h1", "{}", "ur/finkel", g2, 2, 5 * day, &err), 0);
+    store_rated_seat g3[2] = {{.account = a, .rank = 0},
+                              {.account = 0, .fixed = {1000, 30, 0.06}, .team = 1, .rank = 1}};
+    assert_int_equal(store_finish_rated(s, "h2", "{}", "ur/skiryuk", g3, 2, 6 * day, &err), 0);
+    history h = {0};
+    assert_int_equal(store_rating_history(s, a, "ur/finkel", grab_point, &h, &err), 0);
+    assert_int_equal(h.n, 2);
+    assert_string_equal(h.room[0], "h3");
+    assert_string_equal(h.room[1], "h1");
+    assert_int_equal(h.at[0], 2 * day);
+    assert_int_equal(h.at[1], 5 * day);
+    assert_true(h.rating[0] == g1[0].after.rating && h.rd[0] == g1[0].after.deviation);
+    assert_true(h.rating[1] == g2[0].after.rating && h.rd[1] == g2[0].after.deviation);
+    h = (history){0};
+    assert_int_equal(store_rating_history(s, b, "ur/finkel", grab_point, &h, &err), 0);
+    assert_int_equal(h.n, 2);
+    assert_true(h.rating[1] == g2[1].after.rating);
+    h = (history){0};
+    assert_int_equal(store_rating_history(s, a, "ur/skiryuk", grab_point, &h, &err), 0);
+    assert_int_equal(h.n, 1);
+    assert_string_equal(h.room[0], "h2");
+    assert_true(h.rating[0] == g3[0].after.rating);
+    h = (history){0};
+    assert_int_equal(store_rating_history(s, b, "ur/skiryuk", grab_point, &h, &err), 0);
+    assert_int_equal(store_rating_history(s, a + b + 100, "ur/finkel", grab_point, &h, &err), 0);
+    assert_int_equal(h.n, 0);
+    assert_int_equal(store_rating_history(s, a, "ur/finkel", stop_point, NULL, &err), 5);
+    assert_int_equal(store_rating_history(s, a, "", grab_point, &h, &err), -1);
+    pl_buf_clear(&err);
+    assert_int_equal(store_rating_history(s, a, "ur/finkel", NULL, NULL, &err), -1);
+    pl_buf_clear(&err);
+    assert_int_equal(store_account_delete(s, b, "anonymous", &err), 0);
+    assert_int_equal(store_rating_history(s, b, "ur/finkel", grab_point, &h, &err), 0);
+    assert_int_equal(h.n, 0);
+    store_close(s);
+    pl_buf_free(&err);
+    B->drop(path);
+}
+
+typedef struct {
+    char room[8][16], result[8][32], opp[8][64];
+    int64_t fin[8];
+    int rated[8], seat0[8], nseats[8];
+    int n;
+} games;
+
+static int grab_game(void *ctx, const store_player_game *g)
+{
+    games *v = ctx;
+    if (v->n < 8) {
+        int i = v->n;
+        snprintf(v->room[i], sizeof v->room[0], "%s", g->room);
+        snprintf(v->result[i], sizeof v->result[0], "%s", g->result);
+        for (int k = 0; k < g->nopponents; k++)
+            snprintf(v->opp[i] + strlen(v->opp[i]), sizeof v->opp[0] - strlen(v->opp[i]), "%s,", g->opponents[k]);
+        for (int k = 0; k < g->nlevels; k++)
+            snprintf(v->opp[i] + strlen(v->opp[i]), sizeof v->opp[0] - strlen(v->opp[i]), "ai %s,", g->levels[k]);
+        v->fin[i] = g->finished_ms;
+        v->rated[i] = g->rated;
+        v->seat0[i] = g->nseats ? g->seats[0] : -1;
+        v->nseats[i] = g->nseats;
+    }
+    v->n++;
+    return 0;
+}
+
+static int stop_game(void *ctx, const store_player_game *g)
+{
+    (void)ctx, (void)g;
+    return 7;
+}
+
+static void seat_room(store *s, const char *code, const char *config, int64_t at_ms)
+{
+    store_room r = {.code = code, .game = "ur", .options = "rules=finkel", .config = config, .created_ms = 1};
+    pl_buf err = {0};
+    assert_int_equal(store_room_put(s, &r, &err), 0);
+    store_action a = {code, 0, -1, "roll 1", at_ms};
+    assert_int_equal(store_append(s, &a, 1, &err), 0);
+    pl_buf_free(&err);
+}
+
+/* A player's page (issue 33 §4): the finished rooms an account had a seat
+ * in, newest first (by the last action), with the room's result, the
+ * account's seat, the other people's names and the computers' levels, and
+ * whether the game was rated for it; not an unfinished room, nor another's;
+ * the limit honoured; a bad limit refused; fn's return stops the walk. */
+static void test_player_games(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    char path[256];
+    B->fresh(path, sizeof path, "games");
+    store *s = open_ok(path);
+    pl_buf err = {0};
+    int64_t a = 0, b = 0;
+    assert_int_equal(store_account_put(s, "Ann", "ann", "h1", 1, &a, &err), 0);
+    assert_int_equal(store_account_put(s, "Bob", "bob", "h2", 1, &b, &err), 0);
+    char cfg[256];
+    snprintf(cfg, sizeof cfg,
+             "{\"seats\":[{\"kind\":\"person\",\"name\":\"Ann\",\"token\":\"t1\",\"account\":%lld},"
+             "{\"kind\":\"person\",\"name\":\"Bob\",\"token\":\"t2\",\"account\":%lld}]}",
+             (long long)a, (long long)b);
+    seat_room(s, "p1", cfg, 5000); /* rated, Ann v Bob */
+    snprintf(cfg, sizeof cfg,
+             "{\"seats\":[{\"kind\":\"ai\",\"level\":\"easy\"},"
+             "{\"kind\":\"person\",\"name\":\"Ann\",\"token\":\"t1\",\"account\":%lld}]}",
+             (long long)a);
+    seat_room(s, "p2", cfg, 9000); /* casual, Ann against a computer */
+    seat_room(s, "p3", cfg, 7000); /* never finished */
+    seat_room(s, "p4", "{\"seats\":[{\"kind\":\"person\",\"name\":\"Cy\",\"token\":\"t3\"}]}", 8000);
+    store_rated_seat g1[2] = {{.account = a, .rank = 0}, {.account = b, .team = 1, .rank = 1}};
+    assert_int_equal(store_finish_rated(s, "p1", "{\"winner\":0}", "ur/finkel", g1, 2, 6000, &err), 0);
+    assert_int_equal(store_finish(s, "p2", "{\"winner\":0}", &err), 0);
+    assert_int_equal(store_finish(s, "p4", "{\"winner\":0}", &err), 0);
+    games v = {0};
+    assert_int_equal(store_player_games(s, a, 10, grab_game, &v, &err), 0);
+    assert_int_equal(v.n, 2);
+    assert_string_equal(v.room[0], "p2");
+    assert_int_equal(v.fin[0], 9000);
+    assert_int_equal(v.rated[0], 0);
+    assert_int_equal(v.seat0[0], 1);
+    assert_string_equal(v.opp[0], "ai easy,");
+    assert_string_equal(v.result[0], "{\"winner\":0}");
+    assert_string_equal(v.room[1], "p1");
+    assert_int_equal(v.fin[1], 5000);
+    assert_int_equal(v.rated[1], 1);
+    assert_int_equal(v.seat0[1], 0);
+    assert_int_equal(v.nseats[1], 1);
+    assert_string_equal(v.opp[1], "Bob,");
+    v = (games){0};
+    assert_int_equal(store_player_games(s, b, 10, grab_game, &v, &err), 0);
+    assert_int_equal(v.n, 1);
+    assert_string_equal(v.opp[0], "Ann,");
+    assert_int_equal(v.seat0[0], 1);
+    v = (games){0};
+    assert_int_equal(store_player_games(s, a, 1, grab_game, &v, &err), 0);
+    assert_int_equal(v.n, 1);
+    assert_int_equal(store_player_games(s, a, 0, grab_game, &v, &err), 0);
+    assert_int_equal(store_player_games(s, a + b + 100, 10, grab_game, &v, &err), 0);
+    assert_int_equal(v.n, 1);
+    assert_int_equal(store_player_games(s, a, 10, stop_game, NULL, &err), 7);
+    assert_int_equal(store_player_games(s, a, -1, grab_game, &v, &err), -1);
+    pl_buf_clear(&err);
+    store_close(s);
+    pl_buf_free(&err);
+    B->drop(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1358,6 +1558,8 @@ int main(void)
         cmocka_unit_test(test_clear_empties),
         cmocka_unit_test(test_pg_schema_and_reconnect),
         cmocka_unit_test(test_pg_writes_in_one_round_trip),
+        cmocka_unit_test(test_rating_history),
+        cmocka_unit_test(test_player_games),
     };
     int failed = cmocka_run_group_tests_name("store_sqlite", tests, use_sqlite, NULL);
     failed += cmocka_run_group_tests_name("store_postgresql", tests, use_pg, stop_pg);

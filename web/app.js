@@ -12,6 +12,7 @@ import { h, clear } from './js/dom.js';
 import * as lobby from './js/lobby.js';
 import * as room from './js/room.js';
 import * as replay from './js/replay.js';
+import * as player from './js/player.js';
 
 const net = new Net(showStatus);
 let statusKind = 'connecting';
@@ -70,6 +71,16 @@ function route() {
   const m = path.match(/^\/room\/([0-9A-Za-z_-]+)\/?$/);
   if (path === '/replay' || location.hash.startsWith('#replay')) return replay.open(ctx, m ? m[1] : null);
   if (m) return room.open(ctx, m[1]);
+  const pm = path.match(/^\/player\/([^/]+)\/?$/);
+  if (pm) {
+    let name = null;
+    try {
+      name = decodeURIComponent(pm[1]);
+    } catch {
+      // a bad escape: the lobby
+    }
+    if (name) return player.open(ctx, name);
+  }
   if (location.hash.startsWith('#practice')) return practice();
   return lobby.open(ctx);
 }

@@ -454,6 +454,14 @@ int acct_signin(acct_svc *a, const char *name, const char *password, const char 
     return session_open(a, acc.id, now_ms, out, err) < 0 ? -1 : ACCT_OK;
 }
 
+int acct_find(acct_svc *a, const char *name, store_account *out, pl_buf *err)
+{
+    char nm[ACCT_MAX_NAME + 1], folded[STORE_ACCOUNT_FOLDED + 1];
+    if (!name_check(name, nm, folded))
+        return 1;
+    return store_account_by_name(a->s, folded, out, err);
+}
+
 int acct_session(acct_svc *a, const char *token, int64_t now_ms, acct_user *out, pl_buf *err)
 {
     char key[STORE_SESSION_HASH + 1];

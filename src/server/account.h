@@ -91,6 +91,10 @@ int acct_signup(acct_svc *a, const char *name, const char *password, const char 
 /* Checks name and password and opens a session (ACCT_OK: `out` as above). */
 int acct_signin(acct_svc *a, const char *name, const char *password, const char *addr, int64_t now_ms,
                 acct_user *out, pl_buf *err);
+/* The account named `name` (trimmed and compared case-folded, as sign-in
+ * does) into *out: 0, or 1 when `name` is no name (bad UTF-8, too long)
+ * or no account has it (a deleted one included); -1 with a message. */
+int acct_find(acct_svc *a, const char *name, store_account *out, pl_buf *err);
 /* Who holds session `token` (ACCT_OK: `out` without token; the session's
  * life is renewed), or ACCT_NO_SESSION. */
 int acct_session(acct_svc *a, const char *token, int64_t now_ms, acct_user *out, pl_buf *err);

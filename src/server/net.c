@@ -39,6 +39,7 @@
 #include "hub.h"
 #include "net.h"
 #include "parlour/alloc.h"
+#include "player.h"
 #include "store.h"
 
 /* One message waiting to be sent: LWS_PRE bytes of room for the frame's
@@ -85,7 +86,7 @@ typedef struct net_conn {
 
 /* What an account thread is asked (net_conn.api). */
 enum { NET_API_NONE = 0, NET_API_SIGNUP, NET_API_SIGNIN, NET_API_SIGNOUT, NET_API_PASSWORD, NET_API_DELETE,
-       NET_API_ME, NET_API_WS };
+       NET_API_ME, NET_API_WS, NET_API_PLAYER };
 
 /* One call for an account thread, then its answer. */
 typedef struct net_areq {
@@ -98,6 +99,7 @@ typedef struct net_areq {
     char *name, *password, *password2; /* owned; the passwords wiped before they are freed */
     int rc;                  /* the answer: an acct_status, or -1 (the store failed) */
     acct_user user;
+    json_t *page;            /* NET_API_PLAYER: the page (player.h); NULL none */
 } net_areq;
 
 /* An account thread's queue (net.h: the slow one and the quick one). */
@@ -807,13 +809,14 @@ static void net_areq_free(net_areq *q)
     pl_free(q->name);
     pl_free(q->password);
     pl_free(q->password2);
+    json_decref(q->page);
     memset(q->user.token, 0, sizeof q->user.token);
     memset(q->token, 0, sizeof q->token);
     pl_free(q);
 }
 
 /* Runs call `q` on `a` (an account thread). */
-static void net_areq_run(acct_svc *a, net_areq *q)
+static void net_areq_run(acct_svc *a, store *s, net_areq *q)
 {
     pl_buf err = {0};
     int64_t now = net_now();
@@ -835,6 +838,16 @@ static void net_areq_run(acct_svc *a, net_areq *q)
         if (q->rc == ACCT_OK)
             q->rc = acct_delete(a, q->token, q->password, q->addr, now, &err);
         break;
+    case NET_API_PLAYER: { /* no such name: ACCT_WRONG, answered 404 */
+        store_account acc;
+        q->rc = acct_find(a, q->name, &acc, &err);
+        if (q->rc == 1)
+            q->rc = ACCT_WRONG;
+        else if (q->rc == 0 && !(q->page = player_page(s, &acc, &err)))
+            q->rc = -1;
+        memset(acc.hash, 0, sizeof acc.hash);
+        break;
+    }
     default: /* NET_API_ME, NET_API_WS */
         q->rc = acct_session(a, q->token, now, &q->user, &err);
         break;
@@ -881,7 +894,7 @@ static void *net_acct_main(void *arg)
             s = NULL;
             q->rc = -1;
         } else
-            net_areq_run(a, q);
+            net_areq_run(a, s, q);
         pl_buf_free(&err);
         if (q->rc < 0) { /* a new handle for the next call */
             acct_free(a);
@@ -909,7 +922,8 @@ static void *net_acct_main(void *arg)
 /* Queues call `q` for its thread: the slow one when it hashes a password. */
 static void net_acct_submit(net *n, net_areq *q)
 {
-    net_aq *aq = &n->aq[q->op == NET_API_ME || q->op == NET_API_WS || q->op == NET_API_SIGNOUT];
+    net_aq *aq = &n->aq[q->op == NET_API_ME || q->op == NET_API_WS || q->op == NET_API_SIGNOUT ||
+                        q->op == NET_API_PLAYER];
     q->next = NULL;
     pthread_mutex_lock(&n->mu);
     if (aq->todo_tail)
@@ -933,7 +947,7 @@ static int net_http_status(struct lws *wsi, unsigned code, const char *text)
 
 /* Maps the request's path `p` (len bytes, %-decoded and with dot segments
  * resolved by lws) to a file name relative to the web folder, in out[cap]:
- * "/" and "/room/CODE" are the page index.html. Returns 0, or the HTTP
+ * "/", "/room/CODE" and "/player/NAME" are the page index.html. Returns 0, or the HTTP
  * status refusing it: 403 for a path that is not plainly a file of the
  * folder (NUL, no leading '/', an empty segment, a segment starting with
  * '.' — "..", ".", hidden files —, a backslash), 404 for one too long. */
@@ -941,7 +955,8 @@ static unsigned net_http_path(const char *p, size_t len, char *out, size_t cap)
 {
     if (len == 0 || p[0] != '/' || memchr(p, '\0', len) || memchr(p, '\\', len))
         return 403;
-    if (len == 1 || (len > 6 && !memcmp(p, "/room/", 6) && !memchr(p + 6, '/', len - 6))) {
+    if (len == 1 || (len > 6 && !memcmp(p, "/room/", 6) && !memchr(p + 6, '/', len - 6)) ||
+        (len > 8 && !memcmp(p, "/player/", 8) && !memchr(p + 8, '/', len - 8))) {
         snprintf(out, cap, "index.html");
         return 0;
     }
@@ -1154,10 +1169,24 @@ static void net_api_done(net *n, net_areq *q);
 
 static void net_api_complete(net *n, struct lws *wsi, net_conn *c);
 
+/* The NAME of /api/player/NAME: `in[0..len)` (libwebsockets decoded the
+ * escapes already and refuses bad ones) into `out`, which it replaces. 0, or
+ * -1 when it holds a NUL or is longer than NET_PLAYER_NAME bytes (no name
+ * is: answered 404; account.c checks the rest). */
+#define NET_PLAYER_NAME 256
+static int net_player_name(const char *in, size_t len, pl_buf *out)
+{
+    if (len > NET_PLAYER_NAME || memchr(in, 0, len))
+        return -1;
+    pl_buf_free(out);
+    pl_buf_append(out, in, len);
+    return out->oom ? -1 : 0;
+}
+
 /* A request for /api/...: the path and method checked, the client noted;
  * a POST waits for its body (net_api_body, net_api_complete), a GET of
- * /api/account/me goes to the quick account thread. Returns 0, or -1 to
- * close the connection. */
+ * /api/account/me or /api/player/NAME goes to the quick account thread.
+ * Returns 0, or -1 to close the connection. */
 static int net_api_begin(net *n, struct lws *wsi, net_conn *c, const char *path, size_t len, int method)
 {
     static const struct {
@@ -1178,13 +1207,15 @@ static int net_api_begin(net *n, struct lws *wsi, net_conn *c, const char *path,
     for (size_t i = 0; i < sizeof apis / sizeof apis[0]; i++)
         if (strlen(apis[i].path) == len && !memcmp(apis[i].path, path, len))
             c->api = apis[i].api;
+    if (len > 12 && !memcmp(path, "/api/player/", 12) && net_player_name(path + 12, len - 12, &c->body) == 0)
+        c->api = NET_API_PLAYER; /* the name waits in `body` (a GET has none) */
     net_client(wsi, c->addr, sizeof c->addr, &c->secure);
     net_cookie(wsi, c->token);
     int post = method == LWSHUMETH_POST;
     int has_body = post && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0;
     if (!c->api)
         c->status = 404;
-    else if ((c->api == NET_API_ME) == post || (!post && method != LWSHUMETH_GET))
+    else if ((c->api == NET_API_ME || c->api == NET_API_PLAYER) == post || (!post && method != LWSHUMETH_GET))
         c->status = 405;
     else if (post && !net_same_origin(wsi))
         c->status = 403;
@@ -1325,7 +1356,14 @@ static void net_api_complete(net *n, struct lws *wsi, net_conn *c)
                                         [NET_API_SIGNOUT] = "signout", [NET_API_PASSWORD] = "password",
                                         [NET_API_DELETE] = "delete"};
     net_acct_fields b = {0};
-    if (c->api != NET_API_ME) {
+    if (c->api == NET_API_PLAYER) { /* the name net_api_begin decoded */
+        int bad = net_dup(&b.name, c->body.s ? c->body.s : "");
+        pl_buf_free(&c->body);
+        if (bad) {
+            net_api_error(wsi, c, 503, "storage", "out of memory");
+            return;
+        }
+    } else if (c->api != NET_API_ME) {
         pl_buf why = {0};
         int rc = net_account_body(calls[c->api], c->body.s ? c->body.s : "", c->body.len, &b, &why);
         if (c->body.s)
@@ -1505,7 +1543,12 @@ static void net_api_done(net *n, net_areq *q)
         if (q->rc == ACCT_OK && (q->op == NET_API_SIGNUP || q->op == NET_API_SIGNIN)) {
             net_set_cookie(c, q->user.token);
             net_api_answer(wsi, c, 200, json_pack("{s:s}", "name", q->user.name));
-        } else if (q->rc == ACCT_OK && q->op == NET_API_ME)
+        } else if (q->op == NET_API_PLAYER && q->rc == ACCT_OK) {
+            net_api_answer(wsi, c, 200, q->page);
+            q->page = NULL;
+        } else if (q->op == NET_API_PLAYER && q->rc == ACCT_WRONG)
+            net_api_error(wsi, c, 404, "not_found", "no such player");
+        else if (q->rc == ACCT_OK && q->op == NET_API_ME)
             net_api_answer(wsi, c, 200, json_pack("{s:s}", "name", q->user.name));
         else if (q->rc == ACCT_NO_SESSION && q->op == NET_API_ME) {
             net_set_cookie(c, "");

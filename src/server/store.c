@@ -436,6 +436,51 @@ int store_ratings_of(store *s, int64_t account, store_rating *out, int max, pl_b
     return s->ops->ratings_of(s, account, out, max, err);
 }
 
+int store_rating_history(store *s, int64_t account, const char *pool, store_history_fn fn, void *ctx, pl_buf *err)
+{
+    if (!pool_ok(pool, err))
+        return -1;
+    if (!fn) {
+        pl_buf_puts(err, "store: no function for the rating history");
+        return -1;
+    }
+    return s->ops->rating_history(s, account, pool, fn, ctx, err);
+}
+
+int store_player_games(store *s, int64_t account, int limit, store_game_fn fn, void *ctx, pl_buf *err)
+{
+    if (limit < 0 || !fn) {
+        pl_buf_puts(err, "store: a bad limit or no function for the player's games");
+        return -1;
+    }
+    return limit == 0 ? 0 : s->ops->player_games(s, account, limit, fn, ctx, err);
+}
+
+int store_player_row(int64_t account, const char *code, const char *game, const char *options, const char *result,
+                     const char *config, int64_t finished_ms, bool rated, store_game_fn fn, void *ctx)
+{
+    store_player_game g = {.room = code, .game = game, .options = options, .result = result ? result : "",
+                           .finished_ms = finished_ms, .rated = rated};
+    json_t *root = json_loads(config, 0, NULL);
+    json_t *seats = json_object_get(root, "seats");
+    size_t n = json_array_size(seats);
+    for (size_t i = 0; i < n && i < STORE_GAME_SEATS; i++) {
+        json_t *seat = json_array_get(seats, i), *acc = json_object_get(seat, "account");
+        const char *kind = json_string_value(json_object_get(seat, "kind"));
+        const char *name = json_string_value(json_object_get(seat, "name"));
+        const char *level = json_string_value(json_object_get(seat, "level"));
+        if (json_is_integer(acc) && json_integer_value(acc) == account)
+            g.seats[g.nseats++] = (int)i;
+        else if (kind && !strcmp(kind, "person") && name)
+            g.opponents[g.nopponents++] = name;
+        else if (kind && !strcmp(kind, "ai") && level)
+            g.levels[g.nlevels++] = level;
+    }
+    int ret = g.nseats > 0 ? fn(ctx, &g) : 0;
+    json_decref(root);
+    return ret;
+}
+
 int store_ratings_pool(store *s, const char *pool, const int64_t *accounts, int n, store_rating *out, pl_buf *err)
 {
     if (!pool_ok(pool, err))

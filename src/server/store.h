@@ -303,4 +303,51 @@ int store_ratings_of(store *s, int64_t account, store_rating *out, int max, pl_b
  * 0, or -1 with a message (out then undefined). */
 int store_ratings_pool(store *s, const char *pool, const int64_t *accounts, int n, store_rating *out, pl_buf *err);
 
+/* One point of an account's rating history in one pool (store_rating_history):
+ * the rated game's room and finish time, and the rating and deviation it
+ * left. Valid during the callback only. */
+typedef struct store_rating_point {
+    const char *room;
+    int64_t at_ms;
+    double rating, rd;
+} store_rating_point;
+
+/* Called once per history point by store_rating_history; it must not call
+ * the store. A non-zero return stops the walk and is returned. */
+typedef int (*store_history_fn)(void *ctx, const store_rating_point *p);
+/* Calls fn for every rated game account `account` played in pool `pool`,
+ * oldest first (by finish time, then room code): the rating after it. An
+ * account with none (or no such account) gives no calls. Returns 0, fn's
+ * non-zero return, or -1 with a message (a bad pool, I/O error). */
+int store_rating_history(store *s, int64_t account, const char *pool, store_history_fn fn, void *ctx, pl_buf *err);
+
+#define STORE_GAME_SEATS 8 /* seats of a room a player's game lists, at most (PL_MAX_SEATS) */
+
+/* One finished room an account had a seat in (store_player_games). Valid
+ * during the callback only. */
+typedef struct store_player_game {
+    const char *room, *game, *options;
+    const char *result;  /* the room's result JSON as stored ("" if none) */
+    int64_t finished_ms; /* the time of the room's last action (0: it has none) */
+    bool rated;          /* the game changed this account's rating */
+    int seats[STORE_GAME_SEATS]; /* the seat(s) the account had, ascending */
+    int nseats;
+    const char *opponents[STORE_GAME_SEATS]; /* the other people's names, seat order */
+    int nopponents;
+    const char *levels[STORE_GAME_SEATS]; /* the computer seats' levels, seat order */
+    int nlevels;
+} store_player_game;
+
+/* Called once per game by store_player_games; it must not call the store.
+ * A non-zero return stops the walk and is returned. */
+typedef int (*store_game_fn)(void *ctx, const store_player_game *g);
+/* Calls fn for at most `limit` (>= 0) finished rooms whose configuration
+ * has a seat of account `account` ("account": ID), newest first (by the
+ * last action's time, then room code descending). Opponents are the other
+ * person seats' names (a partner seat is not listed). It reads every
+ * finished room's configuration (no index can hold a JSON seat list): fine
+ * for a first version, a seats table is the next step. Returns 0, fn's
+ * non-zero return, or -1 with a message (a bad limit, I/O error). */
+int store_player_games(store *s, int64_t account, int limit, store_game_fn fn, void *ctx, pl_buf *err);
+
 #endif

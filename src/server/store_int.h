@@ -60,7 +60,18 @@ typedef struct store_ops {
     /* One account's rating in `pool`: 0 with *out filled, 1 none, or -1. */
     int (*rating_get)(store *s, int64_t account, const char *pool, store_rating *out, pl_buf *err);
     int (*ratings_of)(store *s, int64_t account, store_rating *out, int max, pl_buf *err);
+    int (*rating_history)(store *s, int64_t account, const char *pool, store_history_fn fn, void *ctx,
+                          pl_buf *err);
+    /* Calls store_player_row for each row, in order. */
+    int (*player_games)(store *s, int64_t account, int limit, store_game_fn fn, void *ctx, pl_buf *err);
 } store_ops;
+
+/* One row of a backend's player_games: fills a store_player_game from the
+ * room's columns (config parsed for the account's seats and opponents) and
+ * calls fn. Returns fn's return, or 0 for a config that names no seat of
+ * the account (fn not called). */
+int store_player_row(int64_t account, const char *code, const char *game, const char *options, const char *result,
+                     const char *config, int64_t finished_ms, bool rated, store_game_fn fn, void *ctx);
 
 struct store {
     const store_ops *ops;

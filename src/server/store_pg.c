@@ -85,6 +85,8 @@ enum {
     P_SES_PURGE,
     P_RATING_GET,
     P_RATINGS_OF,
+    P_RATING_HISTORY,
+    P_PLAYER_GAMES,
     P_RATING_PUT,
     P_RATING_HIST,
     NP
@@ -182,6 +184,16 @@ static const struct {
                       2},
     [P_RATINGS_OF] = {"SELECT pool, rating, rd, sigma, games, updated_ms FROM ratings WHERE account = $1 ORDER BY pool",
                       1},
+    [P_RATING_HISTORY] = {"SELECT room, at_ms, rating_after, rd_after FROM rating_history WHERE account = $1 "
+                          "AND pool = $2 ORDER BY at_ms, room",
+                          2},
+    [P_PLAYER_GAMES] = {"SELECT r.code, r.game, r.options, r.result, r.config, "
+                        "COALESCE((SELECT a.at_ms FROM actions a WHERE a.room = r.code ORDER BY a.seq DESC LIMIT 1), "
+                        "0) AS fin, EXISTS(SELECT 1 FROM rating_history h WHERE h.account = $1 AND h.room = r.code) "
+                        "FROM rooms r WHERE r.finished AND EXISTS(SELECT 1 FROM jsonb_array_elements(CASE WHEN "
+                        "jsonb_typeof(r.config::jsonb -> 'seats') = 'array' THEN r.config::jsonb -> 'seats' ELSE "
+                        "'[]'::jsonb END) e WHERE e ->> 'account' = $1::text) ORDER BY fin DESC, r.code DESC LIMIT $2",
+                        2},
     [P_RATING_PUT] = {"INSERT INTO ratings(account, pool, rating, rd, sigma, games, updated_ms) "
                       "VALUES ($1, $2, $3, $4, $5, 1, $6) ON CONFLICT (account, pool) DO UPDATE SET "
                       "rating = excluded.rating, rd = excluded.rd, sigma = excluded.sigma, "
@@ -1302,6 +1314,53 @@ static int pg_ratings_of(store *base, int64_t account, store_rating *out, int ma
     return n;
 }
 
+static int pg_rating_history(store *base, int64_t account, const char *pool, store_history_fn fn, void *ctx,
+                             pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    char acc[24];
+    snprintf(acc, sizeof acc, "%" PRId64, account);
+    const char *p[2] = {acc, pool};
+    PGresult *r = call(s, P_RATING_HISTORY, p, "reading a rating history", err);
+    if (!r)
+        return -1;
+    int n = PQntuples(r), ret = 0;
+    for (int i = 0; i < n && ret == 0; i++) {
+        store_rating_point pt = {
+            .room = PQgetvalue(r, i, 0),
+            .at_ms = strtoll(PQgetvalue(r, i, 1), NULL, 10),
+            .rating = strtod(PQgetvalue(r, i, 2), NULL),
+            .rd = strtod(PQgetvalue(r, i, 3), NULL),
+        };
+        ret = fn(ctx, &pt);
+    }
+    PQclear(r);
+    return ret;
+}
+
+static int pg_player_games(store *base, int64_t account, int limit, store_game_fn fn, void *ctx, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    char acc[24], lim[16];
+    snprintf(acc, sizeof acc, "%" PRId64, account);
+    snprintf(lim, sizeof lim, "%d", limit);
+    const char *p[2] = {acc, lim};
+    PGresult *r = call(s, P_PLAYER_GAMES, p, "reading a player's games", err);
+    if (!r)
+        return -1;
+    int n = PQntuples(r), ret = 0;
+    for (int i = 0; i < n && ret == 0; i++)
+        ret = store_player_row(account, PQgetvalue(r, i, 0), PQgetvalue(r, i, 1), PQgetvalue(r, i, 2),
+                               PQgetisnull(r, i, 3) ? NULL : PQgetvalue(r, i, 3), PQgetvalue(r, i, 4),
+                               strtoll(PQgetvalue(r, i, 5), NULL, 10), PQgetvalue(r, i, 6)[0] == 't', fn, ctx);
+    PQclear(r);
+    return ret;
+}
+
 static const store_ops pg_ops = {
     .close = pg_close,
     .room_put = pg_room_put,
@@ -1329,4 +1388,6 @@ static const store_ops pg_ops = {
     .session_purge = pg_session_purge,
     .rating_get = pg_rating_get,
     .ratings_of = pg_ratings_of,
+    .rating_history = pg_rating_history,
+    .player_games = pg_player_games,
 };

@@ -76,6 +76,8 @@ enum {
     Q_SES_PURGE,
     Q_RATING_GET,
     Q_RATINGS_OF,
+    Q_RATING_HISTORY,
+    Q_PLAYER_GAMES,
     Q_RATING_PUT,
     Q_RATING_HIST,
     NQ
@@ -131,6 +133,15 @@ static const char *const sql_text[NQ] = {
     [Q_SES_PURGE] = "DELETE FROM sessions WHERE expires_ms <= ?1",
     [Q_RATING_GET] = "SELECT pool, rating, rd, sigma, games, updated_ms FROM ratings WHERE account = ?1 AND pool = ?2",
     [Q_RATINGS_OF] = "SELECT pool, rating, rd, sigma, games, updated_ms FROM ratings WHERE account = ?1 ORDER BY pool",
+    [Q_RATING_HISTORY] = "SELECT room, at_ms, rating_after, rd_after FROM rating_history WHERE account = ?1 "
+                         "AND pool = ?2 ORDER BY at_ms, room",
+    [Q_PLAYER_GAMES] =
+        "SELECT r.code, r.game, r.options, r.result, r.config, "
+        "COALESCE((SELECT a.at_ms FROM actions a WHERE a.room = r.code ORDER BY a.seq DESC LIMIT 1), 0) AS fin, "
+        "EXISTS(SELECT 1 FROM rating_history h WHERE h.account = ?1 AND h.room = r.code) "
+        "FROM rooms r WHERE r.finished = 1 AND json_valid(r.config) AND EXISTS(SELECT 1 FROM "
+        "json_each(r.config, '$.seats') e WHERE json_extract(e.value, '$.account') = ?1) "
+        "ORDER BY fin DESC, r.code DESC LIMIT ?2",
     [Q_RATING_PUT] = "INSERT INTO ratings(account, pool, rating, rd, sigma, games, updated_ms) "
                      "VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6) ON CONFLICT(account, pool) DO UPDATE SET "
                      "rating = excluded.rating, rd = excluded.rd, sigma = excluded.sigma, games = games + 1, "
@@ -1261,6 +1272,51 @@ static int sq_ratings_of(store *base, int64_t account, store_rating *out, int ma
     return rc == SQLITE_DONE ? n : fail(s, "reading ratings", err);
 }
 
+static int sq_rating_history(store *base, int64_t account, const char *pool, store_history_fn fn, void *ctx,
+                             pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[Q_RATING_HISTORY];
+    sqlite3_bind_int64(q, 1, account);
+    sqlite3_bind_text(q, 2, pool, -1, SQLITE_STATIC);
+    int rc, ret = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        store_rating_point p = {
+            .room = col_text(q, 0),
+            .at_ms = sqlite3_column_int64(q, 1),
+            .rating = sqlite3_column_double(q, 2),
+            .rd = sqlite3_column_double(q, 3),
+        };
+        ret = fn(ctx, &p);
+        if (ret != 0)
+            break;
+    }
+    done(q);
+    if (ret != 0)
+        return ret;
+    return rc == SQLITE_DONE ? 0 : fail(s, "reading a rating history", err);
+}
+
+static int sq_player_games(store *base, int64_t account, int limit, store_game_fn fn, void *ctx, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[Q_PLAYER_GAMES];
+    sqlite3_bind_int64(q, 1, account);
+    sqlite3_bind_int(q, 2, limit);
+    int rc, ret = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        ret = store_player_row(account, col_text(q, 0), col_text(q, 1), col_text(q, 2),
+                               (const char *)sqlite3_column_text(q, 3), col_text(q, 4),
+                               sqlite3_column_int64(q, 5), sqlite3_column_int(q, 6) != 0, fn, ctx);
+        if (ret != 0)
+            break;
+    }
+    done(q);
+    if (ret != 0)
+        return ret;
+    return rc == SQLITE_DONE ? 0 : fail(s, "reading a player's games", err);
+}
+
 static const store_ops sq_ops = {
     .close = sq_close,
     .room_put = sq_room_put,
@@ -1289,4 +1345,6 @@ static const store_ops sq_ops = {
     .session_purge = sq_session_purge,
     .rating_get = sq_rating_get,
     .ratings_of = sq_ratings_of,
+    .rating_history = sq_rating_history,
+    .player_games = sq_player_games,
 };

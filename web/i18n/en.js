@@ -1216,4 +1216,23 @@ export default {
   'playnow.pool.cbw.2v2': 'City Behind Walls, 2 against 2',
   'playnow.pool.cbw.3v3': 'City Behind Walls, 3 against 3',
   // (end of playnow)
+  // ==== player: a player's page (web/js/player.js; issue 33 §4) ====
+  'player.loading': 'Loading…',
+  'player.title': '{name}',
+  'player.unknown': 'There is no player of this name.',
+  'player.ratings': 'Ratings',
+  'player.noRatings': 'No rated games yet.',
+  'player.rating': '{pool}: {rating} (± {rd}), {n} rated games',
+  'player.chart': '{pool}: the rating after each of {n} games, now {rating}',
+  'player.games': 'Games',
+  'player.noGames': 'No finished games yet.',
+  'player.game': '{game}: {result} against {who} {when}',
+  'player.computer': 'the computer',
+  'player.result.won': 'won',
+  'player.result.lost': 'lost',
+  'player.result.drew': 'drawn',
+  'player.rated': 'rated',
+  'player.replay': 'Replay',
+  'player.mine': 'My page',
+  // (end of player)
 };

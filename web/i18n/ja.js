@@ -1219,4 +1219,23 @@ export default {
   'playnow.pool.cbw.2v2': '城壁の街（2対2）',
   'playnow.pool.cbw.3v3': '城壁の街（3対3）',
   // (end of playnow)
+  // ==== player: a player's page (web/js/player.js; issue 33 §4) ====
+  'player.loading': '読み込み中…',
+  'player.title': '{name}',
+  'player.unknown': 'この名前のプレイヤーはいません。',
+  'player.ratings': 'レーティング',
+  'player.noRatings': 'レーティング対局はまだありません。',
+  'player.rating': '{pool}：{rating}（±{rd}）、レーティング対局 {n} 局',
+  'player.chart': '{pool}：{n} 局ごとのレーティング、現在 {rating}',
+  'player.games': '対局',
+  'player.noGames': '終わった対局はまだありません。',
+  'player.game': '{game}：{who} に{result} {when}',
+  'player.computer': 'コンピューター',
+  'player.result.won': '勝ち',
+  'player.result.lost': '負け',
+  'player.result.drew': '引き分け',
+  'player.rated': 'レーティング対局',
+  'player.replay': '再生',
+  'player.mine': 'マイページ',
+  // (end of player)
 };

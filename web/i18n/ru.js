@@ -1214,4 +1214,23 @@ export default {
   'playnow.pool.cbw.2v2': 'Город за стенами, 2 на 2',
   'playnow.pool.cbw.3v3': 'Город за стенами, 3 на 3',
   // (end of playnow)
+  // ==== player: a player's page (web/js/player.js; issue 33 §4) ====
+  'player.loading': 'Загрузка…',
+  'player.title': '{name}',
+  'player.unknown': 'Игрока с таким именем нет.',
+  'player.ratings': 'Рейтинги',
+  'player.noRatings': 'Рейтинговых партий пока нет.',
+  'player.rating': '{pool}: {rating} (± {rd}), рейтинговых партий: {n}',
+  'player.chart': '{pool}: рейтинг после каждой из {n} партий, сейчас {rating}',
+  'player.games': 'Партии',
+  'player.noGames': 'Законченных партий пока нет.',
+  'player.game': '{game}: {result}, соперник: {who} {when}',
+  'player.computer': 'компьютер',
+  'player.result.won': 'победа',
+  'player.result.lost': 'поражение',
+  'player.result.drew': 'ничья',
+  'player.rated': 'рейтинговая',
+  'player.replay': 'Повтор',
+  'player.mine': 'Моя страница',
+  // (end of player)
 };

@@ -1218,4 +1218,23 @@ export default {
   'playnow.pool.cbw.2v2': 'Thành trong tường, 2 đấu 2',
   'playnow.pool.cbw.3v3': 'Thành trong tường, 3 đấu 3',
   // (end of playnow)
+  // ==== player: a player's page (web/js/player.js; issue 33 §4) ====
+  'player.loading': 'Đang tải…',
+  'player.title': '{name}',
+  'player.unknown': 'Không có người chơi nào tên này.',
+  'player.ratings': 'Hệ số',
+  'player.noRatings': 'Chưa có ván tính hệ số nào.',
+  'player.rating': '{pool}: {rating} (± {rd}), {n} ván tính hệ số',
+  'player.chart': '{pool}: hệ số sau mỗi ván trong {n} ván, hiện là {rating}',
+  'player.games': 'Các ván',
+  'player.noGames': 'Chưa có ván nào kết thúc.',
+  'player.game': '{game}: {result}, đối thủ: {who} {when}',
+  'player.computer': 'máy',
+  'player.result.won': 'thắng',
+  'player.result.lost': 'thua',
+  'player.result.drew': 'hòa',
+  'player.rated': 'tính hệ số',
+  'player.replay': 'Xem lại',
+  'player.mine': 'Trang của tôi',
+  // (end of player)
 };

@@ -240,6 +240,7 @@ export function render() {
   } }, t(key)));
   const menu = h('ul', { id: menuId, class: 'acct-menu', hidden: !menuOpen },
     h('li', { class: 'quiet' }, t('acct.signedIn', { name: me })),
+    h('li', {}, h('a', { id: 'acct-page', href: '/player/' + encodeURIComponent(me) }, t('player.mine'))),
     item('acct-password-open', 'acct.password.change', openPassword),
     item('acct-signout', 'acct.signout', signout),
     item('acct-delete-open', 'acct.delete', openDelete));
