@@ -55,7 +55,6 @@ def play_out(clients, rng, want_rated=True, limit=200000):
                 t = m.get("type")
                 if t == "state":
                     states[i] = m
-                    over = over or m["over"]
                     if pending[i] is not None and m["seq"] > pending[i]:
                         pending[i] = None
                 elif t == "rated":
@@ -69,6 +68,8 @@ def play_out(clients, rng, want_rated=True, limit=200000):
                 pending[i] = s["seq"]
                 sent[i] = time.monotonic()
                 c.send({"type": "act", "action": rng.choice(s["legal"])["action"], "seq": s["seq"]})
+        # over once EVERY client has seen the end (one may hear of it before the other)
+        over = all(st is not None and st["over"] for st in states)
         if over and (not want_rated or len(rated) == len(clients)):
             return states, rated
         time.sleep(0.002)  # the clients' reader threads fill their queues meanwhile
