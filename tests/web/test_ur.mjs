@@ -261,6 +261,9 @@ run('ur', async (h) => {
         const now = await h.state(page);
         h.check(now.seq === st.seq, 'no move meanwhile');
         await eventsShown(page, seat, `after the capture, ${size} ${lang}`);
+        // a notice given in the other language (the forced move's) does not stay in it
+        const notes = await page.evaluate(() => (document.querySelector('.notes') || {}).innerText || '');
+        h.check(lang === 'ru' || !/[А-Яа-яЁё]/.test(notes), `no Russian notice left on the ${lang} page: ${notes}`);
         await fits(page, seat, `after the capture, ${size} ${lang}`);
         const text = await page.evaluate(() => document.querySelector('.ur-table').innerText);
         h.check(!/\benter\b|[A-C][1-8]:\d|UR-R|3lots|\bd4\b/.test(text), `no notation on the table (${size} ${lang}): ${text}`);

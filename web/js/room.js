@@ -138,7 +138,7 @@ export function open(ctx, code) {
     tableGame: null,
     loading: null,
     chat: [],
-    notes: [], // [{kind: 'error'|'info', text, allowed}] (allowed: the legal actions' words, for an illegal act)
+    notes: [], // [{kind: 'error'|'info', text, allowed, topic, lang}] (allowed: the legal actions' words, for an illegal act)
     error: null, // a fatal one: no such room
     history: [],
     rematchAsked: false,
@@ -343,7 +343,7 @@ export function open(ctx, code) {
    * played for the player leaves one line, not a column of them. */
   function note(kind, text, allowed, topic) {
     if (topic) r.notes = r.notes.filter((n) => n.topic !== topic);
-    r.notes.push({ kind, text, allowed, topic });
+    r.notes.push({ kind, text, allowed, topic, lang }); // worded in this language
     if (r.notes.length > 4) r.notes.shift();
     renderNotes();
   }
@@ -774,6 +774,7 @@ export function open(ctx, code) {
   function renderNotes() {
     if (!els.notes) return;
     clear(els.notes);
+    r.notes = r.notes.filter((n) => n.lang === lang); // a notice worded in another language is gone
     for (const n of r.notes) {
       const allowed = n.allowed
         ? h('details', { class: 'allowed' }, h('summary', {}, t('room.allowed', { n: n.allowed.length })),
