@@ -22,6 +22,7 @@
 #include "parlour/rng.h"
 #include "store.h"
 #include "account.h"
+#include "drill.h"
 
 /* One backend under test: `fresh` names a new, empty database for a test,
  * `drop` removes it. */
@@ -962,6 +963,124 @@ static int stop_pg(void **st)
     return 0;
 }
 
+/* Drill records (issue 34 §4, docs/drills.md): one per account, replaced
+ * whole, gone with the account, at most STORE_DRILL_MAX bytes. */
+static void test_store_drills(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    world w;
+    world_open(&w, "drills", 0, 0, 0, 0);
+    store *s = w.s;
+    pl_buf err = {0}, out = {0};
+    int64_t ann = 0, bob = 0, at = -1;
+    assert_int_equal(store_account_put(s, "Ann", "ann", "$h1", 5, &ann, &err), 0);
+    assert_int_equal(store_account_put(s, "Bob", "bob", "$h2", 6, &bob, &err), 0);
+    assert_int_equal(store_drill_get(s, ann, &out, &at, &err), 1); /* none yet */
+    assert_int_equal(out.len, 0);
+    const char *r1 = "{\"version\": 1, \"step\": 0, \"cards\": {}}";
+    const char *r2 = "{\"version\": 1, \"step\": 1, \"cards\": {\"17\": {\"box\": 1, \"due\": 2, \"seen\": 1, \"good\": 0, "
+                     "\"slow\": 0, \"miss\": 1, \"ms\": 900, \"last\": 1}}}";
+    assert_int_equal(store_drill_put(s, ann, r1, 100, &err), 0);
+    assert_int_equal(store_drill_put(s, ann, r2, 200, &err), 0); /* replaced */
+    assert_int_equal(store_drill_get(s, ann, &out, &at, &err), 0);
+    assert_string_equal(pl_buf_str(&out), r2);
+    assert_int_equal(at, 200);
+    pl_buf_free(&out);
+    assert_int_equal(store_drill_get(s, bob, &out, &at, &err), 1); /* Ann's is hers alone */
+    assert_int_equal(store_drill_put(s, 9999, r1, 300, &err), 1);  /* no such account */
+    assert_int_equal(store_drill_get(s, 9999, &out, &at, &err), 1);
+    /* too large, empty: refused, nothing written */
+    size_t big = STORE_DRILL_MAX + 1;
+    char *huge = malloc(big + 1);
+    assert_non_null(huge);
+    memset(huge, ' ', big);
+    huge[big] = 0;
+    assert_int_equal(store_drill_put(s, bob, huge, 400, &err), -1);
+    huge[STORE_DRILL_MAX] = 0; /* exactly the limit: kept as it is */
+    huge[0] = '{';
+    assert_int_equal(store_drill_put(s, bob, huge, 400, &err), 0);
+    assert_int_equal(store_drill_get(s, bob, &out, &at, &err), 0);
+    assert_int_equal(out.len, STORE_DRILL_MAX);
+    pl_buf_free(&out);
+    free(huge);
+    pl_buf_clear(&err);
+    assert_int_equal(store_drill_put(s, bob, "", 500, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "drill record"));
+    /* the record goes with its account */
+    assert_int_equal(store_account_delete(s, ann, "anonymous", &err), 0);
+    assert_int_equal(store_drill_get(s, ann, &out, &at, &err), 1);
+    pl_buf_free(&out);
+    pl_buf_free(&err);
+    world_close(&w);
+}
+
+/* drill_check: the record's shape of docs/drills.md, nothing else. */
+static void test_drill_check_shapes(void **st)
+{
+    (void)st;
+    static const char *const good[] = {
+        "{\"version\": 1, \"step\": 0, \"cards\": {}}",
+        "{\"cards\": {\"100\": {\"box\": 5, \"due\": 40, \"seen\": 3, \"good\": 3, \"slow\": 0, \"miss\": 0, "
+        "\"ms\": 3000, \"last\": 9}}, \"step\": 9, \"version\": 1}",
+    };
+    static const char *const bad[] = {
+        "",
+        "[]",
+        "{\"version\": 1, \"step\": 0}",
+        "{\"version\": 2, \"step\": 0, \"cards\": {}}",
+        "{\"version\": 1, \"step\": -1, \"cards\": {}}",
+        "{\"version\": 1, \"step\": 0, \"cards\": {}, \"extra\": 1}",
+        "{\"version\": 1, \"step\": 0, \"cards\": []}",
+        "{\"version\": 1, \"step\": 0, \"step\": 1, \"cards\": {}}",
+        "{\"version\": 1, \"step\": 0.5, \"cards\": {}}",
+        "{\"version\": 1, \"step\": 0, \"cards\": {\"0\": {}}}",
+        "{\"version\": 1, \"step\": 0, \"cards\": {\"101\": {\"box\": 1, \"due\": 0, \"seen\": 0, \"good\": 0, "
+        "\"slow\": 0, \"miss\": 0, \"ms\": 0, \"last\": 0}}}",
+        "{\"version\": 1, \"step\": 0, \"cards\": {\"07\": {\"box\": 1, \"due\": 0, \"seen\": 0, \"good\": 0, "
+        "\"slow\": 0, \"miss\": 0, \"ms\": 0, \"last\": 0}}}",
+        "{\"version\": 1, \"step\": 0, \"cards\": {\"7\": {\"box\": 6, \"due\": 0, \"seen\": 0, \"good\": 0, "
+        "\"slow\": 0, \"miss\": 0, \"ms\": 0, \"last\": 0}}}",
+        "{\"version\": 1, \"step\": 0, \"cards\": {\"7\": {\"box\": 1, \"due\": 0, \"seen\": 2, \"good\": 0, "
+        "\"slow\": 0, \"miss\": 1, \"ms\": 0, \"last\": 0}}}",
+        "{\"version\": 1, \"step\": 0, \"cards\": {\"7\": {\"box\": 1, \"due\": 0, \"seen\": 0, \"good\": 0, "
+        "\"slow\": 0, \"miss\": 0, \"ms\": \"0\", \"last\": 0}}}",
+        "{\"version\": 1, \"step\": 0, \"cards\": {\"7\": {\"box\": 1, \"due\": 0, \"seen\": 0, \"good\": 0, "
+        "\"slow\": 0, \"miss\": 0, \"ms\": 0, \"last\": 0, \"more\": 0}}}",
+        "{\"version\": 1, \"step\": 0, \"cards\": {\"7\": {\"box\": 1}}}",
+        "{\"version\": 1, \"step\": 0, \"cards\": {}} trailing",
+    };
+    pl_buf why = {0};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        assert_int_equal(drill_check(good[i], strlen(good[i]), &why), 0);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        pl_buf_clear(&why);
+        if (drill_check(bad[i], strlen(bad[i]), &why) != -1)
+            fail_msg("accepted: %s", bad[i]);
+        assert_true(why.len > 0);
+    }
+    pl_buf_clear(&why);
+    const char nul[] = "{\"version\": 1, \"step\": 0, \"cards\": {}}\0";
+    assert_int_equal(drill_check(nul, sizeof nul - 1, &why), -1); /* a NUL byte inside */
+    pl_buf_free(&why);
+}
+
+/* drill_rate: DRILL_RATE_MAX calls a window per account, then refused
+ * until the window ends; other accounts are not counted with it. */
+static void test_drill_rate(void **st)
+{
+    (void)st;
+    drill_rate *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    for (int i = 0; i < DRILL_RATE_MAX; i++)
+        assert_int_equal(drill_rate_ok(r, 7, 1000 + i), 1);
+    assert_int_equal(drill_rate_ok(r, 7, 2000), 0);
+    assert_int_equal(drill_rate_ok(r, 8, 2000), 1); /* another account */
+    assert_int_equal(drill_rate_ok(r, 7, 1000 + DRILL_RATE_WINDOW - 1), 0);
+    assert_int_equal(drill_rate_ok(r, 7, 1000 + DRILL_RATE_WINDOW), 1); /* a new window */
+    free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -981,6 +1100,9 @@ int main(void)
         cmocka_unit_test(test_rehash_follows_limits),
         cmocka_unit_test(test_sessions_shared_between_handles),
         cmocka_unit_test(test_random_calls_never_crash),
+        cmocka_unit_test(test_store_drills),
+        cmocka_unit_test(test_drill_check_shapes),
+        cmocka_unit_test(test_drill_rate),
     };
     int failed = cmocka_run_group_tests_name("account_sqlite", tests, use_sqlite, NULL);
     failed += cmocka_run_group_tests_name("account_postgresql", tests, use_pg, stop_pg);

@@ -35,6 +35,7 @@
 #include <libwebsockets.h>
 
 #include "account.h"
+#include "drill.h"
 #include "engines.h"
 #include "hub.h"
 #include "net.h"
@@ -86,7 +87,7 @@ typedef struct net_conn {
 
 /* What an account thread is asked (net_conn.api). */
 enum { NET_API_NONE = 0, NET_API_SIGNUP, NET_API_SIGNIN, NET_API_SIGNOUT, NET_API_PASSWORD, NET_API_DELETE,
-       NET_API_ME, NET_API_WS, NET_API_PLAYER };
+       NET_API_ME, NET_API_WS, NET_API_PLAYER, NET_API_DRILL_GET, NET_API_DRILL_PUT };
 
 /* One call for an account thread, then its answer. */
 typedef struct net_areq {
@@ -99,7 +100,8 @@ typedef struct net_areq {
     char *name, *password, *password2; /* owned; the passwords wiped before they are freed */
     int rc;                  /* the answer: an acct_status, or -1 (the store failed) */
     acct_user user;
-    json_t *page;            /* NET_API_PLAYER: the page (player.h); NULL none */
+    json_t *page;            /* NET_API_PLAYER: the page (player.h); NET_API_DRILL_GET: the answer */
+    char *record;            /* NET_API_DRILL_PUT: the record (owned, checked by drill_check) */
 } net_areq;
 
 /* An account thread's queue (net.h: the slow one and the quick one). */
@@ -810,13 +812,48 @@ static void net_areq_free(net_areq *q)
     pl_free(q->password);
     pl_free(q->password2);
     json_decref(q->page);
+    pl_free(q->record);
     memset(q->user.token, 0, sizeof q->user.token);
     memset(q->token, 0, sizeof q->token);
     pl_free(q);
 }
 
-/* Runs call `q` on `a` (an account thread). */
-static void net_areq_run(acct_svc *a, store *s, net_areq *q)
+/* A drill call (GET or PUT /api/drill) of session q->token on `a`: the
+ * account's record read into q->page ({"record": ..., "updated_ms": ...},
+ * "record" null when none) or q->record written. ACCT_RATE past the
+ * account's drill rate (drill.h). */
+static int net_drill_run(acct_svc *a, store *s, drill_rate *rate, net_areq *q, int64_t now, pl_buf *err)
+{
+    int rc = acct_session(a, q->token, now, &q->user, err);
+    if (rc != ACCT_OK)
+        return rc;
+    if (!drill_rate_ok(rate, q->user.id, now))
+        return ACCT_RATE;
+    if (q->op == NET_API_DRILL_PUT) {
+        rc = store_drill_put(s, q->user.id, q->record, now, err);
+        return rc == 1 ? ACCT_NO_SESSION : rc; /* 1: the account went meanwhile */
+    }
+    pl_buf text = {0};
+    int64_t at = 0;
+    rc = store_drill_get(s, q->user.id, &text, &at, err);
+    if (rc == 0) {
+        json_t *rec = json_loadb(text.s, text.len, 0, NULL);
+        if (!rec) /* written through drill_check: only a hand-edited database gets here */
+            fprintf(stderr, "parlour serve: drill record of account %lld is not JSON: ignored\n",
+                    (long long)q->user.id);
+        q->page = json_pack("{s:o, s:I}", "record", rec ? rec : json_null(), "updated_ms", (json_int_t)at);
+    } else if (rc == 1)
+        q->page = json_pack("{s:n, s:n}", "record", "updated_ms");
+    pl_buf_free(&text);
+    if (rc >= 0 && !q->page) {
+        pl_buf_puts(err, "drill: out of memory");
+        return -1;
+    }
+    return rc < 0 ? -1 : ACCT_OK;
+}
+
+/* Runs call `q` on `a` (an account thread; `rate` its drill rate table). */
+static void net_areq_run(acct_svc *a, store *s, drill_rate *rate, net_areq *q)
 {
     pl_buf err = {0};
     int64_t now = net_now();
@@ -837,6 +874,10 @@ static void net_areq_run(acct_svc *a, store *s, net_areq *q)
         q->rc = acct_session(a, q->token, now, &q->user, &err);
         if (q->rc == ACCT_OK)
             q->rc = acct_delete(a, q->token, q->password, q->addr, now, &err);
+        break;
+    case NET_API_DRILL_GET:
+    case NET_API_DRILL_PUT:
+        q->rc = net_drill_run(a, s, rate, q, now, &err);
         break;
     case NET_API_PLAYER: { /* no such name: ACCT_WRONG, answered 404 */
         store_account acc;
@@ -867,6 +908,7 @@ static void *net_acct_main(void *arg)
     prctl(PR_SET_NAME, aq->name);
     store *s = NULL;
     acct_svc *a = NULL;
+    drill_rate *rate = pl_calloc(1, sizeof *rate); /* NULL: drill calls fail (503) */
     /* Made now, not at the first call: acct_new hashes its dummy password (as long as a
      * sign-in), which the first page to open its WebSocket would otherwise wait for. */
     pl_buf err0 = {0};
@@ -893,8 +935,10 @@ static void *net_acct_main(void *arg)
             store_close(s);
             s = NULL;
             q->rc = -1;
-        } else
-            net_areq_run(a, s, q);
+        } else if (!rate && (q->op == NET_API_DRILL_GET || q->op == NET_API_DRILL_PUT))
+            q->rc = -1;
+        else
+            net_areq_run(a, s, rate, q);
         pl_buf_free(&err);
         if (q->rc < 0) { /* a new handle for the next call */
             acct_free(a);
@@ -916,6 +960,7 @@ static void *net_acct_main(void *arg)
     pthread_mutex_unlock(&n->mu);
     acct_free(a);
     store_close(s);
+    pl_free(rate);
     return NULL;
 }
 
@@ -923,7 +968,7 @@ static void *net_acct_main(void *arg)
 static void net_acct_submit(net *n, net_areq *q)
 {
     net_aq *aq = &n->aq[q->op == NET_API_ME || q->op == NET_API_WS || q->op == NET_API_SIGNOUT ||
-                        q->op == NET_API_PLAYER];
+                        q->op == NET_API_PLAYER || q->op == NET_API_DRILL_GET || q->op == NET_API_DRILL_PUT];
     q->next = NULL;
     pthread_mutex_lock(&n->mu);
     if (aq->todo_tail)
@@ -947,7 +992,7 @@ static int net_http_status(struct lws *wsi, unsigned code, const char *text)
 
 /* Maps the request's path `p` (len bytes, %-decoded and with dot segments
  * resolved by lws) to a file name relative to the web folder, in out[cap]:
- * "/", "/room/CODE" and "/player/NAME" are the page index.html. Returns 0, or the HTTP
+ * "/", "/room/CODE", "/player/NAME" and "/drill" are the page index.html. Returns 0, or the HTTP
  * status refusing it: 403 for a path that is not plainly a file of the
  * folder (NUL, no leading '/', an empty segment, a segment starting with
  * '.' — "..", ".", hidden files —, a backslash), 404 for one too long. */
@@ -956,7 +1001,8 @@ static unsigned net_http_path(const char *p, size_t len, char *out, size_t cap)
     if (len == 0 || p[0] != '/' || memchr(p, '\0', len) || memchr(p, '\\', len))
         return 403;
     if (len == 1 || (len > 6 && !memcmp(p, "/room/", 6) && !memchr(p + 6, '/', len - 6)) ||
-        (len > 8 && !memcmp(p, "/player/", 8) && !memchr(p + 8, '/', len - 8))) {
+        (len > 8 && !memcmp(p, "/player/", 8) && !memchr(p + 8, '/', len - 8)) ||
+        (len == 6 && !memcmp(p, "/drill", 6))) {
         snprintf(out, cap, "index.html");
         return 0;
     }
@@ -1209,15 +1255,20 @@ static int net_api_begin(net *n, struct lws *wsi, net_conn *c, const char *path,
             c->api = apis[i].api;
     if (len > 12 && !memcmp(path, "/api/player/", 12) && net_player_name(path + 12, len - 12, &c->body) == 0)
         c->api = NET_API_PLAYER; /* the name waits in `body` (a GET has none) */
+    int drill = len == 10 && !memcmp(path, "/api/drill", 10);
+    if (drill) /* GET reads the record, PUT replaces it */
+        c->api = method == LWSHUMETH_PUT ? NET_API_DRILL_PUT : NET_API_DRILL_GET;
     net_client(wsi, c->addr, sizeof c->addr, &c->secure);
     net_cookie(wsi, c->token);
-    int post = method == LWSHUMETH_POST;
+    int post = method == LWSHUMETH_POST || method == LWSHUMETH_PUT;
     int has_body = post && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0;
     if (!c->api)
         c->status = 404;
-    else if ((c->api == NET_API_ME || c->api == NET_API_PLAYER) == post || (!post && method != LWSHUMETH_GET))
+    else if (drill ? method != LWSHUMETH_GET && method != LWSHUMETH_PUT
+                   : method == LWSHUMETH_PUT ||
+                         (c->api == NET_API_ME || c->api == NET_API_PLAYER) == post || (!post && method != LWSHUMETH_GET))
         c->status = 405;
-    else if (post && !net_same_origin(wsi))
+    else if ((post || drill) && !net_same_origin(wsi)) /* a record is the player's own: read by their pages only */
         c->status = 403;
     if (c->status) {
         unsigned st = c->status;
@@ -1233,17 +1284,25 @@ static int net_api_begin(net *n, struct lws *wsi, net_conn *c, const char *path,
                                   : "only a page of this server may ask this");
         return 0;
     }
+    if (!has_body && method == LWSHUMETH_PUT) {
+        /* lws 4.1 leaves a PUT without a body waiting for one (no body
+         * callbacks, no writable one; a POST gets both): refused at once (with
+         * "Content-Length: 0" lws still waits, and drops it at its timeout) */
+        c->api = NET_API_NONE;
+        return net_http_status(wsi, 400, "a PUT needs a body");
+    }
     if (!has_body)
         net_api_complete(n, wsi, c);
     return 0;
 }
 
-/* A piece of the body of an /api request: kept up to NET_MAX_BODY bytes. */
+/* A piece of the body of an /api request: kept up to NET_MAX_BODY bytes
+ * (a drill record: STORE_DRILL_MAX). */
 static void net_api_body(net_conn *c, const char *in, size_t len)
 {
     if (c->refuse || c->body_over || !len || !in) /* Content-Length: 0 brings an empty piece */
         return;
-    if (c->body.len + len > NET_MAX_BODY) {
+    if (c->body.len + len > (c->api == NET_API_DRILL_PUT ? STORE_DRILL_MAX : NET_MAX_BODY)) {
         c->body_over = 1;
         pl_buf_free(&c->body);
         return;
@@ -1329,6 +1388,48 @@ int net_account_body(const char *call, const char *body, size_t len, net_acct_fi
     return 0;
 }
 
+/* A drill call whose request is in: signed in (else 401), the record's shape
+ * checked (drill_check: else 400), then to the quick account thread. */
+static void net_drill_begin(net *n, struct lws *wsi, net_conn *c)
+{
+    if (!c->token[0]) {
+        pl_buf_free(&c->body);
+        net_api_error(wsi, c, 401, "no_session", "not signed in: a guest's drills stay in the browser");
+        return;
+    }
+    char *record = NULL;
+    if (c->api == NET_API_DRILL_PUT) {
+        pl_buf why = {0};
+        if (drill_check(c->body.s ? c->body.s : "", c->body.len, &why) < 0) {
+            pl_buf_free(&c->body);
+            net_api_error(wsi, c, 400, "shape", pl_buf_str(&why));
+            pl_buf_free(&why);
+            return;
+        }
+        pl_buf_free(&why);
+        record = pl_strdup(c->body.s);
+        if (!record) {
+            pl_buf_free(&c->body);
+            net_api_error(wsi, c, 503, "storage", "out of memory");
+            return;
+        }
+    }
+    pl_buf_free(&c->body);
+    net_areq *q = pl_calloc(1, sizeof *q);
+    if (!q) {
+        pl_free(record);
+        net_api_error(wsi, c, 503, "storage", "out of memory");
+        return;
+    }
+    q->record = record;
+    q->op = c->api;
+    q->hc = c;
+    memcpy(q->token, c->token, sizeof q->token);
+    snprintf(q->addr, sizeof q->addr, "%s", c->addr);
+    c->areq = q;
+    net_acct_submit(n, q);
+}
+
 /* The whole request is in: its body checked against its shape
  * (docs/server.md: unknown keys, wrong types, more than NET_MAX_BODY bytes:
  * 400 "shape"), then the call goes to an account thread. */
@@ -1349,7 +1450,14 @@ static void net_api_complete(net *n, struct lws *wsi, net_conn *c)
         if (c->body.s)
             memset(c->body.s, 0, c->body.len);
         pl_buf_free(&c->body);
-        net_api_error(wsi, c, 400, "shape", "a body of at most 4096 bytes");
+        if (c->api == NET_API_DRILL_PUT)
+            net_api_error(wsi, c, 413, "too_large", "a drill record of at most 65536 bytes");
+        else
+            net_api_error(wsi, c, 400, "shape", "a body of at most 4096 bytes");
+        return;
+    }
+    if (c->api == NET_API_DRILL_GET || c->api == NET_API_DRILL_PUT) {
+        net_drill_begin(n, wsi, c);
         return;
     }
     static const char *const calls[] = {[NET_API_SIGNUP] = "signup", [NET_API_SIGNIN] = "signin",
@@ -1546,7 +1654,14 @@ static void net_api_done(net *n, net_areq *q)
         } else if (q->op == NET_API_PLAYER && q->rc == ACCT_OK) {
             net_api_answer(wsi, c, 200, q->page);
             q->page = NULL;
-        } else if (q->op == NET_API_PLAYER && q->rc == ACCT_WRONG)
+        } else if (q->op == NET_API_DRILL_GET && q->rc == ACCT_OK) {
+            net_api_answer(wsi, c, 200, q->page);
+            q->page = NULL;
+        } else if (q->op == NET_API_DRILL_PUT && q->rc == ACCT_OK)
+            net_api_answer(wsi, c, 200, NULL);
+        else if ((q->op == NET_API_DRILL_GET || q->op == NET_API_DRILL_PUT) && q->rc == ACCT_RATE)
+            net_api_error(wsi, c, 429, "rate", "too many drill saves: wait a minute");
+        else if (q->op == NET_API_PLAYER && q->rc == ACCT_WRONG)
             net_api_error(wsi, c, 404, "not_found", "no such player");
         else if (q->rc == ACCT_OK && q->op == NET_API_ME)
             net_api_answer(wsi, c, 200, json_pack("{s:s}", "name", q->user.name));

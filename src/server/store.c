@@ -501,3 +501,26 @@ int store_ratings_pool(store *s, const char *pool, const int64_t *accounts, int 
     }
     return 0;
 }
+
+int store_drill_get(store *s, int64_t account, pl_buf *out, int64_t *updated_ms, pl_buf *err)
+{
+    if (!out) {
+        pl_buf_puts(err, "store: no buffer for the drill record");
+        return -1;
+    }
+    int64_t at = 0;
+    int rc = s->ops->drill_get(s, account, out, &at, err);
+    if (rc == 0 && updated_ms)
+        *updated_ms = at;
+    return rc;
+}
+
+int store_drill_put(store *s, int64_t account, const char *record, int64_t now_ms, pl_buf *err)
+{
+    size_t len = record ? strlen(record) : 0;
+    if (len == 0 || len > STORE_DRILL_MAX) {
+        pl_buf_printf(err, "store: a drill record must be 1 to %d bytes, not %zu", STORE_DRILL_MAX, len);
+        return -1;
+    }
+    return s->ops->drill_put(s, account, record, now_ms, err);
+}

@@ -98,7 +98,7 @@ typedef int (*store_action_fn)(void *ctx, const store_action *a);
 int store_actions(store *s, const char *code, store_action_fn fn, void *ctx, pl_buf *err);
 /* The number of actions of room `code`, or -1 with a message. */
 int64_t store_count(store *s, const char *code, pl_buf *err);
-/* Deletes every room and action, account and session: the store is then
+/* Deletes every room and action, account, session and drill record: the store is then
  * as store_open made it (tests and fuzz targets reuse one store; a server
  * never calls it; account ids are still never reused).
  * Returns 0, or -1 with a message and nothing deleted. */
@@ -349,5 +349,24 @@ typedef int (*store_game_fn)(void *ctx, const store_player_game *g);
  * for a first version, a seats table is the next step. Returns 0, fn's
  * non-zero return, or -1 with a message (a bad limit, I/O error). */
 int store_player_games(store *s, int64_t account, int limit, store_game_fn fn, void *ctx, pl_buf *err);
+
+/* ---- Karuta drills (issue 34 §4; drill.h, docs/drills.md) ----
+ *
+ * One drill record per account: a JSON text the store keeps as it is given
+ * (drill.c checks its shape before it comes here), at most STORE_DRILL_MAX
+ * bytes, and when it was last written. It goes with its account. */
+
+#define STORE_DRILL_MAX 65536 /* bytes of a drill record, at most */
+
+/* Account `account`'s drill record, appended to *out (NUL-terminated; the
+ * caller frees it), and when it was written in *updated_ms (may be NULL).
+ * Returns 0, 1 when the account has none (nothing appended), or -1 with a
+ * message. */
+int store_drill_get(store *s, int64_t account, pl_buf *out, int64_t *updated_ms, pl_buf *err);
+/* Replaces account `account`'s drill record by `record` (1 to
+ * STORE_DRILL_MAX bytes, no NUL), written at now_ms. Returns 0, 1 when there
+ * is no such account (nothing written), or -1 with a message (nothing
+ * written). */
+int store_drill_put(store *s, int64_t account, const char *record, int64_t now_ms, pl_buf *err);
 
 #endif

@@ -64,6 +64,9 @@ typedef struct store_ops {
                           pl_buf *err);
     /* Calls store_player_row for each row, in order. */
     int (*player_games)(store *s, int64_t account, int limit, store_game_fn fn, void *ctx, pl_buf *err);
+    /* Drill records (store_drill_get/put, checked by store.c). */
+    int (*drill_get)(store *s, int64_t account, pl_buf *out, int64_t *updated_ms, pl_buf *err);
+    int (*drill_put)(store *s, int64_t account, const char *record, int64_t now_ms, pl_buf *err);
 } store_ops;
 
 /* One row of a backend's player_games: fills a store_player_game from the

@@ -89,6 +89,8 @@ enum {
     P_PLAYER_GAMES,
     P_RATING_PUT,
     P_RATING_HIST,
+    P_DRILL_GET,
+    P_DRILL_PUT,
     NP
 };
 
@@ -202,6 +204,11 @@ static const struct {
     [P_RATING_HIST] = {"INSERT INTO rating_history(account, pool, room, at_ms, rating_before, rd_before, "
                        "rating_after, rd_after) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                        8},
+    [P_DRILL_GET] = {"SELECT record, updated_ms FROM drills WHERE account = $1", 1},
+    [P_DRILL_PUT] = {"INSERT INTO drills(account, record, updated_ms) SELECT id, $2::text, $3::bigint FROM accounts "
+                     "WHERE id = $1 ON CONFLICT (account) DO UPDATE SET record = excluded.record, "
+                     "updated_ms = excluded.updated_ms",
+                     3},
 };
 
 typedef struct {
@@ -1361,6 +1368,43 @@ static int pg_player_games(store *base, int64_t account, int limit, store_game_f
     return ret;
 }
 
+static int pg_drill_get(store *base, int64_t account, pl_buf *out, int64_t *updated_ms, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    char acc[24];
+    snprintf(acc, sizeof acc, "%" PRId64, account);
+    const char *p[1] = {acc};
+    PGresult *r = call(s, P_DRILL_GET, p, "reading a drill record", err);
+    if (!r)
+        return -1;
+    int rc = PQntuples(r) == 1 ? 0 : 1;
+    if (rc == 0) {
+        pl_buf_append(out, PQgetvalue(r, 0, 0), (size_t)PQgetlength(r, 0, 0));
+        *updated_ms = strtoll(PQgetvalue(r, 0, 1), NULL, 10);
+        if (out->oom) {
+            pl_buf_puts(err, "store: out of memory reading a drill record");
+            rc = -1;
+        }
+    }
+    PQclear(r);
+    return rc;
+}
+
+static int pg_drill_put(store *base, int64_t account, const char *record, int64_t now_ms, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    char acc[24], at[24];
+    snprintf(acc, sizeof acc, "%" PRId64, account);
+    snprintf(at, sizeof at, "%" PRId64, now_ms);
+    const char *p[3] = {acc, record, at};
+    int n = changed(s, P_DRILL_PUT, p, "writing a drill record", err);
+    return n < 0 ? -1 : n == 0 ? 1 : 0;
+}
+
 static const store_ops pg_ops = {
     .close = pg_close,
     .room_put = pg_room_put,
@@ -1390,4 +1434,6 @@ static const store_ops pg_ops = {
     .ratings_of = pg_ratings_of,
     .rating_history = pg_rating_history,
     .player_games = pg_player_games,
+    .drill_get = pg_drill_get,
+    .drill_put = pg_drill_put,
 };

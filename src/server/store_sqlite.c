@@ -80,6 +80,8 @@ enum {
     Q_PLAYER_GAMES,
     Q_RATING_PUT,
     Q_RATING_HIST,
+    Q_DRILL_GET,
+    Q_DRILL_PUT,
     NQ
 };
 
@@ -148,6 +150,9 @@ static const char *const sql_text[NQ] = {
                      "updated_ms = excluded.updated_ms",
     [Q_RATING_HIST] = "INSERT INTO rating_history(account, pool, room, at_ms, rating_before, rd_before, "
                       "rating_after, rd_after) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    [Q_DRILL_GET] = "SELECT record, updated_ms FROM drills WHERE account = ?1",
+    [Q_DRILL_PUT] = "INSERT INTO drills(account, record, updated_ms) SELECT id, ?2, ?3 FROM accounts WHERE id = ?1 "
+                    "ON CONFLICT(account) DO UPDATE SET record = excluded.record, updated_ms = excluded.updated_ms",
 };
 
 /* A room's next seq as this process last committed it (the seq cache). */
@@ -993,7 +998,7 @@ static int sq_clear(store *base, pl_buf *err)
     sq_store *s = sq(base);
     char *msg = NULL;
     next_free(s);
-    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE; DELETE FROM rating_history; DELETE FROM ratings; DELETE FROM leases; DELETE FROM owners; DELETE FROM actions; DELETE FROM rooms;"
+    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE; DELETE FROM drills; DELETE FROM rating_history; DELETE FROM ratings; DELETE FROM leases; DELETE FROM owners; DELETE FROM actions; DELETE FROM rooms;"
                      " DELETE FROM sessions; DELETE FROM accounts; COMMIT",
                      NULL, NULL, &msg) == SQLITE_OK)
         return 0;
@@ -1317,6 +1322,37 @@ static int sq_player_games(store *base, int64_t account, int limit, store_game_f
     return rc == SQLITE_DONE ? 0 : fail(s, "reading a player's games", err);
 }
 
+static int sq_drill_get(store *base, int64_t account, pl_buf *out, int64_t *updated_ms, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[Q_DRILL_GET];
+    sqlite3_bind_int64(q, 1, account);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        pl_buf_append(out, (const char *)sqlite3_column_text(q, 0), (size_t)sqlite3_column_bytes(q, 0));
+        *updated_ms = sqlite3_column_int64(q, 1);
+    }
+    done(q);
+    if (rc == SQLITE_ROW && out->oom) {
+        pl_buf_puts(err, "store: out of memory reading a drill record");
+        return -1;
+    }
+    if (rc == SQLITE_ROW)
+        return 0;
+    return rc == SQLITE_DONE ? 1 : fail(s, "reading a drill record", err);
+}
+
+static int sq_drill_put(store *base, int64_t account, const char *record, int64_t now_ms, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[Q_DRILL_PUT];
+    sqlite3_bind_int64(q, 1, account);
+    sqlite3_bind_text(q, 2, record, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 3, now_ms);
+    int n = changed(s, Q_DRILL_PUT, "writing a drill record", err);
+    return n < 0 ? -1 : n == 0 ? 1 : 0;
+}
+
 static const store_ops sq_ops = {
     .close = sq_close,
     .room_put = sq_room_put,
@@ -1347,4 +1383,6 @@ static const store_ops sq_ops = {
     .ratings_of = sq_ratings_of,
     .rating_history = sq_rating_history,
     .player_games = sq_player_games,
+    .drill_get = sq_drill_get,
+    .drill_put = sq_drill_put,
 };

@@ -66,3 +66,11 @@ CREATE TABLE rating_history(
   rating_before double precision NOT NULL, rd_before double precision NOT NULL,
   rating_after double precision NOT NULL, rd_after double precision NOT NULL,
   PRIMARY KEY(account, pool, at_ms, room));
+
+-- @version 4
+-- karuta drills (issue 34 §4, docs/drills.md): one drill record per account,
+-- a JSON text of at most 64 KB (drill.c checks its shape), and when it was
+-- last written (ms since the epoch). It goes with its account.
+CREATE TABLE drills(
+  account bigint PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+  record text NOT NULL, updated_ms bigint NOT NULL);

@@ -68,3 +68,11 @@ CREATE TABLE rating_history(
   rating_before REAL NOT NULL, rd_before REAL NOT NULL,
   rating_after REAL NOT NULL, rd_after REAL NOT NULL,
   PRIMARY KEY(account, pool, at_ms, room)) WITHOUT ROWID;
+
+-- @version 5
+-- karuta drills (issue 34 §4, docs/drills.md): one drill record per account,
+-- a JSON text of at most 64 KB (drill.c checks its shape), and when it was
+-- last written (ms since the epoch). It goes with its account.
+CREATE TABLE drills(
+  account INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+  record TEXT NOT NULL, updated_ms INTEGER NOT NULL);
