@@ -4,6 +4,7 @@
 //   /replay      a replay (js/replay.js); also /#replay and /room/CODE#replay,
 //                which the server serves as the page itself
 //   /#practice   karuta's solo practice (web/games/karuta.js practicePage)
+//   /drill       karuta drills (js/drill.js, loaded when asked)
 // Tests reach the page's inner parts through window.__parlour.
 
 import { t, lang, setLang, languages, missing } from './js/i18n.js';
@@ -82,7 +83,17 @@ function route() {
     if (name) return player.open(ctx, name);
   }
   if (location.hash.startsWith('#practice')) return practice();
+  if (/^\/drill\/?$/.test(path)) return drills();
   return lobby.open(ctx);
+}
+
+// karuta's drills (/drill): drawn by js/drill.js; page.drill holds its test hooks once loaded
+function drills() {
+  const box = h('div', { id: 'drill', class: 'drill' });
+  app.append(box);
+  const pg = {};
+  import('./js/drill.js').then((d) => Object.assign(pg, d.open(ctx, box)));
+  return { close: () => pg.close && pg.close(), render: () => pg.render && pg.render(), get drill() { return pg.drill; } };
 }
 
 // karuta's practice page (/#practice): drawn by web/games/karuta.js

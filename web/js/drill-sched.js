@@ -170,3 +170,65 @@ export function mergeRecords(acct, guest) {
   }
   return normalize(out);
 }
+
+// Hepburn as the terminal's kar_romaji writes it (src/games/karuta/kar_poems.c).
+const ROM = ['a', 'a', 'i', 'i', 'u', 'u', 'e', 'e', 'o', 'o',
+  'ka', 'ga', 'ki', 'gi', 'ku', 'gu', 'ke', 'ge', 'ko', 'go',
+  'sa', 'za', 'shi', 'ji', 'su', 'zu', 'se', 'ze', 'so', 'zo',
+  'ta', 'da', 'chi', 'ji', '', 'tsu', 'zu', 'te', 'de', 'to', 'do',
+  'na', 'ni', 'nu', 'ne', 'no',
+  'ha', 'ba', 'pa', 'hi', 'bi', 'pi', 'fu', 'bu', 'pu', 'he', 'be', 'pe', 'ho', 'bo', 'po',
+  'ma', 'mi', 'mu', 'me', 'mo',
+  'ya', 'ya', 'yu', 'yu', 'yo', 'yo',
+  'ra', 'ri', 'ru', 're', 'ro', 'wa', 'wa', 'i', 'e', 'o', 'n'];
+const isHira = (c) => c >= 0x3041 && c <= 0x3093;
+
+/** Hiragana in romaji, as kar_romaji writes it (っ doubles the next
+ * consonant, ゃゅょ join the kana before, ん is n' before a vowel or y). */
+export function romaji(hira) {
+  const cps = [...hira].map((c) => c.codePointAt(0));
+  let out = '';
+  let gem = false;
+  for (let i = 0; i < cps.length; i++) {
+    const c = cps[i];
+    if (!isHira(c)) {
+      out += String.fromCodePoint(c);
+      gem = false;
+      continue;
+    }
+    if (c === 0x3063) {
+      gem = true;
+      continue;
+    }
+    let syl = ROM[c - 0x3041];
+    const nx = cps[i + 1];
+    if ((nx === 0x3083 || nx === 0x3085 || nx === 0x3087) && syl.length >= 2 && syl.endsWith('i')) {
+      const y = ROM[nx - 0x3041];
+      syl = syl.slice(0, -1) + (['shi', 'chi', 'ji'].includes(syl) ? y.slice(1) : y);
+      i++;
+    }
+    if (gem) {
+      out += syl[0] === 'c' ? 't' : syl[0];
+      gem = false;
+    }
+    if (c === 0x3093) {
+      out += 'n';
+      const after = cps[i + 1];
+      if (after !== undefined && isHira(after) && 'aiueoy'.includes(ROM[after - 0x3041][0] || '-')) out += "'";
+      continue;
+    }
+    out += syl;
+  }
+  return out;
+}
+
+/** Whether `answer` is card n's kimariji in the flip drill: exactly the first
+ * K kana of its key (K after `read`), in hiragana or in romaji, case and
+ * spaces ignored (katakana read as hiragana). */
+export function flipCorrect(n, answer, read = []) {
+  const want = prefix(n, kimariji(n, read));
+  const a = String(answer || '').normalize('NFKC').toLowerCase().replace(/\s+/g, '')
+    .replace(/[\u30a1-\u30f6]/g, (ch) => String.fromCodePoint(ch.codePointAt(0) - 0x60));
+  if (!a || a === 'pass') return false;
+  return a === want || a === romaji(want).toLowerCase();
+}

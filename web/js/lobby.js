@@ -261,7 +261,8 @@ export function open(ctx) {
                 L.form = { game: id, options: {}, seats: null };
                 renderForm();
                 document.getElementById('new-room').scrollIntoView({ behavior: 'smooth', block: 'start' });
-              } }, t('lobby.play'))))));
+              } }, t('lobby.play'))),
+            id === 'karuta' ? h('p', { class: 'drill-entry' }, h('a', { href: '/drill', id: 'drill-link' }, t('drill.lobby'))) : null)));
     }
   }
 
