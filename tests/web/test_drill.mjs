@@ -131,6 +131,27 @@ run('drill', async (h) => {
       await h.shot(page, `flip-${size}`);
       await page.locator('#drill-stop').click();
     });
+    await h.step(`dynamic kimariji after cards already read; a bad list said in words (${size})`, async () => {
+      await page.locator('#drill-kind-kimariji').check();
+      await page.locator('#drill-read').fill('1, 38, x');
+      await page.locator('#drill-start').click();
+      h.check((await page.locator('#drill-read-error').innerText()) === en['drill.readBad'], 'a bad list is refused in words');
+      h.check((await page.locator('#drill-read').getAttribute('aria-invalid')) === 'true', 'the field marked invalid');
+      const read = [1, 38, 75, 12, 49, 86, 23, 60, 97, 34, 71, 8, 45, 82, 19];
+      await page.locator('#drill-read').fill(read.join(', '));
+      await page.selectOption('#drill-size', '6');
+      await page.locator('#drill-start').click();
+      await page.locator('#drill-session[data-kind="kimariji"]').waitFor();
+      const field = await page.locator('#drill-field .drill-card').evaluateAll((els) => els.map((e) => Number(e.dataset.card)));
+      h.check(field.length === 6 && field.every((n) => !read.includes(n)), 'no read card on the field: ' + field);
+      const n = await asked(page);
+      const rec = await hook(page, 'record');
+      const want = S.prefix(n, S.shownKana(rec, n, read));
+      h.check((await page.locator('#drill-prompt').innerText()) === want, `card ${n}: the dynamic kimariji's kana ${want}`);
+      await pickCard(page, true);
+      await page.locator('#drill-stop').click();
+      await page.locator('#drill-read').fill('');
+    });
     let record;
     await h.step(`the weakest cards are the missed ones, and a reload keeps them (${size})`, async () => {
       record = await hook(page, 'record');

@@ -74,6 +74,15 @@ for (const bad of [null, [], { version: 2, step: 0, cards: {} }, { version: 1, s
   { version: 1, step: 0, cards: { 7: { box: 1, due: 0, seen: 1, good: 0, slow: 0, miss: 0, ms: 0, last: 0 } } }])
   check(!S.validRecord(bad), `refused: ${JSON.stringify(bad)}`);
 
+// the flip drill's answers: exactly the kimariji, in kana or romaji (kar_romaji's Hepburn)
+check(S.romaji('おおけ') === 'ooke' && S.romaji('ちは') === 'chiha' && S.romaji('きょう') === 'kyou' && S.romaji('しんあ') === "shin'a"
+  && S.romaji('かった') === 'katta' && S.romaji('まっちゃ') === 'matcha', 'romaji as kar_romaji writes it');
+const k17 = S.prefix(17, S.kimariji(17));
+check(k17 === 'ちは', 'card 17\'s kimariji: ' + k17);
+check(S.flipCorrect(17, 'ちは') && S.flipCorrect(17, ' Chi Ha ') && S.flipCorrect(17, 'チハ'), 'ちは, chiha, チハ are right');
+check(!S.flipCorrect(17, 'ち') && !S.flipCorrect(17, 'ちはや') && !S.flipCorrect(17, '') && !S.flipCorrect(17, 'pass'),
+  'a shorter or longer prefix, nothing, pass: wrong');
+
 // merging a guest's record into an account's
 const e = (box, due, miss, last) => ({ box, due, seen: miss + 1, good: 1, slow: 0, miss, ms: 1000, last });
 const acct = { version: 1, step: 20, cards: { 5: e(3, 27, 0, 20), 9: e(1, 18, 1, 17) } };

@@ -2,7 +2,7 @@
 // notation, rule ids or jargon on any screen a player sees, no string left
 // in another language, no text that overflows its box. It walks the
 // rendered pages of all four games — the lobby, the new-room form with every
-// game's options opened, a room at the start (a player seated), in the
+// game's options opened, karuta's drills (/drill: the setup and a drill), a room at the start (a player seated), in the
 // middle and at the end (a spectator of computers: one finished room per
 // game, made first, so that karuta's readings run while the other pages are
 // read), and the replay — in en, ru, ja and vi at phone and desktop size
@@ -337,6 +337,19 @@ run('words', async (h) => {
           await page.evaluate(() => document.querySelectorAll('#new-room details').forEach((d) => (d.open = true)));
           await judge(page, `new-${game}-${tag}`, lang, size);
         }
+      });
+
+      await h.step(`${tag}: karuta's drills: the setup, and a kimariji drill after a wrong answer`, async () => {
+        await page.goto(h.url('/drill'));
+        await page.waitForFunction(() => window.__parlour.page.drill && window.__parlour.page.drill.loaded());
+        await page.locator('#drill-setup').waitFor();
+        await judge(page, `drill-setup-${tag}`, lang, size);
+        await page.selectOption('#drill-size', '6');
+        await page.locator('#drill-start').click();
+        const n = await (await page.waitForFunction(() => window.__parlour.page.drill.asked())).jsonValue();
+        await page.locator(`#drill-field .drill-card:not([data-card="${n}"])`).first().click();
+        await page.locator('#drill-feedback[data-grade="miss"]').waitFor();
+        await judge(page, `drill-${tag}`, lang, size);
       });
 
       if (!ROOM_SIZES[lang].includes(size)) continue;
