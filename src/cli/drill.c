@@ -692,10 +692,12 @@ static void dr_weakest(const drill *d, int max, pl_buf *out)
         kar_drill_key(w[i], kar_drill_kim(w[i], NULL), &kim);
         kar_drill_card_text(w[i], 0, &card);
         char num[24], box[24], seen[24], slow[24], miss[24], mean[24];
-        pl_buf_printf(out, "%3d  %s%*s", w[i], pl_buf_str(&kim), 14 - pl_text_width(pl_buf_str(&kim)), "");
+        /* two lines a card, within 80 columns: the poem, then its figures */
+        pl_buf_printf(out, "%3d  %s%*s%s\n     ", w[i], pl_buf_str(&kim), 14 - pl_text_width(pl_buf_str(&kim)), "",
+                      pl_buf_str(&card));
         dr_put(d, out, "drill.weakest.row", "n", dr_num(num, w[i]), "box", dr_num(box, e->box), "seen",
                dr_num(seen, e->seen), "slow", dr_num(slow, e->slow), "miss", dr_num(miss, e->miss), "s",
-               dr_secs(mean, (int)(e->ms / (e->seen ? e->seen : 1))), "card", pl_buf_str(&card), NULL);
+               dr_secs(mean, (int)(e->ms / (e->seen ? e->seen : 1))), NULL);
         pl_buf_puts(out, "\n");
         pl_buf_free(&kim);
         pl_buf_free(&card);
