@@ -567,7 +567,8 @@ static void dr_term_line(drill *d, dr_answer *a)
 static void dr_ask(drill *d)
 {
     d->card = kar_drill_next(&d->rec, d->field, d->nf, d->prev);
-    d->kim = kar_drill_kim(d->card, d->nread ? d->read : NULL);
+    /* listening reads every card against the hundred (docs/drills.md): static */
+    d->kim = kar_drill_kim(d->card, d->nread && d->kind != KAR_DRILL_LISTEN ? d->read : NULL);
     d->shown = d->kind == KAR_DRILL_KIMARIJI ? kar_drill_shown(d->card, d->rec.cards[d->card].box, d->kim) : d->kim;
     d->heard = 0;
     if (d->kind == KAR_DRILL_LISTEN) {
@@ -730,6 +731,7 @@ static int dr_run(drill *d)
                 d->heard = 0;
                 dr_draw(d);
                 napms(DR_PAUSE_MS);
+                flushinp(); /* a key typed in the pause is no touch of the coming reading */
             }
             dr_term_touch(d, &a);
         }
@@ -882,6 +884,10 @@ int cli_karuta_drill(int argc, char **argv)
         return 0;
     }
     d.nf = kar_drill_field(&d.rec, cards, d.nread ? d.read : NULL, d.field);
+    if (!d.nf) {
+        fputs("parlour karuta drill: --read leaves no poem to drill\n", stderr);
+        return 2;
+    }
     dr_layout(&d);
     int rc;
     if (script) {

@@ -82,8 +82,8 @@ int kar_drill_weakest(const kar_drill_rec *r, int *out, int max);
  * NULL or empty, else dynamic given those read (KA-K3). 0 for a bad card. */
 int kar_drill_kim(int card, const bool *read);
 /* The kimariji drill: how many kana of `card`'s key to show when the card's
- * box is `box` and its kimariji `kim` long: min(key length, kim + 3, 3, 2,
- * 1, 0, 0 for box 0..5). */
+ * box (before the answer) is `box` and its kimariji `kim` long: kim plus 3,
+ * 3, 2, 1, 0, 0 for box 0..5, never more than the key's length. */
 int kar_drill_shown(int card, int box, int kim);
 /* The key's length of `card` in kana (0 for a bad card). */
 int kar_drill_keylen(int card);
