@@ -650,7 +650,7 @@ static void dr_summary(const drill *d, pl_buf *out)
     dr_put(d, out, "drill.end", "q", dr_num(a, done), "good", dr_num(b, d->ngrade[0]), "slow",
            dr_num(c, d->ngrade[1]), "miss", dr_num(e, d->ngrade[2]), NULL);
     pl_buf_puts(out, "\n");
-    if (d->kind == KAR_DRILL_KIMARIJI && done > 0) {
+    if (d->kind == KAR_DRILL_KIMARIJI && done > 20) { /* the first and the last 20 apart */
         int n = done < 20 ? done : 20, sum = 0, sumk = 0, atk = 0;
         for (int i = 0; i < n; i++) {
             sum += d->last_shown[i];
