@@ -27,6 +27,9 @@ int cli_arena(int argc, char **argv);
 /* `parlour karuta kimariji|practice ...`: karuta study aids and real-time
  * practice in the terminal (karuta.c). */
 int cli_karuta(int argc, char **argv);
+/* `parlour karuta drill kimariji|listen|flip|weakest ...` (drill.c; argv[0]
+ * is "drill"): the karuta drills of docs/drills.md; the exit status. */
+int cli_karuta_drill(int argc, char **argv);
 /* `parlour serve ...`: the game server until SIGINT/SIGTERM (serve.c); the
  * exit status: 0 stopped cleanly, 1 could not start or failed, 2 bad flags. */
 int cli_serve(int argc, char **argv);

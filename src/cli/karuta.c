@@ -31,6 +31,7 @@ static const char usage_text[] =
     "usage: parlour karuta kimariji [--read N,N,...]\n"
     "       parlour karuta practice [--solo] [--seed N] [--delay-ms N] [--readings N] [--script FILE]\n"
     "                               [KEY=VALUE ...]   (see parlour karuta practice --help)\n"
+    "       parlour karuta drill kimariji|listen|flip|weakest ...   (see parlour karuta drill --help)\n"
     "Prints the kimariji (deciding kana) of the hundred poems: the static ones over all\n"
     "100 (KA-K2) and, with --read, the dynamic ones once the listed poems have been read\n"
     "(KA-K3: the comparison set is every poem not yet read). Columns: number, static\n"
@@ -1219,6 +1220,8 @@ int cli_karuta(int argc, char **argv)
         return kimariji(argc - 1, argv + 1);
     if (!strcmp(argv[1], "practice"))
         return practice_cmd(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "drill"))
+        return cli_karuta_drill(argc - 1, argv + 1);
     fprintf(stderr, "parlour karuta: unknown subcommand '%s'\n%s", argv[1], usage_text);
     return 2;
 }

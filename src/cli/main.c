@@ -25,6 +25,7 @@ static void usage(FILE *f)
           "  arena GAME        matches between computer players: win rates, Elo (docs/ai.md)\n"
           "  karuta kimariji   the kimariji of the hundred poems (study aid)\n"
           "  karuta practice   real-time karuta practice against an AI, or alone (chirashi)\n"
+          "  karuta drill      karuta drills: kimariji, listening, card-flipping; your weakest cards\n"
           "  serve             the game server: play in the browser, together (docs/server.md)\n\n"
           "Each command takes --help.\n",
           f);
