@@ -18,8 +18,11 @@
 #define DRILL_RATE_MAX 60       /* calls of one account in a window; more: refused */
 
 /* 0 when `body` (len bytes) is a drill record of the shape docs/drills.md
- * gives; else -1 with what is wrong in `why` (one line, for the 400
- * answer). It never changes anything. */
+ * gives: "version" 1, "step" and "cards" keyed by poem numbers "1".."100",
+ * each entry with the eight integer fields right; other keys, at the top or
+ * in an entry, are ignored (the record's readers ignore keys they do not
+ * know) and kept. Else -1 with what is wrong in `why` (one line, for the
+ * 400 answer). It never changes anything. */
 int drill_check(const char *body, size_t len, pl_buf *why);
 
 /* A fixed table of per-account call counts: an account's slot is its id

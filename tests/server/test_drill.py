@@ -99,13 +99,20 @@ def test_drill_record(args):
         st, j, _ = drill(p, token=ta)
         expect(st == 200 and j["record"] == rec, "still answering, the record unchanged: %s %r" % (st, j))
         bad = [b"not json", b"[]", b'{"version": 1, "step": 0}', b'{"version": 2, "step": 0, "cards": {}}',
-               b'{"version": 1, "step": 0, "cards": {}, "x": 1}', b'{"version": 1, "step": 0, "cards": {"101": {}}}',
+               b'{"version": 1, "step": 0, "cards": {"101": {}}}', b'{"version": 1, "step": 0, "cards": {"07": {}}}',
                json.dumps({"version": 1, "step": 1, "cards": {"3": dict(card(), seen=5)}}).encode(),
                json.dumps({"version": 1, "step": 1, "cards": {"3": dict(card(), box=9)}}).encode(),
                b'{"version": 1, "step": 0, "step": 0, "cards": {}}']
         for raw in bad:
             st, j, body = drill(p, "PUT", raw=raw, token=ta)
             expect(st == 400 and j and j["error"] == "shape" and j["message"], "shape %r: %s %r" % (raw, st, body))
+        # keys the server does not know are ignored, and kept (docs/drills.md: readers ignore them)
+        more = {"version": 1, "step": 1, "cards": {"17": dict(card(), note=[1, 2])}, "device": "phone"}
+        st, _, body = drill(p, "PUT", more, token=ta)
+        expect(st == 200, "a record with more keys: %s %r" % (st, body))
+        st, j, _ = drill(p, token=ta)
+        expect(j["record"] == more, "kept as it came: %r" % j)
+        st, _, _ = drill(p, "PUT", rec, token=ta)
         # over 64 KB: 413; 64 KB of a good record (padded with spaces) is kept
         big = json.dumps(rec).encode()
         st, j, body = drill(p, "PUT", raw=big + b" " * (65536 - len(big) + 1), token=ta)

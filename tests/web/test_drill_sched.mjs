@@ -69,7 +69,7 @@ for (const c of V.cases) {
 
 // shapes the server refuses are refused here too
 for (const bad of [null, [], { version: 2, step: 0, cards: {} }, { version: 1, step: -1, cards: {} },
-  { version: 1, step: 0, cards: {}, x: 1 }, { version: 1, step: 0, cards: { 101: {} } },
+  { version: 1, step: 0, cards: { 101: {} } },
   { version: 1, step: 0, cards: { '07': { box: 1, due: 0, seen: 0, good: 0, slow: 0, miss: 0, ms: 0, last: 0 } } },
   { version: 1, step: 0, cards: { 7: { box: 1, due: 0, seen: 1, good: 0, slow: 0, miss: 0, ms: 0, last: 0 } } }])
   check(!S.validRecord(bad), `refused: ${JSON.stringify(bad)}`);
@@ -82,6 +82,12 @@ check(k17 === 'ちは', 'card 17\'s kimariji: ' + k17);
 check(S.flipCorrect(17, 'ちは') && S.flipCorrect(17, ' Chi Ha ') && S.flipCorrect(17, 'チハ'), 'ちは, chiha, チハ are right');
 check(!S.flipCorrect(17, 'ち') && !S.flipCorrect(17, 'ちはや') && !S.flipCorrect(17, '') && !S.flipCorrect(17, 'pass'),
   'a shorter or longer prefix, nothing, pass: wrong');
+
+// keys it does not know are ignored (docs/drills.md), and left out when written
+const extra = { version: 1, step: 1, cards: { 5: { box: 1, due: 2, seen: 1, good: 0, slow: 0, miss: 1, ms: 10, last: 1, note: 'x' } }, device: 'phone' };
+check(S.validRecord(extra), 'unknown keys ignored');
+check(same(S.normalize(extra), { version: 1, step: 1, cards: { 5: { box: 1, due: 2, seen: 1, good: 0, slow: 0, miss: 1, ms: 10, last: 1 } } }),
+  'and left out when written');
 
 // merging a guest's record into an account's
 const e = (box, due, miss, last) => ({ box, due, seen: miss + 1, good: 1, slow: 0, miss, ms: 1000, last });

@@ -26,23 +26,23 @@ export function entry(rec, n) {
 const isCount = (v) => Number.isInteger(v) && v >= 0;
 
 /** True when `rec` is a record of docs/drills.md's shape (the server's
- * drill_check says the same). */
+ * drill_check says the same); keys it does not know are ignored. */
 export function validRecord(rec) {
   if (!rec || typeof rec !== 'object' || Array.isArray(rec)) return false;
-  const keys = Object.keys(rec);
-  if (keys.length !== 3 || rec.version !== 1 || !isCount(rec.step)) return false;
+  if (rec.version !== 1 || !isCount(rec.step)) return false;
   const cards = rec.cards;
   if (!cards || typeof cards !== 'object' || Array.isArray(cards)) return false;
   for (const [k, e] of Object.entries(cards)) {
     if (!/^[1-9][0-9]{0,2}$/.test(k) || Number(k) > 100) return false;
-    if (!e || typeof e !== 'object' || Object.keys(e).length !== FIELDS.length) return false;
+    if (!e || typeof e !== 'object' || Array.isArray(e)) return false;
     if (!FIELDS.every((f) => isCount(e[f]))) return false;
     if (e.box < 1 || e.box > 5 || e.seen !== e.good + e.slow + e.miss) return false;
   }
   return true;
 }
 
-/** The record in docs/drills.md's order (keys as shown, cards by number). */
+/** The record in docs/drills.md's order (keys as shown, cards by number;
+ * keys it does not know are left out). */
 export function normalize(rec) {
   const cards = {};
   for (const n of Object.keys(rec.cards).map(Number).sort((a, b) => a - b)) {
