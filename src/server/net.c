@@ -73,6 +73,8 @@ typedef struct net_conn {
     pl_buf body;
     int body_over;         /* the body is longer than NET_MAX_BODY: the rest is dropped */
     unsigned refuse;       /* the HTTP status refusing it once its body is read (dropped), 0 none */
+    int64_t before_ms;     /* GET /api/player/NAME?before=MS&limit=N: the page asked (player.h) */
+    int limit;
     int secure;            /* came over https (X-Forwarded-Proto from the local proxy) */
     char addr[64];         /* the client's address (rate limits) */
     char token[ACCT_TOKEN_HEX + 1]; /* the session cookie's token, "" none */
@@ -86,7 +88,7 @@ typedef struct net_conn {
 
 /* What an account thread is asked (net_conn.api). */
 enum { NET_API_NONE = 0, NET_API_SIGNUP, NET_API_SIGNIN, NET_API_SIGNOUT, NET_API_PASSWORD, NET_API_DELETE,
-       NET_API_ME, NET_API_WS, NET_API_PLAYER };
+       NET_API_ME, NET_API_WS, NET_API_PLAYER, NET_API_PRIVACY };
 
 /* One call for an account thread, then its answer. */
 typedef struct net_areq {
@@ -100,6 +102,9 @@ typedef struct net_areq {
     int rc;                  /* the answer: an acct_status, or -1 (the store failed) */
     acct_user user;
     json_t *page;            /* NET_API_PLAYER: the page (player.h); NULL none */
+    int64_t before_ms;       /* NET_API_PLAYER: the page asked */
+    int limit;
+    int flag;                /* NET_API_PRIVACY: 1 private, 0 public */
 } net_areq;
 
 /* An account thread's queue (net.h: the slow one and the quick one). */
@@ -838,16 +843,25 @@ static void net_areq_run(acct_svc *a, store *s, net_areq *q)
         if (q->rc == ACCT_OK)
             q->rc = acct_delete(a, q->token, q->password, q->addr, now, &err);
         break;
-    case NET_API_PLAYER: { /* no such name: ACCT_WRONG, answered 404 */
+    case NET_API_PLAYER: { /* no such name, or a private page not the viewer's own: ACCT_WRONG, answered 404 */
         store_account acc;
-        q->rc = acct_find(a, q->name, &acc, &err);
-        if (q->rc == 1)
+        int who = q->token[0] ? acct_session(a, q->token, now, &q->user, &err) : ACCT_NO_SESSION;
+        q->rc = who < 0 ? -1 : acct_find(a, q->name, &acc, &err);
+        player_query pq = {.own = who == ACCT_OK && q->rc == 0 && q->user.id == acc.id,
+                           .before_ms = q->before_ms, .limit = q->limit};
+        if (q->rc == 1 || (q->rc == 0 && acc.is_private && !pq.own))
             q->rc = ACCT_WRONG;
-        else if (q->rc == 0 && !(q->page = player_page(s, &acc, &err)))
+        else if (q->rc == 0 && !(q->page = player_page(s, &acc, &pq, &err)))
             q->rc = -1;
-        memset(acc.hash, 0, sizeof acc.hash);
+        if (q->rc != -1)
+            memset(acc.hash, 0, sizeof acc.hash);
         break;
     }
+    case NET_API_PRIVACY:
+        q->rc = acct_session(a, q->token, now, &q->user, &err);
+        if (q->rc == ACCT_OK && store_account_set_private(s, q->user.id, q->flag, &err) != 0)
+            q->rc = -1; /* 1: the account went meanwhile, a store trouble as far as the page knows */
+        break;
     default: /* NET_API_ME, NET_API_WS */
         q->rc = acct_session(a, q->token, now, &q->user, &err);
         break;
@@ -923,7 +937,7 @@ static void *net_acct_main(void *arg)
 static void net_acct_submit(net *n, net_areq *q)
 {
     net_aq *aq = &n->aq[q->op == NET_API_ME || q->op == NET_API_WS || q->op == NET_API_SIGNOUT ||
-                        q->op == NET_API_PLAYER];
+                        q->op == NET_API_PLAYER || q->op == NET_API_PRIVACY];
     q->next = NULL;
     pthread_mutex_lock(&n->mu);
     if (aq->todo_tail)
@@ -1183,6 +1197,39 @@ static int net_player_name(const char *in, size_t len, pl_buf *out)
     return out->oom ? -1 : 0;
 }
 
+#define NET_STR2(x) #x
+#define NET_STR(x) NET_STR2(x)
+
+/* The query of GET /api/player/NAME: before=MS (a positive integer, up to
+ * 15 digits) and limit=N (1 to PLAYER_MAX_GAMES) into *before and *limit
+ * (left as they are when absent; other arguments are ignored). 0, or -1
+ * for a bad value or an argument over 63 bytes. */
+static int net_player_args(struct lws *wsi, int64_t *before, int *limit)
+{
+    char arg[64];
+    for (int k = 0;; k++) {
+        int fl = lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, k);
+        if (fl <= 0)
+            return 0;
+        if (fl >= (int)sizeof arg || lws_hdr_copy_fragment(wsi, arg, (int)sizeof arg, WSI_TOKEN_HTTP_URI_ARGS, k) < 0)
+            return -1;
+        int is_before = !strncmp(arg, "before=", 7), is_limit = !strncmp(arg, "limit=", 6);
+        if (!is_before && !is_limit)
+            continue;
+        const char *v = arg + (is_before ? 7 : 6);
+        size_t len = strlen(v);
+        if (len == 0 || len > 15 || strspn(v, "0123456789") != len)
+            return -1;
+        long long x = strtoll(v, NULL, 10);
+        if (x < 1 || (is_limit && x > PLAYER_MAX_GAMES))
+            return -1;
+        if (is_before)
+            *before = x;
+        else
+            *limit = (int)x;
+    }
+}
+
 /* A request for /api/...: the path and method checked, the client noted;
  * a POST waits for its body (net_api_body, net_api_complete), a GET of
  * /api/account/me or /api/player/NAME goes to the quick account thread.
@@ -1194,7 +1241,8 @@ static int net_api_begin(net *n, struct lws *wsi, net_conn *c, const char *path,
         int api;
     } apis[] = {{"/api/account/signup", NET_API_SIGNUP},     {"/api/account/signin", NET_API_SIGNIN},
                 {"/api/account/signout", NET_API_SIGNOUT},   {"/api/account/password", NET_API_PASSWORD},
-                {"/api/account/delete", NET_API_DELETE},     {"/api/account/me", NET_API_ME}};
+                {"/api/account/delete", NET_API_DELETE},     {"/api/account/me", NET_API_ME},
+                {"/api/account/privacy", NET_API_PRIVACY}};
     pl_buf_free(&c->body);
     pl_free(c->ans);
     c->ans = NULL;
@@ -1213,6 +1261,15 @@ static int net_api_begin(net *n, struct lws *wsi, net_conn *c, const char *path,
     net_cookie(wsi, c->token);
     int post = method == LWSHUMETH_POST;
     int has_body = post && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0;
+    c->before_ms = 0;
+    c->limit = PLAYER_MAX_GAMES;
+    if (c->api == NET_API_PLAYER && !post && net_player_args(wsi, &c->before_ms, &c->limit) < 0) {
+        pl_buf_free(&c->body);
+        c->api = NET_API_NONE;
+        net_api_error(wsi, c, 400, "shape",
+                      "before: a finish time (ms, a positive integer); limit: 1 to " NET_STR(PLAYER_MAX_GAMES));
+        return 0;
+    }
     if (!c->api)
         c->status = 404;
     else if ((c->api == NET_API_ME || c->api == NET_API_PLAYER) == post || (!post && method != LWSHUMETH_GET))
@@ -1329,6 +1386,17 @@ int net_account_body(const char *call, const char *body, size_t len, net_acct_fi
     return 0;
 }
 
+/* The body of POST /api/account/privacy: 1 for {"private": true}, 0 for
+ * {"private": false}, -1 for anything else (jansson, strict). */
+static int net_privacy_body(const char *body, size_t len)
+{
+    json_t *root = json_loadb(body ? body : "", len, JSON_REJECT_DUPLICATES, NULL);
+    int on = 0;
+    int bad = !root || json_unpack_ex(root, NULL, JSON_STRICT, "{s:b}", "private", &on) < 0;
+    json_decref(root);
+    return bad ? -1 : on != 0;
+}
+
 /* The whole request is in: its body checked against its shape
  * (docs/server.md: unknown keys, wrong types, more than NET_MAX_BODY bytes:
  * 400 "shape"), then the call goes to an account thread. */
@@ -1356,11 +1424,19 @@ static void net_api_complete(net *n, struct lws *wsi, net_conn *c)
                                         [NET_API_SIGNOUT] = "signout", [NET_API_PASSWORD] = "password",
                                         [NET_API_DELETE] = "delete"};
     net_acct_fields b = {0};
+    int flag = 0;
     if (c->api == NET_API_PLAYER) { /* the name net_api_begin decoded */
         int bad = net_dup(&b.name, c->body.s ? c->body.s : "");
         pl_buf_free(&c->body);
         if (bad) {
             net_api_error(wsi, c, 503, "storage", "out of memory");
+            return;
+        }
+    } else if (c->api == NET_API_PRIVACY) {
+        flag = net_privacy_body(c->body.s, c->body.len);
+        pl_buf_free(&c->body);
+        if (flag < 0) {
+            net_api_error(wsi, c, 400, "shape", "the body must be {\"private\": true or false}");
             return;
         }
     } else if (c->api != NET_API_ME) {
@@ -1379,7 +1455,8 @@ static void net_api_complete(net *n, struct lws *wsi, net_conn *c)
         }
         pl_buf_free(&why);
     }
-    int needs_session = c->api == NET_API_PASSWORD || c->api == NET_API_DELETE || c->api == NET_API_SIGNOUT;
+    int needs_session = c->api == NET_API_PASSWORD || c->api == NET_API_DELETE || c->api == NET_API_SIGNOUT ||
+                        c->api == NET_API_PRIVACY;
     if (needs_session && !c->token[0]) {
         net_account_body_free(&b);
         if (c->api == NET_API_SIGNOUT) {
@@ -1404,6 +1481,9 @@ static void net_api_complete(net *n, struct lws *wsi, net_conn *c)
     q->password2 = b.new_password;
     q->op = c->api;
     q->hc = c;
+    q->before_ms = c->before_ms;
+    q->limit = c->limit;
+    q->flag = flag;
     memcpy(q->token, c->token, sizeof q->token);
     snprintf(q->addr, sizeof q->addr, "%s", c->addr);
     c->areq = q;
@@ -1546,7 +1626,9 @@ static void net_api_done(net *n, net_areq *q)
         } else if (q->op == NET_API_PLAYER && q->rc == ACCT_OK) {
             net_api_answer(wsi, c, 200, q->page);
             q->page = NULL;
-        } else if (q->op == NET_API_PLAYER && q->rc == ACCT_WRONG)
+        } else if (q->op == NET_API_PRIVACY && q->rc == ACCT_OK)
+            net_api_answer(wsi, c, 200, json_pack("{s:b}", "private", q->flag));
+        else if (q->op == NET_API_PLAYER && q->rc == ACCT_WRONG)
             net_api_error(wsi, c, 404, "not_found", "no such player");
         else if (q->rc == ACCT_OK && q->op == NET_API_ME)
             net_api_answer(wsi, c, 200, json_pack("{s:s}", "name", q->user.name));

@@ -23,12 +23,16 @@ from test_accounts import api, expect, signup, ws  # noqa: E402
 from test_rated import FAST, play_out, seat_up  # noqa: E402
 
 
-def page(port, name, method="GET", raw_path=None):
-    """(status, JSON or None, body bytes) of GET /api/player/NAME (NAME percent-encoded)."""
+def page(port, name, method="GET", raw_path=None, token=None, query=""):
+    """(status, JSON or None, body bytes) of GET /api/player/NAME (NAME percent-encoded;
+    query: "?before=..." as it is), with the session cookie of `token` if given."""
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
-        path = raw_path or "/api/player/" + urllib.parse.quote(name, safe="")
-        c.request(method, path, headers={"Host": "127.0.0.1:%d" % port})
+        path = raw_path or "/api/player/" + urllib.parse.quote(name, safe="") + query
+        h = {"Host": "127.0.0.1:%d" % port}
+        if token:
+            h["Cookie"] = "parlour_session=" + token
+        c.request(method, path, headers=h)
         r = c.getresponse()
         body = r.read()
     finally:
@@ -56,8 +60,12 @@ def test_pages_after_a_rated_game(args):
         p = srv.port
         ta, tb = signup(p, "Ann"), signup(p, "Bob")
         st, j, body = page(p, "Ann")
-        expect(st == 200 and j == {"name": "Ann", "ratings": [], "history": {}, "games": []},
+        expect(st == 200 and j == {"name": "Ann", "ratings": [], "history": {}, "levels": [], "games": [],
+                                   "more": False},
                "a new player's page is empty: %s %r" % (st, body))
+        st, j, body = page(p, "Ann", token=ta)
+        expect(st == 200 and j.get("own") is True and j.get("private") is False,
+               "its owner sees it is theirs and public: %s %r" % (st, body))
         a, b = ws(p, ta), ws(p, tb)
         a.send({"type": "create", "game": "ur", "rated": True})
         code = a.wait_for("created")["room"]
@@ -114,5 +122,123 @@ def test_pages_after_a_rated_game(args):
         srv.cleanup()
 
 
+def privacy(port, body, token=None, origin="same", raw=None):
+    return api(port, "privacy", body, token=token, origin=origin, raw=raw)
+
+
+def test_private_page(args):
+    """A private page answers others, guests and other accounts alike, exactly as an unknown
+    name does (404, the same body); its owner sees it whole, marked private. The switch is a
+    POST with the session and from a page of this server (CSRF), its body checked."""
+    srv = ServerProcess(args.parlour, web=args.web, extra_args=FAST)
+    try:
+        srv.start()
+        p = srv.port
+        ta, tb = signup(p, "Ann"), signup(p, "Bob")
+        unknown = page(p, "Nobody")
+        expect(unknown[0] == 404, "an unknown name: %r" % (unknown,))
+        for who, tok in (("a guest", None), ("Bob", tb)):
+            st, j, _ = page(p, "Ann", token=tok)
+            expect(st == 200 and "own" not in j and "private" not in j,
+                   "a public page to %s, nothing of its owner's: %s %r" % (who, st, j))
+        r = privacy(p, {"private": True}, token=ta)
+        expect(r.status == 200 and r.json == {"private": True}, "Ann makes her page private: %s %r" % (r.status, r.body))
+        for who, tok in (("a guest", None), ("Bob", tb), ("a stale cookie", "ab" * 32)):
+            st, j, body = page(p, "Ann", token=tok)
+            expect(st == 404 and body == unknown[2], "private to %s, as an unknown name: %s %r" % (who, st, body))
+            st, j, body = page(p, "Ann", token=tok, query="?before=99999999&limit=5")
+            expect(st == 404 and body == unknown[2], "its next page too (%s): %s %r" % (who, st, body))
+        st, j, body = page(p, "ann", token=ta)
+        expect(st == 200 and j["name"] == "Ann" and j["own"] is True and j["private"] is True
+               and j["games"] == [] and j["ratings"] == [], "Ann sees her own private page: %s %r" % (st, body))
+        # the switch: a session, this server's page, the shape
+        r = privacy(p, {"private": False})
+        expect(r.status == 401, "no session: %s %r" % (r.status, r.body))
+        r = privacy(p, {"private": False}, token=ta, origin="http://evil.example")
+        expect(r.status == 403, "another site's page: %s %r" % (r.status, r.body))
+        for bad in (b'{}', b'{"private": "no"}', b'{"private": 0}', b'{"private": false, "x": 1}', b'[false]',
+                    b'{"private": false, "private": true}', b'nonsense', b''):
+            r = privacy(p, None, token=ta, raw=bad)
+            expect(r.status in (400, 401) if bad == b'' else r.status == 400,
+                   "a bad body %r: %s %r" % (bad, r.status, r.body))
+        r = api(p, "privacy", method="GET", token=ta)
+        expect(r.status == 405, "a GET of the switch: %s" % r.status)
+        st, j, _ = page(p, "Ann")
+        expect(st == 404, "still private after the refusals: %s" % st)
+        r = privacy(p, {"private": False}, token=ta)
+        expect(r.status == 200 and r.json == {"private": False}, "public again: %s %r" % (r.status, r.body))
+        st, j, _ = page(p, "Ann")
+        expect(st == 200 and j["name"] == "Ann", "a guest sees it again: %s %r" % (st, j))
+        srv.stop()
+    finally:
+        if srv.proc:
+            srv.kill()
+        srv.cleanup()
+
+
+def play_computer(p, tok, level, rng):
+    """One casual Ur game (3 pieces) of the account of `tok` against a computer of `level`:
+    (room code, the account's seat, the result)."""
+    c = ws(p, tok)
+    c.send({"type": "create", "game": "ur", "options": {"pieces": "3"},
+            "seats": [{"kind": "person"}, {"kind": "ai", "level": level}]})
+    code = c.wait_for("created")["room"]
+    seat = seat_up(c, code)
+    states, _ = play_out([c], rng, want_rated=False)
+    c.close()
+    return code, seat, states[0]["result"]
+
+
+def test_levels_and_pages(args):
+    """Win rates against each computer level from the games played against computer seats,
+    and the games list a page at a time (?before=FINISHED_MS&limit=N; bad values: 400)."""
+    rng = random.Random(35)
+    srv = ServerProcess(args.parlour, web=args.web, extra_args=FAST)
+    try:
+        srv.start()
+        p = srv.port
+        ta = signup(p, "Ann")
+        want = {}
+        played = []
+        for level in ("easy", "easy", "medium"):
+            code, seat, result = play_computer(p, ta, level, rng)
+            res = "won" if result.get("winner") == seat else "lost"
+            g, w = want.get(level, (0, 0))
+            want[level] = (g + 1, w + (res == "won"))
+            played.append((code, res))
+        st, j, body = page(p, "Ann")
+        expect(st == 200, "the page: %s %r" % (st, body))
+        got = {x["level"]: (x["games"], x["wins"]) for x in j["levels"]}
+        expect(got == want and all(x["game"] == "ur" for x in j["levels"]),
+               "win rates per level: %r, played %r" % (j["levels"], want))
+        for x in j["levels"]:
+            expect(abs(x["rate"] - x["wins"] / x["games"]) < 1e-9 and x["draws"] == 0, "the rate: %r" % x)
+        expect([(g["room"], g["result"]) for g in j["games"]] == played[::-1] and j["more"] is False,
+               "the games, newest first: %r, played %r" % (j["games"], played))
+        # a page at a time
+        seen = []
+        query = "?limit=1"
+        for k in range(3):
+            st, j, body = page(p, "Ann", query=query)
+            expect(st == 200 and len(j["games"]) == 1, "page %d: %s %r" % (k, st, body))
+            if k:
+                expect(set(j) == {"name", "games", "more"}, "a next page holds the games only: %r" % j)
+            seen.append(j["games"][0]["room"])
+            expect(j["more"] is (k < 2), "more after page %d: %r" % (k, j))
+            query = "?before=%d&limit=1" % j["games"][0]["finished_ms"]
+        expect(seen == [c for c, _ in played[::-1]], "every game once, in order: %r" % seen)
+        st, j, body = page(p, "Ann", query="?limit=2&other=1")
+        expect(st == 200 and len(j["games"]) == 2 and j["more"] is True, "limit 2: %r" % body)
+        for q in ("?limit=0", "?limit=51", "?limit=x", "?limit=", "?before=-5", "?before=1e9",
+                  "?before=" + "9" * 16, "?limit=" + "1" * 80):
+            st, j, body = page(p, "Ann", query=q)
+            expect(st == 400 and j and j.get("error") == "shape", "%s: %s %r" % (q, st, body))
+        srv.stop()
+    finally:
+        if srv.proc:
+            srv.kill()
+        srv.cleanup()
+
+
 if __name__ == "__main__":
-    run_main([test_pages_after_a_rated_game], parse_args())
+    run_main([test_pages_after_a_rated_game, test_private_page, test_levels_and_pages], parse_args())

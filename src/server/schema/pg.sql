@@ -66,3 +66,8 @@ CREATE TABLE rating_history(
   rating_before double precision NOT NULL, rd_before double precision NOT NULL,
   rating_after double precision NOT NULL, rd_after double precision NOT NULL,
   PRIMARY KEY(account, pool, at_ms, room));
+
+-- @version 4
+-- a player's page may be private (issue 33 §4, docs/accounts.md): then it
+-- answers others as an unknown name does; public by default.
+ALTER TABLE accounts ADD COLUMN private boolean NOT NULL DEFAULT false;

@@ -68,3 +68,8 @@ CREATE TABLE rating_history(
   rating_before REAL NOT NULL, rd_before REAL NOT NULL,
   rating_after REAL NOT NULL, rd_after REAL NOT NULL,
   PRIMARY KEY(account, pool, at_ms, room)) WITHOUT ROWID;
+
+-- @version 5
+-- a player's page may be private (issue 33 §4, docs/accounts.md): then it
+-- answers others as an unknown name does; public (0) by default.
+ALTER TABLE accounts ADD COLUMN private INTEGER NOT NULL DEFAULT 0;
