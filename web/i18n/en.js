@@ -1235,4 +1235,13 @@ export default {
   'player.replay': 'Replay',
   'player.mine': 'My page',
   // (end of player)
+  // ==== player2: a player's page, finished: privacy, older games, win rates against the computer (web/js/player.js; issue 33 §4) ====
+  'player.private.note': 'Your page is private: only you can see it. Anyone else is told there is no player of this name.',
+  'player.private.switch': 'Keep my page private',
+  'player.private.failed': 'The setting was not saved: try again.',
+  'player.levels': 'Against the computer',
+  'player.level': '{game}, {level}: won {wins} of {n} ({rate}%)',
+  'player.more': 'Older games',
+  'player.moreFailed': 'The older games did not load: try again.',
+  // (end of player2)
 };

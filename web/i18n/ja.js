@@ -1238,4 +1238,13 @@ export default {
   'player.replay': '再生',
   'player.mine': 'マイページ',
   // (end of player)
+  // ==== player2: a player's page, finished: privacy, older games, win rates against the computer (web/js/player.js; issue 33 §4) ====
+  'player.private.note': 'このページは非公開です。見られるのはあなただけで、ほかの人にはこの名前のプレイヤーはいないと表示されます。',
+  'player.private.switch': 'ページを非公開にする',
+  'player.private.failed': '設定を保存できませんでした。もう一度お試しください。',
+  'player.levels': 'コンピューターとの対局',
+  'player.level': '{game}（{level}）：{n} 局中 {wins} 勝（{rate}%）',
+  'player.more': '以前の対局',
+  'player.moreFailed': '以前の対局を読み込めませんでした。もう一度お試しください。',
+  // (end of player2)
 };

@@ -1233,4 +1233,13 @@ export default {
   'player.replay': 'Повтор',
   'player.mine': 'Моя страница',
   // (end of player)
+  // ==== player2: a player's page, finished: privacy, older games, win rates against the computer (web/js/player.js; issue 33 §4) ====
+  'player.private.note': 'Ваша страница закрыта: её видите только вы. Остальным сообщается, что игрока с таким именем нет.',
+  'player.private.switch': 'Закрытая страница (видна только мне)',
+  'player.private.failed': 'Настройка не сохранилась: попробуйте ещё раз.',
+  'player.levels': 'Против компьютера',
+  'player.level': '{game}, уровень «{level}»: побед {wins} из {n} ({rate}%)',
+  'player.more': 'Более ранние партии',
+  'player.moreFailed': 'Более ранние партии не загрузились: попробуйте ещё раз.',
+  // (end of player2)
 };

@@ -1237,4 +1237,13 @@ export default {
   'player.replay': 'Xem lại',
   'player.mine': 'Trang của tôi',
   // (end of player)
+  // ==== player2: a player's page, finished: privacy, older games, win rates against the computer (web/js/player.js; issue 33 §4) ====
+  'player.private.note': 'Trang của bạn đang để riêng tư: chỉ bạn xem được. Người khác sẽ thấy là không có người chơi nào tên này.',
+  'player.private.switch': 'Để trang của tôi ở chế độ riêng tư',
+  'player.private.failed': 'Chưa lưu được cài đặt: hãy thử lại.',
+  'player.levels': 'Đấu với máy',
+  'player.level': '{game}, mức {level}: thắng {wins}/{n} ván ({rate}%)',
+  'player.more': 'Các ván cũ hơn',
+  'player.moreFailed': 'Chưa tải được các ván cũ hơn: hãy thử lại.',
+  // (end of player2)
 };
