@@ -80,6 +80,8 @@ typedef struct net_conn {
     char token[ACCT_TOKEN_HEX + 1]; /* the session cookie's token, "" none */
     unsigned status;       /* the answer: its HTTP status (0: not yet), */
     char *ans;             /* its JSON body (owned), */
+    size_t ans_len;        /* with ans_zip: the bytes of `ans`, a zip archive (not JSON) */
+    int ans_zip;
     char cookie[160];      /* and its Set-Cookie, "" none */
 } net_conn;
 
@@ -88,7 +90,7 @@ typedef struct net_conn {
 
 /* What an account thread is asked (net_conn.api). */
 enum { NET_API_NONE = 0, NET_API_SIGNUP, NET_API_SIGNIN, NET_API_SIGNOUT, NET_API_PASSWORD, NET_API_DELETE,
-       NET_API_ME, NET_API_WS, NET_API_PLAYER, NET_API_PRIVACY };
+       NET_API_ME, NET_API_WS, NET_API_PLAYER, NET_API_PRIVACY, NET_API_EXPORT };
 
 /* One call for an account thread, then its answer. */
 typedef struct net_areq {
@@ -105,6 +107,7 @@ typedef struct net_areq {
     int64_t before_ms;       /* NET_API_PLAYER: the page asked */
     int limit;
     int flag;                /* NET_API_PRIVACY: 1 private, 0 public */
+    pl_buf zip;              /* NET_API_EXPORT: the archive (player_records_zip) */
 } net_areq;
 
 /* An account thread's queue (net.h: the slow one and the quick one). */
@@ -815,6 +818,7 @@ static void net_areq_free(net_areq *q)
     pl_free(q->password);
     pl_free(q->password2);
     json_decref(q->page);
+    pl_buf_free(&q->zip);
     memset(q->user.token, 0, sizeof q->user.token);
     memset(q->token, 0, sizeof q->token);
     pl_free(q);
@@ -852,6 +856,19 @@ static void net_areq_run(acct_svc *a, store *s, net_areq *q)
         if (q->rc == 1 || (q->rc == 0 && acc.is_private && !pq.own))
             q->rc = ACCT_WRONG;
         else if (q->rc == 0 && !(q->page = player_page(s, &acc, &pq, &err)))
+            q->rc = -1;
+        if (q->rc != -1)
+            memset(acc.hash, 0, sizeof acc.hash);
+        break;
+    }
+    case NET_API_EXPORT: { /* the owner's only: anyone else, as an unknown name (ACCT_WRONG, 404) */
+        store_account acc;
+        int who = q->token[0] ? acct_session(a, q->token, now, &q->user, &err) : ACCT_NO_SESSION;
+        q->rc = who < 0 ? -1 : acct_find(a, q->name, &acc, &err);
+        int count = 0;
+        if (q->rc == 1 || (q->rc == 0 && (who != ACCT_OK || q->user.id != acc.id)))
+            q->rc = ACCT_WRONG;
+        else if (q->rc == 0 && player_records_zip(s, &acc, &q->zip, &count, &err) < 0)
             q->rc = -1;
         if (q->rc != -1)
             memset(acc.hash, 0, sizeof acc.hash);
@@ -1246,6 +1263,7 @@ static int net_api_begin(net *n, struct lws *wsi, net_conn *c, const char *path,
     pl_buf_free(&c->body);
     pl_free(c->ans);
     c->ans = NULL;
+    c->ans_zip = 0;
     c->status = 0;
     c->cookie[0] = 0;
     c->body_over = 0;
@@ -1255,7 +1273,12 @@ static int net_api_begin(net *n, struct lws *wsi, net_conn *c, const char *path,
     for (size_t i = 0; i < sizeof apis / sizeof apis[0]; i++)
         if (strlen(apis[i].path) == len && !memcmp(apis[i].path, path, len))
             c->api = apis[i].api;
-    if (len > 12 && !memcmp(path, "/api/player/", 12) && net_player_name(path + 12, len - 12, &c->body) == 0)
+    static const char zip[] = "/records.zip";
+    size_t zl = sizeof zip - 1;
+    if (len > 12 + zl && !memcmp(path, "/api/player/", 12) && !memcmp(path + len - zl, zip, zl) &&
+        net_player_name(path + 12, len - 12 - zl, &c->body) == 0)
+        c->api = NET_API_EXPORT; /* /api/player/NAME/records.zip: the name waits in `body` too */
+    else if (len > 12 && !memcmp(path, "/api/player/", 12) && net_player_name(path + 12, len - 12, &c->body) == 0)
         c->api = NET_API_PLAYER; /* the name waits in `body` (a GET has none) */
     net_client(wsi, c->addr, sizeof c->addr, &c->secure);
     net_cookie(wsi, c->token);
@@ -1272,7 +1295,8 @@ static int net_api_begin(net *n, struct lws *wsi, net_conn *c, const char *path,
     }
     if (!c->api)
         c->status = 404;
-    else if ((c->api == NET_API_ME || c->api == NET_API_PLAYER) == post || (!post && method != LWSHUMETH_GET))
+    else if ((c->api == NET_API_ME || c->api == NET_API_PLAYER || c->api == NET_API_EXPORT) == post ||
+             (!post && method != LWSHUMETH_GET))
         c->status = 405;
     else if (post && !net_same_origin(wsi))
         c->status = 403;
@@ -1425,7 +1449,7 @@ static void net_api_complete(net *n, struct lws *wsi, net_conn *c)
                                         [NET_API_DELETE] = "delete"};
     net_acct_fields b = {0};
     int flag = 0;
-    if (c->api == NET_API_PLAYER) { /* the name net_api_begin decoded */
+    if (c->api == NET_API_PLAYER || c->api == NET_API_EXPORT) { /* the name net_api_begin decoded */
         int bad = net_dup(&b.name, c->body.s ? c->body.s : "");
         pl_buf_free(&c->body);
         if (bad) {
@@ -1497,15 +1521,19 @@ static int net_api_write(struct lws *wsi, net_conn *c)
     if (!c->status)
         return 0;
     const char *body = c->ans ? c->ans : "{}";
-    size_t blen = strlen(body);
+    size_t blen = c->ans_zip ? c->ans_len : strlen(body);
     unsigned char *buf = pl_malloc(LWS_PRE + 1024 + blen);
     if (!buf)
         return -1;
     unsigned char *start = buf + LWS_PRE, *p = start, *end = start + 1024;
-    static const char nostore[] = "no-store";
-    int bad = lws_add_http_common_headers(wsi, c->status, "application/json", blen, &p, end) ||
+    static const char nostore[] = "no-store", attach[] = "attachment; filename=\"parlour-records.zip\"";
+    int bad = lws_add_http_common_headers(wsi, c->status, c->ans_zip ? "application/zip" : "application/json", blen,
+                                          &p, end) ||
               lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
                                           (const unsigned char *)nostore, (int)sizeof nostore - 1, &p, end) ||
+              (c->ans_zip && lws_add_http_header_by_name(wsi, (const unsigned char *)"content-disposition:",
+                                                         (const unsigned char *)attach, (int)sizeof attach - 1, &p,
+                                                         end)) ||
               (c->cookie[0] && lws_add_http_header_by_name(wsi, (const unsigned char *)"set-cookie:",
                                                            (const unsigned char *)c->cookie,
                                                            (int)strlen(c->cookie), &p, end)) ||
@@ -1518,6 +1546,8 @@ static int net_api_write(struct lws *wsi, net_conn *c)
     pl_free(buf);
     pl_free(c->ans);
     c->ans = NULL;
+    c->ans_zip = 0;
+    c->ans_len = 0;
     c->status = 0;
     c->api = NET_API_NONE;
     if (bad)
@@ -1537,6 +1567,7 @@ static void net_api_gone(net_conn *c)
     pl_buf_free(&c->body);
     pl_free(c->ans);
     c->ans = NULL;
+    c->ans_zip = 0;
     c->status = 0;
     c->api = NET_API_NONE;
 }
@@ -1628,7 +1659,17 @@ static void net_api_done(net *n, net_areq *q)
             q->page = NULL;
         } else if (q->op == NET_API_PRIVACY && q->rc == ACCT_OK)
             net_api_answer(wsi, c, 200, json_pack("{s:b}", "private", q->flag));
-        else if (q->op == NET_API_PLAYER && q->rc == ACCT_WRONG)
+        else if (q->op == NET_API_EXPORT && q->rc == ACCT_OK && !q->zip.len) /* libzip writes no empty archive */
+            net_api_error(wsi, c, 404, "no_games", "no finished games to export");
+        else if (q->op == NET_API_EXPORT && q->rc == ACCT_OK) {
+            pl_free(c->ans);
+            c->ans = q->zip.s; /* the archive moves to the answer */
+            c->ans_len = q->zip.len;
+            q->zip = (pl_buf){0};
+            c->ans_zip = 1;
+            c->status = 200;
+            lws_callback_on_writable(wsi);
+        } else if ((q->op == NET_API_PLAYER || q->op == NET_API_EXPORT) && q->rc == ACCT_WRONG)
             net_api_error(wsi, c, 404, "not_found", "no such player");
         else if (q->rc == ACCT_OK && q->op == NET_API_ME)
             net_api_answer(wsi, c, 200, json_pack("{s:s}", "name", q->user.name));

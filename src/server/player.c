@@ -2,8 +2,17 @@
 #include "player.h"
 
 #include "parlour/alloc.h"
+#include "parlour/record.h"
+#include "parlour/registry.h"
 
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <zip.h>
+
+#define PLAYER_CODE_MAX 64 /* bytes of a room code an export takes (the hub's: 32) */
 
 /* The win rates against each computer level, counted as the games go by. */
 typedef struct {
@@ -197,4 +206,203 @@ json_t *player_page(store *s, const store_account *acc, const player_query *q, p
         return NULL;
     }
     return page;
+}
+
+/* ---- Export: the account's games as records in a zip (player_records_zip) ---- */
+
+typedef struct {
+    char (*codes)[PLAYER_CODE_MAX + 1];
+    int64_t *fin;
+    int n, cap;
+    int failed;
+} player_rooms;
+
+static int player_room_code(void *ctx, const store_player_game *g)
+{
+    player_rooms *x = ctx;
+    if (x->n == x->cap || strlen(g->room) > PLAYER_CODE_MAX) {
+        x->failed = x->n < x->cap; /* a code too long (never the hub's) */
+        return x->n == x->cap ? 1 : 0;
+    }
+    snprintf(x->codes[x->n], sizeof x->codes[0], "%s", g->room);
+    x->fin[x->n++] = g->finished_ms;
+    return 0;
+}
+
+/* What player_match needs of a stored room, copied out of the callback. */
+typedef struct {
+    char game[64];
+    char *options;
+    uint64_t seed;
+    pl_match *m;
+    pl_buf *err;
+    int bad;
+} player_rebuild;
+
+static int player_room_cb(void *ctx, const store_room *r, int finished, const char *result)
+{
+    (void)finished, (void)result;
+    player_rebuild *x = ctx;
+    snprintf(x->game, sizeof x->game, "%s", r->game);
+    x->options = pl_strdup(r->options ? r->options : "{}");
+    x->seed = r->seed;
+    return x->options ? 0 : -1;
+}
+
+static int player_action_cb(void *ctx, const store_action *a)
+{
+    player_rebuild *x = ctx;
+    if (a->seat == -2) { /* a takeback: the history back to its length (store.h) */
+        char *end;
+        long n = strtol(a->text, &end, 10);
+        if (!*a->text || *end || n < 0 || n >= x->m->nhist) {
+            pl_buf_printf(x->err, "action %lld: a takeback to '%s'", (long long)a->seq, a->text);
+            return -1;
+        }
+        while (x->m->nhist > n)
+            if (pl_match_undo(x->m, x->err) < 0)
+                return -1;
+        return 0;
+    }
+    pl_action code;
+    int seat = a->seat < 0 ? PL_CHANCE : a->seat;
+    if (pl_parse_legal(x->m->game, x->m->state, seat, a->text, &code, x->err) < 0 ||
+        pl_match_play(x->m, seat, code, x->err) < 0)
+        return -1;
+    return 0;
+}
+
+/* Room `code`'s match rebuilt from the store: its game, options (the stored
+ * JSON object of strings) and seed, every stored action replayed through
+ * the rules (takebacks undone). Returns the match (pl_match_free it), or
+ * NULL with a message. */
+static pl_match *player_match(store *s, const char *code, pl_buf *err)
+{
+    player_rebuild x = {.err = err};
+    int rc = store_room_get(s, code, player_room_cb, &x, err);
+    json_t *opts = rc == 0 ? json_loads(x.options, 0, NULL) : NULL;
+    const pl_game *g = rc == 0 ? pl_game_find(x.game) : NULL;
+    char *words[65];
+    int n = 0;
+    if (rc == 0 && (!g || !json_is_object(opts)))
+        pl_buf_printf(err, "room %s: its game or options cannot be read", code);
+    else if (rc == 1)
+        pl_buf_printf(err, "room %s: no such room", code);
+    const char *key;
+    json_t *val;
+    if (g && json_is_object(opts))
+        json_object_foreach(opts, key, val)
+        {
+            if (n == 64 || !json_is_string(val) || !(words[n] = pl_malloc(strlen(key) + json_string_length(val) + 2)))
+                break;
+            sprintf(words[n++], "%s=%s", key, json_string_value(val));
+        }
+    char seedw[48];
+    snprintf(seedw, sizeof seedw, "seed=%" PRIu64, x.seed);
+    if (g && json_is_object(opts) && (size_t)n == json_object_size(opts)) {
+        words[n] = seedw;
+        x.m = pl_match_new(g, n + 1, words, err);
+    } else if (g && json_is_object(opts))
+        pl_buf_printf(err, "room %s: its options cannot be read", code);
+    for (int i = 0; i < n; i++)
+        pl_free(words[i]);
+    json_decref(opts);
+    pl_free(x.options);
+    if (x.m && store_actions(s, code, player_action_cb, &x, err) != 0) {
+        pl_match_free(x.m);
+        x.m = NULL;
+    }
+    return x.m;
+}
+
+/* The file name of a record in the zip: DATE-GAME-ROOM.json (DATE the
+ * finish's UTC day, YYYY-MM-DD; 0000-00-00 when unknown). */
+static void player_file_name(char *out, size_t cap, const char *game, const char *code, int64_t fin)
+{
+    struct tm tm = {0};
+    time_t t = (time_t)(fin / 1000);
+    if (fin > 0 && gmtime_r(&t, &tm))
+        snprintf(out, cap, "%04d-%02d-%02d-%s-%s.json", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, game, code);
+    else
+        snprintf(out, cap, "0000-00-00-%s-%s.json", game, code);
+}
+
+int player_records_zip(store *s, const store_account *acc, pl_buf *zip, int *count, pl_buf *err)
+{
+    player_rooms rooms = {.cap = PLAYER_EXPORT_MAX};
+    rooms.codes = pl_malloc(sizeof *rooms.codes * PLAYER_EXPORT_MAX);
+    rooms.fin = pl_malloc(sizeof *rooms.fin * PLAYER_EXPORT_MAX);
+    pl_buf *recs = pl_calloc(PLAYER_EXPORT_MAX, sizeof *recs);
+    zip_error_t ze;
+    zip_error_init(&ze);
+    zip_source_t *src = NULL;
+    zip_t *za = NULL;
+    int rc = -1, n = 0;
+    if (!rooms.codes || !rooms.fin || !recs) {
+        pl_buf_puts(err, "player: out of memory");
+        goto out;
+    }
+    if (store_player_games(s, acc->id, 0, PLAYER_EXPORT_MAX, player_room_code, &rooms, err) < 0)
+        goto out;
+    if (!(src = zip_source_buffer_create(NULL, 0, 0, &ze)) || !(za = zip_open_from_source(src, ZIP_TRUNCATE, &ze))) {
+        pl_buf_printf(err, "player: zip: %s", zip_error_strerror(&ze));
+        goto out;
+    }
+    zip_source_keep(src); /* read back after zip_close */
+    for (int i = 0; i < rooms.n; i++) {
+        pl_buf why = {0};
+        pl_match *m = player_match(s, rooms.codes[i], &why);
+        if (!m) { /* a room that no longer replays (rules changed since): left out, said on stderr */
+            fprintf(stderr, "parlour serve: export: room %s: %s\n", rooms.codes[i], pl_buf_str(&why));
+            pl_buf_free(&why);
+            continue;
+        }
+        pl_buf_free(&why);
+        char name[160];
+        player_file_name(name, sizeof name, m->game->id, rooms.codes[i], rooms.fin[i]);
+        int bad = pl_record_write(m, &recs[n]) < 0;
+        pl_buf_putc(&recs[n], '\n');
+        bad |= recs[n].oom;
+        pl_match_free(m);
+        zip_source_t *fs = bad ? NULL : zip_source_buffer(za, recs[n].s, recs[n].len, 0);
+        if (!fs || zip_file_add(za, name, fs, ZIP_FL_ENC_UTF_8) < 0) {
+            zip_source_free(fs);
+            pl_buf_printf(err, "player: zip: %s", bad ? "out of memory" : zip_strerror(za));
+            goto out;
+        }
+        n++; /* its text stays in recs[] until zip_close has read it */
+    }
+    if (zip_close(za) < 0) {
+        pl_buf_printf(err, "player: zip: %s", zip_strerror(za));
+        goto out;
+    }
+    za = NULL;
+    zip_int64_t len = 0;
+    if (zip_source_open(src) == 0) {
+        if (zip_source_seek(src, 0, SEEK_END) == 0 && (len = zip_source_tell(src)) >= 0 &&
+            zip_source_seek(src, 0, SEEK_SET) == 0) {
+            char chunk[8192];
+            zip_int64_t got;
+            while (len > 0 && (got = zip_source_read(src, chunk, sizeof chunk)) > 0)
+                pl_buf_append(zip, chunk, (size_t)got);
+        }
+        zip_source_close(src);
+    }
+    if (zip->oom || (zip_int64_t)zip->len != len) {
+        pl_buf_puts(err, "player: zip: reading the archive back failed");
+        goto out;
+    }
+    *count = n;
+    rc = 0;
+out:
+    if (za)
+        zip_discard(za);
+    zip_source_free(src);
+    for (int i = 0; recs && i < PLAYER_EXPORT_MAX; i++)
+        pl_buf_free(&recs[i]);
+    pl_free(recs);
+    pl_free(rooms.codes);
+    pl_free(rooms.fin);
+    zip_error_fini(&ze);
+    return rc;
 }

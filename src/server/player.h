@@ -11,6 +11,7 @@
 #define PLAYER_MAX_POOLS 32     /* pools a page lists */
 #define PLAYER_MAX_LEVELS 48    /* (game, computer level) pairs a page lists */
 #define PLAYER_LEVEL_GAMES 2000 /* the newest games the win rates are counted over */
+#define PLAYER_EXPORT_MAX 1000  /* the newest games an export holds */
 
 /* What is asked of a page: by its owner (own: "private" and "own" are in
  * it), and which games: those that finished before before_ms (<= 0: the
@@ -33,5 +34,17 @@ typedef struct player_query {
  * account's id, hash or any token. Returns a new object (the caller's), or
  * NULL with a message (a bad query: a limit out of range). */
 json_t *player_page(store *s, const store_account *acc, const player_query *q, pl_buf *err);
+
+/* The export of account `acc`'s games (docs/server.md, "A player's page"):
+ * a zip archive, appended to `zip`, of one full record (parlour-record,
+ * docs/records.md: `parlour replay FILE` replays it) per finished game, its
+ * newest PLAYER_EXPORT_MAX, each rebuilt from the store (the room's game,
+ * options, seed and actions through the rules), named DATE-GAME-ROOM.json;
+ * the number of records in *count. A room that no longer replays is left
+ * out (said on stderr). Without a record (no games) `zip` stays empty:
+ * libzip writes no archive of no files.
+ * Returns 0, or -1 with a message (zip is then to be freed, its contents
+ * undefined). Work: every game is replayed, a few ms each. */
+int player_records_zip(store *s, const store_account *acc, pl_buf *zip, int *count, pl_buf *err);
 
 #endif

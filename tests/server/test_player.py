@@ -11,11 +11,17 @@ name is matched case-folded; an unknown, a deleted or a malformed name is 404; n
 id or seed is in a page. Python's standard library only.
 """
 import http.client
+import io
 import json
 import os
 import random
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import urllib.parse
+import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wsclient import ServerProcess, parse_args, run_main  # noqa: E402
@@ -189,6 +195,63 @@ def play_computer(p, tok, level, rng):
     return code, seat, states[0]["result"]
 
 
+def export(port, name, token=None, method="GET"):
+    """(status, headers {lowercase: value}, body bytes) of GET /api/player/NAME/records.zip."""
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        h = {"Host": "127.0.0.1:%d" % port}
+        if token:
+            h["Cookie"] = "parlour_session=" + token
+        c.request(method, "/api/player/" + urllib.parse.quote(name, safe="") + "/records.zip", headers=h)
+        r = c.getresponse()
+        return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read()
+    finally:
+        c.close()
+
+
+def check_export(args, p, ta, played):
+    """The export of Ann's games (played: [(room, "won"/"lost")], oldest first): hers only;
+    a zip of one full record per game, each replaying (`parlour replay`) to its stored result."""
+    unknown = page(p, "Nobody")[2]
+    tb = signup(p, "Bob")
+    for who, tok in (("a guest", None), ("Bob", tb), ("a stale cookie", "cd" * 32)):
+        st, _, body = export(p, "Ann", token=tok)
+        expect(st == 404 and body == unknown, "the export to %s, as an unknown name: %s %r" % (who, st, body))
+    st, _, body = export(p, "Nobody", token=ta)
+    expect(st == 404 and body == unknown, "an unknown name's export: %s %r" % (st, body))
+    st, _, _ = export(p, "Ann", token=ta, method="POST")
+    expect(st == 405, "a POST: %s" % st)
+    st, h, body = export(p, "ann", token=ta)
+    expect(st == 200 and h.get("content-type") == "application/zip"
+           and "attachment" in h.get("content-disposition", ""), "Ann's export: %s %r" % (st, h))
+    z = zipfile.ZipFile(io.BytesIO(body))
+    expect(z.testzip() is None, "the archive is sound")
+    names = z.namelist()
+    expect(len(names) == len(played), "a record per game: %r" % names)
+    tmp = tempfile.mkdtemp(prefix="parlour-export-")
+    try:
+        for room, res in played:
+            name = [n for n in names if n.endswith("-ur-%s.json" % room)]
+            expect(len(name) == 1 and re.match(r"^\d{4}-\d\d-\d\d-ur-", name[0]), "%s's file: %r" % (room, names))
+            rec = json.loads(z.read(name[0]))
+            expect(rec["format"] == "parlour-record" and rec["game"] == "ur" and rec["options"]["pieces"] == "3"
+                   and isinstance(rec["seed"], int) and rec["actions"], "a full record: %r" % rec)
+            # the computer sat at seat 1 (play_computer), Ann at seat 0
+            want = "0" if res == "won" else "1"
+            expect(rec["result"] and rec["result"]["winner"] == want, "%s: the stored result %s: %r" %
+                   (room, res, rec["result"]))
+            path = os.path.join(tmp, name[0])
+            with open(path, "wb") as f:
+                f.write(z.read(name[0]))
+            r = subprocess.run([args.parlour, "replay", "--text", path], stdin=subprocess.DEVNULL,
+                               capture_output=True, timeout=60)
+            expect(r.returncode == 0, "parlour replay %s: %s %r" % (name[0], r.returncode, r.stderr[-400:]))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    st, h, body = export(p, "Bob", token=tb)
+    expect(st == 404 and json.loads(body)["error"] == "no_games", "no games, nothing to export: %s %r" % (st, body))
+
+
 def test_levels_and_pages(args):
     """Win rates against each computer level from the games played against computer seats,
     and the games list a page at a time (?before=FINISHED_MS&limit=N; bad values: 400)."""
@@ -233,6 +296,7 @@ def test_levels_and_pages(args):
                   "?before=" + "9" * 16, "?limit=" + "1" * 80):
             st, j, body = page(p, "Ann", query=q)
             expect(st == 400 and j and j.get("error") == "shape", "%s: %s %r" % (q, st, body))
+        check_export(args, p, ta, played)
         srv.stop()
     finally:
         if srv.proc:
