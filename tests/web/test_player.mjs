@@ -61,6 +61,7 @@ run('player', async (h) => {
       h.check((await page.locator('#player-name').innerText()) === name, 'the page names the player');
       await page.locator('#player-no-ratings').waitFor();
       await page.locator('#player-no-games').waitFor();
+      h.check((await page.locator('#player-export').count()) === 0, 'nothing to export yet');
       h.expectLayout(await h.layout(page), 'an empty page');
       await h.expectAxeClean(page, 'an empty page');
       h.check((await h.missingKeys(page)).length === 0, 'no missing words');
@@ -110,6 +111,7 @@ run('player', async (h) => {
       h.check(lv === en['player.level'].replace('{game}', en['game.ur.name']).replace('{level}', en['level.easy'])
         .replace('{wins}', '3').replace('{n}', '4').replace('{rate}', '75'), 'the win rate in words: ' + lv);
       h.check((await page.locator('#player-private').count()) === 0, "no switch on another's page");
+      h.check((await page.locator('#player-export').count()) === 0, "no export of another's games");
       h.expectLayout(await h.layout(page), 'a full page');
       await h.expectAxeClean(page, 'a full page');
       await h.shot(page, `player-${size}`);
@@ -120,6 +122,16 @@ run('player', async (h) => {
       h.check(asked.length === 2 && asked[1] === '?before=' + FIXED.games[1].finished_ms, 'asked before the last game: ' + asked);
       h.expectLayout(await h.layout(page), 'older games');
       await h.expectAxeClean(page, 'older games');
+      await page.unroute('**/api/player/**');
+      await page.route('**/api/player/**', (r) => r.fulfill({ status: 200, contentType: 'application/json',
+        body: JSON.stringify({ ...FIXED, own: true, private: false }) }));
+      await page.goto(h.url('/player/Fixture'));
+      await page.locator('#player-export').waitFor();
+      h.check((await page.locator('#player-export').getAttribute('href')) === '/api/player/Fixture/records.zip' &&
+        (await page.locator('#player-export').innerText()) === en['player.export'], 'one\'s own games to download');
+      h.expectLayout(await h.layout(page), 'one\'s own full page');
+      await h.expectAxeClean(page, 'one\'s own full page');
+      await h.shot(page, `player-own-${size}`);
       await page.unroute('**/api/player/**');
     });
     await h.step(`the full page in Russian (${size})`, async () => {

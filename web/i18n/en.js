@@ -1243,5 +1243,6 @@ export default {
   'player.level': '{game}, {level}: won {wins} of {n} ({rate}%)',
   'player.more': 'Older games',
   'player.moreFailed': 'The older games did not load: try again.',
+  'player.export': 'Download all my games (records in a zip file)',
   // (end of player2)
 };

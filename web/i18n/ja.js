@@ -1246,5 +1246,6 @@ export default {
   'player.level': '{game}（{level}）：{n} 局中 {wins} 勝（{rate}%）',
   'player.more': '以前の対局',
   'player.moreFailed': '以前の対局を読み込めませんでした。もう一度お試しください。',
+  'player.export': 'すべての対局をダウンロード（記録の zip ファイル）',
   // (end of player2)
 };

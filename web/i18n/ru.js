@@ -1241,5 +1241,6 @@ export default {
   'player.level': '{game}, уровень «{level}»: побед {wins} из {n} ({rate}%)',
   'player.more': 'Более ранние партии',
   'player.moreFailed': 'Более ранние партии не загрузились: попробуйте ещё раз.',
+  'player.export': 'Скачать все мои партии (записи в zip-архиве)',
   // (end of player2)
 };

@@ -1245,5 +1245,6 @@ export default {
   'player.level': '{game}, mức {level}: thắng {wins}/{n} ván ({rate}%)',
   'player.more': 'Các ván cũ hơn',
   'player.moreFailed': 'Chưa tải được các ván cũ hơn: hãy thử lại.',
+  'player.export': 'Tải về mọi ván của tôi (bản ghi trong tệp zip)',
   // (end of player2)
 };

@@ -5,7 +5,8 @@
 // replay links (/room/CODE#replay), the older games a page at a time ("Older
 // games": ?before=FINISHED_MS), the win rates against each computer level;
 // on one's own page (the server's `own`) the switch that makes it private
-// (POST /api/account/privacy) and, while it is, a note saying so. An unknown
+// (POST /api/account/privacy) and, while it is, a note saying so, and the
+// download of all one's games as records (/api/player/NAME/records.zip). An unknown
 // name (or another's private page: the server answers the same) says so.
 // Words: the `player.` keys.
 
@@ -135,6 +136,9 @@ function draw(box, name, data, redraw) {
       onclick: () => loadMore(data.name, data, redraw) }, t('player.more'))));
     if (data.moreFailed) box.append(h('p', { id: 'player-more-failed', class: 'quiet', role: 'alert' }, t('player.moreFailed')));
   }
+  if (data.own && data.games.length)
+    box.append(h('p', {}, h('a', { id: 'player-export', download: 'parlour-records.zip',
+      href: '/api/player/' + encodeURIComponent(data.name) + '/records.zip' }, t('player.export'))));
 }
 
 /** Opens the page of player `name` in ctx.root. Returns {close, render}. */
