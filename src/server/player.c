@@ -20,6 +20,13 @@ typedef struct {
     int games, wins, draws;
 } player_level;
 
+/* A karuta match of the account, as the walk finds it (newest first). */
+typedef struct {
+    char code[PLAYER_CODE_MAX + 1];
+    int64_t finished_ms;
+    unsigned seats; /* bit per seat of the account */
+} player_karuta_room;
+
 typedef struct {
     json_t *list;
     int failed;
@@ -27,6 +34,8 @@ typedef struct {
     int more;
     player_level levels[PLAYER_MAX_LEVELS];
     int nlevels;
+    player_karuta_room kar[PLAYER_KARUTA_MATCHES];
+    int nkar;
 } player_walk;
 
 static int player_point(void *ctx, const store_rating_point *p)
@@ -84,6 +93,14 @@ static int player_game(void *ctx, const store_player_game *g)
 static int player_level_game(void *ctx, const store_player_game *g)
 {
     player_walk *w = ctx;
+    if (!strcmp(g->game, "karuta") && w->nkar < PLAYER_KARUTA_MATCHES && strlen(g->room) <= PLAYER_CODE_MAX) {
+        player_karuta_room *k = &w->kar[w->nkar++];
+        snprintf(k->code, sizeof k->code, "%s", g->room);
+        k->finished_ms = g->finished_ms;
+        k->seats = 0;
+        for (int i = 0; i < g->nseats; i++)
+            k->seats |= 1u << g->seats[i];
+    }
     const char *res = player_result(g->result, g->seats, g->nseats);
     for (int i = 0; i < g->nlevels; i++) {
         int seen = 0;
@@ -115,6 +132,7 @@ static int player_level_game(void *ctx, const store_player_game *g)
 static int player_levels(store *s, const store_account *acc, json_t *page, player_walk *w, pl_buf *err)
 {
     w->nlevels = 0;
+    w->nkar = 0;
     if (store_player_games(s, acc->id, 0, PLAYER_LEVEL_GAMES, player_level_game, w, err) < 0)
         return -1;
     json_t *list = json_array();
@@ -138,6 +156,8 @@ static int player_levels(store *s, const store_account *acc, json_t *page, playe
     }
     return 0;
 }
+
+static int player_karuta(store *s, json_t *page, const player_walk *w);
 
 /* The ratings and their histories into page. 0, or -1 with a message. */
 static int player_ratings(store *s, const store_account *acc, json_t *page, player_walk *w, pl_buf *err)
@@ -184,6 +204,8 @@ json_t *player_page(store *s, const store_account *acc, const player_query *q, p
         rc = player_ratings(s, acc, page, w, err);
         if (rc == 0)
             rc = player_levels(s, acc, page, w, err);
+        if (rc == 0 && player_karuta(s, page, w) < 0)
+            w->failed = 1;
         if (q->own && (json_object_set_new(page, "own", json_true()) < 0 ||
                        json_object_set_new(page, "private", json_boolean(acc->is_private)) < 0))
             w->failed = 1;
@@ -230,14 +252,54 @@ static int player_room_code(void *ctx, const store_player_game *g)
 }
 
 /* What player_match needs of a stored room, copied out of the callback. */
+/* One karuta match's take times and fouls for the seats `seats`, gathered
+ * from the `judgement` events as its actions are replayed. */
+typedef struct {
+    unsigned seats;
+    int take_ms[PLAYER_KARUTA_READINGS];
+    int takes;
+    int fouls;
+    void *before; /* the state before the action (g->state_size bytes) */
+} player_kar_stats;
+
 typedef struct {
     char game[64];
     char *options;
     uint64_t seed;
     pl_match *m;
     pl_buf *err;
-    int bad;
+    player_kar_stats *kar; /* NULL: no events read */
 } player_rebuild;
+
+/* The judgement events of `seat`'s action `a` (from x->kar->before to the
+ * match's state now) into x->kar. 0, or -1 out of memory. */
+static int player_kar_events(player_rebuild *x, int seat, pl_action a)
+{
+    const pl_game *g = x->m->game;
+    json_t *arr = json_array();
+    if (!arr || g->events(x->kar->before, seat, a, x->m->state, -1, arr) < 0) {
+        json_decref(arr);
+        pl_buf_puts(x->err, "out of memory");
+        return -1;
+    }
+    size_t i;
+    json_t *ev;
+    json_array_foreach(arr, i, ev)
+    {
+        if (strcmp(json_string_value(json_object_get(ev, "type")) ? json_string_value(json_object_get(ev, "type")) : "",
+                   "judgement"))
+            continue;
+        json_t *taker = json_object_get(ev, "taker"), *fouls = json_object_get(ev, "fouls");
+        if (json_is_integer(taker) && json_integer_value(taker) >= 0 && json_integer_value(taker) < PL_MAX_SEATS &&
+            (x->kar->seats >> json_integer_value(taker) & 1u) && x->kar->takes < PLAYER_KARUTA_READINGS)
+            x->kar->take_ms[x->kar->takes++] = (int)json_integer_value(json_object_get(ev, "take_ms"));
+        for (size_t k = 0; k < json_array_size(fouls) && k < PL_MAX_SEATS; k++)
+            if (x->kar->seats >> k & 1u)
+                x->kar->fouls += (int)json_integer_value(json_array_get(fouls, k));
+    }
+    json_decref(arr);
+    return 0;
+}
 
 static int player_room_cb(void *ctx, const store_room *r, int finished, const char *result)
 {
@@ -266,17 +328,22 @@ static int player_action_cb(void *ctx, const store_action *a)
     }
     pl_action code;
     int seat = a->seat < 0 ? PL_CHANCE : a->seat;
-    if (pl_parse_legal(x->m->game, x->m->state, seat, a->text, &code, x->err) < 0 ||
-        pl_match_play(x->m, seat, code, x->err) < 0)
+    if (pl_parse_legal(x->m->game, x->m->state, seat, a->text, &code, x->err) < 0)
         return -1;
-    return 0;
+    if (x->kar)
+        memcpy(x->kar->before, x->m->state, x->m->game->state_size);
+    if (pl_match_play(x->m, seat, code, x->err) < 0)
+        return -1;
+    return x->kar ? player_kar_events(x, seat, code) : 0;
 }
 
 /* Room `code`'s match rebuilt from the store: its game, options (the stored
  * JSON object of strings) and seed, every stored action replayed through
- * the rules (takebacks undone). Returns the match (pl_match_free it), or
- * NULL with a message. */
-static pl_match *player_match(store *s, const char *code, pl_buf *err)
+ * the rules (takebacks undone). With `kar` (a game with events), every
+ * action's judgement events are read into it as they are replayed (a
+ * takeback does not take back what was read: karuta rooms have none).
+ * Returns the match (pl_match_free it), or NULL with a message. */
+static pl_match *player_match(store *s, const char *code, player_kar_stats *kar, pl_buf *err)
 {
     player_rebuild x = {.err = err};
     int rc = store_room_get(s, code, player_room_cb, &x, err);
@@ -308,6 +375,12 @@ static pl_match *player_match(store *s, const char *code, pl_buf *err)
         pl_free(words[i]);
     json_decref(opts);
     pl_free(x.options);
+    if (x.m && kar && (!x.m->game->events || !(kar->before = pl_malloc(x.m->game->state_size)))) {
+        pl_buf_puts(err, x.m->game->events ? "out of memory" : "a game without events");
+        pl_match_free(x.m);
+        x.m = NULL;
+    }
+    x.kar = kar;
     if (x.m && store_actions(s, code, player_action_cb, &x, err) != 0) {
         pl_match_free(x.m);
         x.m = NULL;
@@ -351,7 +424,7 @@ int player_records_zip(store *s, const store_account *acc, pl_buf *zip, int *cou
     zip_source_keep(src); /* read back after zip_close */
     for (int i = 0; i < rooms.n; i++) {
         pl_buf why = {0};
-        pl_match *m = player_match(s, rooms.codes[i], &why);
+        pl_match *m = player_match(s, rooms.codes[i], NULL, &why);
         if (!m) { /* a room that no longer replays (rules changed since): left out, said on stderr */
             fprintf(stderr, "parlour serve: export: room %s: %s\n", rooms.codes[i], pl_buf_str(&why));
             pl_buf_free(&why);
@@ -405,4 +478,72 @@ out:
     pl_free(rooms.fin);
     zip_error_fini(&ze);
     return rc;
+}
+
+/* ---- Karuta take times and fouls across matches (player_karuta) ---- */
+
+static int player_int_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) (sorted here): the middle one, or the mean of the
+ * two middle ones. n > 0. */
+static double player_median(int *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, player_int_cmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+/* page["karuta"]: the account's take times and fouls over the karuta
+ * matches the walk found (w->kar, newest first), each replayed from the
+ * store with its judgement events read (player.h). A match that no longer
+ * replays is left out (said on stderr). 0, or -1 out of memory. */
+static int player_karuta(store *s, json_t *page, const player_walk *w)
+{
+    int *all = pl_malloc(sizeof *all * PLAYER_KARUTA_MATCHES * PLAYER_KARUTA_READINGS);
+    player_kar_stats *k = pl_malloc(sizeof *k);
+    json_t *recent = json_array();
+    int n = 0, nall = 0, fouls = 0, bad = !all || !k || !recent;
+    for (int i = w->nkar - 1; !bad && i >= 0; i--) { /* oldest first: the chart's order */
+        memset(k, 0, sizeof *k);
+        k->seats = w->kar[i].seats;
+        pl_buf why = {0};
+        pl_match *m = player_match(s, w->kar[i].code, k, &why);
+        pl_free(k->before);
+        if (!m) {
+            fprintf(stderr, "parlour serve: player: karuta room %s: %s\n", w->kar[i].code, pl_buf_str(&why));
+            pl_buf_free(&why);
+            continue;
+        }
+        pl_buf_free(&why);
+        pl_match_free(m);
+        double mean = 0;
+        for (int t = 0; t < k->takes; t++)
+            mean += k->take_ms[t] / (double)k->takes;
+        memcpy(all + nall, k->take_ms, sizeof *all * (size_t)k->takes);
+        nall += k->takes;
+        fouls += k->fouls;
+        n++;
+        json_t *e = json_pack("{s:s, s:I, s:i, s:o, s:o, s:i}", "room", w->kar[i].code, "finished_ms",
+                              (json_int_t)w->kar[i].finished_ms, "takes", k->takes, "mean_ms",
+                              k->takes ? json_real(mean) : json_null(), "median_ms",
+                              k->takes ? json_real(player_median(k->take_ms, k->takes)) : json_null(), "fouls",
+                              k->fouls);
+        bad |= json_array_append_new(recent, e) < 0;
+    }
+    double mean = 0;
+    for (int t = 0; !bad && t < nall; t++)
+        mean += all[t] / (double)nall;
+    json_t *kar = bad ? NULL
+                      : json_pack("{s:i, s:i, s:o, s:o, s:i, s:o, s:O}", "matches", n, "takes", nall, "mean_ms",
+                                  nall ? json_real(mean) : json_null(), "median_ms",
+                                  nall ? json_real(player_median(all, nall)) : json_null(), "fouls", fouls,
+                                  "fouls_per_match", n ? json_real((double)fouls / n) : json_null(), "recent", recent);
+    bad |= !kar || json_object_set_new(page, "karuta", kar) < 0;
+    json_decref(recent);
+    pl_free(all);
+    pl_free(k);
+    return bad ? -1 : 0;
 }

@@ -12,6 +12,8 @@
 #define PLAYER_MAX_LEVELS 48    /* (game, computer level) pairs a page lists */
 #define PLAYER_LEVEL_GAMES 2000 /* the newest games the win rates are counted over */
 #define PLAYER_EXPORT_MAX 1000  /* the newest games an export holds */
+#define PLAYER_KARUTA_MATCHES 20 /* the newest karuta matches the take times are read from */
+#define PLAYER_KARUTA_READINGS 128 /* readings of one match counted, at most (a match has 100 at most) */
 
 /* What is asked of a page: by its owner (own: "private" and "own" are in
  * it), and which games: those that finished before before_ms (<= 0: the
@@ -27,7 +29,13 @@ typedef struct player_query {
  * ratings:[{pool, rating, rd, games}], history:{pool:[{at_ms, rating,
  * rd}]}, levels:[{game, level, games, wins, draws, rate}] (the account's
  * finished games with a computer seat of that level, over its newest
- * PLAYER_LEVEL_GAMES; rate = wins / games), games:[{room, game,
+ * PLAYER_LEVEL_GAMES; rate = wins / games), karuta:{matches, takes,
+ * mean_ms, median_ms, fouls, fouls_per_match, recent:[{room, finished_ms,
+ * takes, mean_ms, median_ms, fouls}]} (the take times of the readings the
+ * account took and its fouls, over its newest PLAYER_KARUTA_MATCHES karuta
+ * matches among those PLAYER_LEVEL_GAMES games, oldest first in `recent`;
+ * the times null without takes, fouls_per_match null without matches;
+ * each match replayed from the store), games:[{room, game,
  * finished_ms, result ("won", "lost", "drew" for this player), rated,
  * opponents:[names]}], more (whether older games follow)}, and for its
  * owner own: true and private. A next page: {name, games, more}. Never the

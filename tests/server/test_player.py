@@ -8,7 +8,11 @@ Drives `parlour serve --test-fast-hash`: two signed-up people play a rated Ur ga
 (test_rated.py's helpers) and each one's page shows the rating that was shown to them, its
 history point, and the game with the right result ("won"/"lost") and the other's name; the
 name is matched case-folded; an unknown, a deleted or a malformed name is 404; no token, hash,
-id or seed is in a page. Python's standard library only.
+id or seed is in a page. Then (issue 33 §4 finished): a private page is 404 to everyone but its
+owner, with the unknown name's very body; win rates against each computer level from games
+against computer seats; the games a page at a time; the zip export, the owner's only, each
+record replayed by `parlour replay`; karuta take times and fouls from a scripted kyogi match.
+Python's standard library only.
 """
 import http.client
 import io
@@ -17,9 +21,11 @@ import os
 import random
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.parse
 import zipfile
 
@@ -27,6 +33,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wsclient import ServerProcess, parse_args, run_main  # noqa: E402
 from test_accounts import api, expect, signup, ws  # noqa: E402
 from test_rated import FAST, play_out, seat_up  # noqa: E402
+from test_accounts import CookieWS  # noqa: E402
+from driver import Conn, all_over, poem_timelines, predict_reads  # noqa: E402
+import test_karuta_net as kn  # noqa: E402
+
+NO_KARUTA = {"matches": 0, "takes": 0, "mean_ms": None, "median_ms": None, "fouls": 0, "fouls_per_match": None,
+             "recent": []}
 
 
 def page(port, name, method="GET", raw_path=None, token=None, query=""):
@@ -67,7 +79,7 @@ def test_pages_after_a_rated_game(args):
         ta, tb = signup(p, "Ann"), signup(p, "Bob")
         st, j, body = page(p, "Ann")
         expect(st == 200 and j == {"name": "Ann", "ratings": [], "history": {}, "levels": [], "games": [],
-                                   "more": False},
+                                   "more": False, "karuta": NO_KARUTA},
                "a new player's page is empty: %s %r" % (st, body))
         st, j, body = page(p, "Ann", token=ta)
         expect(st == 200 and j.get("own") is True and j.get("private") is False,
@@ -304,5 +316,92 @@ def test_levels_and_pages(args):
         srv.cleanup()
 
 
+class FoulingPlayer(kn.Player):
+    """test_karuta_net's player that, at the first kana of reading `n` (a touch before it is
+    refused), first touches card `wrong` (in its own territory while the read card lies in
+    the other's: a foul)."""
+
+    def __init__(self, conn, seat, reaction_ms, tl, send_card, n, wrong):
+        super().__init__(conn, seat, reaction_ms, tl, send_card)
+        self.foul_n, self.wrong = n, wrong
+
+    def step(self):
+        super().step()
+        if self.reading and self.reading["n"] == self.foul_n and self.heard and self.wrong:
+            self.p.c.send({"type": "touch", "card": self.wrong, "client_ms": self.p.c.now_ms()})
+            self.wrong = None
+
+
+def test_karuta_take_times(args):
+    """Karuta take times and fouls across matches: a kyogi match of two accounts played by a
+    script (test_karuta_net's players: Ann touches each read card 250 ms after its deciding
+    kana, Bob 330 ms: Ann takes them all, her planned deal ends the match; at the last
+    reading Bob first touches a card of his own while the read card is Ann's, a foul (at the
+    last, so that the send it costs changes no reading drawn after it). Each
+    page's `karuta` is what the judgements shown during the match say: Ann's takes (their
+    times on the reading's timeline as judged), mean and median; Bob's foul; Bob took none."""
+    tl = poem_timelines(args.parlour, int(kn.OPTS["upper_ms"]), "even")
+    reads, spare = predict_reads(args.parlour, kn.SEED, " ".join("%s=%s" % kv for kv in kn.OPTS.items()),
+                                 kn.READINGS, first_send=True)
+    f, g = spare[0], spare[1]
+    deal = "%s;%d/%d;%d" % (";".join(str(c) for c in reads[1:]), f, reads[0], g)
+    srv = ServerProcess(args.parlour, web=args.web, test_seed=kn.SEED, extra_args=FAST)
+    try:
+        srv.start()
+        p = srv.port
+        ta, tb = signup(p, "Ann"), signup(p, "Bob")
+        origin = "http://127.0.0.1:%d" % p
+        ca = Conn(CookieWS(p, token=ta, origin=origin, auto_sync=True), "A")
+        cb = Conn(CookieWS(p, token=tb, origin=origin, auto_sync=True), "B")
+        ca.c.wait_for("welcome", 10)
+        cb.c.wait_for("welcome", 10)
+        room = kn.create_room(ca, "karuta", dict(kn.OPTS, deal=deal), [kn.person(), kn.person()])
+        ca.join(room, "Ann", 0)
+        cb.join(room, "Bob", 1)
+        a, b = kn.Player(ca, 0, 250, tl, f), FoulingPlayer(cb, 1, 330, tl, g, kn.READINGS, g)
+        until = time.monotonic() + 120
+        while not all_over([ca, cb]) and time.monotonic() < until:
+            a.step()
+            b.step()
+            time.sleep(0.001)
+        expect(all_over([ca, cb]), "the match ended")
+        shown = {}
+        for s in ca.states:
+            j = s["view"].get("judgement")
+            if j:
+                shown[s["view"]["readings"]] = j
+        expect(shown, "judgements were shown")
+        for name, seat, tok in (("Ann", 0, ta), ("Bob", 1, tb)):
+            takes = [j["take_ms"] for j in shown.values() if j["taker"] == seat]
+            fouls = sum(j["fouls"][seat] for j in shown.values())
+            st, j, body = page(p, name)
+            expect(st == 200, "%s's page: %s %r" % (name, st, body))
+            k = j["karuta"]
+            print("  %s: take times %r, fouls %d; page: %r" % (name, takes, fouls, {x: k[x] for x in k if x != "recent"}))
+            expect(k["matches"] == 1 and k["takes"] == len(takes) and k["fouls"] == fouls
+                   and k["fouls_per_match"] == fouls, "%s's karuta %r; shown: takes %r, fouls %d" %
+                   (name, k, takes, fouls))
+            if takes:
+                expect(abs(k["mean_ms"] - statistics.mean(takes)) < 1e-6
+                       and abs(k["median_ms"] - statistics.median(takes)) < 1e-6, "%s's times %r: %r" %
+                       (name, takes, k))
+            else:
+                expect(k["mean_ms"] is None and k["median_ms"] is None, "no takes, no times: %r" % k)
+            r = k["recent"]
+            expect(len(r) == 1 and r[0]["room"] == room and r[0]["takes"] == len(takes) and r[0]["fouls"] == fouls,
+                   "the match: %r" % r)
+        ann = [j["take_ms"] for j in shown.values() if j["taker"] == 0]
+        expect(len(ann) >= 3, "Ann took the planned cards: %r" % ann)
+        expect(sum(j["fouls"][1] for j in shown.values()) >= 1, "Bob's foul was judged: %r" % shown)
+        for c in (ca, cb):
+            c.close()
+        srv.stop()
+    finally:
+        if srv.proc:
+            srv.kill()
+        srv.cleanup()
+
+
 if __name__ == "__main__":
-    run_main([test_pages_after_a_rated_game, test_private_page, test_levels_and_pages], parse_args())
+    run_main([test_pages_after_a_rated_game, test_private_page, test_levels_and_pages, test_karuta_take_times],
+             parse_args())
