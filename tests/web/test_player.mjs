@@ -9,7 +9,8 @@
 // once on, the page says so and another browser is told there is no such player;
 // off, it sees it again; the win rates against each computer level in words; the
 // older games come with "Older games" (?before=FINISHED_MS), the button gone
-// after the last; the same full page in Russian without a missing word.
+// after the last; karuta take times and fouls in words with a chart of each match's
+// mean; the same full page in Russian without a missing word.
 
 import { run } from './harness.mjs';
 import en from '../../web/i18n/en.js';
@@ -20,6 +21,10 @@ const FIXED = {
   ratings: [{ pool: 'ur/skiryuk', rating: 1662.3, rd: 290.2, games: 2 }],
   history: { 'ur/skiryuk': [{ at_ms: 1764800000000, rating: 1600.1, rd: 300 }, { at_ms: 1764900000000, rating: 1662.3, rd: 290.2 }] },
   levels: [{ game: 'ur', level: 'easy', games: 4, wins: 3, draws: 0, rate: 0.75 }],
+  karuta: { matches: 3, takes: 12, mean_ms: 812.5, median_ms: 790, fouls: 2, fouls_per_match: 2 / 3, recent: [
+    { room: 'k1', finished_ms: 1764600000000, takes: 5, mean_ms: 900, median_ms: 880, fouls: 1 },
+    { room: 'k2', finished_ms: 1764650000000, takes: 0, mean_ms: null, median_ms: null, fouls: 1 },
+    { room: 'k3', finished_ms: 1764680000000, takes: 7, mean_ms: 750, median_ms: 700, fouls: 0 }] },
   games: [
     { room: 'abc123', game: 'ur', finished_ms: 1764900000000, result: 'won', rated: true, opponents: ['Bob'] },
     { room: 'def456', game: 'ur', finished_ms: 1764800000000, result: 'lost', rated: false, opponents: [] },
@@ -110,6 +115,10 @@ run('player', async (h) => {
       const lv = await page.locator('#player-levels li').innerText();
       h.check(lv === en['player.level'].replace('{game}', en['game.ur.name']).replace('{level}', en['level.easy'])
         .replace('{wins}', '3').replace('{n}', '4').replace('{rate}', '75'), 'the win rate in words: ' + lv);
+      const kt = await page.locator('#player-karuta p').innerText();
+      h.check(kt === en['player.karuta.summary'].replace('{n}', '3').replace('{takes}', '12').replace('{mean}', '0.81')
+        .replace('{median}', '0.79').replace('{fouls}', '2').replace('{perMatch}', '0.7'), 'karuta in words: ' + kt);
+      h.check((await page.locator('#player-karuta svg.player-chart circle').count()) === 2, 'a point per match with takes');
       h.check((await page.locator('#player-private').count()) === 0, "no switch on another's page");
       h.check((await page.locator('#player-export').count()) === 0, "no export of another's games");
       h.expectLayout(await h.layout(page), 'a full page');
@@ -140,7 +149,7 @@ run('player', async (h) => {
       await rp.goto(h.url('/player/Fixture'));
       await rp.locator('#player-levels li').waitFor();
       const text = await rp.locator('#player').innerText();
-      for (const k of ['player.levels', 'player.more', 'player.ratings'])
+      for (const k of ['player.levels', 'player.more', 'player.ratings', 'player.karuta'])
         h.check(text.includes(ru[k]), `${k} in Russian`);
       h.check(!/Older games|Against the computer|\bwon\b/.test(text), 'no English: ' + text);
       h.check((await h.missingKeys(rp)).length === 0, 'no missing words');

@@ -1244,5 +1244,11 @@ export default {
   'player.more': 'Older games',
   'player.moreFailed': 'The older games did not load: try again.',
   'player.export': 'Download all my games (records in a zip file)',
+  'player.karuta': 'Karuta: taking the cards',
+  'player.karuta.summary': 'Last {n} matches: {takes} cards taken, {mean} s on average from the start of the poem (median {median} s); fouls (お手つき otetsuki): {fouls}, {perMatch} a match.',
+  'player.karuta.summary.one': 'Last match: {takes} cards taken, {mean} s on average from the start of the poem (median {median} s); fouls (お手つき otetsuki): {fouls}.',
+  'player.karuta.none': 'Last {n} matches: no card taken; fouls (お手つき otetsuki): {fouls}, {perMatch} a match.',
+  'player.karuta.none.one': 'Last match: no card taken; fouls (お手つき otetsuki): {fouls}.',
+  'player.karuta.chart': 'The mean take time of each match with a card taken, oldest first; the last: {mean} s',
   // (end of player2)
 };

@@ -1246,5 +1246,11 @@ export default {
   'player.more': 'Các ván cũ hơn',
   'player.moreFailed': 'Chưa tải được các ván cũ hơn: hãy thử lại.',
   'player.export': 'Tải về mọi ván của tôi (bản ghi trong tệp zip)',
+  'player.karuta': 'Karuta: lấy lá bài',
+  'player.karuta.summary': '{n} trận gần nhất: lấy được {takes} lá, trung bình {mean} giây tính từ đầu bài thơ (trung vị {median} giây); phạm lỗi (お手つき otetsuki) {fouls} lần, {perMatch} lần mỗi trận.',
+  'player.karuta.summary.one': 'Trận gần nhất: lấy được {takes} lá, trung bình {mean} giây tính từ đầu bài thơ (trung vị {median} giây); phạm lỗi (お手つき otetsuki) {fouls} lần.',
+  'player.karuta.none': '{n} trận gần nhất: không lấy được lá nào; phạm lỗi (お手つき otetsuki) {fouls} lần, {perMatch} lần mỗi trận.',
+  'player.karuta.none.one': 'Trận gần nhất: không lấy được lá nào; phạm lỗi (お手つき otetsuki) {fouls} lần.',
+  'player.karuta.chart': 'Thời gian lấy lá trung bình của mỗi trận có lấy được lá, từ cũ đến mới; trận cuối: {mean} giây',
   // (end of player2)
 };

@@ -3,7 +3,9 @@
 // game in words (the pool names of Play now's `playnow.pool.` keys), a small
 // SVG chart of each pool's history, and the games with their results and
 // replay links (/room/CODE#replay), the older games a page at a time ("Older
-// games": ?before=FINISHED_MS), the win rates against each computer level;
+// games": ?before=FINISHED_MS), the win rates against each computer level,
+// karuta take times and fouls over the last matches (with a chart of each
+// match's mean);
 // on one's own page (the server's `own`) the switch that makes it private
 // (POST /api/account/privacy) and, while it is, a note saying so, and the
 // download of all one's games as records (/api/player/NAME/records.zip). An unknown
@@ -78,6 +80,37 @@ function levels(box, data) {
   box.append(ul);
 }
 
+/** A time in ms as seconds in the page's language (0.34). */
+function secs(ms) {
+  return (ms / 1000).toLocaleString(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+/** Karuta: the take times and fouls over the last matches, and a chart of each match's mean. */
+function karuta(box, data) {
+  const k = data.karuta;
+  if (!k || !k.matches) return;
+  box.append(h('h2', {}, t('player.karuta')));
+  const perMatch = k.fouls_per_match.toLocaleString(lang, { maximumFractionDigits: 1 });
+  const vars = { n: k.matches, takes: k.takes, fouls: k.fouls, perMatch };
+  const sec = h('div', { id: 'player-karuta', class: 'player-karuta' },
+    h('p', {}, k.takes ? t('player.karuta.summary', { ...vars, mean: secs(k.mean_ms), median: secs(k.median_ms) })
+      : t('player.karuta.none', vars)));
+  const pts = k.recent.filter((m) => m.mean_ms !== null);
+  if (pts.length) {
+    const W = 300, H = 80, pad = 6;
+    const hi = Math.max(...pts.map((m) => m.mean_ms)) * 1.1 || 1;
+    const x = (i) => (pts.length === 1 ? W / 2 : pad + (i * (W - 2 * pad)) / (pts.length - 1));
+    const y = (ms) => H - pad - (ms * (H - 2 * pad)) / hi;
+    const el = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'player-chart', role: 'img',
+      'aria-label': t('player.karuta.chart', { mean: secs(pts[pts.length - 1].mean_ms) }) });
+    el.append(svg('polyline', { points: pts.map((m, i) => `${x(i)},${y(m.mean_ms)}`).join(' '),
+      fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }));
+    pts.forEach((m, i) => el.append(svg('circle', { cx: x(i), cy: y(m.mean_ms), r: 3, fill: 'currentColor' })));
+    sec.append(el);
+  }
+  box.append(sec);
+}
+
 /** The next games after the last one listed, appended to data.games. */
 function loadMore(name, data, redraw) {
   const last = data.games[data.games.length - 1];
@@ -119,6 +152,7 @@ function draw(box, name, data, redraw) {
   }
   if (data.ratings.length) box.append(ul);
   levels(box, data);
+  karuta(box, data);
   box.append(h('h2', {}, t('player.games')));
   if (!data.games.length) box.append(h('p', { class: 'quiet', id: 'player-no-games' }, t('player.noGames')));
   const gl = h('ul', { id: 'player-games', class: 'player-games' });
