@@ -236,16 +236,15 @@ typedef struct {
     char (*codes)[PLAYER_CODE_MAX + 1];
     int64_t *fin;
     int n, cap;
-    int failed;
 } player_rooms;
 
 static int player_room_code(void *ctx, const store_player_game *g)
 {
     player_rooms *x = ctx;
-    if (x->n == x->cap || strlen(g->room) > PLAYER_CODE_MAX) {
-        x->failed = x->n < x->cap; /* a code too long (never the hub's) */
-        return x->n == x->cap ? 1 : 0;
-    }
+    if (x->n == x->cap)
+        return 1;
+    if (strlen(g->room) > PLAYER_CODE_MAX)
+        return 0; /* a code too long (never the hub's): left out */
     snprintf(x->codes[x->n], sizeof x->codes[0], "%s", g->room);
     x->fin[x->n++] = g->finished_ms;
     return 0;
