@@ -12,11 +12,12 @@ $SUDO apt-get install -y --no-install-recommends \
   libwebsockets-dev libwebsockets-evlib-ev libev-dev python3 \
   chromium fonts-noto-cjk nodejs \
   fonts-dejavu-core fonts-ipaexfont-gothic fonts-ipaexfont-mincho \
-  libpq-dev postgresql nginx libsodium-dev
+  libpq-dev postgresql nginx libsodium-dev libzip-dev
 # PostgreSQL (issue 17): libpq-dev builds the second store; the postgresql
 # server and nginx run the tests' throw-away cluster (deploy/pg.sh) and the
 # several-process front. libsodium-dev: Argon2id password hashes and session
-# tokens of accounts (issue 33). Installing "postgresql" may start Debian's own
+# tokens of accounts (issue 33); libzip-dev: a player's export of their games as
+# records in one zip (issue 33 §4). Installing "postgresql" may start Debian's own
 # cluster; the tests never use it (they start theirs in a temporary folder).
 # The fonts `parlour serve` serves the pages at /fonts/ (issue 32; docs/web-ui.md,
 # "Fonts"): DejaVu Sans (Latin with Vietnamese, Cyrillic), IPAex Gothic and Mincho

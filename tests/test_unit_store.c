@@ -1475,7 +1475,8 @@ static void seat_room(store *s, const char *code, const char *config, int64_t at
  * in, newest first (by the last action), with the room's result, the
  * account's seat, the other people's names and the computers' levels, and
  * whether the game was rated for it; not an unfinished room, nor another's;
- * the limit honoured; a bad limit refused; fn's return stops the walk. */
+ * the limit honoured; the next page (before a finish time); a bad limit
+ * refused; fn's return stops the walk. A page's privacy is stored. */
 static void test_player_games(void **st)
 {
     (void)st;
@@ -1487,6 +1488,21 @@ static void test_player_games(void **st)
     int64_t a = 0, b = 0;
     assert_int_equal(store_account_put(s, "Ann", "ann", "h1", 1, &a, &err), 0);
     assert_int_equal(store_account_put(s, "Bob", "bob", "h2", 1, &b, &err), 0);
+    /* a page is public until its owner makes it private (and back) */
+    store_account acc;
+    assert_int_equal(store_account_by_id(s, a, &acc, &err), 0);
+    assert_false(acc.is_private);
+    assert_int_equal(store_account_set_private(s, a, true, &err), 0);
+    assert_int_equal(store_account_by_name(s, "ann", &acc, &err), 0);
+    assert_true(acc.is_private);
+    assert_int_equal(store_account_by_id(s, b, &acc, &err), 0);
+    assert_false(acc.is_private);
+    assert_int_equal(store_account_set_private(s, a, false, &err), 0);
+    assert_int_equal(store_account_by_id(s, a, &acc, &err), 0);
+    assert_false(acc.is_private);
+    assert_int_equal(store_account_set_private(s, a + b + 100, true, &err), 1);
+    assert_int_equal(store_account_set_private(s, -1, true, &err), -1);
+    pl_buf_clear(&err);
     char cfg[256];
     snprintf(cfg, sizeof cfg,
              "{\"seats\":[{\"kind\":\"person\",\"name\":\"Ann\",\"token\":\"t1\",\"account\":%lld},"
@@ -1505,7 +1521,7 @@ static void test_player_games(void **st)
     assert_int_equal(store_finish(s, "p2", "{\"winner\":0}", &err), 0);
     assert_int_equal(store_finish(s, "p4", "{\"winner\":0}", &err), 0);
     games v = {0};
-    assert_int_equal(store_player_games(s, a, 10, grab_game, &v, &err), 0);
+    assert_int_equal(store_player_games(s, a, 0, 10, grab_game, &v, &err), 0);
     assert_int_equal(v.n, 2);
     assert_string_equal(v.room[0], "p2");
     assert_int_equal(v.fin[0], 9000);
@@ -1520,18 +1536,29 @@ static void test_player_games(void **st)
     assert_int_equal(v.nseats[1], 1);
     assert_string_equal(v.opp[1], "Bob,");
     v = (games){0};
-    assert_int_equal(store_player_games(s, b, 10, grab_game, &v, &err), 0);
+    assert_int_equal(store_player_games(s, b, 0, 10, grab_game, &v, &err), 0);
     assert_int_equal(v.n, 1);
     assert_string_equal(v.opp[0], "Ann,");
     assert_int_equal(v.seat0[0], 1);
     v = (games){0};
-    assert_int_equal(store_player_games(s, a, 1, grab_game, &v, &err), 0);
+    assert_int_equal(store_player_games(s, a, 0, 1, grab_game, &v, &err), 0);
     assert_int_equal(v.n, 1);
-    assert_int_equal(store_player_games(s, a, 0, grab_game, &v, &err), 0);
-    assert_int_equal(store_player_games(s, a + b + 100, 10, grab_game, &v, &err), 0);
+    assert_int_equal(store_player_games(s, a, 0, 0, grab_game, &v, &err), 0);
+    assert_int_equal(store_player_games(s, a + b + 100, 0, 10, grab_game, &v, &err), 0);
     assert_int_equal(v.n, 1);
-    assert_int_equal(store_player_games(s, a, 10, stop_game, NULL, &err), 7);
-    assert_int_equal(store_player_games(s, a, -1, grab_game, &v, &err), -1);
+    /* the next page: only games that finished before the given time */
+    v = (games){0};
+    assert_int_equal(store_player_games(s, a, 9000, 10, grab_game, &v, &err), 0);
+    assert_int_equal(v.n, 1);
+    assert_string_equal(v.room[0], "p1");
+    v = (games){0};
+    assert_int_equal(store_player_games(s, a, 5000, 10, grab_game, &v, &err), 0);
+    assert_int_equal(v.n, 0);
+    assert_int_equal(store_player_games(s, a, 9001, 1, grab_game, &v, &err), 0);
+    assert_int_equal(v.n, 1);
+    assert_string_equal(v.room[0], "p2");
+    assert_int_equal(store_player_games(s, a, 0, 10, stop_game, NULL, &err), 7);
+    assert_int_equal(store_player_games(s, a, 0, -1, grab_game, &v, &err), -1);
     pl_buf_clear(&err);
     store_close(s);
     pl_buf_free(&err);

@@ -74,11 +74,15 @@ typedef struct net_conn {
     pl_buf body;
     int body_over;         /* the body is longer than NET_MAX_BODY: the rest is dropped */
     unsigned refuse;       /* the HTTP status refusing it once its body is read (dropped), 0 none */
+    int64_t before_ms;     /* GET /api/player/NAME?before=MS&limit=N: the page asked (player.h) */
+    int limit;
     int secure;            /* came over https (X-Forwarded-Proto from the local proxy) */
     char addr[64];         /* the client's address (rate limits) */
     char token[ACCT_TOKEN_HEX + 1]; /* the session cookie's token, "" none */
     unsigned status;       /* the answer: its HTTP status (0: not yet), */
     char *ans;             /* its JSON body (owned), */
+    size_t ans_len;        /* with ans_zip: the bytes of `ans`, a zip archive (not JSON) */
+    int ans_zip;
     char cookie[160];      /* and its Set-Cookie, "" none */
 } net_conn;
 
@@ -87,7 +91,8 @@ typedef struct net_conn {
 
 /* What an account thread is asked (net_conn.api). */
 enum { NET_API_NONE = 0, NET_API_SIGNUP, NET_API_SIGNIN, NET_API_SIGNOUT, NET_API_PASSWORD, NET_API_DELETE,
-       NET_API_ME, NET_API_WS, NET_API_PLAYER, NET_API_DRILL_GET, NET_API_DRILL_PUT };
+       NET_API_ME, NET_API_WS, NET_API_PLAYER, NET_API_DRILL_GET, NET_API_DRILL_PUT, NET_API_PRIVACY,
+       NET_API_EXPORT };
 
 /* One call for an account thread, then its answer. */
 typedef struct net_areq {
@@ -102,6 +107,10 @@ typedef struct net_areq {
     acct_user user;
     json_t *page;            /* NET_API_PLAYER: the page (player.h); NET_API_DRILL_GET: the answer */
     char *record;            /* NET_API_DRILL_PUT: the record (owned, checked by drill_check) */
+    int64_t before_ms;       /* NET_API_PLAYER: the page asked */
+    int limit;
+    int flag;                /* NET_API_PRIVACY: 1 private, 0 public */
+    pl_buf zip;              /* NET_API_EXPORT: the archive (player_records_zip) */
 } net_areq;
 
 /* An account thread's queue (net.h: the slow one and the quick one). */
@@ -813,6 +822,7 @@ static void net_areq_free(net_areq *q)
     pl_free(q->password2);
     json_decref(q->page);
     pl_free(q->record);
+    pl_buf_free(&q->zip);
     memset(q->user.token, 0, sizeof q->user.token);
     memset(q->token, 0, sizeof q->token);
     pl_free(q);
@@ -879,16 +889,38 @@ static void net_areq_run(acct_svc *a, store *s, drill_rate *rate, net_areq *q)
     case NET_API_DRILL_PUT:
         q->rc = net_drill_run(a, s, rate, q, now, &err);
         break;
-    case NET_API_PLAYER: { /* no such name: ACCT_WRONG, answered 404 */
+    case NET_API_PLAYER: { /* no such name, or a private page not the viewer's own: ACCT_WRONG, answered 404 */
         store_account acc;
-        q->rc = acct_find(a, q->name, &acc, &err);
-        if (q->rc == 1)
+        int who = q->token[0] ? acct_session(a, q->token, now, &q->user, &err) : ACCT_NO_SESSION;
+        q->rc = who < 0 ? -1 : acct_find(a, q->name, &acc, &err);
+        player_query pq = {.own = who == ACCT_OK && q->rc == 0 && q->user.id == acc.id,
+                           .before_ms = q->before_ms, .limit = q->limit};
+        if (q->rc == 1 || (q->rc == 0 && acc.is_private && !pq.own))
             q->rc = ACCT_WRONG;
-        else if (q->rc == 0 && !(q->page = player_page(s, &acc, &err)))
+        else if (q->rc == 0 && !(q->page = player_page(s, &acc, &pq, &err)))
             q->rc = -1;
-        memset(acc.hash, 0, sizeof acc.hash);
+        if (q->rc != -1)
+            memset(acc.hash, 0, sizeof acc.hash);
         break;
     }
+    case NET_API_EXPORT: { /* the owner's only: anyone else, as an unknown name (ACCT_WRONG, 404) */
+        store_account acc;
+        int who = q->token[0] ? acct_session(a, q->token, now, &q->user, &err) : ACCT_NO_SESSION;
+        q->rc = who < 0 ? -1 : acct_find(a, q->name, &acc, &err);
+        int count = 0;
+        if (q->rc == 1 || (q->rc == 0 && (who != ACCT_OK || q->user.id != acc.id)))
+            q->rc = ACCT_WRONG;
+        else if (q->rc == 0 && player_records_zip(s, &acc, &q->zip, &count, &err) < 0)
+            q->rc = -1;
+        if (q->rc != -1)
+            memset(acc.hash, 0, sizeof acc.hash);
+        break;
+    }
+    case NET_API_PRIVACY:
+        q->rc = acct_session(a, q->token, now, &q->user, &err);
+        if (q->rc == ACCT_OK && store_account_set_private(s, q->user.id, q->flag, &err) != 0)
+            q->rc = -1; /* 1: the account went meanwhile, a store trouble as far as the page knows */
+        break;
     default: /* NET_API_ME, NET_API_WS */
         q->rc = acct_session(a, q->token, now, &q->user, &err);
         break;
@@ -968,7 +1000,8 @@ static void *net_acct_main(void *arg)
 static void net_acct_submit(net *n, net_areq *q)
 {
     net_aq *aq = &n->aq[q->op == NET_API_ME || q->op == NET_API_WS || q->op == NET_API_SIGNOUT ||
-                        q->op == NET_API_PLAYER || q->op == NET_API_DRILL_GET || q->op == NET_API_DRILL_PUT];
+                        q->op == NET_API_PLAYER || q->op == NET_API_DRILL_GET || q->op == NET_API_DRILL_PUT ||
+                        q->op == NET_API_PRIVACY];
     q->next = NULL;
     pthread_mutex_lock(&n->mu);
     if (aq->todo_tail)
@@ -1229,6 +1262,39 @@ static int net_player_name(const char *in, size_t len, pl_buf *out)
     return out->oom ? -1 : 0;
 }
 
+#define NET_STR2(x) #x
+#define NET_STR(x) NET_STR2(x)
+
+/* The query of GET /api/player/NAME: before=MS (a positive integer, up to
+ * 15 digits) and limit=N (1 to PLAYER_MAX_GAMES) into *before and *limit
+ * (left as they are when absent; other arguments are ignored). 0, or -1
+ * for a bad value or an argument over 63 bytes. */
+static int net_player_args(struct lws *wsi, int64_t *before, int *limit)
+{
+    char arg[64];
+    for (int k = 0;; k++) {
+        int fl = lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, k);
+        if (fl <= 0)
+            return 0;
+        if (fl >= (int)sizeof arg || lws_hdr_copy_fragment(wsi, arg, (int)sizeof arg, WSI_TOKEN_HTTP_URI_ARGS, k) < 0)
+            return -1;
+        int is_before = !strncmp(arg, "before=", 7), is_limit = !strncmp(arg, "limit=", 6);
+        if (!is_before && !is_limit)
+            continue;
+        const char *v = arg + (is_before ? 7 : 6);
+        size_t len = strlen(v);
+        if (len == 0 || len > 15 || strspn(v, "0123456789") != len)
+            return -1;
+        long long x = strtoll(v, NULL, 10);
+        if (x < 1 || (is_limit && x > PLAYER_MAX_GAMES))
+            return -1;
+        if (is_before)
+            *before = x;
+        else
+            *limit = (int)x;
+    }
+}
+
 /* A request for /api/...: the path and method checked, the client noted;
  * a POST waits for its body (net_api_body, net_api_complete), a GET of
  * /api/account/me or /api/player/NAME goes to the quick account thread.
@@ -1240,10 +1306,12 @@ static int net_api_begin(net *n, struct lws *wsi, net_conn *c, const char *path,
         int api;
     } apis[] = {{"/api/account/signup", NET_API_SIGNUP},     {"/api/account/signin", NET_API_SIGNIN},
                 {"/api/account/signout", NET_API_SIGNOUT},   {"/api/account/password", NET_API_PASSWORD},
-                {"/api/account/delete", NET_API_DELETE},     {"/api/account/me", NET_API_ME}};
+                {"/api/account/delete", NET_API_DELETE},     {"/api/account/me", NET_API_ME},
+                {"/api/account/privacy", NET_API_PRIVACY}};
     pl_buf_free(&c->body);
     pl_free(c->ans);
     c->ans = NULL;
+    c->ans_zip = 0;
     c->status = 0;
     c->cookie[0] = 0;
     c->body_over = 0;
@@ -1253,7 +1321,12 @@ static int net_api_begin(net *n, struct lws *wsi, net_conn *c, const char *path,
     for (size_t i = 0; i < sizeof apis / sizeof apis[0]; i++)
         if (strlen(apis[i].path) == len && !memcmp(apis[i].path, path, len))
             c->api = apis[i].api;
-    if (len > 12 && !memcmp(path, "/api/player/", 12) && net_player_name(path + 12, len - 12, &c->body) == 0)
+    static const char zip[] = "/records.zip";
+    size_t zl = sizeof zip - 1;
+    if (len > 12 + zl && !memcmp(path, "/api/player/", 12) && !memcmp(path + len - zl, zip, zl) &&
+        net_player_name(path + 12, len - 12 - zl, &c->body) == 0)
+        c->api = NET_API_EXPORT; /* /api/player/NAME/records.zip: the name waits in `body` too */
+    else if (len > 12 && !memcmp(path, "/api/player/", 12) && net_player_name(path + 12, len - 12, &c->body) == 0)
         c->api = NET_API_PLAYER; /* the name waits in `body` (a GET has none) */
     int drill = len == 10 && !memcmp(path, "/api/drill", 10);
     if (drill) /* GET reads the record, PUT replaces it */
@@ -1262,11 +1335,21 @@ static int net_api_begin(net *n, struct lws *wsi, net_conn *c, const char *path,
     net_cookie(wsi, c->token);
     int post = method == LWSHUMETH_POST || method == LWSHUMETH_PUT;
     int has_body = post && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0;
+    c->before_ms = 0;
+    c->limit = PLAYER_MAX_GAMES;
+    if (c->api == NET_API_PLAYER && !post && net_player_args(wsi, &c->before_ms, &c->limit) < 0) {
+        pl_buf_free(&c->body);
+        c->api = NET_API_NONE;
+        net_api_error(wsi, c, 400, "shape",
+                      "before: a finish time (ms, a positive integer); limit: 1 to " NET_STR(PLAYER_MAX_GAMES));
+        return 0;
+    }
     if (!c->api)
         c->status = 404;
     else if (drill ? method != LWSHUMETH_GET && method != LWSHUMETH_PUT
                    : method == LWSHUMETH_PUT ||
-                         (c->api == NET_API_ME || c->api == NET_API_PLAYER) == post || (!post && method != LWSHUMETH_GET))
+                         (c->api == NET_API_ME || c->api == NET_API_PLAYER || c->api == NET_API_EXPORT) == post ||
+                         (!post && method != LWSHUMETH_GET))
         c->status = 405;
     else if ((post || drill) && !net_same_origin(wsi)) /* a record is the player's own: read by their pages only */
         c->status = 403;
@@ -1430,6 +1513,17 @@ static void net_drill_begin(net *n, struct lws *wsi, net_conn *c)
     net_acct_submit(n, q);
 }
 
+/* The body of POST /api/account/privacy: 1 for {"private": true}, 0 for
+ * {"private": false}, -1 for anything else (jansson, strict). */
+static int net_privacy_body(const char *body, size_t len)
+{
+    json_t *root = json_loadb(body ? body : "", len, JSON_REJECT_DUPLICATES, NULL);
+    int on = 0;
+    int bad = !root || json_unpack_ex(root, NULL, JSON_STRICT, "{s:b}", "private", &on) < 0;
+    json_decref(root);
+    return bad ? -1 : on != 0;
+}
+
 /* The whole request is in: its body checked against its shape
  * (docs/server.md: unknown keys, wrong types, more than NET_MAX_BODY bytes:
  * 400 "shape"), then the call goes to an account thread. */
@@ -1464,11 +1558,19 @@ static void net_api_complete(net *n, struct lws *wsi, net_conn *c)
                                         [NET_API_SIGNOUT] = "signout", [NET_API_PASSWORD] = "password",
                                         [NET_API_DELETE] = "delete"};
     net_acct_fields b = {0};
-    if (c->api == NET_API_PLAYER) { /* the name net_api_begin decoded */
+    int flag = 0;
+    if (c->api == NET_API_PLAYER || c->api == NET_API_EXPORT) { /* the name net_api_begin decoded */
         int bad = net_dup(&b.name, c->body.s ? c->body.s : "");
         pl_buf_free(&c->body);
         if (bad) {
             net_api_error(wsi, c, 503, "storage", "out of memory");
+            return;
+        }
+    } else if (c->api == NET_API_PRIVACY) {
+        flag = net_privacy_body(c->body.s, c->body.len);
+        pl_buf_free(&c->body);
+        if (flag < 0) {
+            net_api_error(wsi, c, 400, "shape", "the body must be {\"private\": true or false}");
             return;
         }
     } else if (c->api != NET_API_ME) {
@@ -1487,7 +1589,8 @@ static void net_api_complete(net *n, struct lws *wsi, net_conn *c)
         }
         pl_buf_free(&why);
     }
-    int needs_session = c->api == NET_API_PASSWORD || c->api == NET_API_DELETE || c->api == NET_API_SIGNOUT;
+    int needs_session = c->api == NET_API_PASSWORD || c->api == NET_API_DELETE || c->api == NET_API_SIGNOUT ||
+                        c->api == NET_API_PRIVACY;
     if (needs_session && !c->token[0]) {
         net_account_body_free(&b);
         if (c->api == NET_API_SIGNOUT) {
@@ -1512,6 +1615,9 @@ static void net_api_complete(net *n, struct lws *wsi, net_conn *c)
     q->password2 = b.new_password;
     q->op = c->api;
     q->hc = c;
+    q->before_ms = c->before_ms;
+    q->limit = c->limit;
+    q->flag = flag;
     memcpy(q->token, c->token, sizeof q->token);
     snprintf(q->addr, sizeof q->addr, "%s", c->addr);
     c->areq = q;
@@ -1525,15 +1631,19 @@ static int net_api_write(struct lws *wsi, net_conn *c)
     if (!c->status)
         return 0;
     const char *body = c->ans ? c->ans : "{}";
-    size_t blen = strlen(body);
+    size_t blen = c->ans_zip ? c->ans_len : strlen(body);
     unsigned char *buf = pl_malloc(LWS_PRE + 1024 + blen);
     if (!buf)
         return -1;
     unsigned char *start = buf + LWS_PRE, *p = start, *end = start + 1024;
-    static const char nostore[] = "no-store";
-    int bad = lws_add_http_common_headers(wsi, c->status, "application/json", blen, &p, end) ||
+    static const char nostore[] = "no-store", attach[] = "attachment; filename=\"parlour-records.zip\"";
+    int bad = lws_add_http_common_headers(wsi, c->status, c->ans_zip ? "application/zip" : "application/json", blen,
+                                          &p, end) ||
               lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
                                           (const unsigned char *)nostore, (int)sizeof nostore - 1, &p, end) ||
+              (c->ans_zip && lws_add_http_header_by_name(wsi, (const unsigned char *)"content-disposition:",
+                                                         (const unsigned char *)attach, (int)sizeof attach - 1, &p,
+                                                         end)) ||
               (c->cookie[0] && lws_add_http_header_by_name(wsi, (const unsigned char *)"set-cookie:",
                                                            (const unsigned char *)c->cookie,
                                                            (int)strlen(c->cookie), &p, end)) ||
@@ -1546,6 +1656,8 @@ static int net_api_write(struct lws *wsi, net_conn *c)
     pl_free(buf);
     pl_free(c->ans);
     c->ans = NULL;
+    c->ans_zip = 0;
+    c->ans_len = 0;
     c->status = 0;
     c->api = NET_API_NONE;
     if (bad)
@@ -1565,6 +1677,7 @@ static void net_api_gone(net_conn *c)
     pl_buf_free(&c->body);
     pl_free(c->ans);
     c->ans = NULL;
+    c->ans_zip = 0;
     c->status = 0;
     c->api = NET_API_NONE;
 }
@@ -1661,7 +1774,19 @@ static void net_api_done(net *n, net_areq *q)
             net_api_answer(wsi, c, 200, NULL);
         else if ((q->op == NET_API_DRILL_GET || q->op == NET_API_DRILL_PUT) && q->rc == ACCT_RATE)
             net_api_error(wsi, c, 429, "rate", "too many drill saves: wait a minute");
-        else if (q->op == NET_API_PLAYER && q->rc == ACCT_WRONG)
+        else if (q->op == NET_API_PRIVACY && q->rc == ACCT_OK)
+            net_api_answer(wsi, c, 200, json_pack("{s:b}", "private", q->flag));
+        else if (q->op == NET_API_EXPORT && q->rc == ACCT_OK && !q->zip.len) /* libzip writes no empty archive */
+            net_api_error(wsi, c, 404, "no_games", "no finished games to export");
+        else if (q->op == NET_API_EXPORT && q->rc == ACCT_OK) {
+            pl_free(c->ans);
+            c->ans = q->zip.s; /* the archive moves to the answer */
+            c->ans_len = q->zip.len;
+            q->zip = (pl_buf){0};
+            c->ans_zip = 1;
+            c->status = 200;
+            lws_callback_on_writable(wsi);
+        } else if ((q->op == NET_API_PLAYER || q->op == NET_API_EXPORT) && q->rc == ACCT_WRONG)
             net_api_error(wsi, c, 404, "not_found", "no such player");
         else if (q->rc == ACCT_OK && q->op == NET_API_ME)
             net_api_answer(wsi, c, 200, json_pack("{s:s}", "name", q->user.name));

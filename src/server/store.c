@@ -275,6 +275,13 @@ int store_account_by_id(store *s, int64_t id, store_account *out, pl_buf *err)
     return s->ops->account_get(s, NULL, id, out, err);
 }
 
+int store_account_set_private(store *s, int64_t id, bool on, pl_buf *err)
+{
+    if (!id_ok(id, err))
+        return -1;
+    return s->ops->account_private(s, id, on, err);
+}
+
 int store_account_set_hash(store *s, int64_t id, const char *hash, const char *keep, pl_buf *err)
 {
     if (!id_ok(id, err) || !text_ok(hash, STORE_ACCOUNT_HASH, "a password hash", err) ||
@@ -447,13 +454,14 @@ int store_rating_history(store *s, int64_t account, const char *pool, store_hist
     return s->ops->rating_history(s, account, pool, fn, ctx, err);
 }
 
-int store_player_games(store *s, int64_t account, int limit, store_game_fn fn, void *ctx, pl_buf *err)
+int store_player_games(store *s, int64_t account, int64_t before_ms, int limit, store_game_fn fn, void *ctx,
+                       pl_buf *err)
 {
     if (limit < 0 || !fn) {
         pl_buf_puts(err, "store: a bad limit or no function for the player's games");
         return -1;
     }
-    return limit == 0 ? 0 : s->ops->player_games(s, account, limit, fn, ctx, err);
+    return limit == 0 ? 0 : s->ops->player_games(s, account, before_ms, limit, fn, ctx, err);
 }
 
 int store_player_row(int64_t account, const char *code, const char *game, const char *options, const char *result,

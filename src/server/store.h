@@ -192,6 +192,7 @@ typedef struct store_account {
     char folded[STORE_ACCOUNT_FOLDED + 1];
     char hash[STORE_ACCOUNT_HASH + 1];
     int64_t created_ms;
+    bool is_private; /* its page answers others as an unknown name (issue 33 §4) */
 } store_account;
 
 /* Adds an account. Returns 0 with its new id in *id, 1 when another account
@@ -209,6 +210,10 @@ int store_account_by_id(store *s, int64_t id, store_account *out, pl_buf *err);
  * all of them). Returns 0, 1 when there is no such account (nothing
  * changed), or -1 with a message (nothing changed). */
 int store_account_set_hash(store *s, int64_t id, const char *hash, const char *keep, pl_buf *err);
+/* Makes account `id`'s page private (`on`) or public (docs/accounts.md,
+ * "A private page"). Returns 0, 1 when there is no such account (nothing
+ * written), or -1 with a message (a bad id, I/O error; nothing written). */
+int store_account_set_private(store *s, int64_t id, bool on, pl_buf *err);
 /* Replaces account `id`'s password hash by `hash` if it is still `old` (a
  * rehash of the same password with other limits: its sessions stay).
  * Returns 0, 1 when the account is gone or its hash is no longer `old`
@@ -343,12 +348,15 @@ typedef struct store_player_game {
 typedef int (*store_game_fn)(void *ctx, const store_player_game *g);
 /* Calls fn for at most `limit` (>= 0) finished rooms whose configuration
  * has a seat of account `account` ("account": ID), newest first (by the
- * last action's time, then room code descending). Opponents are the other
+ * last action's time, then room code descending); with before_ms > 0 only
+ * those that finished before it (finished_ms < before_ms: the next page
+ * after a game that finished at before_ms; <= 0: from the newest). Opponents are the other
  * person seats' names (a partner seat is not listed). It reads every
  * finished room's configuration (no index can hold a JSON seat list): fine
  * for a first version, a seats table is the next step. Returns 0, fn's
  * non-zero return, or -1 with a message (a bad limit, I/O error). */
-int store_player_games(store *s, int64_t account, int limit, store_game_fn fn, void *ctx, pl_buf *err);
+int store_player_games(store *s, int64_t account, int64_t before_ms, int limit, store_game_fn fn, void *ctx,
+                       pl_buf *err);
 
 /* ---- Karuta drills (issue 34 §4; drill.h, docs/drills.md) ----
  *

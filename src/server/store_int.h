@@ -49,6 +49,8 @@ typedef struct store_ops {
     /* By folded name, or by id when folded is NULL. */
     int (*account_get)(store *s, const char *folded, int64_t id, store_account *out, pl_buf *err);
     int (*account_set_hash)(store *s, int64_t id, const char *hash, const char *keep, pl_buf *err);
+    /* Sets account id's page private or public: 0, 1 no such account, or -1. */
+    int (*account_private)(store *s, int64_t id, bool on, pl_buf *err);
     int (*account_rehash)(store *s, int64_t id, const char *old, const char *hash, pl_buf *err);
     int (*account_delete)(store *s, int64_t id, const char *anon, pl_buf *err);
     int (*session_put)(store *s, const char *hash, int64_t account, int64_t expires_ms, pl_buf *err);
@@ -63,7 +65,8 @@ typedef struct store_ops {
     int (*rating_history)(store *s, int64_t account, const char *pool, store_history_fn fn, void *ctx,
                           pl_buf *err);
     /* Calls store_player_row for each row, in order. */
-    int (*player_games)(store *s, int64_t account, int limit, store_game_fn fn, void *ctx, pl_buf *err);
+    int (*player_games)(store *s, int64_t account, int64_t before_ms, int limit, store_game_fn fn, void *ctx,
+                        pl_buf *err);
     /* Drill records (store_drill_get/put, checked by store.c). */
     int (*drill_get)(store *s, int64_t account, pl_buf *out, int64_t *updated_ms, pl_buf *err);
     int (*drill_put)(store *s, int64_t account, const char *record, int64_t now_ms, pl_buf *err);

@@ -70,6 +70,7 @@ enum {
     P_ACC_PUT,
     P_ACC_BY_NAME,
     P_ACC_BY_ID,
+    P_ACC_PRIVATE,
     P_ACC_LOCK,
     P_ACC_HASH,
     P_ACC_REHASH,
@@ -165,8 +166,9 @@ static const struct {
     [P_ACC_PUT] = {"INSERT INTO accounts(name, folded, hash, created_ms) VALUES ($1, $2, $3, $4) "
                    "ON CONFLICT (folded) DO NOTHING RETURNING id",
                    4},
-    [P_ACC_BY_NAME] = {"SELECT id, name, folded, hash, created_ms FROM accounts WHERE folded = $1", 1},
-    [P_ACC_BY_ID] = {"SELECT id, name, folded, hash, created_ms FROM accounts WHERE id = $1", 1},
+    [P_ACC_BY_NAME] = {"SELECT id, name, folded, hash, created_ms, private FROM accounts WHERE folded = $1", 1},
+    [P_ACC_BY_ID] = {"SELECT id, name, folded, hash, created_ms, private FROM accounts WHERE id = $1", 1},
+    [P_ACC_PRIVATE] = {"UPDATE accounts SET private = $2 WHERE id = $1", 2},
     [P_ACC_LOCK] = {"SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", 1},
     [P_ACC_HASH] = {"UPDATE accounts SET hash = $2 WHERE id = $1", 2},
     [P_ACC_REHASH] = {"UPDATE accounts SET hash = $3 WHERE id = $1 AND hash = $2", 3},
@@ -189,13 +191,14 @@ static const struct {
     [P_RATING_HISTORY] = {"SELECT room, at_ms, rating_after, rd_after FROM rating_history WHERE account = $1 "
                           "AND pool = $2 ORDER BY at_ms, room",
                           2},
-    [P_PLAYER_GAMES] = {"SELECT r.code, r.game, r.options, r.result, r.config, "
+    [P_PLAYER_GAMES] = {"SELECT * FROM (SELECT r.code, r.game, r.options, r.result, r.config, "
                         "COALESCE((SELECT a.at_ms FROM actions a WHERE a.room = r.code ORDER BY a.seq DESC LIMIT 1), "
                         "0) AS fin, EXISTS(SELECT 1 FROM rating_history h WHERE h.account = $1 AND h.room = r.code) "
                         "FROM rooms r WHERE r.finished AND EXISTS(SELECT 1 FROM jsonb_array_elements(CASE WHEN "
                         "jsonb_typeof(r.config::jsonb -> 'seats') = 'array' THEN r.config::jsonb -> 'seats' ELSE "
-                        "'[]'::jsonb END) e WHERE e ->> 'account' = $1::text) ORDER BY fin DESC, r.code DESC LIMIT $2",
-                        2},
+                        "'[]'::jsonb END) e WHERE e ->> 'account' = $1::text)) t WHERE $3::bigint <= 0 OR "
+                        "t.fin < $3::bigint ORDER BY t.fin DESC, t.code DESC LIMIT $2",
+                        3},
     [P_RATING_PUT] = {"INSERT INTO ratings(account, pool, rating, rd, sigma, games, updated_ms) "
                       "VALUES ($1, $2, $3, $4, $5, 1, $6) ON CONFLICT (account, pool) DO UPDATE SET "
                       "rating = excluded.rating, rd = excluded.rd, sigma = excluded.sigma, "
@@ -1109,6 +1112,7 @@ static int pg_account_get(store *base, const char *folded, int64_t id, store_acc
         store_copy_field(out->folded, sizeof out->folded, PQgetvalue(r, 0, 2));
         store_copy_field(out->hash, sizeof out->hash, PQgetvalue(r, 0, 3));
         out->created_ms = strtoll(PQgetvalue(r, 0, 4), NULL, 10);
+        out->is_private = PQgetvalue(r, 0, 5)[0] == 't';
         rc = 0;
     }
     PQclear(r);
@@ -1143,6 +1147,18 @@ static int pg_account_set_hash(store *base, int64_t id, const char *hash, const 
     if (rc == 1) /* nothing changed */
         return end(s, -2, err) == -2 ? 1 : -1;
     return end(s, rc, err);
+}
+
+static int pg_account_private(store *base, int64_t id, bool on, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    char ids[24];
+    snprintf(ids, sizeof ids, "%" PRId64, id);
+    const char *p[2] = {ids, on ? "true" : "false"};
+    int n = changed(s, P_ACC_PRIVATE, p, "making a page private or public", err);
+    return n < 0 ? -1 : n == 0 ? 1 : 0;
 }
 
 static int pg_account_rehash(store *base, int64_t id, const char *old, const char *hash, pl_buf *err)
@@ -1347,15 +1363,17 @@ static int pg_rating_history(store *base, int64_t account, const char *pool, sto
     return ret;
 }
 
-static int pg_player_games(store *base, int64_t account, int limit, store_game_fn fn, void *ctx, pl_buf *err)
+static int pg_player_games(store *base, int64_t account, int64_t before_ms, int limit, store_game_fn fn, void *ctx,
+                           pl_buf *err)
 {
     pg_store *s = pg(base);
     if (ready(s, err) < 0)
         return -1;
-    char acc[24], lim[16];
+    char acc[24], lim[16], bef[24];
     snprintf(acc, sizeof acc, "%" PRId64, account);
     snprintf(lim, sizeof lim, "%d", limit);
-    const char *p[2] = {acc, lim};
+    snprintf(bef, sizeof bef, "%" PRId64, before_ms);
+    const char *p[3] = {acc, lim, bef};
     PGresult *r = call(s, P_PLAYER_GAMES, p, "reading a player's games", err);
     if (!r)
         return -1;
@@ -1424,6 +1442,7 @@ static const store_ops pg_ops = {
     .account_get = pg_account_get,
     .account_set_hash = pg_account_set_hash,
     .account_rehash = pg_account_rehash,
+    .account_private = pg_account_private,
     .account_delete = pg_account_delete,
     .session_put = pg_session_put,
     .session_get = pg_session_get,

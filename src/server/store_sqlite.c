@@ -63,6 +63,7 @@ enum {
     Q_ACC_PUT,
     Q_ACC_BY_NAME,
     Q_ACC_BY_ID,
+    Q_ACC_PRIVATE,
     Q_ACC_HASH,
     Q_ACC_REHASH,
     Q_ACC_DELETE,
@@ -119,8 +120,9 @@ static const char *const sql_text[NQ] = {
                     "ON CONFLICT(owner) DO UPDATE SET alive_until_ms = excluded.alive_until_ms",
     [Q_ACC_PUT] = "INSERT INTO accounts(name, folded, hash, created_ms) VALUES (?1, ?2, ?3, ?4) "
                   "ON CONFLICT(folded) DO NOTHING RETURNING id",
-    [Q_ACC_BY_NAME] = "SELECT id, name, folded, hash, created_ms FROM accounts WHERE folded = ?1",
-    [Q_ACC_BY_ID] = "SELECT id, name, folded, hash, created_ms FROM accounts WHERE id = ?1",
+    [Q_ACC_BY_NAME] = "SELECT id, name, folded, hash, created_ms, private FROM accounts WHERE folded = ?1",
+    [Q_ACC_BY_ID] = "SELECT id, name, folded, hash, created_ms, private FROM accounts WHERE id = ?1",
+    [Q_ACC_PRIVATE] = "UPDATE accounts SET private = ?2 WHERE id = ?1",
     [Q_ACC_HASH] = "UPDATE accounts SET hash = ?2 WHERE id = ?1",
     [Q_ACC_REHASH] = "UPDATE accounts SET hash = ?3 WHERE id = ?1 AND hash = ?2",
     [Q_ACC_DELETE] = "DELETE FROM accounts WHERE id = ?1",
@@ -138,12 +140,12 @@ static const char *const sql_text[NQ] = {
     [Q_RATING_HISTORY] = "SELECT room, at_ms, rating_after, rd_after FROM rating_history WHERE account = ?1 "
                          "AND pool = ?2 ORDER BY at_ms, room",
     [Q_PLAYER_GAMES] =
-        "SELECT r.code, r.game, r.options, r.result, r.config, "
+        "SELECT * FROM (SELECT r.code, r.game, r.options, r.result, r.config, "
         "COALESCE((SELECT a.at_ms FROM actions a WHERE a.room = r.code ORDER BY a.seq DESC LIMIT 1), 0) AS fin, "
         "EXISTS(SELECT 1 FROM rating_history h WHERE h.account = ?1 AND h.room = r.code) "
         "FROM rooms r WHERE r.finished = 1 AND json_valid(r.config) AND EXISTS(SELECT 1 FROM "
-        "json_each(r.config, '$.seats') e WHERE json_extract(e.value, '$.account') = ?1) "
-        "ORDER BY fin DESC, r.code DESC LIMIT ?2",
+        "json_each(r.config, '$.seats') e WHERE json_extract(e.value, '$.account') = ?1)) t "
+        "WHERE ?3 <= 0 OR t.fin < ?3 ORDER BY t.fin DESC, t.code DESC LIMIT ?2",
     [Q_RATING_PUT] = "INSERT INTO ratings(account, pool, rating, rd, sigma, games, updated_ms) "
                      "VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6) ON CONFLICT(account, pool) DO UPDATE SET "
                      "rating = excluded.rating, rd = excluded.rd, sigma = excluded.sigma, games = games + 1, "
@@ -1045,6 +1047,7 @@ static int sq_account_get(store *base, const char *folded, int64_t id, store_acc
         store_copy_field(out->folded, sizeof out->folded, col_text(q, 2));
         store_copy_field(out->hash, sizeof out->hash, col_text(q, 3));
         out->created_ms = sqlite3_column_int64(q, 4);
+        out->is_private = sqlite3_column_int(q, 5) != 0;
     }
     done(q);
     if (rc == SQLITE_ROW)
@@ -1088,6 +1091,16 @@ static int sq_account_set_hash(store *base, int64_t id, const char *hash, const 
     if (rc == 1) /* nothing to commit */
         return end(s, -2, err) == -2 ? 1 : -1;
     return end(s, rc, err);
+}
+
+static int sq_account_private(store *base, int64_t id, bool on, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[Q_ACC_PRIVATE];
+    sqlite3_bind_int64(q, 1, id);
+    sqlite3_bind_int(q, 2, on ? 1 : 0);
+    int n = changed(s, Q_ACC_PRIVATE, "making a page private or public", err);
+    return n < 0 ? -1 : n == 0 ? 1 : 0;
 }
 
 static int sq_account_rehash(store *base, int64_t id, const char *old, const char *hash, pl_buf *err)
@@ -1302,12 +1315,14 @@ static int sq_rating_history(store *base, int64_t account, const char *pool, sto
     return rc == SQLITE_DONE ? 0 : fail(s, "reading a rating history", err);
 }
 
-static int sq_player_games(store *base, int64_t account, int limit, store_game_fn fn, void *ctx, pl_buf *err)
+static int sq_player_games(store *base, int64_t account, int64_t before_ms, int limit, store_game_fn fn, void *ctx,
+                           pl_buf *err)
 {
     sq_store *s = sq(base);
     sqlite3_stmt *q = s->q[Q_PLAYER_GAMES];
     sqlite3_bind_int64(q, 1, account);
     sqlite3_bind_int(q, 2, limit);
+    sqlite3_bind_int64(q, 3, before_ms);
     int rc, ret = 0;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         ret = store_player_row(account, col_text(q, 0), col_text(q, 1), col_text(q, 2),
@@ -1373,6 +1388,7 @@ static const store_ops sq_ops = {
     .account_get = sq_account_get,
     .account_set_hash = sq_account_set_hash,
     .account_rehash = sq_account_rehash,
+    .account_private = sq_account_private,
     .account_delete = sq_account_delete,
     .session_put = sq_session_put,
     .session_get = sq_session_get,

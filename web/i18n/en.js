@@ -1279,4 +1279,20 @@ export default {
   'drill.saveFailed': 'Not saved yet: trying again.',
   'drill.loadFailed': 'Your saved progress could not be read: this time it is kept in this browser.',
   // (end of drill)
+  // ==== player2: a player's page, finished: privacy, older games, win rates against the computer (web/js/player.js; issue 33 §4) ====
+  'player.private.note': 'Your page is private: only you can see it. Anyone else is told there is no player of this name.',
+  'player.private.switch': 'Keep my page private',
+  'player.private.failed': 'The setting was not saved: try again.',
+  'player.levels': 'Against the computer',
+  'player.level': '{game}, {level}: won {wins} of {n} ({rate}%)',
+  'player.more': 'Older games',
+  'player.moreFailed': 'The older games did not load: try again.',
+  'player.export': 'Download all my games (records in a zip file)',
+  'player.karuta': 'Karuta: taking the cards',
+  'player.karuta.summary': 'Last {n} matches: {takes} cards taken, {mean} s on average from the start of the poem (median {median} s); fouls (お手つき otetsuki): {fouls}, {perMatch} a match.',
+  'player.karuta.summary.one': 'Last match: {takes} cards taken, {mean} s on average from the start of the poem (median {median} s); fouls (お手つき otetsuki): {fouls}.',
+  'player.karuta.none': 'Last {n} matches: no card taken; fouls (お手つき otetsuki): {fouls}, {perMatch} a match.',
+  'player.karuta.none.one': 'Last match: no card taken; fouls (お手つき otetsuki): {fouls}.',
+  'player.karuta.chart': 'The mean take time of each match with a card taken, oldest first; the last: {mean} s',
+  // (end of player2)
 };

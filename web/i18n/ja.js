@@ -1282,4 +1282,20 @@ export default {
   'drill.saveFailed': 'まだ保存できていません。もう一度試します。',
   'drill.loadFailed': '保存された記録を読めませんでした。今回はこのブラウザーに保存します。',
   // (end of drill)
+  // ==== player2: a player's page, finished: privacy, older games, win rates against the computer (web/js/player.js; issue 33 §4) ====
+  'player.private.note': 'このページは非公開です。見られるのはあなただけで、ほかの人にはこの名前のプレイヤーはいないと表示されます。',
+  'player.private.switch': 'ページを非公開にする',
+  'player.private.failed': '設定を保存できませんでした。もう一度お試しください。',
+  'player.levels': 'コンピューターとの対局',
+  'player.level': '{game}（{level}）：{n} 局中 {wins} 勝（{rate}%）',
+  'player.more': '以前の対局',
+  'player.moreFailed': '以前の対局を読み込めませんでした。もう一度お試しください。',
+  'player.export': 'すべての対局をダウンロード（記録の zip ファイル）',
+  'player.karuta': 'かるた：札を取る',
+  'player.karuta.summary': '最近の {n} 試合：取った札 {takes} 枚、上の句の読み始めから平均 {mean} 秒（中央値 {median} 秒）、お手つき {fouls} 回（1 試合あたり {perMatch} 回）。',
+  'player.karuta.summary.one': '最近の 1 試合：取った札 {takes} 枚、上の句の読み始めから平均 {mean} 秒（中央値 {median} 秒）、お手つき {fouls} 回。',
+  'player.karuta.none': '最近の {n} 試合：取った札はありません。お手つき {fouls} 回（1 試合あたり {perMatch} 回）。',
+  'player.karuta.none.one': '最近の 1 試合：取った札はありません。お手つき {fouls} 回。',
+  'player.karuta.chart': '札を取った試合ごとの平均の取り時間（古い順）、最後は {mean} 秒',
+  // (end of player2)
 };

@@ -1277,4 +1277,20 @@ export default {
   'drill.saveFailed': 'Пока не сохранено: пробуем снова.',
   'drill.loadFailed': 'Сохранённые успехи не удалось прочитать: в этот раз они хранятся в этом браузере.',
   // (end of drill)
+  // ==== player2: a player's page, finished: privacy, older games, win rates against the computer (web/js/player.js; issue 33 §4) ====
+  'player.private.note': 'Ваша страница закрыта: её видите только вы. Остальным сообщается, что игрока с таким именем нет.',
+  'player.private.switch': 'Закрытая страница (видна только мне)',
+  'player.private.failed': 'Настройка не сохранилась: попробуйте ещё раз.',
+  'player.levels': 'Против компьютера',
+  'player.level': '{game}, уровень «{level}»: побед {wins} из {n} ({rate}%)',
+  'player.more': 'Более ранние партии',
+  'player.moreFailed': 'Более ранние партии не загрузились: попробуйте ещё раз.',
+  'player.export': 'Скачать все мои партии (записи в zip-архиве)',
+  'player.karuta': 'Карута: взятие карт',
+  'player.karuta.summary': 'Последние матчи ({n}): взято карт: {takes}, в среднем за {mean} с от начала стихотворения (медиана {median} с); ошибок (お手つき отэцуки): {fouls}, {perMatch} за матч.',
+  'player.karuta.summary.one': 'Последний матч: взято карт: {takes}, в среднем за {mean} с от начала стихотворения (медиана {median} с); ошибок (お手つき отэцуки): {fouls}.',
+  'player.karuta.none': 'Последние матчи ({n}): ни одной взятой карты; ошибок (お手つき отэцуки): {fouls}, {perMatch} за матч.',
+  'player.karuta.none.one': 'Последний матч: ни одной взятой карты; ошибок (お手つき отэцуки): {fouls}.',
+  'player.karuta.chart': 'Среднее время взятия в каждом матче со взятыми картами, от старых к новым; в последнем: {mean} с',
+  // (end of player2)
 };

@@ -1281,4 +1281,20 @@ export default {
   'drill.saveFailed': 'Chưa lưu được: đang thử lại.',
   'drill.loadFailed': 'Không đọc được tiến độ đã lưu: lần này nó được lưu trong trình duyệt này.',
   // (end of drill)
+  // ==== player2: a player's page, finished: privacy, older games, win rates against the computer (web/js/player.js; issue 33 §4) ====
+  'player.private.note': 'Trang của bạn đang để riêng tư: chỉ bạn xem được. Người khác sẽ thấy là không có người chơi nào tên này.',
+  'player.private.switch': 'Để trang của tôi ở chế độ riêng tư',
+  'player.private.failed': 'Chưa lưu được cài đặt: hãy thử lại.',
+  'player.levels': 'Đấu với máy',
+  'player.level': '{game}, mức {level}: thắng {wins}/{n} ván ({rate}%)',
+  'player.more': 'Các ván cũ hơn',
+  'player.moreFailed': 'Chưa tải được các ván cũ hơn: hãy thử lại.',
+  'player.export': 'Tải về mọi ván của tôi (bản ghi trong tệp zip)',
+  'player.karuta': 'Karuta: lấy lá bài',
+  'player.karuta.summary': '{n} trận gần nhất: lấy được {takes} lá, trung bình {mean} giây tính từ đầu bài thơ (trung vị {median} giây); phạm lỗi (お手つき otetsuki) {fouls} lần, {perMatch} lần mỗi trận.',
+  'player.karuta.summary.one': 'Trận gần nhất: lấy được {takes} lá, trung bình {mean} giây tính từ đầu bài thơ (trung vị {median} giây); phạm lỗi (お手つき otetsuki) {fouls} lần.',
+  'player.karuta.none': '{n} trận gần nhất: không lấy được lá nào; phạm lỗi (お手つき otetsuki) {fouls} lần, {perMatch} lần mỗi trận.',
+  'player.karuta.none.one': 'Trận gần nhất: không lấy được lá nào; phạm lỗi (お手つき otetsuki) {fouls} lần.',
+  'player.karuta.chart': 'Thời gian lấy lá trung bình của mỗi trận có lấy được lá, từ cũ đến mới; trận cuối: {mean} giây',
+  // (end of player2)
 };

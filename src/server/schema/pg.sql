@@ -74,3 +74,8 @@ CREATE TABLE rating_history(
 CREATE TABLE drills(
   account bigint PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
   record text NOT NULL, updated_ms bigint NOT NULL);
+
+-- @version 5
+-- a player's page may be private (issue 33 §4, docs/accounts.md): then it
+-- answers others as an unknown name does; public by default.
+ALTER TABLE accounts ADD COLUMN private boolean NOT NULL DEFAULT false;

@@ -76,3 +76,8 @@ CREATE TABLE rating_history(
 CREATE TABLE drills(
   account INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
   record TEXT NOT NULL, updated_ms INTEGER NOT NULL);
+
+-- @version 6
+-- a player's page may be private (issue 33 §4, docs/accounts.md): then it
+-- answers others as an unknown name does; public (0) by default.
+ALTER TABLE accounts ADD COLUMN private INTEGER NOT NULL DEFAULT 0;
