@@ -151,7 +151,7 @@ hub_batch *hub_store_take(hub *h)
     if (h->inflight)
         return NULL;
     hub_batchp *p = h->next;
-    if (!p || !(p->b.nrooms || p->b.nactions || p->b.nfinished || p->ncfg || p->nloads || p->ndrops)) {
+    if (!p || !(p->b.nrooms || p->b.nactions || p->b.nfinished || p->ncfg || p->nloads || p->ndrops || p->nlooks)) {
         hub_release(h, h->batch_seq); /* nothing to wait for */
         return NULL;
     }
@@ -263,6 +263,7 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
             }
         }
         loads_done(h, p, now_ms);
+        hubp_looks_done(h, p, now_ms);
         return;
     }
     /* Failed: rooms created in it go; actions in it are taken back. */
@@ -313,6 +314,16 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
     }
     hub_release(h, b->id);
     loads_done(h, p, now_ms);
+    hubp_looks_done(h, p, now_ms);
+}
+
+int hubb_queue_look(hub *h, const hubp_look *l)
+{
+    hub_batchp *p = next_batch(h);
+    if (!p || hub_grow((void **)&p->looks, &p->caplooks, p->nlooks + 1, sizeof *p->looks) < 0)
+        return -1;
+    p->looks[p->nlooks++] = *l;
+    return 0;
 }
 
 /* A write of room `r` failed: the history as durable (its `durable`

@@ -155,6 +155,19 @@ typedef struct hubg_fin {
     int written; /* set by hubg_write once durable (a lost room's: 0) */
 } hubg_fin;
 
+/* A seeker's stored rating asked of the store (hub_seek.c): the hub fills
+ * conn, serial, account, pool and now_ms; the storage thread (hubp_look_read)
+ * the rating and status. */
+typedef struct hubp_look {
+    uint64_t conn;            /* the seeker's connection */
+    uint64_t serial;          /* its seek's serial (a newer seek of the same connection is another) */
+    int64_t account;
+    char pool[STORE_POOL_MAX + 1];
+    int64_t now_ms;           /* the idle deviation grows until then */
+    pl_glicko2 g;             /* out: the rating as the pool takes it (idle deviation applied) */
+    int status;               /* out: 0 not read (the batch failed before), 1 read, -1 failed */
+} hubp_look;
+
 /* A batch and what the hub needs to answer it. */
 typedef struct hub_batchp {
     hub_batch b;                 /* first: hub_batch_free casts */
@@ -171,6 +184,8 @@ typedef struct hub_batchp {
     int nlost, caplost;
     hubg_fin *rated;             /* the rated ones among the finished rooms */
     int nrated, caprated;
+    hubp_look *looks;            /* seekers' stored ratings to read (hub_seek.c) */
+    int nlooks, caplooks;
 } hub_batchp;
 
 /* A request that waits for its room to be loaded: re-read when it is. */
@@ -446,6 +461,9 @@ void hubb_room_let_go(hub *h, hub_room *r);
  * stored (nothing when not a cluster's, or it starts at once). */
 void hubb_room_give_away(hub *h, hub_room *r);
 
+/* Queues look `l` (copied) in the next batch: 0, or -1 when memory ran out. */
+int hubb_queue_look(hub *h, const hubp_look *l);
+
 /* ---- hub_store.c: the storage thread's side (hubs_) ---- */
 /* Frees batch `p` and everything it holds (NULL: nothing). Any thread. */
 void hubs_batchp_free(hub_batchp *p);
@@ -492,6 +510,13 @@ void hubp_tick(hub *h, int64_t now_ms);
 int64_t hubp_next_ms(const hub *h);
 /* Frees the pool and every connection's seek (hub_free). */
 void hubp_free(hub *h);
+/* The storage thread: reads look `l`'s stored rating (store_ratings_pool,
+ * the idle deviation applied until l->now_ms) and sets its status. */
+void hubp_look_read(store *s, hubp_look *l);
+/* Batch `p` came back (written or not): each seek whose stored rating it
+ * read enters the pool with it; one it could not read is refused
+ * ("storage"). Seeks ended meanwhile are skipped. */
+void hubp_looks_done(hub *h, const hub_batchp *p, int64_t now_ms);
 
 /* ---- hub_karuta.c ---- */
 /* A job's kind: a computer's seat (or a covered one) moves; a person's

@@ -3,12 +3,15 @@
  * with the hub, the rooms made for each pairing (seats for the paired
  * people, or the person and computers of the nearest measured rating:
  * data/ratings/levels.txt, built in by src/server/seek_levels.cmake) and
- * the lobby's `counts` pushes. Prefix hubp_. Thread: the hub's.
+ * the lobby's `counts` pushes. Prefix hubp_. Thread: the hub's, except
+ * hubp_look_read (the storage thread's).
  *
- * Ratings: stored per-account ratings do not exist yet, so every seeker is
- * rated by seeker_rating (1500, RD 350: a new player) — the one place the
- * stored ones plug in. A hub in test_seed mode (tests only) takes a
- * `rating` field of `seek` instead.
+ * Ratings: a guest seeks as a new player (1500, RD 350). A signed-in
+ * seeker's rating in the pool is the store's (store_ratings_pool, with the
+ * idle deviation), read by the storage thread with the next batch (a
+ * hubp_look): the seek waits, out of the pool, until it comes back, then
+ * enters with it (hubp_looks_done). A hub in test_seed mode (tests only)
+ * takes a `rating` field of `seek` instead.
  */
 #include <math.h>
 #include <stdio.h>
@@ -35,6 +38,9 @@ struct hubp_seek {
     char key[PL_RATING_KEY_MAX];  /* its pool */
     char name[HUB_MAX_NAME + 1];
     int64_t made_ms;              /* when it was made (the room takes the oldest member's options) */
+    int players, after, range;    /* seek_req's fields, kept while it waits for its rating */
+    int waiting;                  /* its stored rating is being read: not in the pool yet */
+    uint64_t serial;              /* which seek (hubp_look.serial) */
 };
 
 /* A pool key and its game (for the counts per game). */
@@ -61,18 +67,8 @@ struct hubp_pool {
     int dirty;          /* the counts changed since the last push */
     int subs;           /* connections with counts set */
     char *last;         /* the last counts pushed (owned), NULL none */
+    uint64_t serial;    /* the last seek's serial */
 };
-
-/* The rating and RD of the seeker `c` in pool `key`. Stored per-account
- * ratings do not exist yet: everybody is a new player (1500, RD 350). */
-static void seeker_rating(const hub *h, const hub_conn *c, const char *key, double *rating, double *rd)
-{
-    (void)h;
-    (void)c;
-    (void)key;
-    *rating = 1500.0;
-    *rd = PL_RATING_RD_MAX;
-}
 
 /* Reads levels.txt's lines "pool level rating RD games" (# comments). */
 static void levels_parse(struct hubp_pool *p)
@@ -245,6 +241,42 @@ static int key_note(struct hubp_pool *p, const char *key, const pl_game *g)
     return 0;
 }
 
+/* Puts `c`'s seek (made, not yet in the pool) in the pool with `rating`
+ * and `rd` and tells it `seeking`; on a refusal its seek ends with an
+ * error. */
+static void seek_enter(hub *h, hub_conn *c, double rating, double rd, int64_t now_ms)
+{
+    struct hubp_pool *p = h->seeks;
+    struct hubp_seek *s = c->seek;
+    if (rating < SEEK_MIN_RATING) /* a Glicko-2 rating may stray past the pool's bounds */
+        rating = SEEK_MIN_RATING;
+    if (rating > SEEK_MAX_RATING)
+        rating = SEEK_MAX_RATING;
+    if (!(rd <= PL_RATING_RD_MAX))
+        rd = PL_RATING_RD_MAX;
+    seek_req q = {.id = c->id, .key = s->key, .players = s->players, .rating = rating, .rd = rd,
+                  .made_ms = s->made_ms, .computer_after_s = s->after, .range = s->range};
+    int rc = seek_add(p->pool, &q);
+    if (rc != SEEK_OK) {
+        json_decref(s->opts);
+        pl_free(s);
+        c->seek = NULL;
+        hub_error(h, c->id, rc == SEEK_EFULL || rc == SEEK_EKEYS || rc == SEEK_ENOMEM ? "full" : "shape", "seek",
+                  "seek: %s", seek_strerror(rc));
+        return;
+    }
+    s->waiting = 0;
+    p->dirty = 1;
+    subscribe(h, c, 1);
+    if (p->ticked_ms > now_ms || p->ticked_ms + HUBP_TICK_MS < now_ms)
+        p->ticked_ms = now_ms - HUBP_TICK_MS; /* the first tick at once */
+    hub_send_tagged(h, c->id,
+                    json_pack("{s:s, s:s, s:s, s:i, s:i, s:i}", "type", "seeking", "pool", s->key, "game", s->g->id,
+                              "waiting", seek_waiting(p->pool, s->key), "computer_after_s", s->after, "rating",
+                              (int)lround(rating)),
+                    0, NULL);
+}
+
 void hubp_req_seek(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
 {
     const char *type, *game, *name = "player";
@@ -315,33 +347,30 @@ void hubp_req_seek(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         hub_error(h, c->id, "storage", "seek", "out of memory");
         return;
     }
-    double rating, rd;
-    seeker_rating(h, c, pool.key, &rating, &rd);
-    if (jrating)
-        rating = given;
-    seek_req q = {.id = c->id, .key = pool.key, .players = players, .rating = rating, .rd = rd, .made_ms = now_ms,
-                  .computer_after_s = after, .range = range};
-    int rc = seek_add(p->pool, &q);
-    if (rc != SEEK_OK) {
-        pl_free(s);
-        hub_error(h, c->id, rc == SEEK_EFULL || rc == SEEK_EKEYS || rc == SEEK_ENOMEM ? "full" : "shape", "seek",
-                  "seek: %s", seek_strerror(rc));
-        return;
-    }
     s->g = g;
     s->opts = opts ? json_incref(opts) : NULL;
     snprintf(s->key, sizeof s->key, "%s", pool.key);
-    snprintf(s->name, sizeof s->name, "%s", name);
+    snprintf(s->name, sizeof s->name, "%s", c->account > 0 ? c->aname : name); /* as `join` names a seat */
     s->made_ms = now_ms;
+    s->players = players;
+    s->after = after;
+    s->range = range;
+    s->serial = ++p->serial;
+    if (c->account > 0 && !jrating) { /* a signed-in seeker: the store's rating first */
+        hubp_look l = {.conn = c->id, .serial = s->serial, .account = c->account, .now_ms = now_ms};
+        snprintf(l.pool, sizeof l.pool, "%s", pool.key);
+        if (hubb_queue_look(h, &l) < 0) {
+            json_decref(s->opts);
+            pl_free(s);
+            hub_error(h, c->id, "storage", "seek", "out of memory");
+            return;
+        }
+        s->waiting = 1;
+        c->seek = s;
+        return; /* `seeking` once it is in the pool (hubp_looks_done) */
+    }
     c->seek = s;
-    p->dirty = 1;
-    subscribe(h, c, 1);
-    if (p->ticked_ms > now_ms || p->ticked_ms + HUBP_TICK_MS < now_ms)
-        p->ticked_ms = now_ms - HUBP_TICK_MS; /* the first tick at once */
-    hub_send_tagged(h, c->id,
-                    json_pack("{s:s, s:s, s:s, s:i, s:i}", "type", "seeking", "pool", pool.key, "game", g->id,
-                              "waiting", seek_waiting(p->pool, pool.key), "computer_after_s", after),
-                    0, NULL);
+    seek_enter(h, c, jrating ? given : 1500.0, PL_RATING_RD_MAX, now_ms);
 }
 
 void hubp_req_unseek(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
@@ -518,4 +547,38 @@ int64_t hubp_next_ms(const hub *h)
     if (p->dirty && p->subs && p->pushed_ms + HUBP_COUNTS_MS < next)
         next = p->pushed_ms + HUBP_COUNTS_MS;
     return next;
+}
+
+/* ---- stored ratings ---------------------------------------------------- */
+
+void hubp_look_read(store *s, hubp_look *l)
+{
+    store_rating r;
+    pl_buf err = {0};
+    if (store_ratings_pool(s, l->pool, &l->account, 1, &r, &err) < 0) {
+        fprintf(stderr, "parlour serve: rating of account %lld in %s: %s\n", (long long)l->account, l->pool,
+                pl_buf_str(&err));
+        l->status = -1;
+    } else {
+        double days = r.updated_ms > 0 ? (double)(l->now_ms - r.updated_ms) / 86400000.0 : 0.0;
+        l->g = pl_rating_idle(r.g, days);
+        l->status = 1;
+    }
+    pl_buf_free(&err);
+}
+
+void hubp_looks_done(hub *h, const hub_batchp *p, int64_t now_ms)
+{
+    for (int i = 0; i < p->nlooks; i++) {
+        const hubp_look *l = &p->looks[i];
+        hub_conn *c = hub_conn_get(h, l->conn);
+        if (!c || !c->seek || !c->seek->waiting || c->seek->serial != l->serial || !h->seeks)
+            continue; /* gone, unseeked, or seeking again (its own look follows) */
+        if (l->status != 1) {
+            seek_end(h, c);
+            hub_error(h, c->id, "storage", "seek", "your rating could not be read: seek again");
+            continue;
+        }
+        seek_enter(h, c, l->g.rating, l->g.deviation, now_ms);
+    }
 }

@@ -68,6 +68,7 @@ void hubs_batchp_free(hub_batchp *p)
     pl_free(p->drops);
     pl_free(p->lost);
     pl_free(p->rated);
+    pl_free(p->looks);
     pl_free(p->b.rooms);
     pl_free(p->b.actions);
     pl_free(p->b.finished);
@@ -254,9 +255,21 @@ done:
     pl_buf_free(&err);
 }
 
+static int batch_writes(store *s, hub_batchp *p, pl_buf *err);
+
 int hub_batch_write(store *s, hub_batch *b, pl_buf *err)
 {
     hub_batchp *p = (hub_batchp *)b;
+    int rc = batch_writes(s, p, err);
+    for (int i = 0; i < p->nlooks; i++) /* after the writes: a rating just written is read */
+        hubp_look_read(s, &p->looks[i]);
+    return rc;
+}
+
+/* hub_batch_write's writes, drops and loads: 0, or -1 with a message. */
+static int batch_writes(store *s, hub_batchp *p, pl_buf *err)
+{
+    hub_batch *b = &p->b;
     if (!p->cluster) {
         for (int i = 0; i < b->nrooms; i++)
             if (store_room_put(s, &b->rooms[i], err) < 0)
