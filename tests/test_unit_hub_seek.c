@@ -4,8 +4,9 @@
  * every message collected per connection. The window widening with the wait
  * (ratings given by the test_seed mode's `rating` field), a computer exactly
  * after N seconds, a pool of four people, the oldest member's options, a paired person who never comes
- * (the grace), the counts pushed at most once a second, and the tick asked
- * for (hub_next_ms) only while someone waits. */
+ * (the grace), the counts pushed at most once a second, the tick asked
+ * for (hub_next_ms) only while someone waits, and a signed-in seeker's seek
+ * waiting for its stored rating. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,6 +326,57 @@ static void test_counts_pushed_once_a_second(void **state)
     drv_free(d);
 }
 
+/* A signed-in seeker's seek waits for the store's rating (read with the
+ * next batch) before it is in the pool: no `seeking` until the batch comes
+ * back; an unseek meanwhile ends it (the rating that comes back counts for
+ * nothing); a seek, unseek and seek again in one batch enter once. An
+ * account with no rating in the pool seeks as a new player, 1500. */
+static void test_account_waits_for_its_rating(void **state)
+{
+    (void)state;
+    drv *d = drv_new("account");
+    int a = connect_(d), b = connect_(d);
+    hub_account(d->h, d->id[a], 7, "Ann", d->now);
+    hub_account(d->h, d->id[b], 8, "Bob", d->now);
+    pump(d);
+    static const char seek[] = "{\"type\":\"seek\",\"game\":\"ur\",\"computer_after_s\":0,\"name\":\"x\"}";
+    static const char unseek[] = "{\"type\":\"unseek\"}";
+    /* a: seek then unseek before the store answers */
+    hub_message(d->h, d->id[a], seek, strlen(seek), d->now);
+    hub_out o;
+    while (hub_out_next(d->h, &o)) { /* nothing but what was there: no seeking yet */
+        assert_null(strstr(o.text, "seeking"));
+        pl_free(o.text);
+    }
+    hub_message(d->h, d->id[a], unseek, strlen(unseek), d->now);
+    /* b: seek, unseek, seek again, all before the store answers */
+    hub_message(d->h, d->id[b], seek, strlen(seek), d->now);
+    hub_message(d->h, d->id[b], unseek, strlen(unseek), d->now);
+    hub_message(d->h, d->id[b], seek, strlen(seek), d->now);
+    pump(d); /* the batch with the three looks written and answered */
+    assert_int_equal(count(d, a, "seeking"), 0);
+    assert_string_equal(json_string_value(json_object_get(last(d, a, "unseeked"), "pool")), "ur/skiryuk");
+    assert_int_equal(count(d, b, "seeking"), 1);
+    json_t *sk = last(d, b, "seeking");
+    assert_int_equal(json_integer_value(json_object_get(sk, "rating")), 1500); /* none stored: a new player */
+    assert_int_equal(json_integer_value(json_object_get(sk, "waiting")), 1);   /* b alone: a's seek is gone */
+    run_to(d, d->now + 1000);
+    assert_int_equal(count(d, b, "paired"), 0);
+    hub_account(d->h, d->id[a], 7, "Ann", d->now);
+    sendf(d, a, "%s", seek); /* a seeks again: the two are paired, seated by their account names */
+    assert_int_equal(count(d, a, "seeking"), 1);
+    run_to(d, d->now + 300);
+    json_t *p = last(d, a, "paired");
+    assert_non_null(p);
+    sendf(d, a, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}",
+          json_string_value(json_object_get(p, "room")), json_string_value(json_object_get(p, "token")));
+    json_t *seats = json_object_get(last(d, a, "state"), "seats");
+    const char *n0 = json_string_value(json_object_get(json_array_get(seats, 0), "name"));
+    const char *n1 = json_string_value(json_object_get(json_array_get(seats, 1), "name"));
+    assert_true((!strcmp(n0, "Ann") && !strcmp(n1, "Bob")) || (!strcmp(n0, "Bob") && !strcmp(n1, "Ann")));
+    drv_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -333,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_oldest_members_options),
         cmocka_unit_test(test_four_people),
         cmocka_unit_test(test_counts_pushed_once_a_second),
+        cmocka_unit_test(test_account_waits_for_its_rating),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
