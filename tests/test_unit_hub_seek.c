@@ -6,7 +6,7 @@
  * after N seconds, a pool of four people, the oldest member's options, a paired person who never comes
  * (the grace), the counts pushed at most once a second, the tick asked
  * for (hub_next_ms) only while someone waits, and a signed-in seeker's seek
- * waiting for its stored rating. */
+ * waiting for its stored rating, and a flash crowd seated in parts. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -377,6 +377,52 @@ static void test_account_waits_for_its_rating(void **state)
     drv_free(d);
 }
 
+/* A flash crowd: 257 pairings made in one tick are seated 256 at a tick
+ * (HUBP_SEAT_PER_TICK), the rest at the next one, 1 ms later. The last
+ * pairing (a and b: rated far from the crowd, made last) waits; b closes
+ * meanwhile, so a goes back in the pool (no `paired`) and is paired with c
+ * at the next pool tick. */
+static void test_flash_crowd_seated_in_parts(void **state)
+{
+    (void)state;
+    drv *d = drv_new("flash");
+    enum { CROWD = 512 };
+    uint64_t *crowd = calloc(CROWD, sizeof *crowd);
+    for (int i = 0; i < CROWD; i++) {
+        crowd[i] = hub_connect(d->h, d->now);
+        static const char m[] = "{\"type\":\"seek\",\"game\":\"ur\",\"computer_after_s\":0,\"rating\":1500}";
+        hub_message(d->h, crowd[i], m, strlen(m), d->now);
+    }
+    pump(d);
+    d->now += 10;
+    int a = connect_(d), b = connect_(d), c = connect_(d);
+    seek_ur(d, a, 2500, 0);
+    seek_ur(d, b, 2500, 0);
+    int64_t t = hub_next_ms(d->h);
+    assert_true(t <= d->now); /* the first tick at once */
+    hub_tick(d->h, d->now);
+    pump(d);
+    assert_int_equal(count(d, a, "paired"), 0); /* the 257th pairing: not seated yet */
+    assert_true(hub_next_ms(d->h) == d->now + 1); /* the rest soon, the sockets served between */
+    hub_disconnect(d->h, d->id[b], d->now);
+    d->id[b] = 0;
+    d->now += 1;
+    hub_tick(d->h, d->now);
+    pump(d);
+    assert_int_equal(count(d, a, "paired"), 0);
+    assert_int_equal(count(d, a, "error"), 0); /* a still seeks: back in the pool */
+    seek_ur(d, c, 2500, 0);
+    run_to(d, d->now + 300);
+    json_t *pa = last(d, a, "paired"), *pc = last(d, c, "paired");
+    assert_non_null(pa);
+    assert_non_null(pc);
+    assert_string_equal(json_string_value(json_object_get(pa, "room")), json_string_value(json_object_get(pc, "room")));
+    for (int i = 0; i < CROWD; i++)
+        hub_disconnect(d->h, crowd[i], d->now);
+    free(crowd);
+    drv_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -386,6 +432,7 @@ int main(void)
         cmocka_unit_test(test_four_people),
         cmocka_unit_test(test_counts_pushed_once_a_second),
         cmocka_unit_test(test_account_waits_for_its_rating),
+        cmocka_unit_test(test_flash_crowd_seated_in_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

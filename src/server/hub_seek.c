@@ -28,6 +28,7 @@
 #define HUBP_COUNTS_MS 1000       /* `counts` pushed at most this often */
 #define HUBP_MAX_COMPUTER_S 120   /* "a computer after N s": N in 0..120 */
 #define HUBP_MAX_LEVELS 256       /* lines of levels.txt kept */
+#define HUBP_SEAT_PER_TICK 256    /* pairings seated per hub_tick; more wait for the next (a flash crowd) */
 
 extern const unsigned char hub_seek_levels_data[]; /* generated/seek_levels_data.c */
 
@@ -38,7 +39,8 @@ struct hubp_seek {
     char key[PL_RATING_KEY_MAX];  /* its pool */
     char name[HUB_MAX_NAME + 1];
     int64_t made_ms;              /* when it was made (the room takes the oldest member's options) */
-    int players, after, range;    /* seek_req's fields, kept while it waits for its rating */
+    int players, after, range;    /* seek_req's fields, kept while it waits for its rating ... */
+    double rating, rd;            /* ... and as it entered the pool (to put it back) */
     int waiting;                  /* its stored rating is being read: not in the pool yet */
     uint64_t serial;              /* which seek (hubp_look.serial) */
 };
@@ -68,6 +70,17 @@ struct hubp_pool {
     int subs;           /* connections with counts set */
     char *last;         /* the last counts pushed (owned), NULL none */
     uint64_t serial;    /* the last seek's serial */
+    /* Pairings made and not yet seated (a tick seats HUBP_SEAT_PER_TICK):
+     * queue[qhead..qn), each with its members' seek serials. */
+    struct hubp_queued *queue;
+    int qhead, qn, capq;
+    int64_t seated_ms;  /* the last tick that seated some */
+};
+
+/* A pairing out of the pool, waiting to be seated. */
+struct hubp_queued {
+    seek_pairing pr;
+    uint64_t serial[SEEK_MAX_PLAYERS];
 };
 
 /* Reads levels.txt's lines "pool level rating RD games" (# comments). */
@@ -122,6 +135,7 @@ void hubp_free(hub *h)
     if (!p)
         return;
     seek_free(p->pool);
+    pl_free(p->queue);
     pl_free(p->keys);
     pl_free(p->last);
     pl_free(p);
@@ -266,6 +280,8 @@ static void seek_enter(hub *h, hub_conn *c, double rating, double rd, int64_t no
         return;
     }
     s->waiting = 0;
+    s->rating = rating;
+    s->rd = rd;
     p->dirty = 1;
     subscribe(h, c, 1);
     if (p->ticked_ms > now_ms || p->ticked_ms + HUBP_TICK_MS < now_ms)
@@ -509,28 +525,76 @@ static void seat_pairing(hub *h, const seek_pairing *pr, int64_t now_ms)
     hubt_rewake(h, r);
 }
 
+/* The member `i` of queued pairing `q`: its connection while it still has
+ * the seek it was paired with (no unseek, no close, no room meanwhile), else
+ * NULL. */
+static hub_conn *queued_member(hub *h, const struct hubp_queued *q, int i)
+{
+    hub_conn *c = hub_conn_get(h, q->pr.ids[i]);
+    return c && c->seek && !c->seek->waiting && c->seek->serial == q->serial[i] ? c : NULL;
+}
+
+/* Seats up to HUBP_SEAT_PER_TICK queued pairings. One whose member is gone
+ * meanwhile is not seated: its other members go back in the pool with their
+ * ratings and times as they were (paired again at the next tick). */
+static void seat_queued(hub *h, int64_t now_ms)
+{
+    struct hubp_pool *p = h->seeks;
+    for (int done = 0; done < HUBP_SEAT_PER_TICK && p->qhead < p->qn; done++) {
+        struct hubp_queued q = p->queue[p->qhead++];
+        int all = 1;
+        for (int i = 0; i < q.pr.n; i++)
+            all &= queued_member(h, &q, i) != NULL;
+        if (all) {
+            seat_pairing(h, &q.pr, now_ms);
+            continue;
+        }
+        for (int i = 0; i < q.pr.n; i++) {
+            hub_conn *c = queued_member(h, &q, i);
+            if (!c)
+                continue;
+            struct hubp_seek *k = c->seek;
+            seek_req r = {.id = c->id, .key = k->key, .players = k->players, .rating = k->rating, .rd = k->rd,
+                          .made_ms = k->made_ms, .computer_after_s = k->after, .range = k->range};
+            int rc = seek_add(p->pool, &r);
+            if (rc != SEEK_OK) {
+                seek_end(h, c);
+                hub_error(h, c->id, "full", "seek", "seek: %s: seek again", seek_strerror(rc));
+            }
+        }
+    }
+    if (p->qhead == p->qn)
+        p->qhead = p->qn = 0;
+    p->seated_ms = now_ms;
+    p->dirty = 1;
+}
+
 void hubp_tick(hub *h, int64_t now_ms)
 {
     struct hubp_pool *p = h->seeks;
     if (!p)
         return;
-    if (seek_total(p->pool) && now_ms >= p->ticked_ms + HUBP_TICK_MS) {
+    if (p->qhead < p->qn) { /* a flash crowd's pairings: seated before the pool ticks again */
+        seat_queued(h, now_ms);
+    } else if (seek_total(p->pool) && now_ms >= p->ticked_ms + HUBP_TICK_MS) {
         p->ticked_ms = now_ms;
         size_t n = 0;
         const seek_pairing *prs = seek_tick(p->pool, now_ms, &n);
-        if (n) {
-            /* the pairings live until the next seek_tick: copied, since seating may cancel seeks */
-            seek_pairing *copy = pl_malloc(sizeof *copy * n);
-            if (copy) {
-                memcpy(copy, prs, sizeof *copy * n);
-                for (size_t i = 0; i < n; i++)
-                    seat_pairing(h, &copy[i], now_ms);
-                pl_free(copy);
-            } else {
-                for (size_t i = 0; i < n; i++)
-                    tell_failed(h, prs[i].ids, prs[i].n, "storage", "out of memory: seek again");
+        if (n > (size_t)(INT32_MAX / 2) ||
+            hub_grow((void **)&p->queue, &p->capq, p->qn + (int)n, sizeof *p->queue) < 0) {
+            for (size_t i = 0; i < n; i++)
+                tell_failed(h, prs[i].ids, prs[i].n, "storage", "out of memory: seek again");
+        } else if (n) {
+            /* queued (seek_tick's pairings live until its next call; seating may end seeks) */
+            for (size_t i = 0; i < n; i++) {
+                struct hubp_queued *q = &p->queue[p->qn++];
+                q->pr = prs[i];
+                for (int m = 0; m < prs[i].n; m++) {
+                    hub_conn *c = hub_conn_get(h, prs[i].ids[m]);
+                    q->serial[m] = c && c->seek ? c->seek->serial : 0;
+                }
             }
-            p->dirty = 1;
+            seat_queued(h, now_ms);
         }
     }
     counts_push(h, now_ms);
@@ -542,6 +606,8 @@ int64_t hubp_next_ms(const hub *h)
     if (!p)
         return INT64_MAX;
     int64_t next = INT64_MAX;
+    if (p->qhead < p->qn) /* pairings left to seat: the next tick soon, the sockets served between */
+        return p->seated_ms + 1;
     if (seek_total(p->pool))
         next = p->ticked_ms + HUBP_TICK_MS;
     if (p->dirty && p->subs && p->pushed_ms + HUBP_COUNTS_MS < next)
