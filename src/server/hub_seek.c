@@ -502,8 +502,17 @@ static void seat_pairing(hub *h, const seek_pairing *pr, int64_t now_ms)
         hub_seat *t = &r->seats[seat_of[i]];
         snprintf(t->name, sizeof t->name, "%s", m[i]->seek->name);
         hubq_random_hex(h, t->token);
+        t->account = m[i]->account; /* a signed-in person's seat is theirs (their ratings follow it) */
         t->gone_ms = now_ms; /* the grace runs until they join */
     }
+    /* Rated when every person is signed in (a guest's 1500 is no rating to
+     * change); a computer's level is rated by its measured rating. */
+    int all_signed = 1;
+    for (int i = 0; i < pr->n; i++)
+        all_signed &= m[i]->account > 0;
+    pl_buf why = {0};
+    r->rated = all_signed && hubg_check(r, &why) == 0;
+    pl_buf_free(&why);
     if (hubk_applies(r) < 0 || hub_room_add(h, r) < 0) {
         hub_room_free(r);
         tell_failed(h, pr->ids, pr->n, "storage", "out of memory");
@@ -514,9 +523,9 @@ static void seat_pairing(hub *h, const seek_pairing *pr, int64_t now_ms)
     hubb_room_give_away(h, r);
     for (int i = 0; i < pr->n; i++) {
         const char *key = m[i]->seek->key;
-        json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:b}", "type", "paired", "room", r->code, "game", g->id,
-                              "seat", seat_of[i], "token", r->seats[seat_of[i]].token, "pool", key, "computer",
-                              pr->computer);
+        json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:b, s:b}", "type", "paired", "room", r->code, "game",
+                              g->id, "seat", seat_of[i], "token", r->seats[seat_of[i]].token, "pool", key, "computer",
+                              pr->computer, "rated", r->rated);
         seek_end(h, m[i]); /* already out of the pool: its seek's memory goes */
         /* about the new room: held until it is stored, dropped with it if that fails */
         hub_send_tagged(h, m[i]->id, j, hub_hold_tag(h), r);

@@ -9,7 +9,8 @@ the token `paired` gave and play a move; a seeker that allows a computer after 2
 seated with the computer level whose measured rating (data/ratings/levels.txt) is nearest
 its own; ratings further apart than any window wait (a test server, --test-seed, takes a
 `rating` field); a signed-in seeker is rated by the store's rating (seeded in the SQLite
-file: two far apart wait, a near one is paired at once); bad shapes are refused with a
+file: two far apart wait, a near one is paired at once, into a rated room; guests get a
+casual one); bad shapes are refused with a
 clear error and change nothing; a closed connection's seek is gone; the lobby's `counts`.
 Python's standard library only.
 """
@@ -24,7 +25,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wsclient import ServerProcess, WSClient, check, parse_args, run_main  # noqa: E402
 from driver import Conn  # noqa: E402
-from test_accounts import signup, ws  # noqa: E402
+from test_accounts import room_config, signup, ws  # noqa: E402
 
 SRV = {}
 
@@ -57,6 +58,7 @@ def test_two_people_paired_join_and_play(args):
     check(pa["room"] == pb["room"] and len(pa["room"]) == 32, "one room: %s %s" % (pa, pb))
     check({pa["seat"], pb["seat"]} == {0, 1}, "two seats: %s %s" % (pa, pb))
     check(pa["token"] != pb["token"] and not pa["computer"], "their own tokens, people: %s %s" % (pa, pb))
+    check(pa["rated"] is False and pb["rated"] is False, "guests: a casual room: %s" % pa)
     ann.rejoin(pa["room"], pa["token"])
     bob.rejoin(pb["room"], pb["token"])
     ann.wait(lambda: ann.state["status"] == "playing", what="playing")
@@ -148,6 +150,11 @@ def test_stored_ratings_pair(args):
         check(sm["type"] == "seeking" and sm["rating"] == 2160, "Mid seeks with the stored 2160: %s" % sm)
         ph, pm = hi.wait_type("paired"), mid.wait_type("paired")
         check(ph["room"] == pm["room"], "Hi and Mid (40 apart) are paired: %s %s" % (ph, pm))
+        check(ph["rated"] is True and pm["rated"] is True, "two signed-in people: a rated room: %s" % ph)
+        cfg = room_config(db, ph["room"], lambda c: True, "stored")
+        check(cfg.get("rated") == 1, "stored as rated: %s" % cfg)
+        accounts = sorted(x.get("account", 0) for x in cfg["seats"])
+        check(all(a > 0 for a in accounts), "each seat holds its account from the start: %s" % cfg["seats"])
         u = lo.request({"type": "unseek"}, answers=("unseeked", "error"))
         check(u == {"type": "unseeked", "pool": "ur/skiryuk"}, "Lo was still waiting: %s" % u)
         check(not [m for m in lo.c.log if m.get("type") == "paired"], "Lo never paired")
