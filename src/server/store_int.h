@@ -64,6 +64,14 @@ typedef struct store_ops {
                           pl_buf *err);
     /* Calls store_player_row for each row, in order. */
     int (*player_games)(store *s, int64_t account, int limit, store_game_fn fn, void *ctx, pl_buf *err);
+    /* Play now across processes (store.h); the owner is checked by store.c. */
+    int (*seek_put)(store *s, const store_seek *k, pl_buf *err);
+    int (*seek_drop)(store *s, const char *id, pl_buf *err);
+    int (*seeks_read)(store *s, store_seek_fn fn, void *ctx, pl_buf *err);
+    int (*role_take)(store *s, const char *name, pl_buf *err);
+    int (*pairing_put)(store *s, const char *role, const store_pairing *p, int n, pl_buf *err);
+    int (*pairings_of)(store *s, store_pairing_fn fn, void *ctx, pl_buf *err);
+    int (*pairing_drop)(store *s, const char *seek, pl_buf *err);
 } store_ops;
 
 /* One row of a backend's player_games: fills a store_player_game from the

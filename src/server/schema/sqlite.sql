@@ -68,3 +68,22 @@ CREATE TABLE rating_history(
   rating_before REAL NOT NULL, rd_before REAL NOT NULL,
   rating_after REAL NOT NULL, rd_after REAL NOT NULL,
   PRIMARY KEY(account, pool, at_ms, room)) WITHOUT ROWID;
+
+-- @version 5
+-- Play now across processes (issue 33 §3, docs/pairing.md "Several
+-- processes"): each waiting seek, written by the process holding its
+-- player's connection (`owner`: counted only while that owner's heartbeat
+-- is alive); the pairings the process running the pool (the holder of the
+-- role "pairing") wrote for each paired seek, for its owner to tell its
+-- player; and the roles, a process-wide lease (as `leases`, but of no room).
+CREATE TABLE seeks(
+  id TEXT PRIMARY KEY, owner TEXT NOT NULL, pool TEXT NOT NULL, game TEXT NOT NULL,
+  options TEXT NOT NULL, name TEXT NOT NULL, account INTEGER NOT NULL, players INTEGER NOT NULL,
+  rating REAL NOT NULL, rd REAL NOT NULL, made_ms INTEGER NOT NULL, after_s INTEGER NOT NULL,
+  widest INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE pairings(
+  seek TEXT PRIMARY KEY, owner TEXT NOT NULL, room TEXT NOT NULL, seat INTEGER NOT NULL,
+  token TEXT NOT NULL, pool TEXT NOT NULL, game TEXT NOT NULL, computer INTEGER NOT NULL,
+  rated INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX pairings_owner ON pairings(owner);
+CREATE TABLE roles(name TEXT PRIMARY KEY, owner TEXT NOT NULL) WITHOUT ROWID;
