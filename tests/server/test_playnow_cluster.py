@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """test_playnow_cluster.py -- "Play now" across processes (issue 33 §3; docs/pairing.md,
-"Several processes"): two `parlour serve --cluster` processes on one SQLite file, driven
+"Several processes"): two `parlour serve --cluster` processes on one SQLite file (on one
+PostgreSQL database under tests/server/with_pg.sh: test server_playnow_cluster_pg), driven
 directly (no nginx: each client connects to the process a front would send it to).
 
 - two_processes: a seeker on each process; the holder of the role "pairing" pairs them
@@ -15,14 +16,33 @@ import os
 import shutil
 import signal
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wsclient import ServerProcess, WSClient, check, parse_args, run_main  # noqa: E402
+from wsclient import ServerProcess, WSClient, check, parse_args, pg_database, run_main  # noqa: E402
 from driver import Conn  # noqa: E402
+
+
+def role_owner(db):
+    """The owner holding the role "pairing" in store `db` (SQLite file or PostgreSQL URL), or
+    None."""
+    sql = "SELECT owner FROM roles WHERE name = 'pairing'"
+    if db.startswith("postgres"):
+        psql = os.environ.get("PARLOUR_TEST_PSQL", "psql")
+        r = subprocess.run([psql, "-qX", "-d", db, "-tAc", sql], capture_output=True, text=True)
+        return (r.stdout.strip() or None) if r.returncode == 0 else None
+    con = sqlite3.connect(db, timeout=10)
+    try:
+        row = con.execute(sql).fetchone()
+    except sqlite3.OperationalError:  # the schema is not there yet
+        row = None
+    finally:
+        con.close()
+    return row[0] if row else None
 
 
 def role_pid(db, timeout=20):
@@ -30,15 +50,9 @@ def role_pid(db, timeout=20):
     cluster thread's first read, within a second of a start)."""
     until = time.monotonic() + timeout
     while time.monotonic() < until:
-        con = sqlite3.connect(db, timeout=10)
-        try:
-            row = con.execute("SELECT owner FROM roles WHERE name = 'pairing'").fetchone()
-        except sqlite3.OperationalError:  # the schema is not there yet
-            row = None
-        finally:
-            con.close()
-        if row:
-            return int(row[0].split(":")[1])  # owner: host:pid:random
+        owner = role_owner(db)
+        if owner:
+            return int(owner.split(":")[1])  # owner: host:pid:random
         time.sleep(0.05)
     raise AssertionError("nobody took the role 'pairing' in %d s" % timeout)
 
@@ -48,7 +62,8 @@ class Pair:
 
     def __init__(self, args):
         self.tmp = tempfile.mkdtemp(prefix="parlour-playnow-cluster-")
-        self.db = os.path.join(self.tmp, "shared.db")
+        pg = os.environ.get("PARLOUR_TEST_PG_URL")
+        self.db = pg_database(pg) if pg else os.path.join(self.tmp, "shared.db")
         self.a = ServerProcess(args.parlour, args.web, db=self.db, extra_args=["--cluster"])
         self.b = ServerProcess(args.parlour, args.web, db=self.db, extra_args=["--cluster"])
 
