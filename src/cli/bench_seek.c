@@ -257,7 +257,8 @@ static int bseek_hub(long nseeks, double rate, int burst, double pcomp, int rang
             long before = npaired;
             long got = bseek_hub_pump(h, now, conns, paired, nseeks, &errors);
             npaired += got < 0 ? 0 : got;
-            if (bseek_times_add(&ticks, dt) < 0 || (npaired > before && (bseek_times_add(&pairing, dt) < 0 || bseek_times_add(&pairing_cpu, dc) < 0)))
+            if (bseek_times_add(&ticks, dt) < 0 ||
+                (npaired > before && (bseek_times_add(&pairing, dt) < 0 || bseek_times_add(&pairing_cpu, dc) < 0)))
                 oom = 1;
         } else {
             long got = bseek_hub_pump(h, now, conns, paired, nseeks, &errors);
