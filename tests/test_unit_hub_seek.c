@@ -4,8 +4,9 @@
  * every message collected per connection. The window widening with the wait
  * (ratings given by the test_seed mode's `rating` field), a computer exactly
  * after N seconds, a pool of four people, the oldest member's options, a paired person who never comes
- * (the grace), the counts pushed at most once a second, and the tick asked
- * for (hub_next_ms) only while someone waits. */
+ * (the grace), the counts pushed at most once a second, the tick asked
+ * for (hub_next_ms) only while someone waits, and a signed-in seeker's seek
+ * waiting for its stored rating, and a flash crowd seated in parts. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,6 +326,103 @@ static void test_counts_pushed_once_a_second(void **state)
     drv_free(d);
 }
 
+/* A signed-in seeker's seek waits for the store's rating (read with the
+ * next batch) before it is in the pool: no `seeking` until the batch comes
+ * back; an unseek meanwhile ends it (the rating that comes back counts for
+ * nothing); a seek, unseek and seek again in one batch enter once. An
+ * account with no rating in the pool seeks as a new player, 1500. */
+static void test_account_waits_for_its_rating(void **state)
+{
+    (void)state;
+    drv *d = drv_new("account");
+    int a = connect_(d), b = connect_(d);
+    hub_account(d->h, d->id[a], 7, "Ann", d->now);
+    hub_account(d->h, d->id[b], 8, "Bob", d->now);
+    pump(d);
+    static const char seek[] = "{\"type\":\"seek\",\"game\":\"ur\",\"computer_after_s\":0,\"name\":\"x\"}";
+    static const char unseek[] = "{\"type\":\"unseek\"}";
+    /* a: seek then unseek before the store answers */
+    hub_message(d->h, d->id[a], seek, strlen(seek), d->now);
+    hub_out o;
+    while (hub_out_next(d->h, &o)) { /* nothing but what was there: no seeking yet */
+        assert_null(strstr(o.text, "seeking"));
+        pl_free(o.text);
+    }
+    hub_message(d->h, d->id[a], unseek, strlen(unseek), d->now);
+    /* b: seek, unseek, seek again, all before the store answers */
+    hub_message(d->h, d->id[b], seek, strlen(seek), d->now);
+    hub_message(d->h, d->id[b], unseek, strlen(unseek), d->now);
+    hub_message(d->h, d->id[b], seek, strlen(seek), d->now);
+    pump(d); /* the batch with the three looks written and answered */
+    assert_int_equal(count(d, a, "seeking"), 0);
+    assert_string_equal(json_string_value(json_object_get(last(d, a, "unseeked"), "pool")), "ur/skiryuk");
+    assert_int_equal(count(d, b, "seeking"), 1);
+    json_t *sk = last(d, b, "seeking");
+    assert_int_equal(json_integer_value(json_object_get(sk, "rating")), 1500); /* none stored: a new player */
+    assert_int_equal(json_integer_value(json_object_get(sk, "waiting")), 1);   /* b alone: a's seek is gone */
+    run_to(d, d->now + 1000);
+    assert_int_equal(count(d, b, "paired"), 0);
+    hub_account(d->h, d->id[a], 7, "Ann", d->now);
+    sendf(d, a, "%s", seek); /* a seeks again: the two are paired, seated by their account names */
+    assert_int_equal(count(d, a, "seeking"), 1);
+    run_to(d, d->now + 300);
+    json_t *p = last(d, a, "paired");
+    assert_non_null(p);
+    sendf(d, a, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}",
+          json_string_value(json_object_get(p, "room")), json_string_value(json_object_get(p, "token")));
+    json_t *seats = json_object_get(last(d, a, "state"), "seats");
+    const char *n0 = json_string_value(json_object_get(json_array_get(seats, 0), "name"));
+    const char *n1 = json_string_value(json_object_get(json_array_get(seats, 1), "name"));
+    assert_true((!strcmp(n0, "Ann") && !strcmp(n1, "Bob")) || (!strcmp(n0, "Bob") && !strcmp(n1, "Ann")));
+    drv_free(d);
+}
+
+/* A flash crowd: 257 pairings made in one tick are seated 256 at a tick
+ * (HUBP_SEAT_PER_TICK), the rest at the next one, 1 ms later. The last
+ * pairing (a and b: rated far from the crowd, made last) waits; b closes
+ * meanwhile, so a goes back in the pool (no `paired`) and is paired with c
+ * at the next pool tick. */
+static void test_flash_crowd_seated_in_parts(void **state)
+{
+    (void)state;
+    drv *d = drv_new("flash");
+    enum { CROWD = 512 };
+    uint64_t *crowd = calloc(CROWD, sizeof *crowd);
+    for (int i = 0; i < CROWD; i++) {
+        crowd[i] = hub_connect(d->h, d->now);
+        static const char m[] = "{\"type\":\"seek\",\"game\":\"ur\",\"computer_after_s\":0,\"rating\":1500}";
+        hub_message(d->h, crowd[i], m, strlen(m), d->now);
+    }
+    pump(d);
+    d->now += 10;
+    int a = connect_(d), b = connect_(d), c = connect_(d);
+    seek_ur(d, a, 2500, 0);
+    seek_ur(d, b, 2500, 0);
+    int64_t t = hub_next_ms(d->h);
+    assert_true(t <= d->now); /* the first tick at once */
+    hub_tick(d->h, d->now);
+    pump(d);
+    assert_int_equal(count(d, a, "paired"), 0); /* the 257th pairing: not seated yet */
+    assert_true(hub_next_ms(d->h) == d->now + 1); /* the rest soon, the sockets served between */
+    hub_disconnect(d->h, d->id[b], d->now);
+    d->id[b] = 0;
+    d->now += 1;
+    hub_tick(d->h, d->now);
+    pump(d);
+    assert_int_equal(count(d, a, "paired"), 0);
+    assert_int_equal(count(d, a, "error"), 0); /* a still seeks: back in the pool */
+    seek_ur(d, c, 2500, 0);
+    run_to(d, d->now + 300);
+    json_t *pa = last(d, a, "paired"), *pc = last(d, c, "paired");
+    assert_non_null(pa);
+    assert_non_null(pc);
+    assert_string_equal(json_string_value(json_object_get(pa, "room")), json_string_value(json_object_get(pc, "room")));
+    for (int i = 0; i < CROWD; i++)
+        hub_disconnect(d->h, crowd[i], d->now);
+    free(crowd);
+    drv_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -333,6 +431,8 @@ int main(void)
         cmocka_unit_test(test_oldest_members_options),
         cmocka_unit_test(test_four_people),
         cmocka_unit_test(test_counts_pushed_once_a_second),
+        cmocka_unit_test(test_account_waits_for_its_rating),
+        cmocka_unit_test(test_flash_crowd_seated_in_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1565,6 +1565,154 @@ static void test_player_games(void **st)
     B->drop(path);
 }
 
+typedef struct {
+    char id[8][72], owner[8][64], options[8][64];
+    double rating[8];
+    int64_t made[8], account[8];
+    int n;
+} seen_seeks;
+
+static int grab_seek(void *ctx, const store_seek *k)
+{
+    seen_seeks *v = ctx;
+    if (v->n < 8) {
+        snprintf(v->id[v->n], sizeof v->id[0], "%s", k->id);
+        snprintf(v->owner[v->n], sizeof v->owner[0], "%s", k->owner);
+        snprintf(v->options[v->n], sizeof v->options[0], "%s", k->options);
+        v->rating[v->n] = k->rating;
+        v->made[v->n] = k->made_ms;
+        v->account[v->n] = k->account;
+    }
+    v->n++;
+    return 0;
+}
+
+typedef struct {
+    char seek[8][72], room[8][40];
+    int seat[8], rated[8];
+    int n;
+} seen_pairings;
+
+static int grab_pairing(void *ctx, const store_pairing *p)
+{
+    seen_pairings *v = ctx;
+    if (v->n < 8) {
+        snprintf(v->seek[v->n], sizeof v->seek[0], "%s", p->seek);
+        snprintf(v->room[v->n], sizeof v->room[0], "%s", p->room);
+        v->seat[v->n] = p->seat;
+        v->rated[v->n] = p->rated;
+    }
+    v->n++;
+    return 0;
+}
+
+static void seek_put_ok(store *s, const char *id, double rating, int64_t account)
+{
+    store_seek k = {.id = id, .pool = "ur/skiryuk", .game = "ur", .options = "{\"start\":\"dark\"}",
+                    .name = "N", .account = account, .players = 2, .after_s = 30, .widest = 0,
+                    .rating = rating, .rd = 80.5, .made_ms = 1234567};
+    pl_buf err = {0};
+    if (store_seek_put(s, &k, &err) < 0)
+        fail_msg("seek %s: %s", id, pl_buf_str(&err));
+    pl_buf_free(&err);
+}
+
+/* Play now across processes (store.h): the role "pairing" goes to one live
+ * owner at a time and moves when its heartbeat expires; seeks round-trip
+ * and are read only while their owner lives; a pairing is written only by
+ * the role's live holder and only while every member's seek is there (then
+ * the seeks go and each owner reads its own pairing); refusals. */
+static void test_seeks_roles_and_pairings(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    char path[256];
+    B->fresh(path, sizeof path, "seeks");
+    store *a = owned(path, "host:1:a"), *b = owned(path, "host:2:b");
+    pl_buf err = {0};
+    assert_int_equal(store_role_take(a, "pairing", &err), -1); /* never beat */
+    assert_non_null(strstr(pl_buf_str(&err), "expired"));
+    assert_int_equal(beat(a, 60000), 0);
+    assert_int_equal(beat(b, 60000), 0);
+    assert_int_equal(store_role_take(a, "pairing", &err), 1);
+    assert_int_equal(store_role_take(a, "pairing", &err), 1); /* kept */
+    assert_int_equal(store_role_take(b, "pairing", &err), 0); /* a lives */
+    seek_put_ok(a, "s1", 1612.25, 7);
+    seek_put_ok(b, "s2", 1500, 0);
+    seen_seeks v = {0};
+    assert_int_equal(store_seeks_read(b, grab_seek, &v, &err), 0);
+    assert_int_equal(v.n, 2);
+    assert_string_equal(v.id[0], "s1");
+    assert_string_equal(v.owner[0], "host:1:a");
+    assert_string_equal(v.options[0], "{\"start\":\"dark\"}");
+    assert_true(v.rating[0] == 1612.25 && v.made[0] == 1234567 && v.account[0] == 7);
+    assert_string_equal(v.owner[1], "host:2:b");
+    store_pairing pr[2] = {
+        {.seek = "s1", .room = "R1", .token = "t1", .pool = "ur/skiryuk", .game = "ur", .seat = 1, .rated = 1},
+        {.seek = "s2", .room = "R1", .token = "t2", .pool = "ur/skiryuk", .game = "ur", .seat = 0, .rated = 1}};
+    assert_int_equal(store_pairing_put(b, "pairing", pr, 2, &err), STORE_LOST); /* not b's role */
+    store_pairing gone[2] = {pr[0], pr[1]};
+    gone[1].seek = "s9";
+    assert_int_equal(store_pairing_put(a, "pairing", gone, 2, &err), 1); /* s9 is not there */
+    memset(&v, 0, sizeof v);
+    assert_int_equal(store_seeks_read(a, grab_seek, &v, &err), 0);
+    assert_int_equal(v.n, 2); /* nothing written by the refusals */
+    assert_int_equal(store_pairing_put(a, "pairing", pr, 2, &err), 0);
+    memset(&v, 0, sizeof v);
+    assert_int_equal(store_seeks_read(a, grab_seek, &v, &err), 0);
+    assert_int_equal(v.n, 0); /* paired: gone */
+    seen_pairings pa = {0}, pb = {0};
+    assert_int_equal(store_pairings_of(a, grab_pairing, &pa, &err), 0);
+    assert_int_equal(store_pairings_of(b, grab_pairing, &pb, &err), 0);
+    assert_int_equal(pa.n, 1);
+    assert_string_equal(pa.seek[0], "s1");
+    assert_int_equal(pa.seat[0], 1);
+    assert_int_equal(pb.n, 1);
+    assert_string_equal(pb.seek[0], "s2");
+    assert_string_equal(pb.room[0], "R1");
+    assert_int_equal(pb.rated[0], 1);
+    assert_int_equal(store_pairing_drop(b, "s2", &err), 0);
+    assert_int_equal(store_pairing_drop(b, "s1", &err), 0); /* a's: not b's to delete */
+    memset(&pa, 0, sizeof pa);
+    memset(&pb, 0, sizeof pb);
+    assert_int_equal(store_pairings_of(a, grab_pairing, &pa, &err), 0);
+    assert_int_equal(store_pairings_of(b, grab_pairing, &pb, &err), 0);
+    assert_int_equal(pa.n, 1);
+    assert_int_equal(pb.n, 0);
+    /* a's heartbeat runs out: its seeks are not read, the role moves, its pairings are refused */
+    seek_put_ok(a, "s3", 1500, 0);
+    seek_put_ok(b, "s4", 1500, 0);
+    assert_int_equal(beat(a, 0), 1);
+    memset(&v, 0, sizeof v);
+    assert_int_equal(store_seeks_read(b, grab_seek, &v, &err), 0);
+    assert_int_equal(v.n, 1);
+    assert_string_equal(v.id[0], "s4");
+    assert_int_equal(store_role_take(b, "pairing", &err), 1);
+    store_pairing one = {.seek = "s4", .room = "R2", .token = "t", .pool = "ur/skiryuk", .game = "ur"};
+    assert_int_equal(store_pairing_put(a, "pairing", &one, 1, &err), STORE_LOST);
+    assert_int_equal(beat(a, 60000), 0); /* alive again, but the role is b's */
+    assert_int_equal(store_pairing_put(a, "pairing", &one, 1, &err), STORE_LOST);
+    assert_int_equal(store_seek_drop(a, "s3", &err), 0);
+    /* refusals */
+    char long_id[80];
+    memset(long_id, 'x', sizeof long_id - 1);
+    long_id[sizeof long_id - 1] = 0;
+    pl_buf_clear(&err);
+    assert_int_equal(store_seek_drop(a, long_id, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "64"));
+    assert_int_equal(store_pairing_put(b, "pairing", &one, 0, &err), -1);
+    assert_int_equal(store_role_take(b, "", &err), -1);
+    store *c = open_ok(path); /* no owner */
+    pl_buf_clear(&err);
+    assert_int_equal(store_seeks_read(c, grab_seek, &v, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "no owner"));
+    store_close(c);
+    store_close(a);
+    store_close(b);
+    pl_buf_free(&err);
+    B->drop(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1587,6 +1735,7 @@ int main(void)
         cmocka_unit_test(test_pg_writes_in_one_round_trip),
         cmocka_unit_test(test_rating_history),
         cmocka_unit_test(test_player_games),
+        cmocka_unit_test(test_seeks_roles_and_pairings),
     };
     int failed = cmocka_run_group_tests_name("store_sqlite", tests, use_sqlite, NULL);
     failed += cmocka_run_group_tests_name("store_postgresql", tests, use_pg, stop_pg);

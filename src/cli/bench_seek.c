@@ -20,6 +20,10 @@
  * paired per second of pairing time, the most seeks waiting at once, the
  * groups made (with people, with a computer), the median wait and the
  * median rating spread of the groups with people.
+ *
+ * --hub (bseek_hub): the same crowd through the hub (hub.h) instead, as
+ * sessions sending `seek` messages; every hub_tick timed (docs/benchmarks.md,
+ * "Play now through the hub").
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -29,8 +33,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "../server/hub.h"
 #include "../server/seek.h"
 #include "cli.h"
+#include "parlour/alloc.h"
 
 static const struct {
     const char *key;
@@ -94,6 +100,194 @@ static double bseek_pct(const double *v, size_t n, double q)
     return v[i == 0 ? 0 : i - 1];
 }
 
+/* ---- --hub: the hub's side (the server's own code, minus the sockets) ---- */
+
+/* The options of each pool's `seek` message, in bseek_keys' order. */
+static const char *const bseek_opts[BSEEK_NKEYS] = {
+    "\"game\":\"ur\"",
+    "\"game\":\"ur\",\"options\":{\"rules\":\"finkel\"}",
+    "\"game\":\"karuta\",\"options\":{\"variant\":\"kyogi\"}",
+    "\"game\":\"tamcuc\",\"options\":{\"players\":\"2\"}",
+    "\"game\":\"tamcuc\",\"options\":{\"players\":\"3\"}",
+    "\"game\":\"tamcuc\",\"options\":{\"players\":\"4\"}",
+    "\"game\":\"cbw\",\"options\":{\"players\":\"4\"}",
+    "\"game\":\"cbw\",\"options\":{\"players\":\"6\"}",
+};
+
+/* A growing array of durations (s). */
+typedef struct bseek_times {
+    double *v;
+    size_t n, cap;
+} bseek_times;
+
+static int bseek_times_add(bseek_times *t, double x)
+{
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 1024;
+        double *v = realloc(t->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        t->v = v;
+        t->cap = cap;
+    }
+    t->v[t->n++] = x;
+    return 0;
+}
+
+static void bseek_times_print(const char *what, bseek_times *t)
+{
+    qsort(t->v, t->n, sizeof *t->v, bseek_cmp_d);
+    printf("%s: %zu, p50 %.3f ms  p99 %.3f ms  max %.3f ms\n", what, t->n, bseek_pct(t->v, t->n, 0.5) * 1e3,
+           bseek_pct(t->v, t->n, 0.99) * 1e3, t->n ? t->v[t->n - 1] * 1e3 : 0);
+}
+
+/* Hands the hub's batches back as durable at once (nothing is written), drops
+ * the computers' jobs (the games are not played: pairing is measured) and
+ * takes the messages out: a `paired` one marks its connection paired.
+ * Returns the `paired` messages seen, or -1 when memory ran out. */
+static long bseek_hub_pump(hub *h, int64_t now, const uint64_t *conns, int64_t *paired, long n, long *errors)
+{
+    long seen = 0;
+    hub_batch *bt;
+    while ((bt = hub_store_take(h))) {
+        hub_store_done(h, bt, 1, now);
+        hub_batch_free(bt);
+    }
+    hub_job *j;
+    while ((j = hub_job_take(h)))
+        hub_job_free(j);
+    hub_out o;
+    while (hub_out_next(h, &o)) {
+        if (o.len > 20 && strstr(o.text, "\"type\":\"paired\"")) {
+            /* connection ids are slot + 1 (+ generation << 32): conns[] holds them in order */
+            uint64_t slot = (o.conn & 0xffffffffu) - 1;
+            if (slot < (uint64_t)n && conns[slot] == o.conn && paired[slot] < 0) {
+                paired[slot] = now;
+                seen++;
+            }
+        } else if (strstr(o.text, "\"type\":\"error\"")) {
+            if (*errors < 3)
+                fprintf(stderr, "parlour bench seek --hub: %.*s\n", (int)o.len, o.text);
+            (*errors)++;
+        }
+        pl_free(o.text);
+    }
+    return seen;
+}
+
+/* `parlour bench seek --hub`: --seeks N sessions connect to a hub, each
+ * sends one `seek` (the pool bench's crowd: keys, ratings through the test
+ * server's `rating` field, computer after 15/30/60 s, ranges) at its arrival
+ * time; the hub runs as `parlour serve` runs it (hub_tick when hub_next_ms
+ * asks) on a virtual clock, every session staying connected to the end.
+ * Measured on the real clock: each hub_tick (the pool's tick, each pairing's
+ * room made and its members told, the lobby's counts pushed) and each seek
+ * message's handling. */
+static int bseek_hub(long nseeks, double rate, int burst, double pcomp, int range, uint64_t seed)
+{
+    hub_config cfg = {.test_seed = seed, .rate_per_s = 1000, .rate_burst = 3000, .max_conns = 1000000};
+    pl_buf err = {0};
+    hub *h = hub_new(&cfg, &err);
+    uint64_t *conns = calloc((size_t)nseeks, sizeof *conns);
+    int64_t *made = calloc((size_t)nseeks, sizeof *made), *paired = calloc((size_t)nseeks, sizeof *paired);
+    bseek_times ticks = {0}, pairing = {0}, pairing_cpu = {0}, msgs = {0};
+    if (!h || !conns || !made || !paired) {
+        fprintf(stderr, "parlour bench seek --hub: %s\n", h ? "out of memory" : pl_buf_str(&err));
+        pl_buf_free(&err);
+        hub_free(h);
+        free(conns), free(made), free(paired);
+        return 1;
+    }
+    pl_buf_free(&err);
+    uint64_t s = seed * 0x9e3779b97f4a7c15ULL;
+    if (s == 0)
+        s = 1;
+    int64_t now = 1000000;
+    double t = 0;
+    long errors = 0, npaired = 0, oom = 0;
+    for (long i = 0; i < nseeks; i++) { /* the sessions, all there from the start */
+        conns[i] = hub_connect(h, now);
+        if (!conns[i] || (conns[i] & 0xffffffffu) != (uint64_t)i + 1) {
+            fputs("parlour bench seek --hub: the hub refused a connection\n", stderr);
+            oom = 1;
+            break;
+        }
+        if (!burst)
+            t += -log(bseek_unit(&s)) / rate;
+        made[i] = now + 100 + (int64_t)(t * 1000);
+        paired[i] = -1;
+    }
+    if (!oom)
+        bseek_hub_pump(h, now, conns, paired, nseeks, &errors); /* the welcomes */
+    int64_t end = made[nseeks - 1] + 120000;
+    long next = 0;
+    double c_all = bseek_clock(CLOCK_THREAD_CPUTIME_ID);
+    while (!oom) {
+        int64_t at = hub_next_ms(h);
+        if (next < nseeks && made[next] < at)
+            at = made[next];
+        if (at == INT64_MAX || at > end)
+            break;
+        if (at > now)
+            now = at;
+        for (; next < nseeks && made[next] <= now; next++) {
+            double u1 = bseek_unit(&s), u2 = bseek_unit(&s);
+            double r = 1500 + 300 * sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+            r = r < 100 ? 100 : r > 3000 ? 3000 : r;
+            int w = (int)(bseek_rng(&s) % 100), k = 0;
+            while (w >= bseek_keys[k].weight)
+                w -= bseek_keys[k++].weight;
+            static const int after[] = {15, 30, 60};
+            int comp = bseek_unit(&s) < pcomp ? after[bseek_rng(&s) % 3] : 0;
+            int rg = range ? range : bseek_rng(&s) % 10 == 0 ? 150 + (int)(bseek_rng(&s) % 251) : 0;
+            char msg[256], rgs[32] = "";
+            if (rg)
+                snprintf(rgs, sizeof rgs, ",\"range\":%d", rg);
+            int len = snprintf(msg, sizeof msg, "{\"type\":\"seek\",%s,\"computer_after_s\":%d,\"rating\":%.0f%s}",
+                               bseek_opts[k], comp, r, rgs);
+            double t0 = bseek_clock(CLOCK_MONOTONIC);
+            hub_message(h, conns[next], msg, (size_t)len, now);
+            if (bseek_times_add(&msgs, bseek_clock(CLOCK_MONOTONIC) - t0) < 0)
+                oom = 1;
+        }
+        if (hub_next_ms(h) <= now) {
+            double t0 = bseek_clock(CLOCK_MONOTONIC), c0 = bseek_clock(CLOCK_THREAD_CPUTIME_ID);
+            hub_tick(h, now);
+            double dt = bseek_clock(CLOCK_MONOTONIC) - t0, dc = bseek_clock(CLOCK_THREAD_CPUTIME_ID) - c0;
+            long before = npaired;
+            long got = bseek_hub_pump(h, now, conns, paired, nseeks, &errors);
+            npaired += got < 0 ? 0 : got;
+            if (bseek_times_add(&ticks, dt) < 0 ||
+                (npaired > before && (bseek_times_add(&pairing, dt) < 0 || bseek_times_add(&pairing_cpu, dc) < 0)))
+                oom = 1;
+        } else {
+            long got = bseek_hub_pump(h, now, conns, paired, nseeks, &errors);
+            npaired += got < 0 ? 0 : got;
+        }
+    }
+    c_all = bseek_clock(CLOCK_THREAD_CPUTIME_ID) - c_all;
+    double *waits = malloc((size_t)nseeks * sizeof *waits);
+    size_t nw = 0;
+    for (long i = 0; waits && i < nseeks; i++)
+        if (paired[i] >= 0)
+            waits[nw++] = (double)(paired[i] - made[i]) / 1000.0;
+    if (waits)
+        qsort(waits, nw, sizeof *waits, bseek_cmp_d);
+    printf("seek --hub: %ld sessions, %ld seeks (%s), seed %" PRIu64 ", through the hub on a virtual clock\n",
+           nseeks, next, burst ? "all at once" : "arriving", seed);
+    bseek_times_print("hub_tick (every call)", &ticks);
+    bseek_times_print("hub_tick that paired someone", &pairing);
+    bseek_times_print("... its CPU time (the thread's)", &pairing_cpu);
+    bseek_times_print("seek message handled", &msgs);
+    printf("paired %ld of %ld (wait median %.1f s, p90 %.1f s), errors %ld, the run's CPU %.2f s\n", npaired, nseeks,
+           waits ? bseek_pct(waits, nw, 0.5) : 0.0, waits ? bseek_pct(waits, nw, 0.9) : 0.0, errors, c_all);
+    free(waits);
+    free(ticks.v), free(pairing.v), free(pairing_cpu.v), free(msgs.v);
+    hub_free(h);
+    free(conns), free(made), free(paired);
+    return oom || errors ? 1 : 0;
+}
+
 int cli_bench_seek(int argc, char **argv)
 {
     static const struct option lo[] = {{"seeks", required_argument, 0, 'n'},
@@ -103,14 +297,15 @@ int cli_bench_seek(int argc, char **argv)
                                        {"cancel", required_argument, 0, 'x'},
                                        {"seed", required_argument, 0, 's'},
                                        {"range", required_argument, 0, 'g'},
+                                       {"hub", no_argument, 0, 'H'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
     long nseeks = 10000;
     double rate = 200, pcomp = 0.3, pcancel = 0.1;
-    int burst = 0, range = 0, c;
+    int burst = 0, range = 0, hubmode = 0, c;
     uint64_t seed = 1;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "n:r:bc:x:s:g:h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "n:r:bc:x:s:g:Hh", lo, NULL)) != -1) {
         switch (c) {
         case 'n': nseeks = atol(optarg); break;
         case 'r': rate = atof(optarg); break;
@@ -119,9 +314,10 @@ int cli_bench_seek(int argc, char **argv)
         case 'x': pcancel = atof(optarg); break;
         case 's': seed = strtoull(optarg, NULL, 10); break;
         case 'g': range = atoi(optarg); break;
+        case 'H': hubmode = 1; break;
         case 'h':
             puts("usage: parlour bench seek [--seeks N] [--rate R | --burst] [--computer P] [--cancel P]\n"
-                 "                         [--range W] [--seed S]\n"
+                 "                         [--range W] [--seed S] [--hub]\n"
                  "The Play now pool (seek.h) under a crowd on a virtual clock, ticking every 100 ms:\n"
                  "each tick's pairing time (p50/p99/max) and the seeks paired per second.\n"
                  "  --seeks N     people, one seek each (default 10000)\n"
@@ -131,7 +327,10 @@ int cli_bench_seek(int argc, char **argv)
                  "  --cancel P    share that give up after 2..60 s (default 0.1)\n"
                  "  --range W     every seek asks the range W (10..4000: a narrow W keeps\n"
                  "                most of the crowd waiting at once; default: a tenth ask 150..400)\n"
-                 "  --seed S      the draws (default 1)");
+                 "  --seed S      the draws (default 1)\n"
+                 "  --hub         through the hub instead (the server's code minus the sockets): N\n"
+                 "                sessions each send a seek; each hub_tick and seek message timed\n"
+                 "                (--cancel is not used)");
             return 0;
         default: return 2;
         }
@@ -146,6 +345,8 @@ int cli_bench_seek(int argc, char **argv)
     }
     if (seed == 0)
         seed = 1;
+    if (hubmode)
+        return bseek_hub(nseeks, rate, burst, pcomp, range, seed);
     seek_pool *p = seek_new(NULL);
     bseek_person *pe = calloc((size_t)nseeks, sizeof *pe);
     bseek_cancel *cx = calloc((size_t)nseeks, sizeof *cx);

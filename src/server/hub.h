@@ -172,8 +172,10 @@ int hub_store_pending(const hub *h);
 /* Writes batch `b` to `s` (rooms, seat changes through store_room_config,
  * one append for all actions, finishes), then drops the leases it names and
  * loads the rooms it asks for (each load's outcome is kept in `b`, so a
- * load never fails the batch). `b` must come from hub_store_take (it
- * carries the seat changes, loads and drops beside the public fields).
+ * load never fails the batch), and last reads the stored ratings of the
+ * signed-in seekers it carries (Play now, hub_seek.c; also after a failed
+ * write). `b` must come from hub_store_take (it carries the seat changes,
+ * loads, drops and ratings to read beside the public fields).
  * Cluster: a new room's lease is taken as it is stored, a finished room's
  * dropped; a write the store refuses with STORE_LOST (the room is leased
  * to another process) is left out, its room noted in `b`, and the rest is
@@ -186,7 +188,8 @@ int hub_batch_write(store *s, hub_batch *b, pl_buf *err);
  * Rooms whose writes were refused as lost are dropped from the hub (the
  * senders of their unwritten actions get "moved", every member "moved":
  * reconnect); rooms loaded are rebuilt (their actions replayed through the
- * rules) and the requests that waited for them answered.
+ * rules) and the requests that waited for them answered; seeks whose
+ * ratings were read enter the pool.
  * Frees nothing: free `b` with hub_batch_free afterwards. */
 void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms);
 void hub_batch_free(hub_batch *b);

@@ -151,7 +151,8 @@ hub_batch *hub_store_take(hub *h)
     if (h->inflight)
         return NULL;
     hub_batchp *p = h->next;
-    if (!p || !(p->b.nrooms || p->b.nactions || p->b.nfinished || p->ncfg || p->nloads || p->ndrops)) {
+    if (!p || !(p->b.nrooms || p->b.nactions || p->b.nfinished || p->ncfg || p->nloads || p->ndrops || p->nlooks ||
+               p->nsputs || p->nsdrops || p->npairw || p->npdrops)) {
         hub_release(h, h->batch_seq); /* nothing to wait for */
         return NULL;
     }
@@ -263,6 +264,7 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
             }
         }
         loads_done(h, p, now_ms);
+        hubp_looks_done(h, p, now_ms);
         return;
     }
     /* Failed: rooms created in it go; actions in it are taken back. */
@@ -313,6 +315,21 @@ void hub_store_done(hub *h, const hub_batch *b, int ok, int64_t now_ms)
     }
     hub_release(h, b->id);
     loads_done(h, p, now_ms);
+    hubp_looks_done(h, p, now_ms);
+}
+
+hub_batchp *hubb_batch(hub *h)
+{
+    return next_batch(h);
+}
+
+int hubb_queue_look(hub *h, const hubp_look *l)
+{
+    hub_batchp *p = next_batch(h);
+    if (!p || hub_grow((void **)&p->looks, &p->caplooks, p->nlooks + 1, sizeof *p->looks) < 0)
+        return -1;
+    p->looks[p->nlooks++] = *l;
+    return 0;
 }
 
 /* A write of room `r` failed: the history as durable (its `durable`
@@ -667,7 +684,13 @@ void hubb_room_let_go(hub *h, hub_room *r)
  * it. A room that starts at once (computers only) stays. */
 void hubb_room_give_away(hub *h, hub_room *r)
 {
-    if (!h->cfg.cluster || r->nmembers || hub_room_started(r))
+    if (!hub_room_started(r))
+        hubb_room_give_away_seated(h, r);
+}
+
+void hubb_room_give_away_seated(hub *h, hub_room *r)
+{
+    if (!h->cfg.cluster || r->nmembers)
         return;
     hub_batchp *p = next_batch(h);
     char *code = pl_strdup(r->code);
@@ -698,6 +721,7 @@ static void lobby_keep(hub *h, hub_room *r)
 
 void hub_lobby_set(hub *h, hub_lobby *l)
 {
+    hubp_lobby(h, l);
     hub_lobby_free(h->lobby);
     h->lobby = l;
 }

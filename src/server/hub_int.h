@@ -155,6 +155,29 @@ typedef struct hubg_fin {
     int written; /* set by hubg_write once durable (a lost room's: 0) */
 } hubg_fin;
 
+/* A seeker's stored rating asked of the store (hub_seek.c): the hub fills
+ * conn, serial, account, pool and now_ms; the storage thread (hubp_look_read)
+ * the rating and status. */
+typedef struct hubp_look {
+    uint64_t conn;            /* the seeker's connection */
+    uint64_t serial;          /* its seek's serial (a newer seek of the same connection is another) */
+    int64_t account;
+    char pool[STORE_POOL_MAX + 1];
+    int64_t now_ms;           /* the idle deviation grows until then */
+    pl_glicko2 g;             /* out: the rating as the pool takes it (idle deviation applied) */
+    int status;               /* out: 0 not read (the batch failed before), 1 read, -1 failed */
+} hubp_look;
+
+/* Play now across processes (hub_seek.c, docs/pairing.md): a pairing the
+ * holder of the role "pairing" writes (store_pairing_put), its members'
+ * strings owned, their pool ids kept for the answer. */
+typedef struct hubp_pairw {
+    store_pairing m[PL_MAX_SEATS];
+    uint64_t ids[PL_MAX_SEATS];
+    int n;
+    int status; /* out: store_pairing_put's return (0 written), -3 not tried */
+} hubp_pairw;
+
 /* A batch and what the hub needs to answer it. */
 typedef struct hub_batchp {
     hub_batch b;                 /* first: hub_batch_free casts */
@@ -171,6 +194,16 @@ typedef struct hub_batchp {
     int nlost, caplost;
     hubg_fin *rated;             /* the rated ones among the finished rooms */
     int nrated, caprated;
+    hubp_look *looks;            /* seekers' stored ratings to read (hub_seek.c) */
+    int nlooks, caplooks;
+    store_seek *sputs;           /* cluster: seeks to write (strings owned) ... */
+    int nsputs, capsputs;
+    char **sdrops;               /* ... seeks to delete ... */
+    int nsdrops, capsdrops;
+    hubp_pairw *pairw;           /* ... pairings to write (the role's holder) ... */
+    int npairw, cappairw;
+    char **pdrops;               /* ... and pairings told, to delete */
+    int npdrops, cappdrops;
 } hub_batchp;
 
 /* A request that waits for its room to be loaded: re-read when it is. */
@@ -190,6 +223,15 @@ typedef struct hub_lobby_room {
 struct hub_lobby {
     hub_lobby_room *rooms; /* oldest first */
     int n, cap;
+    /* Play now across processes (hub_seek.c): whether the store keeps seeks
+     * (1; 0 it does not; -1 the read failed: nothing known), whether this
+     * process holds the role "pairing", every live seek (by id) and this
+     * process's pairings; strings owned. */
+    int seeks_on, holder;
+    store_seek *seeks;
+    int nseeks, capseeks;
+    store_pairing *pairs;
+    int npairs, cappairs;
 };
 
 typedef struct hub_jobp {
@@ -445,6 +487,14 @@ void hubb_room_let_go(hub *h, hub_room *r);
 /* Cluster: new room `r` is stored without a lease and goes from here once
  * stored (nothing when not a cluster's, or it starts at once). */
 void hubb_room_give_away(hub *h, hub_room *r);
+/* Cluster: the same for a room whose seats are all given (a Play now
+ * pairing: tokens, and computers): it goes too, its people coming by code. */
+void hubb_room_give_away_seated(hub *h, hub_room *r);
+
+/* Queues look `l` (copied) in the next batch: 0, or -1 when memory ran out. */
+int hubb_queue_look(hub *h, const hubp_look *l);
+/* The batch being built (made if needed), or NULL when memory ran out. */
+hub_batchp *hubb_batch(hub *h);
 
 /* ---- hub_store.c: the storage thread's side (hubs_) ---- */
 /* Frees batch `p` and everything it holds (NULL: nothing). Any thread. */
@@ -492,6 +542,30 @@ void hubp_tick(hub *h, int64_t now_ms);
 int64_t hubp_next_ms(const hub *h);
 /* Frees the pool and every connection's seek (hub_free). */
 void hubp_free(hub *h);
+/* The storage thread: reads look `l`'s stored rating (store_ratings_pool,
+ * the idle deviation applied until l->now_ms) and sets its status. */
+void hubp_look_read(store *s, hubp_look *l);
+/* Batch `p` came back (written or not): each seek whose stored rating it
+ * read enters the pool with it; one it could not read is refused
+ * ("storage"). Seeks ended meanwhile are skipped. The pairings it wrote
+ * (or not: their members go back to be read again) are settled. */
+void hubp_looks_done(hub *h, const hub_batchp *p, int64_t now_ms);
+/* Any thread: a deep copy of seek `src` into *dst (0), or -1 when memory
+ * ran out (*dst cleared); frees a copy's strings. Same for a pairing. */
+int hubp_seek_copy(store_seek *dst, const store_seek *src);
+void hubp_seek_clear(store_seek *k);
+int hubp_pairing_copy(store_pairing *dst, const store_pairing *src);
+void hubp_pairing_clear(store_pairing *p);
+/* The storage thread: batch `p`'s seeks written and deleted, its pairings
+ * written (each one's status set; none when `rooms_ok` is 0: its rooms may
+ * not be stored) and its told pairings deleted. */
+void hubp_batch_write(store *s, hub_batchp *p, int rooms_ok);
+/* The cluster thread, in hub_lobby_read: the role taken, the seeks and this
+ * process's pairings read into `l`. */
+void hubp_lobby_read(store *s, hub_lobby *l);
+/* A new lobby `l` came (cluster): the holder's pool follows the stored
+ * seeks, this process's pairings are told, `counts` follow the table. */
+void hubp_lobby(hub *h, const hub_lobby *l);
 
 /* ---- hub_karuta.c ---- */
 /* A job's kind: a computer's seat (or a covered one) moves; a person's

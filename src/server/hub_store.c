@@ -68,6 +68,20 @@ void hubs_batchp_free(hub_batchp *p)
     pl_free(p->drops);
     pl_free(p->lost);
     pl_free(p->rated);
+    pl_free(p->looks);
+    for (int i = 0; i < p->nsputs; i++)
+        hubp_seek_clear(&p->sputs[i]);
+    pl_free(p->sputs);
+    for (int i = 0; i < p->nsdrops; i++)
+        pl_free(p->sdrops[i]);
+    pl_free(p->sdrops);
+    for (int i = 0; i < p->npairw; i++)
+        for (int k = 0; k < p->pairw[i].n; k++)
+            hubp_pairing_clear(&p->pairw[i].m[k]);
+    pl_free(p->pairw);
+    for (int i = 0; i < p->npdrops; i++)
+        pl_free(p->pdrops[i]);
+    pl_free(p->pdrops);
     pl_free(p->b.rooms);
     pl_free(p->b.actions);
     pl_free(p->b.finished);
@@ -254,9 +268,22 @@ done:
     pl_buf_free(&err);
 }
 
+static int batch_writes(store *s, hub_batchp *p, pl_buf *err);
+
 int hub_batch_write(store *s, hub_batch *b, pl_buf *err)
 {
     hub_batchp *p = (hub_batchp *)b;
+    int rc = batch_writes(s, p, err);
+    hubp_batch_write(s, p, rc == 0);
+    for (int i = 0; i < p->nlooks; i++) /* after the writes: a rating just written is read */
+        hubp_look_read(s, &p->looks[i]);
+    return rc;
+}
+
+/* hub_batch_write's writes, drops and loads: 0, or -1 with a message. */
+static int batch_writes(store *s, hub_batchp *p, pl_buf *err)
+{
+    hub_batch *b = &p->b;
     if (!p->cluster) {
         for (int i = 0; i < b->nrooms; i++)
             if (store_room_put(s, &b->rooms[i], err) < 0)
@@ -291,6 +318,12 @@ void hub_lobby_free(hub_lobby *l)
     for (int i = 0; i < l->n; i++)
         json_decref(l->rooms[i].entry);
     pl_free(l->rooms);
+    for (int i = 0; i < l->nseeks; i++)
+        hubp_seek_clear(&l->seeks[i]);
+    pl_free(l->seeks);
+    for (int i = 0; i < l->npairs; i++)
+        hubp_pairing_clear(&l->pairs[i]);
+    pl_free(l->pairs);
     pl_free(l);
 }
 
@@ -372,5 +405,6 @@ hub_lobby *hub_lobby_read(store *s, pl_buf *err)
         hub_lobby_free(l);
         return NULL;
     }
+    hubp_lobby_read(s, l);
     return l;
 }

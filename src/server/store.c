@@ -532,3 +532,89 @@ int store_drill_put(store *s, int64_t account, const char *record, int64_t now_m
     }
     return s->ops->drill_put(s, account, record, now_ms, err);
 }
+
+/* ---- Play now across processes ------------------------------------------ */
+
+/* The back end offers Play now across processes (store_ops.seek_put ...). */
+static int seeks_offered(store *s, pl_buf *err)
+{
+    if (s->ops->seek_put)
+        return 1;
+    pl_buf_puts(err, "store: this back end keeps no seeks (Play now pairs on each process)");
+    return 0;
+}
+
+static int seek_id_ok(const char *id, pl_buf *err)
+{
+    size_t n = id ? strlen(id) : 0;
+    if (n >= 1 && n <= 64)
+        return 1;
+    pl_buf_puts(err, "store: a seek id must be 1 to 64 bytes");
+    return 0;
+}
+
+int store_seek_put(store *s, const store_seek *k, pl_buf *err)
+{
+    if (!owner_ok(s, err) || !seeks_offered(s, err) || !k || !seek_id_ok(k->id, err) || !pool_ok(k->pool, err))
+        return -1;
+    if (!k->game || !*k->game || !k->options || !k->name) {
+        pl_buf_puts(err, "store: a seek needs its game, options and name");
+        return -1;
+    }
+    return s->ops->seek_put(s, k, err);
+}
+
+int store_seek_drop(store *s, const char *id, pl_buf *err)
+{
+    if (!owner_ok(s, err) || !seeks_offered(s, err) || !seek_id_ok(id, err))
+        return -1;
+    return s->ops->seek_drop(s, id, err);
+}
+
+int store_seeks_read(store *s, store_seek_fn fn, void *ctx, pl_buf *err)
+{
+    if (!owner_ok(s, err) || !seeks_offered(s, err) || !fn)
+        return -1;
+    return s->ops->seeks_read(s, fn, ctx, err);
+}
+
+int store_role_take(store *s, const char *name, pl_buf *err)
+{
+    if (!owner_ok(s, err) || !seeks_offered(s, err))
+        return -1;
+    if (!name || !*name || strlen(name) > 32) {
+        pl_buf_puts(err, "store: a role's name must be 1 to 32 bytes");
+        return -1;
+    }
+    return s->ops->role_take(s, name, err);
+}
+
+int store_pairing_put(store *s, const char *role, const store_pairing *p, int n, pl_buf *err)
+{
+    if (!owner_ok(s, err) || !seeks_offered(s, err) || !role || !*role || n < 1 || n > PL_MAX_SEATS || !p) {
+        if (!err->len)
+            pl_buf_puts(err, "store: a pairing needs a role and 1 to 8 members");
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (!seek_id_ok(p[i].seek, err) || !code_ok(p[i].room, err) || !p[i].token || !p[i].pool || !p[i].game) {
+            if (!err->len)
+                pl_buf_puts(err, "store: a pairing's member needs its token, pool and game");
+            return -1;
+        }
+    return s->ops->pairing_put(s, role, p, n, err);
+}
+
+int store_pairings_of(store *s, store_pairing_fn fn, void *ctx, pl_buf *err)
+{
+    if (!owner_ok(s, err) || !seeks_offered(s, err) || !fn)
+        return -1;
+    return s->ops->pairings_of(s, fn, ctx, err);
+}
+
+int store_pairing_drop(store *s, const char *seek, pl_buf *err)
+{
+    if (!owner_ok(s, err) || !seeks_offered(s, err) || !seek_id_ok(seek, err))
+        return -1;
+    return s->ops->pairing_drop(s, seek, err);
+}

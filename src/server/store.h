@@ -377,4 +377,63 @@ int store_drill_get(store *s, int64_t account, pl_buf *out, int64_t *updated_ms,
  * written). */
 int store_drill_put(store *s, int64_t account, const char *record, int64_t now_ms, pl_buf *err);
 
+/* ---- Play now across processes (issue 33 §3; docs/pairing.md, "Several
+ * processes") ----
+ *
+ * Every call here needs an owner (store_set_owner): the seeks and pairings
+ * of one process are those of its owner, counted only while its heartbeat
+ * is alive. One process, the holder of the role "pairing"
+ * (store_role_take), reads every seek, pairs them and writes the pairings
+ * (store_pairing_put); each process reads its own (store_pairings_of),
+ * tells its players and deletes them (store_pairing_drop). */
+
+/* One seek as stored (strings valid during a callback, or the caller's). */
+typedef struct store_seek {
+    const char *id;      /* unique among every process's seeks (1-64 bytes) */
+    const char *owner;   /* read only: the process that wrote it */
+    const char *pool, *game;
+    const char *options; /* JSON object text ("{}" none) */
+    const char *name;
+    int64_t account;     /* 0: a guest */
+    int players, after_s, widest;
+    double rating, rd;
+    int64_t made_ms;
+} store_seek;
+
+/* Writes seek `k` (its id new, or replaced) as this handle's owner's. 0 or -1. */
+int store_seek_put(store *s, const store_seek *k, pl_buf *err);
+/* Deletes seek `id` if it is there. 0 or -1. */
+int store_seek_drop(store *s, const char *id, pl_buf *err);
+/* Called once per seek by store_seeks_read; it must not call the store. */
+typedef int (*store_seek_fn)(void *ctx, const store_seek *k);
+/* Calls fn for every seek whose owner's heartbeat is alive, by id. Returns
+ * 0, fn's non-zero return, or -1 with a message. */
+int store_seeks_read(store *s, store_seek_fn fn, void *ctx, pl_buf *err);
+/* Takes or keeps role `name` (1-32 bytes) for this handle's owner, whose
+ * heartbeat must be alive: granted when nobody holds it, this owner does,
+ * or its holder's heartbeat expired. 1 granted, 0 another live owner holds
+ * it, or -1 with a message. */
+int store_role_take(store *s, const char *name, pl_buf *err);
+
+/* One member of a pairing (store_pairing_put, store_pairings_of). */
+typedef struct store_pairing {
+    const char *seek;  /* the member's seek id */
+    const char *room, *token, *pool, *game;
+    int seat, computer, rated;
+} store_pairing;
+
+/* In one transaction: while this handle's owner holds role `role` and its
+ * heartbeat is alive, and every seek p[0..n).seek is still there, deletes
+ * those seeks and writes one pairing per member, each for its seek's owner.
+ * Returns 0 written, 1 not written (a seek is gone: cancelled meanwhile),
+ * STORE_LOST (the role is not this owner's: nothing written), or -1. */
+int store_pairing_put(store *s, const char *role, const store_pairing *p, int n, pl_buf *err);
+/* Called once per pairing by store_pairings_of; it must not call the store. */
+typedef int (*store_pairing_fn)(void *ctx, const store_pairing *p);
+/* Calls fn for every pairing written for this handle's owner's seeks. 0,
+ * fn's non-zero return, or -1. */
+int store_pairings_of(store *s, store_pairing_fn fn, void *ctx, pl_buf *err);
+/* Deletes the pairing of seek `seek` (told). 0 or -1. */
+int store_pairing_drop(store *s, const char *seek, pl_buf *err);
+
 #endif

@@ -70,6 +70,14 @@ typedef struct store_ops {
     /* Drill records (store_drill_get/put, checked by store.c). */
     int (*drill_get)(store *s, int64_t account, pl_buf *out, int64_t *updated_ms, pl_buf *err);
     int (*drill_put)(store *s, int64_t account, const char *record, int64_t now_ms, pl_buf *err);
+    /* Play now across processes (store.h); the owner is checked by store.c. */
+    int (*seek_put)(store *s, const store_seek *k, pl_buf *err);
+    int (*seek_drop)(store *s, const char *id, pl_buf *err);
+    int (*seeks_read)(store *s, store_seek_fn fn, void *ctx, pl_buf *err);
+    int (*role_take)(store *s, const char *name, pl_buf *err);
+    int (*pairing_put)(store *s, const char *role, const store_pairing *p, int n, pl_buf *err);
+    int (*pairings_of)(store *s, store_pairing_fn fn, void *ctx, pl_buf *err);
+    int (*pairing_drop)(store *s, const char *seek, pl_buf *err);
 } store_ops;
 
 /* One row of a backend's player_games: fills a store_player_game from the

@@ -89,6 +89,16 @@ enum {
     P_RATING_HISTORY,
     P_PLAYER_GAMES,
     P_RATING_PUT,
+    P_SEEK_PUT,
+    P_SEEK_DROP,
+    P_SEEKS_READ,
+    P_SEEK_OWNER,
+    P_ROLE_ENSURE,
+    P_ROLE_GET,
+    P_ROLE_SET,
+    P_PAIRING_PUT,
+    P_PAIRINGS_OF,
+    P_PAIRING_DROP,
     P_RATING_HIST,
     P_DRILL_GET,
     P_DRILL_PUT,
@@ -199,6 +209,35 @@ static const struct {
                         "'[]'::jsonb END) e WHERE e ->> 'account' = $1::text)) t WHERE $3::bigint <= 0 OR "
                         "t.fin < $3::bigint ORDER BY t.fin DESC, t.code DESC LIMIT $2",
                         3},
+    [P_SEEK_PUT] = {"INSERT INTO seeks(id, owner, pool, game, options, name, account, players, rating, rd, made_ms, "
+                    "after_s, widest) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) "
+                    "ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, pool = excluded.pool, "
+                    "game = excluded.game, options = excluded.options, name = excluded.name, "
+                    "account = excluded.account, players = excluded.players, rating = excluded.rating, "
+                    "rd = excluded.rd, made_ms = excluded.made_ms, after_s = excluded.after_s, "
+                    "widest = excluded.widest",
+                    13},
+    [P_SEEK_DROP] = {"DELETE FROM seeks WHERE id = $1", 1},
+    [P_SEEKS_READ] = {"SELECT s.id, s.owner, s.pool, s.game, s.options, s.name, s.account, s.players, s.rating, s.rd, "
+                      "s.made_ms, s.after_s, s.widest FROM seeks s JOIN owners o ON o.owner = s.owner "
+                      "WHERE o.alive_until > clock_timestamp() ORDER BY s.id",
+                      0},
+    [P_SEEK_OWNER] = {"SELECT owner FROM seeks WHERE id = $1 FOR UPDATE", 1},
+    [P_ROLE_ENSURE] = {"INSERT INTO roles(name, owner) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", 2},
+    [P_ROLE_GET] = {"SELECT r.owner, coalesce((SELECT o.alive_until > clock_timestamp() FROM owners o "
+                    "WHERE o.owner = r.owner), false) FROM roles r WHERE r.name = $1 FOR UPDATE",
+                    1},
+    [P_ROLE_SET] = {"UPDATE roles SET owner = $2 WHERE name = $1", 2},
+    [P_PAIRING_PUT] = {"INSERT INTO pairings(seek, owner, room, seat, token, pool, game, computer, rated) "
+                       "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (seek) DO UPDATE SET "
+                       "owner = excluded.owner, room = excluded.room, seat = excluded.seat, token = excluded.token, "
+                       "pool = excluded.pool, game = excluded.game, computer = excluded.computer, "
+                       "rated = excluded.rated",
+                       9},
+    [P_PAIRINGS_OF] = {"SELECT seek, room, token, pool, game, seat, computer, rated FROM pairings WHERE owner = $1 "
+                       "ORDER BY seek",
+                       1},
+    [P_PAIRING_DROP] = {"DELETE FROM pairings WHERE seek = $1 AND owner = $2", 2},
     [P_RATING_PUT] = {"INSERT INTO ratings(account, pool, rating, rd, sigma, games, updated_ms) "
                       "VALUES ($1, $2, $3, $4, $5, 1, $6) ON CONFLICT (account, pool) DO UPDATE SET "
                       "rating = excluded.rating, rd = excluded.rd, sigma = excluded.sigma, "
@@ -1423,6 +1462,186 @@ static int pg_drill_put(store *base, int64_t account, const char *record, int64_
     return n < 0 ? -1 : n == 0 ? 1 : 0;
 }
 
+/* ---- Play now across processes (store.h) -------------------------------- */
+
+static int pg_seek_put(store *base, const store_seek *k, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    char acc[24], pl[16], rt[40], rd[40], made[24], af[16], wd[16];
+    snprintf(acc, sizeof acc, "%" PRId64, k->account);
+    snprintf(pl, sizeof pl, "%d", k->players);
+    snprintf(rt, sizeof rt, "%.17g", k->rating);
+    snprintf(rd, sizeof rd, "%.17g", k->rd);
+    snprintf(made, sizeof made, "%" PRId64, k->made_ms);
+    snprintf(af, sizeof af, "%d", k->after_s);
+    snprintf(wd, sizeof wd, "%d", k->widest);
+    const char *p[13] = {k->id, s->base.owner, k->pool, k->game, k->options, k->name, acc, pl, rt, rd, made, af, wd};
+    return exec_ok(s, P_SEEK_PUT, p, "writing a seek", err);
+}
+
+static int pg_seek_drop(store *base, const char *id, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    const char *p[1] = {id};
+    return exec_ok(s, P_SEEK_DROP, p, "deleting a seek", err);
+}
+
+static int pg_seeks_read(store *base, store_seek_fn fn, void *ctx, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    PGresult *r = call(s, P_SEEKS_READ, NULL, "reading the seeks", err);
+    if (!r)
+        return -1;
+    int n = PQntuples(r), ret = 0;
+    for (int i = 0; i < n && ret == 0; i++) {
+        store_seek k = {.id = PQgetvalue(r, i, 0),
+                        .owner = PQgetvalue(r, i, 1),
+                        .pool = PQgetvalue(r, i, 2),
+                        .game = PQgetvalue(r, i, 3),
+                        .options = PQgetvalue(r, i, 4),
+                        .name = PQgetvalue(r, i, 5),
+                        .account = strtoll(PQgetvalue(r, i, 6), NULL, 10),
+                        .players = atoi(PQgetvalue(r, i, 7)),
+                        .rating = strtod(PQgetvalue(r, i, 8), NULL),
+                        .rd = strtod(PQgetvalue(r, i, 9), NULL),
+                        .made_ms = strtoll(PQgetvalue(r, i, 10), NULL, 10),
+                        .after_s = atoi(PQgetvalue(r, i, 11)),
+                        .widest = atoi(PQgetvalue(r, i, 12))};
+        ret = fn(ctx, &k);
+    }
+    PQclear(r);
+    return ret;
+}
+
+/* In a transaction: 1 when this owner's heartbeat is alive, 0 not, -1. */
+static int owner_alive(pg_store *s, pl_buf *err)
+{
+    const char *p[1] = {s->base.owner};
+    PGresult *r = call(s, P_OWNER_ALIVE, p, "reading a heartbeat", err);
+    if (!r)
+        return -1;
+    int ok = PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    return ok;
+}
+
+/* In a transaction: role `name`'s row (made if missing) locked; 1 when it is
+ * this owner's or (`mine_only` 0) its holder's heartbeat expired, 0 another
+ * live owner's, -1. */
+static int role_lock(pg_store *s, const char *name, int mine_only, pl_buf *err)
+{
+    const char *p2[2] = {name, s->base.owner};
+    if (exec_ok(s, P_ROLE_ENSURE, p2, "writing a role", err) < 0)
+        return -1;
+    const char *p[1] = {name};
+    PGresult *r = call(s, P_ROLE_GET, p, "reading a role", err);
+    if (!r)
+        return -1;
+    int ok = 0;
+    if (PQntuples(r) == 1) {
+        int mine = !strcmp(PQgetvalue(r, 0, 0), s->base.owner);
+        ok = mine || (!mine_only && PQgetvalue(r, 0, 1)[0] != 't');
+    }
+    PQclear(r);
+    return ok;
+}
+
+static int pg_role_take(store *base, const char *name, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (begin(s, err) < 0)
+        return -1;
+    int alive = owner_alive(s, err), rc = alive < 0 ? -1 : 0, granted = 0;
+    if (alive == 0) {
+        pl_buf_printf(err, "store: the heartbeat of '%s' has expired (store_owner_beat first)", s->base.owner);
+        rc = -1;
+    }
+    if (rc == 0 && (granted = role_lock(s, name, 0, err)) < 0)
+        rc = -1;
+    if (rc == 0 && granted) {
+        const char *p[2] = {name, s->base.owner};
+        rc = exec_ok(s, P_ROLE_SET, p, "writing a role", err);
+    }
+    rc = end(s, rc, err);
+    return rc < 0 ? -1 : granted;
+}
+
+static int pg_pairing_put(store *base, const char *role, const store_pairing *pp, int n, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (begin(s, err) < 0)
+        return -1;
+    int alive = owner_alive(s, err), rc = alive < 0 ? -1 : alive ? 0 : STORE_LOST;
+    if (rc == 0) {
+        int mine = role_lock(s, role, 1, err);
+        rc = mine < 0 ? -1 : mine ? 0 : STORE_LOST;
+    }
+    char owners[PL_MAX_SEATS][STORE_OWNER_MAX + 1];
+    for (int i = 0; rc == 0 && i < n; i++) {
+        const char *p[1] = {pp[i].seek};
+        PGresult *r = call(s, P_SEEK_OWNER, p, "reading a seek", err);
+        if (!r)
+            rc = -1;
+        else if (PQntuples(r) != 1)
+            rc = 1; /* cancelled meanwhile */
+        else
+            snprintf(owners[i], sizeof owners[i], "%s", PQgetvalue(r, 0, 0));
+        PQclear(r);
+    }
+    for (int i = 0; rc == 0 && i < n; i++) {
+        const char *pd[1] = {pp[i].seek};
+        char seat[16], comp[8], rated[8];
+        snprintf(seat, sizeof seat, "%d", pp[i].seat);
+        snprintf(comp, sizeof comp, "%d", pp[i].computer);
+        snprintf(rated, sizeof rated, "%d", pp[i].rated);
+        const char *p[9] = {pp[i].seek, owners[i], pp[i].room, seat, pp[i].token, pp[i].pool, pp[i].game, comp, rated};
+        rc = exec_ok(s, P_SEEK_DROP, pd, "deleting a seek", err);
+        if (rc == 0)
+            rc = exec_ok(s, P_PAIRING_PUT, p, "writing a pairing", err);
+    }
+    return end(s, rc, err);
+}
+
+static int pg_pairings_of(store *base, store_pairing_fn fn, void *ctx, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    const char *p[1] = {s->base.owner};
+    PGresult *r = call(s, P_PAIRINGS_OF, p, "reading the pairings", err);
+    if (!r)
+        return -1;
+    int n = PQntuples(r), ret = 0;
+    for (int i = 0; i < n && ret == 0; i++) {
+        store_pairing q = {.seek = PQgetvalue(r, i, 0),
+                           .room = PQgetvalue(r, i, 1),
+                           .token = PQgetvalue(r, i, 2),
+                           .pool = PQgetvalue(r, i, 3),
+                           .game = PQgetvalue(r, i, 4),
+                           .seat = atoi(PQgetvalue(r, i, 5)),
+                           .computer = atoi(PQgetvalue(r, i, 6)),
+                           .rated = atoi(PQgetvalue(r, i, 7))};
+        ret = fn(ctx, &q);
+    }
+    PQclear(r);
+    return ret;
+}
+
+static int pg_pairing_drop(store *base, const char *seek, pl_buf *err)
+{
+    pg_store *s = pg(base);
+    if (ready(s, err) < 0)
+        return -1;
+    const char *p[2] = {seek, s->base.owner};
+    return exec_ok(s, P_PAIRING_DROP, p, "deleting a pairing", err);
+}
+
 static const store_ops pg_ops = {
     .close = pg_close,
     .room_put = pg_room_put,
@@ -1452,6 +1671,13 @@ static const store_ops pg_ops = {
     .rating_get = pg_rating_get,
     .ratings_of = pg_ratings_of,
     .rating_history = pg_rating_history,
+    .seek_put = pg_seek_put,
+    .seek_drop = pg_seek_drop,
+    .seeks_read = pg_seeks_read,
+    .role_take = pg_role_take,
+    .pairing_put = pg_pairing_put,
+    .pairings_of = pg_pairings_of,
+    .pairing_drop = pg_pairing_drop,
     .player_games = pg_player_games,
     .drill_get = pg_drill_get,
     .drill_put = pg_drill_put,

@@ -83,6 +83,15 @@ enum {
     Q_RATING_HIST,
     Q_DRILL_GET,
     Q_DRILL_PUT,
+    Q_SEEK_PUT,
+    Q_SEEK_DROP,
+    Q_SEEKS_READ,
+    Q_SEEK_OWNER,
+    Q_ROLE_GET,
+    Q_ROLE_SET,
+    Q_PAIRING_PUT,
+    Q_PAIRINGS_OF,
+    Q_PAIRING_DROP,
     NQ
 };
 
@@ -155,6 +164,22 @@ static const char *const sql_text[NQ] = {
     [Q_DRILL_GET] = "SELECT record, updated_ms FROM drills WHERE account = ?1",
     [Q_DRILL_PUT] = "INSERT INTO drills(account, record, updated_ms) SELECT id, ?2, ?3 FROM accounts WHERE id = ?1 "
                     "ON CONFLICT(account) DO UPDATE SET record = excluded.record, updated_ms = excluded.updated_ms",
+    [Q_SEEK_PUT] = "INSERT OR REPLACE INTO seeks(id, owner, pool, game, options, name, account, players, rating, rd, "
+                   "made_ms, after_s, widest) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+    [Q_SEEK_DROP] = "DELETE FROM seeks WHERE id = ?1",
+    [Q_SEEKS_READ] = "SELECT s.id, s.owner, s.pool, s.game, s.options, s.name, s.account, s.players, s.rating, s.rd, "
+                     "s.made_ms, s.after_s, s.widest FROM seeks s JOIN owners o ON o.owner = s.owner "
+                     "WHERE o.alive_until_ms > ?1 ORDER BY s.id",
+    [Q_SEEK_OWNER] = "SELECT owner FROM seeks WHERE id = ?1",
+    [Q_ROLE_GET] = "SELECT r.owner, coalesce(o.alive_until_ms, 0) FROM roles r "
+                   "LEFT JOIN owners o ON o.owner = r.owner WHERE r.name = ?1",
+    [Q_ROLE_SET] = "INSERT INTO roles(name, owner) VALUES (?1, ?2) "
+                   "ON CONFLICT(name) DO UPDATE SET owner = excluded.owner",
+    [Q_PAIRING_PUT] = "INSERT OR REPLACE INTO pairings(seek, owner, room, seat, token, pool, game, computer, rated) "
+                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    [Q_PAIRINGS_OF] = "SELECT seek, room, token, pool, game, seat, computer, rated FROM pairings WHERE owner = ?1 "
+                      "ORDER BY seek",
+    [Q_PAIRING_DROP] = "DELETE FROM pairings WHERE seek = ?1 AND owner = ?2",
 };
 
 /* A room's next seq as this process last committed it (the seq cache). */
@@ -1368,6 +1393,180 @@ static int sq_drill_put(store *base, int64_t account, const char *record, int64_
     return n < 0 ? -1 : n == 0 ? 1 : 0;
 }
 
+/* ---- Play now across processes (store.h) -------------------------------- */
+
+static int sq_seek_put(store *base, const store_seek *k, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[Q_SEEK_PUT];
+    sqlite3_bind_text(q, 1, k->id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, s->base.owner, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, k->pool, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 4, k->game, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 5, k->options, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 6, k->name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 7, k->account);
+    sqlite3_bind_int(q, 8, k->players);
+    sqlite3_bind_double(q, 9, k->rating);
+    sqlite3_bind_double(q, 10, k->rd);
+    sqlite3_bind_int64(q, 11, k->made_ms);
+    sqlite3_bind_int(q, 12, k->after_s);
+    sqlite3_bind_int(q, 13, k->widest);
+    return exec_q(s, Q_SEEK_PUT, "writing a seek", err);
+}
+
+static int sq_seek_drop(store *base, const char *id, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_bind_text(s->q[Q_SEEK_DROP], 1, id, -1, SQLITE_STATIC);
+    return exec_q(s, Q_SEEK_DROP, "deleting a seek", err);
+}
+
+static int sq_seeks_read(store *base, store_seek_fn fn, void *ctx, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[Q_SEEKS_READ];
+    sqlite3_bind_int64(q, 1, now_ms());
+    int rc, ret = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        store_seek k = {.id = col_text(q, 0),
+                        .owner = col_text(q, 1),
+                        .pool = col_text(q, 2),
+                        .game = col_text(q, 3),
+                        .options = col_text(q, 4),
+                        .name = col_text(q, 5),
+                        .account = sqlite3_column_int64(q, 6),
+                        .players = sqlite3_column_int(q, 7),
+                        .rating = sqlite3_column_double(q, 8),
+                        .rd = sqlite3_column_double(q, 9),
+                        .made_ms = sqlite3_column_int64(q, 10),
+                        .after_s = sqlite3_column_int(q, 11),
+                        .widest = sqlite3_column_int(q, 12)};
+        ret = fn(ctx, &k);
+        if (ret != 0)
+            break;
+    }
+    done(q);
+    if (ret != 0)
+        return ret;
+    return rc == SQLITE_DONE ? 0 : fail(s, "reading the seeks", err);
+}
+
+/* In a transaction: whether role `name` may be this owner's now (free, its,
+ * or its holder's heartbeat expired): 1, 0 (another live owner's), or -1. */
+static int role_free(sq_store *s, const char *name, int64_t now, int mine_only, pl_buf *err)
+{
+    sqlite3_stmt *q = s->q[Q_ROLE_GET];
+    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+    int sr = sqlite3_step(q), ok = mine_only ? 0 : 1;
+    if (sr == SQLITE_ROW) {
+        int mine = !strcmp(col_text(q, 0), s->base.owner);
+        ok = mine || (!mine_only && sqlite3_column_int64(q, 1) <= now);
+    }
+    done(q);
+    if (sr != SQLITE_ROW && sr != SQLITE_DONE)
+        return fail(s, "reading a role", err);
+    return ok;
+}
+
+static int sq_role_take(store *base, const char *name, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    if (begin(s, err) < 0)
+        return -1;
+    int64_t now = now_ms(), until = owner_until(s, err);
+    int rc = until < 0 ? -1 : 0, granted = 0;
+    if (rc == 0 && until <= now) {
+        pl_buf_printf(err, "store: the heartbeat of '%s' has expired (store_owner_beat first)", s->base.owner);
+        rc = -1;
+    }
+    if (rc == 0 && (granted = role_free(s, name, now, 0, err)) < 0)
+        rc = -1;
+    if (rc == 0 && granted) {
+        sqlite3_stmt *q = s->q[Q_ROLE_SET];
+        sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 2, s->base.owner, -1, SQLITE_STATIC);
+        rc = exec_q(s, Q_ROLE_SET, "writing a role", err);
+    }
+    rc = end(s, rc, err);
+    return rc < 0 ? -1 : granted;
+}
+
+static int sq_pairing_put(store *base, const char *role, const store_pairing *p, int n, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    if (begin(s, err) < 0)
+        return -1;
+    int64_t now = now_ms(), until = owner_until(s, err);
+    int rc = until < 0 ? -1 : until <= now ? STORE_LOST : 0;
+    if (rc == 0) {
+        int mine = role_free(s, role, now, 1, err);
+        rc = mine < 0 ? -1 : mine ? 0 : STORE_LOST;
+    }
+    char owners[PL_MAX_SEATS][STORE_OWNER_MAX + 1];
+    for (int i = 0; rc == 0 && i < n; i++) {
+        sqlite3_stmt *q = s->q[Q_SEEK_OWNER];
+        sqlite3_bind_text(q, 1, p[i].seek, -1, SQLITE_STATIC);
+        int sr = sqlite3_step(q);
+        if (sr == SQLITE_ROW)
+            snprintf(owners[i], sizeof owners[i], "%s", col_text(q, 0));
+        done(q);
+        rc = sr == SQLITE_ROW ? 0 : sr == SQLITE_DONE ? 1 : fail(s, "reading a seek", err);
+    }
+    for (int i = 0; rc == 0 && i < n; i++) {
+        sqlite3_bind_text(s->q[Q_SEEK_DROP], 1, p[i].seek, -1, SQLITE_STATIC);
+        rc = exec_q(s, Q_SEEK_DROP, "deleting a seek", err);
+        sqlite3_stmt *q = s->q[Q_PAIRING_PUT];
+        sqlite3_bind_text(q, 1, p[i].seek, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 2, owners[i], -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 3, p[i].room, -1, SQLITE_STATIC);
+        sqlite3_bind_int(q, 4, p[i].seat);
+        sqlite3_bind_text(q, 5, p[i].token, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 6, p[i].pool, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 7, p[i].game, -1, SQLITE_STATIC);
+        sqlite3_bind_int(q, 8, p[i].computer);
+        sqlite3_bind_int(q, 9, p[i].rated);
+        if (rc == 0)
+            rc = exec_q(s, Q_PAIRING_PUT, "writing a pairing", err);
+        else
+            done(q);
+    }
+    return end(s, rc, err);
+}
+
+static int sq_pairings_of(store *base, store_pairing_fn fn, void *ctx, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[Q_PAIRINGS_OF];
+    sqlite3_bind_text(q, 1, s->base.owner, -1, SQLITE_STATIC);
+    int rc, ret = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        store_pairing p = {.seek = col_text(q, 0),
+                           .room = col_text(q, 1),
+                           .token = col_text(q, 2),
+                           .pool = col_text(q, 3),
+                           .game = col_text(q, 4),
+                           .seat = sqlite3_column_int(q, 5),
+                           .computer = sqlite3_column_int(q, 6),
+                           .rated = sqlite3_column_int(q, 7)};
+        ret = fn(ctx, &p);
+        if (ret != 0)
+            break;
+    }
+    done(q);
+    if (ret != 0)
+        return ret;
+    return rc == SQLITE_DONE ? 0 : fail(s, "reading the pairings", err);
+}
+
+static int sq_pairing_drop(store *base, const char *seek, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_bind_text(s->q[Q_PAIRING_DROP], 1, seek, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s->q[Q_PAIRING_DROP], 2, s->base.owner, -1, SQLITE_STATIC);
+    return exec_q(s, Q_PAIRING_DROP, "deleting a pairing", err);
+}
+
 static const store_ops sq_ops = {
     .close = sq_close,
     .room_put = sq_room_put,
@@ -1398,6 +1597,13 @@ static const store_ops sq_ops = {
     .rating_get = sq_rating_get,
     .ratings_of = sq_ratings_of,
     .rating_history = sq_rating_history,
+    .seek_put = sq_seek_put,
+    .seek_drop = sq_seek_drop,
+    .seeks_read = sq_seeks_read,
+    .role_take = sq_role_take,
+    .pairing_put = sq_pairing_put,
+    .pairings_of = sq_pairings_of,
+    .pairing_drop = sq_pairing_drop,
     .player_games = sq_player_games,
     .drill_get = sq_drill_get,
     .drill_put = sq_drill_put,

@@ -8,17 +8,24 @@ Two connections that seek Ur are paired into one new private room and both join 
 the token `paired` gave and play a move; a seeker that allows a computer after 2 s is
 seated with the computer level whose measured rating (data/ratings/levels.txt) is nearest
 its own; ratings further apart than any window wait (a test server, --test-seed, takes a
-`rating` field: stored ratings do not exist yet); bad shapes are refused with a clear
-error and change nothing; a closed connection's seek is gone; the lobby's `counts`.
+`rating` field); a signed-in seeker is rated by the store's rating (seeded in the SQLite
+file: two far apart wait, a near one is paired at once, into a rated room; guests get a
+casual one); bad shapes are refused with a
+clear error and change nothing; a closed connection's seek is gone; the lobby's `counts`.
 Python's standard library only.
 """
 import os
+import shutil
+import sqlite3
 import sys
+import tempfile
+import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wsclient import ServerProcess, WSClient, check, parse_args, run_main  # noqa: E402
 from driver import Conn  # noqa: E402
+from test_accounts import room_config, signup, ws  # noqa: E402
 
 SRV = {}
 
@@ -51,6 +58,7 @@ def test_two_people_paired_join_and_play(args):
     check(pa["room"] == pb["room"] and len(pa["room"]) == 32, "one room: %s %s" % (pa, pb))
     check({pa["seat"], pb["seat"]} == {0, 1}, "two seats: %s %s" % (pa, pb))
     check(pa["token"] != pb["token"] and not pa["computer"], "their own tokens, people: %s %s" % (pa, pb))
+    check(pa["rated"] is False and pb["rated"] is False, "guests: a casual room: %s" % pa)
     ann.rejoin(pa["room"], pa["token"])
     bob.rejoin(pb["room"], pb["token"])
     ann.wait(lambda: ann.state["status"] == "playing", what="playing")
@@ -106,6 +114,60 @@ def test_far_ratings_wait(args):
     check(u == {"type": "unseeked", "pool": None}, "a second unseek: nothing to end: %s" % u)
     for c in (ann, bob, cid):
         c.close()
+
+
+def seed_rating(db, name, pool, rating, rd):
+    """Writes account `name`'s rating in `pool` into the SQLite store (a fixture: as a
+    rated game would have left it, its last game now)."""
+    con = sqlite3.connect(db, timeout=10)
+    try:
+        with con:
+            (acc,) = con.execute("SELECT id FROM accounts WHERE name = ?", (name,)).fetchone()
+            con.execute("INSERT OR REPLACE INTO ratings(account, pool, rating, rd, sigma, games, updated_ms) "
+                        "VALUES (?, ?, ?, ?, 0.06, 20, ?)", (acc, pool, rating, rd, int(time.time() * 1000)))
+    finally:
+        con.close()
+
+
+def test_stored_ratings_pair(args):
+    """Signed-in seekers are rated by the store: Hi (2200) and Lo (1200) are 1,000 apart
+    (past any window) and are NOT paired although both wait; Mid (2160) is paired with Hi at
+    once. On a server that rated everybody 1500/350 Hi and Lo would be paired at once."""
+    tmp = tempfile.mkdtemp(prefix="parlour-playnow-")
+    db = os.path.join(tmp, "parlour.db")  # SQLite always: the fixture writes the file
+    with ServerProcess(args.parlour, web=args.web, db=db, extra_args=["--test-fast-hash"]) as srv:
+        p = srv.port
+        tokens = {n: signup(p, n) for n in ("Hi", "Lo", "Mid")}
+        for n, r in (("Hi", 2200), ("Lo", 1200), ("Mid", 2160)):
+            seed_rating(db, n, "ur/skiryuk", r, 60)
+        seed_rating(db, "Lo", "ur/finkel", 2200, 60)  # another pool's rating counts for nothing here
+        hi, lo, mid = (Conn(ws(p, tokens[n]), n) for n in ("Hi", "Lo", "Mid"))
+        sh = seek(hi, name="ignored")
+        check(sh["type"] == "seeking" and sh["rating"] == 2200, "Hi seeks with the stored 2200: %s" % sh)
+        sl = seek(lo)
+        check(sl["type"] == "seeking" and sl["rating"] == 1200, "Lo seeks with the stored 1200: %s" % sl)
+        sm = seek(mid)
+        check(sm["type"] == "seeking" and sm["rating"] == 2160, "Mid seeks with the stored 2160: %s" % sm)
+        ph, pm = hi.wait_type("paired"), mid.wait_type("paired")
+        check(ph["room"] == pm["room"], "Hi and Mid (40 apart) are paired: %s %s" % (ph, pm))
+        check(ph["rated"] is True and pm["rated"] is True, "two signed-in people: a rated room: %s" % ph)
+        cfg = room_config(db, ph["room"], lambda c: True, "stored")
+        check(cfg.get("rated") == 1, "stored as rated: %s" % cfg)
+        accounts = sorted(x.get("account", 0) for x in cfg["seats"])
+        check(all(a > 0 for a in accounts), "each seat holds its account from the start: %s" % cfg["seats"])
+        u = lo.request({"type": "unseek"}, answers=("unseeked", "error"))
+        check(u == {"type": "unseeked", "pool": "ur/skiryuk"}, "Lo was still waiting: %s" % u)
+        check(not [m for m in lo.c.log if m.get("type") == "paired"], "Lo never paired")
+        hi.rejoin(ph["room"], ph["token"])
+        names = sorted(s["name"] for s in hi.state["seats"])
+        check(names == ["Hi", "Mid"], "seated by their account names: %s" % hi.state["seats"])
+        # a guest is a new player: 1500
+        g = Conn(WSClient(p), "Guest")
+        sg = seek(g)
+        check(sg["type"] == "seeking" and sg["rating"] == 1500, "a guest seeks at 1500: %s" % sg)
+        for c in (hi, lo, mid, g):
+            c.close()
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def test_bad_shapes(args):
@@ -205,7 +267,7 @@ def main():
     args = parse_args()
     try:
         run_main([test_bad_shapes, test_two_people_paired_join_and_play, test_computer_after_n_seconds_nearest_level,
-                  test_far_ratings_wait, test_closed_connection_seek_gone_and_counts,
+                  test_far_ratings_wait, test_stored_ratings_pair, test_closed_connection_seek_gone_and_counts,
                   test_rating_field_only_on_a_test_server, test_cluster_mode_pairs_on_its_own_process,
                   test_stops_cleanly_with_seeks_waiting], args)
     finally:

@@ -79,3 +79,22 @@ CREATE TABLE drills(
 -- a player's page may be private (issue 33 §4, docs/accounts.md): then it
 -- answers others as an unknown name does; public by default.
 ALTER TABLE accounts ADD COLUMN private boolean NOT NULL DEFAULT false;
+
+-- @version 6
+-- Play now across processes (issue 33 §3, docs/pairing.md "Several
+-- processes"): each waiting seek, written by the process holding its
+-- player's connection (`owner`: counted only while that owner's heartbeat
+-- is alive); the pairings the process running the pool (the holder of the
+-- role "pairing") wrote for each paired seek, for its owner to tell its
+-- player; and the roles, a process-wide lease (as `leases`, but of no room).
+CREATE TABLE seeks(
+  id text COLLATE "C" PRIMARY KEY, owner text NOT NULL, pool text NOT NULL, game text NOT NULL,
+  options text NOT NULL, name text NOT NULL, account bigint NOT NULL, players integer NOT NULL,
+  rating double precision NOT NULL, rd double precision NOT NULL, made_ms bigint NOT NULL,
+  after_s integer NOT NULL, widest integer NOT NULL);
+CREATE TABLE pairings(
+  seek text COLLATE "C" PRIMARY KEY, owner text NOT NULL, room text NOT NULL, seat integer NOT NULL,
+  token text NOT NULL, pool text NOT NULL, game text NOT NULL, computer integer NOT NULL,
+  rated integer NOT NULL);
+CREATE INDEX pairings_owner ON pairings(owner);
+CREATE TABLE roles(name text PRIMARY KEY, owner text NOT NULL);

@@ -81,3 +81,22 @@ CREATE TABLE drills(
 -- a player's page may be private (issue 33 §4, docs/accounts.md): then it
 -- answers others as an unknown name does; public (0) by default.
 ALTER TABLE accounts ADD COLUMN private INTEGER NOT NULL DEFAULT 0;
+
+-- @version 7
+-- Play now across processes (issue 33 §3, docs/pairing.md "Several
+-- processes"): each waiting seek, written by the process holding its
+-- player's connection (`owner`: counted only while that owner's heartbeat
+-- is alive); the pairings the process running the pool (the holder of the
+-- role "pairing") wrote for each paired seek, for its owner to tell its
+-- player; and the roles, a process-wide lease (as `leases`, but of no room).
+CREATE TABLE seeks(
+  id TEXT PRIMARY KEY, owner TEXT NOT NULL, pool TEXT NOT NULL, game TEXT NOT NULL,
+  options TEXT NOT NULL, name TEXT NOT NULL, account INTEGER NOT NULL, players INTEGER NOT NULL,
+  rating REAL NOT NULL, rd REAL NOT NULL, made_ms INTEGER NOT NULL, after_s INTEGER NOT NULL,
+  widest INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE pairings(
+  seek TEXT PRIMARY KEY, owner TEXT NOT NULL, room TEXT NOT NULL, seat INTEGER NOT NULL,
+  token TEXT NOT NULL, pool TEXT NOT NULL, game TEXT NOT NULL, computer INTEGER NOT NULL,
+  rated INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX pairings_owner ON pairings(owner);
+CREATE TABLE roles(name TEXT PRIMARY KEY, owner TEXT NOT NULL) WITHOUT ROWID;
