@@ -453,12 +453,21 @@ static void seat_pairing(hub *h, const seek_pairing *pr, int64_t now_ms)
     hubq_random_hex(h, r->code);
     r->grace_s = h->cfg.grace_s;
     r->public_ = 0;
+    int everyone_signed_in = 1;
     for (int i = 0; i < pr->n; i++) {
         hub_seat *t = &r->seats[seat_of[i]];
-        snprintf(t->name, sizeof t->name, "%s", m[i]->seek->name);
+        /* a signed-in person sits as their account, under its name (as a join does) */
+        snprintf(t->name, sizeof t->name, "%s", m[i]->account ? m[i]->aname : m[i]->seek->name);
+        t->account = m[i]->account;
+        everyone_signed_in &= m[i]->account > 0;
         hubq_random_hex(h, t->token);
         t->gone_ms = now_ms; /* the grace runs until they join */
     }
+    /* Play now's pools are rated pools: the room is rated when every person
+     * in it is signed in (a guest's game stays casual, as a guest's room does) */
+    pl_buf why = {0};
+    r->rated = everyone_signed_in && hubg_check(r, &why) == 0;
+    pl_buf_free(&why);
     if (hubk_applies(r) < 0 || hub_room_add(h, r) < 0) {
         hub_room_free(r);
         tell_failed(h, pr->ids, pr->n, "storage", "out of memory");

@@ -1238,4 +1238,12 @@ export default {
   'player.replay': '再生',
   'player.mine': 'マイページ',
   // (end of player)
+  // ==== rated: the room of a signed-in person and after a rated game (web/js/room.js; issue 33, e2e helper) ====
+  'rated.title': 'レーティング — {pool}',
+  'rated.person': '{name}：レーティング {before} → {after}（{delta}）',
+  'rated.left': '{name}：途中退出のため負け扱い、レーティング {before} → {after}（{delta}）',
+  'rated.computer': '{name}：固定レーティング {rating}',
+  'rated.mine': 'マイページ：対局とレーティング',
+  'rated.joinAs': '{name} として参加します。',
+  // (end of rated)
 };

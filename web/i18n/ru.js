@@ -1233,4 +1233,12 @@ export default {
   'player.replay': 'Повтор',
   'player.mine': 'Моя страница',
   // (end of player)
+  // ==== rated: the room of a signed-in person and after a rated game (web/js/room.js; issue 33, e2e helper) ====
+  'rated.title': 'Рейтинг — {pool}',
+  'rated.person': '{name}: рейтинг {before} → {after} ({delta})',
+  'rated.left': '{name}: уход из партии засчитан как поражение, рейтинг {before} → {after} ({delta})',
+  'rated.computer': '{name}: постоянный рейтинг {rating}',
+  'rated.mine': 'Моя страница: мои партии и рейтинг',
+  'rated.joinAs': 'Вы играете под именем {name}.',
+  // (end of rated)
 };

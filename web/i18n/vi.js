@@ -1237,4 +1237,12 @@ export default {
   'player.replay': 'Xem lại',
   'player.mine': 'Trang của tôi',
   // (end of player)
+  // ==== rated: the room of a signed-in person and after a rated game (web/js/room.js; issue 33, e2e helper) ====
+  'rated.title': 'Điểm xếp hạng — {pool}',
+  'rated.person': '{name}: điểm {before} → {after} ({delta})',
+  'rated.left': '{name} đã rời ván, bị tính là thua: điểm {before} → {after} ({delta})',
+  'rated.computer': '{name}: điểm cố định {rating}',
+  'rated.mine': 'Trang của tôi: các ván và điểm xếp hạng',
+  'rated.joinAs': 'Bạn chơi với tên {name}.',
+  // (end of rated)
 };
