@@ -207,11 +207,11 @@ def test_play_now_rated_for_accounts(args):
         b.send({"type": "join", "room": pb["room"], "token": pb["token"]})
         b.wait_for("joined")
         expect(pa["room"] == pb["room"], "one room: %r %r" % (pa, pb))
-        states, rated = play_out([a, b], rng)
-        seats = states[0]["seats"]
+        seats = b.wait_for("state")["seats"]
         names = {pa["seat"]: "Ann", pb["seat"]: "Bob"}
         expect(all(seats[s]["name"] == n for s, n in names.items()),
                "seated under the accounts' names, not the seek's: %r" % seats)
+        states, rated = play_out([a, b], rng)
         check_rated(rated[0], names, states[0]["result"]["winner"])
         expect(rated[0]["seats"] == rated[1]["seats"], "both see the same")
         srv.kill()  # kill -9 right after the message
