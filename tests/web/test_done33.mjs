@@ -14,6 +14,8 @@
 import { run } from './harness.mjs';
 import { pathOf } from '../../web/games/ur.js';
 import en from '../../web/i18n/en.js';
+import ru from '../../web/i18n/ru.js';
+import ja from '../../web/i18n/ja.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -190,6 +192,16 @@ run('done33', async (h) => {
       await page.locator('#rated').scrollIntoViewIfNeeded();
       h.expectLayout(await h.layout(page), 'the room after a rated game with a computer, ' + size(page));
       await h.shot(page, 'computer-' + size(page), { fullPage: false });
+      // the same box in another language (a language change draws the room again): no English left
+      const [lang, cat] = page === ann ? ['ru', ru] : ['ja', ja];
+      await page.evaluate((l) => window.__parlour.setLang(l), lang);
+      await page.locator('#rated-h', { hasText: cat['rated.title'].split(' ')[0] }).waitFor();
+      const words = (await page.locator('#rated').innerText()).replaceAll(name, '');
+      h.check(!/[A-Za-z]{3,}/.test(words), `the ratings in ${lang}, no English: ${words}`);
+      h.check(words.includes(cat['rated.mine']) && words.includes(String(me.after)), `the ratings and the link in ${lang}: ${words}`);
+      await h.shot(page, `computer-${size(page)}-${lang}`, { fullPage: false });
+      await page.evaluate(() => window.__parlour.setLang('en'));
+      await page.locator('#rated-h', { hasText: en['rated.title'].split(' ')[0] }).waitFor();
       await tap(page, page.locator('#rated-mine'));
       await page.locator('#player-ratings li', { hasText: en['playnow.pool.ur.' + rules] }).waitFor();
       const r = await page.locator('#player-ratings li', { hasText: en['playnow.pool.ur.' + rules] }).innerText();
