@@ -44,10 +44,11 @@ def seat_up(c, code):
     return c.wait_for("joined")["seat"]
 
 
-def play_out(clients, rng, want_rated=True, limit=200000):
+def play_out(clients, rng, want_rated=True, limit=200000, first=None):
     """Plays random legal moves for every client until the game is over and (want_rated)
-    each client got its `rated` message. Returns {client index: rated message}."""
-    states = [None] * len(clients)
+    each client got its `rated` message (`first`: each client's last state already read, or
+    None). Returns {client index: rated message}."""
+    states = list(first) if first else [None] * len(clients)
     rated = {}
     pending = [None] * len(clients)
     sent = [0.0] * len(clients)
@@ -207,13 +208,20 @@ def test_play_now_rated_for_accounts(args):
         b.send({"type": "join", "room": pb["room"], "token": pb["token"]})
         b.wait_for("joined")
         expect(pa["room"] == pb["room"], "one room: %r %r" % (pa, pb))
-        seats = b.wait_for("state")["seats"]
+        first = [a.wait_for("state"), b.wait_for("state")]  # given to play_out: read once
+        seats = first[1]["seats"]
         names = {pa["seat"]: "Ann", pb["seat"]: "Bob"}
         expect(all(seats[s]["name"] == n for s, n in names.items()),
                "seated under the accounts' names, not the seek's: %r" % seats)
-        states, rated = play_out([a, b], rng)
+        states, rated = play_out([a, b], rng, first=first)
         check_rated(rated[0], names, states[0]["result"]["winner"])
         expect(rated[0]["seats"] == rated[1]["seats"], "both see the same")
+        w = ws(p)  # someone who comes later (a reload, a spectator) gets it too, after the state
+        w.send({"type": "watch", "room": pa["room"]})
+        w.wait_for("state")
+        again = w.wait_for("rated")
+        expect(again == rated[0], "the rated message again to a later watcher: %r" % again)
+        w.close()
         srv.kill()  # kill -9 right after the message
         got = stored_ratings(srv.db)
         for seat, name in names.items():

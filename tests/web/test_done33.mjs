@@ -158,6 +158,9 @@ run('done33', async (h) => {
     }
     h.check(ra.find((x) => x.seat === seatA).text.includes('Ann Phone'), 'by name: ' + ra.map((x) => x.text));
     await ann.locator('#rated-mine').waitFor();
+    await bob.reload(); // a reload (or a connection lost at the end) shows them again
+    const again = await ratedShown(bob, 2);
+    h.check(figures(again) === figures(ra), 'the ratings again after a reload: ' + figures(again));
     for (const p of [ann, bob]) {
       await p.locator('#rated').scrollIntoViewIfNeeded();
       h.expectLayout(await h.layout(p), 'the room after a rated game, ' + size(p));
