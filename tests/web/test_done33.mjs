@@ -164,6 +164,7 @@ run('done33', async (h) => {
     for (const p of [ann, bob]) {
       await p.locator('#rated').scrollIntoViewIfNeeded();
       h.expectLayout(await h.layout(p), 'the room after a rated game, ' + size(p));
+      await h.expectAxeClean(p, 'the ratings, ' + size(p), { include: '#rated' });
       await h.shot(p, 'rated-' + size(p), { fullPage: false });
     }
   });
