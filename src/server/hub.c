@@ -395,6 +395,7 @@ void hub_room_free(hub_room *r)
     pl_match_free(r->m);
     pl_free(r->options_json);
     pl_free(r->members);
+    json_decref(r->rated_msg);
     pl_free(r);
 }
 

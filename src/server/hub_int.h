@@ -84,6 +84,8 @@ typedef struct hub_room {
     int tb_seq;
     int finished_queued;
     int rated;              /* a rated room (hub_rating.c): its finish updates its members' ratings */
+    json_t *rated_msg;      /* its `rated` message once announced (owned), NULL before: sent again to
+                             * whoever joins or watches later (a reload, a connection lost at the end) */
     uint64_t *members;      /* connections in the room (seats and spectators) */
     int nmembers, capmembers;
     hub_karuta *kar;        /* karuta real time, NULL otherwise */
@@ -475,8 +477,13 @@ int hubg_finish(const hub_room *r, hubg_fin *out, pl_buf *err);
  * filling its seats' before and after. What store_finish_rated returns. */
 int hubg_write(store *s, hubg_fin *f, const char *result, pl_buf *err);
 /* Once `f` is durable: sends every member of its room (if still here) a
- * `rated` message with each seat's rating before and after. */
+ * `rated` message with each seat's rating before and after; the room
+ * keeps the message (rated_msg) for hubg_again. */
 void hubg_announce(hub *h, const hubg_fin *f);
+/* Sends connection `conn` room `r`'s `rated` message again when it was
+ * announced (a member who joined or watched after the end: a reload, a
+ * connection lost at the end); nothing otherwise. Call after its state. */
+void hubg_again(hub *h, const hub_room *r, uint64_t conn);
 /* Request `root` of `c` names room `code`, which the hub does not hold:
  * with on_demand it waits for the room's load. 1 when it waits, 0 when the
  * caller answers "no room". */

@@ -7,7 +7,8 @@
  * The service thread never reads a rating: the storage thread reads,
  * updates and writes them in the finish's transaction, and this file only
  * describes the seats (account, computer level, team, rank, left) and
- * announces what came back.
+ * announces what came back, keeping the message for whoever joins or
+ * watches the finished room later in this process (hubg_again).
  * Threading: the service thread's, except hubg_write (the storage thread,
  * on a batch it owns).
  */
@@ -137,5 +138,12 @@ void hubg_announce(hub *h, const hubg_fin *f)
     json_t *msg = json_pack("{s:s, s:s, s:s, s:o}", "type", "rated", "room", f->code, "pool", f->pool, "seats", seats);
     for (int k = 0; msg && k < r->nmembers; k++)
         hub_send(h, r->members[k], json_incref(msg));
-    json_decref(msg);
+    json_decref(r->rated_msg);
+    r->rated_msg = msg; /* kept for those who come later (hubg_again); NULL when out of memory */
+}
+
+void hubg_again(hub *h, const hub_room *r, uint64_t conn)
+{
+    if (r->rated_msg)
+        hub_send(h, conn, json_incref(r->rated_msg));
 }

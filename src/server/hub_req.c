@@ -472,6 +472,7 @@ static void req_join(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         hubk_joined(h, r, c, now_ms);
     hub_room_advance(h, r, now_ms);
     hub_room_broadcast(h, r);
+    hubg_again(h, r, c->id); /* a finished rated room: its ratings, after the state */
     if (r->kar)
         hubk_arrived(h, r, c);
 }
@@ -501,6 +502,7 @@ static void req_watch(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     c->seat = -1;
     c->hist_sent = 0;
     hubv_send_state(h, r, c, NULL);
+    hubg_again(h, r, c->id);
     if (r->kar)
         hubk_arrived(h, r, c);
 }

@@ -10,7 +10,10 @@ rating before and after (the winner up, the loser down, from a new player's 1500
 stored ratings equal what was shown, also after a kill -9 right after the message and a
 restart; a guest can neither create nor join a rated room; a casual room's game changes no
 rating; a person who leaves a rated game past the grace time (a computer finishes the seat)
-is rated as the loser whatever the computer made of it (the other keeps the board's result). Python's standard library only.
+is rated as the loser whatever the computer made of it (the other keeps the board's result);
+Play now pairs signed-in people (or one and a computer) into a rated room under their accounts'
+names (a kill -9 right after the `rated` message loses nothing shown), a guest's pairing casual.
+Python's standard library only.
 """
 import os
 import random
@@ -41,10 +44,11 @@ def seat_up(c, code):
     return c.wait_for("joined")["seat"]
 
 
-def play_out(clients, rng, want_rated=True, limit=200000):
+def play_out(clients, rng, want_rated=True, limit=200000, first=None):
     """Plays random legal moves for every client until the game is over and (want_rated)
-    each client got its `rated` message. Returns {client index: rated message}."""
-    states = [None] * len(clients)
+    each client got its `rated` message (`first`: each client's last state already read, or
+    None). Returns {client index: rated message}."""
+    states = list(first) if first else [None] * len(clients)
     rated = {}
     pending = [None] * len(clients)
     sent = [0.0] * len(clients)
@@ -173,5 +177,97 @@ def test_leaver_past_grace_loses(args):
         a.close()
 
 
+def paired(c, computer_after_s=0, name=None):
+    """Seeks Ur on connection c; joins the room it is paired into. Returns the `paired` message."""
+    msg = {"type": "seek", "game": "ur", "computer_after_s": computer_after_s}
+    if name:
+        msg["name"] = name
+    c.send(msg)
+    c.wait_for("seeking")
+    p = c.wait_for("paired", timeout=30)
+    c.send({"type": "join", "room": p["room"], "token": p["token"]})
+    c.wait_for("joined")
+    return p
+
+
+def test_play_now_rated_for_accounts(args):
+    """Play now pairs signed-in people into a rated room, seated as their accounts (the name a
+    seek carries is not theirs to choose); the ratings are shown and stored (kill -9 right after
+    the message); a guest's pairing stays casual; a computer pairing of an account is rated
+    against the level's fixed rating."""
+    rng = random.Random(34)
+    srv = ServerProcess(args.parlour, web=args.web, extra_args=FAST)
+    try:
+        srv.start()
+        p = srv.port
+        a, b = ws(p, signup(p, "Ann")), ws(p, signup(p, "Bob"))
+        b.send({"type": "seek", "game": "ur", "computer_after_s": 0, "name": "Mallory"})
+        b.wait_for("seeking")
+        pa = paired(a)
+        pb = b.wait_for("paired", timeout=30)
+        b.send({"type": "join", "room": pb["room"], "token": pb["token"]})
+        b.wait_for("joined")
+        expect(pa["room"] == pb["room"], "one room: %r %r" % (pa, pb))
+        first = [a.wait_for("state"), b.wait_for("state")]  # given to play_out: read once
+        seats = first[1]["seats"]
+        names = {pa["seat"]: "Ann", pb["seat"]: "Bob"}
+        expect(all(seats[s]["name"] == n for s, n in names.items()),
+               "seated under the accounts' names, not the seek's: %r" % seats)
+        states, rated = play_out([a, b], rng, first=first)
+        check_rated(rated[0], names, states[0]["result"]["winner"])
+        expect(rated[0]["seats"] == rated[1]["seats"], "both see the same")
+        w = ws(p)  # someone who comes later (a reload, a spectator) gets it too, after the state
+        w.send({"type": "watch", "room": pa["room"]})
+        w.wait_for("state")
+        again = w.wait_for("rated")
+        expect(again == rated[0], "the rated message again to a later watcher: %r" % again)
+        w.close()
+        srv.kill()  # kill -9 right after the message
+        got = stored_ratings(srv.db)
+        for seat, name in names.items():
+            r, d, n = got[(name, "ur/skiryuk")]
+            shown = rated[0]["seats"][seat]
+            expect(n == 1 and r == shown["after"] and d == shown["after_rd"],
+                   "%s's stored rating %r is what was shown %r" % (name, (r, d, n), shown))
+        a.close()
+        b.close()
+        srv.start()
+        p = srv.port
+        # a guest and an account: a casual game, no rating changes
+        c, g = ws(p, signup(p, "Cat")), ws(p)
+        g.send({"type": "seek", "game": "ur", "computer_after_s": 0, "name": "Guest"})
+        g.wait_for("seeking")
+        pc = paired(c)
+        pg = g.wait_for("paired", timeout=30)
+        g.send({"type": "join", "room": pg["room"], "token": pg["token"]})
+        g.wait_for("joined")
+        states, rated = play_out([c, g], rng, want_rated=False)
+        expect(not rated, "a guest's pairing is casual: %r" % rated)
+        # an account with a computer: rated against the level's fixed rating
+        d = ws(p, signup(p, "Dan"))
+        pd = paired(d, computer_after_s=1)
+        expect(pd["computer"], "a computer pairing: %r" % pd)
+        states, rated = play_out([d], rng)
+        seats = rated[0]["seats"]
+        me, cpu = seats[pd["seat"]], seats[1 - pd["seat"]]
+        expect(me["person"] and not cpu["person"] and cpu["before"] == cpu["after"],
+               "the person rated, the computer's rating fixed: %r" % seats)
+        expect(abs(me["before"] - 1500) < 1e-9 and (me["after"] > 1500) == (states[0]["result"]["winner"] == pd["seat"]),
+               "the rating moves with the result: %r %r" % (seats, states[0]["result"]))
+        d.send({"type": "create", "game": "ur"})  # a round trip after the finish: it is stored
+        d.wait_for("created")
+        got = stored_ratings(srv.db)
+        expect(("Cat", "ur/skiryuk") not in got and got[("Dan", "ur/skiryuk")][0] == me["after"],
+               "Cat's casual game stored no rating, Dan's rated one its: %r" % got)
+        for x in (c, g, d):
+            x.close()
+        srv.stop()
+    finally:
+        if srv.proc:
+            srv.kill()
+        srv.cleanup()
+
+
 if __name__ == "__main__":
-    run_main([test_rated_game_and_kill_9, test_casual_changes_nothing, test_leaver_past_grace_loses], parse_args())
+    run_main([test_rated_game_and_kill_9, test_casual_changes_nothing, test_leaver_past_grace_loses,
+              test_play_now_rated_for_accounts], parse_args())

@@ -53,9 +53,10 @@ run('account', async (h) => {
       const { room } = await h.createRoom(page, { game: 'ur', seats: [{ kind: 'person' }, { kind: 'ai', level: 'easy' }] });
       await page.goto(h.url('/room/' + room));
       await signedIn(name);
-      await page.locator('#join-name').waitFor();
-      h.check((await page.locator('#join-name').inputValue()) === name, 'the join form starts with the account name');
-      await page.fill('#join-name', 'Someone Typed');
+      // signed in: no name asked, the form says under which one they play (room.js)
+      await page.locator('#join-as').waitFor();
+      h.check((await page.locator('#join-name').count()) === 0, 'no name asked of a signed-in person');
+      h.check((await page.locator('#join-as').innerText()) === en['rated.joinAs'].replace('{name}', name), 'the form names the account');
       await page.click('#join-button');
       const st = await h.waitState(page, (s) => s.seat >= 0);
       h.check(st.seats[st.seat].name === name, 'seated under the account name: ' + st.seats[st.seat].name);

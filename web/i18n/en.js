@@ -1295,4 +1295,12 @@ export default {
   'player.karuta.none.one': 'Last match: no card taken; fouls (お手つき otetsuki): {fouls}.',
   'player.karuta.chart': 'The mean take time of each match with a card taken, oldest first; the last: {mean} s',
   // (end of player2)
+  // ==== rated: the room of a signed-in person and after a rated game (web/js/room.js; issue 33, e2e helper) ====
+  'rated.title': 'Ratings — {pool}',
+  'rated.person': '{name}: rating {before} → {after} ({delta})',
+  'rated.left': '{name} left the game, counted as a loss: rating {before} → {after} ({delta})',
+  'rated.computer': '{name}: a fixed rating of {rating}',
+  'rated.mine': 'My page: my games and ratings',
+  'rated.joinAs': 'You play as {name}.',
+  // (end of rated)
 };

@@ -1298,4 +1298,12 @@ export default {
   'player.karuta.none.one': '最近の 1 試合：取った札はありません。お手つき {fouls} 回。',
   'player.karuta.chart': '札を取った試合ごとの平均の取り時間（古い順）、最後は {mean} 秒',
   // (end of player2)
+  // ==== rated: the room of a signed-in person and after a rated game (web/js/room.js; issue 33, e2e helper) ====
+  'rated.title': 'レーティング — {pool}',
+  'rated.person': '{name}：レーティング {before} → {after}（{delta}）',
+  'rated.left': '{name}：途中退出のため負け扱い、レーティング {before} → {after}（{delta}）',
+  'rated.computer': '{name}：固定レーティング {rating}',
+  'rated.mine': 'マイページ：対局とレーティング',
+  'rated.joinAs': '{name} として参加します。',
+  // (end of rated)
 };

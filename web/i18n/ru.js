@@ -1293,4 +1293,12 @@ export default {
   'player.karuta.none.one': 'Последний матч: ни одной взятой карты; ошибок (お手つき отэцуки): {fouls}.',
   'player.karuta.chart': 'Среднее время взятия в каждом матче со взятыми картами, от старых к новым; в последнем: {mean} с',
   // (end of player2)
+  // ==== rated: the room of a signed-in person and after a rated game (web/js/room.js; issue 33, e2e helper) ====
+  'rated.title': 'Рейтинг — {pool}',
+  'rated.person': '{name}: рейтинг {before} → {after} ({delta})',
+  'rated.left': '{name}: уход из партии засчитан как поражение, рейтинг {before} → {after} ({delta})',
+  'rated.computer': '{name}: постоянный рейтинг {rating}',
+  'rated.mine': 'Моя страница: мои партии и рейтинг',
+  'rated.joinAs': 'Вы играете под именем {name}.',
+  // (end of rated)
 };

@@ -1297,4 +1297,12 @@ export default {
   'player.karuta.none.one': 'Trận gần nhất: không lấy được lá nào; phạm lỗi (お手つき otetsuki) {fouls} lần.',
   'player.karuta.chart': 'Thời gian lấy lá trung bình của mỗi trận có lấy được lá, từ cũ đến mới; trận cuối: {mean} giây',
   // (end of player2)
+  // ==== rated: the room of a signed-in person and after a rated game (web/js/room.js; issue 33, e2e helper) ====
+  'rated.title': 'Điểm xếp hạng — {pool}',
+  'rated.person': '{name}: điểm {before} → {after} ({delta})',
+  'rated.left': '{name} đã rời ván, bị tính là thua: điểm {before} → {after} ({delta})',
+  'rated.computer': '{name}: điểm cố định {rating}',
+  'rated.mine': 'Trang của tôi: các ván và điểm xếp hạng',
+  'rated.joinAs': 'Bạn chơi với tên {name}.',
+  // (end of rated)
 };

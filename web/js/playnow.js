@@ -64,10 +64,15 @@ export function playNow(net) {
     waiting: 0,
     error: null,
     seekMsg: null,
+    account: null, // signed in (the server's `account` message): seated under the account's name, none asked
   };
   const el = h('section', { id: 'playnow', class: 'card playnow', 'aria-labelledby': 'playnow-h', hidden: true });
   let tick = null;
   const offs = [
+    net.on('account', (m) => {
+      P.account = typeof m.name === 'string' && m.name ? m.name : null;
+      if (P.mode === 'form') render();
+    }),
     net.on('seeking', (m) => {
       P.mode = 'waiting';
       P.pool = m.pool;
@@ -114,7 +119,7 @@ export function playNow(net) {
     const options = { ...P.opts };
     if (P.game === 'karuta') options.variant = 'kyogi';
     const msg = { type: 'seek', game: P.game, options, computer_after_s: P.computer ? P.after : 0 };
-    if (P.name) msg.name = P.name;
+    if (P.name && !P.account) msg.name = P.name;
     store(AFTER_KEY, String(P.computer ? P.after : 0));
     if (P.name) store(NAME_KEY, P.name);
     P.seekMsg = msg;
@@ -177,9 +182,9 @@ export function playNow(net) {
     form.append(
       h('label', { class: 'check' }, comp, ' ', t('playnow.computer')),
       afterBox,
-      h('div', { class: 'field' }, h('label', { for: 'playnow-name' }, t('playnow.name')),
+      ...(P.account ? [] : [h('div', { class: 'field' }, h('label', { for: 'playnow-name' }, t('playnow.name')),
         h('input', { id: 'playnow-name', maxlength: 40, autocomplete: 'nickname', value: P.name,
-          oninput: (ev) => (P.name = ev.target.value.trim()) })),
+          oninput: (ev) => (P.name = ev.target.value.trim()) }))]),
     );
     if (P.error) form.append(h('p', { class: 'note error', role: 'alert' }, t('playnow.error', { message: P.error })));
     form.append(h('div', { class: 'row' },

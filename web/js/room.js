@@ -13,6 +13,10 @@
 // table's `soundOf`), your turn and a karuta reading. The table is web/games/GAME.js (docs/web-ui.md, "The table
 // contract"); when that module is missing or fails, a plain table shows the
 // JSON view and the legal actions as buttons.
+// A signed-in person (the server's `account` message) takes a seat under the
+// account's name, never asked for one; after a rated game the room shows every
+// seat's rating before and after (the `rated` message) and a link to one's
+// own page (docs/ratings.md, "The room after a rated game").
 
 import { t, lang, has, levelName } from './i18n.js';
 import { h, clear } from './dom.js';
@@ -22,6 +26,7 @@ import { getToken, setToken, clientMs } from './net.js';
 import { inviteBox } from './lobby.js';
 import { actionWords, refusalWords, forcedWords, tellEntry } from './events.js';
 import * as sound from './sound.js';
+import { poolWords } from './playnow.js';
 
 const NAME_KEY = 'parlour.name';
 const ONLY_MOVE_MS = 1200; // how long a seat's only move waits before the page plays it
@@ -142,6 +147,8 @@ export function open(ctx, code) {
     error: null, // a fatal one: no such room
     history: [],
     rematchAsked: false,
+    account: null, // the signed-in person's name (the `account` message), null a guest
+    rated: null, // the `rated` message of this room's game: each seat's rating before and after
   };
   const els = {};
   const offs = [];
@@ -211,6 +218,17 @@ export function open(ctx, code) {
         renderTools();
         note('info', mine ? t('room.takeback.declined.you', { name: name(m.seat) }) : t('room.takeback.declined.other', { name: name(m.seat) }), null, 'takeback');
       } else if (m.result === 'withdrawn' && r.seat >= 0) note('info', t('room.takeback.withdrawn'), null, 'takeback');
+    }),
+    net.on('account', (m) => {
+      // held by the server before any answer to this page: known before the first state
+      r.account = typeof m.name === 'string' && m.name ? m.name : null;
+      renderJoin();
+      renderOver();
+    }),
+    net.on('rated', (m) => {
+      if (m.room !== code || !Array.isArray(m.seats)) return;
+      r.rated = m;
+      renderOver();
     }),
     net.on('chat', (m) => {
       r.chat.push(m);
@@ -428,7 +446,7 @@ export function open(ctx, code) {
    * state per move must not wipe a name being typed). */
   function joinKey() {
     const st = r.state;
-    return JSON.stringify([r.seat, !st, st && st.over, st && st.seats.map((s) => s.kind === 'open')]);
+    return JSON.stringify([r.seat, !st, st && st.over, st && st.seats.map((s) => s.kind === 'open'), r.account]);
   }
 
   function renderJoin() {
@@ -445,18 +463,20 @@ export function open(ctx, code) {
       els.join.append(h('p', { class: 'quiet' }, t('room.watching')));
       return;
     }
-    const name = h('input', { id: 'join-name', maxlength: 40, required: true, autocomplete: 'nickname', value: was ?? storedName() });
+    // a signed-in person sits under the account's name: no name to type (the server takes the account's)
+    const name = r.account ? null : h('input', { id: 'join-name', maxlength: 40, required: true, autocomplete: 'nickname', value: was ?? storedName() });
     const seat = h('select', { id: 'join-seat' }, h('option', { value: '' }, t('room.join.any')), open.map((i) => h('option', { value: String(i) }, t('room.seat.n', { n: i + 1 }))));
     els.join.append(
       h('form', {
           class: 'join-form card',
           onsubmit: (ev) => {
             ev.preventDefault();
-            const n = name.value.trim();
+            const n = name ? name.value.trim() : r.account;
             if (!n) return;
-            try {
-              localStorage.setItem(NAME_KEY, n);
-            } catch {}
+            if (name)
+              try {
+                localStorage.setItem(NAME_KEY, n);
+              } catch {}
             const msg = { type: 'join', room: code, name: n };
             if (seat.value !== '') msg.seat = Number(seat.value);
             r.wantWatch = false;
@@ -464,7 +484,7 @@ export function open(ctx, code) {
           },
         },
         h('h2', {}, t('room.join.title')),
-        h('label', {}, t('room.join.name'), ' ', name),
+        name ? h('label', {}, t('room.join.name'), ' ', name) : h('p', { id: 'join-as' }, t('rated.joinAs', { name: r.account })),
         open.length > 1 ? h('label', {}, t('room.join.seat'), ' ', seat) : null,
         h('div', { class: 'row' },
           h('button', { type: 'submit', class: 'primary', id: 'join-button' }, t('room.join.button')),
@@ -753,6 +773,7 @@ export function open(ctx, code) {
       h('div', { class: 'result card', role: 'status' },
         h('h2', {}, t('room.over')),
         h('p', { class: 'result-text' }, resultText(st.result || (st.view && st.view.outcome), st.seats, r.seat, teams, r.game, st.view && st.view.variant)),
+        ratedBox(),
         r.seat >= 0
           ? h('button', { type: 'button', id: 'rematch', class: 'primary', disabled: r.rematchAsked, onclick: () => {
               r.rematchAsked = true;
@@ -761,6 +782,33 @@ export function open(ctx, code) {
               renderOver();
             } }, t('room.rematch'))
           : null));
+  }
+
+  /** A rating for people: a whole number. */
+  function ratingText(v) {
+    return String(Math.round(v));
+  }
+
+  /** After a rated game (the `rated` message): each seat's rating before and
+   * after with the change, in words, the reader's own marked; a computer's
+   * fixed rating; a link to the reader's own page when signed in. */
+  function ratedBox() {
+    const m = r.rated;
+    const st = r.state;
+    if (!m || !st) return null;
+    const items = m.seats.map((x, i) => {
+      const name = seatNameN(st.seats[i], i) + (i === r.seat ? ' ' + t('room.seat.you') : '');
+      const before = ratingText(x.before), after = ratingText(x.after);
+      const d = Math.round(x.after) - Math.round(x.before);
+      const delta = d > 0 ? '+' + d : d < 0 ? '\u2212' + String(-d) : '±0';
+      const text = !x.person ? t('rated.computer', { name, rating: before })
+        : t(x.left ? 'rated.left' : 'rated.person', { name, before, after, delta });
+      return h('li', { class: 'rated-seat' + (i === r.seat ? ' me' : ''), dataset: { seat: i, before, after, delta: d } }, text);
+    });
+    return h('section', { id: 'rated', class: 'rated', 'aria-labelledby': 'rated-h' },
+      h('h3', { id: 'rated-h' }, t('rated.title', { pool: poolWords(m.pool) })),
+      h('ul', {}, items),
+      r.account ? h('p', {}, h('a', { id: 'rated-mine', href: '/player/' + encodeURIComponent(r.account) }, t('rated.mine'))) : null);
   }
 
   function renderChat() {
