@@ -236,11 +236,13 @@ typedef struct hub_job {
 } hub_job;
 /* Takes the next job; returns NULL when none. */
 hub_job *hub_job_take(hub *h);
-/* Runs job `j` (ai_player_choose), setting j->action or j->failed. Any
- * thread may call it; it touches only `j`. */
+/* Runs job `j` (ai_player_choose; a hint's job: ai_hint, hub_hint.c),
+ * setting j->action or j->failed. Any thread may call it; it touches only
+ * `j` (and a loaded table, read-only). */
 void hub_job_run(hub_job *j);
 /* Hands back a finished job: the hub plays its action if the room still
- * waits for it (else it is dropped). Frees `j`. */
+ * waits for it (else it is dropped); a hint's job is answered to the
+ * connection that asked (nothing played). Frees `j`. */
 void hub_job_done(hub *h, hub_job *j, int64_t now_ms);
 /* Frees a job without playing it. */
 void hub_job_free(hub_job *j);

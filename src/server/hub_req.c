@@ -1129,6 +1129,7 @@ static const hubq_cmd commands[] = {
     {"seek", HUBQ_FIELDS, hubp_req_seek},
     {"unseek", HUBQ_BARE, hubp_req_unseek},
     {"counts", HUBQ_BARE, hubp_req_counts},
+    {"hint", HUBQ_FIELDS, hubh_req_hint},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
