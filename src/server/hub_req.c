@@ -466,8 +466,9 @@ static void req_join(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     c->room = r;
     c->seat = seat;
     c->hist_sent = 0;
-    hub_send(h, c->id, json_pack("{s:s, s:s, s:s, s:o, s:i, s:s}", "type", "joined", "room", r->code, "game",
-                                 r->game->id, "options", hubv_public_options(r), "seat", seat, "token", t->token));
+    hub_send(h, c->id, json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:b}", "type", "joined", "room", r->code, "game",
+                                 r->game->id, "options", hubv_public_options(r), "seat", seat, "token", t->token,
+                                 "hints", !r->rated && !r->kar && !r->game->check)); /* hub_hint.c */
     if (r->kar)
         hubk_joined(h, r, c, now_ms);
     hub_room_advance(h, r, now_ms);

@@ -77,7 +77,8 @@ def test_casual_ur_hint_to_the_asker_only(args):
         room = create_room(owner, "ur", seats=[person(), person()])
         owner.close()
         ann, bob, sam = (Conn(WSClient(srv.port), n) for n in ("ann", "bob", "sam"))
-        ann.join(room, "Ann", seat=0)
+        j = ann.join(room, "Ann", seat=0)
+        check(j.get("hints") is True, "a casual room gives hints (joined): %r" % j)
         bob.join(room, "Bob", seat=1)
         sam.watch(room)
         settle([ann, bob], lambda: ann.state["status"] == "playing" and bob.state["status"] == "playing")
@@ -138,7 +139,8 @@ def test_rated_room_refuses_hints(args):
         code = a.wait_for("created")["room"]
         for c in (a, b):
             c.send({"type": "join", "room": code, "name": "x"})
-            c.wait_for("joined")
+            j = c.wait_for("joined")
+            check(j.get("hints") is False, "a rated room gives no hints (joined): %r" % j)
         a.wait_for("state", 20, lambda m: m.get("status") == "playing")
         a.send({"type": "hint"})
         e = a.wait_for("error", 20, lambda m: m.get("request") == "hint")
