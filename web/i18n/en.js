@@ -1235,4 +1235,12 @@ export default {
   'player.replay': 'Replay',
   'player.mine': 'My page',
   // (end of player)
+  // ==== hints (wt-hints) ====
+  'hint.ask': 'Hint',
+  'hint.thinking': 'Thinking about your move…',
+  'hint.title': 'Hint:',
+  'hint.exact': '— {pct} % chance of winning after it (exact)',
+  'hint.estimate': '— about {pct} % chance of winning after it (an estimate)',
+  'error.hint': 'No hint now:',
+  // (end of hints)
 };

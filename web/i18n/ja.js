@@ -1238,4 +1238,12 @@ export default {
   'player.replay': '再生',
   'player.mine': 'マイページ',
   // (end of player)
+  // ==== hints (wt-hints) ====
+  'hint.ask': 'ヒント',
+  'hint.thinking': '次の一手を考えています…',
+  'hint.title': 'ヒント：',
+  'hint.exact': '— この手の後の勝率は {pct} %（厳密）',
+  'hint.estimate': '— この手の後の勝率は約 {pct} %（推定）',
+  'error.hint': '今はヒントを出せません：',
+  // (end of hints)
 };

@@ -1233,4 +1233,12 @@ export default {
   'player.replay': 'Повтор',
   'player.mine': 'Моя страница',
   // (end of player)
+  // ==== hints (wt-hints) ====
+  'hint.ask': 'Подсказка',
+  'hint.thinking': 'Думаю над вашим ходом…',
+  'hint.title': 'Подсказка:',
+  'hint.exact': '— шанс выиграть после этого хода {pct} % (точно)',
+  'hint.estimate': '— шанс выиграть после этого хода около {pct} % (оценка)',
+  'error.hint': 'Подсказки сейчас нет:',
+  // (end of hints)
 };

@@ -1237,4 +1237,12 @@ export default {
   'player.replay': 'Xem lại',
   'player.mine': 'Trang của tôi',
   // (end of player)
+  // ==== hints (wt-hints) ====
+  'hint.ask': 'Gợi ý',
+  'hint.thinking': 'Đang nghĩ nước đi cho bạn…',
+  'hint.title': 'Gợi ý:',
+  'hint.exact': '— cơ hội thắng sau nước này {pct} % (chính xác)',
+  'hint.estimate': '— cơ hội thắng sau nước này khoảng {pct} % (ước tính)',
+  'error.hint': 'Lúc này không có gợi ý:',
+  // (end of hints)
 };

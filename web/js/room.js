@@ -22,6 +22,7 @@ import { getToken, setToken, clientMs } from './net.js';
 import { inviteBox } from './lobby.js';
 import { actionWords, refusalWords, forcedWords, tellEntry } from './events.js';
 import * as sound from './sound.js';
+import { hintTool } from './hint.js';
 
 const NAME_KEY = 'parlour.name';
 const ONLY_MOVE_MS = 1200; // how long a seat's only move waits before the page plays it
@@ -145,6 +146,7 @@ export function open(ctx, code) {
   };
   const els = {};
   const offs = [];
+  const hint = hintTool({ t, send: (m) => net.send(m), table: () => els.table, words: (a) => actionWords(r.mod, r.tableGame || r.game, a, { t, lang, has, seat: r.seat }) }); // js/hint.js
   let tick = null;
 
   // ---- the protocol ----
@@ -171,6 +173,7 @@ export function open(ctx, code) {
       r.seat = m.seat;
       r.token = m.token;
       r.options = m.options; // for the rules box (js/rules.js)
+      r.hints = m.hints === true; // a casual room gives hints (js/hint.js)
       setToken(code, m.token);
       renderJoin();
     }),
@@ -190,6 +193,7 @@ export function open(ctx, code) {
       if (m.seat >= 0) r.seat = m.seat;
       else if (r.seat === null || r.wantWatch) r.seat = -1;
       r.game = m.view && m.view.game;
+      hint.reset(m);
       // the game's table tells the move itself (its log): the note says only that it was played for them
       for (const e of forced) note('info', r.mod ? t('room.forced') : forcedWords(r.mod, r.game, e, { t, lang, has, seat: r.seat }), null, 'forced');
       renderState();
@@ -212,6 +216,7 @@ export function open(ctx, code) {
         note('info', mine ? t('room.takeback.declined.you', { name: name(m.seat) }) : t('room.takeback.declined.other', { name: name(m.seat) }), null, 'takeback');
       } else if (m.result === 'withdrawn' && r.seat >= 0) note('info', t('room.takeback.withdrawn'), null, 'takeback');
     }),
+    net.on('hint', (m) => hint.show(m, r.state)),
     net.on('chat', (m) => {
       r.chat.push(m);
       renderChat();
@@ -243,6 +248,7 @@ export function open(ctx, code) {
         return;
       }
       if (m.request === 'record' && recordError(m)) return note('error', recordError(m)); // js/record.js
+      if (m.request === 'hint') hint.failed();
       if (m.error === 'illegal' && m.request === 'act') refused(m);
       else note('error', errorText(m), allowedNow(m));
       if (r.table) r.table.event(m);
@@ -403,7 +409,7 @@ export function open(ctx, code) {
     } }, h('summary', {}, t('room.invite')));
     root.append(
       h('section', { class: 'room' },
-        h('div', { class: 'room-head' }, els.title, els.turn),
+        h('div', { class: 'room-head' }, els.title, els.turn, hint.el),
         els.join,
         els.notes,
         els.ask,
@@ -730,6 +736,7 @@ export function open(ctx, code) {
     clear(els.tools);
     const st = r.state;
     els.tools.append(...recordButtons(r.seat, !!(st && st.over), (m) => net.send(m))); // js/record.js
+    hint.render(st, r.hints, myTurn(st)); // js/hint.js
     if (canAskTakeback(st))
       els.tools.append(h('button', { type: 'button', id: 'takeback', onclick: () => net.send({ type: 'takeback' }) }, t('room.takeback.ask')));
     if (r.seat !== null && r.seat >= 0) {
