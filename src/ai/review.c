@@ -23,7 +23,9 @@
 #include "parlour/record.h"
 
 #define DEFAULT_ITERATIONS 2000
-#define START_LEAVES 8 /* estimate: decisions searched at most to value the first chance state */
+#define START_LEAVES 8
+#define REFINE_SHARE 10 /* estimate: a move played with under 1/10 of the visits is valued apart,
+                           by searches of 1/10 of the budget after each throw */ /* estimate: decisions searched at most to value the first chance state */
 
 ai_review_class ai_review_classify(double loss)
 {
@@ -277,9 +279,32 @@ ai_review *ai_review_run(const pl_game *g, const void *initial, const pl_move *h
                     ok = 0;
                     break;
                 }
-                if (r.vals[played] >= r.vals[best])
-                    best = played; /* an estimate may rate the move played above the search's choice */
+                pl_action best_a = r.acts[best];
                 double bv = r.vals[best], pv = r.vals[played];
+                if (!table && played != best && r.roots[played].visits < r.mp.iterations / REFINE_SHARE) {
+                    /* The search spent little on the move played: its mean is
+                     * noise (one rollout can say 0 %). Value its position by
+                     * searches of the decisions after the next throw. */
+                    pl_state_copy(g, r.child, st);
+                    g->apply(r.child, seat, hist[t].a);
+                    void *after = pl_malloc(g->state_size);
+                    if (after && g->phase(r.child) == PL_PHASE_CHANCE) {
+                        pl_state_copy(g, after, r.child);
+                        long it = r.mp.iterations;
+                        r.mp.iterations = it / REFINE_SHARE > 100 ? it / REFINE_SHARE : 100;
+                        int leaves = START_LEAVES;
+                        double v = estimate_chance(&r, after, 0, &leaves, err);
+                        r.mp.iterations = it;
+                        if (v >= 0)
+                            pv = seat == 0 ? v : 1 - v;
+                    }
+                    pl_free(after);
+                }
+                if (pv >= bv) { /* an estimate may rate the move played above the search's choice */
+                    best = played;
+                    best_a = hist[t].a;
+                    bv = pv;
+                }
                 rv->series[t] = seat == 0 ? bv : 1 - bv;
                 if (!table)
                     rv->series[t + 1] = seat == 0 ? pv : 1 - pv;
@@ -289,7 +314,7 @@ ai_review *ai_review_run(const pl_game *g, const void *initial, const pl_move *h
                     mv->seat = seat;
                     mv->nlegal = nleg;
                     mv->played = hist[t].a;
-                    mv->best = r.acts[best];
+                    mv->best = best_a;
                     mv->played_value = pv;
                     mv->best_value = bv;
                     mv->loss = bv - pv > 0 ? bv - pv : 0;
@@ -309,6 +334,7 @@ ai_review *ai_review_run(const pl_game *g, const void *initial, const pl_move *h
     if (ok) {
         summarise(rv);
         rv->iterations = r.iterations;
+        rv->budget = table ? 0 : r.mp.iterations;
     }
     pl_free(st);
     pl_free(r.acts);
@@ -363,7 +389,7 @@ int ai_review_json(const ai_review *r, const pl_game *g, const void *initial, co
         json_object_set_new(o, "end", json_real(r->end));
         json_object_set_new(o, "actions", json_integer(r->nhist));
         if (!r->exact)
-            json_object_set_new(o, "iterations", json_integer(r->iterations));
+            json_object_set_new(o, "iterations", json_integer(r->budget));
         json_t *th = json_object();
         json_object_set_new(th, "good", json_real(AI_REVIEW_GOOD_BELOW));
         json_object_set_new(th, "inaccuracy", json_real(AI_REVIEW_INACCURACY_BELOW));

@@ -79,6 +79,7 @@ typedef struct ai_review {
                            decisions; 100 with none */
     int count[2][AI_REVIEW_NCLASSES]; /* decisions per seat and class */
     long iterations;    /* estimate: iterations searched in all */
+    long budget;        /* estimate: iterations a decision (0 when exact) */
 } ai_review;
 
 typedef struct ai_review_params {
