@@ -200,6 +200,11 @@ int cli_review(int argc, char **argv)
     ai_perfect *table = NULL;
     ai_review *r = NULL, *e = NULL;
     pl_match *m = pl_record_load_file(argv[optind], &err);
+    if (m && (m->game->flags & PL_GAME_HIDDEN) && !table_path && !compare) { /* Tam Cúc, CBW: review_hidden.c */
+        rc = cli_review_hidden(m, p.iterations, p.threads, p.seed, json, lang);
+        pl_match_free(m);
+        return rc;
+    }
     if (m && table_path)
         table = ai_perfect_load(m->game, table_path, &err);
     if (m && (table || !table_path))
