@@ -5,7 +5,8 @@ against `parlour serve`: in a casual Ur room Ann asks for a hint at her decision
 while Bob (the other seat) and Sam (a spectator) get nothing of it; a second hint at the same
 decision is refused ("one hint a move"), the next decision allows one again; Bob asking when
 it is not his turn, Sam asking at all, and wrong shapes get one `error` each. In a Tam Cúc room
-the hint is a legal action of the asker. In a rated room (two signed-in people) a hint is
+the hint is a legal action of the asker. With `serve --table` (Finkel's 2-piece table solved by
+the test) a hint in a room of those rules is exact. In a rated room (two signed-in people) a hint is
 refused with a clear error. Python's standard library only.
 
 Usage: test_hint.py --parlour PATH [--web DIR]
@@ -128,6 +129,32 @@ def test_tamcuc_hint_is_legal(args):
         srv.stop()
 
 
+def test_exact_hint_from_a_table(args):
+    """`serve --table` with Finkel's 2-piece table: a hint in a room of those rules is exact."""
+    import subprocess
+    import tempfile
+    tmp = tempfile.mkdtemp(prefix="parlour-hint-")
+    table = os.path.join(tmp, "f2.tbl")
+    subprocess.run([os.path.abspath(args.parlour), "solve", "ur", "rules=finkel", "pieces=2", "--quiet", "--out",
+                    table], check=True, stdout=subprocess.DEVNULL)
+    srv = ServerProcess(args.parlour, web=args.web, extra_args=["--table", table])
+    try:
+        srv.start()
+        ann = Conn(WSClient(srv.port), "ann")
+        room = create_room(ann, "ur", {"rules": "finkel", "pieces": "2"}, seats=[person(), ai("easy")])
+        ann.join(room, "Ann", seat=0)
+        ann.wait(lambda: ann.state["legal"] and len(ann.state["legal"]) > 1 and not ann.state["over"], 60,
+                 "a choice")
+        h = ask(ann)
+        check(h["exact"] is True and 0 <= h["win"] <= 1, "an exact hint from the table: %r" % h)
+        check(h["action"] in {a["action"] for a in ann.state["legal"]}, "a legal exact hint: %r" % h)
+        ann.close()
+    finally:
+        srv.stop()
+        import shutil
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def test_rated_room_refuses_hints(args):
     srv = ServerProcess(args.parlour, web=args.web, extra_args=["--test-fast-hash"])
     try:
@@ -156,5 +183,6 @@ def test_rated_room_refuses_hints(args):
 
 
 if __name__ == "__main__":
-    run_main([test_casual_ur_hint_to_the_asker_only, test_tamcuc_hint_is_legal, test_rated_room_refuses_hints],
+    run_main([test_casual_ur_hint_to_the_asker_only, test_tamcuc_hint_is_legal, test_exact_hint_from_a_table,
+              test_rated_room_refuses_hints],
              parse_args())
