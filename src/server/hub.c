@@ -655,6 +655,7 @@ void hub_free(hub *h)
         pl_free(h->ais[i].level);
     }
     pl_free(h->ais);
+    hubw_tables_free(h); /* they may borrow h->tables */
     for (int i = 0; i < h->ntables; i++)
         h->tables[i].g->tables->free(h->tables[i].t);
     pl_free(h->tables);
@@ -1069,6 +1070,10 @@ void hub_job_run(hub_job *j)
         hubh_job_run(j, j->seed, jp->table);
         return;
     }
+    if (j->review) {
+        hubw_run(j->review);
+        return;
+    }
     pl_buf err = {0};
     j->failed = !j->player || ai_player_choose(j->player, j->state, j->seat, j->seed, &j->action, &err) < 0;
     pl_buf_free(&err);
@@ -1080,6 +1085,7 @@ void hub_job_free(hub_job *j)
         return;
     pl_free(j->state);
     pl_free(j->text);
+    hubw_free(j->review);
     pl_free(j);
 }
 
@@ -1089,6 +1095,11 @@ void hub_job_done(hub *h, hub_job *job, int64_t now_ms)
     hub_jobp *j = (hub_jobp *)job;
     if (j->kind == HUB_JOB_HINT) { /* answered to its asker; nothing is played */
         hubh_job_done(h, j);
+        hub_job_free(job);
+        return;
+    }
+    if (j->kind == HUB_JOB_REVIEW) {
+        hubw_done(h, job->review);
         hub_job_free(job);
         return;
     }

@@ -252,6 +252,9 @@ struct hub {
     int nais;
     hub_table *tables;
     int ntables;
+    struct ai_perfect **review_tables; /* every table loaded, for reviews (hub_review.c) */
+    int nreview_tables;
+    int reviews;                 /* review jobs out (hub_review.c) */
     uint64_t seed_next;          /* test_seed mode */
     hub_wake *heap;              /* timers: a binary min-heap by `at` */
     int nheap, capheap;
@@ -503,7 +506,23 @@ void hubp_free(hub *h);
 /* A job's kind: a computer's seat (or a covered one) moves; a person's
  * move clock ran out (the computer plays that move even if he is back);
  * a karuta answer (kept secret until the window closes). */
-enum { HUB_JOB_MOVE = 0, HUB_JOB_KARUTA = 1, HUB_JOB_CLOCK = 2, HUB_JOB_HINT = 3 };
+enum { HUB_JOB_MOVE = 0, HUB_JOB_KARUTA = 1, HUB_JOB_CLOCK = 2, HUB_JOB_REVIEW = 3, HUB_JOB_HINT = 4 };
+
+/* ---- hub_review.c: the `review` request (hubw_) ---- */
+/* {"type": "review", "room": CODE}: queues a review job of a finished room. */
+void hubw_req_review(hub *h, hub_conn *c, json_t *root, int64_t now_ms);
+/* Loads `path` as a table for reviews (the game's own format or the
+ * generic solver's), keeping `own` (a game table hub_table_load loaded from
+ * it, or NULL) borrowed. 0, or -1 with a message. */
+int hubw_table_add(hub *h, const pl_game *own_game, void *own, const char *path, pl_buf *err);
+/* Frees the review tables (hub_free). */
+void hubw_tables_free(hub *h);
+/* Runs a review job (a worker; touches only `rv`). */
+void hubw_run(struct hubw_review *rv);
+/* Answers a finished review job's connection (the hub's thread). */
+void hubw_done(hub *h, struct hubw_review *rv);
+/* Frees a review job's part; NULL is a no-op. */
+void hubw_free(struct hubw_review *rv);
 /* The options a room of game `g` is created with from the creator's `opts`
  * (an object, or NULL for none): a karuta room gets tempo=even unless `opts`
  * name tempo (the kana's times must not tell the poem, docs/server.md).

@@ -1121,6 +1121,7 @@ static const hubq_cmd commands[] = {
     {"record", HUBQ_FIELDS, req_record},
     {"replay", HUBQ_FIELDS, hubr_req_replay},
     {"replay_part", HUBQ_FIELDS, hubr_req_replay_part},
+    {"review", HUBQ_FIELDS, hubw_req_review},
     {"sync", HUBQ_FIELDS, req_sync},
     {"touch", HUBQ_FIELDS, req_touch},
     {"ready", HUBQ_BARE, req_ready},

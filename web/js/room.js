@@ -748,7 +748,8 @@ export function open(ctx, code) {
       );
     }
     if (st && st.over)
-      els.tools.append(h('a', { class: 'button', href: '/room/' + code + '#replay', id: 'replay-link' }, t('room.replay')));
+      els.tools.append(h('a', { class: 'button', href: '/room/' + code + '#replay', id: 'replay-link' }, t('room.replay')),
+        st.view && st.view.game === 'ur' ? h('a', { class: 'button', href: '/room/' + code + '#replay-review', id: 'review-link' }, t('review.open')) : '');
   }
 
   function renderOver() {
