@@ -187,10 +187,11 @@ int ai_review_hidden_json(const ai_review_hidden *r, const pl_game *g, const voi
         for (int i = 0; i < r->nhist && ok; i++) {
             if (k < r->nmoves && r->moves[k].index == i) {
                 const ai_review_hidden_move *mv = &r->moves[k++];
-                json_t *m = json_pack("{s:i, s:i, s:i, s:o*, s:o*, s:o, s:f, s:f}", "index", mv->index, "seat", mv->seat,
-                                      "nlegal", mv->nlegal, "played", rh_text(g, st, mv->seat, mv->played), "best",
-                                      rh_text(g, st, mv->seat, mv->best), "best_fields",
-                                      rh_fields(g, st, mv->seat, mv->best), "played_value", mv->played_value,
+                json_t *m = json_pack("{s:i, s:i, s:i, s:o*, s:o*, s:o, s:o, s:f, s:f}", "index", mv->index, "seat",
+                                      mv->seat, "nlegal", mv->nlegal, "played", rh_text(g, st, mv->seat, mv->played),
+                                      "best", rh_text(g, st, mv->seat, mv->best), "best_fields",
+                                      rh_fields(g, st, mv->seat, mv->best), "played_fields",
+                                      rh_fields(g, st, mv->seat, mv->played), "played_value", mv->played_value,
                                       "best_value", mv->best_value);
                 ok = m && json_array_append_new(moves, m) == 0;
             }

@@ -75,8 +75,8 @@ void ai_review_hidden_free(ai_review_hidden *r);
 
 /* Appends the review as one JSON object: {"kind":"hidden","estimate":true,
  * "iterations":N,"decisions":[per seat],"moves":[{"index","seat","played",
- * "best" (notation, as the decider may see it),"best_fields" (the best move's
- * action fields),"played_value","best_value"}]}. `g`, `initial`, `hist` are
+ * "best" (notation, as the decider may see it),"best_fields","played_fields"
+ * (the moves' action fields),"played_value","best_value"}]}. `g`, `initial`, `hist` are
  * those the review was run on. Returns 0, or -1 with a message (no memory;
  * `out` then cut back). */
 int ai_review_hidden_json(const ai_review_hidden *r, const pl_game *g, const void *initial, const pl_move *hist,

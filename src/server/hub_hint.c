@@ -10,8 +10,14 @@
  * move). Thread: the hub's, except hubh_job_run (a worker). */
 #include <string.h>
 
+#include "../ai/review_hidden.h"
 #include "hub_int.h"
 #include "parlour/alloc.h"
+#include "parlour/jsonout.h"
+
+/* MCTS iterations a decision of a hidden-card game's review (docs/hints.md:
+ * a 4-player Tam Cúc deal of 32 decisions in about 0.3 s of one core). */
+#define HUBH_REVIEW_ITERATIONS 1000
 
 /* The seat `c` asks a hint for: `want` (-1: none named) when it is one the
  * connection plays (its own or a partner seat), else the first such seat
@@ -109,4 +115,32 @@ void hubh_job_done(hub *h, hub_jobp *j)
         return;
     }
     hub_send(h, c->id, m); /* to the asking connection alone */
+}
+
+/* The review of a finished hidden-card game (issue 34 §5): the whole `review`
+ * message, {"review":{"kind":"hidden",…},"room":CODE,"type":"review"}, from
+ * ai_review_hidden (each decision from its decider's own view), or NULL with
+ * a message in `err`. A worker thread (hub_review.c's job): reads only its
+ * arguments. */
+char *hubh_review_hidden(const pl_game *g, const void *initial, const pl_move *hist, int nhist, uint64_t seed,
+                         const char *code, pl_buf *err)
+{
+    ai_review_hidden_params p = {.iterations = HUBH_REVIEW_ITERATIONS, .threads = 1, .seed = seed};
+    ai_review_hidden *r = ai_review_hidden_run(g, initial, hist, nhist, &p, err);
+    if (!r)
+        return NULL;
+    pl_buf out = {0};
+    pl_buf_puts(&out, "{\"review\":"); /* keys sorted, as pl_json_dump writes them */
+    int bad = ai_review_hidden_json(r, g, initial, hist, &out, err) < 0;
+    pl_buf_puts(&out, ",\"room\":");
+    bad = bad || pl_json_put_string(&out, code) < 0;
+    pl_buf_puts(&out, ",\"type\":\"review\"}");
+    ai_review_hidden_free(r);
+    if (bad || out.oom) {
+        if (!err->len)
+            pl_buf_puts(err, "out of memory");
+        pl_buf_free(&out);
+        return NULL;
+    }
+    return out.s; /* the buffer's text, owned by the caller */
 }

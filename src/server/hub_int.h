@@ -580,5 +580,10 @@ void hubh_job_run(hub_job *j, uint64_t seed, const void *table);
 /* A finished hint job: its answer (or why there is none) to the asking
  * connection alone, when it is still in the room; nothing is played. */
 void hubh_job_done(hub *h, hub_jobp *j);
+/* The review of a finished hidden-card game (Tam Cúc, City Behind Walls):
+ * the whole `review` message text (owned by the caller, pl_free), or NULL
+ * with a message. Any thread (hub_review.c's worker job). */
+char *hubh_review_hidden(const pl_game *g, const void *initial, const pl_move *hist, int nhist, uint64_t seed,
+                         const char *code, pl_buf *err);
 
 #endif

@@ -84,6 +84,10 @@ void hubw_free(struct hubw_review *rv)
 
 void hubw_run(struct hubw_review *rv)
 {
+    if (rv->g->flags & PL_GAME_HIDDEN) { /* Tam Cúc, City Behind Walls: hub_hint.c */
+        rv->answer = hubh_review_hidden(rv->g, rv->initial, rv->hist, rv->nhist, rv->seed, rv->code, &rv->err);
+        return;
+    }
     ai_review *r = NULL;
     for (int i = 0; i < rv->ntables && !r; i++) { /* the first table that holds the whole game */
         pl_buf_clear(&rv->err);
@@ -148,8 +152,8 @@ void hubw_req_review(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         hub_error(h, c->id, "over", "review", "a review comes only after the game");
         return;
     }
-    if ((r->game->flags & PL_GAME_HIDDEN) || r->nseats != 2) {
-        hub_error(h, c->id, "game", "review", "reviews are for two-player games without hidden cards (Ur)");
+    if ((r->game->flags & PL_GAME_HIDDEN) ? r->kar || r->game->check != NULL : r->nseats != 2) {
+        hub_error(h, c->id, "game", "review", "reviews are for Ur, Tam Cúc and City Behind Walls (not karuta)");
         return;
     }
     if (h->reviews >= HUBW_MAX_OUT) {

@@ -1242,6 +1242,11 @@ export default {
   'hint.exact': '— {pct} % chance of winning after it (exact)',
   'hint.estimate': '— about {pct} % chance of winning after it (an estimate)',
   'error.hint': 'No hint now:',
+  'reviewh.title': 'Review: where the strongest player would have chosen otherwise',
+  'reviewh.source': 'Estimates by the computer\'s search from each player\'s own view of the cards at that moment ({n} tries a decision): not exact.',
+  'reviewh.seat': '{k} of {d} decisions differ',
+  'reviewh.none': 'Every decision was the strongest player\'s choice.',
+  'reviewh.move': 'Action {n}, {who}: played {played} ({p} %); the strongest player would play {best} ({q} %).',
   // (end of hints)
   // ==== urreview: the review of an Ur game (web/js/review.js; issue 34 §1) ====
   'review.open': 'Review',

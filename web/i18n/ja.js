@@ -1245,6 +1245,11 @@ export default {
   'hint.exact': '— この手の後の勝率は {pct} %（厳密）',
   'hint.estimate': '— この手の後の勝率は約 {pct} %（推定）',
   'error.hint': '今はヒントを出せません：',
+  'reviewh.title': '振り返り：最強のプレイヤーなら別の手を選んだ場面',
+  'reviewh.source': '各プレイヤーがその時に見えていた札だけからのコンピューターの推定（1手あたり {n} 回の試行）：厳密ではない。',
+  'reviewh.seat': '{d} 回の判断のうち {k} 回が異なる',
+  'reviewh.none': 'すべての判断が最強のプレイヤーの選択と同じだった。',
+  'reviewh.move': '{n} 手目、{who}：{played}（{p} %）。最強のプレイヤーなら {best}（{q} %）。',
   // (end of hints)
   // ==== urreview: the review of an Ur game (web/js/review.js; issue 34 §1) ====
   'review.open': '振り返り',

@@ -1244,6 +1244,11 @@ export default {
   'hint.exact': '— cơ hội thắng sau nước này {pct} % (chính xác)',
   'hint.estimate': '— cơ hội thắng sau nước này khoảng {pct} % (ước tính)',
   'error.hint': 'Lúc này không có gợi ý:',
+  'reviewh.title': 'Xem lại: những chỗ máy mạnh nhất sẽ chọn khác',
+  'reviewh.source': 'Ước tính của máy theo những lá mỗi người chơi thấy được lúc đó ({n} lần thử mỗi quyết định): không chính xác.',
+  'reviewh.seat': '{k} trên {d} quyết định khác',
+  'reviewh.none': 'Mọi quyết định đều trùng với lựa chọn của máy mạnh nhất.',
+  'reviewh.move': 'Nước {n}, {who}: đã đi {played} ({p} %); máy mạnh nhất sẽ đi {best} ({q} %).',
   // (end of hints)
   // ==== urreview: the review of an Ur game (web/js/review.js; issue 34 §1) ====
   'review.open': 'Xem lại',

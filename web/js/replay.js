@@ -26,6 +26,7 @@ import { h, clear, download } from './dom.js';
 import { tellEntry, actionWords } from './events.js';
 import { recordFileName, recordNote } from './record.js';
 import { reviewPanel } from './review.js';
+import { reviewHiddenPanel } from './review_hidden.js';
 
 /** The steps of a `replay` answer: [{view, seat, entry, legal}], index 0 the start
  * (`entry`: the history entry, worded from its events by the game's module,
@@ -260,6 +261,8 @@ export function open(ctx, code) {
           els.table.scrollIntoView({ block: 'nearest' });
         },
       });
+    if (code && !R.reviewHidden) // Tam Cúc, City Behind Walls (js/review_hidden.js)
+      R.reviewHidden = reviewHiddenPanel({ net, code, seatName: seatWho, words: (a) => actionWords(R.mod, R.game, a, { t, lang, has, seat: R.seat, names: R.names }), onPick: (m) => go(m.index) });
     const file = h('input', { type: 'file', id: 'replay-file', accept: '.json,application/json', onchange: (ev) => ev.target.files[0] && readFile(ev.target.files[0]) });
     const drop = h('label', {
         class: 'drop', for: 'replay-file', id: 'replay-drop',
@@ -281,6 +284,7 @@ export function open(ctx, code) {
         code ? null : h('div', { class: 'card' }, drop, file),
         els.status, els.controls, els.table, els.told,
         R.review ? R.review.el : null,
+        R.reviewHidden ? R.reviewHidden.el : null,
         h('h2', { class: 'sr' }, t('replay.moves')), els.history,
         h('p', {}, h('a', { href: code ? '/room/' + code : '/' }, code ? t('replay.toRoom') : t('room.toLobby')))));
     renderAll();
@@ -304,6 +308,7 @@ export function open(ctx, code) {
     }
     const g = R.game;
     if (R.review) R.review.el.hidden = g !== 'ur' || !R.views;
+    if (R.reviewHidden) R.reviewHidden.el.hidden = (g !== 'tamcuc' && g !== 'cbw') || !R.views;
     if (g) {
       const head = h('p', {}, h('b', {}, has('game.' + g + '.name') ? t('game.' + g + '.name') : g));
       if (R.steps) head.append(' · ', t(R.steps.length === 2 ? 'replay.actions.one' : 'replay.actions', { n: R.steps.length - 1 }));
@@ -418,6 +423,7 @@ export function open(ctx, code) {
       for (const off of offs) off();
       offOpen();
       if (R.review) R.review.close();
+      if (R.reviewHidden) R.reviewHidden.close();
       document.removeEventListener('keydown', onKey);
       if (R.table) R.table.destroy();
     },

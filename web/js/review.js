@@ -54,7 +54,7 @@ export function reviewPanel({ net, code, seatName, words, onPick }) {
   const el = h('section', { class: 'review card', id: 'review', 'aria-live': 'polite' });
   const offs = [
     net.on('review', (m) => {
-      if (m.room !== code || !m.review) return;
+      if (m.room !== code || !m.review || m.review.kind === 'hidden') return; // js/review_hidden.js's
       P.review = m.review;
       P.error = null;
       render();
