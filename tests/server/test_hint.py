@@ -7,7 +7,8 @@ decision is refused ("one hint a move"), the next decision allows one again; Bob
 it is not his turn, Sam asking at all, and wrong shapes get one `error` each. In a Tam Cúc room
 the hint is a legal action of the asker. With `serve --table` (Finkel's 2-piece table solved by
 the test) a hint in a room of those rules is exact. In a rated room (two signed-in people) a hint is
-refused with a clear error. Python's standard library only.
+refused with a clear error. A finished Tam Cúc room's `review` is the hidden-card review (issue 34
+§5). Python's standard library only.
 
 Usage: test_hint.py --parlour PATH [--web DIR]
 """
@@ -155,6 +156,29 @@ def test_exact_hint_from_a_table(args):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def test_review_of_a_hidden_card_game(args):
+    """A finished Tam Cúc room of four computers: `review` answers a hidden-card review (each
+    decision from its decider's view, docs/hints.md)."""
+    srv = ServerProcess(args.parlour, web=args.web)
+    try:
+        srv.start()
+        sam = Conn(WSClient(srv.port), "sam")
+        room = create_room(sam, "tamcuc", {"players": "4"}, seats=[ai("easy")] * 4)
+        sam.watch(room)
+        sam.wait(lambda: sam.state["over"], 120, "the game's end")
+        r = sam.request({"type": "review", "room": room}, 120, answers=("review", "error"))
+        check(r["type"] == "review" and r["review"]["kind"] == "hidden" and r["review"]["estimate"] is True,
+              "a hidden-card review: %s" % str(r)[:300])
+        rv = r["review"]
+        check(len(rv["decisions"]) == 4 and sum(rv["decisions"]) == rv["ndecisions"] > 0, "counts: %r" % rv)
+        for m in rv["moves"]:
+            check(m["played"] != m["best"] and 0 <= m["played_value"] <= 1 and 0 <= m["best_value"] <= 1
+                  and isinstance(m["best_fields"], dict) and isinstance(m["played_fields"], dict), "a move: %r" % m)
+        sam.close()
+    finally:
+        srv.stop()
+
+
 def test_rated_room_refuses_hints(args):
     srv = ServerProcess(args.parlour, web=args.web, extra_args=["--test-fast-hash"])
     try:
@@ -184,5 +208,5 @@ def test_rated_room_refuses_hints(args):
 
 if __name__ == "__main__":
     run_main([test_casual_ur_hint_to_the_asker_only, test_tamcuc_hint_is_legal, test_exact_hint_from_a_table,
-              test_rated_room_refuses_hints],
+              test_review_of_a_hidden_card_game, test_rated_room_refuses_hints],
              parse_args())
