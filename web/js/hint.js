@@ -5,9 +5,10 @@
 // chance of winning (exact or an estimate), and the move marked on the table
 // (the squares or cards its fields name) until the next state.
 //
-// hintTool({t, send, words, table}) → { el, render(state, allowed, myTurn), show(msg, state), reset(state), failed() }
-//   el: the bar (the button and the answer), placed by room.js in the room's head, beside
-//   "Your turn", so that it is in view on a phone without scrolling past the table.
+// hintTool({t, send, words, table}) → { el, button, render(state, allowed, myTurn), show(msg, state), reset(state), failed() }
+//   el: the answer, placed by room.js in the room's head, under "Your turn" (in view on a
+//   phone); button: where the Hint button goes, placed in the bar under the table (beside
+//   "Describe the table"), so that it never pushes the table's moves below a phone's fold.
 //   t: the catalogue; send(msg): to the server; words(a): a legal action in words;
 //   table(): the table's root element (for the marks).
 
@@ -42,7 +43,7 @@ export function hintTool({ t, send, words, table }) {
   addStyle();
   const box = h('div', { class: 'hint-box', id: 'hint-box', role: 'status', hidden: true });
   const slot = h('span', { class: 'hint-slot' });
-  const el = h('div', { class: 'hint-bar' }, slot, box);
+  const el = h('div', { class: 'hint-bar' }, box);
   let askedSeq = null; // the decision (state seq) a hint was asked for
   let marks = [];
   let shown = null; // the hint whose move is marked: {fields, seat}
@@ -81,6 +82,7 @@ export function hintTool({ t, send, words, table }) {
 
   return {
     el,
+    button: slot,
     /** The Hint button at the seat's decision in a room that gives hints (none otherwise). */
     render(state, allowed, myTurn) {
       slot.textContent = '';

@@ -384,7 +384,7 @@ export function open(ctx, code) {
       } });
     els.describe = h('button', { type: 'button', id: 'describe', 'aria-keyshortcuts': 'Alt+Shift+D', onclick: () => describeTable() }, t('room.a11y.describe'));
     const soundBox = h('input', { type: 'checkbox', id: 'sounds', checked: sound.enabled(), onchange: (ev) => sound.setEnabled(ev.target.checked) });
-    els.a11y = h('div', { class: 'a11y-bar' }, els.describe, h('label', { class: 'sound-switch' }, soundBox, ' ', t('room.a11y.sounds')));
+    els.a11y = h('div', { class: 'a11y-bar' }, els.describe, h('label', { class: 'sound-switch' }, soundBox, ' ', t('room.a11y.sounds')), hint.button); // js/hint.js
     els.chatList = h('ul', { class: 'chat-list', 'aria-live': 'polite' });
     els.chatText = h('input', { id: 'chat-text', maxlength: 500, autocomplete: 'off', placeholder: t('chat.placeholder'), 'aria-label': t('chat.label') });
     const chatForm = h(
