@@ -5,7 +5,8 @@
 // language (the game's own words for the move, never its notation; the chance as a percentage
 // marked as an estimate) and the move is marked on the table (Ur's squares, Tam Cúc's cards);
 // the button is gone once asked (one hint a decision); a spectator of the same room gets no
-// button and no hint; the harness checks missing catalogue keys, page errors and the layout.
+// button and no hint; axe finds nothing serious in the answer; the harness checks missing
+// catalogue keys, page errors and the layout.
 
 import { run } from './harness.mjs';
 import { actionWords as urWords } from '../../web/games/ur.js';
@@ -70,6 +71,7 @@ run('hint', async (h) => {
       const eveBox = await eve.evaluate(() => { const b = document.querySelector('#hint-box'); return b ? b.textContent : ''; });
       h.check(eveBox === '', `${where}: the spectator sees no hint: ${eveBox}`);
       h.expectLayout(await h.layout(page), where);
+      await h.expectAxeClean(page, `${where}, the hint`, { include: '#hint-box' });
       await h.shot(page, `${c.game}-${c.size}-${c.lang}`);
     });
   }
