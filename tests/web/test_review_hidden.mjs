@@ -1,7 +1,8 @@
 // test_review_hidden.mjs — the review of a finished Tam Cúc or City Behind Walls game in the
 // replay page (issue 34 §5; web/js/review_hidden.js, docs/hints.md "Reviews of hidden-card
-// games"): a game of four computers plays to the end; /room/CODE#replay shows a "Review" button;
-// asked, the server's worker answers with the decisions where the strongest player, from the
+// games"): a game of four computers plays to the end; the room's Review link (Tam Cúc) opens the
+// replay with the review asked at once, or /room/CODE#replay shows a "Review" button (City
+// Behind Walls); asked, the server's worker answers with the decisions where the strongest player, from the
 // decider's own view, would have chosen otherwise: the page says they are estimates from each
 // player's own view, counts each seat's differing decisions and lists them in the game's words
 // (no notation); a decision clicked steps the replay to it; Ur's panel stays hidden. Tam Cúc at
@@ -11,7 +12,7 @@ import { run } from './harness.mjs';
 
 const AI = { kind: 'ai', level: 'easy' };
 const CASES = [
-  { game: 'tamcuc', size: 'phone', lang: 'vi', options: { players: '4' }, seats: [AI, AI, AI, AI], words: /Xem lại: những chỗ máy mạnh nhất sẽ chọn khác/ },
+  { game: 'tamcuc', size: 'phone', lang: 'vi', options: { players: '4' }, seats: [AI, AI, AI, AI], words: /Xem lại: những chỗ máy mạnh nhất sẽ chọn khác/, link: true },
   { game: 'cbw', size: 'desktop', lang: 'en', options: { w: '5', h: '5' }, seats: [AI, AI, AI, AI], words: /where the strongest player would have chosen otherwise/ },
 ];
 // notation a player never reads: Tam Cúc's verbs and card codes, CBW's CARD@X,Y
@@ -29,10 +30,15 @@ run('review_hidden', async (h) => {
       await h.waitState(page, (st) => st.over, undefined, 180000);
     });
     await h.step(`${where}: the replay's review from each player's view`, async () => {
-      await page.goto(h.url('/room/' + room + '#replay'));
-      await page.locator('#reviewh-ask').waitFor({ timeout: 60000 });
+      if (c.link) { // the room's Review link: the review asked at once
+        await page.click('#review-link');
+      } else {
+        await page.goto(h.url('/room/' + room + '#replay'));
+        await page.locator('#reviewh-ask').waitFor({ timeout: 60000 });
+        await page.click('#reviewh-ask');
+      }
+      await page.locator('#reviewh-seats').waitFor({ timeout: 120000 });
       h.check(await page.locator('#review').isHidden(), 'Ur\'s review panel is hidden');
-      await page.click('#reviewh-ask');
       await page.locator('#reviewh-source').waitFor({ timeout: 120000 });
       const text = await page.locator('#review-hidden').innerText();
       h.check(c.words.test(text), `${where}: the title in the page's language: ${text.slice(0, 200)}`);

@@ -122,6 +122,10 @@ export function open(ctx, code) {
         R.reviewAsked = true;
         R.review.ask();
       }
+      if (R.reviewHidden && (m.game === 'tamcuc' || m.game === 'cbw') && location.hash === '#replay-review' && !R.reviewAsked) {
+        R.reviewAsked = true; // js/review_hidden.js
+        R.reviewHidden.ask();
+      }
       if (!steps.length) return fallback();
       R.steps = steps;
       R.views = steps.some((s) => s.view);

@@ -749,7 +749,7 @@ export function open(ctx, code) {
     }
     if (st && st.over)
       els.tools.append(h('a', { class: 'button', href: '/room/' + code + '#replay', id: 'replay-link' }, t('room.replay')),
-        st.view && st.view.game === 'ur' ? h('a', { class: 'button', href: '/room/' + code + '#replay-review', id: 'review-link' }, t('review.open')) : '');
+        st.view && ['ur', 'tamcuc', 'cbw'].includes(st.view.game) ? h('a', { class: 'button', href: '/room/' + code + '#replay-review', id: 'review-link' }, t('review.open')) : '');
   }
 
   function renderOver() {
