@@ -372,8 +372,8 @@ static int worker_init(worker *w, const pl_game *g, const void *st, int seat, co
     return 0;
 }
 
-int mcts_choose(const pl_game *g, const void *st, int seat, const mcts_params *p, uint64_t seed,
-                pl_action *out, mcts_stats *stats, pl_buf *err)
+/* Checks the parameters and the seat; 0, or -1 with a message. */
+static int check(const pl_game *g, const void *st, int seat, const mcts_params *p, pl_buf *err)
 {
     if (p->threads < 1 || p->threads > MCTS_MAX_THREADS || p->iterations < 0 || p->ms < 0 ||
         (p->iterations == 0 && p->ms == 0) || p->rollout_depth < 0) {
@@ -386,22 +386,26 @@ int mcts_choose(const pl_game *g, const void *st, int seat, const mcts_params *p
     }
     int nseats = g->num_seats(st);
     int ntrees = p->observers && g->format_action_for && nseats > 1 ? nseats : 1;
-    int nth = p->threads;
-    size_t per = p->arena_bytes / (size_t)nth;
+    size_t per = p->arena_bytes / (size_t)p->threads;
     if (per < sizeof(mcts_node) * (size_t)(ntrees + 1)) {
         pl_buf_printf(err, "mcts: arena of %zu bytes is too small (at least %zu per thread)", p->arena_bytes,
                       sizeof(mcts_node) * (size_t)(ntrees + 1));
         return -1;
     }
-    pl_action only[2];
-    if (g->legal(st, seat, only, 2) == 1) { /* nothing to search */
-        *out = only[0];
-        if (stats)
-            memset(stats, 0, sizeof *stats);
-        return 0;
-    }
-    worker w[MCTS_MAX_THREADS];
-    memset(w, 0, sizeof w);
+    return 0;
+}
+
+/* Runs the search of `p` from `st` for `seat` on the workers `w` (zeroed by
+ * the caller, freed by the caller with worker_free whatever the result).
+ * Sets *ntrees. 0, or -1 with a message. */
+static int search(const pl_game *g, const void *st, int seat, const mcts_params *p, uint64_t seed,
+                  worker *w, int *ntrees_out, pl_buf *err)
+{
+    int nseats = g->num_seats(st);
+    int ntrees = p->observers && g->format_action_for && nseats > 1 ? nseats : 1;
+    int nth = p->threads;
+    size_t per = p->arena_bytes / (size_t)nth;
+    *ntrees_out = ntrees;
     int rc = 0;
     struct timespec deadline;
     clock_gettime(CLOCK_MONOTONIC, &deadline);
@@ -448,19 +452,59 @@ int mcts_choose(const pl_game *g, const void *st, int seat, const mcts_params *p
             if (started[i])
                 pthread_join(th[i], NULL);
     }
+    return rc;
+}
+
+/* Sums the threads' root statistics of the action acts[i]: *visits, *wsum. */
+static void root_sum(const worker *w, int nth, int T, pl_action a, double *visits, double *wsum)
+{
+    *visits = 0;
+    *wsum = 0;
+    for (int k = 0; k < nth; k++)
+        for (uint32_t c = w[k].nodes[T].child; c != NONE; c = w[k].nodes[c].sibling)
+            if (w[k].nodes[c].key == a) {
+                *visits += w[k].nodes[c].visits;
+                *wsum += w[k].nodes[c].wsum;
+            }
+}
+
+static void fill_stats(const worker *w, int nth, mcts_stats *stats)
+{
+    if (!stats)
+        return;
+    memset(stats, 0, sizeof *stats);
+    for (int k = 0; k < nth; k++) {
+        stats->iterations += w[k].done;
+        stats->nodes += w[k].used;
+        stats->bytes += (size_t)w[k].cap * sizeof(mcts_node);
+        stats->full |= w[k].full;
+    }
+}
+
+int mcts_choose(const pl_game *g, const void *st, int seat, const mcts_params *p, uint64_t seed,
+                pl_action *out, mcts_stats *stats, pl_buf *err)
+{
+    if (check(g, st, seat, p, err) < 0)
+        return -1;
+    pl_action only[2];
+    if (g->legal(st, seat, only, 2) == 1) { /* nothing to search */
+        *out = only[0];
+        if (stats)
+            memset(stats, 0, sizeof *stats);
+        return 0;
+    }
+    worker w[MCTS_MAX_THREADS];
+    memset(w, 0, sizeof w);
+    int ntrees = 1, nth = p->threads;
+    int rc = search(g, st, seat, p, seed, w, &ntrees, err);
     if (rc == 0) {
         /* Merge: visits per legal root action, summed over threads. */
         int n = pl_legal_all(g, st, seat, w[0].acts);
         int T = ntrees == 1 ? 0 : seat, best = 0;
         double bestv = -1, bestq = -1;
         for (int i = 0; i < n; i++) {
-            double v = 0, q = 0;
-            for (int k = 0; k < nth; k++)
-                for (uint32_t c = w[k].nodes[T].child; c != NONE; c = w[k].nodes[c].sibling)
-                    if (w[k].nodes[c].key == w[0].acts[i]) {
-                        v += w[k].nodes[c].visits;
-                        q += w[k].nodes[c].wsum;
-                    }
+            double v, q;
+            root_sum(w, nth, T, w[0].acts[i], &v, &q);
             q = v > 0 ? q / v : 0;
             if (v > bestv || (v == bestv && q > bestq)) {
                 bestv = v;
@@ -469,17 +513,44 @@ int mcts_choose(const pl_game *g, const void *st, int seat, const mcts_params *p
             }
         }
         *out = w[0].acts[best];
-        if (stats) {
-            memset(stats, 0, sizeof *stats);
-            for (int k = 0; k < nth; k++) {
-                stats->iterations += w[k].done;
-                stats->nodes += w[k].used;
-                stats->bytes += (size_t)w[k].cap * sizeof(mcts_node);
-                stats->full |= w[k].full;
-            }
-        }
+        fill_stats(w, nth, stats);
     }
     for (int i = 0; i < nth; i++)
         worker_free(&w[i]);
     return rc;
+}
+
+int mcts_analyse(const pl_game *g, const void *st, int seat, const mcts_params *p, uint64_t seed,
+                 mcts_root *out, int max, int *best, mcts_stats *stats, pl_buf *err)
+{
+    if (check(g, st, seat, p, err) < 0)
+        return -1;
+    worker w[MCTS_MAX_THREADS];
+    memset(w, 0, sizeof w);
+    int ntrees = 1, nth = p->threads, n = -1;
+    if (search(g, st, seat, p, seed, w, &ntrees, err) == 0) {
+        n = pl_legal_all(g, st, seat, w[0].acts);
+        if (n > max) {
+            pl_buf_printf(err, "mcts: %d legal actions, room for %d", n, max);
+            n = -1;
+        }
+        int T = ntrees == 1 ? 0 : seat, b = 0;
+        for (int i = 0; i < n; i++) {
+            double v, q;
+            root_sum(w, nth, T, w[0].acts[i], &v, &q);
+            out[i].action = w[0].acts[i];
+            out[i].visits = (long)v;
+            out[i].mean = v > 0 ? q / v : 0;
+            if (out[i].visits > out[b].visits || (out[i].visits == out[b].visits && out[i].mean > out[b].mean))
+                b = i; /* mcts_choose's rule */
+        }
+        if (n >= 0) {
+            if (best)
+                *best = b;
+            fill_stats(w, nth, stats);
+        }
+    }
+    for (int i = 0; i < nth; i++)
+        worker_free(&w[i]);
+    return n;
 }

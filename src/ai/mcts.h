@@ -75,4 +75,24 @@ size_t mcts_node_size(void);
 int mcts_choose(const pl_game *g, const void *st, int seat, const mcts_params *p, uint64_t seed,
                 pl_action *out, mcts_stats *stats, pl_buf *err);
 
+/* One root action's statistics after a search (mcts_analyse). */
+typedef struct mcts_root {
+    pl_action action;
+    long visits; /* iterations through it, all threads */
+    double mean; /* the searching seat's mean reward through it, in [0,1]
+                    (its estimated chance to win when score_weight is 0);
+                    0 when never visited */
+} mcts_root;
+
+/* Runs the search mcts_choose runs (same parameters, seed and tree: with an
+ * iteration budget the same statistics) and reports every legal action of
+ * `seat` at the root, in pl_legal_all's order, into out[0..n-1]; *best (when
+ * not NULL) is the index mcts_choose's rule picks (most visits, then the
+ * higher mean). Unlike mcts_choose it searches even when a single action is
+ * legal (its mean is then the position's estimate). Returns n, or -1 with a
+ * message in `err` (mcts_choose's errors, or more than `max` legal actions);
+ * `st` is never changed. Thread-safety as mcts_choose. */
+int mcts_analyse(const pl_game *g, const void *st, int seat, const mcts_params *p, uint64_t seed,
+                 mcts_root *out, int max, int *best, mcts_stats *stats, pl_buf *err);
+
 #endif

@@ -12,7 +12,25 @@ struct ai_perfect {
     const pl_game *g;
     void *game_table;   /* from g->tables, or NULL */
     solve_table *table; /* from the generic solver, or NULL */
+    int borrowed;       /* game_table belongs to the caller of ai_perfect_borrow */
 };
+
+ai_perfect *ai_perfect_borrow(const pl_game *g, void *game_table, pl_buf *err)
+{
+    if (!g->tables || !game_table) {
+        pl_buf_printf(err, "perfect: %s has no tables of its own", g->id);
+        return NULL;
+    }
+    ai_perfect *t = pl_calloc(1, sizeof *t);
+    if (!t) {
+        pl_buf_puts(err, "out of memory");
+        return NULL;
+    }
+    t->g = g;
+    t->game_table = game_table;
+    t->borrowed = 1;
+    return t;
+}
 
 ai_perfect *ai_perfect_load(const pl_game *g, const char *path, pl_buf *err)
 {
@@ -43,7 +61,7 @@ void ai_perfect_free(ai_perfect *t)
 {
     if (!t)
         return;
-    if (t->game_table)
+    if (t->game_table && !t->borrowed)
         t->g->tables->free(t->game_table);
     solve_free(t->table);
     pl_free(t);

@@ -24,7 +24,12 @@ typedef struct ai_perfect ai_perfect;
  * ai_perfect_free), or NULL with a message ("perfect: cannot open ...",
  * "... is not a ur table ...", out of memory). */
 ai_perfect *ai_perfect_load(const pl_game *g, const char *path, pl_buf *err);
-/* Frees a table; NULL is a no-op. */
+/* A table over `game_table`, a table of g's own already loaded with
+ * g->tables->load (the server's), which the caller keeps owning and must
+ * keep until this one is freed. NULL with a message when out of memory or
+ * `g` has no tables of its own. */
+ai_perfect *ai_perfect_borrow(const pl_game *g, void *game_table, pl_buf *err);
+/* Frees a table (not a borrowed game table); NULL is a no-op. */
 void ai_perfect_free(ai_perfect *t);
 /* P(seat wins) at a between-decisions state (chance phase or over), or -1
  * when the table does not hold it. Reads only. */

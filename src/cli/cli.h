@@ -5,6 +5,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "parlour/words.h"
+
+struct pl_match;
+
 int cli_list(int argc, char **argv);
 int cli_rules(int argc, char **argv);
 int cli_engine(int argc, char **argv);
@@ -22,6 +26,14 @@ int cli_bench_seek(int argc, char **argv);
 int cli_play(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_solve(int argc, char **argv);
+/* `parlour review RECORD ...`: a saved game's review, exact from a table or
+ * estimated (review.c); the exit status. */
+int cli_review(int argc, char **argv);
+/* The review of a hidden-card game's match `m` (Tam Cúc, City Behind Walls:
+ * review_hidden.c) with `iterations` (0: the default), `threads`, `seed`, as
+ * JSON or in `lang`'s words; the exit status. */
+int cli_review_hidden(const struct pl_match *m, long iterations, int threads, uint64_t seed, int json,
+                      pl_lang lang);
 /* `parlour arena GAME ...`: AI against AI with rotated seats (arena.c). */
 int cli_arena(int argc, char **argv);
 /* `parlour karuta kimariji|practice ...`: karuta study aids and real-time

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "../ai/ai.h"
+#include "../ai/hint.h"
 #include "cli.h"
 #include "menu.h"
 #include "tell.h"
@@ -890,6 +891,36 @@ static void refused(const pl_match *m, int seat, const char *cmd, const pl_buf *
         pl_buf_puts(msg, pl_buf_str(err));
 }
 
+/* The `hint` command (docs/hints.md): the strongest move for `actor` from
+ * its own view (ai_hint; the match's generator seeds it), in the menu's
+ * words with its number, and its chance of winning; appended to `msg`. */
+static void give_hint(pl_match *m, int actor, const pl_action *acts, int n, pl_buf *msg)
+{
+    if (m->game->check) { /* karuta: played in real time, no hints */
+        pl_buf_puts(msg, pl_words(lang, "tui.hint.realtime"));
+        return;
+    }
+    pl_rng rng;
+    pl_match_rng(m, 0x68696e74u + (uint64_t)actor, &rng); /* "hint" */
+    ai_hint_result hr;
+    pl_buf err = {0};
+    if (ai_hint(m->game, m->state, actor, NULL, pl_rng_next(&rng), &hr, &err) < 0) {
+        pl_words_put(msg, lang, "tui.hint.none", "why", pl_buf_str(&err), NULL);
+    } else {
+        pl_buf mv = {0};
+        for (int i = 0; i < n; i++)
+            if (acts[i] == hr.action)
+                pl_buf_printf(&mv, "%d) ", i + 1);
+        menu_item(m->game, m->state, actor, hr.action, lang, &mv);
+        char pct[8];
+        snprintf(pct, sizeof pct, "%d", (int)(hr.win * 100 + 0.5));
+        pl_words_put(msg, lang, hr.exact ? "tui.hint.exact" : "tui.hint.estimate", "move", pl_buf_str(&mv), "pct",
+                     pct, NULL);
+        pl_buf_free(&mv);
+    }
+    pl_buf_free(&err);
+}
+
 static int play_loop(pl_match *m, seatcfg *seats, const char *save)
 {
     const pl_game *g = m->game;
@@ -1060,6 +1091,10 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
         }
         if (ph != PL_PHASE_MOVE) {
             pl_buf_puts(&msg, pl_words(lang, "tui.over"));
+            continue;
+        }
+        if (!strcmp(cmd, "hint") || !strcmp(cmd, "?")) {
+            give_hint(m, actor, acts, n, &msg);
             continue;
         }
         size_t digits = strspn(cmd, "0123456789");

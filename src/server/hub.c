@@ -656,6 +656,7 @@ void hub_free(hub *h)
         pl_free(h->ais[i].level);
     }
     pl_free(h->ais);
+    hubw_tables_free(h); /* they may borrow h->tables */
     for (int i = 0; i < h->ntables; i++)
         h->tables[i].g->tables->free(h->tables[i].t);
     pl_free(h->tables);
@@ -840,6 +841,18 @@ uint64_t hub_job_queue(hub *h, hub_room *r, int seat, const ai_player *p, int ki
         h->jobs = j;
     h->jobs_tail = j;
     return j->j.id;
+}
+
+uint64_t hub_hint_queue(hub *h, hub_room *r, int seat, uint64_t conn, const void *table)
+{
+    uint64_t id = hub_job_queue(h, r, seat, NULL, HUB_JOB_HINT);
+    if (id) {
+        hub_jobp *j = h->jobs_tail; /* the job just queued */
+        j->conn = conn;
+        j->version = r->version;
+        j->table = table;
+    }
+    return id;
 }
 
 /* Queues a job for every actor a computer plays now (once per state). */
@@ -1053,6 +1066,15 @@ hub_job *hub_job_take(hub *h)
 
 void hub_job_run(hub_job *j)
 {
+    hub_jobp *jp = (hub_jobp *)j;
+    if (jp->kind == HUB_JOB_HINT) {
+        hubh_job_run(j, j->seed, jp->table);
+        return;
+    }
+    if (j->review) {
+        hubw_run(j->review);
+        return;
+    }
     pl_buf err = {0};
     j->failed = !j->player || ai_player_choose(j->player, j->state, j->seat, j->seed, &j->action, &err) < 0;
     pl_buf_free(&err);
@@ -1064,6 +1086,7 @@ void hub_job_free(hub_job *j)
         return;
     pl_free(j->state);
     pl_free(j->text);
+    hubw_free(j->review);
     pl_free(j);
 }
 
@@ -1071,6 +1094,16 @@ void hub_job_done(hub *h, hub_job *job, int64_t now_ms)
 {
     h->now = now_ms;
     hub_jobp *j = (hub_jobp *)job;
+    if (j->kind == HUB_JOB_HINT) { /* answered to its asker; nothing is played */
+        hubh_job_done(h, j);
+        hub_job_free(job);
+        return;
+    }
+    if (j->kind == HUB_JOB_REVIEW) {
+        hubw_done(h, job->review);
+        hub_job_free(job);
+        return;
+    }
     hub_room *r = hub_room_find(h, j->code);
     if (!r || j->nhist != r->m->nhist || r->seats[job->seat].job_nhist != j->nhist) {
         hub_job_free(job);

@@ -94,7 +94,9 @@ int hub_restore(hub *h, store *s, int64_t now_ms, pl_buf *err);
  * with tables (pl_game.tables) is tried until one takes it. Replays then
  * carry each legal action's exact winning chance from it (never during a
  * game that is not over). Returns 0, or -1 with a message naming the file
- * (and each game's reason) when no game takes it. Call before any
+ * (and each game's reason) when no game takes it. A table of the generic
+ * solver (`parlour solve`, Skiryuk's Ur) is taken for reviews only
+ * (docs/review.md); a game's own one serves both. Call before any
  * connection (`parlour serve --table FILE`). */
 int hub_table_load(hub *h, const char *path, pl_buf *err);
 
@@ -236,14 +238,19 @@ typedef struct hub_job {
     int failed;               /* 1 when the choice failed (the hub then plays a random legal move) */
     char *text;               /* the job as engine-protocol requests (hub_config.job_text), or
                                  NULL: hub_job_run it in-process; owned, freed by hub_job_free */
+    struct hubw_review *review; /* a game's review to compute instead (hub_review.c), or NULL;
+                                   owned, freed by hub_job_free */
 } hub_job;
 /* Takes the next job; returns NULL when none. */
 hub_job *hub_job_take(hub *h);
-/* Runs job `j` (ai_player_choose), setting j->action or j->failed. Any
- * thread may call it; it touches only `j`. */
+/* Runs job `j` (ai_player_choose; a hint's job: ai_hint, hub_hint.c; a
+ * review: hub_review.c), setting j->action or j->failed (or the review's
+ * answer). Any thread may call it; it touches only `j` (and a loaded
+ * table, read-only). */
 void hub_job_run(hub_job *j);
 /* Hands back a finished job: the hub plays its action if the room still
- * waits for it (else it is dropped). Frees `j`. */
+ * waits for it (else it is dropped); a hint's job is answered to the
+ * connection that asked (nothing played). Frees `j`. */
 void hub_job_done(hub *h, hub_job *j, int64_t now_ms);
 /* Frees a job without playing it. */
 void hub_job_free(hub_job *j);

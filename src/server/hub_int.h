@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "../ai/hint.h"
 #include "hub.h"
 #include "parlour/buf.h"
 #include "parlour/match.h"
@@ -42,6 +43,7 @@ typedef struct hub_seat {
     int job_nhist;          /* history length of this seat's pending job, -1 none */
     int of;                 /* HUB_SEAT_PARTNER: the seat whose person plays it */
     int64_t account;        /* person seats: the account of the person seated (account.h), 0 a guest */
+    uint64_t hint_ver;      /* the room's version + 1 at which this seat last asked a hint, 0 none */
 } hub_seat;
 
 /* One entry of the history as every viewer may see it. */
@@ -242,6 +244,10 @@ typedef struct hub_jobp {
     int nhist;
     int kind;
     struct hub_jobp *next;
+    /* HUB_JOB_HINT (hub_hint.c): who asked, at which version, the table, the answer */
+    uint64_t conn, version;
+    const void *table;
+    ai_hint_result hint;
 } hub_jobp;
 
 /* An entry of the timer heap: room `r` is due at `at` (stale when
@@ -290,6 +296,9 @@ struct hub {
     int nais;
     hub_table *tables;
     int ntables;
+    struct ai_perfect **review_tables; /* every table loaded, for reviews (hub_review.c) */
+    int nreview_tables;
+    int reviews;                 /* review jobs out (hub_review.c) */
     uint64_t seed_next;          /* test_seed mode */
     hub_wake *heap;              /* timers: a binary min-heap by `at` */
     int nheap, capheap;
@@ -578,7 +587,23 @@ void hubp_lobby(hub *h, const hub_lobby *l);
 /* A job's kind: a computer's seat (or a covered one) moves; a person's
  * move clock ran out (the computer plays that move even if he is back);
  * a karuta answer (kept secret until the window closes). */
-enum { HUB_JOB_MOVE = 0, HUB_JOB_KARUTA = 1, HUB_JOB_CLOCK = 2 };
+enum { HUB_JOB_MOVE = 0, HUB_JOB_KARUTA = 1, HUB_JOB_CLOCK = 2, HUB_JOB_REVIEW = 3, HUB_JOB_HINT = 4 };
+
+/* ---- hub_review.c: the `review` request (hubw_) ---- */
+/* {"type": "review", "room": CODE}: queues a review job of a finished room. */
+void hubw_req_review(hub *h, hub_conn *c, json_t *root, int64_t now_ms);
+/* Loads `path` as a table for reviews (the game's own format or the
+ * generic solver's), keeping `own` (a game table hub_table_load loaded from
+ * it, or NULL) borrowed. 0, or -1 with a message. */
+int hubw_table_add(hub *h, const pl_game *own_game, void *own, const char *path, pl_buf *err);
+/* Frees the review tables (hub_free). */
+void hubw_tables_free(hub *h);
+/* Runs a review job (a worker; touches only `rv`). */
+void hubw_run(struct hubw_review *rv);
+/* Answers a finished review job's connection (the hub's thread). */
+void hubw_done(hub *h, struct hubw_review *rv);
+/* Frees a review job's part; NULL is a no-op. */
+void hubw_free(struct hubw_review *rv);
 /* The options a room of game `g` is created with from the creator's `opts`
  * (an object, or NULL for none): a karuta room gets tempo=even unless `opts`
  * name tempo (the kana's times must not tell the poem, docs/server.md).
@@ -623,5 +648,23 @@ void hubk_put_memo(const hub_room *r, int64_t now_ms, pl_buf *out);
 void hubk_free(hub_room *r);
 /* After a storage failure took actions back: forget the reading. */
 void hubk_reset(hub_room *r);
+
+/* ---- hub_hint.c: hints (hubh_, docs/hints.md) ---- */
+/* A `hint` request of connection `c` (checked, refused or queued). */
+void hubh_req_hint(hub *h, hub_conn *c, json_t *root, int64_t now_ms);
+/* Queues a hint job for `seat` of `r`, asked by `conn`, with the game's
+ * table `table` (NULL none); returns its id, or 0 when memory ran out. */
+uint64_t hub_hint_queue(hub *h, hub_room *r, int seat, uint64_t conn, const void *table);
+/* Runs a hint job (ai_hint from the job's copy, seen from its seat only):
+ * a worker thread; touches only the job. */
+void hubh_job_run(hub_job *j, uint64_t seed, const void *table);
+/* A finished hint job: its answer (or why there is none) to the asking
+ * connection alone, when it is still in the room; nothing is played. */
+void hubh_job_done(hub *h, hub_jobp *j);
+/* The review of a finished hidden-card game (Tam Cúc, City Behind Walls):
+ * the whole `review` message text (owned by the caller, pl_free), or NULL
+ * with a message. Any thread (hub_review.c's worker job). */
+char *hubh_review_hidden(const pl_game *g, const void *initial, const pl_move *hist, int nhist, uint64_t seed,
+                         const char *code, pl_buf *err);
 
 #endif

@@ -47,8 +47,15 @@ int hub_table_load(hub *h, const char *path, pl_buf *err)
         h->tables = a;
         h->tables[h->ntables++] = (hub_table){g, t};
         pl_buf_free(&why);
+        return hubw_table_add(h, g, t, path, err); /* reviews read it too (borrowed) */
+    }
+    pl_buf gen = {0};
+    if (hubw_table_add(h, NULL, NULL, path, &gen) == 0) { /* a generic solver's table: reviews only */
+        pl_buf_free(&why);
+        pl_buf_free(&gen);
         return 0;
     }
+    pl_buf_free(&gen);
     pl_buf_printf(err, "table %s: %s%s", path, tried ? "no game takes it" : "no game has tables", pl_buf_str(&why));
     pl_buf_free(&why);
     return -1;

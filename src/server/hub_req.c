@@ -466,8 +466,9 @@ static void req_join(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     c->room = r;
     c->seat = seat;
     c->hist_sent = 0;
-    hub_send(h, c->id, json_pack("{s:s, s:s, s:s, s:o, s:i, s:s}", "type", "joined", "room", r->code, "game",
-                                 r->game->id, "options", hubv_public_options(r), "seat", seat, "token", t->token));
+    hub_send(h, c->id, json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:b}", "type", "joined", "room", r->code, "game",
+                                 r->game->id, "options", hubv_public_options(r), "seat", seat, "token", t->token,
+                                 "hints", !r->rated && !r->kar && !r->game->check)); /* hub_hint.c */
     if (r->kar)
         hubk_joined(h, r, c, now_ms);
     hub_room_advance(h, r, now_ms);
@@ -1122,6 +1123,7 @@ static const hubq_cmd commands[] = {
     {"record", HUBQ_FIELDS, req_record},
     {"replay", HUBQ_FIELDS, hubr_req_replay},
     {"replay_part", HUBQ_FIELDS, hubr_req_replay_part},
+    {"review", HUBQ_FIELDS, hubw_req_review},
     {"sync", HUBQ_FIELDS, req_sync},
     {"touch", HUBQ_FIELDS, req_touch},
     {"ready", HUBQ_BARE, req_ready},
@@ -1131,6 +1133,7 @@ static const hubq_cmd commands[] = {
     {"seek", HUBQ_FIELDS, hubp_req_seek},
     {"unseek", HUBQ_BARE, hubp_req_unseek},
     {"counts", HUBQ_BARE, hubp_req_counts},
+    {"hint", HUBQ_FIELDS, hubh_req_hint},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -163,6 +163,21 @@ numbers)
     wait_for 'took back [0-9]+ moves?: Light [A-Ce]'
     finish
     ;;
+hint)
+    # A hint (docs/hints.md): the help line names the command; `hint` and `?` give the
+    # strongest move in the menu's words with its number and its chance; in Tam Cúc too.
+    start 80 24 "$P play ur seed=3"
+    wait_for '^ >( |$)'
+    wait_for 'hint, undo'
+    type_line hint
+    wait_for 'Hint: [0-9]+\) .* — about [0-9]+ % chance of winning after it \(an estimate\)\.'
+    absent 'No hint'
+    start 80 24 "$P play tamcuc seed=5 --seat 1=ai:easy --seat 2=ai:easy --seat 3=ai:easy"
+    wait_for '^ >( |$)'
+    type_line '?'
+    wait_for 'Hint: [0-9]+\) .* — about [0-9]+ % chance'
+    finish
+    ;;
 quit | ctrl_d)
     # Nothing is printed on the shell after quit or Ctrl-D.
     start 80 24 "$P play ur seed=3"

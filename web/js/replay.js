@@ -13,6 +13,11 @@
 // replayed with views: the page says so and tells its moves from the events
 // it carries, as that seat saw them.
 //
+// A finished Ur room also gets its review (js/review.js, issue 34 §1): asked
+// with the page's button (at once from /room/CODE#replay-review, the room's
+// "Review" link); a decision clicked shows its position with the best move
+// (and the move played) and their chances on the board.
+//
 // Every step is told in words (issue 31, §4): the game's tell (js/events.js)
 // from the entry's events, with seats named; never the engine's notation.
 
@@ -20,6 +25,8 @@ import { t, lang, has } from './i18n.js';
 import { h, clear, download } from './dom.js';
 import { tellEntry, actionWords } from './events.js';
 import { recordFileName, recordNote } from './record.js';
+import { reviewPanel } from './review.js';
+import { reviewHiddenPanel } from './review_hidden.js';
 
 /** The steps of a `replay` answer: [{view, seat, entry, legal}], index 0 the start
  * (`entry`: the history entry, worded from its events by the game's module,
@@ -111,6 +118,14 @@ export function open(ctx, code) {
     }),
     net.on('replay', (m) => {
       const steps = stepsOf(m);
+      if (R.review && m.game === 'ur' && location.hash === '#replay-review' && !R.reviewAsked) {
+        R.reviewAsked = true;
+        R.review.ask();
+      }
+      if (R.reviewHidden && (m.game === 'tamcuc' || m.game === 'cbw') && location.hash === '#replay-review' && !R.reviewAsked) {
+        R.reviewAsked = true; // js/review_hidden.js
+        R.reviewHidden.ask();
+      }
       if (!steps.length) return fallback();
       R.steps = steps;
       R.views = steps.some((s) => s.view);
@@ -238,6 +253,20 @@ export function open(ctx, code) {
     els.table = h('div', { class: 'table', id: 'table' });
     els.told = h('div', { class: 'replay-said', 'aria-live': 'polite' });
     els.history = h('ol', { class: 'replay-history', start: 1 });
+    if (code && !R.review)
+      R.review = reviewPanel({
+        net, code,
+        seatName: (i) => seatWho(i) + (has('ur.side.' + i) ? ' (' + t('ur.side.' + i) + ')' : ''),
+        words: (a) => actionWords(R.mod, R.game, a, { t, lang, has, seat: R.seat, names: R.names }),
+        onPick: (m) => {
+          const mark = (action, fields, chance) => ({ action, fields, seat: m.seat, chance });
+          R.pick = { index: m.index, legal: [mark(m.best, m.best_fields, m.best_value)].concat(m.played === m.best ? [] : [mark(m.played, m.played_fields, m.played_value)]) };
+          go(m.index);
+          els.table.scrollIntoView({ block: 'nearest' });
+        },
+      });
+    if (code && !R.reviewHidden) // Tam Cúc, City Behind Walls (js/review_hidden.js)
+      R.reviewHidden = reviewHiddenPanel({ net, code, seatName: seatWho, words: (a) => actionWords(R.mod, R.game, a, { t, lang, has, seat: R.seat, names: R.names }), onPick: (m) => go(m.index) });
     const file = h('input', { type: 'file', id: 'replay-file', accept: '.json,application/json', onchange: (ev) => ev.target.files[0] && readFile(ev.target.files[0]) });
     const drop = h('label', {
         class: 'drop', for: 'replay-file', id: 'replay-drop',
@@ -258,6 +287,8 @@ export function open(ctx, code) {
         h('h1', {}, t('replay.title')),
         code ? null : h('div', { class: 'card' }, drop, file),
         els.status, els.controls, els.table, els.told,
+        R.review ? R.review.el : null,
+        R.reviewHidden ? R.reviewHidden.el : null,
         h('h2', { class: 'sr' }, t('replay.moves')), els.history,
         h('p', {}, h('a', { href: code ? '/room/' + code : '/' }, code ? t('replay.toRoom') : t('room.toLobby')))));
     renderAll();
@@ -280,6 +311,8 @@ export function open(ctx, code) {
       els.status.append(h('label', { class: 'field' }, t('replay.viewAs'), ' ', sel));
     }
     const g = R.game;
+    if (R.review) R.review.el.hidden = g !== 'ur' || !R.views;
+    if (R.reviewHidden) R.reviewHidden.el.hidden = (g !== 'tamcuc' && g !== 'cbw') || !R.views;
     if (g) {
       const head = h('p', {}, h('b', {}, has('game.' + g + '.name') ? t('game.' + g + '.name') : g));
       if (R.steps) head.append(' · ', t(R.steps.length === 2 ? 'replay.actions.one' : 'replay.actions', { n: R.steps.length - 1 }));
@@ -344,7 +377,9 @@ export function open(ctx, code) {
   // (a server with a solved table, after the game): analysis, never moves.
   function mount(view, last) {
     const game = view.game;
-    const state = { type: 'state', room: code || '', seat: -1, seq: R.i, view, legal: (R.steps[R.i].legal || []).filter((a) => typeof a.chance === 'number'), replay: true, history: [], history_from: 0, seats: (R.names || []).map((name) => (name ? { kind: 'person', name } : null)), clock: null, over: last, result: last ? view.outcome : null, status: last ? 'over' : 'playing' };
+    const picked = R.pick && R.pick.index === R.i; // a reviewed decision: its best and played moves as the analysis
+    const legal = picked ? R.pick.legal : (R.steps[R.i].legal || []).filter((a) => typeof a.chance === 'number');
+    const state = { type: 'state', room: code || '', seat: -1, seq: R.i, view, legal, replay: true, history: [], history_from: 0, seats: picked ? [] : (R.names || []).map((name) => (name ? { kind: 'person', name } : null)), clock: null, over: last, result: last ? view.outcome : null, status: last ? 'over' : 'playing' };
     if (R.table && R.tableGame === game) return R.table.update(state);
     R.tableGame = game;
     const api = { t, lang, seat: -1, act() {}, touch() {}, say() {} };
@@ -391,6 +426,8 @@ export function open(ctx, code) {
     close() {
       for (const off of offs) off();
       offOpen();
+      if (R.review) R.review.close();
+      if (R.reviewHidden) R.reviewHidden.close();
       document.removeEventListener('keydown', onKey);
       if (R.table) R.table.destroy();
     },

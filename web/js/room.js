@@ -27,6 +27,7 @@ import { inviteBox } from './lobby.js';
 import { actionWords, refusalWords, forcedWords, tellEntry } from './events.js';
 import * as sound from './sound.js';
 import { poolWords } from './playnow.js';
+import { hintTool } from './hint.js';
 
 const NAME_KEY = 'parlour.name';
 const ONLY_MOVE_MS = 1200; // how long a seat's only move waits before the page plays it
@@ -152,6 +153,7 @@ export function open(ctx, code) {
   };
   const els = {};
   const offs = [];
+  const hint = hintTool({ t, send: (m) => net.send(m), table: () => els.table, words: (a) => actionWords(r.mod, r.tableGame || r.game, a, { t, lang, has, seat: r.seat }) }); // js/hint.js
   let tick = null;
 
   // ---- the protocol ----
@@ -178,6 +180,7 @@ export function open(ctx, code) {
       r.seat = m.seat;
       r.token = m.token;
       r.options = m.options; // for the rules box (js/rules.js)
+      r.hints = m.hints === true; // a casual room gives hints (js/hint.js)
       setToken(code, m.token);
       renderJoin();
     }),
@@ -197,6 +200,7 @@ export function open(ctx, code) {
       if (m.seat >= 0) r.seat = m.seat;
       else if (r.seat === null || r.wantWatch) r.seat = -1;
       r.game = m.view && m.view.game;
+      hint.reset(m);
       // the game's table tells the move itself (its log): the note says only that it was played for them
       for (const e of forced) note('info', r.mod ? t('room.forced') : forcedWords(r.mod, r.game, e, { t, lang, has, seat: r.seat }), null, 'forced');
       renderState();
@@ -230,6 +234,7 @@ export function open(ctx, code) {
       r.rated = m;
       renderOver();
     }),
+    net.on('hint', (m) => hint.show(m, r.state)),
     net.on('chat', (m) => {
       r.chat.push(m);
       renderChat();
@@ -261,6 +266,7 @@ export function open(ctx, code) {
         return;
       }
       if (m.request === 'record' && recordError(m)) return note('error', recordError(m)); // js/record.js
+      if (m.request === 'hint') hint.failed();
       if (m.error === 'illegal' && m.request === 'act') refused(m);
       else note('error', errorText(m), allowedNow(m));
       if (r.table) r.table.event(m);
@@ -396,7 +402,7 @@ export function open(ctx, code) {
       } });
     els.describe = h('button', { type: 'button', id: 'describe', 'aria-keyshortcuts': 'Alt+Shift+D', onclick: () => describeTable() }, t('room.a11y.describe'));
     const soundBox = h('input', { type: 'checkbox', id: 'sounds', checked: sound.enabled(), onchange: (ev) => sound.setEnabled(ev.target.checked) });
-    els.a11y = h('div', { class: 'a11y-bar' }, els.describe, h('label', { class: 'sound-switch' }, soundBox, ' ', t('room.a11y.sounds')));
+    els.a11y = h('div', { class: 'a11y-bar' }, els.describe, h('label', { class: 'sound-switch' }, soundBox, ' ', t('room.a11y.sounds')), hint.button); // js/hint.js
     els.chatList = h('ul', { class: 'chat-list', 'aria-live': 'polite' });
     els.chatText = h('input', { id: 'chat-text', maxlength: 500, autocomplete: 'off', placeholder: t('chat.placeholder'), 'aria-label': t('chat.label') });
     const chatForm = h(
@@ -421,7 +427,7 @@ export function open(ctx, code) {
     } }, h('summary', {}, t('room.invite')));
     root.append(
       h('section', { class: 'room' },
-        h('div', { class: 'room-head' }, els.title, els.turn),
+        h('div', { class: 'room-head' }, els.title, els.turn, hint.el),
         els.join,
         els.notes,
         els.ask,
@@ -750,6 +756,7 @@ export function open(ctx, code) {
     clear(els.tools);
     const st = r.state;
     els.tools.append(...recordButtons(r.seat, !!(st && st.over), (m) => net.send(m))); // js/record.js
+    hint.render(st, r.hints, myTurn(st)); // js/hint.js
     if (canAskTakeback(st))
       els.tools.append(h('button', { type: 'button', id: 'takeback', onclick: () => net.send({ type: 'takeback' }) }, t('room.takeback.ask')));
     if (r.seat !== null && r.seat >= 0) {
@@ -761,7 +768,8 @@ export function open(ctx, code) {
       );
     }
     if (st && st.over)
-      els.tools.append(h('a', { class: 'button', href: '/room/' + code + '#replay', id: 'replay-link' }, t('room.replay')));
+      els.tools.append(h('a', { class: 'button', href: '/room/' + code + '#replay', id: 'replay-link' }, t('room.replay')),
+        st.view && ['ur', 'tamcuc', 'cbw'].includes(st.view.game) ? h('a', { class: 'button', href: '/room/' + code + '#replay-review', id: 'review-link' }, t('review.open')) : '');
   }
 
   function renderOver() {

@@ -1,0 +1,238 @@
+/* review.c — `parlour review RECORD [--table FILE] [--json]`: a saved game's
+ * review (src/ai/review.h, docs/review.md) in the player's language (the
+ * catalogue's review.* words) or as JSON. With --table the values are exact
+ * (a table from `parlour solve`); without, estimates by MCTS. --compare
+ * (with --table) also runs the estimate and prints its error against the
+ * exact values: how docs/review.md measured it. Names no game. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ai/perfect.h"
+#include "../ai/review.h"
+#include "cli.h"
+#include "parlour/record.h"
+#include "parlour/words.h"
+#include "tell.h"
+#include "term.h"
+
+static void pct(pl_buf *b, double p, int sign)
+{
+    pl_buf_clear(b);
+    pl_buf_printf(b, sign ? "%+.1f %%" : "%.1f %%", 100 * p);
+}
+
+static void seat_name(const pl_match *m, int seat, pl_lang lang, pl_buf *out)
+{
+    pl_buf_clear(out);
+    if (m->game->seat_name)
+        tell_seat_name(m->game, m->initial, seat, lang, out);
+    else
+        tell_seat(m->game, m->initial, seat, lang, out);
+}
+
+/* The review in words, one line each: the source, each seat's accuracy and
+ * classes, luck and skill, the chance to win, then every decision. */
+static void print_words(const pl_match *m, const ai_review *r, pl_lang lang)
+{
+    const pl_game *g = m->game;
+    pl_buf line = {0}, a = {0}, b = {0}, c = {0}, d = {0}, e = {0}, f = {0}, name = {0};
+    if (r->exact) {
+        pl_words_put(&line, lang, "review.title.exact", NULL);
+    } else {
+        pl_buf_printf(&a, "%ld", r->budget);
+        pl_words_put(&line, lang, "review.title.estimate", "n", pl_buf_str(&a), NULL);
+    }
+    puts(pl_buf_str(&line));
+    for (int s = 0; s < 2; s++) {
+        seat_name(m, s, lang, &name);
+        pl_buf_clear(&line);
+        pl_buf_clear(&a);
+        pl_buf_printf(&a, "%.1f", r->accuracy[s]);
+        char n[AI_REVIEW_NCLASSES][16];
+        for (int k = 0; k < AI_REVIEW_NCLASSES; k++)
+            snprintf(n[k], sizeof n[k], "%d", r->count[s][k]);
+        pl_words_put(&line, lang, "review.seat", "seat", pl_buf_str(&name), "acc", pl_buf_str(&a), "best", n[0],
+                     "good", n[1], "inacc", n[2], "mist", n[3], "blund", n[4], NULL);
+        puts(pl_buf_str(&line));
+        pl_buf_clear(&line);
+        pct(&b, r->luck[s], 1);
+        pct(&c, r->skill[s], 1);
+        pct(&d, r->lost[s], 0);
+        pl_words_put(&line, lang, "review.luck", "seat", pl_buf_str(&name), "luck", pl_buf_str(&b), "skill",
+                     pl_buf_str(&c), "lost", pl_buf_str(&d), NULL);
+        puts(pl_buf_str(&line));
+    }
+    seat_name(m, 0, lang, &name);
+    pct(&b, r->start, 0);
+    pct(&c, r->end, 0);
+    pl_buf_clear(&line);
+    pl_words_put(&line, lang, "review.chance", "seat", pl_buf_str(&name), "start", pl_buf_str(&b), "end",
+                 pl_buf_str(&c), NULL);
+    puts(pl_buf_str(&line));
+    void *st = malloc(g->state_size);
+    if (!st)
+        goto done;
+    pl_state_copy(g, st, m->initial);
+    int k = 0;
+    for (int t = 0; t < m->nhist; t++) {
+        if (k < r->nmoves && r->moves[k].index == t) {
+            const ai_review_move *mv = &r->moves[k++];
+            seat_name(m, mv->seat, lang, &name);
+            pl_buf_clear(&a);
+            pl_buf_printf(&a, "%d", t + 1);
+            pl_buf_clear(&e);
+            g->format_action(st, mv->seat, mv->played, &e);
+            pl_buf_clear(&f);
+            g->format_action(st, mv->seat, mv->best, &f);
+            pct(&b, mv->played_value, 0);
+            pct(&c, mv->best_value, 0);
+            pl_buf_clear(&d);
+            char key[40];
+            snprintf(key, sizeof key, "review.class.%s", ai_review_class_name(mv->cls));
+            pl_buf_puts(&d, pl_words(lang, key));
+            pl_buf_clear(&line);
+            pl_words_put(&line, lang, mv->cls == AI_REVIEW_BEST ? "review.move.best" : "review.move", "n",
+                         pl_buf_str(&a), "seat", pl_buf_str(&name), "played", pl_buf_str(&e), "pv", pl_buf_str(&b),
+                         "best", pl_buf_str(&f), "bv", pl_buf_str(&c), "class", pl_buf_str(&d), NULL);
+            puts(pl_buf_str(&line));
+        }
+        g->apply(st, m->hist[t].seat, m->hist[t].a);
+    }
+    free(st);
+done:
+    pl_buf_free(&line);
+    pl_buf_free(&a);
+    pl_buf_free(&b);
+    pl_buf_free(&c);
+    pl_buf_free(&d);
+    pl_buf_free(&e);
+    pl_buf_free(&f);
+    pl_buf_free(&name);
+}
+
+/* The estimate against the exact review of the same game (English: a
+ * measurement, like `solve --measure`). */
+static void print_compare(const ai_review *x, const ai_review *e)
+{
+    double dp = 0, db = 0, dl = 0, ds = 0;
+    int same_best = 0, same_class = 0, n = x->nmoves < e->nmoves ? x->nmoves : e->nmoves, ns = 0;
+    for (int k = 0; k < n; k++) {
+        dp += fabs(x->moves[k].played_value - e->moves[k].played_value);
+        db += fabs(x->moves[k].best_value - e->moves[k].best_value);
+        dl += fabs(x->moves[k].loss - e->moves[k].loss);
+        same_best += x->moves[k].best == e->moves[k].best; /* a tie of two best moves counts as a miss */
+        same_class += x->moves[k].cls == e->moves[k].cls;
+    }
+    for (int i = 0; i <= x->nhist; i++)
+        if (x->series[i] >= 0 && e->series[i] >= 0) {
+            ds += fabs(x->series[i] - e->series[i]);
+            ns++;
+        }
+    printf("compare estimate with exact: %d decisions, mean |error| played %.4f, best %.4f, loss %.4f; "
+           "series %.4f over %d points; same best move %.1f %%, same class %.1f %%; luck %+.4f vs %+.4f\n",
+           n, n ? dp / n : 0, n ? db / n : 0, n ? dl / n : 0, ns ? ds / ns : 0, ns, n ? 100.0 * same_best / n : 0,
+           n ? 100.0 * same_class / n : 0, e->luck[0], x->luck[0]);
+}
+
+int cli_review(int argc, char **argv)
+{
+    static const struct option lo[] = {{"table", required_argument, 0, 't'},
+                                       {"json", no_argument, 0, 'j'},
+                                       {"iterations", required_argument, 0, 'i'},
+                                       {"threads", required_argument, 0, 'T'},
+                                       {"seed", required_argument, 0, 's'},
+                                       {"compare", no_argument, 0, 'c'},
+                                       {"lang", required_argument, 0, 'L'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {0, 0, 0, 0}};
+    pl_lang lang;
+    if (term_lang(argc, argv, "parlour review", &lang) < 0)
+        return 2;
+    const char *table_path = NULL;
+    int json = 0, compare = 0, c;
+    ai_review_params p = {.iterations = 0, .threads = 1, .seed = 1};
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        char *end = NULL;
+        switch (c) {
+        case 't': table_path = optarg; break;
+        case 'j': json = 1; break;
+        case 'c': compare = 1; break;
+        case 'L': break; /* read by term_lang above */
+        case 'i':
+            p.iterations = strtol(optarg, &end, 10);
+            if (*end || p.iterations < 1) {
+                fprintf(stderr, "parlour review: --iterations takes a number above 0\n");
+                return 2;
+            }
+            break;
+        case 'T':
+            p.threads = (int)strtol(optarg, &end, 10);
+            if (*end || p.threads < 1 || p.threads > 8) {
+                fprintf(stderr, "parlour review: --threads takes 1 to 8\n");
+                return 2;
+            }
+            break;
+        case 's':
+            p.seed = strtoull(optarg, &end, 10);
+            if (*end) {
+                fprintf(stderr, "parlour review: --seed takes a number\n");
+                return 2;
+            }
+            break;
+        case 'h': fputs(pl_words(lang, "review.help"), stdout); return 0;
+        default: return 2;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "parlour review: %s\n", pl_words(lang, "tui.err.which_record"));
+        return 2;
+    }
+    if (compare && !table_path) {
+        fprintf(stderr, "parlour review: --compare needs --table\n");
+        return 2;
+    }
+    pl_buf err = {0};
+    int rc = 1;
+    ai_perfect *table = NULL;
+    ai_review *r = NULL, *e = NULL;
+    pl_match *m = pl_record_load_file(argv[optind], &err);
+    if (m && (m->game->flags & PL_GAME_HIDDEN) && !table_path && !compare) { /* Tam Cúc, CBW: review_hidden.c */
+        rc = cli_review_hidden(m, p.iterations, p.threads, p.seed, json, lang);
+        pl_match_free(m);
+        return rc;
+    }
+    if (m && table_path)
+        table = ai_perfect_load(m->game, table_path, &err);
+    if (m && (table || !table_path))
+        r = ai_review_match(m, table, &p, &err);
+    if (r && compare)
+        e = ai_review_match(m, NULL, &p, &err);
+    if (r && (e || !compare)) {
+        pl_buf out = {0};
+        if (compare) {
+            print_compare(r, e);
+            rc = 0;
+        } else if (json) {
+            if (ai_review_json(r, m->game, m->initial, m->hist, &out, &err) == 0) {
+                puts(pl_buf_str(&out));
+                rc = 0;
+            }
+        } else {
+            print_words(m, r, lang);
+            rc = 0;
+        }
+        pl_buf_free(&out);
+    }
+    if (rc)
+        fprintf(stderr, "parlour review: %s\n", pl_buf_str(&err));
+    ai_review_free(r);
+    ai_review_free(e);
+    ai_perfect_free(table);
+    pl_match_free(m);
+    pl_buf_free(&err);
+    return rc;
+}
