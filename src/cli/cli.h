@@ -25,6 +25,9 @@ int cli_solve(int argc, char **argv);
 /* `parlour review RECORD ...`: a saved game's review, exact from a table or
  * estimated (review.c); the exit status. */
 int cli_review(int argc, char **argv);
+/* `parlour puzzles make ...`: puzzles from saved games' largest losses
+ * (review.c); the exit status. */
+int cli_puzzles(int argc, char **argv);
 /* `parlour arena GAME ...`: AI against AI with rotated seats (arena.c). */
 int cli_arena(int argc, char **argv);
 /* `parlour karuta kimariji|practice ...`: karuta study aids and real-time
