@@ -270,7 +270,7 @@ static int puzzles_of(const pl_match *m, const ai_perfect *table, const ai_revie
             const ai_review_move *mv = &r->moves[k++];
             int nl = pl_legal_all(g, st, mv->seat, acts);
             double second = -1;
-            json_t *moves = json_array();
+            json_t *moves = json_array(), *legal = json_array();
             for (int i = 0; i < nl; i++) {
                 pl_state_copy(g, c, st);
                 g->apply(c, mv->seat, acts[i]);
@@ -280,6 +280,13 @@ static int puzzles_of(const pl_match *m, const ai_perfect *table, const ai_revie
                 pl_buf txt = {0};
                 g->format_action(st, mv->seat, acts[i], &txt);
                 json_array_append_new(moves, json_pack("{s:s, s:f}", "move", pl_buf_str(&txt), "value", v));
+                pl_buf fb = {0}, fe = {0}; /* the action's fields: a browser's board shows the move */
+                json_t *fields = pl_action_fields_json(g, st, mv->seat, acts[i], &fb, &fe) == 0
+                                     ? json_loads(pl_buf_str(&fb), 0, NULL) : NULL;
+                json_array_append_new(legal, json_pack("{s:s, s:o, s:i}", "action", pl_buf_str(&txt), "fields",
+                                                       fields ? fields : json_object(), "seat", mv->seat));
+                pl_buf_free(&fb);
+                pl_buf_free(&fe);
                 pl_buf_free(&txt);
             }
             if (mv->loss >= min_loss && mv->best_value - second >= margin) {
@@ -288,6 +295,7 @@ static int puzzles_of(const pl_match *m, const ai_perfect *table, const ai_revie
                     puzzle *np = realloc(*ps, sizeof *np * (size_t)nc);
                     if (!np) {
                         json_decref(moves);
+                        json_decref(legal);
                         added = -1;
                         break;
                     }
@@ -309,10 +317,14 @@ static int puzzles_of(const pl_match *m, const ai_perfect *table, const ai_revie
                 }
                 char src[512];
                 snprintf(src, sizeof src, "%s#%d", source, t);
-                (*ps)[(*n)++] = (puzzle){mv->loss, json_pack("{s:s, s:o, s:s, s:i, s:s, s:f, s:s, s:f, s:o, s:s}",
+                pl_buf vb = {0}, ve = {0}; /* the spectator's view: a browser draws the position */
+                json_t *view = pl_view_json(g, st, -1, &vb, &ve) == 0 ? json_loads(pl_buf_str(&vb), 0, NULL) : NULL;
+                pl_buf_free(&vb);
+                pl_buf_free(&ve);
+                (*ps)[(*n)++] = (puzzle){mv->loss, json_pack("{s:s, s:o, s:s, s:i, s:s, s:f, s:s, s:f, s:o, s:o, s:o, s:s}",
                     "game", g->id, "options", o, "position", pl_buf_str(&pos), "seat", mv->seat,
                     "answer", pl_buf_str(&best), "answer_value", mv->best_value, "played", pl_buf_str(&played),
-                    "loss", mv->loss, "moves", moves, "source", src)};
+                    "loss", mv->loss, "moves", moves, "legal", legal, "view", view ? view : json_null(), "source", src)};
                 added++;
                 pl_buf_free(&pos);
                 pl_buf_free(&best);
@@ -320,6 +332,7 @@ static int puzzles_of(const pl_match *m, const ai_perfect *table, const ai_revie
                 pl_buf_free(&opts);
             } else {
                 json_decref(moves);
+                json_decref(legal);
             }
         }
         g->apply(st, m->hist[t].seat, m->hist[t].a);

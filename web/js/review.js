@@ -109,6 +109,7 @@ export function reviewPanel({ net, code, seatName, words, onPick }) {
         } }, h('span', { class: 'review-mark', 'aria-hidden': 'true' }, '●'), ' ', text)));
     });
     el.append(list);
+    el.append(h('p', {}, h('a', { href: '/#puzzles', id: 'review-puzzles' }, t('review.puzzles'))));
   }
 
   render();
