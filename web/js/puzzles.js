@@ -68,6 +68,8 @@ export function open(ctx) {
     const pz = P.list[P.i];
     sec.append(
       h('p', { id: 'puzzles-count' }, t('puzzles.count', { i: P.i + 1, n: P.list.length, right: P.score, done: P.done })),
+      h('p', { class: 'quiet', id: 'puzzles-rules' }, t('opt.ur.rules') + ': ' + t('opt.ur.rules.v.' + ((pz.options && pz.options.rules) || 'skiryuk')) +
+        ' · ' + t('opt.ur.pieces') + ': ' + ((pz.options && pz.options.pieces) || '7')),
       h('p', { id: 'puzzles-ask' }, t('puzzles.ask', { side: side(pz.seat), n: pz.view.roll })),
       els.table);
     if (P.answered) {
