@@ -1,6 +1,7 @@
 // app.js — boot: the language, the connection, the router.
 //   /            the lobby (js/lobby.js)
 //   /room/CODE   a room (js/room.js)
+//   /#puzzles    Ur puzzles: find the best move (js/puzzles.js)
 //   /replay      a replay (js/replay.js); also /#replay and /room/CODE#replay,
 //                which the server serves as the page itself
 //   /#practice   karuta's solo practice (web/games/karuta.js practicePage)
@@ -13,6 +14,7 @@ import { h, clear } from './js/dom.js';
 import * as lobby from './js/lobby.js';
 import * as room from './js/room.js';
 import * as replay from './js/replay.js';
+import * as puzzles from './js/puzzles.js';
 import * as player from './js/player.js';
 
 const net = new Net(showStatus);
@@ -71,6 +73,7 @@ function route() {
   const path = location.pathname;
   const m = path.match(/^\/room\/([0-9A-Za-z_-]+)\/?$/);
   if (path === '/replay' || location.hash.startsWith('#replay')) return replay.open(ctx, m ? m[1] : null);
+  if (location.hash === '#puzzles') return puzzles.open(ctx); // find the best move (js/puzzles.js)
   if (m) return room.open(ctx, m[1]);
   const pm = path.match(/^\/player\/([^/]+)\/?$/);
   if (pm) {

@@ -160,13 +160,15 @@ static double estimate_chance(run *r, const void *st, int depth, int *leaves, pl
     return sum;
 }
 
-/* Luck, skill, accuracy and classes from the series and the moves. */
-static void summarise(ai_review *rv)
+/* Luck, skill, accuracy and classes from the series and the moves. 0, or
+ * -1 when memory ran out. */
+static int summarise(ai_review *rv)
 {
     int *decision_at = pl_calloc((size_t)rv->nhist + 1, sizeof *decision_at); /* moves index + 1 */
+    if (!decision_at)
+        return -1;
     for (int k = 0; k < rv->nmoves; k++)
-        if (decision_at)
-            decision_at[rv->moves[k].index] = k + 1;
+        decision_at[rv->moves[k].index] = k + 1;
     double score[2] = {0, 0};
     int nd[2] = {0, 0};
     for (int k = 0; k < rv->nmoves; k++) {
@@ -186,7 +188,7 @@ static void summarise(ai_review *rv)
             rv->start = rv->series[i];
         } else {
             double d = rv->series[i] - rv->series[last];
-            if (!(i == last + 1 && decision_at && decision_at[last])) /* a decision's step is its loss */
+            if (!(i == last + 1 && decision_at[last])) /* a decision's step is its loss */
                 rv->luck[0] += d;
         }
         last = i;
@@ -198,6 +200,7 @@ static void summarise(ai_review *rv)
     rv->skill[0] = rv->lost[1] - rv->lost[0];
     rv->skill[1] = -rv->skill[0];
     pl_free(decision_at);
+    return 0;
 }
 
 ai_review *ai_review_run(const pl_game *g, const void *initial, const pl_move *hist, int nhist,
@@ -331,8 +334,11 @@ ai_review *ai_review_run(const pl_game *g, const void *initial, const pl_move *h
         }
         g->apply(st, hist[t].seat, hist[t].a);
     }
+    if (ok && summarise(rv) < 0) {
+        pl_buf_puts(err, "out of memory");
+        ok = 0;
+    }
     if (ok) {
-        summarise(rv);
         rv->iterations = r.iterations;
         rv->budget = table ? 0 : r.mp.iterations;
     }

@@ -34,6 +34,9 @@ int cli_review(int argc, char **argv);
  * JSON or in `lang`'s words; the exit status. */
 int cli_review_hidden(const struct pl_match *m, long iterations, int threads, uint64_t seed, int json,
                       pl_lang lang);
+/* `parlour puzzles make ...`: puzzles from saved games' largest losses
+ * (review.c); the exit status. */
+int cli_puzzles(int argc, char **argv);
 /* `parlour arena GAME ...`: AI against AI with rotated seats (arena.c). */
 int cli_arena(int argc, char **argv);
 /* `parlour karuta kimariji|practice ...`: karuta study aids and real-time

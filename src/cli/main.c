@@ -22,6 +22,7 @@ static void usage(FILE *f)
           "  replay RECORD     step through a saved game\n"
           "  bench GAME        random-game throughput (docs/benchmarks.md)\n"
           "  review RECORD     a saved game's review: each decision's loss, luck and skill (docs/review.md)\n"
+          "  puzzles make      \"find the best move\" positions from saved games' largest losses\n"
           "  solve GAME        exact solution: the game's own solver or a generic one (docs/solver.md)\n"
           "  arena GAME        matches between computer players: win rates, Elo (docs/ai.md)\n"
           "  karuta kimariji   the kimariji of the hundred poems (study aid)\n"
@@ -128,7 +129,7 @@ int main(int argc, char **argv)
         int (*fn)(int, char **);
     } cmds[] = {{"list", cli_list},   {"rules", cli_rules},   {"engine", cli_engine},
                 {"bench", cli_bench}, {"play", play_cmd},     {"replay", cli_replay}, {"solve", cli_solve},
-                {"karuta", cli_karuta}, {"arena", cli_arena}, {"serve", cli_serve}, {"review", cli_review}};
+                {"karuta", cli_karuta}, {"arena", cli_arena}, {"serve", cli_serve}, {"review", cli_review}, {"puzzles", cli_puzzles}};
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);
         return 0;

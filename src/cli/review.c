@@ -3,8 +3,11 @@
  * catalogue's review.* words) or as JSON. With --table the values are exact
  * (a table from `parlour solve`); without, estimates by MCTS. --compare
  * (with --table) also runs the estimate and prints its error against the
- * exact values: how docs/review.md measured it. Names no game. */
+ * exact values: how docs/review.md measured it. `parlour puzzles make`:
+ * "find the best move" positions from the largest losses of saved games,
+ * with the exact answer (docs/review.md, "Puzzles"). Names no game. */
 #include <getopt.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,5 +237,221 @@ int cli_review(int argc, char **argv)
     ai_perfect_free(table);
     pl_match_free(m);
     pl_buf_free(&err);
+    return rc;
+}
+
+/* ---- `parlour puzzles make`: "find the best move" from the largest losses ---- */
+
+typedef struct puzzle {
+    double loss;
+    json_t *j; /* the puzzle object */
+} puzzle;
+
+static int puzzle_cmp(const void *a, const void *b)
+{
+    double x = ((const puzzle *)a)->loss, y = ((const puzzle *)b)->loss;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Appends to `ps` a puzzle for every decision of `r` (a review of `m`) that
+ * lost at least `min_loss` and whose best move is clear (ahead of the next by
+ * at least `margin`). Returns how many, or -1 when memory ran out. */
+static int puzzles_of(const pl_match *m, const ai_perfect *table, const ai_review *r, const char *source,
+                      double min_loss, double margin, puzzle **ps, int *n, int *cap)
+{
+    const pl_game *g = m->game;
+    void *st = malloc(g->state_size), *c = malloc(g->state_size);
+    pl_action *acts = malloc(sizeof(pl_action) * PL_MAX_ACTIONS);
+    if (!st || !c || !acts) {
+        free(st);
+        free(c);
+        free(acts);
+        return -1;
+    }
+    pl_state_copy(g, st, m->initial);
+    int k = 0, added = 0;
+    for (int t = 0; t < m->nhist; t++) {
+        if (k < r->nmoves && r->moves[k].index == t) {
+            const ai_review_move *mv = &r->moves[k++];
+            int nl = pl_legal_all(g, st, mv->seat, acts);
+            double second = -1;
+            json_t *moves = json_array(), *legal = json_array();
+            for (int i = 0; i < nl; i++) {
+                pl_state_copy(g, c, st);
+                g->apply(c, mv->seat, acts[i]);
+                double v = ai_perfect_value(table, c, mv->seat);
+                if (acts[i] != mv->best && v > second)
+                    second = v;
+                pl_buf txt = {0};
+                g->format_action(st, mv->seat, acts[i], &txt);
+                json_array_append_new(moves, json_pack("{s:s, s:f}", "move", pl_buf_str(&txt), "value", v));
+                pl_buf fb = {0}, fe = {0}; /* the action's fields: a browser's board shows the move */
+                json_t *fields = pl_action_fields_json(g, st, mv->seat, acts[i], &fb, &fe) == 0
+                                     ? json_loads(pl_buf_str(&fb), 0, NULL) : NULL;
+                json_array_append_new(legal, json_pack("{s:s, s:o, s:i}", "action", pl_buf_str(&txt), "fields",
+                                                       fields ? fields : json_object(), "seat", mv->seat));
+                pl_buf_free(&fb);
+                pl_buf_free(&fe);
+                pl_buf_free(&txt);
+            }
+            if (mv->loss >= min_loss && mv->best_value - second >= margin) {
+                if (*n == *cap) {
+                    int nc = *cap ? 2 * *cap : 64;
+                    puzzle *np = realloc(*ps, sizeof *np * (size_t)nc);
+                    if (!np) {
+                        json_decref(moves);
+                        json_decref(legal);
+                        added = -1;
+                        break;
+                    }
+                    *ps = np;
+                    *cap = nc;
+                }
+                pl_buf pos = {0}, best = {0}, played = {0}, opts = {0};
+                g->to_text(st, &pos);
+                g->format_action(st, mv->seat, mv->best, &best);
+                g->format_action(st, mv->seat, mv->played, &played);
+                json_t *o = json_object();
+                pl_opts_write(&m->opts, &opts); /* KEY=VALUE a line */
+                for (char *line = strtok(opts.s ? opts.s : (char *)"", "\n"); line; line = strtok(NULL, "\n")) {
+                    char *eq = strchr(line, '=');
+                    if (eq && strncmp(line, "seed=", 5)) {
+                        *eq = 0;
+                        json_object_set_new(o, line, json_string(eq + 1));
+                    }
+                }
+                char src[512];
+                snprintf(src, sizeof src, "%s#%d", source, t);
+                pl_buf vb = {0}, ve = {0}; /* the spectator's view: a browser draws the position */
+                json_t *view = pl_view_json(g, st, -1, &vb, &ve) == 0 ? json_loads(pl_buf_str(&vb), 0, NULL) : NULL;
+                pl_buf_free(&vb);
+                pl_buf_free(&ve);
+                (*ps)[(*n)++] = (puzzle){mv->loss, json_pack("{s:s, s:o, s:s, s:i, s:s, s:f, s:s, s:f, s:o, s:o, s:o, s:s}",
+                    "game", g->id, "options", o, "position", pl_buf_str(&pos), "seat", mv->seat,
+                    "answer", pl_buf_str(&best), "answer_value", mv->best_value, "played", pl_buf_str(&played),
+                    "loss", mv->loss, "moves", moves, "legal", legal, "view", view ? view : json_null(), "source", src)};
+                added++;
+                pl_buf_free(&pos);
+                pl_buf_free(&best);
+                pl_buf_free(&played);
+                pl_buf_free(&opts);
+            } else {
+                json_decref(moves);
+                json_decref(legal);
+            }
+        }
+        g->apply(st, m->hist[t].seat, m->hist[t].a);
+    }
+    free(st);
+    free(c);
+    free(acts);
+    return added;
+}
+
+/* `parlour puzzles make --table FILE [--top N] [--min-loss L] --out FILE RECORD...` */
+int cli_puzzles(int argc, char **argv)
+{
+    static const struct option lo[] = {{"table", required_argument, 0, 't'},
+                                       {"out", required_argument, 0, 'o'},
+                                       {"top", required_argument, 0, 'n'},
+                                       {"min-loss", required_argument, 0, 'l'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {0, 0, 0, 0}};
+    const char *usage = "usage: parlour puzzles make --table FILE --out FILE [--top N] [--min-loss L] RECORD...\n"
+                        "Finds \"find the best move\" positions in saved games of Ur: the decisions that\n"
+                        "lost most (at least L, default 0.04: mistakes and blunders) whose best move is\n"
+                        "clear (ahead of the next by 0.01), with the exact answer from the table, the\n"
+                        "N largest (default 20) written to FILE as JSON (docs/review.md, \"Puzzles\").\n";
+    if (argc < 2 || strcmp(argv[1], "make")) {
+        if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        fputs(usage, stderr);
+        return 2;
+    }
+    argc--;
+    argv++;
+    const char *table_path = NULL, *out_path = NULL;
+    long top = 20;
+    double min_loss = 0.04;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        char *end = NULL;
+        switch (c) {
+        case 't': table_path = optarg; break;
+        case 'o': out_path = optarg; break;
+        case 'n':
+            top = strtol(optarg, &end, 10);
+            if (*end || top < 1) {
+                fputs("parlour puzzles: --top takes a number above 0\n", stderr);
+                return 2;
+            }
+            break;
+        case 'l':
+            min_loss = strtod(optarg, &end);
+            if (*end || !(min_loss >= 0 && min_loss <= 1)) {
+                fputs("parlour puzzles: --min-loss takes a number from 0 to 1\n", stderr);
+                return 2;
+            }
+            break;
+        case 'h': fputs(usage, stdout); return 0;
+        default: return 2;
+        }
+    }
+    if (!table_path || !out_path || optind >= argc) {
+        fputs("parlour puzzles: --table, --out and at least one record are needed\n", stderr);
+        fputs(usage, stderr);
+        return 2;
+    }
+    puzzle *ps = NULL;
+    int n = 0, cap = 0, rc = 0;
+    long decisions = 0;
+    const pl_game *tg = NULL;
+    ai_perfect *table = NULL;
+    for (int i = optind; i < argc && rc == 0; i++) {
+        pl_buf err = {0};
+        pl_match *m = pl_record_load_file(argv[i], &err);
+        if (m && tg != m->game) { /* the table is loaded for the records' game */
+            ai_perfect_free(table);
+            tg = m->game;
+            table = ai_perfect_load(tg, table_path, &err);
+        }
+        ai_review *r = m && table ? ai_review_match(m, table, NULL, &err) : NULL;
+        if (!r) {
+            fprintf(stderr, "parlour puzzles: %s: %s\n", argv[i], pl_buf_str(&err));
+            rc = 1;
+        } else {
+            decisions += r->nmoves;
+            const char *base = strrchr(argv[i], '/');
+            if (puzzles_of(m, table, r, base ? base + 1 : argv[i], min_loss, 0.01, &ps, &n, &cap) < 0) {
+                fputs("parlour puzzles: out of memory\n", stderr);
+                rc = 1;
+            }
+        }
+        ai_review_free(r);
+        pl_match_free(m);
+        pl_buf_free(&err);
+    }
+    if (rc == 0) {
+        qsort(ps, (size_t)n, sizeof *ps, puzzle_cmp);
+        json_t *arr = json_array();
+        for (int i = 0; i < n && i < top; i++)
+            json_array_append(arr, ps[i].j);
+        json_t *doc = json_pack("{s:s, s:i, s:o}", "format", "parlour-puzzles", "version", 1, "puzzles", arr);
+        if (!doc || json_dump_file(doc, out_path, JSON_INDENT(1) | JSON_SORT_KEYS) < 0) {
+            fprintf(stderr, "parlour puzzles: cannot write %s\n", out_path);
+            rc = 1;
+        } else {
+            printf("puzzles: %ld decisions in %d games, %d lost %.2f or more with a clear best move; wrote %ld to %s\n",
+                   decisions, argc - optind, n, min_loss, n < top ? (long)n : top, out_path);
+        }
+        json_decref(doc);
+    }
+    for (int i = 0; i < n; i++)
+        json_decref(ps[i].j);
+    free(ps);
+    ai_perfect_free(table);
     return rc;
 }

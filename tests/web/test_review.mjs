@@ -7,7 +7,9 @@
 // class; a decision clicked steps the replay to its position and shows the
 // best move on the board with its chance. At 360x740 and 1366x768, in words
 // (no notation). A seven-piece game (no table holds it) is reviewed as an
-// estimate, said so, and in Russian with no English.
+// estimate, said so, and in Russian with no English. The puzzles page
+// (/#puzzles, from the review's link; web/puzzles/ur.json): a move played,
+// the answer told with every move's chance.
 
 import { run, config } from './harness.mjs';
 import { mkdtempSync } from 'node:fs';
@@ -63,6 +65,24 @@ run('review', async (h) => {
       await page.waitForFunction(() => /\d+(\.\d)? ?%/.test(document.getElementById('table').textContent), undefined, { timeout: 20000 });
       h.check(await page.locator('#review-moves li.now').count() === 1, 'the decision marked');
       await h.shot(page, 'pick-' + size);
+    });
+    await h.step(`${size}: a puzzle from the review's link: a move played, the answer told with the chances`, async () => {
+      await page.click('#review-puzzles');
+      await page.locator('#puzzles-ask').waitFor();
+      const ask = await page.locator('#puzzles-ask').innerText();
+      h.check(/to move, after a throw of \d/.test(ask), 'the question: ' + ask);
+      const first = page.locator('#puzzles .ur-mv').first();
+      await first.click();
+      await first.click(); // chosen, then played
+      await page.locator('#puzzles-result').waitFor();
+      const res = await page.locator('#puzzles-result').innerText();
+      h.check(/^(Right: .* is the best move \(\d+\.\d % to win\)\.|Not the best: .* gives \d+\.\d % to win; the best was .*)$/.test(res), 'the answer: ' + res);
+      await page.waitForFunction(() => /\d+\.\d+ ?%/.test(document.getElementById('table').textContent), undefined, { timeout: 20000 });
+      h.check(/of 1$/.test(await page.locator('#puzzles-count').innerText()), 'one done');
+      h.expectLayout(await h.layout(page), 'puzzles ' + size);
+      await h.shot(page, 'puzzle-' + size);
+      await page.click('#puzzles-next');
+      h.check(/^Puzzle 2 of \d+/.test(await page.locator('#puzzles-count').innerText()), 'the next puzzle');
     });
     h.check((await h.missingKeys(page)).length === 0, 'no missing keys');
   }

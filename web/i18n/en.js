@@ -1341,5 +1341,15 @@ export default {
   'review.class.blunder': 'A blunder',
   'review.notUr': 'Only games of Ur can be reviewed.',
   'review.busy': 'The server is reviewing other games: try again in a few seconds.',
+  'review.puzzles': 'Puzzles: find the best move',
+  'puzzles.title': 'Find the best move',
+  'puzzles.loading': 'Loading the puzzles…',
+  'puzzles.none': 'There are no puzzles on this server.',
+  'puzzles.count': 'Puzzle {i} of {n} · right {right} of {done}',
+  'puzzles.ask': '{side} to move, after a throw of {n}. Which move keeps the best chance to win?',
+  'puzzles.right': 'Right: {move} is the best move ({p} % to win).',
+  'puzzles.wrong': 'Not the best: {move} gives {p} % to win; the best was {best} ({q} %).',
+  'puzzles.played': 'In the game the computer played {move} and lost {loss} % of its chance to win.',
+  'puzzles.next': 'Next puzzle',
   // (end of urreview)
 };

@@ -1344,5 +1344,15 @@ export default {
   'review.class.blunder': '大悪手',
   'review.notUr': '振り返りができるのはウルの対局だけです。',
   'review.busy': 'サーバーは他の対局を振り返っています。数秒後にもう一度どうぞ。',
+  'review.puzzles': '問題: 最善手を探す',
+  'puzzles.title': '最善手を探す',
+  'puzzles.loading': '問題を読み込んでいます…',
+  'puzzles.none': 'このサーバーには問題がありません。',
+  'puzzles.count': '問題 {i} / {n} · 正解 {right} / {done}',
+  'puzzles.ask': '{side}の番、サイコロは {n}。勝率がいちばん高く残る手はどれ？',
+  'puzzles.right': '正解: {move} が最善手（勝率 {p} %）。',
+  'puzzles.wrong': '最善ではありません: {move} は勝率 {p} %。最善は {best}（{q} %）。',
+  'puzzles.played': '対局ではコンピューターが {move} を指し、勝率を {loss} % 失いました。',
+  'puzzles.next': '次の問題',
   // (end of urreview)
 };

@@ -1343,5 +1343,15 @@ export default {
   'review.class.blunder': 'Sai lầm nặng',
   'review.notUr': 'Chỉ có thể xem lại các ván Ur.',
   'review.busy': 'Máy chủ đang xem lại các ván khác: hãy thử lại sau vài giây.',
+  'review.puzzles': 'Câu đố: tìm nước đi tốt nhất',
+  'puzzles.title': 'Tìm nước đi tốt nhất',
+  'puzzles.loading': 'Đang tải câu đố…',
+  'puzzles.none': 'Máy chủ này không có câu đố nào.',
+  'puzzles.count': 'Câu đố {i} trên {n} · đúng {right} trên {done}',
+  'puzzles.ask': 'Lượt của {side}, gieo được {n}. Nước nào giữ khả năng thắng cao nhất?',
+  'puzzles.right': 'Đúng: {move} là nước tốt nhất ({p} % thắng).',
+  'puzzles.wrong': 'Chưa phải tốt nhất: {move} cho {p} % thắng; tốt nhất là {best} ({q} %).',
+  'puzzles.played': 'Trong ván, máy đã đi {move} và mất {loss} % khả năng thắng.',
+  'puzzles.next': 'Câu đố tiếp theo',
   // (end of urreview)
 };

@@ -258,8 +258,9 @@ export function open(ctx, code) {
         net, code,
         seatName: (i) => seatWho(i) + (has('ur.side.' + i) ? ' (' + t('ur.side.' + i) + ')' : ''),
         words: (a) => actionWords(R.mod, R.game, a, { t, lang, has, seat: R.seat, names: R.names }),
-        onPick: (m) => {
-          const mark = (action, fields, chance) => ({ action, fields, seat: m.seat, chance });
+        onPick: (m, exact) => {
+          // the board's analysis says "exact": an estimate's chances stay in the review's words
+          const mark = (action, fields, chance) => ({ action, fields, seat: m.seat, chance: exact ? chance : null });
           R.pick = { index: m.index, legal: [mark(m.best, m.best_fields, m.best_value)].concat(m.played === m.best ? [] : [mark(m.played, m.played_fields, m.played_value)]) };
           go(m.index);
           els.table.scrollIntoView({ block: 'nearest' });

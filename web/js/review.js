@@ -46,7 +46,7 @@ function chart(rv, who) {
 
 /**
  * The review panel for room `code`. `opts`: {net, code, seatName(i), words(entry) → a
- * move in the game's words, onPick(move) — a decision clicked}. Returns {el, ask(),
+ * move in the game's words, onPick(move, exact) — a decision clicked}. Returns {el, ask(),
  * review (the last answer or null), close()}.
  */
 export function reviewPanel({ net, code, seatName, words, onPick }) {
@@ -105,10 +105,11 @@ export function reviewPanel({ net, code, seatName, words, onPick }) {
         h('button', { type: 'button', class: 'linkish', onclick: () => {
           P.picked = k;
           [...list.children].forEach((li, j) => li.classList.toggle('now', j === k));
-          onPick(m);
+          onPick(m, P.review.exact);
         } }, h('span', { class: 'review-mark', 'aria-hidden': 'true' }, '●'), ' ', text)));
     });
     el.append(list);
+    el.append(h('p', {}, h('a', { href: '/#puzzles', id: 'review-puzzles' }, t('review.puzzles'))));
   }
 
   render();
