@@ -438,7 +438,9 @@ static void eval(const urs_table *t, const ur_state *s, double *A, double *p)
 
 typedef struct job {
     urs_table *t;
-    uint64_t lo, hi;
+    const uint32_t *order; /* the layer's states, most progress first */
+    uint64_t base;         /* index of the layer's first state */
+    uint64_t lo, hi;       /* the share of `order` to sweep */
     bool same; /* the layer is its own mirror */
     double delta;
 } job;
@@ -460,7 +462,8 @@ static void *sweep(void *arg)
     urs_table *t = j->t;
     ur_state s, f;
     double delta = 0;
-    for (uint64_t i = j->lo; i < j->hi; i++) {
+    for (uint64_t k = j->lo; k < j->hi; k++) {
+        uint64_t i = j->base + j->order[k];
         dec(t, i, &s);
         uint64_t fi = enc(t, &s, 1);
         if (j->same && fi < i)
@@ -488,6 +491,46 @@ static void *sweep(void *arg)
     return NULL;
 }
 
+/* Total progress of a position: the sum of its pieces' path indices. */
+static int progress_of(const ur_state *s)
+{
+    int sum = 0;
+    for (int sq = 0; sq < UR_NSQ; sq++)
+        for (int lv = 0; lv < s->h[sq]; lv++) {
+            int q = (s->pc[sq] >> (2 * lv)) & 3;
+            sum += ur_path_idx(s, q & 1, sq, q >> 1);
+        }
+    return sum;
+}
+
+/* The states of [lo, lo + size) ordered by total progress, the most first:
+ * an ordinary move adds progress, so its successor is already fresh in the
+ * sweep; only captures and passes point back. NULL when out of memory. */
+static uint32_t *progress_order(const urs_table *t, uint64_t lo, uint64_t size)
+{
+    enum { PMAX = 2 * URS_MAX_PIECES * 24 };
+    uint8_t *pg = pl_malloc(size ? (size_t)size : 1);
+    uint32_t *order = pl_malloc((size ? (size_t)size : 1) * sizeof *order);
+    uint64_t start[PMAX + 2] = {0};
+    if (!pg || !order) {
+        pl_free(pg);
+        pl_free(order);
+        return NULL;
+    }
+    ur_state s;
+    for (uint64_t i = 0; i < size; i++) {
+        dec(t, lo + i, &s);
+        pg[i] = (uint8_t)(PMAX - progress_of(&s));
+        start[pg[i] + 1]++;
+    }
+    for (int p = 0; p <= PMAX; p++)
+        start[p + 1] += start[p];
+    for (uint64_t i = 0; i < size; i++)
+        order[start[pg[i]]++] = (uint32_t)i;
+    pl_free(pg);
+    return order;
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -510,13 +553,19 @@ long urs_solve(urs_table *t, double tol, int threads, FILE *progress)
             uint64_t lo = t->layer_start[a][b], hi = layer_end(t, a, b);
             uint64_t size = hi - lo;
             int nt = size < 100000 ? 1 : threads;
+            uint32_t *order = progress_order(t, lo, size);
+            if (!order) {
+                if (progress)
+                    fputs("out of memory\n", progress);
+                return -1;
+            }
             job jobs[16];
             long k = 0;
             double delta;
             do {
                 for (int w = 0; w < nt; w++)
-                    jobs[w] = (job){t, lo + size * (uint64_t)w / (uint64_t)nt,
-                                    lo + size * (uint64_t)(w + 1) / (uint64_t)nt, a == b, 0};
+                    jobs[w] = (job){t, order, lo, size * (uint64_t)w / (uint64_t)nt,
+                                    size * (uint64_t)(w + 1) / (uint64_t)nt, a == b, 0};
                 pthread_t tid[16];
                 bool started[16] = {false};
                 for (int w = 1; w < nt; w++)
@@ -539,6 +588,7 @@ long urs_solve(urs_table *t, double tol, int threads, FILE *progress)
                     fflush(progress);
                 }
             } while (delta > tol && size > 0);
+            pl_free(order);
             sweeps += k;
             if (progress) {
                 fprintf(progress, "layers %d/%d and %d/%d: %llu states, %ld sweeps, residual %.3g (%.0f s)\n", a,
@@ -830,6 +880,11 @@ static int table_solve(const void *st, const pl_solve_params *p, pl_buf *report,
         fprintf(p->progress, "solving Skiryuk's rules with %d pieces: %llu light-to-move states, %d threads\n",
                 s->pieces, (unsigned long long)urs_count(t), p->threads);
     long sweeps = urs_solve(t, p->tol, p->threads, p->progress);
+    if (sweeps < 0) {
+        pl_buf_puts(err, "out of memory");
+        urs_free(t);
+        return -1;
+    }
     double v = urs_value(t, s, 0);
     pl_buf_printf(report, "rules skiryuk pieces %d\nstates %llu\nsweeps %ld\nfirst player wins %.12f %%\n",
                   s->pieces, (unsigned long long)urs_count(t), sweeps, 100 * v);

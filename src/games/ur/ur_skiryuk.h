@@ -47,7 +47,8 @@ uint64_t urs_count(const urs_table *t);
 
 /* Solves the table in place. `tol`: stop a layer pair when a sweep changes
  * no value by more than tol. `progress` (may be NULL) gets a line per layer
- * pair (and per sweep in large ones). Returns the number of sweeps in all. */
+ * pair (and per sweep in large ones). Returns the number of sweeps in all,
+ * or -1 when out of memory (the table then half solved). */
 long urs_solve(urs_table *t, double tol, int threads, FILE *progress);
 
 /* P(`seat` wins) for `s` (same options as the table; any start) in phase
