@@ -40,10 +40,12 @@
 #define NCLS 25 /* light count * 5 + dark count, 0..4 each */
 
 /* A part of the position: raw code -> (class, rank), class -> rank -> raw. */
+#define CR_NONE UINT32_MAX
+#define CR_CLS(x) ((x) >> 27)
+#define CR_RANK(x) ((x) & ((1u << 27) - 1))
 typedef struct part {
     uint32_t nraw;
-    uint8_t *cls;  /* 255: more than 4 pieces of a side */
-    uint32_t *rank;
+    uint32_t *cr; /* class << 27 | rank (one look-up); CR_NONE: more than 4 pieces of a side */
     uint32_t size[NCLS];
     uint32_t *list[NCLS];
 } part;
@@ -118,19 +120,17 @@ static void stack_count(uint32_t r, int *l, int *d)
 static bool part_build(part *p, uint32_t nraw, void (*count)(uint32_t, int *, int *))
 {
     p->nraw = nraw;
-    p->cls = pl_malloc(nraw);
-    p->rank = pl_malloc(nraw * sizeof *p->rank);
-    if (!p->cls || !p->rank)
+    p->cr = pl_malloc(nraw * sizeof *p->cr);
+    if (!p->cr)
         return false;
     for (uint32_t r = 0; r < nraw; r++) {
         int l, d;
         count(r, &l, &d);
         if (l > 4 || d > 4) {
-            p->cls[r] = 255;
+            p->cr[r] = CR_NONE;
             continue;
         }
-        p->cls[r] = (uint8_t)(l * 5 + d);
-        p->rank[r] = p->size[l * 5 + d]++;
+        p->cr[r] = (uint32_t)(l * 5 + d) << 27 | p->size[l * 5 + d]++;
     }
     for (int c = 0; c < NCLS; c++) {
         p->list[c] = pl_malloc((p->size[c] ? p->size[c] : 1) * sizeof(uint32_t));
@@ -138,8 +138,8 @@ static bool part_build(part *p, uint32_t nraw, void (*count)(uint32_t, int *, in
             return false;
     }
     for (uint32_t r = 0; r < nraw; r++)
-        if (p->cls[r] != 255)
-            p->list[p->cls[r]][p->rank[r]] = r;
+        if (p->cr[r] != CR_NONE)
+            p->list[CR_CLS(p->cr[r])][CR_RANK(p->cr[r])] = r;
     return true;
 }
 
@@ -223,16 +223,17 @@ static inline uint64_t enc(const urs_table *t, const ur_state *s, int side)
     uint32_t b6 = safe_base[h[UR_B6]] + (pc[UR_B6] ^ (fl ? m55[h[UR_B6]] : 0));
     uint32_t b7 = h[UR_B7] ? 1 + ((pc[UR_B7] & 1u) ^ fl) * 30 + (1u << h[UR_B7]) - 2 + marks8[pc[UR_B7]] : 0;
     uint32_t rk = b3 + NSAFE * (b6 + NSAFE * b7);
-    int cs = p_single.cls[rs], ck = p_stack.cls[rk];
-    int kl = p_lane.cls[ln[0]] / 5, kd = p_lane.cls[ln[1]] / 5;
+    uint32_t xs = p_single.cr[rs], xk = p_stack.cr[rk], xl = p_lane.cr[ln[0]], xd = p_lane.cr[ln[1]];
     int a = s->off[side], b = s->off[side ^ 1];
-    if (cs == 255 || ck == 255 || p_lane.cls[ln[0]] == 255 || p_lane.cls[ln[1]] == 255 || a >= t->n || b >= t->n)
+    if (xs == CR_NONE || xk == CR_NONE || xl == CR_NONE || xd == CR_NONE || a >= t->n || b >= t->n)
         return NONE;
+    int cs = (int)CR_CLS(xs), ck = (int)CR_CLS(xk), kl = (int)CR_CLS(xl) / 5, kd = (int)CR_CLS(xd) / 5;
     uint64_t base = t->blk[blk_at(a, b, cs, ck, kl, kd)];
     if (base == NONE)
         return NONE;
-    return base + (((uint64_t)p_single.rank[rs] * p_stack.size[ck] + p_stack.rank[rk]) * p_lane.size[kl * 5] +
-                   p_lane.rank[ln[0]]) * p_lane.size[kd * 5] + p_lane.rank[ln[1]];
+    return base + (((uint64_t)CR_RANK(xs) * p_stack.size[ck] + CR_RANK(xk)) * p_lane.size[kl * 5] + CR_RANK(xl)) *
+                      p_lane.size[kd * 5] +
+           CR_RANK(xd);
 }
 
 static inline double V(const urs_table *t, uint64_t i)
@@ -309,6 +310,24 @@ static void dec(const urs_table *t, uint64_t i, ur_state *s)
 }
 
 void urs_state(const urs_table *t, uint64_t i, ur_state *out) { dec(t, i, out); }
+
+/* The light-to-move state s with rows A and C and the owners swapped (its
+ * mirror: the position after a pass, seen from the other side). */
+static void flip(const ur_state *s, ur_state *f)
+{
+    static const uint8_t m55[5] = {0, 0x1, 0x5, 0x15, 0x55};
+    *f = *s;
+    for (int sq = 0; sq < UR_NSQ; sq++) {
+        int x = sqmap[1][sq];
+        f->h[sq] = s->h[x];
+        f->pc[sq] = (uint8_t)(s->pc[x] ^ m55[s->h[x]]);
+    }
+    f->off[0] = s->off[1];
+    f->off[1] = s->off[0];
+    f->reserve[0] = s->reserve[1];
+    f->reserve[1] = s->reserve[0];
+    ur_refresh_masks(f);
+}
 
 static bool options_match(const ur_state *a, const ur_state *b)
 {
@@ -475,7 +494,7 @@ static void *sweep(void *arg)
             continue;
         }
         double B, q;
-        dec(t, fi, &f);
+        flip(&s, &f);
         eval(t, &f, &B, &q);
         double den = 1 - p * q, x, y;
         if (den < 1e-300) { /* neither side can ever move: no winner; not reachable */
