@@ -80,7 +80,7 @@ static double agree(const char *opts, uint64_t positions)
     return v;
 }
 
-static void test_skiryuk_solver_agrees_with_generic_solver(void **st)
+static void test_UR_R1_R18_skiryuk_solver_agrees_with_generic_solver(void **st)
 {
     (void)st;
     /* The starter's values of docs/solver.md, and the reachable counts. */
@@ -90,7 +90,7 @@ static void test_skiryuk_solver_agrees_with_generic_solver(void **st)
     assert_true(v2 > 0.499568927396 && v2 < 0.499568927397);
 }
 
-static void test_skiryuk_solver_other_options(void **st)
+static void test_UR_R2_R3_R8_R16_skiryuk_solver_other_options(void **st)
 {
     (void)st;
     /* The other dice (UR-R2), loop (UR-R8) and stack rule (UR-R16), Dark
@@ -115,7 +115,7 @@ static void test_skiryuk_solver_other_options(void **st)
     pl_buf_free(&err);
 }
 
-static void test_skiryuk_table_file_and_perfect_player(void **st)
+static void test_UR_R18_skiryuk_table_file_and_perfect_player(void **st)
 {
     (void)st;
     const char *path = "test_ur_skiryuk2.tbl";
@@ -176,9 +176,9 @@ static void test_skiryuk_table_file_and_perfect_player(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_skiryuk_solver_agrees_with_generic_solver),
-        cmocka_unit_test(test_skiryuk_solver_other_options),
-        cmocka_unit_test(test_skiryuk_table_file_and_perfect_player),
+        cmocka_unit_test(test_UR_R1_R18_skiryuk_solver_agrees_with_generic_solver),
+        cmocka_unit_test(test_UR_R2_R3_R8_R16_skiryuk_solver_other_options),
+        cmocka_unit_test(test_UR_R18_skiryuk_table_file_and_perfect_player),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
