@@ -132,8 +132,8 @@ static void test_UR_R18_skiryuk_table_file_and_perfect_player(void **st)
     ai_perfect *pt = ai_perfect_load(m->game, path, &err);
     assert_non_null(pt);
     assert_true(ai_perfect_value(pt, m->state, 0) == urs_value(t, m->state, 0));
-    /* a choice: Light's 2 may enter on A3, or carry the piece on A4 to A2
-     * (eyes) or ... the best child is the one played */
+    /* a choice: Light's 2 enters on A3 or carries the piece on A4 to A2
+     * (eyes): the perfect player plays the best child */
     th_position(m, "board=A4:l,B2:d turn=light phase=move roll=2 reserve=1/1 off=0/0");
     pl_action best, acts[32];
     assert_int_equal(ai_perfect_choose(pt, m->state, 0, &best, &err), 0);
