@@ -20,6 +20,7 @@
  */
 #include "ur_skiryuk.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -557,6 +558,20 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* When the residual shrinks by a steady ratio rho every two sweeps, the
+ * error is mostly modes that two sweeps multiply by rho: the limit is about
+ * x + (x - prev) rho / (1 - rho), prev the values two sweeps back (Aitken).
+ * The stopping test stays a plain sweep's, so the tolerance holds for the
+ * values kept. */
+static void extrapolate(urs_table *t, uint64_t lo, uint64_t size, const double *prev, double w)
+{
+    for (uint64_t i = 0; i < size; i++) {
+        double x = V(t, lo + i);
+        x += (x - prev[i]) * w;
+        atomic_store_explicit(&t->v[lo + i], x < 0 ? 0 : x > 1 ? 1 : x, memory_order_relaxed);
+    }
+}
+
 long urs_solve(urs_table *t, double tol, int threads, FILE *progress)
 {
     int n = t->n;
@@ -580,8 +595,19 @@ long urs_solve(urs_table *t, double tol, int threads, FILE *progress)
             }
             job jobs[16];
             long k = 0;
-            double delta;
+            double delta, hist[4] = {0, 0, 0, 0}; /* the last residuals since the last extrapolation */
+            int c = 0;             /* sweeps since then */
+            /* the pair's values two sweeps back (extrapolation), NULL when
+             * memory is short: plain sweeps then */
+            uint64_t mlo = t->layer_start[b][a];
+            double *prev = pl_malloc((size_t)size * (a == b ? 1 : 2) * sizeof *prev);
             do {
+                if (prev && c % 2 == 0)
+                    for (uint64_t i = 0; i < size; i++) {
+                        prev[i] = V(t, lo + i);
+                        if (a != b)
+                            prev[size + i] = V(t, mlo + i);
+                    }
                 for (int w = 0; w < nt; w++)
                     jobs[w] = (job){t, order, lo, size * (uint64_t)w / (uint64_t)nt,
                                     size * (uint64_t)(w + 1) / (uint64_t)nt, a == b, 0};
@@ -601,12 +627,29 @@ long urs_solve(urs_table *t, double tol, int threads, FILE *progress)
                     if (jobs[w].delta > delta)
                         delta = jobs[w].delta;
                 k++;
+                hist[0] = hist[1];
+                hist[1] = hist[2];
+                hist[2] = hist[3];
+                hist[3] = delta;
+                c++;
+                /* residuals shrinking by a steady ratio every two sweeps (modes
+                 * of either sign: each move hands the turn over, V -> 1 - V) */
+                double rho = c >= 4 ? hist[3] / hist[1] : 0, rho1 = c >= 4 ? hist[2] / hist[0] : 0;
+                bool steady = prev && c % 2 == 0 && c >= 4 && delta > tol && delta < 1e-3 && rho > 0.01 &&
+                              rho < 0.9 && fabs(rho - rho1) < 0.1 * rho;
                 if (progress && size > 1000000) {
-                    fprintf(progress, "  layers %d/%d: sweep %ld residual %.3g (%.0f s)\n", a, b, k, delta,
-                            now() - t0);
+                    fprintf(progress, "  layers %d/%d: sweep %ld residual %.3g%s (%.0f s)\n", a, b, k, delta,
+                            steady ? ", extrapolated" : "", now() - t0);
                     fflush(progress);
                 }
+                if (steady) {
+                    extrapolate(t, lo, size, prev, rho / (1 - rho));
+                    if (a != b)
+                        extrapolate(t, mlo, size, prev + size, rho / (1 - rho));
+                    c = 0;
+                }
             } while (delta > tol && size > 0);
+            pl_free(prev);
             pl_free(order);
             sweeps += k;
             if (progress) {
