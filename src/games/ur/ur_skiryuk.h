@@ -45,8 +45,10 @@ void urs_free(urs_table *t);
  * on a square). */
 uint64_t urs_count(const urs_table *t);
 
-/* Solves the table in place. `tol`: stop a layer pair when a sweep changes
- * no value by more than tol. `progress` (may be NULL) gets a line per layer
+/* Solves the table in place: layer pairs from the most pieces off down,
+ * Gauss-Seidel sweeps from the most progress down, extrapolated when the
+ * residual shrinks steadily (one copy of the pair's values). `tol`: stop a
+ * layer pair when a plain sweep changes no value by more than tol. `progress` (may be NULL) gets a line per layer
  * pair (and per sweep in large ones). Returns the number of sweeps in all,
  * or -1 when out of memory (the table then half solved). */
 long urs_solve(urs_table *t, double tol, int threads, FILE *progress);
