@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "ur_finkel.h"
+#include "ur_skiryuk.h"
 
 const char *const ur_sq_name[UR_NSQ] = {
     "A1", "A2", "A3", "A4", "A7", "A8", "B1", "B2", "B3", "B4",
@@ -703,7 +703,7 @@ const pl_game ur_game = {
     .from_text = ur_from_text,
     .determinize = ur_determinize,
     .evaluate = ur_evaluate,
-    .tables = &urf_table_ops,
+    .tables = &ur_table_ops,
     .levels = ur_levels,
     .variants = ur_variants,
     .bench_sets = ur_bench_sets,
