@@ -362,9 +362,11 @@ def test_memorisation_against_the_computer(args):
               "memo %s: not 2000 ms in all, some left, the computer ready and the person not" % memo)
         a.wait(lambda: first_reading_at(a) is not None, 20, "the first reading")
         told = next(i for i, m in enumerate(a.c.log) if m.get("type") == "state" and "memo" in m)
-        # both times as this process took them off the socket
+        # both times as this process took them off the socket; on a loaded
+        # machine this process may take the state off late (100 ms was seen),
+        # so 500 ms of slack: the old hub's reading 0.3 s after the join fails
         waited = a.c.arrived_ms[first_reading_at(a)] - a.c.arrived_ms[told]
-        check(waited >= memo["left_ms"] - 50,
+        check(waited >= memo["left_ms"] - 500,
               "the first reading came %.0f ms after the state, before the %d ms of memorisation it said were left"
               % (waited, memo["left_ms"]))
         check("memo" not in a.state, "a state after memorisation still has `memo`: %s" % a.state.get("memo"))
@@ -411,7 +413,9 @@ def test_ready_ends_memorisation_early(args):
         b.c.send({"type": "ready"})
         settle([a, b, w], lambda: all(first_reading_at(c) is not None for c in (a, b, w)), 20,
                "the first reading once both are ready (not 900 s later)")
-        check("memo" not in b.state, "a state after memorisation still has `memo`")
+        # the `reading` may come before the state that follows it: wait for that state
+        settle([a, b, w], lambda: all(c.state and "memo" not in c.state for c in (a, b, w)), 20,
+               "a state after memorisation without `memo`")
         r = a.request({"type": "ready"}, answers=("error",))
         check(r["error"] == "not-your-turn", "ready during the readings: %s" % r)
         # another game's room
