@@ -173,12 +173,62 @@ static void test_UR_R18_skiryuk_table_file_and_perfect_player(void **st)
     pl_match_free(m);
 }
 
+/* The check of a solved table (urs_verify, `parlour solve --verify`): a
+ * table the solver wrote meets its equations to 1e-13; one value changed in
+ * the file by 0.01 shows a residual of about that, at that state or at a
+ * state that reads it. */
+static void test_UR_R18_skiryuk_table_verify(void **st)
+{
+    (void)st;
+    const char *path = "test_ur_skiryuk_verify.tbl";
+    pl_match *m = th_new("ur", "pieces=2 start=light seed=3");
+    pl_buf err = {0}, report = {0};
+    pl_solve_params sp = {.tol = 1e-14, .threads = 2, .progress = NULL, .out = path};
+    assert_int_equal(m->game->tables->solve(m->state, &sp, &report, &err), 1);
+    urs_table *t = urs_load(path, &err);
+    assert_non_null(t);
+    uint64_t at;
+    double r = urs_verify(t, 2, &at);
+    if (!(r < 1e-13))
+        fail_msg("a solved table's largest residual %.3g (state %llu)", r, (unsigned long long)at);
+    urs_free(t);
+    /* through the game's interface, as `parlour solve --table F --verify` */
+    void *gt = m->game->tables->load(path, &err);
+    assert_non_null(gt);
+    pl_buf_clear(&report);
+    assert_int_equal(m->game->tables->verify(gt, 1, &report, &err), 1);
+    assert_non_null(strstr(pl_buf_str(&report), "states 86970\nlargest residual "));
+    m->game->tables->free(gt);
+    /* one value changed: the file is a header of 8 + 16 + 8 bytes, then doubles */
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    long off = 32 + 8 * 1000L;
+    double x;
+    assert_int_equal(fseek(f, off, SEEK_SET), 0);
+    assert_int_equal(fread(&x, sizeof x, 1, f), 1);
+    x = x > 0.5 ? x - 0.01 : x + 0.01;
+    assert_int_equal(fseek(f, off, SEEK_SET), 0);
+    assert_int_equal(fwrite(&x, sizeof x, 1, f), 1);
+    fclose(f);
+    t = urs_load(path, &err);
+    assert_non_null(t);
+    r = urs_verify(t, 2, &at);
+    if (!(r > 0.001 && r < 0.011))
+        fail_msg("one value off by 0.01: largest residual %.3g (state %llu)", r, (unsigned long long)at);
+    urs_free(t);
+    remove(path);
+    pl_buf_free(&err);
+    pl_buf_free(&report);
+    pl_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_UR_R1_R18_skiryuk_solver_agrees_with_generic_solver),
         cmocka_unit_test(test_UR_R2_R3_R8_R16_skiryuk_solver_other_options),
         cmocka_unit_test(test_UR_R18_skiryuk_table_file_and_perfect_player),
+        cmocka_unit_test(test_UR_R18_skiryuk_table_verify),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

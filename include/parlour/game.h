@@ -115,6 +115,11 @@ typedef struct pl_table_ops {
      * not NULL; -1 with a message in `err` (out of memory, the table could
      * not be written). `st` is only read. */
     int (*solve)(const void *st, const pl_solve_params *p, pl_buf *report, pl_buf *err);
+    /* Optional (NULL: none): checks a loaded table against the equations its
+     * solver solved, with `threads` worker threads. Returns 0 when this kind
+     * of table has no check; 1 when checked: result lines ("KEY VALUE", among
+     * them "largest residual X") appended to `report`; -1 with a message. */
+    int (*verify)(const void *table, int threads, pl_buf *report, pl_buf *err);
 } pl_table_ops;
 
 /* A named computer-player level of one game (pl_game.levels): the level

@@ -95,6 +95,40 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* --verify: loads the table `path`, checks it (pl_table_ops.verify) and
+ * prints the check's lines and the value of the new game `m` for its first
+ * player. 0, 1 on failure, 2 when the game or the table has no check. */
+static int verify_table(const pl_game *g, const pl_match *m, const char *path, int threads, double t0)
+{
+    if (!g->tables || !g->tables->verify) {
+        fprintf(stderr, "parlour solve: %s has no table check\n", g->id);
+        return 2;
+    }
+    pl_buf err = {0}, report = {0};
+    void *t = g->tables->load(path, &err);
+    int rc = 1;
+    if (t) {
+        int r = g->tables->verify(t, threads, &report, &err);
+        double v = g->tables->value(t, m->state, 0);
+        if (r == 0) {
+            fprintf(stderr, "parlour solve: %s: this kind of table has no check\n", path);
+            rc = 2;
+        } else if (r > 0 && v < 0) {
+            fprintf(stderr, "parlour solve: %s does not hold this game's options\n", path);
+        } else if (r > 0) {
+            printf("%sfirst player wins %.12f %%\nseconds %.1f\n", pl_buf_str(&report), 100 * v, now() - t0);
+            rc = 0;
+        }
+    }
+    if (rc == 1 && err.len)
+        fprintf(stderr, "parlour solve: %s\n", pl_buf_str(&err));
+    pl_buf_free(&err);
+    pl_buf_free(&report);
+    if (t)
+        g->tables->free(t);
+    return rc;
+}
+
 int cli_solve(int argc, char **argv)
 {
     static const struct option lo[] = {{"out", required_argument, 0, 'o'},
@@ -105,14 +139,15 @@ int cli_solve(int argc, char **argv)
                                        {"measure", required_argument, 0, 'm'},
                                        {"games", required_argument, 0, 'n'},
                                        {"table", required_argument, 0, 'T'},
+                                       {"verify", no_argument, 0, 'v'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
     const char *out = NULL;
-    int threads = 2, quiet = 0, generic = 0, games = 1000, c;
+    int threads = 2, quiet = 0, generic = 0, games = 1000, verify = 0, c;
     const char *spec = NULL, *table = NULL;
     double tol = 1e-14;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:t:r:qgm:n:T:h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:t:r:qgm:n:T:vh", lo, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 't': threads = atoi(optarg); break;
@@ -122,6 +157,7 @@ int cli_solve(int argc, char **argv)
         case 'm': spec = optarg; break;
         case 'n': games = atoi(optarg); break;
         case 'T': table = optarg; break;
+        case 'v': verify = 1; break;
         case 'h': {
             puts("usage: parlour solve GAME [KEY=VALUE ...] [--out FILE] [--threads N] [--tol X] [--quiet]\n"
                  "Solves a game exactly by value iteration and prints the first player's\n"
@@ -136,7 +172,9 @@ int cli_solve(int argc, char **argv)
                  "  --measure SPEC  then play SPEC against the perfect player (needs --out) and\n"
                  "                report its wins and mean loss of winning chance per decision\n"
                  "  --games N     games for --measure (default 1000)\n"
-                 "  --table FILE  with --measure: use a table written before instead of solving");
+                 "  --table FILE  with --measure: use a table written before instead of solving\n"
+                 "  --verify      with --table: check every value against the equations the\n"
+                 "                solver solved (the largest residual) and print the start's value");
             int ng;
             const pl_game *const *gs = pl_games(&ng);
             fputs("games with a solver of their own:", stdout);
@@ -171,12 +209,17 @@ int cli_solve(int argc, char **argv)
     double t0 = now();
     int rc = 0, own = 0; /* own: the game's solver took it (1) or failed (-1) */
     if (table) {
-        if (!spec) {
-            fputs("parlour solve: --table is for --measure SPEC\n", stderr);
+        if (!spec && !verify) {
+            fputs("parlour solve: --table is for --measure SPEC or --verify\n", stderr);
             rc = 2;
         } else {
             out = table;
+            if (verify)
+                rc = verify_table(g, m, table, threads, t0);
         }
+    } else if (verify) {
+        fputs("parlour solve: --verify checks a table: give it with --table FILE\n", stderr);
+        rc = 2;
     } else if (!generic && g->tables && g->tables->solve) {
         pl_solve_params sp = {.tol = tol, .threads = threads, .progress = quiet ? NULL : stderr, .out = out};
         pl_buf report = {0};
@@ -189,7 +232,7 @@ int cli_solve(int argc, char **argv)
             rc = 1;
         }
     }
-    if (!table && !own) { /* the generic solver */
+    if (!table && !own && rc == 0) { /* the generic solver */
         solve_result r;
         if (solve_game(g, m->state, tol, quiet ? NULL : stderr, out, &r, &err) < 0) {
             fprintf(stderr, "parlour solve: %s\n", pl_buf_str(&err));

@@ -832,4 +832,4 @@ static int table_solve(const void *st, const pl_solve_params *p, pl_buf *report,
     return rc;
 }
 
-const pl_table_ops urf_table_ops = {table_load, table_value, table_free, table_solve};
+const pl_table_ops urf_table_ops = {table_load, table_value, table_free, table_solve, NULL};

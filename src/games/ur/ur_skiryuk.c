@@ -661,6 +661,65 @@ long urs_solve(urs_table *t, double tol, int threads, FILE *progress)
     return sweeps;
 }
 
+/* A share of the table for urs_verify: its largest residual and where. */
+typedef struct vjob {
+    const urs_table *t;
+    uint64_t lo, hi;
+    double worst;
+    uint64_t at;
+} vjob;
+
+/* The residual of every state of [lo, hi): |V(s) - (A + p (1 - V(f)))|,
+ * the equation a sweep solves (f: the position after a pass). */
+static void *verify_part(void *arg)
+{
+    vjob *j = arg;
+    ur_state s;
+    for (uint64_t i = j->lo; i < j->hi; i++) {
+        dec(j->t, i, &s);
+        double A, p;
+        eval(j->t, &s, &A, &p);
+        double r = fabs(V(j->t, i) - (A + p * (1 - V(j->t, enc(j->t, &s, 1)))));
+        if (r > j->worst) {
+            j->worst = r;
+            j->at = i;
+        }
+    }
+    return NULL;
+}
+
+double urs_verify(const urs_table *t, int threads, uint64_t *at)
+{
+    if (threads < 1)
+        threads = 1;
+    if (threads > 16)
+        threads = 16;
+    vjob jobs[16];
+    pthread_t tid[16];
+    bool started[16] = {false};
+    for (int w = 0; w < threads; w++)
+        jobs[w] = (vjob){t, t->count * (uint64_t)w / (uint64_t)threads,
+                         t->count * (uint64_t)(w + 1) / (uint64_t)threads, 0, 0};
+    for (int w = 1; w < threads; w++)
+        started[w] = pthread_create(&tid[w], NULL, verify_part, &jobs[w]) == 0;
+    verify_part(&jobs[0]);
+    double worst = 0;
+    *at = 0;
+    for (int w = 0; w < threads; w++) {
+        if (w > 0) {
+            if (started[w])
+                pthread_join(tid[w], NULL);
+            else
+                verify_part(&jobs[w]);
+        }
+        if (jobs[w].worst > worst) {
+            worst = jobs[w].worst;
+            *at = jobs[w].at;
+        }
+    }
+    return worst;
+}
+
 /* P(light wins) at s (phase first, roll or over), or -1. */
 static double light_value(const urs_table *t, const ur_state *s)
 {
@@ -955,4 +1014,18 @@ static int table_solve(const void *st, const pl_solve_params *p, pl_buf *report,
     return rc;
 }
 
-const pl_table_ops ur_table_ops = {table_load, table_value, table_free, table_solve};
+/* pl_table_ops.verify: Skiryuk's tables (urs_verify); Finkel's have none here. */
+static int table_verify(const void *tp, int threads, pl_buf *report, pl_buf *err)
+{
+    (void)err;
+    const ur_tbl *t = tp;
+    if (!t->sk)
+        return 0;
+    uint64_t at;
+    double r = urs_verify(t->sk, threads, &at);
+    pl_buf_printf(report, "states %llu\nlargest residual %.3g (state %llu)\n", (unsigned long long)urs_count(t->sk),
+                  r, (unsigned long long)at);
+    return 1;
+}
+
+const pl_table_ops ur_table_ops = {table_load, table_value, table_free, table_solve, table_verify};

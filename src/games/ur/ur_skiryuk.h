@@ -53,6 +53,13 @@ uint64_t urs_count(const urs_table *t);
  * or -1 when out of memory (the table then half solved). */
 long urs_solve(urs_table *t, double tol, int threads, FILE *progress);
 
+/* Checks a solved table against the equations it solves: for every
+ * state, |V(s) - (A + p (1 - V(f)))| with A the expectation over the rolls
+ * that allow a move (the best move each), p the probability of a pass and f
+ * the position after it. Returns the largest residual and its state's index
+ * in `at`; reads only (`threads` worker threads, 1..16). */
+double urs_verify(const urs_table *t, int threads, uint64_t *at);
+
 /* P(`seat` wins) for `s` (same options as the table; any start) in phase
  * first, roll (the opening's forced 1 included) or over; -1 when the table
  * does not cover it (other options, phase move). */
