@@ -5,31 +5,40 @@
 # fits the ratings (scripts/level_ratings.py) into data/ratings/levels.txt.
 #
 # usage: scripts/level_ratings.sh [--scale K] [--threads T] [--seed S]
-#                                 [--perfect FINKEL_TABLE] [--bin PARLOUR] [--out DIR]
+#                                 [--perfect FINKEL_TABLE] [--only POOL]
+#                                 [--bin PARLOUR] [--out DIR]
 #   --scale K    K times the sample sizes below (default 1: the small run)
 #   --perfect F  adds Ur's perfect player (perfect:F, a Finkel table written by
 #                `parlour solve ur rules=finkel --out F`, docs/solver.md) to ur/finkel
+#   --only POOL  plays the pairs of that pool only (e.g. ur/finkel); the other
+#                pools' rows of the existing games.txt are kept as they are
 # Results depend only on the seed, not on --threads.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-scale=1 threads=1 seed=1 perfect="" bin="$root/build/release/parlour" out="$root/data/ratings"
+scale=1 threads=1 seed=1 perfect="" only="" bin="$root/build/release/parlour" out="$root/data/ratings"
 while [ $# -gt 0 ]; do
     case "$1" in
     --scale) scale=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --perfect) perfect=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
     --bin) bin=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    *) echo "usage: $0 [--scale K] [--threads T] [--seed S] [--perfect TABLE] [--bin PARLOUR] [--out DIR]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--scale K] [--threads T] [--seed S] [--perfect TABLE] [--only POOL] [--bin PARLOUR] [--out DIR]" >&2; exit 2 ;;
     esac
 done
 [ -x "$bin" ] || { echo "$0: no program at $bin (cmake --build build/release)" >&2; exit 1; }
 mkdir -p "$out"
 games="$out/games.txt"
-{
-    echo "# pool A B games A-wins draws A-losses seconds  (written by scripts/level_ratings.sh, seed $seed, scale $scale)"
-} > "$games.tmp"
+if [ -n "$only" ]; then
+    [ -f "$games" ] || { echo "$0: --only needs the other pools' rows in $games" >&2; exit 1; }
+    # the header and the other pools' rows as they were
+    awk -v pool="$only" '/^#/ || $1 != pool' "$games" > "$games.tmp"
+    echo "# $only (written by scripts/level_ratings.sh --only $only, seed $seed, scale $scale)" >> "$games.tmp"
+else
+    echo "# pool A B games A-wins draws A-losses seconds  (written by scripts/level_ratings.sh, seed $seed, scale $scale)" > "$games.tmp"
+fi
 
 # pool | game and options | A | B | games at scale 1
 pairs=$(cat <<'PAIRS'
@@ -70,6 +79,7 @@ ur/finkel|ur rules=finkel|easy|perfect:$perfect|100"
 fi
 
 while IFS='|' read -r pool gameopts a b n; do
+    [ -z "$only" ] || [ "$pool" = "$only" ] || continue
     n=$((n * scale))
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086 # gameopts is the game and its option words

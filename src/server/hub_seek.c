@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ai/ai.h"
 #include "hub_int.h"
 #include "parlour/alloc.h"
 #include "parlour/rating.h"
@@ -104,7 +105,9 @@ struct hubp_queued {
     uint64_t serial[SEEK_MAX_PLAYERS];
 };
 
-/* Reads levels.txt's lines "pool level rating RD games" (# comments). */
+/* Reads levels.txt's lines "pool level rating RD games" (# comments): the
+ * levels a room can seat. A player measured there that no room can seat
+ * without a file (Ur's perfect player, `perfect:TABLE`) is left out. */
 static void levels_parse(struct hubp_pool *p)
 {
     const char *s = (const char *)hub_seek_levels_data;
@@ -116,8 +119,10 @@ static void levels_parse(struct hubp_pool *p)
             memcpy(line, s, len);
             line[len] = 0;
             hubp_level *l = &p->levels[p->nlevels];
-            if (sscanf(line, "%23s %23s %lf", l->key, l->level, &l->rating) == 3)
+            pl_buf err = {0};
+            if (sscanf(line, "%23s %23s %lf", l->key, l->level, &l->rating) == 3 && ai_check_spec(l->level, &err) == 0)
                 p->nlevels++;
+            pl_buf_free(&err);
         }
         s += len + (e != NULL);
     }
