@@ -248,6 +248,32 @@ static void test_computer_after_n_seconds(void **state)
     drv_free(d);
 }
 
+/* levels.txt also rates Ur's perfect player (ur/finkel perfect, measured
+ * with a table: scripts/level_ratings.sh --perfect), which no room can seat
+ * without its file: a Finkel seeker rated above it gets the strongest level
+ * a room can seat, `hard`. */
+static void test_computer_never_the_measured_only_perfect_player(void **state)
+{
+    (void)state;
+    drv *d = drv_new("perfect");
+    int a = connect_(d);
+    sendf(d, a, "{\"type\":\"seek\",\"game\":\"ur\",\"options\":{\"rules\":\"finkel\"},\"computer_after_s\":1,"
+                "\"rating\":2400}");
+    assert_non_null(last(d, a, "seeking"));
+    run_to(d, d->now + 1500);
+    json_t *p = last(d, a, "paired");
+    assert_non_null(p);
+    assert_true(json_is_true(json_object_get(p, "computer")));
+    char room[64];
+    snprintf(room, sizeof room, "%s", json_string_value(json_object_get(p, "room")));
+    int seat = (int)json_integer_value(json_object_get(p, "seat"));
+    int w = connect_(d);
+    sendf(d, w, "{\"type\":\"watch\",\"room\":\"%s\"}", room);
+    json_t *seats = json_object_get(last(d, w, "state"), "seats");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(seats, (size_t)(1 - seat)), "level")), "hard");
+    drv_free(d);
+}
+
 /* Options a pool lets vary (Ur's start) are those of the member who waited
  * longest, whoever has the lower rating. */
 static void test_oldest_members_options(void **state)
@@ -428,6 +454,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_window_widens_with_the_wait),
         cmocka_unit_test(test_computer_after_n_seconds),
+        cmocka_unit_test(test_computer_never_the_measured_only_perfect_player),
         cmocka_unit_test(test_oldest_members_options),
         cmocka_unit_test(test_four_people),
         cmocka_unit_test(test_counts_pushed_once_a_second),
