@@ -1048,6 +1048,9 @@ static void test_drill_check_shapes(void **st)
         "{\"version\": 1, \"step\": 0, \"cards\": {\"7\": {\"box\": 1, \"due\": 0, \"seen\": 0, \"good\": 0, "
         "\"slow\": 0, \"miss\": 0, \"ms\": \"0\", \"last\": 0}}}",
         "{\"version\": 1, \"step\": 0, \"cards\": {\"7\": {\"box\": 1}}}",
+        /* good + slow + miss beyond 2^63: no overflow (UBSan), refused */
+        "{\"version\": 1, \"step\": 0, \"cards\": {\"7\": {\"box\": 1, \"due\": 0, \"seen\": 1, "
+        "\"good\": 9223372036854775807, \"slow\": 9223372036854775807, \"miss\": 3, \"ms\": 0, \"last\": 0}}}",
         "{\"version\": 1, \"step\": 0, \"cards\": {}} trailing",
     };
     pl_buf why = {0};

@@ -42,7 +42,9 @@ static int drill_card(const char *k, json_t *e, pl_buf *why)
         pl_buf_printf(why, "card %s: \"box\" must be 1 to 5", k);
         return -1;
     }
-    if (v[2] != v[3] + v[4] + v[5]) {
+    /* seen = good + slow + miss, compared by subtraction: the three are
+     * >= 0 and any up to 2^63 - 1, whose sum would overflow */
+    if (v[3] > v[2] || v[4] > v[2] - v[3] || v[5] != v[2] - v[3] - v[4]) {
         pl_buf_printf(why, "card %s: \"seen\" must be good + slow + miss", k);
         return -1;
     }
