@@ -1081,6 +1081,11 @@ static void test_drill_rate(void **st)
     assert_int_equal(drill_rate_ok(r, 8, 2000), 1); /* another account */
     assert_int_equal(drill_rate_ok(r, 7, 1000 + DRILL_RATE_WINDOW - 1), 0);
     assert_int_equal(drill_rate_ok(r, 7, 1000 + DRILL_RATE_WINDOW), 1); /* a new window */
+    memset(r, 0, sizeof *r); /* drill_rate_take: another limit (the exports') */
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(drill_rate_take(r, 9, 1000, 4), 1);
+    assert_int_equal(drill_rate_take(r, 9, 1001, 4), 0);
+    assert_int_equal(drill_rate_take(r, 9, 1000 + DRILL_RATE_WINDOW, 4), 1);
     free(r);
 }
 

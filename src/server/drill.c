@@ -89,12 +89,17 @@ int drill_check(const char *body, size_t len, pl_buf *why)
 
 int drill_rate_ok(drill_rate *r, int64_t account, int64_t now_ms)
 {
+    return drill_rate_take(r, account, now_ms, DRILL_RATE_MAX);
+}
+
+int drill_rate_take(drill_rate *r, int64_t account, int64_t now_ms, int max)
+{
     size_t i = (size_t)((uint64_t)account % DRILL_RATE_SLOTS);
     if (r->calls[i] == 0 || now_ms < r->since_ms[i] || now_ms - r->since_ms[i] >= DRILL_RATE_WINDOW) {
         r->since_ms[i] = now_ms; /* a new window */
         r->calls[i] = 0;
     }
-    if (r->calls[i] >= DRILL_RATE_MAX)
+    if (r->calls[i] >= max)
         return 0;
     r->calls[i]++;
     return 1;
