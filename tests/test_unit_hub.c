@@ -2104,6 +2104,45 @@ static void test_replay_budget(void **state)
     drv_free(d);
 }
 
+/* A finished room's review (hub_review.c) costs one search only: a
+ * connection has one review out at a time (a second ask meanwhile: `rate`,
+ * so one client cannot hold every review slot and the workers), and once
+ * computed the room keeps the answer, so asking again is answered at once,
+ * the same text, without a job (here: with the jobs held). */
+static void test_review_once_and_one_at_a_time(void **state)
+{
+    (void)state;
+    drv *d = drv_new("review_once");
+    char room[64];
+    int p[2];
+    finished_ur(d, room, p);
+    int w = connect_(d);
+    d->no_jobs = 1;
+    sendf(d, w, "{\"type\":\"review\",\"room\":\"%s\"}", room);
+    assert_int_equal(count(d, w, "review"), 0);
+    sendf(d, w, "{\"type\":\"review\",\"room\":\"%s\"}", room);
+    assert_string_equal(last_error(d, w), "rate"); /* the first is still out */
+    d->no_jobs = 0;
+    pump(d);
+    assert_int_equal(count(d, w, "review"), 1);
+    char *first = json_dumps(last(d, w, "review"), JSON_COMPACT | JSON_SORT_KEYS);
+    d->no_jobs = 1; /* no worker: only the room's copy can answer */
+    sendf(d, w, "{\"type\":\"review\",\"room\":\"%s\"}", room);
+    int o = connect_(d);
+    sendf(d, o, "{\"type\":\"review\",\"room\":\"%s\"}", room);
+    assert_int_equal(count(d, w, "review"), 2);
+    assert_int_equal(count(d, o, "review"), 1);
+    char *again = json_dumps(last(d, w, "review"), JSON_COMPACT | JSON_SORT_KEYS);
+    char *other = json_dumps(last(d, o, "review"), JSON_COMPACT | JSON_SORT_KEYS);
+    assert_string_equal(first, again);
+    assert_string_equal(first, other);
+    pl_free(first);
+    pl_free(again);
+    pl_free(other);
+    d->no_jobs = 0;
+    drv_free(d);
+}
+
 static void test_replay_room_and_upload(void **state)
 {
     (void)state;
@@ -2344,6 +2383,7 @@ int main(void)
         cmocka_unit_test(test_replay_room_and_upload),
         cmocka_unit_test(test_rooms_on_demand),
         cmocka_unit_test(test_replay_budget),
+        cmocka_unit_test(test_review_once_and_one_at_a_time),
         cmocka_unit_test(test_replay_chances),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

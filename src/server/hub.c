@@ -396,6 +396,7 @@ void hub_room_free(hub_room *r)
     pl_free(r->options_json);
     pl_free(r->members);
     json_decref(r->rated_msg);
+    pl_free(r->review);
     pl_free(r);
 }
 
