@@ -10,6 +10,7 @@ import { partsOf, stepsOf } from '../../web/js/replay.js';
 import { resultText } from '../../web/js/room.js';
 import { wsPath } from '../../web/js/net.js';
 import { reviewError } from '../../web/js/review.js';
+import { seekError } from '../../web/js/playnow.js';
 import { setLang, t } from '../../web/js/i18n.js';
 
 let passed = 0, failed = 0;
@@ -78,6 +79,13 @@ for (const lg of ['en', 'ru', 'ja', 'vi']) {
   }
 }
 check(reviewError({ error: 'room', message: 'x' }) !== reviewError({ error: 'review', message: 'x' }), 'reviewError: no such room is told apart');
+for (const lg of ['en', 'ru', 'ja', 'vi']) {
+  setLang(lg);
+  for (const error of ['full', 'storage', 'rate', 'seek', 'options', 'shape']) {
+    const said = t('playnow.error', { message: seekError({ type: 'error', error, request: 'seek', message: 'pool full (server words)' }) });
+    check(!said.includes('server words') && !said.includes('\u27e6'), `seekError ${error} in ${lg}: ${said}`);
+  }
+}
 setLang('en');
 
 console.log(`${passed} passed, ${failed} failed`);

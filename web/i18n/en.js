@@ -1355,4 +1355,6 @@ export default {
   // --- wt-audit ---
   'review.failed': 'The review could not be made: try again later.',
   'review.gameRefused': 'Karuta games are not reviewed: only Ur, Tam Cúc and City Behind Walls.',
+  'playnow.busy': 'the server is busy, try again in a moment.',
+  'playnow.failed': 'the server refused it, try again.',
 };

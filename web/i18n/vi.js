@@ -1357,4 +1357,6 @@ export default {
   // --- wt-audit ---
   'review.failed': 'Không thể xem lại ván này: hãy thử lại sau.',
   'review.gameRefused': 'Không xem lại được ván karuta: chỉ Ur, Tam Cúc và Thành trong tường.',
+  'playnow.busy': 'máy chủ đang bận, hãy thử lại sau giây lát.',
+  'playnow.failed': 'máy chủ đã từ chối, hãy thử lại.',
 };
