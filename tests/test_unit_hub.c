@@ -2143,6 +2143,49 @@ static void test_review_once_and_one_at_a_time(void **state)
     drv_free(d);
 }
 
+/* Reviews never hold more than one worker: while one review job is out of
+ * the queue, hub_job_take skips the others, and a computer's move queued
+ * behind them is taken first; the next review once the first is done. */
+static void test_review_one_worker(void **state)
+{
+    (void)state;
+    drv *d = drv_new("review_worker");
+    char room[64];
+    int p[2];
+    finished_ur(d, room, p);
+    int a = connect_(d), b = connect_(d);
+    d->no_jobs = 1;
+    sendf(d, a, "{\"type\":\"review\",\"room\":\"%s\"}", room);
+    sendf(d, b, "{\"type\":\"review\",\"room\":\"%s\"}", room);
+    create(d, a, "\"game\":\"ur\",\"options\":{\"pieces\":\"1\"},\"seats\":[{\"kind\":\"ai\",\"level\":"
+                 "\"easy\"},{\"kind\":\"ai\",\"level\":\"easy\"}]"); /* computers only: it starts at once */
+    hub_job *j1 = hub_job_take(d->h);
+    assert_non_null(j1);
+    assert_non_null(j1->review); /* the first in the queue */
+    hub_job *mv = hub_job_take(d->h);
+    assert_non_null(mv);
+    assert_null(mv->review); /* the computers' job, past the second review */
+    assert_null(hub_job_take(d->h)); /* the second review waits for the first */
+    hub_job_run(mv);
+    hub_job_done(d->h, mv, d->now);
+    hub_job_run(j1);
+    hub_job_done(d->h, j1, d->now);
+    hub_job *j2 = hub_job_take(d->h);
+    while (j2 && !j2->review) { /* the computers' next moves go first, as queued */
+        hub_job_run(j2);
+        hub_job_done(d->h, j2, d->now);
+        j2 = hub_job_take(d->h);
+    }
+    assert_non_null(j2);
+    hub_job_run(j2);
+    hub_job_done(d->h, j2, d->now);
+    d->no_jobs = 0;
+    pump(d);
+    assert_int_equal(count(d, a, "review"), 1);
+    assert_int_equal(count(d, b, "review"), 1);
+    drv_free(d);
+}
+
 static void test_replay_room_and_upload(void **state)
 {
     (void)state;
@@ -2384,6 +2427,7 @@ int main(void)
         cmocka_unit_test(test_rooms_on_demand),
         cmocka_unit_test(test_replay_budget),
         cmocka_unit_test(test_review_once_and_one_at_a_time),
+        cmocka_unit_test(test_review_one_worker),
         cmocka_unit_test(test_replay_chances),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -302,6 +302,9 @@ struct hub {
     struct ai_perfect **review_tables; /* every table loaded, for reviews (hub_review.c) */
     int nreview_tables;
     int reviews;                 /* review jobs out (hub_review.c) */
+    int reviewing;               /* a review job is taken by a worker: hub_job_take gives no
+                                    second one until it is done, so the other workers stay
+                                    for the computers' moves */
     uint64_t seed_next;          /* test_seed mode */
     hub_wake *heap;              /* timers: a binary min-heap by `at` */
     int nheap, capheap;

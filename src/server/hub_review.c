@@ -119,6 +119,7 @@ void hubw_run(struct hubw_review *rv)
 void hubw_done(hub *h, struct hubw_review *rv)
 {
     h->reviews--;
+    h->reviewing = 0; /* hub_job_take may give the next review */
     hub_room *r = hub_room_find(h, rv->code);
     if (r && rv->answer && !r->review)
         r->review = pl_strdup(rv->answer); /* the next ask is answered from it (NULL: no memory, computed again) */
