@@ -2143,6 +2143,13 @@ static void test_review_once_and_one_at_a_time(void **state)
     drv_free(d);
 }
 
+/* Job `j`, taken by hand (hub_job_take), run and answered as a worker does. */
+static void run_job(drv *d, hub_job *j)
+{
+    hub_job_run(j);
+    hub_job_done(d->h, j, d->now);
+}
+
 /* Reviews never hold more than one worker: while one review job is out of
  * the queue, hub_job_take skips the others, and a computer's move queued
  * behind them is taken first; the next review once the first is done. */
@@ -2166,19 +2173,13 @@ static void test_review_one_worker(void **state)
     assert_non_null(mv);
     assert_null(mv->review); /* the computers' job, past the second review */
     assert_null(hub_job_take(d->h)); /* the second review waits for the first */
-    hub_job_run(mv);
-    hub_job_done(d->h, mv, d->now);
-    hub_job_run(j1);
-    hub_job_done(d->h, j1, d->now);
+    run_job(d, mv);
+    run_job(d, j1);
     hub_job *j2 = hub_job_take(d->h);
-    while (j2 && !j2->review) { /* the computers' next moves go first, as queued */
-        hub_job_run(j2);
-        hub_job_done(d->h, j2, d->now);
-        j2 = hub_job_take(d->h);
-    }
+    for (; j2 && !j2->review; j2 = hub_job_take(d->h)) /* the computers' next moves go first, as queued */
+        run_job(d, j2);
     assert_non_null(j2);
-    hub_job_run(j2);
-    hub_job_done(d->h, j2, d->now);
+    run_job(d, j2);
     d->no_jobs = 0;
     pump(d);
     assert_int_equal(count(d, a, "review"), 1);
