@@ -1048,6 +1048,9 @@ static void test_drill_check_shapes(void **st)
         "{\"version\": 1, \"step\": 0, \"cards\": {\"7\": {\"box\": 1, \"due\": 0, \"seen\": 0, \"good\": 0, "
         "\"slow\": 0, \"miss\": 0, \"ms\": \"0\", \"last\": 0}}}",
         "{\"version\": 1, \"step\": 0, \"cards\": {\"7\": {\"box\": 1}}}",
+        /* good + slow + miss beyond 2^63: no overflow (UBSan), refused */
+        "{\"version\": 1, \"step\": 0, \"cards\": {\"7\": {\"box\": 1, \"due\": 0, \"seen\": 1, "
+        "\"good\": 9223372036854775807, \"slow\": 9223372036854775807, \"miss\": 3, \"ms\": 0, \"last\": 0}}}",
         "{\"version\": 1, \"step\": 0, \"cards\": {}} trailing",
     };
     pl_buf why = {0};
@@ -1078,6 +1081,11 @@ static void test_drill_rate(void **st)
     assert_int_equal(drill_rate_ok(r, 8, 2000), 1); /* another account */
     assert_int_equal(drill_rate_ok(r, 7, 1000 + DRILL_RATE_WINDOW - 1), 0);
     assert_int_equal(drill_rate_ok(r, 7, 1000 + DRILL_RATE_WINDOW), 1); /* a new window */
+    memset(r, 0, sizeof *r); /* drill_rate_take: another limit (the exports') */
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(drill_rate_take(r, 9, 1000, 4), 1);
+    assert_int_equal(drill_rate_take(r, 9, 1001, 4), 0);
+    assert_int_equal(drill_rate_take(r, 9, 1000 + DRILL_RATE_WINDOW, 4), 1);
     free(r);
 }
 

@@ -2104,6 +2104,89 @@ static void test_replay_budget(void **state)
     drv_free(d);
 }
 
+/* A finished room's review (hub_review.c) costs one search only: a
+ * connection has one review out at a time (a second ask meanwhile: `rate`,
+ * so one client cannot hold every review slot and the workers), and once
+ * computed the room keeps the answer, so asking again is answered at once,
+ * the same text, without a job (here: with the jobs held). */
+static void test_review_once_and_one_at_a_time(void **state)
+{
+    (void)state;
+    drv *d = drv_new("review_once");
+    char room[64];
+    int p[2];
+    finished_ur(d, room, p);
+    int w = connect_(d);
+    d->no_jobs = 1;
+    sendf(d, w, "{\"type\":\"review\",\"room\":\"%s\"}", room);
+    assert_int_equal(count(d, w, "review"), 0);
+    sendf(d, w, "{\"type\":\"review\",\"room\":\"%s\"}", room);
+    assert_string_equal(last_error(d, w), "rate"); /* the first is still out */
+    d->no_jobs = 0;
+    pump(d);
+    assert_int_equal(count(d, w, "review"), 1);
+    char *first = json_dumps(last(d, w, "review"), JSON_COMPACT | JSON_SORT_KEYS);
+    d->no_jobs = 1; /* no worker: only the room's copy can answer */
+    sendf(d, w, "{\"type\":\"review\",\"room\":\"%s\"}", room);
+    int o = connect_(d);
+    sendf(d, o, "{\"type\":\"review\",\"room\":\"%s\"}", room);
+    assert_int_equal(count(d, w, "review"), 2);
+    assert_int_equal(count(d, o, "review"), 1);
+    char *again = json_dumps(last(d, w, "review"), JSON_COMPACT | JSON_SORT_KEYS);
+    char *other = json_dumps(last(d, o, "review"), JSON_COMPACT | JSON_SORT_KEYS);
+    assert_string_equal(first, again);
+    assert_string_equal(first, other);
+    pl_free(first);
+    pl_free(again);
+    pl_free(other);
+    d->no_jobs = 0;
+    drv_free(d);
+}
+
+/* Job `j`, taken by hand (hub_job_take), run and answered as a worker does. */
+static void run_job(drv *d, hub_job *j)
+{
+    hub_job_run(j);
+    hub_job_done(d->h, j, d->now);
+}
+
+/* Reviews never hold more than one worker: while one review job is out of
+ * the queue, hub_job_take skips the others, and a computer's move queued
+ * behind them is taken first; the next review once the first is done. */
+static void test_review_one_worker(void **state)
+{
+    (void)state;
+    drv *d = drv_new("review_worker");
+    char room[64];
+    int p[2];
+    finished_ur(d, room, p);
+    int a = connect_(d), b = connect_(d);
+    d->no_jobs = 1;
+    sendf(d, a, "{\"type\":\"review\",\"room\":\"%s\"}", room);
+    sendf(d, b, "{\"type\":\"review\",\"room\":\"%s\"}", room);
+    create(d, a, "\"game\":\"ur\",\"options\":{\"pieces\":\"1\"},\"seats\":[{\"kind\":\"ai\",\"level\":"
+                 "\"easy\"},{\"kind\":\"ai\",\"level\":\"easy\"}]"); /* computers only: it starts at once */
+    hub_job *j1 = hub_job_take(d->h);
+    assert_non_null(j1);
+    assert_non_null(j1->review); /* the first in the queue */
+    hub_job *mv = hub_job_take(d->h);
+    assert_non_null(mv);
+    assert_null(mv->review); /* the computers' job, past the second review */
+    assert_null(hub_job_take(d->h)); /* the second review waits for the first */
+    run_job(d, mv);
+    run_job(d, j1);
+    hub_job *j2 = hub_job_take(d->h);
+    for (; j2 && !j2->review; j2 = hub_job_take(d->h)) /* the computers' next moves go first, as queued */
+        run_job(d, j2);
+    assert_non_null(j2);
+    run_job(d, j2);
+    d->no_jobs = 0;
+    pump(d);
+    assert_int_equal(count(d, a, "review"), 1);
+    assert_int_equal(count(d, b, "review"), 1);
+    drv_free(d);
+}
+
 static void test_replay_room_and_upload(void **state)
 {
     (void)state;
@@ -2344,6 +2427,8 @@ int main(void)
         cmocka_unit_test(test_replay_room_and_upload),
         cmocka_unit_test(test_rooms_on_demand),
         cmocka_unit_test(test_replay_budget),
+        cmocka_unit_test(test_review_once_and_one_at_a_time),
+        cmocka_unit_test(test_review_one_worker),
         cmocka_unit_test(test_replay_chances),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

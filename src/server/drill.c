@@ -42,7 +42,9 @@ static int drill_card(const char *k, json_t *e, pl_buf *why)
         pl_buf_printf(why, "card %s: \"box\" must be 1 to 5", k);
         return -1;
     }
-    if (v[2] != v[3] + v[4] + v[5]) {
+    /* seen = good + slow + miss, compared by subtraction: the three are
+     * >= 0 and any up to 2^63 - 1, whose sum would overflow */
+    if (v[3] > v[2] || v[4] > v[2] - v[3] || v[5] != v[2] - v[3] - v[4]) {
         pl_buf_printf(why, "card %s: \"seen\" must be good + slow + miss", k);
         return -1;
     }
@@ -87,12 +89,17 @@ int drill_check(const char *body, size_t len, pl_buf *why)
 
 int drill_rate_ok(drill_rate *r, int64_t account, int64_t now_ms)
 {
+    return drill_rate_take(r, account, now_ms, DRILL_RATE_MAX);
+}
+
+int drill_rate_take(drill_rate *r, int64_t account, int64_t now_ms, int max)
+{
     size_t i = (size_t)((uint64_t)account % DRILL_RATE_SLOTS);
     if (r->calls[i] == 0 || now_ms < r->since_ms[i] || now_ms - r->since_ms[i] >= DRILL_RATE_WINDOW) {
         r->since_ms[i] = now_ms; /* a new window */
         r->calls[i] = 0;
     }
-    if (r->calls[i] >= DRILL_RATE_MAX)
+    if (r->calls[i] >= max)
         return 0;
     r->calls[i]++;
     return 1;

@@ -38,5 +38,9 @@ typedef struct drill_rate {
  * account made DRILL_RATE_MAX calls in its window already. Zero a
  * drill_rate to start it. */
 int drill_rate_ok(drill_rate *r, int64_t account, int64_t now_ms);
+/* drill_rate_ok with `max` calls a window in place of DRILL_RATE_MAX (the
+ * network layer's slow account thread counts records.zip exports in its own
+ * table this way: player.h PLAYER_EXPORT_RATE). */
+int drill_rate_take(drill_rate *r, int64_t account, int64_t now_ms, int max);
 
 #endif

@@ -396,6 +396,7 @@ void hub_room_free(hub_room *r)
     pl_free(r->options_json);
     pl_free(r->members);
     json_decref(r->rated_msg);
+    pl_free(r->review);
     pl_free(r);
 }
 
@@ -1054,13 +1055,22 @@ void hub_takeback_end(hub *h, hub_room *r, int by, const char *result, int seat,
 
 hub_job *hub_job_take(hub *h)
 {
-    hub_jobp *j = h->jobs;
+    hub_jobp *j = h->jobs, *prev = NULL;
+    while (j && j->kind == HUB_JOB_REVIEW && h->reviewing) { /* one review at a time: the others wait */
+        prev = j;
+        j = j->next;
+    }
     if (!j)
         return NULL;
-    h->jobs = j->next;
-    if (!h->jobs)
-        h->jobs_tail = NULL;
+    if (prev)
+        prev->next = j->next;
+    else
+        h->jobs = j->next;
+    if (h->jobs_tail == j)
+        h->jobs_tail = prev;
     j->next = NULL;
+    if (j->kind == HUB_JOB_REVIEW)
+        h->reviewing = 1;
     return &j->j;
 }
 

@@ -241,7 +241,9 @@ typedef struct hub_job {
     struct hubw_review *review; /* a game's review to compute instead (hub_review.c), or NULL;
                                    owned, freed by hub_job_free */
 } hub_job;
-/* Takes the next job; returns NULL when none. */
+/* Takes the next job; returns NULL when none. A review (hub_review.c) is
+ * taken only while no other is out of the queue: moves queued behind it go
+ * first meanwhile, so reviews never hold more than one worker. */
 hub_job *hub_job_take(hub *h);
 /* Runs job `j` (ai_player_choose; a hint's job: ai_hint, hub_hint.c; a
  * review: hub_review.c), setting j->action or j->failed (or the review's

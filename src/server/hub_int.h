@@ -88,6 +88,8 @@ typedef struct hub_room {
     int rated;              /* a rated room (hub_rating.c): its finish updates its members' ratings */
     json_t *rated_msg;      /* its `rated` message once announced (owned), NULL before: sent again to
                              * whoever joins or watches later (a reload, a connection lost at the end) */
+    char *review;           /* its `review` answer once computed (owned), NULL before: the review of a
+                             * finished room never changes, so it is computed once (hub_review.c) */
     uint64_t *members;      /* connections in the room (seats and spectators) */
     int nmembers, capmembers;
     hub_karuta *kar;        /* karuta real time, NULL otherwise */
@@ -125,6 +127,7 @@ typedef struct hub_conn {
     char aname[HUB_MAX_NAME + 1]; /* ... and its name */
     struct hubp_seek *seek; /* "Play now": its seek (hub_seek.c's, owned), NULL none */
     int counts;             /* gets the lobby's `counts` pushes (hub_seek.c) */
+    int reviewing;          /* a review it asked is being computed (hub_review.c: one at a time) */
 } hub_conn;
 
 /* A queued message: released (tag 0) or held for batch `tag`. */
@@ -299,6 +302,9 @@ struct hub {
     struct ai_perfect **review_tables; /* every table loaded, for reviews (hub_review.c) */
     int nreview_tables;
     int reviews;                 /* review jobs out (hub_review.c) */
+    int reviewing;               /* a review job is taken by a worker: hub_job_take gives no
+                                    second one until it is done, so the other workers stay
+                                    for the computers' moves */
     uint64_t seed_next;          /* test_seed mode */
     hub_wake *heap;              /* timers: a binary min-heap by `at` */
     int nheap, capheap;

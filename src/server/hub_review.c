@@ -119,8 +119,14 @@ void hubw_run(struct hubw_review *rv)
 void hubw_done(hub *h, struct hubw_review *rv)
 {
     h->reviews--;
-    if (!hub_conn_get(h, rv->conn))
+    h->reviewing = 0; /* hub_job_take may give the next review */
+    hub_room *r = hub_room_find(h, rv->code);
+    if (r && rv->answer && !r->review)
+        r->review = pl_strdup(rv->answer); /* the next ask is answered from it (NULL: no memory, computed again) */
+    hub_conn *c = hub_conn_get(h, rv->conn);
+    if (!c)
         return; /* gone meanwhile */
+    c->reviewing = 0;
     if (rv->answer) {
         hub_queue_msg(h, rv->conn, rv->answer, 0, 0, NULL, 0);
         rv->answer = NULL;
@@ -154,6 +160,18 @@ void hubw_req_review(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     }
     if ((r->game->flags & PL_GAME_HIDDEN) ? r->kar || r->game->check != NULL : r->nseats != 2) {
         hub_error(h, c->id, "game", "review", "reviews are for Ur, Tam Cúc and City Behind Walls (not karuta)");
+        return;
+    }
+    if (r->review) { /* computed before: the same answer, no work */
+        char *text = pl_strdup(r->review);
+        if (text)
+            hub_queue_msg(h, c->id, text, 0, 0, NULL, 0);
+        else
+            hub_error(h, c->id, "storage", "review", "out of memory");
+        return;
+    }
+    if (c->reviewing) { /* one at a time: a connection cannot hold every review slot */
+        hub_error(h, c->id, "rate", "review", "your last review is still being computed: wait for it");
         return;
     }
     if (h->reviews >= HUBW_MAX_OUT) {
@@ -193,4 +211,5 @@ void hubw_req_review(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         h->jobs = j;
     h->jobs_tail = j;
     h->reviews++;
+    c->reviewing = 1;
 }

@@ -862,7 +862,7 @@ static int net_drill_run(acct_svc *a, store *s, drill_rate *rate, net_areq *q, i
     return rc < 0 ? -1 : ACCT_OK;
 }
 
-/* Runs call `q` on `a` (an account thread; `rate` its drill rate table). */
+/* Runs call `q` on `a` (an account thread; `rate` its rate table: drills, exports). */
 static void net_areq_run(acct_svc *a, store *s, drill_rate *rate, net_areq *q)
 {
     pl_buf err = {0};
@@ -910,6 +910,8 @@ static void net_areq_run(acct_svc *a, store *s, drill_rate *rate, net_areq *q)
         int count = 0;
         if (q->rc == 1 || (q->rc == 0 && (who != ACCT_OK || q->user.id != acc.id)))
             q->rc = ACCT_WRONG;
+        else if (q->rc == 0 && !drill_rate_take(rate, acc.id, now, PLAYER_EXPORT_RATE))
+            q->rc = ACCT_RATE; /* the owner's only: to anyone else a 429 would tell the name exists */
         else if (q->rc == 0 && player_records_zip(s, &acc, &q->zip, &count, &err) < 0)
             q->rc = -1;
         if (q->rc != -1)
@@ -940,7 +942,7 @@ static void *net_acct_main(void *arg)
     prctl(PR_SET_NAME, aq->name);
     store *s = NULL;
     acct_svc *a = NULL;
-    drill_rate *rate = pl_calloc(1, sizeof *rate); /* NULL: drill calls fail (503) */
+    drill_rate *rate = pl_calloc(1, sizeof *rate); /* drills (quick thread), exports (slow); NULL: they fail (503) */
     /* Made now, not at the first call: acct_new hashes its dummy password (as long as a
      * sign-in), which the first page to open its WebSocket would otherwise wait for. */
     pl_buf err0 = {0};
@@ -967,7 +969,7 @@ static void *net_acct_main(void *arg)
             store_close(s);
             s = NULL;
             q->rc = -1;
-        } else if (!rate && (q->op == NET_API_DRILL_GET || q->op == NET_API_DRILL_PUT))
+        } else if (!rate && (q->op == NET_API_DRILL_GET || q->op == NET_API_DRILL_PUT || q->op == NET_API_EXPORT))
             q->rc = -1;
         else
             net_areq_run(a, s, rate, q);
@@ -1774,6 +1776,8 @@ static void net_api_done(net *n, net_areq *q)
             net_api_answer(wsi, c, 200, NULL);
         else if ((q->op == NET_API_DRILL_GET || q->op == NET_API_DRILL_PUT) && q->rc == ACCT_RATE)
             net_api_error(wsi, c, 429, "rate", "too many drill saves: wait a minute");
+        else if (q->op == NET_API_EXPORT && q->rc == ACCT_RATE)
+            net_api_error(wsi, c, 429, "rate", "too many exports: wait a minute");
         else if (q->op == NET_API_PRIVACY && q->rc == ACCT_OK)
             net_api_answer(wsi, c, 200, json_pack("{s:b}", "private", q->flag));
         else if (q->op == NET_API_EXPORT && q->rc == ACCT_OK && !q->zip.len) /* libzip writes no empty archive */

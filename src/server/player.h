@@ -12,6 +12,8 @@
 #define PLAYER_MAX_LEVELS 48    /* (game, computer level) pairs a page lists */
 #define PLAYER_LEVEL_GAMES 2000 /* the newest games the win rates are counted over */
 #define PLAYER_EXPORT_MAX 1000  /* the newest games an export holds */
+#define PLAYER_EXPORT_RATE 4    /* exports an account may ask a minute (each replays up to
+                                   PLAYER_EXPORT_MAX games on the thread that checks passwords) */
 #define PLAYER_KARUTA_MATCHES 20 /* the newest karuta matches the take times are read from */
 #define PLAYER_KARUTA_READINGS 128 /* readings of one match counted, at most (a match has 100 at most) */
 

@@ -316,6 +316,34 @@ def test_levels_and_pages(args):
         srv.cleanup()
 
 
+def test_export_rate(args):
+    """An account's exports are rate-limited (PLAYER_EXPORT_RATE a minute, server/player.h):
+    each replays up to 1000 games on the thread that checks passwords, so a loop of them
+    would stall every sign-in. Past the limit: 429 `rate`, to the owner only (anyone else
+    still gets the unknown name's 404); another account is not counted with it."""
+    srv = ServerProcess(args.parlour, web=args.web, extra_args=FAST)
+    try:
+        srv.start()
+        p = srv.port
+        ta, tb = signup(p, "Ann"), signup(p, "Bob")
+        unknown = page(p, "Nobody")[2]
+        for k in range(4):
+            st, _, body = export(p, "Ann", token=ta)
+            expect(st == 404 and json.loads(body)["error"] == "no_games", "export %d: %s %r" % (k, st, body))
+        st, _, body = export(p, "Ann", token=ta)
+        expect(st == 429 and json.loads(body)["error"] == "rate", "the fifth export in a minute: %s %r" % (st, body))
+        st, _, body = export(p, "Ann", token=tb)
+        expect(st == 404 and body == unknown, "Bob asking Ann's, as an unknown name: %s %r" % (st, body))
+        st, _, body = export(p, "Bob", token=tb)
+        expect(st == 404 and json.loads(body)["error"] == "no_games", "Bob's own, not counted with Ann's: %s %r"
+               % (st, body))
+        srv.stop()
+    finally:
+        if srv.proc:
+            srv.kill()
+        srv.cleanup()
+
+
 class FoulingPlayer(kn.Player):
     """test_karuta_net's player that, at the first kana of reading `n` (a touch before it is
     refused), first touches card `wrong` (in its own territory while the read card lies in
@@ -403,5 +431,5 @@ def test_karuta_take_times(args):
 
 
 if __name__ == "__main__":
-    run_main([test_pages_after_a_rated_game, test_private_page, test_levels_and_pages, test_karuta_take_times],
-             parse_args())
+    run_main([test_pages_after_a_rated_game, test_private_page, test_levels_and_pages, test_karuta_take_times,
+              test_export_rate], parse_args())

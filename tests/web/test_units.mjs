@@ -9,6 +9,8 @@ import { seatCount } from '../../web/js/lobby.js';
 import { partsOf, stepsOf } from '../../web/js/replay.js';
 import { resultText } from '../../web/js/room.js';
 import { wsPath } from '../../web/js/net.js';
+import { reviewError } from '../../web/js/review.js';
+import { seekError } from '../../web/js/playnow.js';
 import { setLang, t } from '../../web/js/i18n.js';
 
 let passed = 0, failed = 0;
@@ -66,6 +68,24 @@ setLang('ru');
 check(resultText(neg, three, 0) === 'Победитель: компьютер 3 (лёгкий). Счёт: Ann \u22122, Bob \u22121, компьютер 3 (лёгкий) 3.', 'resultText in Russian: negative scores with U+2212 and the seats\' names: ' + resultText(neg, three, 0));
 check(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), -1, [0, 1, 0, 1], 'cbw') === 'Победа: Чёрные (Bob, компьютер 4 (лёгкий)). Счёт: Красные 3, Чёрные 9.', 'resultText: cbw in Russian: ' + resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), -1, [0, 1, 0, 1], 'cbw'));
 check(!/[Кк]оманда 2/.test(resultText({ kind: 'team', winner: 1, score: [3, 9, 3, 9] }, six.slice(0, 4), 0, [0, 1, 0, 1], 'cbw')), 'resultText: cbw in Russian names no "team 2"');
+setLang('en');
+
+// a refused or failed review in the catalogue's words, never the server's English message (wt-audit)
+for (const lg of ['en', 'ru', 'ja', 'vi']) {
+  setLang(lg);
+  for (const error of ['room', 'game', 'rate', 'over', 'review', 'storage', 'shape']) {
+    const said = reviewError({ type: 'error', error, request: 'review', message: 'no such room (server words)' });
+    check(typeof said === 'string' && said && !said.includes('server words') && !said.includes('\u27e6'), `reviewError ${error} in ${lg}: ${said}`);
+  }
+}
+check(reviewError({ error: 'room', message: 'x' }) !== reviewError({ error: 'review', message: 'x' }), 'reviewError: no such room is told apart');
+for (const lg of ['en', 'ru', 'ja', 'vi']) {
+  setLang(lg);
+  for (const error of ['full', 'storage', 'rate', 'seek', 'options', 'shape']) {
+    const said = t('playnow.error', { message: seekError({ type: 'error', error, request: 'seek', message: 'pool full (server words)' }) });
+    check(!said.includes('server words') && !said.includes('\u27e6'), `seekError ${error} in ${lg}: ${said}`);
+  }
+}
 setLang('en');
 
 console.log(`${passed} passed, ${failed} failed`);

@@ -1352,4 +1352,9 @@ export default {
   'puzzles.played': 'In the game the computer played {move} and lost {loss} % of its chance to win.',
   'puzzles.next': 'Next puzzle',
   // (end of urreview)
+  // --- wt-audit ---
+  'review.failed': 'The review could not be made: try again later.',
+  'review.gameRefused': 'Karuta games are not reviewed: only Ur, Tam Cúc and City Behind Walls.',
+  'playnow.busy': 'the server is busy, try again in a moment.',
+  'playnow.failed': 'the server refused it, try again.',
 };

@@ -1355,4 +1355,9 @@ export default {
   'puzzles.played': '対局ではコンピューターが {move} を指し、勝率を {loss} % 失いました。',
   'puzzles.next': '次の問題',
   // (end of urreview)
+  // --- wt-audit ---
+  'review.failed': '振り返りを作れませんでした。後でもう一度どうぞ。',
+  'review.gameRefused': 'かるたの対局は振り返れません。振り返りはウル、タムクック、城壁の街だけです。',
+  'playnow.busy': 'サーバーが混み合っています。少ししてからもう一度どうぞ。',
+  'playnow.failed': 'サーバーに断られました。もう一度どうぞ。',
 };

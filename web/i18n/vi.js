@@ -1354,4 +1354,9 @@ export default {
   'puzzles.played': 'Trong ván, máy đã đi {move} và mất {loss} % khả năng thắng.',
   'puzzles.next': 'Câu đố tiếp theo',
   // (end of urreview)
+  // --- wt-audit ---
+  'review.failed': 'Không thể xem lại ván này: hãy thử lại sau.',
+  'review.gameRefused': 'Không xem lại được ván karuta: chỉ Ur, Tam Cúc và Thành trong tường.',
+  'playnow.busy': 'máy chủ đang bận, hãy thử lại sau giây lát.',
+  'playnow.failed': 'máy chủ đã từ chối, hãy thử lại.',
 };

@@ -51,6 +51,13 @@ function clock(s) {
 }
 
 /** The Play now panel of the lobby: { el, choose(game), counts(m), render(), close() }. */
+/** A refused seek in the page's words (never the server's English `message`):
+ * the server busy (its pool full, a rating it could not read, too fast), else
+ * "could not". Shown inside `playnow.error`. */
+export function seekError(m) {
+  return m.error === 'full' || m.error === 'storage' || m.error === 'rate' ? t('playnow.busy') : t('playnow.failed');
+}
+
 export function playNow(net) {
   const P = {
     mode: 'idle', // idle | form | waiting | paired
@@ -93,7 +100,7 @@ export function playNow(net) {
     net.on('error', (m) => {
       if (m.request !== 'seek') return;
       P.mode = 'form';
-      P.error = m.message;
+      P.error = seekError(m);
       render();
     }),
   ];

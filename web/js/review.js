@@ -14,6 +14,16 @@ import { t } from './i18n.js';
 import { h, svg, clear } from './dom.js';
 
 const CLASSES = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
+
+/** A refused or failed `review` in the page's words (never the server's English
+ * `message`): no such room (a finished room the server let go), not a game it
+ * reviews (karuta), busy, else "could not be made". Also js/review_hidden.js's. */
+export function reviewError(m) {
+  if (m.error === 'room') return t('room.noSuch');
+  if (m.error === 'game') return t('review.gameRefused');
+  if (m.error === 'rate') return t('review.busy');
+  return t('review.failed');
+}
 const COLOURS = { best: '#2e7d32', good: '#558b2f', inaccuracy: '#f9a825', mistake: '#ef6c00', blunder: '#c62828' };
 
 /** 0.523 → "52.3". */
@@ -61,7 +71,7 @@ export function reviewPanel({ net, code, seatName, words, onPick }) {
     }),
     net.on('error', (m) => {
       if (m.request !== 'review') return;
-      P.error = m.error === 'game' ? t('review.notUr') : m.error === 'rate' ? t('review.busy') : m.message;
+      P.error = reviewError(m);
       render();
     }),
   ];

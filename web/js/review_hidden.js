@@ -13,6 +13,7 @@
 
 import { t } from './i18n.js';
 import { h, clear } from './dom.js';
+import { reviewError } from './review.js';
 
 const pc = (p) => (100 * p).toFixed(1);
 
@@ -28,7 +29,7 @@ export function reviewHiddenPanel({ net, code, seatName, words, onPick }) {
     }),
     net.on('error', (m) => {
       if (m.request !== 'review' || !P.asked) return;
-      P.error = m.error === 'rate' ? t('review.busy') : m.message;
+      P.error = reviewError(m);
       render();
     }),
   ];
