@@ -222,6 +222,103 @@ static void test_UR_R18_skiryuk_table_verify(void **st)
     pl_match_free(m);
 }
 
+/* Reads a whole file into a new buffer (NULL on error). */
+static unsigned char *slurp(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = malloc((size_t)*len + 1);
+    if (b && fread(b, 1, (size_t)*len, f) != (size_t)*len) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    return b;
+}
+
+/* Solves `opts` with one thread, the successors listed in every layer pair
+ * (fast_min 0) or never: the two tables are the same to the last byte. */
+static void solve_both_ways(const char *opts)
+{
+    pl_match *m = th_new("ur", opts);
+    pl_buf err = {0};
+    const char *path[2] = {"test_ur_skiryuk_plain.tbl", "test_ur_skiryuk_listed.tbl"};
+    for (int way = 0; way < 2; way++) {
+        urs_table *t = urs_new(m->state, &err);
+        assert_non_null(t);
+        urs_fast_min(t, way ? 0 : UINT64_MAX);
+        assert_true(urs_solve(t, 1e-14, 1, NULL) > 0);
+        assert_int_equal(urs_save(t, path[way], &err), 0);
+        urs_free(t);
+    }
+    long n0, n1;
+    unsigned char *b0 = slurp(path[0], &n0), *b1 = slurp(path[1], &n1);
+    assert_non_null(b0);
+    assert_non_null(b1);
+    assert_int_equal(n0, n1);
+    if (memcmp(b0, b1, (size_t)n0) != 0)
+        fail_msg("%s: the listed sweep's table differs from the plain sweep's", opts);
+    free(b0);
+    free(b1);
+    remove(path[0]);
+    remove(path[1]);
+    pl_buf_free(&err);
+    pl_match_free(m);
+}
+
+/* Large layer pairs are swept from listed successors (URS_FAST_MIN): the
+ * same values to the last bit as the plain sweep, with the default rules
+ * and with the other dice, loop and stack rules (more moves a roll). */
+static void test_UR_R1_R18_skiryuk_listed_successors_same_table(void **st)
+{
+    (void)st;
+    solve_both_ways("pieces=2 start=light seed=1");
+    solve_both_ways("pieces=2 start=light dice=d4 loop=opponent-first stack=any seed=1");
+}
+
+/* --init: a solved table given as the start is solved again in one sweep
+ * a layer pair (nothing moves by more than the tolerance) and gives the same
+ * value; a half-solved one (a coarse tolerance) is finished to the same
+ * value as a solve from scratch; a table of other options is refused. */
+static void test_UR_R18_skiryuk_warm_start(void **st)
+{
+    (void)st;
+    pl_match *m = th_new("ur", "pieces=2 start=light seed=3");
+    pl_buf err = {0}, report = {0};
+    const char *coarse = "test_ur_skiryuk_coarse.tbl", *full = "test_ur_skiryuk_full.tbl";
+    pl_solve_params sp = {.tol = 1e-3, .threads = 1, .progress = NULL, .out = coarse};
+    assert_int_equal(m->game->tables->solve(m->state, &sp, &report, &err), 1);
+    pl_buf_clear(&report);
+    sp = (pl_solve_params){.tol = 1e-14, .threads = 1, .progress = NULL, .out = full, .init = coarse};
+    assert_int_equal(m->game->tables->solve(m->state, &sp, &report, &err), 1);
+    assert_non_null(strstr(pl_buf_str(&report), "first player wins 49.956892739"));
+    /* from the solved table: one sweep a layer pair (1/1, 0/1 and 0/0 with 2 pieces) */
+    pl_buf_clear(&report);
+    sp = (pl_solve_params){.tol = 1e-14, .threads = 1, .progress = NULL, .out = NULL, .init = full};
+    assert_int_equal(m->game->tables->solve(m->state, &sp, &report, &err), 1);
+    assert_non_null(strstr(pl_buf_str(&report), "first player wins 49.956892739"));
+    const char *sw = strstr(pl_buf_str(&report), "sweeps ");
+    assert_non_null(sw);
+    long sweeps = atol(sw + 7);
+    if (sweeps != 3)
+        fail_msg("a solved start took %ld sweeps (one a layer pair: 3)", sweeps);
+    /* other options */
+    pl_match *other = th_new("ur", "pieces=2 start=light dice=d4 seed=3");
+    sp.init = full;
+    assert_int_equal(other->game->tables->solve(other->state, &sp, &report, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "other options"));
+    pl_match_free(other);
+    remove(coarse);
+    remove(full);
+    pl_buf_free(&err);
+    pl_buf_free(&report);
+    pl_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -229,6 +326,8 @@ int main(void)
         cmocka_unit_test(test_UR_R2_R3_R8_R16_skiryuk_solver_other_options),
         cmocka_unit_test(test_UR_R18_skiryuk_table_file_and_perfect_player),
         cmocka_unit_test(test_UR_R18_skiryuk_table_verify),
+        cmocka_unit_test(test_UR_R1_R18_skiryuk_listed_successors_same_table),
+        cmocka_unit_test(test_UR_R18_skiryuk_warm_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

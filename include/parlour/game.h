@@ -94,6 +94,8 @@ typedef struct pl_solve_params {
     int threads;      /* worker threads, 1 or more */
     FILE *progress;   /* progress lines, or NULL for none */
     const char *out;  /* the table file to write, or NULL */
+    const char *init; /* NULL, or a table file of these options to start from (an earlier
+                       * run's, or one interrupted): the same answer in fewer sweeps */
 } pl_solve_params;
 
 /* Exact value tables that a game's own solver writes (Ur: Finkel's rules).

@@ -140,14 +140,15 @@ int cli_solve(int argc, char **argv)
                                        {"games", required_argument, 0, 'n'},
                                        {"table", required_argument, 0, 'T'},
                                        {"verify", no_argument, 0, 'v'},
+                                       {"init", required_argument, 0, 'i'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
     const char *out = NULL;
     int threads = 2, quiet = 0, generic = 0, games = 1000, verify = 0, c;
-    const char *spec = NULL, *table = NULL;
+    const char *spec = NULL, *table = NULL, *init = NULL;
     double tol = 1e-14;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:t:r:qgm:n:T:vh", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:t:r:qgm:n:T:vi:h", lo, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 't': threads = atoi(optarg); break;
@@ -158,6 +159,7 @@ int cli_solve(int argc, char **argv)
         case 'n': games = atoi(optarg); break;
         case 'T': table = optarg; break;
         case 'v': verify = 1; break;
+        case 'i': init = optarg; break;
         case 'h': {
             puts("usage: parlour solve GAME [KEY=VALUE ...] [--out FILE] [--threads N] [--tol X] [--quiet]\n"
                  "Solves a game exactly by value iteration and prints the first player's\n"
@@ -173,6 +175,8 @@ int cli_solve(int argc, char **argv)
                  "                report its wins and mean loss of winning chance per decision\n"
                  "  --games N     games for --measure (default 1000)\n"
                  "  --table FILE  with --measure: use a table written before instead of solving\n"
+                 "  --init FILE   start from the values of a table of the same options (an\n"
+                 "                earlier or interrupted run's): the game's own solver only\n"
                  "  --verify      with --table: check every value against the equations the\n"
                  "                solver solved (the largest residual) and print the start's value");
             int ng;
@@ -221,7 +225,7 @@ int cli_solve(int argc, char **argv)
         fputs("parlour solve: --verify checks a table: give it with --table FILE\n", stderr);
         rc = 2;
     } else if (!generic && g->tables && g->tables->solve) {
-        pl_solve_params sp = {.tol = tol, .threads = threads, .progress = quiet ? NULL : stderr, .out = out};
+        pl_solve_params sp = {.tol = tol, .threads = threads, .progress = quiet ? NULL : stderr, .out = out, .init = init};
         pl_buf report = {0};
         own = g->tables->solve(m->state, &sp, &report, &err);
         if (report.len)
@@ -231,6 +235,11 @@ int cli_solve(int argc, char **argv)
             fprintf(stderr, "parlour solve: %s\n", pl_buf_str(&err));
             rc = 1;
         }
+    }
+    if (!table && !own && rc == 0 && init) {
+        fputs("parlour solve: --init starts the game's own solver (Skiryuk's Ur with 1-4 pieces) from a table; "
+              "the generic solver starts afresh\n", stderr);
+        rc = 2;
     }
     if (!table && !own && rc == 0) { /* the generic solver */
         solve_result r;

@@ -815,6 +815,10 @@ static int table_solve(const void *st, const pl_solve_params *p, pl_buf *report,
     const ur_state *s = st;
     if (!s->finkel)
         return 0;
+    if (p->init) {
+        pl_buf_puts(err, "--init: Finkel's solver starts afresh (it takes no table to start from)");
+        return -1;
+    }
     urf_table *t = urf_new(s->pieces);
     if (!t) {
         pl_buf_puts(err, "out of memory");

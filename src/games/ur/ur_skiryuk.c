@@ -171,6 +171,7 @@ struct urs_table {
     double prob[5];
     uint8_t q3[5][2]; /* the two bits of a light / dark piece on A7 A8 C7 C8 B8 */
     _Atomic double *v;
+    uint64_t fast_min; /* layer pairs of at least this many states sweep listed successors (urs_fast_min) */
 };
 
 /* Squares read for each logical square from a side's view (rows swapped for dark). */
@@ -404,6 +405,7 @@ urs_table *urs_new(const ur_state *proto, pl_buf *err)
         goto oom;
     for (uint64_t i = 0; i < at; i++)
         atomic_init(&t->v[i], 0.5);
+    t->fast_min = URS_FAST_MIN;
     return t;
 oom:
     pl_buf_puts(err, "out of memory");
@@ -551,6 +553,246 @@ static uint32_t *progress_order(const urs_table *t, uint64_t lo, uint64_t size)
     return order;
 }
 
+/* ---- Listed successors (large layer pairs) ----
+ *
+ * A sweep spends nearly all its time in eval: four rolls, the rules' legal
+ * moves, apply and an encoding per successor. In a large layer pair every
+ * state is evaluated dozens of times with the same successors, so they are
+ * listed once, before the first sweep: per state a code (the number of
+ * moves of each roll, which rolls pass, which thread's list holds it) and
+ * its successors as references (an index, with a bit for "the other side
+ * moves next": 1 - V; SUCC_OVER for a finished game), in the order eval
+ * visits them. A sweep then reads values only, in the same order with the
+ * same arithmetic: the values are those of eval to the last bit
+ * (test_unit_ur_skiryuk compares the tables). Memory: about 4 bytes a
+ * successor and 8 a state; without it, the plain sweep. */
+#define SUCC_OVER UINT32_MAX
+#define SUCC_FLIP 0x80000000u
+#define FAST_THREADS 16
+
+typedef struct fastlist {
+    uint64_t n;        /* states of the pair: size, or 2 size with a mirror layer */
+    uint64_t size, lo, mlo;
+    bool same;
+    uint32_t *code;    /* per local state: 4 bits of moves per roll, 4 pass bits, 4 bits of list */
+    uint32_t *off;     /* per local state: its first reference in list code >> 20 */
+    uint32_t *mir;     /* per layer state (local < size): the local index of its mirror */
+    uint32_t *ref[FAST_THREADS];
+    uint64_t nref[FAST_THREADS], cap[FAST_THREADS];
+    atomic_bool failed; /* out of memory, or more than 15 moves of a roll */
+} fastlist;
+
+typedef struct fjob {
+    const urs_table *t;
+    fastlist *F;
+    int w;
+    uint64_t lo, hi; /* layer states [lo, hi) (local) */
+} fjob;
+
+static uint64_t local_of(const fastlist *F, uint64_t gi)
+{
+    return F->same || (gi >= F->lo && gi < F->lo + F->size) ? gi - F->lo : gi - F->mlo + F->size;
+}
+
+static uint64_t global_of(const fastlist *F, uint64_t li)
+{
+    return li < F->size ? F->lo + li : F->mlo + li - F->size;
+}
+
+/* Lists the successors of light-to-move state s as local state li, into
+ * thread w's list: what eval would visit. */
+static bool list_state(const urs_table *t, fastlist *F, int w, uint64_t li, const ur_state *s)
+{
+    pl_action acts[32];
+    ur_state st = *s, c;
+    uint32_t code = (uint32_t)w << 20;
+    uint64_t start = F->nref[w];
+    st.phase = UR_PH_MOVE;
+    for (int r = 1; r <= 4; r++) {
+        st.roll = (uint8_t)r;
+        int n = ur_game.legal(&st, 0, acts, 32);
+        if (n == 1 && acts[0] == UR_ACT_PASS) {
+            code |= 1u << (16 + r - 1);
+            continue;
+        }
+        if (n > 32)
+            n = 32;
+        if (n > 15)
+            return false;
+        if (F->nref[w] + (uint64_t)n > F->cap[w]) {
+            uint64_t cap = F->cap[w] ? 2 * F->cap[w] : 1u << 20;
+            uint32_t *nr = pl_realloc(F->ref[w], (size_t)cap * sizeof *nr);
+            if (!nr)
+                return false;
+            F->ref[w] = nr;
+            F->cap[w] = cap;
+        }
+        for (int j = 0; j < n; j++) {
+            c = st;
+            ur_game.apply(&c, 0, acts[j]);
+            uint32_t x;
+            if (c.phase == UR_PH_OVER)
+                x = SUCC_OVER;
+            else if (c.turn == 0)
+                x = (uint32_t)enc(t, &c, 0);
+            else
+                x = (uint32_t)enc(t, &c, 1) | SUCC_FLIP;
+            F->ref[w][F->nref[w]++] = x;
+        }
+        code |= (uint32_t)n << (4 * (r - 1));
+    }
+    if (F->nref[w] - start > UINT32_MAX || start > UINT32_MAX)
+        return false;
+    F->code[li] = code;
+    F->off[li] = (uint32_t)start;
+    return true;
+}
+
+/* Lists the states of [lo, hi) of the layer and their mirrors, as the
+ * sweep pairs them. */
+static void *list_part(void *arg)
+{
+    fjob *j = arg;
+    fastlist *F = j->F;
+    ur_state s, f;
+    for (uint64_t li = j->lo; li < j->hi && !atomic_load_explicit(&F->failed, memory_order_relaxed); li++) {
+        uint64_t i = F->lo + li;
+        dec(j->t, i, &s);
+        uint64_t fi = enc(j->t, &s, 1), fl = local_of(F, fi);
+        F->mir[li] = (uint32_t)fl;
+        if (F->same && fl < li)
+            continue;
+        bool ok = list_state(j->t, F, j->w, li, &s);
+        if (ok && fl != li) {
+            flip(&s, &f);
+            ok = list_state(j->t, F, j->w, fl, &f);
+        }
+        if (!ok)
+            atomic_store_explicit(&F->failed, true, memory_order_relaxed);
+    }
+    return NULL;
+}
+
+static void fast_free(fastlist *F)
+{
+    pl_free(F->code);
+    pl_free(F->off);
+    pl_free(F->mir);
+    for (int w = 0; w < FAST_THREADS; w++)
+        pl_free(F->ref[w]);
+    memset(F, 0, sizeof *F);
+}
+
+/* Lists the pair (a, b) = [lo, lo + size) and its mirror at mlo. false
+ * (nothing kept) when memory runs short or a roll has over 15 moves. */
+static bool fast_build(const urs_table *t, fastlist *F, uint64_t lo, uint64_t mlo, uint64_t size, bool same,
+                       int threads)
+{
+    memset(F, 0, sizeof *F);
+    atomic_init(&F->failed, false);
+    F->size = size;
+    F->lo = lo;
+    F->mlo = mlo;
+    F->same = same;
+    F->n = same ? size : 2 * size;
+    if (F->n > UINT32_MAX)
+        return false;
+    F->code = pl_malloc((size_t)F->n * sizeof *F->code);
+    F->off = pl_malloc((size_t)F->n * sizeof *F->off);
+    F->mir = pl_malloc((size_t)size * sizeof *F->mir);
+    if (!F->code || !F->off || !F->mir) {
+        fast_free(F);
+        return false;
+    }
+    if (threads > FAST_THREADS)
+        threads = FAST_THREADS;
+    fjob jobs[FAST_THREADS];
+    pthread_t tid[FAST_THREADS];
+    bool started[FAST_THREADS] = {false};
+    for (int w = 0; w < threads; w++)
+        jobs[w] = (fjob){t, F, w, size * (uint64_t)w / (uint64_t)threads, size * (uint64_t)(w + 1) / (uint64_t)threads};
+    for (int w = 1; w < threads; w++)
+        started[w] = pthread_create(&tid[w], NULL, list_part, &jobs[w]) == 0;
+    list_part(&jobs[0]);
+    for (int w = 1; w < threads; w++) {
+        if (started[w])
+            pthread_join(tid[w], NULL);
+        else
+            list_part(&jobs[w]);
+    }
+    if (atomic_load(&F->failed)) {
+        fast_free(F);
+        return false;
+    }
+    return true;
+}
+
+/* eval from the list of local state li: the same visits, the same sums. */
+static inline void fast_eval(const urs_table *t, const fastlist *F, uint64_t li, double *A, double *p)
+{
+    uint32_t code = F->code[li];
+    const uint32_t *x = F->ref[code >> 20] + F->off[li];
+    *A = *p = 0;
+    for (int r = 1; r <= 4; r++) {
+        if (code >> (16 + r - 1) & 1) {
+            *p += t->prob[r];
+            continue;
+        }
+        int n = (int)(code >> (4 * (r - 1)) & 15);
+        double best = 0;
+        for (int j = 0; j < n; j++, x++) {
+            double v = *x == SUCC_OVER ? 1.0 : *x & SUCC_FLIP ? 1.0 - V(t, *x & ~SUCC_FLIP) : V(t, *x);
+            if (v > best)
+                best = v;
+        }
+        *A += t->prob[r] * best;
+    }
+}
+
+typedef struct sjob {
+    urs_table *t;
+    const fastlist *F;
+    const uint32_t *order;
+    uint64_t lo, hi;
+    double delta;
+} sjob;
+
+/* The sweep of [lo, hi) of the order from the lists: as sweep(). */
+static void *sweep_fast(void *arg)
+{
+    sjob *j = arg;
+    urs_table *t = j->t;
+    const fastlist *F = j->F;
+    double delta = 0;
+    for (uint64_t k = j->lo; k < j->hi; k++) {
+        uint64_t li = j->order[k], fl = F->mir[li];
+        if (F->same && fl < li)
+            continue;
+        uint64_t i = F->lo + li, fi = global_of(F, fl);
+        double A, p;
+        fast_eval(t, F, li, &A, &p);
+        if (fl == li) {
+            set_v(t, i, (A + p) / (1 + p), &delta);
+            continue;
+        }
+        double B, q;
+        fast_eval(t, F, fl, &B, &q);
+        double den = 1 - p * q, x, y;
+        if (den < 1e-300) {
+            x = y = 0.5;
+        } else {
+            x = (A + p - p * (B + q)) / den;
+            y = B + q * (1 - x);
+        }
+        set_v(t, i, x, &delta);
+        set_v(t, fi, y, &delta);
+    }
+    j->delta = delta;
+    return NULL;
+}
+
+void urs_fast_min(urs_table *t, uint64_t states) { t->fast_min = states; }
+
 static double now(void)
 {
     struct timespec ts;
@@ -594,6 +836,17 @@ long urs_solve(urs_table *t, double tol, int threads, FILE *progress)
                 return -1;
             }
             job jobs[16];
+            sjob sjobs[16];
+            fastlist F;
+            bool fast = size > 0 && size >= t->fast_min && fast_build(t, &F, lo, t->layer_start[b][a], size, a == b, nt);
+            if (fast && progress && size > 1000000) {
+                uint64_t refs = 0;
+                for (int w = 0; w < FAST_THREADS; w++)
+                    refs += F.nref[w];
+                fprintf(progress, "  layers %d/%d: successors listed, %llu of them (%.0f s)\n", a, b,
+                        (unsigned long long)refs, now() - t0);
+                fflush(progress);
+            }
             long k = 0;
             double delta, hist[4] = {0, 0, 0, 0}; /* the last residuals since the last extrapolation */
             int c = 0;             /* sweeps since then */
@@ -608,24 +861,29 @@ long urs_solve(urs_table *t, double tol, int threads, FILE *progress)
                         if (a != b)
                             prev[size + i] = V(t, mlo + i);
                     }
-                for (int w = 0; w < nt; w++)
+                for (int w = 0; w < nt; w++) {
                     jobs[w] = (job){t, order, lo, size * (uint64_t)w / (uint64_t)nt,
                                     size * (uint64_t)(w + 1) / (uint64_t)nt, a == b, 0};
+                    sjobs[w] = (sjob){t, &F, order, jobs[w].lo, jobs[w].hi, 0};
+                }
+                void *(*fn)(void *) = fast ? sweep_fast : sweep;
                 pthread_t tid[16];
                 bool started[16] = {false};
                 for (int w = 1; w < nt; w++)
-                    started[w] = pthread_create(&tid[w], NULL, sweep, &jobs[w]) == 0;
-                sweep(&jobs[0]);
+                    started[w] = pthread_create(&tid[w], NULL, fn, fast ? (void *)&sjobs[w] : (void *)&jobs[w]) == 0;
+                fn(fast ? (void *)&sjobs[0] : (void *)&jobs[0]);
                 for (int w = 1; w < nt; w++) {
                     if (started[w])
                         pthread_join(tid[w], NULL);
                     else
-                        sweep(&jobs[w]);
+                        fn(fast ? (void *)&sjobs[w] : (void *)&jobs[w]);
                 }
                 delta = 0;
-                for (int w = 0; w < nt; w++)
-                    if (jobs[w].delta > delta)
-                        delta = jobs[w].delta;
+                for (int w = 0; w < nt; w++) {
+                    double d = fast ? sjobs[w].delta : jobs[w].delta;
+                    if (d > delta)
+                        delta = d;
+                }
                 k++;
                 hist[0] = hist[1];
                 hist[1] = hist[2];
@@ -649,6 +907,8 @@ long urs_solve(urs_table *t, double tol, int threads, FILE *progress)
                     c = 0;
                 }
             } while (delta > tol && size > 0);
+            if (fast)
+                fast_free(&F);
             pl_free(prev);
             pl_free(order);
             sweeps += k;
@@ -994,9 +1254,16 @@ static int table_solve(const void *st, const pl_solve_params *p, pl_buf *report,
         return urf_table_ops.solve(st, p, report, err);
     if (s->pieces > URS_MAX_PIECES)
         return 0;
-    urs_table *t = urs_new(s, err);
+    urs_table *t = p->init ? urs_load(p->init, err) : urs_new(s, err);
     if (!t)
         return -1;
+    if (p->init && !options_match(&t->proto, s)) {
+        pl_buf_printf(err, "%s is a table of other options than these (pieces, dice, loop, stack)", p->init);
+        urs_free(t);
+        return -1;
+    }
+    if (p->progress && p->init)
+        fprintf(p->progress, "starting from the values of %s\n", p->init);
     if (p->progress)
         fprintf(p->progress, "solving Skiryuk's rules with %d pieces: %llu light-to-move states, %d threads\n",
                 s->pieces, (unsigned long long)urs_count(t), p->threads);

@@ -53,6 +53,14 @@ uint64_t urs_count(const urs_table *t);
  * or -1 when out of memory (the table then half solved). */
 long urs_solve(urs_table *t, double tol, int threads, FILE *progress);
 
+/* Layer pairs of at least URS_FAST_MIN states (or the count given to
+ * urs_fast_min) are swept from their successors listed once (about 4 bytes
+ * a successor and 8 a state while the pair is solved; the same values to
+ * the last bit as the plain sweep); smaller ones, or when memory is short,
+ * by the plain sweep. urs_fast_min(t, UINT64_MAX): always the plain sweep. */
+#define URS_FAST_MIN 1000000u
+void urs_fast_min(urs_table *t, uint64_t states);
+
 /* Checks a solved table against the equations it solves: for every
  * state, |V(s) - (A + p (1 - V(f)))| with A the expectation over the rolls
  * that allow a move (the best move each), p the probability of a pass and f
