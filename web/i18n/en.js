@@ -1352,4 +1352,7 @@ export default {
   'puzzles.played': 'In the game the computer played {move} and lost {loss} % of its chance to win.',
   'puzzles.next': 'Next puzzle',
   // (end of urreview)
+  // --- wt-clock ---
+  'room.seat.stalled': 'the computer finishes the game for {name}, whose clock ran out too often: it counts as leaving the game',
+  'room.seat.stalledYou': 'your clock ran out too often (three moves in a row, or all your time): the computer finishes your game, and it counts as a loss',
 };

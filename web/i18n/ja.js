@@ -1355,4 +1355,7 @@ export default {
   'puzzles.played': '対局ではコンピューターが {move} を指し、勝率を {loss} % 失いました。',
   'puzzles.next': '次の問題',
   // (end of urreview)
+  // --- wt-clock ---
+  'room.seat.stalled': '{name}の時間切れが続いたため、コンピューターが最後まで代打ちします（途中退出として扱われます）',
+  'room.seat.stalledYou': '時間切れが続きました（3手続けて、または持ち時間をすべて使い切り）。コンピューターが最後まで代打ちし、負けとして扱われます',
 };

@@ -1354,4 +1354,7 @@ export default {
   'puzzles.played': 'Trong ván, máy đã đi {move} và mất {loss} % khả năng thắng.',
   'puzzles.next': 'Câu đố tiếp theo',
   // (end of urreview)
+  // --- wt-clock ---
+  'room.seat.stalled': 'máy chơi thay {name} đến hết ván vì người này hết giờ quá nhiều lần: bị tính là bỏ ván',
+  'room.seat.stalledYou': 'bạn đã hết giờ quá nhiều lần (ba nước liền, hoặc hết toàn bộ thời gian): máy chơi thay bạn đến hết ván, và tính là bạn thua',
 };
