@@ -1924,8 +1924,10 @@ static void test_total_clock(void **state)
 
 /* Rated rooms (docs/ratings.md, "Stalling"): accounts Cat, Ann and Bob in
  * the store; Cat (signed in on `owner`) creates the room from `body` with
- * "rated":true, Ann (p0, seat 0) and Bob (p1, seat 1) join signed in. */
-static duo rated_duo(drv *d, const char *body)
+ * "rated":true, Ann (p0, seat 0) and Bob (p1, seat 1) join signed in. The
+ * room's clock must be `clock_key` ("move_s" or "total_s") of `clock_s`
+ * seconds, and no other. */
+static duo rated_duo(drv *d, const char *body, const char *clock_key, long clock_s)
 {
     static const char *const names[3] = {"Cat", "Ann", "Bob"}, *const folded[3] = {"cat", "ann", "bob"};
     int64_t ids[3];
@@ -1950,6 +1952,9 @@ static duo rated_duo(drv *d, const char *body)
             fail_msg("join refused: %s", json_dumps(last(d, *p[k], "error"), 0));
         assert_int_equal(num(last(d, *p[k], "joined"), "seat"), k);
     }
+    json_t *clock = json_object_get(last(d, t.p0, "state"), "clock");
+    assert_int_equal(num(clock, clock_key), clock_s);
+    assert_null(json_object_get(clock, strcmp(clock_key, "move_s") ? "move_s" : "total_s"));
     return t;
 }
 
@@ -2001,10 +2006,7 @@ static void test_rated_stalling_counts_as_leaving(void **state)
 {
     (void)state;
     drv *d = drv_new("stall");
-    duo t = rated_duo(d, "\"game\":\"ur\"");
-    json_t *clock = json_object_get(last(d, t.p0, "state"), "clock");
-    assert_int_equal(num(clock, "move_s"), 60);
-    assert_null(json_object_get(clock, "total_s"));
+    duo t = rated_duo(d, "\"game\":\"ur\"", "move_s", 60); /* the default */
     char tok[2][64];
     snprintf(tok[0], 64, "%s", str(last(d, t.p0, "joined"), "token"));
     snprintf(tok[1], 64, "%s", str(last(d, t.p1, "joined"), "token"));
@@ -2055,10 +2057,7 @@ static void test_rated_total_clock_out_is_leaving(void **state)
 {
     (void)state;
     drv *d = drv_new("stalltotal");
-    duo t = rated_duo(d, "\"game\":\"ur\",\"clock\":{\"total_s\":5}");
-    json_t *clock = json_object_get(last(d, t.p0, "state"), "clock");
-    assert_int_equal(num(clock, "total_s"), 5);
-    assert_null(json_object_get(clock, "move_s"));
+    duo t = rated_duo(d, "\"game\":\"ur\",\"clock\":{\"total_s\":5}", "total_s", 5);
     d->now += 5001;
     hub_tick(d->h, d->now);
     pump(d);
