@@ -233,6 +233,8 @@ run('done33', async (h) => {
       const other = 1 - st.seat;
       h.check((await note(st.seat)).includes(en['room.seat.stalledYou']), 'my seat says it: ' + (await note(st.seat)));
       h.check((await note(other)).includes(en['room.seat.stalled'].replace('{name}', st.seats[other].name)), "the other's seat says it: " + (await note(other)));
+      const clocks = await p.locator('ol.seats li.seat .clock').allInnerTexts();
+      h.check(clocks.every((x) => x === ''), 'no move clock runs for a seat the computer keeps: ' + JSON.stringify(clocks));
       await p.locator("ol.seats").scrollIntoViewIfNeeded();
       h.expectLayout(await h.layout(p), 'a stalled rated room, ' + size(p));
       await h.shot(p, 'stalled-' + size(p), { fullPage: false });

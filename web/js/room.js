@@ -633,8 +633,10 @@ export function open(ctx, code) {
       let ms = null;
       if (c && !st.over && st.status === 'playing') {
         if (c.total_s && Array.isArray(c.left_ms)) ms = c.left_ms[i] - (actors.includes(i) ? now - c.since_ms : 0);
-        // the move clock does not run in a karuta reading (its own window applies): a rated kyōgi room's clock runs at sends and placings
-        else if (c.move_s && actors.includes(i) && !(r.game === 'karuta' && st.view && st.view.stage === 'touch')) ms = c.move_s * 1000 - (now - c.since_ms);
+        // the move clock runs for a person's decision: not while a computer keeps the seat, nor in a
+        // karuta reading (its own window applies; a rated kyōgi room's clock runs at sends and placings)
+        else if (c.move_s && actors.includes(i) && !(st.seats[i] && st.seats[i].covered) && !(r.game === 'karuta' && st.view && st.view.stage === 'touch'))
+          ms = c.move_s * 1000 - (now - c.since_ms);
       }
       el.textContent = ms === null ? '' : formatClock(ms);
       el.setAttribute('aria-label', ms === null ? '' : t('room.clock', { time: formatClock(ms) }));
