@@ -53,7 +53,10 @@ run('done33', async (h) => {
       await page.fill('#playnow-after', String(computerAfter));
     } else await page.uncheck('#playnow-computer');
     await tap(page, page.locator('#playnow-go'));
-    await page.locator('#playnow-pool', { hasText: en['playnow.pool.ur.' + rules] }).waitFor();
+    // seeking in the pool, or already paired (the other was waiting: the page went to the room
+    // before the check could read the pool; that made step (a) fail on a loaded machine)
+    await page.waitForFunction((pool) => location.pathname.startsWith('/room/') ||
+      (document.querySelector('#playnow-pool')?.textContent || '').includes(pool), en['playnow.pool.ur.' + rules], { timeout: 20000 });
   }
 
   /** The move a racing player picks: bear off, else capture, else the piece furthest along. */
