@@ -5,6 +5,7 @@
  * game, reconnect, spectators, chat, rematch, records, hostile messages,
  * the rate limit, messages held until the write is durable, a failed write
  * taken back, restart (hub_restore), grace takeover and the move clock,
+ * stalling a rated room counted as leaving,
  * replay (of a room, of an uploaded record) with exact chances from a table. */
 #include <jansson.h>
 #include <stdio.h>
@@ -1921,6 +1922,176 @@ static void test_total_clock(void **state)
     drv_free(d);
 }
 
+/* Rated rooms (docs/ratings.md, "Stalling"): accounts Cat, Ann and Bob in
+ * the store; Cat (signed in on `owner`) creates the room from `body` with
+ * "rated":true, Ann (p0, seat 0) and Bob (p1, seat 1) join signed in. The
+ * room's clock must be `clock_key` ("move_s" or "total_s") of `clock_s`
+ * seconds, and no other. */
+static duo rated_duo(drv *d, const char *body, const char *clock_key, long clock_s)
+{
+    static const char *const names[3] = {"Cat", "Ann", "Bob"}, *const folded[3] = {"cat", "ann", "bob"};
+    int64_t ids[3];
+    for (int k = 0; k < 3; k++) {
+        pl_buf err = {0};
+        if (store_account_put(d->s, names[k], folded[k], "not-a-hash", d->now, &ids[k], &err) != 0)
+            fail_msg("store_account_put: %s", pl_buf_str(&err));
+        pl_buf_free(&err);
+    }
+    duo t;
+    t.owner = connect_(d);
+    hub_account(d->h, d->id[t.owner], ids[0], names[0], d->now);
+    char b[512];
+    snprintf(b, sizeof b, "%s,\"rated\":true", body);
+    snprintf(t.room, sizeof t.room, "%s", create(d, t.owner, b));
+    int *p[2] = {&t.p0, &t.p1};
+    for (int k = 0; k < 2; k++) {
+        *p[k] = connect_(d);
+        hub_account(d->h, d->id[*p[k]], ids[k + 1], names[k + 1], d->now);
+        sendf(d, *p[k], "{\"type\":\"join\",\"room\":\"%s\",\"name\":\"%s\"}", t.room, folded[k + 1]);
+        if (!last(d, *p[k], "joined"))
+            fail_msg("join refused: %s", json_dumps(last(d, *p[k], "error"), 0));
+        assert_int_equal(num(last(d, *p[k], "joined"), "seat"), k);
+    }
+    json_t *clock = json_object_get(last(d, t.p0, "state"), "clock");
+    assert_int_equal(num(clock, clock_key), clock_s);
+    assert_null(json_object_get(clock, strcmp(clock_key, "move_s") ? "move_s" : "total_s"));
+    return t;
+}
+
+/* Seat `seat` as connection i's last state shows it. */
+static json_t *seat_shown(drv *d, int i, int seat)
+{
+    return json_array_get(json_object_get(last(d, i, "state"), "seats"), (size_t)seat);
+}
+
+/* Connection `other` plays its decisions at once while connection i lets
+ * its move clock run out `times` times (each time the computer plays that
+ * one decision for it); never a decision of i's own. */
+static void let_clock_play(drv *d, int i, int other, int times, unsigned *pick)
+{
+    int conns[1] = {other};
+    for (int n = 0; n < times;) {
+        if (json_is_true(json_object_get(last(d, i, "state"), "over")))
+            fail_msg("the game ended before the clock ran out %d times", times);
+        if (play_round(d, conns, 1, pick))
+            continue;
+        long seq = num(last(d, i, "state"), "seq");
+        assert_true(json_array_size(json_object_get(last(d, i, "state"), "legal")) > 0);
+        for (int guard = 0; num(last(d, i, "state"), "seq") == seq; guard++) { /* till the computer played it */
+            assert_true(guard < 100 && hub_next_ms(d->h) != INT64_MAX);
+            if (hub_next_ms(d->h) > d->now) /* a stale timer may come first: it does nothing */
+                d->now = hub_next_ms(d->h);
+            hub_tick(d->h, d->now);
+            pump(d);
+        }
+        n++;
+    }
+}
+
+/* Connection i plays one decision of its own (`other` plays until then). */
+static void own_move(drv *d, int i, int other, unsigned *pick)
+{
+    int conns[1] = {other}, me[1] = {i};
+    while (!play_round(d, me, 1, pick))
+        if (!play_round(d, conns, 1, pick))
+            fail_msg("nobody moves");
+}
+
+/* A rated room made without a clock gets the move clock (60 s); a seat
+ * that lets it run out 3 times in a row is kept by the computer to the end
+ * and rated as the leaver: a loss against the other, who wins. One own
+ * decision in between starts the count again; neither a return with the
+ * token nor a restart gives the seat back. */
+static void test_rated_stalling_counts_as_leaving(void **state)
+{
+    (void)state;
+    drv *d = drv_new("stall");
+    duo t = rated_duo(d, "\"game\":\"ur\"", "move_s", 60); /* the default */
+    char tok[2][64];
+    snprintf(tok[0], 64, "%s", str(last(d, t.p0, "joined"), "token"));
+    snprintf(tok[1], 64, "%s", str(last(d, t.p1, "joined"), "token"));
+    unsigned pick = 11;
+    let_clock_play(d, t.p1, t.p0, 2, &pick);
+    own_move(d, t.p1, t.p0, &pick); /* Bob moves once: his run starts again */
+    let_clock_play(d, t.p1, t.p0, 2, &pick);
+    assert_false(json_is_true(json_object_get(seat_shown(d, t.p0, 1), "covered")));
+    assert_null(json_object_get(seat_shown(d, t.p0, 1), "stalled"));
+    let_clock_play(d, t.p1, t.p0, 1, &pick); /* the third in a row */
+    json_t *bob = seat_shown(d, t.p0, 1);
+    assert_true(json_is_true(json_object_get(bob, "covered")));
+    assert_true(json_is_true(json_object_get(bob, "stalled")));
+    assert_true(json_is_true(json_object_get(bob, "connected"))); /* still there: stalling, not gone */
+    assert_string_equal(str(bob, "level"), "easy");
+    assert_null(json_object_get(seat_shown(d, t.p0, 0), "stalled"));
+    sendf(d, t.p1, "{\"type\":\"act\",\"action\":\"pass\"}");
+    assert_string_equal(last_error(d, t.p1), "not-your-turn");
+    /* back with the token: the seat stays the computer's */
+    int b = connect_(d);
+    sendf(d, b, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", t.room, tok[1]);
+    assert_true(json_is_true(json_object_get(seat_shown(d, b, 1), "stalled")));
+    assert_int_equal(json_array_size(json_object_get(last(d, b, "state"), "legal")), 0);
+    /* a restart keeps the mark (the stored configuration) */
+    assert_int_equal(restart(d), 1);
+    int a = connect_(d);
+    sendf(d, a, "{\"type\":\"join\",\"room\":\"%s\",\"token\":\"%s\"}", t.room, tok[0]);
+    assert_true(json_is_true(json_object_get(seat_shown(d, a, 1), "stalled")));
+    assert_true(json_is_true(json_object_get(seat_shown(d, a, 1), "covered")));
+    int conns[1] = {a};
+    play_to_end(d, conns, 1, 5);
+    json_t *rated = last(d, a, "rated");
+    assert_non_null(rated);
+    json_t *seats = json_object_get(rated, "seats");
+    json_t *ann = json_array_get(seats, 0);
+    bob = json_array_get(seats, 1);
+    assert_true(json_is_true(json_object_get(bob, "left")));
+    assert_false(json_is_true(json_object_get(ann, "left")));
+    /* whoever won on the board: Bob lost, Ann won (pl_rating_abandon) */
+    assert_true(json_real_value(json_object_get(bob, "after")) < json_real_value(json_object_get(bob, "before")));
+    assert_true(json_real_value(json_object_get(ann, "after")) > json_real_value(json_object_get(ann, "before")));
+    drv_free(d);
+}
+
+/* A rated room keeps the clock its creator gave; a total clock that runs
+ * out is stalling at once (it runs out only once). */
+static void test_rated_total_clock_out_is_leaving(void **state)
+{
+    (void)state;
+    drv *d = drv_new("stalltotal");
+    duo t = rated_duo(d, "\"game\":\"ur\",\"clock\":{\"total_s\":5}", "total_s", 5);
+    d->now += 5001;
+    hub_tick(d->h, d->now);
+    pump(d);
+    int late = json_is_true(json_object_get(seat_shown(d, t.p0, 0), "covered")) ? 0 : 1;
+    assert_true(json_is_true(json_object_get(seat_shown(d, t.p0, late), "stalled")));
+    assert_null(json_object_get(seat_shown(d, t.p0, 1 - late), "stalled"));
+    int conns[1] = {late ? t.p0 : t.p1};
+    play_to_end(d, conns, 1, 3);
+    json_t *seats = json_object_get(last(d, t.p0, "rated"), "seats");
+    assert_true(json_is_true(json_object_get(json_array_get(seats, (size_t)late), "left")));
+    assert_false(json_is_true(json_object_get(json_array_get(seats, (size_t)(1 - late)), "left")));
+    drv_free(d);
+}
+
+/* Casual rooms are unchanged: no clock unless asked, and a move clock
+ * that runs out any number of times in a row only plays the move. */
+static void test_casual_clock_never_stalls(void **state)
+{
+    (void)state;
+    drv *d = drv_new("casualclock");
+    duo t = duo_open(d, "\"game\":\"ur\"");
+    assert_true(json_is_null(json_object_get(last(d, t.p0, "state"), "clock")));
+    drv_free(d);
+    d = drv_new("casualclock");
+    t = duo_open(d, "\"game\":\"ur\",\"clock\":{\"move_s\":30}");
+    unsigned pick = 4;
+    let_clock_play(d, t.p1, t.p0, 5, &pick);
+    json_t *bob = seat_shown(d, t.p0, 1);
+    assert_false(json_is_true(json_object_get(bob, "covered")));
+    assert_null(json_object_get(bob, "stalled"));
+    own_move(d, t.p1, t.p0, &pick); /* his seat still */
+    drv_free(d);
+}
+
 /* Karuta's reading: after the memorisation time (ended by `ready`), the
  * kana come at their time, a touch before the first
  * kana or of a card not on the table is refused without a hint, a touch
@@ -2423,6 +2594,9 @@ int main(void)
         cmocka_unit_test(test_finished_room_let_go),
         cmocka_unit_test(test_move_clock),
         cmocka_unit_test(test_total_clock),
+        cmocka_unit_test(test_rated_stalling_counts_as_leaving),
+        cmocka_unit_test(test_rated_total_clock_out_is_leaving),
+        cmocka_unit_test(test_casual_clock_never_stalls),
         cmocka_unit_test(test_karuta_reading),
         cmocka_unit_test(test_replay_room_and_upload),
         cmocka_unit_test(test_rooms_on_demand),

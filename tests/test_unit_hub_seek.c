@@ -240,6 +240,7 @@ static void test_computer_after_n_seconds(void **state)
     assert_string_equal(json_string_value(json_object_get(other, "kind")), "ai");
     assert_string_equal(json_string_value(json_object_get(other, "level")), "easy");
     assert_false(json_is_true(json_object_get(json_array_get(seats, (size_t)seat), "covered")));
+    assert_true(json_is_null(json_object_get(last(d, w, "state"), "clock"))); /* a guest's: casual, no clock */
     run_to(d, d->now + 31000); /* the grace (30 s) runs out: a computer keeps the seat */
     seats = json_object_get(last(d, w, "state"), "seats");
     assert_true(json_is_true(json_object_get(json_array_get(seats, (size_t)seat), "covered")));
@@ -400,6 +401,11 @@ static void test_account_waits_for_its_rating(void **state)
     const char *n0 = json_string_value(json_object_get(json_array_get(seats, 0), "name"));
     const char *n1 = json_string_value(json_object_get(json_array_get(seats, 1), "name"));
     assert_true((!strcmp(n0, "Ann") && !strcmp(n1, "Bob")) || (!strcmp(n0, "Bob") && !strcmp(n1, "Ann")));
+    /* two accounts: a rated room, with the rated rooms' move clock (docs/ratings.md, "Stalling") */
+    assert_true(json_is_true(json_object_get(p, "rated")));
+    json_t *clock = json_object_get(last(d, a, "state"), "clock");
+    assert_int_equal(json_integer_value(json_object_get(clock, "move_s")), 60);
+    assert_null(json_object_get(clock, "total_s"));
     drv_free(d);
 }
 

@@ -435,10 +435,15 @@ int hub_seat_owner(const hub_room *r, int s)
     return r->seats[s].kind == HUB_SEAT_PARTNER ? r->seats[s].of : s;
 }
 
+int hub_seat_kept(const hub_seat *t)
+{
+    return t->covered || t->out_of_time || t->stalled;
+}
+
 int hub_seat_is_ai(const hub_room *r, int s)
 {
     const hub_seat *t = &r->seats[hub_seat_owner(r, s)];
-    return t->kind == HUB_SEAT_AI || t->covered || t->out_of_time;
+    return t->kind == HUB_SEAT_AI || hub_seat_kept(t);
 }
 
 /* Every person seat has been taken once: the game runs. */

@@ -41,6 +41,8 @@ static char *room_config(const hub_room *r)
         else
             json_array_append_new(seats, json_pack("{s:s, s:s, s:s}", "kind", "person", "name", t->name,
                                                    "token", t->token));
+        if (t->stalled) /* rated: stalling counted as leaving, kept over a restart (hub_rating.c) */
+            json_object_set_new(json_array_get(seats, (size_t)s), "stalled", json_true());
     }
     json_t *j = json_pack("{s:o, s:i, s:i, s:i, s:b, s:b}", "seats", seats, "grace_s", r->grace_s, "move_s",
                           r->move_s, "total_s", r->total_s, "public", r->public_, "rated", r->rated);
@@ -460,8 +462,9 @@ static int restore_room(void *ctx, const store_room *sr, int finished, const cha
         const char *kind = "person", *level = NULL, *name = "", *token = "";
         int of = -1;
         json_int_t account = 0;
-        json_unpack(e, "{s?s, s?s, s?s, s?s, s?i, s?I}", "kind", &kind, "level", &level, "name", &name, "token",
-                    &token, "of", &of, "account", &account);
+        int stalled = 0;
+        json_unpack(e, "{s?s, s?s, s?s, s?s, s?i, s?I, s?b}", "kind", &kind, "level", &level, "name", &name, "token",
+                    &token, "of", &of, "account", &account, "stalled", &stalled);
         hub_seat *t = &r->seats[s];
         t->left_ms = (int64_t)total_s * 1000;
         t->gone_ms = x->now;
@@ -477,6 +480,7 @@ static int restore_room(void *ctx, const store_room *sr, int finished, const cha
             snprintf(t->name, sizeof t->name, "%s", name);
             snprintf(t->token, sizeof t->token, "%s", token);
             t->account = account > 0 ? (int64_t)account : 0;
+            t->stalled = stalled && rated;
         }
     }
     json_decref(cfg);

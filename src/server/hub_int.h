@@ -21,6 +21,8 @@
 #define HUB_CODE 33 /* 32 hex digits and the NUL */
 #define HUB_MAX_LEGAL 512 /* legal actions listed in one state */
 #define HUB_KEEP_OVER_MS (10 * 60 * 1000) /* a finished room nobody is in is let go after this */
+#define HUBG_MOVE_S 60      /* a rated room's move clock when its creator gave none (docs/ratings.md, "Stalling") */
+#define HUBG_STALL_MOVES 3  /* a rated room: decisions in a row the move clock plays before it counts as leaving */
 
 /* A seat's kind: a person's (open until taken), a computer's, or a
  * partner seat played by the person of seat `of` (City Behind Walls with
@@ -38,6 +40,9 @@ typedef struct hub_seat {
     int64_t gone_ms;        /* when the person went away (grace) */
     int covered;            /* a computer keeps the seat (grace ran out) */
     int out_of_time;        /* the total clock ran out: a computer plays on */
+    int timeouts;           /* rated rooms: the person's decisions in a row the move clock played (hub_rating.c) */
+    int stalled;            /* rated rooms: stalling counted as leaving (hubg_timed_out): a computer keeps the
+                             * seat to the end, a return does not undo it, and the rating marks it the leaver */
     int rematch;            /* asked for a rematch */
     int64_t left_ms;        /* total clock: time left */
     int job_nhist;          /* history length of this seat's pending job, -1 none */
@@ -438,6 +443,11 @@ void hub_room_advance(hub *h, hub_room *r, int64_t now_ms);
  * HUB_JOB_*); returns the job's id, or 0 when memory ran out (no job). */
 uint64_t hub_job_queue(hub *h, hub_room *r, int seat, const ai_player *p, int kind);
 
+/* Whether a computer keeps seat `t` (a person's): the grace ran out
+ * (covered), the total clock ran out (out_of_time) or the person stalled a
+ * rated game (stalled). */
+int hub_seat_kept(const hub_seat *t);
+
 /* ---- hub_state.c: the state messages (hubv_) ---- */
 typedef struct hub_common hub_common; /* a broadcast's parts every member gets alike */
 /* Sends every member its state. */
@@ -488,6 +498,22 @@ int hubg_check(const hub_room *r, pl_buf *why);
  * computer keeps past the grace time as the leaver (pl_rating_abandon's
  * rule). 0, or -1 with a message (*out undefined). */
 int hubg_finish(const hub_room *r, hubg_fin *out, pl_buf *err);
+/* A rated room without a clock (create's `clock` absent, a Play now room)
+ * gets the move clock HUBG_MOVE_S; a casual room, or one with a clock, is
+ * left unchanged. Call before the room is first stored. */
+void hubg_default_clock(hub_room *r);
+/* Rated room `r`'s clock ran out for the person of seat `s` (the move
+ * clock: the computer plays this one decision; `total`: the total clock,
+ * out for good). The move clock's HUBG_STALL_MOVES-th run-out in a row,
+ * or a total clock's, marks the seat stalled: treated as a person who left
+ * past the grace time (the computer keeps the seat to the end, the rating
+ * rates it the leaver, docs/ratings.md "Stalling"), its configuration
+ * queued so a restart keeps the mark. Returns 1 when it marked the seat,
+ * 0 otherwise (a casual room: nothing). */
+int hubg_timed_out(hub *h, hub_room *r, int s, int total);
+/* The person of seat `s` of `r` decided themselves (an `act`, a karuta
+ * touch): their run of clock-played decisions starts again. */
+void hubg_moved(hub_room *r, int s);
 /* The storage thread: writes finish `f` with `result` (store_finish_rated),
  * filling its seats' before and after. What store_finish_rated returns. */
 int hubg_write(store *s, hubg_fin *f, const char *result, pl_buf *err);

@@ -410,8 +410,10 @@ void hubk_touch(hub *h, hub_conn *c, int card, int64_t client_ms, int poet, int6
          * read card's deciding time, which must not be told yet. */
         k->ntouch[s] = n;
         hub_error(h, c->id, "illegal", "touch", "card %d cannot be touched: it is not on the table", card);
-    } else if (card == k->rd.card || k->ntouch[s] == (k->uta ? 1 : 3)) {
-        k->final_[s] = 1;
+    } else {
+        hubg_moved(r, s); /* a touch of their own: not stalling (hub_rating.c) */
+        if (card == k->rd.card || k->ntouch[s] == (k->uta ? 1 : 3))
+            k->final_[s] = 1;
     }
     pl_buf_free(&err);
     if (all_final(r))

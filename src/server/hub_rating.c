@@ -2,7 +2,10 @@
  * server applies them"): which rooms may be rated, what a rated room's
  * finish asks the store (store_finish_rated: the finish and every member's
  * update in one transaction, on the storage thread), and the `rated`
- * message each member gets once that is durable.
+ * message each member gets once that is durable; and the clock of a rated
+ * room: a default move clock, and stalling (letting the clock play
+ * HUBG_STALL_MOVES decisions in a row, or running out of total time)
+ * counted as leaving (docs/ratings.md, "Stalling").
  *
  * The service thread never reads a rating: the storage thread reads,
  * updates and writes them in the finish's transaction, and this file only
@@ -12,6 +15,7 @@
  * Threading: the service thread's, except hubg_write (the storage thread,
  * on a batch it owns).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "hub_int.h"
@@ -101,8 +105,8 @@ int hubg_finish(const hub_room *r, hubg_fin *out, pl_buf *err)
             }
         } else if (t->kind == HUB_SEAT_PERSON && t->account > 0) {
             x->account = t->account;
-            if (t->covered && leaver < 0)
-                leaver = s; /* gone past the grace time: the computer finished the seat */
+            if ((t->covered || t->stalled) && leaver < 0)
+                leaver = s; /* gone past the grace time, or stalled: the computer finished the seat */
         } else {
             pl_buf_printf(err, "room %s: seat %d is not an account's", r->code, s);
             return -1;
@@ -113,6 +117,35 @@ int hubg_finish(const hub_room *r, hubg_fin *out, pl_buf *err)
     if (leaver >= 0)
         out->seats[leaver].left = true;
     return 0;
+}
+
+void hubg_default_clock(hub_room *r)
+{
+    if (r->rated && !r->move_s && !r->total_s)
+        r->move_s = HUBG_MOVE_S; /* karuta too: its sends and placings are a person's decisions */
+}
+
+int hubg_timed_out(hub *h, hub_room *r, int s, int total)
+{
+    hub_seat *t = &r->seats[hub_seat_owner(r, s)];
+    if (!r->rated || t->kind != HUB_SEAT_PERSON || t->stalled)
+        return 0;
+    if (!total && ++t->timeouts < HUBG_STALL_MOVES)
+        return 0;
+    t->stalled = 1; /* as one who left past the grace: the computer finishes the seat, rated the leaver */
+    if (total)
+        fprintf(hub_log(h), "room %s: seat %d stalled (its total clock ran out): rated as leaving\n", r->code,
+                hub_seat_owner(r, s));
+    else
+        fprintf(hub_log(h), "room %s: seat %d stalled (its move clock ran out %d times in a row): rated as leaving\n",
+                r->code, hub_seat_owner(r, s), HUBG_STALL_MOVES);
+    hubb_queue_config(h, r); /* the mark survives a restart */
+    return 1;
+}
+
+void hubg_moved(hub_room *r, int s)
+{
+    r->seats[hub_seat_owner(r, s)].timeouts = 0;
 }
 
 int hubg_write(store *s, hubg_fin *f, const char *result, pl_buf *err)

@@ -353,6 +353,7 @@ static void req_create(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         hub_room_free(r);
         return;
     }
+    hubg_default_clock(r); /* rated: a move clock, so that no one can stall it */
     for (int s = 0; s < r->nseats; s++)
         r->seats[s].left_ms = (int64_t)total_s * 1000;
     if (hubk_applies(r) < 0 || hub_room_add(h, r) < 0) {
@@ -576,7 +577,10 @@ static void req_act(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         return;
     }
     if (hub_seat_is_ai(r, c->seat)) {
-        hub_error(h, c->id, "not-your-turn", "act", "your total time ran out: the computer plays your seat");
+        const hub_seat *t = &r->seats[c->seat];
+        hub_error(h, c->id, "not-your-turn", "act", "%s: the computer plays your seat%s",
+                  t->stalled && !t->out_of_time ? "the clock played your moves in a row" : "your total time ran out",
+                  t->stalled ? " to the end of this rated game, which counts as leaving it" : "");
         return;
     }
     /* The seat it plays for: its own, or a partner seat its person plays
@@ -629,6 +633,7 @@ static void req_act(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     if (hub_room_play(h, r, seat, a, c->id, now_ms, &err) < 0) {
         hub_error(h, c->id, "illegal", "act", "%s", pl_buf_str(&err));
     } else {
+        hubg_moved(r, seat); /* a decision of their own: the run of clock-played ones starts again */
         /* {"action":…,"seat":…,"seq":…,"type":"accepted"}, one per move: written directly; or
          * (accepted_in_state) its first three keys as the sender's state's "accepted" */
         pl_buf m = {0};

@@ -672,6 +672,7 @@ static void seat_pairing(hub *h, const seek_pairing *pr, int64_t now_ms)
     pl_buf why = {0};
     r->rated = all_signed && hubg_check(r, &why) == 0;
     pl_buf_free(&why);
+    hubg_default_clock(r); /* rated: a move clock, so that no one can stall it */
     if (hubk_applies(r) < 0 || hub_room_add(h, r) < 0) {
         hub_room_free(r);
         tell_failed(h, pr->ids, pr->n, "storage", "out of memory");

@@ -34,7 +34,7 @@ static const hub_seat *seat_shown(const hub *h, const hub_room *r, int s, const 
     int partner = r->seats[s].kind == HUB_SEAT_PARTNER;
     const hub_seat *t = &r->seats[hub_seat_owner(r, s)];
     *kind = partner ? "partner" : t->kind == HUB_SEAT_AI ? "ai" : t->token[0] ? "person" : "open";
-    *level = t->kind == HUB_SEAT_AI ? t->level : (t->covered || t->out_of_time) ? h->cfg.takeover_level : NULL;
+    *level = t->kind == HUB_SEAT_AI ? t->level : hub_seat_kept(t) ? h->cfg.takeover_level : NULL;
     return t;
 }
 
@@ -45,11 +45,13 @@ json_t *hubv_seats_json(const hub *h, const hub_room *r)
         int partner = r->seats[s].kind == HUB_SEAT_PARTNER;
         const char *kind, *level;
         const hub_seat *t = seat_shown(h, r, s, &kind, &level);
-        json_array_append_new(
-            a, json_pack("{s:s, s:s, s:o, s:b, s:b, s:o}", "kind", kind, "name", t->name, "level",
-                         level ? json_string(level) : json_null(), "connected",
-                         t->kind == HUB_SEAT_AI || t->conn != 0, "covered", t->covered || t->out_of_time, "of",
-                         partner ? json_integer(r->seats[s].of) : json_null()));
+        json_t *e = json_pack("{s:s, s:s, s:o, s:b, s:b, s:o}", "kind", kind, "name", t->name, "level",
+                              level ? json_string(level) : json_null(), "connected",
+                              t->kind == HUB_SEAT_AI || t->conn != 0, "covered", hub_seat_kept(t), "of",
+                              partner ? json_integer(r->seats[s].of) : json_null());
+        if (e && t->stalled) /* rated: stalling counted as leaving (hub_rating.c) */
+            json_object_set_new(e, "stalled", json_true());
+        json_array_append_new(a, e);
     }
     return a;
 }
@@ -199,8 +201,7 @@ static int common_make(const hub *h, const hub_room *r, hub_common *k)
         const hub_seat *t = seat_shown(h, r, s, &kind, &level);
         pl_buf_puts(&k->seats, s ? ",{\"connected\":" : "{\"connected\":");
         pl_buf_puts(&k->seats, t->kind == HUB_SEAT_AI || t->conn != 0 ? "true" : "false");
-        pl_buf_puts(&k->seats, t->covered || t->out_of_time ? ",\"covered\":true,\"kind\":"
-                                                            : ",\"covered\":false,\"kind\":");
+        pl_buf_puts(&k->seats, hub_seat_kept(t) ? ",\"covered\":true,\"kind\":" : ",\"covered\":false,\"kind\":");
         bad |= pl_json_put_string(&k->seats, kind);
         pl_buf_puts(&k->seats, ",\"level\":");
         if (level)
@@ -214,7 +215,7 @@ static int common_make(const hub *h, const hub_room *r, hub_common *k)
             pl_json_put_int(&k->seats, r->seats[s].of);
         else
             pl_buf_puts(&k->seats, "null");
-        pl_buf_putc(&k->seats, '}');
+        pl_buf_puts(&k->seats, t->stalled ? ",\"stalled\":true}" : "}");
     }
     pl_buf_putc(&k->seats, ']');
 #ifndef NDEBUG

@@ -1,7 +1,8 @@
 /* hub_timers.c — the rooms' timers: a min-heap of rooms by the time each is
  * next due, and what falls due (a grace that runs out, a move's or a total
- * clock, a finished or idle room let go, karuta's timed work through
- * hubk_tick). Thread: the hub's.
+ * clock (in a rated room, hubg_timed_out counts it towards stalling), a
+ * finished or idle room let go, karuta's timed work through hubk_tick).
+ * Thread: the hub's.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -185,11 +186,14 @@ static int room_tick(hub *h, hub_room *r, int64_t now_ms)
                     pl_buf err = {0};
                     const ai_player *p = hub_player(h, r->game, h->cfg.takeover_level, &err);
                     pl_buf_free(&err);
-                    if (p && hub_job_queue(h, r, s, p, HUB_JOB_CLOCK))
+                    if (p && hub_job_queue(h, r, s, p, HUB_JOB_CLOCK)) {
                         r->seats[s].job_nhist = r->m->nhist;
+                        changed |= hubg_timed_out(h, r, s, 0); /* rated: the 3rd in a row counts as leaving */
+                    }
                 } else if (r->total_s && now_ms >= r->turn_ms + r->seats[hub_seat_owner(r, s)].left_ms) {
                     r->seats[hub_seat_owner(r, s)].left_ms = 0;
                     r->seats[hub_seat_owner(r, s)].out_of_time = 1; /* a computer plays his moves from then on */
+                    hubg_timed_out(h, r, s, 1); /* rated: counts as leaving */
                     changed = 1;
                 }
             }

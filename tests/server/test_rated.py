@@ -11,6 +11,7 @@ stored ratings equal what was shown, also after a kill -9 right after the messag
 restart; a guest can neither create nor join a rated room; a casual room's game changes no
 rating; a person who leaves a rated game past the grace time (a computer finishes the seat)
 is rated as the loser whatever the computer made of it (the other keeps the board's result);
+one who stays connected and lets the move clock play 3 decisions in a row (a stall) likewise;
 Play now pairs signed-in people (or one and a computer) into a rated room under their accounts'
 names (a kill -9 right after the `rated` message loses nothing shown), a guest's pairing casual.
 Python's standard library only.
@@ -177,6 +178,36 @@ def test_leaver_past_grace_loses(args):
         a.close()
 
 
+def test_staller_loses(args):
+    """Stalling counts as leaving (docs/ratings.md, "Stalling"): Bob stays connected and never
+    moves; after his move clock ran out 3 times in a row the computer keeps his seat (covered,
+    stalled), his own move is refused, and the finish rates him the leaver: a loss, Ann a win."""
+    rng = random.Random(8)
+    with ServerProcess(args.parlour, web=args.web, extra_args=FAST) as srv:
+        p = srv.port
+        a, b = ws(p, signup(p, "Ann")), ws(p, signup(p, "Bob"))
+        a.send({"type": "create", "game": "ur", "rated": True, "clock": {"move_s": 2}})
+        code = a.wait_for("created")["room"]
+        sa, sb = seat_up(a, code), seat_up(b, code)
+        states, rated = play_out([a], rng)  # Bob never acts; his connection stays
+        seats = rated[0]["seats"]
+        expect(seats[sb]["left"] and not seats[sa]["left"], "Bob stalled, counted as leaving: %r" % seats)
+        expect(seats[sb]["after"] < 1500 < seats[sa]["after"],
+               "the staller loses, the other wins, whoever won on the board (%s): %r"
+               % (states[0]["result"], seats))
+        last = None
+        for m in b.poll():
+            last = m if m.get("type") == "state" else last
+            if m.get("type") == "rated":
+                expect(m["seats"] == seats, "Bob sees the same: %r" % m)
+        shown = last["seats"][sb] if last else states[0]["seats"][sb]
+        expect(shown["covered"] and shown.get("stalled") and shown["connected"],
+               "Bob's seat: covered and stalled, still connected: %r" % shown)
+        expect(stored_ratings(srv.db)[("Bob", "ur/skiryuk")][0] == seats[sb]["after"], "stored as shown")
+        a.close()
+        b.close()
+
+
 def paired(c, computer_after_s=0, name=None):
     """Seeks Ur on connection c; joins the room it is paired into. Returns the `paired` message."""
     msg = {"type": "seek", "game": "ur", "computer_after_s": computer_after_s}
@@ -210,6 +241,8 @@ def test_play_now_rated_for_accounts(args):
         expect(pa["room"] == pb["room"], "one room: %r %r" % (pa, pb))
         first = [a.wait_for("state"), b.wait_for("state")]  # given to play_out: read once
         seats = first[1]["seats"]
+        expect(all(f["clock"]["move_s"] == 60 for f in first),
+               "a rated Play now room has the move clock of rated rooms: %r" % [f["clock"] for f in first])
         names = {pa["seat"]: "Ann", pb["seat"]: "Bob"}
         expect(all(seats[s]["name"] == n for s, n in names.items()),
                "seated under the accounts' names, not the seek's: %r" % seats)
@@ -270,4 +303,4 @@ def test_play_now_rated_for_accounts(args):
 
 if __name__ == "__main__":
     run_main([test_rated_game_and_kill_9, test_casual_changes_nothing, test_leaver_past_grace_loses,
-              test_play_now_rated_for_accounts], parse_args())
+              test_staller_loses, test_play_now_rated_for_accounts], parse_args())

@@ -8,7 +8,10 @@
 // steps through it; (b) each with a computer of a near rating ("let a
 // computer take the seat after N seconds"), Ann in Skiryuk's rules (her
 // rating from (a) is what the room shows as before), Bob in Finkel's, both to
-// the end and the rating shown. No fixed sleeps: every step waits for a state.
+// the end and the rating shown; (c) in a rated room with a 1 s move clock
+// where neither moves, each seat's note says the computer finishes it and
+// that it counts (stalling, docs/ratings.md). No fixed sleeps: every step
+// waits for a state.
 // Screenshots of each stage at both sizes.
 
 import { run } from './harness.mjs';
@@ -50,7 +53,10 @@ run('done33', async (h) => {
       await page.fill('#playnow-after', String(computerAfter));
     } else await page.uncheck('#playnow-computer');
     await tap(page, page.locator('#playnow-go'));
-    await page.locator('#playnow-pool', { hasText: en['playnow.pool.ur.' + rules] }).waitFor();
+    // seeking in the pool, or already paired (the other was waiting: the page went to the room
+    // before the check could read the pool; that made step (a) fail on a loaded machine)
+    await page.waitForFunction((pool) => location.pathname.startsWith('/room/') ||
+      (document.querySelector('#playnow-pool')?.textContent || '').includes(pool), en['playnow.pool.ur.' + rules], { timeout: 20000 });
   }
 
   /** The move a racing player picks: bear off, else capture, else the piece furthest along. */
@@ -213,6 +219,34 @@ run('done33', async (h) => {
       h.check((await page.locator('#player-games li').first().innerText()).includes(en['player.computer']), 'the game against the computer listed');
     };
     await Promise.all([one(ann, 'skiryuk', annBefore, 'Ann Phone'), one(bob, 'finkel', 1500, 'Bob Desktop')]);
+    h.check((await h.missingKeys(ann)).length === 0 && (await h.missingKeys(bob)).length === 0, 'no missing words');
+  });
+
+  await h.step('(c) a rated room with a 1 s move clock where neither moves: after three in a row, each seat says the computer finishes it and it counts', async () => {
+    const { room: code } = await h.createRoom(ann, { game: 'ur', rated: true, clock: { move_s: 1 } });
+    for (const p of [ann, bob]) {
+      await p.goto(h.url('/room/' + code));
+      await tap(p, p.locator('#join-button'));
+      await h.waitState(p, (s) => s.seat >= 0);
+    }
+    const both = (s) => s.seats.every((x) => x.stalled && x.covered);
+    const sts = [await h.waitState(ann, both, null, 60000), await h.waitState(bob, both, null, 60000)];
+    for (const [p, st] of [[ann, sts[0]], [bob, sts[1]]]) {
+      const note = (i) => p.locator(`ol.seats li.seat[data-seat="${i}"] .seat-note`).innerText();
+      const other = 1 - st.seat;
+      h.check((await note(st.seat)).includes(en['room.seat.stalledYou']), 'my seat says it: ' + (await note(st.seat)));
+      h.check((await note(other)).includes(en['room.seat.stalled'].replace('{name}', st.seats[other].name)), "the other's seat says it: " + (await note(other)));
+      const clocks = await p.locator('ol.seats li.seat .clock').allInnerTexts();
+      h.check(clocks.every((x) => x === ''), 'no move clock runs for a seat the computer keeps: ' + JSON.stringify(clocks));
+      await p.locator("ol.seats").scrollIntoViewIfNeeded();
+      h.expectLayout(await h.layout(p), 'a stalled rated room, ' + size(p));
+      await h.shot(p, 'stalled-' + size(p), { fullPage: false });
+    }
+    await ann.evaluate(() => window.__parlour.setLang('ru'));
+    const ruNote = ann.locator(`ol.seats li.seat[data-seat="${sts[0].seat}"] .seat-note`);
+    await ruNote.filter({ hasText: ru['room.seat.stalledYou'] }).waitFor();
+    await h.shot(ann, 'stalled-phone-ru', { fullPage: false });
+    await ann.evaluate(() => window.__parlour.setLang('en'));
     h.check((await h.missingKeys(ann)).length === 0 && (await h.missingKeys(bob)).length === 0, 'no missing words');
   });
 }, { extra: ['--test-fast-hash'] });

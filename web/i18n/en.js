@@ -1357,4 +1357,7 @@ export default {
   'review.gameRefused': 'Karuta games are not reviewed: only Ur, Tam Cúc and City Behind Walls.',
   'playnow.busy': 'the server is busy, try again in a moment.',
   'playnow.failed': 'the server refused it, try again.',
+  // --- wt-clock ---
+  'room.seat.stalled': 'the computer finishes the game for {name}, whose clock ran out too often: it counts as leaving the game',
+  'room.seat.stalledYou': 'your clock ran out too often (three moves in a row, or all your time): the computer finishes your game, and it counts as a loss',
 };

@@ -1359,4 +1359,7 @@ export default {
   'review.gameRefused': 'Không xem lại được ván karuta: chỉ Ur, Tam Cúc và Thành trong tường.',
   'playnow.busy': 'máy chủ đang bận, hãy thử lại sau giây lát.',
   'playnow.failed': 'máy chủ đã từ chối, hãy thử lại.',
+  // --- wt-clock ---
+  'room.seat.stalled': 'máy chơi thay {name} đến hết ván vì người này hết giờ quá nhiều lần: bị tính là bỏ ván',
+  'room.seat.stalledYou': 'bạn đã hết giờ quá nhiều lần (ba nước liền, hoặc hết toàn bộ thời gian): máy chơi thay bạn đến hết ván, và tính là bạn thua',
 };

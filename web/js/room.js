@@ -505,8 +505,11 @@ export function open(ctx, code) {
     st.seats.forEach((s, i) => {
       const bits = [];
       if (s.kind === 'person') bits.push(s.connected ? t('room.seat.online') : t('room.seat.offline'));
-      if (s.covered) bits.push(t('room.seat.covered', { name: s.name || t('room.seat.n', { n: i + 1 }) }));
       const mine = i === r.seat || (s.kind === 'partner' && s.of === r.seat && r.seat >= 0);
+      const who = { name: s.name || t('room.seat.n', { n: i + 1 }) };
+      // a rated room's staller: the computer keeps the seat to the end, counted as leaving (docs/ratings.md, "Stalling")
+      if (s.stalled) bits.push(mine ? t('room.seat.stalledYou') : t('room.seat.stalled', who));
+      else if (s.covered) bits.push(t('room.seat.covered', who));
       els.seats.append(
         h('li', { class: 'seat' + (mine ? ' me' : '') + (actors.includes(i) ? ' acting' : ''), dataset: { seat: i, kind: s.kind, connected: String(!!s.connected) } },
           h('span', { class: 'dot ' + (s.kind === 'ai' || s.connected ? 'on' : 'off'), 'aria-hidden': 'true' }),
@@ -630,7 +633,10 @@ export function open(ctx, code) {
       let ms = null;
       if (c && !st.over && st.status === 'playing') {
         if (c.total_s && Array.isArray(c.left_ms)) ms = c.left_ms[i] - (actors.includes(i) ? now - c.since_ms : 0);
-        else if (c.move_s && actors.includes(i)) ms = c.move_s * 1000 - (now - c.since_ms);
+        // the move clock runs for a person's decision: not while a computer keeps the seat, nor in a
+        // karuta reading (its own window applies; a rated kyōgi room's clock runs at sends and placings)
+        else if (c.move_s && actors.includes(i) && !(st.seats[i] && st.seats[i].covered) && !(r.game === 'karuta' && st.view && st.view.stage === 'touch'))
+          ms = c.move_s * 1000 - (now - c.since_ms);
       }
       el.textContent = ms === null ? '' : formatClock(ms);
       el.setAttribute('aria-label', ms === null ? '' : t('room.clock', { time: formatClock(ms) }));
