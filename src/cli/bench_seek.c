@@ -27,8 +27,8 @@
  *
  * --sweep DB (bseek_sweep): the store's sweep of a dead process's seeks
  * (store_seeks_sweep) on a fresh database: N seeks of a dead owner beside
- * N / 10 of a live one; each sweep call, the whole sweep and the live read
- * timed (docs/benchmarks.md, "Sweeping a dead process's seeks").
+ * N / 10 of a live one; each sweep call, the whole sweep, the live read
+ * and an idle sweep (beside a one-row read: the round trip) timed (docs/benchmarks.md, "Sweeping a dead process's seeks").
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -311,7 +311,7 @@ static store *bseek_owner(const char *db, const char *owner)
 {
     pl_buf err = {0};
     store *s = store_open(db, &err);
-    if (!s || store_set_owner(s, owner, &err) < 0 || store_owner_beat(s, 60000, &err) < 0) {
+    if (!s || store_set_owner(s, owner, &err) < 0 || store_owner_beat(s, 3600 * 1000, &err) < 0) {
         fprintf(stderr, "parlour bench seek: %s: %s\n", db, pl_buf_str(&err));
         store_close(s);
         s = NULL;
@@ -340,7 +340,7 @@ static int bseek_sweep(const char *db, long n)
     }
     if (rc == 0)
         printf("written: %ld dead seeks, %ld live, in %.0f ms\n", n, n / 10, bseek_ms(t0));
-    if (rc == 0 && store_owner_beat(dead, -5000, &err) < 0)
+    if (rc == 0 && (store_owner_beat(dead, -5000, &err) < 0 || store_owner_beat(live, 3600 * 1000, &err) < 0))
         rc = 1;
     long seen = 0;
     t0 = bseek_clock(CLOCK_MONOTONIC);
@@ -348,7 +348,7 @@ static int bseek_sweep(const char *db, long n)
         rc = 1;
     if (rc == 0)
         printf("live read before: %ld seeks in %.2f ms\n", seen, bseek_ms(t0));
-    double total = bseek_clock(CLOCK_MONOTONIC), worst = 0;
+    double total = bseek_clock(CLOCK_MONOTONIC), cpu = bseek_clock(CLOCK_PROCESS_CPUTIME_ID), worst = 0;
     int calls = 0;
     for (int64_t got = 1; rc == 0 && got > 0; calls++) {
         t0 = bseek_clock(CLOCK_MONOTONIC);
@@ -361,8 +361,9 @@ static int bseek_sweep(const char *db, long n)
             printf("sweep call %d: %" PRId64 " rows in %.2f ms\n", calls + 1, got, ms);
     }
     if (rc == 0)
-        printf("swept: %d calls of at most %d rows, %.1f ms in all, the slowest %.2f ms\n", calls, HUB_SWEEP_ROWS,
-               bseek_ms(total), worst);
+        printf("swept: %d calls of at most %d rows, %.1f ms in all (this process's CPU %.1f ms), the slowest "
+               "%.2f ms\n",
+               calls, HUB_SWEEP_ROWS, bseek_ms(total), (bseek_clock(CLOCK_PROCESS_CPUTIME_ID) - cpu) * 1e3, worst);
     seen = 0;
     t0 = bseek_clock(CLOCK_MONOTONIC);
     if (rc == 0 && store_seeks_read(live, bseek_count, &seen, &err) != 0)
@@ -375,6 +376,12 @@ static int bseek_sweep(const char *db, long n)
             rc = 1;
     if (rc == 0)
         printf("idle sweep (nothing to do): %.3f ms a call (100 calls)\n", bseek_ms(t0) / 100);
+    t0 = bseek_clock(CLOCK_MONOTONIC); /* a read of one row, for comparison: one round trip */
+    for (int i = 0; rc == 0 && i < 100; i++)
+        if (store_online(live, &err) < 0)
+            rc = 1;
+    if (rc == 0)
+        printf("store_online, for comparison: %.3f ms a call (100 calls)\n", bseek_ms(t0) / 100);
     if (rc)
         fprintf(stderr, "parlour bench seek: --sweep: %s\n", err.len ? pl_buf_str(&err) : "failed");
     pl_buf_free(&err);

@@ -215,7 +215,7 @@ typedef struct hub_lobby hub_lobby;
 /* The rows of each table one lobby read's sweep deletes at most (so a read
  * stays short however many rows a dead process left: docs/benchmarks.md,
  * "Sweeping a dead process's seeks"). */
-#define HUB_SWEEP_ROWS 2000
+#define HUB_SWEEP_ROWS 500
 /* Reads the unfinished public rooms of `s` into a new list (free it with
  * hub_lobby_free, or give it to hub_lobby_set), with Play now's part of a
  * cluster: the other live processes' connections (store_online), the role

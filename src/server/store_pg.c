@@ -103,6 +103,7 @@ enum {
     P_DRILL_GET,
     P_DRILL_PUT,
     P_ONLINE,
+    P_SWEEP_DEAD,
     P_SWEEP,
     NP
 };
@@ -258,6 +259,11 @@ static const struct {
     /* The live owners' connections, owner $1's excepted. */
     [P_ONLINE] = {"SELECT coalesce(sum(conns), 0) FROM owners WHERE alive_until > clock_timestamp() AND owner <> $1",
                   1},
+    /* Whether an owner's heartbeat ended more than $1 ms ago: the sweep's
+     * usual answer (none) in one indexed read, without planning the next. */
+    [P_SWEEP_DEAD] = {"SELECT count(*) FROM (SELECT 1 FROM owners "
+                      "WHERE alive_until < clock_timestamp() - $1::bigint * interval '1 millisecond' LIMIT 1) d",
+                      1},
     /* The sweep (store_seeks_sweep), one statement on indexes: the owner
      * dead longest, if its heartbeat ended more than $1 ms ago (its row
      * locked: a beat of that owner waits and then finds it expired); at most
@@ -1691,7 +1697,8 @@ static int64_t pg_seeks_sweep(store *base, int64_t grace_ms, int max_rows, pl_bu
     snprintf(g, sizeof g, "%" PRId64, grace_ms);
     snprintf(m, sizeof m, "%d", max_rows);
     const char *p[2] = {g, m};
-    return pg_number(pg(base), P_SWEEP, p, "sweeping a dead process's rows", err);
+    int64_t dead = pg_number(pg(base), P_SWEEP_DEAD, p, "reading the heartbeats", err);
+    return dead <= 0 ? dead : pg_number(pg(base), P_SWEEP, p, "sweeping a dead process's rows", err);
 }
 
 static const store_ops pg_ops = {
