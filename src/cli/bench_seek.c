@@ -28,7 +28,8 @@
  * --sweep DB (bseek_sweep): the store's sweep of a dead process's seeks
  * (store_seeks_sweep) on a fresh database: N seeks of a dead owner beside
  * N / 10 of a live one; each sweep call, the whole sweep, the live read
- * and an idle sweep (beside a one-row read: the round trip) timed (docs/benchmarks.md, "Sweeping a dead process's seeks").
+ * and an idle sweep (beside a one-row read: the round trip) timed
+ * (docs/benchmarks.md, "Sweeping a dead process's seeks").
  */
 #include <getopt.h>
 #include <inttypes.h>

@@ -268,8 +268,8 @@ static json_t *counts_json(hub *h)
         json_t *was = json_object_get(games, p->keys[i].game);
         json_object_set_new(games, p->keys[i].game, json_integer(n + (was ? json_integer_value(was) : 0)));
     }
-    return json_pack("{s:s, s:I, s:o, s:o}", "type", "counts", "online", (json_int_t)(h->live_conns + (uint64_t)(p ? p->others : 0)), "pools", pools,
-                     "waiting", games);
+    json_int_t online = (json_int_t)h->live_conns + (p ? p->others : 0);
+    return json_pack("{s:s, s:I, s:o, s:o}", "type", "counts", "online", online, "pools", pools, "waiting", games);
 }
 
 void hubp_req_counts(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
