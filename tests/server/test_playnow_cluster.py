@@ -38,14 +38,17 @@ def column(db, sql):
         psql = os.environ.get("PARLOUR_TEST_PSQL", "psql")
         r = subprocess.run([psql, "-qX", "-d", db, "-tAc", sql], capture_output=True, text=True)
         return [x for x in r.stdout.split("\n") if x] if r.returncode == 0 else []
-    con = sqlite3.connect(db, timeout=10)
-    try:
-        rows = con.execute(sql).fetchall()
-    except sqlite3.OperationalError:  # the schema is not there yet
-        rows = []
-    finally:
-        con.close()
-    return [str(r[0]) for r in rows]
+    for _ in range(200):
+        con = sqlite3.connect(db, timeout=10)
+        try:
+            return [str(r[0]) for r in con.execute(sql).fetchall()]
+        except sqlite3.OperationalError as e:
+            if "no such table" in str(e):  # the schema is not there yet
+                return []
+            time.sleep(0.05)  # busy: a killed process's log is being recovered
+        finally:
+            con.close()
+    raise AssertionError("store %s not readable: %s" % (db, sql))
 
 
 def role_owner(db):
