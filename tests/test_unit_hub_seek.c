@@ -6,7 +6,8 @@
  * after N seconds, a pool of four people, the oldest member's options, a paired person who never comes
  * (the grace), the counts pushed at most once a second, the tick asked
  * for (hub_next_ms) only while someone waits, and a signed-in seeker's seek
- * waiting for its stored rating, and a flash crowd seated in parts. */
+ * waiting for its stored rating, and a flash crowd seated in parts; a
+ * cluster's `online` summed over the live processes. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,9 @@ static void db_remove(const char *path)
     unlink(side);
 }
 
-static drv *drv_new(const char *name)
+/* A hub and its store; `owner` non-NULL: one process of a cluster
+ * (hub_config.cluster) whose store handle is that owner's, heartbeat alive. */
+static drv *drv_new_as(const char *name, const char *owner)
 {
     pl_json_setup();
     drv *d = calloc(1, sizeof *d);
@@ -49,15 +52,20 @@ static drv *drv_new(const char *name)
     pl_buf err = {0};
     d->s = store_open(d->path, &err);
     hub_config cfg = {.test_seed = 4242, .takeover_level = "easy", .rate_per_s = 1000, .rate_burst = 3000,
-                      .grace_s = 30};
+                      .grace_s = 30, .cluster = owner != NULL};
     d->h = hub_new(&cfg, &err);
-    if (!d->s || !d->h)
+    if (!d->s || !d->h || (owner && (store_set_owner(d->s, owner, &err) < 0 || store_owner_beat(d->s, 60000, &err) < 0)))
         fail_msg("setup: %s", pl_buf_str(&err));
     pl_buf_free(&err);
     d->now = 5000000;
     for (int i = 0; i < MAXC; i++)
         d->in[i] = json_array();
     return d;
+}
+
+static drv *drv_new(const char *name)
+{
+    return drv_new_as(name, NULL);
 }
 
 static int conn_index(drv *d, uint64_t id)
@@ -353,6 +361,41 @@ static void test_counts_pushed_once_a_second(void **state)
     drv_free(d);
 }
 
+/* A cluster's `online` (docs/pairing.md, "Several processes"): this
+ * process's connections now plus the other live processes' as their
+ * heartbeats stored them, read with the lobby (hub_lobby_read, as the
+ * cluster thread reads it); an expired process's count nothing. */
+static void test_counts_online_across_processes(void **state)
+{
+    (void)state;
+    drv *d = drv_new_as("online", "host:1:me");
+    int w = connect_(d);
+    pl_buf err = {0};
+    store *other = store_open(d->path, &err);
+    if (!other || store_set_owner(other, "host:2:other", &err) < 0 ||
+        store_owner_beat_conns(other, 60000, 4, &err) < 0 || store_owner_beat_conns(d->s, 60000, 1, &err) < 0)
+        fail_msg("other: %s", pl_buf_str(&err));
+    sendf(d, w, "{\"type\":\"counts\"}");
+    assert_int_equal(json_integer_value(json_object_get(last(d, w, "counts"), "online")), 1); /* not read yet */
+    hub_lobby *l = hub_lobby_read(d->s, 0, &err);
+    assert_non_null(l);
+    hub_lobby_set(d->h, l);
+    run_to(d, d->now + 1100);
+    assert_int_equal(json_integer_value(json_object_get(last(d, w, "counts"), "online")), 5);
+    connect_(d); /* this process's own: counted at once */
+    run_to(d, d->now + 1100);
+    assert_int_equal(json_integer_value(json_object_get(last(d, w, "counts"), "online")), 6);
+    assert_true(store_owner_beat(other, -5000, &err) == 1); /* the other process's heartbeat ends */
+    l = hub_lobby_read(d->s, 0, &err);
+    assert_non_null(l);
+    hub_lobby_set(d->h, l);
+    run_to(d, d->now + 1100);
+    assert_int_equal(json_integer_value(json_object_get(last(d, w, "counts"), "online")), 2);
+    store_close(other);
+    pl_buf_free(&err);
+    drv_free(d);
+}
+
 /* A signed-in seeker's seek waits for the store's rating (read with the
  * next batch) before it is in the pool: no `seeking` until the batch comes
  * back; an unseek meanwhile ends it (the rating that comes back counts for
@@ -464,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_oldest_members_options),
         cmocka_unit_test(test_four_people),
         cmocka_unit_test(test_counts_pushed_once_a_second),
+        cmocka_unit_test(test_counts_online_across_processes),
         cmocka_unit_test(test_account_waits_for_its_rating),
         cmocka_unit_test(test_flash_crowd_seated_in_parts),
     };

@@ -1713,6 +1713,111 @@ static void test_seeks_roles_and_pairings(void **st)
     B->drop(path);
 }
 
+static int64_t sweep(store *s, int64_t grace_ms, int max_rows)
+{
+    pl_buf err = {0};
+    int64_t n = store_seeks_sweep(s, grace_ms, max_rows, &err);
+    if (n < 0)
+        fail_msg("sweep: %s", pl_buf_str(&err));
+    pl_buf_free(&err);
+    return n;
+}
+
+static int64_t online(store *s)
+{
+    pl_buf err = {0};
+    int64_t n = store_online(s, &err);
+    if (n < 0)
+        fail_msg("online: %s", pl_buf_str(&err));
+    pl_buf_free(&err);
+    return n;
+}
+
+/* The lobby across processes (docs/pairing.md, "Several processes"):
+ * `online` is the sum of the connections the live owners stored with their
+ * heartbeats (the asker's own excepted, an expired owner's left out); the
+ * sweep deletes the seeks and pairings of an owner dead for more than the
+ * grace — not before — at most max_rows of each per call, then its owner
+ * row; a live owner's rows stay. */
+static void test_online_and_dead_seeks_swept(void **st)
+{
+    (void)st;
+    NEED_BACKEND();
+    char path[256];
+    B->fresh(path, sizeof path, "sweep");
+    store *a = owned(path, "host:1:a"), *b = owned(path, "host:2:b"), *c = owned(path, "host:3:c");
+    pl_buf err = {0};
+    assert_int_equal(online(a), 0);
+    assert_int_equal(store_owner_beat_conns(a, 60000, 5, &err), 0);
+    assert_int_equal(store_owner_beat_conns(b, 60000, 7, &err), 0);
+    assert_int_equal(store_owner_beat_conns(c, 60000, 11, &err), 0);
+    assert_int_equal(online(a), 18);
+    assert_int_equal(online(b), 16);
+    assert_int_equal(beat(b, 60000), 1); /* a plain beat keeps the stored count */
+    assert_int_equal(online(a), 18);
+    assert_int_equal(store_owner_beat_conns(b, 60000, -1, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "0 or more"));
+    assert_int_equal(online(a), 18); /* the refusal wrote nothing */
+
+    /* c: three waiting seeks and one pairing; a: a seek and a pairing; b: a seek */
+    seek_put_ok(c, "c1", 1500, 0);
+    seek_put_ok(c, "c2", 1500, 0);
+    seek_put_ok(c, "c3", 1500, 0);
+    seek_put_ok(c, "c4", 1500, 0);
+    seek_put_ok(a, "a1", 1500, 0);
+    seek_put_ok(a, "a2", 1500, 0);
+    seek_put_ok(b, "b1", 1500, 0);
+    assert_int_equal(store_role_take(a, "pairing", &err), 1);
+    store_pairing pr[2] = {
+        {.seek = "c3", .room = "R1", .token = "t1", .pool = "ur/skiryuk", .game = "ur", .seat = 0},
+        {.seek = "a2", .room = "R1", .token = "t2", .pool = "ur/skiryuk", .game = "ur", .seat = 1}};
+    assert_int_equal(store_pairing_put(a, "pairing", pr, 2, &err), 0);
+    assert_int_equal(sweep(a, 0, 100), 0); /* everybody lives */
+
+    assert_int_equal(beat(c, -5000), 1); /* c's heartbeat ended 5 s ago */
+    assert_int_equal(online(a), 7);       /* counts nothing */
+    assert_int_equal(online(b), 5);
+    assert_int_equal(sweep(a, 60000, 100), 0); /* not before the grace */
+    assert_int_equal(sweep(a, 1000, 2), 3);    /* bounded: 2 of its 3 seeks, its pairing; its row kept */
+    assert_int_equal(sweep(a, 1000, 2), 2);    /* the last seek, then its owner row */
+    assert_int_equal(sweep(a, 1000, 2), 0);    /* nothing left */
+
+    assert_int_equal(beat(c, 60000), 0); /* c comes back: a new owner row, none of its rows */
+    assert_int_equal(online(a), 7);      /* a new row's count: 0 */
+    seen_seeks v = {0};
+    assert_int_equal(store_seeks_read(c, grab_seek, &v, &err), 0);
+    assert_int_equal(v.n, 2); /* a1 and b1: the live owners' seeks kept */
+    assert_string_equal(v.id[0], "a1");
+    assert_string_equal(v.id[1], "b1");
+    seen_pairings pa = {0}, pc = {0};
+    assert_int_equal(store_pairings_of(a, grab_pairing, &pa, &err), 0);
+    assert_int_equal(store_pairings_of(c, grab_pairing, &pc, &err), 0);
+    assert_int_equal(pa.n, 1);
+    assert_string_equal(pa.seek[0], "a2");
+    assert_int_equal(pc.n, 0);
+
+    /* an owner that stopped cleanly (ttl 0) and never had a seek: its row goes too */
+    assert_int_equal(beat(b, -5000), 1);
+    assert_int_equal(sweep(a, 1000, 2), 2); /* b1 and b's row */
+    assert_int_equal(sweep(a, 1000, 2), 0);
+
+    /* refusals */
+    pl_buf_clear(&err);
+    assert_int_equal(store_seeks_sweep(a, -1, 10, &err), -1);
+    assert_int_equal(store_seeks_sweep(a, 1000, 0, &err), -1);
+    store *d = open_ok(path); /* no owner */
+    pl_buf_clear(&err);
+    assert_int_equal(store_seeks_sweep(d, 1000, 10, &err), -1);
+    assert_non_null(strstr(pl_buf_str(&err), "no owner"));
+    assert_int_equal(store_online(d, &err), -1);
+    store_close(d);
+    store_close(a);
+    store_close(b);
+    store_close(c);
+    pl_buf_free(&err);
+    B->drop(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1736,6 +1841,7 @@ int main(void)
         cmocka_unit_test(test_rating_history),
         cmocka_unit_test(test_player_games),
         cmocka_unit_test(test_seeks_roles_and_pairings),
+        cmocka_unit_test(test_online_and_dead_seeks_swept),
     };
     int failed = cmocka_run_group_tests_name("store_sqlite", tests, use_sqlite, NULL);
     failed += cmocka_run_group_tests_name("store_postgresql", tests, use_pg, stop_pg);

@@ -24,6 +24,12 @@
  * --hub (bseek_hub): the same crowd through the hub (hub.h) instead, as
  * sessions sending `seek` messages; every hub_tick timed (docs/benchmarks.md,
  * "Play now through the hub").
+ *
+ * --sweep DB (bseek_sweep): the store's sweep of a dead process's seeks
+ * (store_seeks_sweep) on a fresh database: N seeks of a dead owner beside
+ * N / 10 of a live one; each sweep call, the whole sweep, the live read
+ * and an idle sweep (beside a one-row read: the round trip) timed
+ * (docs/benchmarks.md, "Sweeping a dead process's seeks").
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -288,6 +294,103 @@ static int bseek_hub(long nseeks, double rate, int burst, double pcomp, int rang
     return oom || errors ? 1 : 0;
 }
 
+/* Milliseconds of wall clock since `t0` (bseek_clock(CLOCK_MONOTONIC)). */
+static double bseek_ms(double t0)
+{
+    return (bseek_clock(CLOCK_MONOTONIC) - t0) * 1e3;
+}
+
+static int bseek_count(void *ctx, const store_seek *k)
+{
+    (void)k;
+    (*(long *)ctx)++;
+    return 0;
+}
+
+/* Opens `db` as owner `owner` with a live heartbeat; NULL with a message. */
+static store *bseek_owner(const char *db, const char *owner)
+{
+    pl_buf err = {0};
+    store *s = store_open(db, &err);
+    if (!s || store_set_owner(s, owner, &err) < 0 || store_owner_beat(s, 3600 * 1000, &err) < 0) {
+        fprintf(stderr, "parlour bench seek: %s: %s\n", db, pl_buf_str(&err));
+        store_close(s);
+        s = NULL;
+    }
+    pl_buf_free(&err);
+    return s;
+}
+
+/* --sweep: n dead seeks and n / 10 live ones written one by one (as the
+ * server writes them), the dead owner's heartbeat ended 5 s before; then
+ * the live read, each sweep call of HUB_SWEEP_ROWS rows (grace 1 s), the
+ * live read again and an idle sweep (nothing to do) timed. */
+static int bseek_sweep(const char *db, long n)
+{
+    store *dead = bseek_owner(db, "bench:1:dead"), *live = bseek_owner(db, "bench:2:live");
+    pl_buf err = {0};
+    int rc = dead && live ? 0 : 1;
+    double t0 = bseek_clock(CLOCK_MONOTONIC);
+    for (long i = 0; rc == 0 && i < n + n / 10; i++) {
+        char id[40];
+        snprintf(id, sizeof id, "%016lx%016lx", (unsigned long)i * 2654435761u, (unsigned long)i);
+        store_seek k = {.id = id, .pool = "ur/skiryuk", .game = "ur", .options = "{}", .name = "Bench",
+                        .players = 2, .rating = 1500, .rd = 350, .made_ms = 1, .after_s = 30};
+        if (store_seek_put(i < n ? dead : live, &k, &err) < 0)
+            rc = 1;
+    }
+    if (rc == 0)
+        printf("written: %ld dead seeks, %ld live, in %.0f ms\n", n, n / 10, bseek_ms(t0));
+    if (rc == 0 && (store_owner_beat(dead, -5000, &err) < 0 || store_owner_beat(live, 3600 * 1000, &err) < 0))
+        rc = 1;
+    long seen = 0;
+    t0 = bseek_clock(CLOCK_MONOTONIC);
+    if (rc == 0 && store_seeks_read(live, bseek_count, &seen, &err) != 0)
+        rc = 1;
+    if (rc == 0)
+        printf("live read before: %ld seeks in %.2f ms\n", seen, bseek_ms(t0));
+    double total = bseek_clock(CLOCK_MONOTONIC), cpu = bseek_clock(CLOCK_PROCESS_CPUTIME_ID), worst = 0;
+    int calls = 0;
+    for (int64_t got = 1; rc == 0 && got > 0; calls++) {
+        t0 = bseek_clock(CLOCK_MONOTONIC);
+        got = store_seeks_sweep(live, 1000, HUB_SWEEP_ROWS, &err);
+        double ms = bseek_ms(t0);
+        worst = ms > worst ? ms : worst;
+        if (got < 0)
+            rc = 1;
+        else
+            printf("sweep call %d: %" PRId64 " rows in %.2f ms\n", calls + 1, got, ms);
+    }
+    if (rc == 0)
+        printf("swept: %d calls of at most %d rows, %.1f ms in all (this process's CPU %.1f ms), the slowest "
+               "%.2f ms\n",
+               calls, HUB_SWEEP_ROWS, bseek_ms(total), (bseek_clock(CLOCK_PROCESS_CPUTIME_ID) - cpu) * 1e3, worst);
+    seen = 0;
+    t0 = bseek_clock(CLOCK_MONOTONIC);
+    if (rc == 0 && store_seeks_read(live, bseek_count, &seen, &err) != 0)
+        rc = 1;
+    if (rc == 0)
+        printf("live read after: %ld seeks in %.2f ms\n", seen, bseek_ms(t0));
+    t0 = bseek_clock(CLOCK_MONOTONIC);
+    for (int i = 0; rc == 0 && i < 100; i++)
+        if (store_seeks_sweep(live, 1000, HUB_SWEEP_ROWS, &err) != 0)
+            rc = 1;
+    if (rc == 0)
+        printf("idle sweep (nothing to do): %.3f ms a call (100 calls)\n", bseek_ms(t0) / 100);
+    t0 = bseek_clock(CLOCK_MONOTONIC); /* a read of one row, for comparison: one round trip */
+    for (int i = 0; rc == 0 && i < 100; i++)
+        if (store_online(live, &err) < 0)
+            rc = 1;
+    if (rc == 0)
+        printf("store_online, for comparison: %.3f ms a call (100 calls)\n", bseek_ms(t0) / 100);
+    if (rc)
+        fprintf(stderr, "parlour bench seek: --sweep: %s\n", err.len ? pl_buf_str(&err) : "failed");
+    pl_buf_free(&err);
+    store_close(dead);
+    store_close(live);
+    return rc;
+}
+
 int cli_bench_seek(int argc, char **argv)
 {
     static const struct option lo[] = {{"seeks", required_argument, 0, 'n'},
@@ -298,14 +401,16 @@ int cli_bench_seek(int argc, char **argv)
                                        {"seed", required_argument, 0, 's'},
                                        {"range", required_argument, 0, 'g'},
                                        {"hub", no_argument, 0, 'H'},
+                                       {"sweep", required_argument, 0, 'S'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
     long nseeks = 10000;
     double rate = 200, pcomp = 0.3, pcancel = 0.1;
     int burst = 0, range = 0, hubmode = 0, c;
     uint64_t seed = 1;
+    const char *sweep_db = NULL;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "n:r:bc:x:s:g:Hh", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "n:r:bc:x:s:g:HS:h", lo, NULL)) != -1) {
         switch (c) {
         case 'n': nseeks = atol(optarg); break;
         case 'r': rate = atof(optarg); break;
@@ -315,9 +420,11 @@ int cli_bench_seek(int argc, char **argv)
         case 's': seed = strtoull(optarg, NULL, 10); break;
         case 'g': range = atoi(optarg); break;
         case 'H': hubmode = 1; break;
+        case 'S': sweep_db = optarg; break;
         case 'h':
             puts("usage: parlour bench seek [--seeks N] [--rate R | --burst] [--computer P] [--cancel P]\n"
                  "                         [--range W] [--seed S] [--hub]\n"
+                 "       parlour bench seek --sweep FILE|URL [--seeks N]\n"
                  "The Play now pool (seek.h) under a crowd on a virtual clock, ticking every 100 ms:\n"
                  "each tick's pairing time (p50/p99/max) and the seeks paired per second.\n"
                  "  --seeks N     people, one seek each (default 10000)\n"
@@ -330,7 +437,9 @@ int cli_bench_seek(int argc, char **argv)
                  "  --seed S      the draws (default 1)\n"
                  "  --hub         through the hub instead (the server's code minus the sockets): N\n"
                  "                sessions each send a seek; each hub_tick and seek message timed\n"
-                 "                (--cancel is not used)");
+                 "                (--cancel is not used)\n"
+                 "  --sweep DB    the store's sweep of a dead process's seeks instead, on a new database\n"
+                 "                DB (a SQLite file or a postgresql:// URL): N dead seeks, N/10 live");
             return 0;
         default: return 2;
         }
@@ -345,6 +454,8 @@ int cli_bench_seek(int argc, char **argv)
     }
     if (seed == 0)
         seed = 1;
+    if (sweep_db)
+        return bseek_sweep(sweep_db, nseeks);
     if (hubmode)
         return bseek_hub(nseeks, rate, burst, pcomp, range, seed);
     seek_pool *p = seek_new(NULL);

@@ -26,7 +26,7 @@
 static const char serve_usage[] =
     "usage: parlour serve [--port N] [--host ADDR] [--db FILE|URL] [--web DIR] [--fonts DIR]\n"
     "                     [--workers N] [--test-seed N] [--test-fast-hash] [--max-queue BYTES] [--table FILE]...\n"
-    "                     [--cluster]\n"
+    "                     [--cluster] [--test-sweep-ms MS]\n"
     "                     [--engines N] [--engine-cmd CMD] [--engine-timeout MS] [--public-url URL]\n"
     "The game server: rooms played from the browser (docs/server.md, docs/web-protocol.md).\n"
     "Once it prints \"listening\", open the address it prints for this machine; other devices\n"
@@ -50,6 +50,8 @@ static const char serve_usage[] =
     "                 works; without them the pages use the device's fonts)\n"
     "  --workers N    threads for the computer players (default min(2, cores))\n"
     "  --test-seed N  for tests only: rooms get seeds N, N+1, ... and codes derived from them\n"
+    "  --test-sweep-ms MS  for tests only (--cluster): a dead process's waiting seeks are deleted\n"
+    "                 MS after its heartbeat expired (default 60000, docs/pairing.md)\n"
     "  --test-fast-hash  for tests only: passwords hashed with Argon2id's smallest limits\n"
     "                 (1 pass, 8 KiB) so tests sign up quickly; never in production\n"
     "  --max-queue B  bytes waiting for a client that does not read before it is closed\n"
@@ -167,7 +169,7 @@ int cli_serve(int argc, char **argv)
         {"engines", required_argument, NULL, 'e'}, {"engine-cmd", required_argument, NULL, 'c'},
         {"engine-timeout", required_argument, NULL, 'T'},
         {"cluster", no_argument, NULL, 'C'},     {"public-url", required_argument, NULL, 'U'},
-        {"test-fast-hash", no_argument, NULL, 'A'},
+        {"test-fast-hash", no_argument, NULL, 'A'}, {"test-sweep-ms", required_argument, NULL, 'S'},
         {"fonts", required_argument, NULL, 'F'},
         {NULL, 0, NULL, 0}};
     net_config cfg = {.host = "127.0.0.1", .port = 8080, .db = "parlour.db"};
@@ -223,6 +225,14 @@ int cli_serve(int argc, char **argv)
                 return 2;
             }
             cfg.test_seed = (uint64_t)v;
+            break;
+        case 'S':
+            if (serve_int(optarg, 1, 3600 * 1000, &v)) {
+                fprintf(stderr, "parlour serve: --test-sweep-ms takes a number of ms from 1 to 3600000, not '%s'\n",
+                        optarg);
+                return 2;
+            }
+            cfg.sweep_grace_ms = v;
             break;
         case 'q':
             if (serve_int(optarg, 1024, 1LL << 30, &v)) {

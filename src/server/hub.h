@@ -207,10 +207,23 @@ void hub_rooms_lost(hub *h, int64_t now_ms);
 /* The public open rooms of the store, read by any thread for the lobby of a
  * cluster (hub_lobby_read), handed to the hub (hub_lobby_set). */
 typedef struct hub_lobby hub_lobby;
+/* How long after a process's heartbeat expired its seeks and pairings stay
+ * in the store before the holder of the role "pairing" deletes them
+ * (store_seeks_sweep; docs/pairing.md, "Several processes"): far past
+ * NET_TTL_MS, so that only a process dead or frozen for a minute is swept. */
+#define HUB_SWEEP_GRACE_MS 60000
+/* The rows of each table one lobby read's sweep deletes at most (so a read
+ * stays short however many rows a dead process left: docs/benchmarks.md,
+ * "Sweeping a dead process's seeks"). */
+#define HUB_SWEEP_ROWS 500
 /* Reads the unfinished public rooms of `s` into a new list (free it with
- * hub_lobby_free, or give it to hub_lobby_set). Returns it, or NULL with a
- * message. Any thread; touches only `s`. */
-hub_lobby *hub_lobby_read(store *s, pl_buf *err);
+ * hub_lobby_free, or give it to hub_lobby_set), with Play now's part of a
+ * cluster: the other live processes' connections (store_online), the role
+ * "pairing" taken or kept, the live seeks and this process's pairings; the
+ * holder of the role also sweeps the rows of processes dead for more than
+ * `sweep_grace_ms` (0: HUB_SWEEP_GRACE_MS; tests shorten it). Returns the
+ * list, or NULL with a message. Any thread; touches only `s`. */
+hub_lobby *hub_lobby_read(store *s, int64_t sweep_grace_ms, pl_buf *err);
 /* Replaces the hub's lobby list with `l` (owned by the hub from then on):
  * `rooms` answers list these rooms (a room held here is shown as it is
  * now) and the public rooms held here that the list does not have yet. */

@@ -240,6 +240,7 @@ struct hub_lobby {
      * process holds the role "pairing", every live seek (by id) and this
      * process's pairings; strings owned. */
     int seeks_on, holder;
+    int64_t online; /* the other live processes' connections (store_online), -1 not known */
     store_seek *seeks;
     int nseeks, capseeks;
     store_pairing *pairs;
@@ -608,9 +609,10 @@ void hubp_pairing_clear(store_pairing *p);
  * written (each one's status set; none when `rooms_ok` is 0: its rooms may
  * not be stored) and its told pairings deleted. */
 void hubp_batch_write(store *s, hub_batchp *p, int rooms_ok);
-/* The cluster thread, in hub_lobby_read: the role taken, the seeks and this
- * process's pairings read into `l`. */
-void hubp_lobby_read(store *s, hub_lobby *l);
+/* The cluster thread, in hub_lobby_read: the other processes' connections,
+ * the role taken, the seeks and this process's pairings read into `l`; the
+ * holder sweeps the rows of processes dead for over `grace_ms`. */
+void hubp_lobby_read(store *s, hub_lobby *l, int64_t grace_ms);
 /* A new lobby `l` came (cluster): the holder's pool follows the stored
  * seeks, this process's pairings are told, `counts` follow the table. */
 void hubp_lobby(hub *h, const hub_lobby *l);

@@ -93,6 +93,7 @@ struct hubp_pool {
     /* A cluster whose store keeps seeks (`table`): this process's seeks go
      * to the store; the role's holder pools every stored seek here. */
     int table, holder;
+    int64_t others;     /* a cluster's: the other live processes' connections at the last read */
     int known;          /* a cluster's: the first lobby said whether the store keeps seeks (no tick before) */
     hubp_remote *rem;   /* slots, by the low bits of their ids */
     int nrem, caprem;
@@ -254,7 +255,9 @@ void hubp_changed(hub *h)
 
 /* ---- counts ------------------------------------------------------------ */
 
-/* {"type":"counts","online":N,"pools":{key:n},"waiting":{game:n}} (a new reference). */
+/* {"type":"counts","online":N,"pools":{key:n},"waiting":{game:n}} (a new
+ * reference). `online`: this process's connections now, plus a cluster's
+ * other live processes' at the last read (their heartbeats' counts). */
 static json_t *counts_json(hub *h)
 {
     struct hubp_pool *p = h->seeks;
@@ -265,8 +268,8 @@ static json_t *counts_json(hub *h)
         json_t *was = json_object_get(games, p->keys[i].game);
         json_object_set_new(games, p->keys[i].game, json_integer(n + (was ? json_integer_value(was) : 0)));
     }
-    return json_pack("{s:s, s:I, s:o, s:o}", "type", "counts", "online", (json_int_t)h->live_conns, "pools", pools,
-                     "waiting", games);
+    json_int_t online = (json_int_t)h->live_conns + (p ? p->others : 0);
+    return json_pack("{s:s, s:I, s:o, s:o}", "type", "counts", "online", online, "pools", pools, "waiting", games);
 }
 
 void hubp_req_counts(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
@@ -934,10 +937,14 @@ static int lobby_pairing_cb(void *ctx, const store_pairing *p)
     return 0;
 }
 
-void hubp_lobby_read(store *s, hub_lobby *l)
+void hubp_lobby_read(store *s, hub_lobby *l, int64_t grace_ms)
 {
     pl_buf e = {0};
     l->seeks_on = -1;
+    if ((l->online = store_online(s, &e)) < 0) {
+        fprintf(stderr, "parlour serve: online: %s\n", pl_buf_str(&e));
+        pl_buf_clear(&e);
+    }
     int r = store_role_take(s, HUBP_ROLE, &e);
     if (r < 0) {
         if (strstr(pl_buf_str(&e), "keeps no seeks"))
@@ -946,6 +953,12 @@ void hubp_lobby_read(store *s, hub_lobby *l)
         return;
     }
     l->holder = r;
+    /* The holder deletes what dead processes left (one of them, bounded, a
+     * read: usually nothing to do, one indexed read), before it reads. */
+    if (r == 1 && store_seeks_sweep(s, grace_ms, HUB_SWEEP_ROWS, &e) < 0) {
+        fprintf(stderr, "parlour serve: sweep: %s\n", pl_buf_str(&e));
+        pl_buf_clear(&e);
+    }
     if (store_seeks_read(s, lobby_seek_cb, l, &e) != 0 || store_pairings_of(s, lobby_pairing_cb, l, &e) != 0) {
         fprintf(stderr, "parlour serve: seeks: %s\n", e.len ? pl_buf_str(&e) : "out of memory");
         l->holder = 0; /* nothing known: the hub keeps what it has */
@@ -1036,10 +1049,16 @@ static void rem_follow(struct hubp_pool *p, const hub_lobby *l)
 
 void hubp_lobby(hub *h, const hub_lobby *l)
 {
-    if (!h->cfg.cluster || !l || l->seeks_on < 0)
+    if (!h->cfg.cluster || !l)
         return;
     struct hubp_pool *p = pool_get(h);
     if (!p)
+        return;
+    if (l->online >= 0 && l->online != p->others) { /* the cluster's `online` changed */
+        p->others = l->online;
+        p->dirty = 1;
+    }
+    if (l->seeks_on < 0)
         return;
     p->known = 1;
     if (!l->seeks_on)

@@ -390,7 +390,7 @@ static int lobby_cb(void *ctx, const store_room *sr, int finished, const char *r
     return 0;
 }
 
-hub_lobby *hub_lobby_read(store *s, pl_buf *err)
+hub_lobby *hub_lobby_read(store *s, int64_t sweep_grace_ms, pl_buf *err)
 {
     pl_json_setup();
     hub_lobby *l = pl_calloc(1, sizeof *l);
@@ -405,6 +405,6 @@ hub_lobby *hub_lobby_read(store *s, pl_buf *err)
         hub_lobby_free(l);
         return NULL;
     }
-    hubp_lobby_read(s, l);
+    hubp_lobby_read(s, l, sweep_grace_ms > 0 ? sweep_grace_ms : HUB_SWEEP_GRACE_MS);
     return l;
 }

@@ -189,6 +189,9 @@ struct net {
     int64_t beat_next;   /* cluster thread: when the next heartbeat is due */
     int beat_failing;    /* cluster thread: the last beat failed (logged once) */
     int st_lost;         /* the heartbeat had expired: every lease may be lost */
+    atomic_llong online; /* the open WebSocket connections (the hub's), written by the service
+                            thread, stored with each heartbeat for the cluster's `online` */
+    int64_t sweep_ms;    /* net_config.sweep_grace_ms */
     hub_lobby *lobby_new; /* read by the cluster thread, for the hub */
     pthread_t lb_thread;
     int lb_started;
@@ -644,7 +647,7 @@ static void net_midturn(net *n)
 static void net_beat(net *n, store *w)
 {
     pl_buf err = {0};
-    int rc = store_owner_beat(w, NET_TTL_MS, &err);
+    int rc = store_owner_beat_conns(w, NET_TTL_MS, atomic_load(&n->online), &err);
     n->beat_next = net_now() + NET_BEAT_MS;
     if (rc < 0 && !n->beat_failing)
         fprintf(stderr, "parlour serve: heartbeat: %s\n", pl_buf_str(&err));
@@ -708,7 +711,7 @@ static void *net_lobby_main(void *arg)
             usleep((useconds_t)wait * 1000);
         hub_lobby *l = NULL;
         if (notes >= 0 && (notes > 0 || net_now() >= next)) {
-            l = hub_lobby_read(w, &err);
+            l = hub_lobby_read(w, n->sweep_ms, &err);
             next = net_now() + NET_LOBBY_MS;
         }
         if (notes < 0 || (!l && err.len)) { /* the connection is lost: a new handle next time */
@@ -1930,6 +1933,7 @@ static int net_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
             net_pump(n);
             return -1;
         }
+        atomic_fetch_add(&n->online, 1);
         net_ws_session(n, wsi, c);
         net_pump(n);
         return 0;
@@ -1955,6 +1959,7 @@ static int net_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
             net_map_del(&n->conns, id);
             net_conn_clear(c);
             hub_disconnect(n->hub, id, net_now());
+            atomic_fetch_sub(&n->online, 1);
             net_pump(n);
         }
         return 0;
@@ -2002,6 +2007,7 @@ static int net_cluster_start(net *n, const net_config *cfg, pl_buf *err)
         snprintf(owner, sizeof owner, "%s:%ld:%08llx", host, (long)getpid(), (unsigned long long)(r & 0xffffffffu));
     }
     n->cluster = 1;
+    n->sweep_ms = cfg->sweep_grace_ms;
     snprintf(n->owner, sizeof n->owner, "%s", owner);
     if (store_set_owner(n->store, owner, err) < 0 || store_owner_beat(n->store, NET_TTL_MS, err) < 0)
         return -1;

@@ -88,6 +88,9 @@ typedef struct net_config {
                             rooms restored at start, the lobby re-read from the store [0;
                             `parlour serve` sets it for --cluster or a postgresql:// store] */
     const char *owner;   /* cluster: the owner id [host:pid:random] */
+    int64_t sweep_grace_ms; /* cluster: a dead process's seeks deleted this long after its heartbeat
+                               expired [HUB_SWEEP_GRACE_MS]; `parlour serve --test-sweep-ms`, for
+                               tests only, shortens it */
     unsigned long long acct_ops; /* accounts: Argon2id's operations and memory (acct_config) [libsodium's
                                     interactive limits]; `parlour serve --test-fast-hash`, for tests only,
                                     sets libsodium's minimums */

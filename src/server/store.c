@@ -140,7 +140,21 @@ static int owner_ok(store *s, pl_buf *err)
 
 int store_owner_beat(store *s, int64_t ttl_ms, pl_buf *err)
 {
-    return owner_ok(s, err) ? s->ops->owner_beat(s, ttl_ms, err) : -1;
+    return owner_ok(s, err) ? s->ops->owner_beat(s, ttl_ms, -1, err) : -1;
+}
+
+int store_owner_beat_conns(store *s, int64_t ttl_ms, int64_t conns, pl_buf *err)
+{
+    if (conns < 0) {
+        pl_buf_puts(err, "store: a connection count is 0 or more");
+        return -1;
+    }
+    return owner_ok(s, err) ? s->ops->owner_beat(s, ttl_ms, conns, err) : -1;
+}
+
+int64_t store_online(store *s, pl_buf *err)
+{
+    return owner_ok(s, err) ? s->ops->online(s, err) : -1;
 }
 
 int store_lease_take(store *s, const char *code, pl_buf *holder, pl_buf *err)
@@ -617,4 +631,15 @@ int store_pairing_drop(store *s, const char *seek, pl_buf *err)
     if (!owner_ok(s, err) || !seeks_offered(s, err) || !seek_id_ok(seek, err))
         return -1;
     return s->ops->pairing_drop(s, seek, err);
+}
+
+int64_t store_seeks_sweep(store *s, int64_t grace_ms, int max_rows, pl_buf *err)
+{
+    if (!owner_ok(s, err) || !seeks_offered(s, err))
+        return -1;
+    if (grace_ms < 0 || max_rows < 1) {
+        pl_buf_puts(err, "store: a sweep needs a grace of 0 ms or more and 1 row or more");
+        return -1;
+    }
+    return s->ops->seeks_sweep(s, grace_ms, max_rows, err);
 }

@@ -143,6 +143,16 @@ const char *store_lost_room(const store *s);
  * expired or did not exist (then the process must assume it lost every lease
  * it had and take each again), or -1 with a message (no owner set). */
 int store_owner_beat(store *s, int64_t ttl_ms, pl_buf *err);
+/* As store_owner_beat, and stores `conns` (this process's open connections,
+ * 0 or more) with the heartbeat, in the same statement, for store_online.
+ * store_owner_beat keeps the count stored (0 for a new owner). Returns as
+ * store_owner_beat; a negative count is refused (-1, nothing written). */
+int store_owner_beat_conns(store *s, int64_t ttl_ms, int64_t conns, pl_buf *err);
+/* The sum of the connection counts of every owner whose heartbeat is alive,
+ * this handle's owner excepted (its caller knows its own count better than
+ * the last beat wrote it); an expired owner counts nothing. Returns the sum
+ * (0 or more), or -1 with a message (no owner set, I/O error). */
+int64_t store_online(store *s, pl_buf *err);
 
 /* Takes or keeps the lease of room `code` for this handle's owner (whose
  * heartbeat must be alive: call store_owner_beat first), in one
@@ -435,5 +445,15 @@ typedef int (*store_pairing_fn)(void *ctx, const store_pairing *p);
 int store_pairings_of(store *s, store_pairing_fn fn, void *ctx, pl_buf *err);
 /* Deletes the pairing of seek `seek` (told). 0 or -1. */
 int store_pairing_drop(store *s, const char *seek, pl_buf *err);
+/* Sweeps one dead process: the owner whose heartbeat expired longest ago,
+ * provided that was more than `grace_ms` ago (0 or more), loses at most
+ * `max_rows` (1 or more) of its seeks and at most `max_rows` of its
+ * pairings, and, when none of either is left, its owner row (its leases
+ * then read as any expired owner's). One transaction of indexed statements:
+ * the work is bounded by max_rows, not by the tables' size; a later call
+ * goes on. Needs an owner (not the swept one's: a live owner is never
+ * swept). Returns the rows deleted (0: nothing to sweep), or -1 with a
+ * message and nothing deleted. */
+int64_t store_seeks_sweep(store *s, int64_t grace_ms, int max_rows, pl_buf *err);
 
 #endif

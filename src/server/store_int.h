@@ -37,7 +37,9 @@ typedef struct store_ops {
     int (*room_get)(store *s, const char *code, store_room_fn fn, void *ctx, pl_buf *err);
     int (*actions)(store *s, const char *code, store_action_fn fn, void *ctx, pl_buf *err);
     int64_t (*count)(store *s, const char *code, pl_buf *err);
-    int (*owner_beat)(store *s, int64_t ttl_ms, pl_buf *err);
+    /* conns < 0: the stored count kept (a new owner's: 0). */
+    int (*owner_beat)(store *s, int64_t ttl_ms, int64_t conns, pl_buf *err);
+    int64_t (*online)(store *s, pl_buf *err);
     int (*lease_take)(store *s, const char *code, pl_buf *holder, pl_buf *err);
     int (*lease_drop)(store *s, const char *code, pl_buf *err);
     int (*watch_fd)(store *s);
@@ -78,6 +80,7 @@ typedef struct store_ops {
     int (*pairing_put)(store *s, const char *role, const store_pairing *p, int n, pl_buf *err);
     int (*pairings_of)(store *s, store_pairing_fn fn, void *ctx, pl_buf *err);
     int (*pairing_drop)(store *s, const char *seek, pl_buf *err);
+    int64_t (*seeks_sweep)(store *s, int64_t grace_ms, int max_rows, pl_buf *err);
 } store_ops;
 
 /* One row of a backend's player_games: fills a store_player_game from the

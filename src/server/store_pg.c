@@ -102,6 +102,9 @@ enum {
     P_RATING_HIST,
     P_DRILL_GET,
     P_DRILL_PUT,
+    P_ONLINE,
+    P_SWEEP_DEAD,
+    P_SWEEP,
     NP
 };
 
@@ -158,13 +161,15 @@ static const struct {
     [P_ROOM_GET] = {"SELECT " ROOM_COLS "FROM rooms WHERE code = $1", 1},
     [P_ACTIONS] = {"SELECT room, seq, seat, text, at_ms FROM actions WHERE room = $1 ORDER BY seq", 1},
     [P_COUNT] = {"SELECT (SELECT coalesce(max(seq) + 1, 0) FROM actions WHERE room = $1) FROM rooms WHERE code = $1", 1},
-    /* Renews owner $1 until now + $2 ms; says whether it was alive. */
+    /* Renews owner $1 until now + $2 ms with $3 connections (-1: the stored
+     * count kept); says whether it was alive. */
     [P_BEAT] = {"WITH old AS (SELECT alive_until FROM owners WHERE owner = $1) "
-                "INSERT INTO owners(owner, alive_until) "
-                "VALUES ($1, clock_timestamp() + $2::bigint * interval '1 millisecond') "
-                "ON CONFLICT (owner) DO UPDATE SET alive_until = excluded.alive_until "
+                "INSERT INTO owners(owner, alive_until, conns) "
+                "VALUES ($1, clock_timestamp() + $2::bigint * interval '1 millisecond', greatest($3::bigint, 0)) "
+                "ON CONFLICT (owner) DO UPDATE SET alive_until = excluded.alive_until, "
+                "conns = CASE WHEN $3::bigint < 0 THEN owners.conns ELSE excluded.conns END "
                 "RETURNING coalesce((SELECT alive_until > clock_timestamp() FROM old), false)",
-                2},
+                3},
     [P_OWNER_ALIVE] = {"SELECT alive_until > clock_timestamp() FROM owners WHERE owner = $1", 1},
     [P_LEASE_GET] = {"SELECT l.owner, coalesce(o.alive_until > clock_timestamp(), false) FROM leases l "
                      "LEFT JOIN owners o ON o.owner = l.owner WHERE l.room = $1",
@@ -251,6 +256,30 @@ static const struct {
                      "WHERE id = $1 ON CONFLICT (account) DO UPDATE SET record = excluded.record, "
                      "updated_ms = excluded.updated_ms",
                      3},
+    /* The live owners' connections, owner $1's excepted. */
+    [P_ONLINE] = {"SELECT coalesce(sum(conns), 0) FROM owners WHERE alive_until > clock_timestamp() AND owner <> $1",
+                  1},
+    /* Whether an owner's heartbeat ended more than $1 ms ago: the sweep's
+     * usual answer (none) in one indexed read, without planning the next. */
+    [P_SWEEP_DEAD] = {"SELECT count(*) FROM (SELECT 1 FROM owners "
+                      "WHERE alive_until < clock_timestamp() - $1::bigint * interval '1 millisecond' LIMIT 1) d",
+                      1},
+    /* The sweep (store_seeks_sweep), one statement on indexes: the owner
+     * dead longest, if its heartbeat ended more than $1 ms ago (its row
+     * locked: a beat of that owner waits and then finds it expired); at most
+     * $2 of its seeks and of its pairings; its row once none of either is
+     * left. Answers the rows deleted. */
+    [P_SWEEP] = {"WITH d AS (SELECT owner FROM owners "
+                 "WHERE alive_until < clock_timestamp() - $1::bigint * interval '1 millisecond' "
+                 "ORDER BY alive_until LIMIT 1 FOR UPDATE SKIP LOCKED), "
+                 "s AS (DELETE FROM seeks WHERE id IN (SELECT id FROM seeks WHERE owner IN (SELECT owner FROM d) "
+                 "LIMIT $2::bigint) RETURNING 1), "
+                 "p AS (DELETE FROM pairings WHERE seek IN (SELECT seek FROM pairings "
+                 "WHERE owner IN (SELECT owner FROM d) LIMIT $2::bigint) RETURNING 1), "
+                 "o AS (DELETE FROM owners WHERE owner IN (SELECT owner FROM d) "
+                 "AND (SELECT count(*) FROM s) < $2::bigint AND (SELECT count(*) FROM p) < $2::bigint RETURNING 1) "
+                 "SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM p) + (SELECT count(*) FROM o)",
+                 2},
 };
 
 typedef struct {
@@ -1003,14 +1032,15 @@ static int64_t pg_count(store *base, const char *code, pl_buf *err)
     return count(s, code, err);
 }
 
-static int pg_owner_beat(store *base, int64_t ttl_ms, pl_buf *err)
+static int pg_owner_beat(store *base, int64_t ttl_ms, int64_t conns, pl_buf *err)
 {
     pg_store *s = pg(base);
     if (ready(s, err) < 0)
         return -1;
-    char ttl[24];
+    char ttl[24], cn[24];
     snprintf(ttl, sizeof ttl, "%" PRId64, ttl_ms);
-    const char *p[2] = {s->base.owner, ttl};
+    snprintf(cn, sizeof cn, "%" PRId64, conns);
+    const char *p[3] = {s->base.owner, ttl, cn};
     PGresult *r = call(s, P_BEAT, p, "writing a heartbeat", err);
     if (!r)
         return -1;
@@ -1642,6 +1672,35 @@ static int pg_pairing_drop(store *base, const char *seek, pl_buf *err)
     return exec_ok(s, P_PAIRING_DROP, p, "deleting a pairing", err);
 }
 
+/* Runs statement q (parameters p) that answers one number; it, or -1. */
+static int64_t pg_number(pg_store *s, int q, const char *const *p, const char *what, pl_buf *err)
+{
+    if (ready(s, err) < 0)
+        return -1;
+    PGresult *r = call(s, q, p, what, err);
+    if (!r)
+        return -1;
+    int64_t n = PQntuples(r) == 1 ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : 0;
+    PQclear(r);
+    return n;
+}
+
+static int64_t pg_online(store *base, pl_buf *err)
+{
+    const char *p[1] = {base->owner};
+    return pg_number(pg(base), P_ONLINE, p, "reading the connections", err);
+}
+
+static int64_t pg_seeks_sweep(store *base, int64_t grace_ms, int max_rows, pl_buf *err)
+{
+    char g[24], m[16];
+    snprintf(g, sizeof g, "%" PRId64, grace_ms);
+    snprintf(m, sizeof m, "%d", max_rows);
+    const char *p[2] = {g, m};
+    int64_t dead = pg_number(pg(base), P_SWEEP_DEAD, p, "reading the heartbeats", err);
+    return dead <= 0 ? dead : pg_number(pg(base), P_SWEEP, p, "sweeping a dead process's rows", err);
+}
+
 static const store_ops pg_ops = {
     .close = pg_close,
     .room_put = pg_room_put,
@@ -1678,6 +1737,8 @@ static const store_ops pg_ops = {
     .pairing_put = pg_pairing_put,
     .pairings_of = pg_pairings_of,
     .pairing_drop = pg_pairing_drop,
+    .online = pg_online,
+    .seeks_sweep = pg_seeks_sweep,
     .player_games = pg_player_games,
     .drill_get = pg_drill_get,
     .drill_put = pg_drill_put,

@@ -92,6 +92,11 @@ enum {
     Q_PAIRING_PUT,
     Q_PAIRINGS_OF,
     Q_PAIRING_DROP,
+    Q_ONLINE,
+    Q_SWEEP_DEAD,
+    Q_SWEEP_SEEKS,
+    Q_SWEEP_PAIRINGS,
+    Q_SWEEP_OWNER,
     NQ
 };
 
@@ -125,8 +130,10 @@ static const char *const sql_text[NQ] = {
                     "ON CONFLICT(room) DO UPDATE SET owner = excluded.owner",
     [Q_LEASE_DROP] = "DELETE FROM leases WHERE room = ?1 AND owner = ?2",
     [Q_OWNER_GET] = "SELECT alive_until_ms FROM owners WHERE owner = ?1",
-    [Q_OWNER_SET] = "INSERT INTO owners(owner, alive_until_ms) VALUES (?1, ?2) "
-                    "ON CONFLICT(owner) DO UPDATE SET alive_until_ms = excluded.alive_until_ms",
+    /* ?3: the connections (store_owner_beat_conns), or -1: the stored count kept. */
+    [Q_OWNER_SET] = "INSERT INTO owners(owner, alive_until_ms, conns) VALUES (?1, ?2, max(?3, 0)) "
+                    "ON CONFLICT(owner) DO UPDATE SET alive_until_ms = excluded.alive_until_ms, "
+                    "conns = CASE WHEN ?3 < 0 THEN owners.conns ELSE excluded.conns END",
     [Q_ACC_PUT] = "INSERT INTO accounts(name, folded, hash, created_ms) VALUES (?1, ?2, ?3, ?4) "
                   "ON CONFLICT(folded) DO NOTHING RETURNING id",
     [Q_ACC_BY_NAME] = "SELECT id, name, folded, hash, created_ms, private FROM accounts WHERE folded = ?1",
@@ -180,6 +187,15 @@ static const char *const sql_text[NQ] = {
     [Q_PAIRINGS_OF] = "SELECT seek, room, token, pool, game, seat, computer, rated FROM pairings WHERE owner = ?1 "
                       "ORDER BY seek",
     [Q_PAIRING_DROP] = "DELETE FROM pairings WHERE seek = ?1 AND owner = ?2",
+    /* The live owners' connections, owner ?2's excepted, at ?1. */
+    [Q_ONLINE] = "SELECT coalesce(sum(conns), 0) FROM owners WHERE alive_until_ms > ?1 AND owner <> ?2",
+    /* The sweep (store_seeks_sweep), every statement on an index: the owner
+     * dead longest, if its heartbeat ended before ?1; at most ?2 of its
+     * seeks and pairings; its row once they are gone. */
+    [Q_SWEEP_DEAD] = "SELECT owner FROM owners WHERE alive_until_ms < ?1 ORDER BY alive_until_ms LIMIT 1",
+    [Q_SWEEP_SEEKS] = "DELETE FROM seeks WHERE id IN (SELECT id FROM seeks WHERE owner = ?1 LIMIT ?2)",
+    [Q_SWEEP_PAIRINGS] = "DELETE FROM pairings WHERE seek IN (SELECT seek FROM pairings WHERE owner = ?1 LIMIT ?2)",
+    [Q_SWEEP_OWNER] = "DELETE FROM owners WHERE owner = ?1 AND alive_until_ms < ?2",
 };
 
 /* A room's next seq as this process last committed it (the seq cache). */
@@ -949,7 +965,7 @@ static int64_t owner_until(sq_store *s, pl_buf *err)
     return until;
 }
 
-static int sq_owner_beat(store *base, int64_t ttl_ms, pl_buf *err)
+static int sq_owner_beat(store *base, int64_t ttl_ms, int64_t conns, pl_buf *err)
 {
     sq_store *s = sq(base);
     if (begin(s, err) < 0)
@@ -960,6 +976,7 @@ static int sq_owner_beat(store *base, int64_t ttl_ms, pl_buf *err)
         sqlite3_stmt *q = s->q[Q_OWNER_SET];
         sqlite3_bind_text(q, 1, s->base.owner, -1, SQLITE_STATIC);
         sqlite3_bind_int64(q, 2, now + ttl_ms);
+        sqlite3_bind_int64(q, 3, conns);
         rc = exec_q(s, Q_OWNER_SET, "writing a heartbeat", err);
     }
     rc = end(s, rc, err);
@@ -1567,6 +1584,66 @@ static int sq_pairing_drop(store *base, const char *seek, pl_buf *err)
     return exec_q(s, Q_PAIRING_DROP, "deleting a pairing", err);
 }
 
+static int64_t sq_online(store *base, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    sqlite3_stmt *q = s->q[Q_ONLINE];
+    sqlite3_bind_int64(q, 1, now_ms());
+    sqlite3_bind_text(q, 2, s->base.owner, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    int64_t n = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+    done(q);
+    return rc == SQLITE_ROW ? n : fail(s, "reading the connections", err);
+}
+
+/* The owner whose heartbeat ended longest ago, before `cut`, into `who`:
+ * 1, 0 none, or -1. A read: outside a transaction it takes no write lock. */
+static int sweep_dead(sq_store *s, int64_t cut, char *who, size_t n, pl_buf *err)
+{
+    sqlite3_stmt *q = s->q[Q_SWEEP_DEAD];
+    sqlite3_bind_int64(q, 1, cut);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW)
+        snprintf(who, n, "%s", col_text(q, 0));
+    done(q);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : fail(s, "reading the heartbeats", err);
+}
+
+/* Runs sweep statement `which` for owner `who` (with `arg`); the rows it
+ * deleted, or -1. */
+static int64_t sweep_rows(sq_store *s, int which, const char *who, int64_t arg, pl_buf *err)
+{
+    sqlite3_stmt *q = s->q[which];
+    sqlite3_bind_text(q, 1, who, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 2, arg);
+    if (exec_q(s, which, "sweeping a dead process's rows", err) < 0)
+        return -1;
+    return sqlite3_changes(s->db);
+}
+
+static int64_t sq_seeks_sweep(store *base, int64_t grace_ms, int max_rows, pl_buf *err)
+{
+    sq_store *s = sq(base);
+    char who[STORE_OWNER_MAX + 1];
+    int64_t cut = now_ms() - grace_ms;
+    int dead = sweep_dead(s, cut, who, sizeof who, err);
+    if (dead <= 0) /* nothing to sweep (the usual answer): no write lock taken */
+        return dead;
+    if (begin(s, err) < 0)
+        return -1;
+    int64_t n = 0, ns = 0, np = 0, no = 0;
+    int rc = (dead = sweep_dead(s, cut, who, sizeof who, err)) < 0 ? -1 : 0; /* again, in the transaction */
+    if (rc == 0 && dead) {
+        ns = sweep_rows(s, Q_SWEEP_SEEKS, who, max_rows, err);
+        np = ns < 0 ? -1 : sweep_rows(s, Q_SWEEP_PAIRINGS, who, max_rows, err);
+        no = np < 0 ? -1 : ns < max_rows && np < max_rows ? sweep_rows(s, Q_SWEEP_OWNER, who, cut, err) : 0;
+        rc = no < 0 ? -1 : 0;
+        n = ns + np + no;
+    }
+    rc = end(s, rc, err);
+    return rc < 0 ? -1 : n;
+}
+
 static const store_ops sq_ops = {
     .close = sq_close,
     .room_put = sq_room_put,
@@ -1604,6 +1681,8 @@ static const store_ops sq_ops = {
     .pairing_put = sq_pairing_put,
     .pairings_of = sq_pairings_of,
     .pairing_drop = sq_pairing_drop,
+    .online = sq_online,
+    .seeks_sweep = sq_seeks_sweep,
     .player_games = sq_player_games,
     .drill_get = sq_drill_get,
     .drill_put = sq_drill_put,

@@ -10,6 +10,10 @@ directly (no nginx: each client connects to the process a front would send it to
 - holder_killed: a seeker waits on the process that does not hold the role; the holder is
   killed with SIGKILL; a second seeker comes; once the dead holder's heartbeat expires the
   other process takes the role and pairs the two.
+- online_and_dead_seeks_swept: the lobby's `counts.online` on one process counts the other's
+  connections too, and no more once it is killed (SIGKILL); the killed process's waiting
+  seek stays in the table until the grace after its heartbeat expired (shortened by
+  --test-sweep-ms), then the holder of the role deletes it and the dead owner's row.
 Usage: test_playnow_cluster.py --parlour BINARY [--web DIR] [--only NAME]
 """
 import os
@@ -27,22 +31,45 @@ from wsclient import ServerProcess, WSClient, check, parse_args, pg_database, ru
 from driver import Conn  # noqa: E402
 
 
-def role_owner(db):
-    """The owner holding the role "pairing" in store `db` (SQLite file or PostgreSQL URL), or
-    None."""
-    sql = "SELECT owner FROM roles WHERE name = 'pairing'"
+def column(db, sql):
+    """The first column of the rows of `sql` (constant: no parameters) in store `db` (SQLite
+    file or PostgreSQL URL), as text; [] when the schema is not there yet."""
     if db.startswith("postgres"):
         psql = os.environ.get("PARLOUR_TEST_PSQL", "psql")
         r = subprocess.run([psql, "-qX", "-d", db, "-tAc", sql], capture_output=True, text=True)
-        return (r.stdout.strip() or None) if r.returncode == 0 else None
-    con = sqlite3.connect(db, timeout=10)
-    try:
-        row = con.execute(sql).fetchone()
-    except sqlite3.OperationalError:  # the schema is not there yet
-        row = None
-    finally:
-        con.close()
-    return row[0] if row else None
+        return [x for x in r.stdout.split("\n") if x] if r.returncode == 0 else []
+    for _ in range(200):
+        con = sqlite3.connect(db, timeout=10)
+        try:
+            return [str(r[0]) for r in con.execute(sql).fetchall()]
+        except sqlite3.OperationalError as e:
+            if "no such table" in str(e):  # the schema is not there yet
+                return []
+            time.sleep(0.05)  # busy: a killed process's log is being recovered
+        finally:
+            con.close()
+    raise AssertionError("store %s not readable: %s" % (db, sql))
+
+
+def role_owner(db):
+    """The owner holding the role "pairing" in store `db`, or None."""
+    rows = column(db, "SELECT owner FROM roles WHERE name = 'pairing'")
+    return rows[0] if rows else None
+
+
+def rows_of(db, table, pid):
+    """How many rows of `table` (seeks or owners) belong to the process `pid` (owner
+    host:pid:random)."""
+    return sum(1 for o in column(db, "SELECT owner FROM " + table) if o.split(":")[1] == str(pid))
+
+
+def poll(cond, what, timeout=30):
+    until = time.monotonic() + timeout
+    while time.monotonic() < until:
+        if cond():
+            return
+        time.sleep(0.05)
+    raise AssertionError("not within %d s: %s" % (timeout, what))
 
 
 def role_pid(db, timeout=20):
@@ -60,12 +87,12 @@ def role_pid(db, timeout=20):
 class Pair:
     """Two cluster processes on one SQLite file; `a` started first (so it takes the role)."""
 
-    def __init__(self, args):
+    def __init__(self, args, extra=()):
         self.tmp = tempfile.mkdtemp(prefix="parlour-playnow-cluster-")
         pg = os.environ.get("PARLOUR_TEST_PG_URL")
         self.db = pg_database(pg) if pg else os.path.join(self.tmp, "shared.db")
-        self.a = ServerProcess(args.parlour, args.web, db=self.db, extra_args=["--cluster"])
-        self.b = ServerProcess(args.parlour, args.web, db=self.db, extra_args=["--cluster"])
+        self.a = ServerProcess(args.parlour, args.web, db=self.db, extra_args=["--cluster", *extra])
+        self.b = ServerProcess(args.parlour, args.web, db=self.db, extra_args=["--cluster", *extra])
 
     def __enter__(self):
         self.a.start()
@@ -161,9 +188,29 @@ def test_holder_killed(args):
         y.close()
 
 
+def test_online_and_dead_seeks_swept(args):
+    with Pair(args, extra=["--test-sweep-ms", "3000"]) as pr:
+        lobby = Conn(WSClient(pr.a.port), "Lobby")
+        c0 = lobby.request({"type": "counts"}, answers=("counts",))
+        check(c0["online"] == 1, "alone on A: %s" % c0)
+        eve, fay = Conn(WSClient(pr.b.port), "Eve"), Conn(WSClient(pr.b.port), "Fay")
+        seek(eve)  # waits: alone
+        lobby.wait_type("counts", pred=lambda m: m["online"] == 3)  # A's one and B's two
+        pid = pr.b.proc.pid
+        poll(lambda: rows_of(pr.db, "seeks", pid) == 1, "B's seek stored")
+        pr.b.kill()
+        # B's heartbeat runs out within a second, the grace 3 s later: the row is still there
+        check(rows_of(pr.db, "seeks", pid) == 1, "a dead process's seek kept for the grace")
+        lobby.wait_type("counts", pred=lambda m: m["online"] == 1 and m["pools"].get("ur/skiryuk", 0) == 0)
+        poll(lambda: rows_of(pr.db, "seeks", pid) == 0, "B's seek swept after the grace")
+        poll(lambda: rows_of(pr.db, "owners", pid) == 0, "B's owner row swept")
+        check(rows_of(pr.db, "owners", pr.a.proc.pid) == 1, "the living process's row kept")
+        lobby.close()
+
+
 def main():
     args = parse_args()
-    run_main([test_two_processes, test_holder_killed], args)
+    run_main([test_two_processes, test_holder_killed, test_online_and_dead_seeks_swept], args)
 
 
 if __name__ == "__main__":

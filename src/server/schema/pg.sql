@@ -98,3 +98,14 @@ CREATE TABLE pairings(
   rated integer NOT NULL);
 CREATE INDEX pairings_owner ON pairings(owner);
 CREATE TABLE roles(name text PRIMARY KEY, owner text NOT NULL);
+
+-- @version 7
+-- the lobby across processes (docs/pairing.md, "Several processes"): each
+-- owner's connections, written with its heartbeat (store_owner_beat_conns)
+-- and summed over the live owners for `counts.online` (store_online); the
+-- seeks by owner, so that the holder of the role "pairing" deletes a dead
+-- process's rows without reading the table (store_seeks_sweep). The owners
+-- by heartbeat: the sweep finds the dead ones in order.
+ALTER TABLE owners ADD COLUMN conns bigint NOT NULL DEFAULT 0;
+CREATE INDEX seeks_owner ON seeks(owner);
+CREATE INDEX owners_alive ON owners(alive_until);

@@ -100,3 +100,14 @@ CREATE TABLE pairings(
   rated INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX pairings_owner ON pairings(owner);
 CREATE TABLE roles(name TEXT PRIMARY KEY, owner TEXT NOT NULL) WITHOUT ROWID;
+
+-- @version 8
+-- the lobby across processes (docs/pairing.md, "Several processes"): each
+-- owner's connections, written with its heartbeat (store_owner_beat_conns)
+-- and summed over the live owners for `counts.online` (store_online); the
+-- seeks by owner, so that the holder of the role "pairing" deletes a dead
+-- process's rows without reading the table (store_seeks_sweep). The owners
+-- by heartbeat: the sweep finds the dead ones in order.
+ALTER TABLE owners ADD COLUMN conns INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX seeks_owner ON seeks(owner);
+CREATE INDEX owners_alive ON owners(alive_until_ms);
