@@ -20,14 +20,22 @@ static void rh_pct(pl_buf *b, double p)
     pl_buf_printf(b, "%.1f %%", 100 * p);
 }
 
-/* The review in words: the title, each seat's count, then each decision. */
-static void rh_print(const pl_match *m, const ai_review_hidden *r, pl_lang lang)
+static void rh_stdout(void *ctx, int index, const char *line)
+{
+    (void)ctx;
+    (void)index;
+    puts(line);
+}
+
+/* The review in words through `put`: the title, each seat's count (index
+ * -1), then each decision (its history index). */
+static void rh_print(const pl_match *m, const ai_review_hidden *r, pl_lang lang, cli_review_line put, void *ctx)
 {
     const pl_game *g = m->game;
     pl_buf line = {0}, a = {0}, b = {0}, c = {0}, d = {0}, e = {0}, name = {0};
     pl_buf_printf(&a, "%ld", r->budget);
     pl_words_put(&line, lang, "review.hidden.title", "n", pl_buf_str(&a), NULL);
-    puts(pl_buf_str(&line));
+    put(ctx, -1, pl_buf_str(&line));
     int nseats = g->num_seats(m->initial);
     int differ[PL_MAX_SEATS] = {0};
     for (int k = 0; k < r->nmoves; k++)
@@ -42,10 +50,10 @@ static void rh_print(const pl_match *m, const ai_review_hidden *r, pl_lang lang)
         pl_buf_clear(&line);
         pl_words_put(&line, lang, "review.hidden.seat", "seat", pl_buf_str(&name), "k", pl_buf_str(&a), "d",
                      pl_buf_str(&b), NULL);
-        puts(pl_buf_str(&line));
+        put(ctx, -1, pl_buf_str(&line));
     }
     if (!r->nmoves)
-        puts(pl_words(lang, "review.hidden.none"));
+        put(ctx, -1, pl_words(lang, "review.hidden.none"));
     void *st = malloc(g->state_size);
     if (!st)
         goto done;
@@ -67,7 +75,7 @@ static void rh_print(const pl_match *m, const ai_review_hidden *r, pl_lang lang)
             pl_buf_clear(&line);
             pl_words_put(&line, lang, "review.hidden.move", "n", pl_buf_str(&a), "seat", pl_buf_str(&name), "played",
                          pl_buf_str(&d), "pv", pl_buf_str(&b), "best", pl_buf_str(&e), "bv", pl_buf_str(&c), NULL);
-            puts(pl_buf_str(&line));
+            put(ctx, t, pl_buf_str(&line));
         }
         g->apply(st, m->hist[t].seat, m->hist[t].a);
     }
@@ -94,7 +102,7 @@ int cli_review_hidden(const pl_match *m, long iterations, int threads, uint64_t 
             rc = 0;
         }
     } else if (r) {
-        rh_print(m, r, lang);
+        rh_print(m, r, lang, rh_stdout, NULL);
         rc = 0;
     }
     if (rc)
@@ -103,4 +111,16 @@ int cli_review_hidden(const pl_match *m, long iterations, int threads, uint64_t 
     pl_buf_free(&out);
     pl_buf_free(&err);
     return rc;
+}
+
+int cli_review_hidden_lines(const pl_match *m, long iterations, uint64_t seed, pl_lang lang, cli_review_line put,
+                            void *ctx, pl_buf *err)
+{
+    ai_review_hidden_params p = {.iterations = iterations, .threads = 1, .seed = seed};
+    ai_review_hidden *r = ai_review_hidden_run(m->game, m->initial, m->hist, m->nhist, &p, err);
+    if (!r)
+        return -1;
+    rh_print(m, r, lang, put, ctx);
+    ai_review_hidden_free(r);
+    return 0;
 }
