@@ -9,19 +9,20 @@
 // Clicking a decision asks the page (`onPick`) to show that position.
 // Words: the `reviewh.` keys (block hints of web/i18n/*.js).
 //
-// reviewHiddenPanel({net, code, seatName, words, onPick}) → { el, ask(), close() }
+// reviewHiddenPanel({net, code, send, seatName, words, onPick}) → { el, ask(), reset(), close() }
+// (code null, send(): an uploaded record's review, asked as js/replay.js sends it)
 
 import { t } from './i18n.js';
 import { h, clear } from './dom.js';
 
 const pc = (p) => (100 * p).toFixed(1);
 
-export function reviewHiddenPanel({ net, code, seatName, words, onPick }) {
+export function reviewHiddenPanel({ net, code, send, seatName, words, onPick }) {
   const P = { review: null, error: null, asked: false, picked: -1 };
   const el = h('section', { class: 'review card', id: 'review-hidden', 'aria-live': 'polite' });
   const offs = [
     net.on('review', (m) => {
-      if (m.room !== code || !m.review || m.review.kind !== 'hidden') return;
+      if ((m.room || null) !== (code || null) || !m.review || m.review.kind !== 'hidden') return;
       P.review = m.review;
       P.error = null;
       render();
@@ -36,7 +37,8 @@ export function reviewHiddenPanel({ net, code, seatName, words, onPick }) {
   function ask() {
     P.asked = true;
     P.error = null;
-    net.send({ type: 'review', room: code });
+    if (send) send(); // an uploaded record (js/replay.js): sent again with review: true
+    else net.send({ type: 'review', room: code });
     render();
   }
 
@@ -75,6 +77,11 @@ export function reviewHiddenPanel({ net, code, seatName, words, onPick }) {
   return {
     el,
     ask,
+    /** Forgets the review (another record was uploaded). */
+    reset() {
+      Object.assign(P, { review: null, error: null, asked: false, picked: -1 });
+      render();
+    },
     close() {
       for (const off of offs) off();
     },
