@@ -1352,4 +1352,7 @@ export default {
   'puzzles.played': 'In the game the computer played {move} and lost {loss} % of its chance to win.',
   'puzzles.next': 'Next puzzle',
   // (end of urreview)
+  // --- wt-replay ---
+  'lobby.practice': 'Practise on your own',
+  'lobby.puzzles': 'Royal Game of Ur puzzles: find the best move in positions from real games',
 };

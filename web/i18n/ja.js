@@ -1355,4 +1355,7 @@ export default {
   'puzzles.played': '対局ではコンピューターが {move} を指し、勝率を {loss} % 失いました。',
   'puzzles.next': '次の問題',
   // (end of urreview)
+  // --- wt-replay ---
+  'lobby.practice': 'ひとりで練習',
+  'lobby.puzzles': 'ウル王朝のゲームの問題：実戦の局面で最善の一手を見つけよう',
 };

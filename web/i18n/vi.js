@@ -1354,4 +1354,7 @@ export default {
   'puzzles.played': 'Trong ván, máy đã đi {move} và mất {loss} % khả năng thắng.',
   'puzzles.next': 'Câu đố tiếp theo',
   // (end of urreview)
+  // --- wt-replay ---
+  'lobby.practice': 'Tự luyện tập',
+  'lobby.puzzles': 'Câu đố Trò chơi Hoàng gia Ur: tìm nước đi hay nhất trong những thế cờ từ ván đấu thật',
 };
