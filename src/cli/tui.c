@@ -920,8 +920,9 @@ static void refused(const pl_match *m, int seat, const char *cmd, const pl_buf *
 
 /* The `hint` command (docs/hints.md): the strongest move for `actor` from
  * its own view (ai_hint; the match's generator seeds it), in the menu's
- * words with its number, and its chance of winning; appended to `msg`. */
-static void give_hint(pl_match *m, int actor, const pl_action *acts, int n, pl_buf *msg)
+ * words with its number, and its chance of winning, exact where `table`
+ * (may be NULL: `play --table`) holds the position; appended to `msg`. */
+static void give_hint(pl_match *m, const ai_perfect *table, int actor, const pl_action *acts, int n, pl_buf *msg)
 {
     if (m->game->check) { /* karuta: played in real time, no hints */
         pl_buf_puts(msg, pl_words(lang, "tui.hint.realtime"));
@@ -931,7 +932,8 @@ static void give_hint(pl_match *m, int actor, const pl_action *acts, int n, pl_b
     pl_match_rng(m, 0x68696e74u + (uint64_t)actor, &rng); /* "hint" */
     ai_hint_result hr;
     pl_buf err = {0};
-    if (ai_hint(m->game, m->state, actor, NULL, pl_rng_next(&rng), &hr, &err) < 0) {
+    ai_hint_params hp = {.table = table};
+    if (ai_hint(m->game, m->state, actor, &hp, pl_rng_next(&rng), &hr, &err) < 0) {
         pl_words_put(msg, lang, "tui.hint.none", "why", pl_buf_str(&err), NULL);
     } else {
         pl_buf mv = {0};
@@ -948,7 +950,7 @@ static void give_hint(pl_match *m, int actor, const pl_action *acts, int n, pl_b
     pl_buf_free(&err);
 }
 
-static int play_loop(pl_match *m, seatcfg *seats, const char *save)
+static int play_loop(pl_match *m, seatcfg *seats, const char *save, const ai_perfect *table)
 {
     const pl_game *g = m->game;
     int ns = g->num_seats(m->state);
@@ -1121,7 +1123,7 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             continue;
         }
         if (!strcmp(cmd, "hint") || !strcmp(cmd, "?")) {
-            give_hint(m, actor, acts, n, &msg);
+            give_hint(m, table, actor, acts, n, &msg);
             continue;
         }
         size_t digits = strspn(cmd, "0123456789");
@@ -1174,10 +1176,12 @@ int cli_play(int argc, char **argv)
                                        {"save", required_argument, 0, 'o'},
                                        {"load", required_argument, 0, 'l'},
                                        {"lang", required_argument, 0, 'L'},
+                                       {"table", required_argument, 0, 'T'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
     if (term_lang(argc, argv, "parlour play", &lang) < 0)
         return 2;
+    const char *table_path = NULL;
     seatcfg seats[PL_MAX_SEATS];
     memset(seats, 0, sizeof seats);
     seats[0].human = 1;
@@ -1196,11 +1200,13 @@ int cli_play(int argc, char **argv)
             break;
         case 'o': save = optarg; break;
         case 'l': load = optarg; break;
+        case 'T': table_path = optarg; break;
         case 'L': break; /* read by term_lang above */
         case 'h': {
             pl_buf ai = {0};
             ai_describe(&ai);
             fputs(pl_words(lang, "tui.help.play"), stdout);
+            fputs(pl_words(lang, "tui.help.play.table"), stdout);
             printf("%s", pl_buf_str(&ai)); /* the AI players' specs are the engine's: English */
             pl_buf_free(&ai);
             return 0;
@@ -1234,6 +1240,15 @@ int cli_play(int argc, char **argv)
         pl_buf_free(&err);
         return 2;
     }
+    /* --table: the hints exact where it holds the position (the loader of
+     * `parlour review --table`: the game's own tables or the generic solver's) */
+    ai_perfect *table = NULL;
+    if (table_path && !(table = ai_perfect_load(m->game, table_path, &err))) {
+        fprintf(stderr, "parlour play: %s\n", pl_buf_str(&err));
+        pl_buf_free(&err);
+        pl_match_free(m);
+        return 2;
+    }
     int ns = m->game->num_seats(m->state);
     for (int i = 0; i < ns; i++) {
         char who[80];
@@ -1245,15 +1260,17 @@ int cli_play(int argc, char **argv)
             for (int j = 0; j < i; j++)
                 ai_player_free(seats[j].ai);
             pl_buf_free(&err);
+            ai_perfect_free(table);
             pl_match_free(m);
             return 2;
         }
     }
     term_start();
-    play_loop(m, seats, save);
+    play_loop(m, seats, save, table);
     endwin(); /* nothing more on the shell: the record, if asked for, is saved */
     for (int i = 0; i < ns; i++)
         ai_player_free(seats[i].ai);
+    ai_perfect_free(table);
     pl_match_free(m);
     return 0;
 }

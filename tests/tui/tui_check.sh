@@ -426,6 +426,27 @@ replay)
     keys q
     wait_for '^PARLOUR-EXIT=0$'
     ;;
+hint_table)
+    # `play --table` (issue 34): Ur's hint exact where a table solved here holds the position,
+    # an estimate (said so) where the table is of other rules; a file that is no table refused.
+    "$P" solve ur pieces=2 start=light --quiet --out "$WORK/s2.tbl" >/dev/null || fail "solve"
+    start 80 24 "$P play ur pieces=2 start=light seed=3 --table $WORK/s2.tbl"
+    wait_for '^ >( |$)'
+    type_line hint
+    wait_for 'Hint: [0-9]+\) .* — [0-9]+ % chance of winning after it \(exact\)\.'
+    absent 'an estimate'
+    fits 80 24
+    finish
+    start 80 24 "$P play ur pieces=3 seed=3 --table $WORK/s2.tbl"
+    wait_for '^ >( |$)'
+    type_line hint
+    wait_for 'Hint: [0-9]+\) .* — about [0-9]+ % chance of winning after it \(an estimate\)\.'
+    finish
+    echo nothing > "$WORK/bad.tbl"
+    start 80 24 "$P play ur --table $WORK/bad.tbl"
+    wait_for '^parlour play: .*bad\.tbl'
+    wait_for '^PARLOUR-EXIT=2$'
+    ;;
 replay_review)
     # The replay's review (issue 34, docs/review.md "In the terminal's replay"): r reviews the
     # game (Ur exact from a table solved here, else an estimate said so; Tam Cúc from each
