@@ -7,6 +7,7 @@
  * review.c hands these games here. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../ai/review_hidden.h"
 #include "cli.h"
@@ -25,6 +26,26 @@ static void rh_stdout(void *ctx, int index, const char *line)
     (void)ctx;
     (void)index;
     puts(line);
+}
+
+/* The move played and the strongest player's move of a decision in `st`,
+ * as a player says them, into `played` and `best` (cleared): the menu's
+ * words without the notation (City Behind Walls: the card and where it
+ * goes, "7D on 0,0, captures 1") when the game words both and the words
+ * tell them apart; else the menu's items (Tam Cúc's face-down cards: the
+ * words would read alike). */
+static void rh_moves(const pl_game *g, const void *st, const ai_review_hidden_move *mv, pl_lang lang, pl_buf *played,
+                     pl_buf *best)
+{
+    pl_buf_clear(played);
+    pl_buf_clear(best);
+    if (menu_words(g, st, mv->seat, mv->played, lang, played) == 0 &&
+        menu_words(g, st, mv->seat, mv->best, lang, best) == 0 && strcmp(pl_buf_str(played), pl_buf_str(best)))
+        return;
+    pl_buf_clear(played);
+    pl_buf_clear(best);
+    menu_item(g, st, mv->seat, mv->played, lang, played);
+    menu_item(g, st, mv->seat, mv->best, lang, best);
 }
 
 /* The review in words through `put`: the title, each seat's count (index
@@ -66,10 +87,7 @@ static void rh_print(const pl_match *m, const ai_review_hidden *r, pl_lang lang,
             tell_seat(g, st, mv->seat, lang, &name);
             pl_buf_clear(&a);
             pl_buf_printf(&a, "%d", t + 1);
-            pl_buf_clear(&d);
-            menu_item(g, st, mv->seat, mv->played, lang, &d);
-            pl_buf_clear(&e);
-            menu_item(g, st, mv->seat, mv->best, lang, &e);
+            rh_moves(g, st, mv, lang, &d, &e);
             rh_pct(&b, mv->played_value);
             rh_pct(&c, mv->best_value);
             pl_buf_clear(&line);

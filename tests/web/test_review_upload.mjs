@@ -5,6 +5,7 @@
 // which the page shows as an estimate with each side's accuracy and the decisions in words; a
 // decision clicked steps the replay there. A Tam Cúc record then gets the hidden-card review
 // (from each player's own view), Ur's panel hidden. 1366x768 in English, 360x740 in Russian.
+// City Behind Walls' moves are said whole: the card and where it went (issue 34).
 
 import { run, config } from './harness.mjs';
 import path from 'node:path';
@@ -46,8 +47,8 @@ run('review_upload', async (h) => {
       h.check(typeof i === 'number' && i > 0, `${where}: the replay stepped to the decision (${i})`);
     });
     await h.step(`${where}: an uploaded Tam Cúc record gets the review from each player's view`, async () => {
-      await page.goto(h.url('/')); // a fresh page (a second record of another game on one page: see the report)
-      await page.goto(h.url('/#replay'));
+      await page.reload(); // a fresh page for another game's record
+      await page.locator('#replay-file').waitFor({ state: 'attached' });
       await page.setInputFiles('#replay-file', path.join(RECORDS(), 'tamcuc_review.json'));
       await page.waitForFunction(() => window.__parlour.page.replay.views && window.__parlour.page.replay.game === 'tamcuc');
       await page.locator('#reviewh-ask').waitFor({ timeout: 30000 });
@@ -64,4 +65,27 @@ run('review_upload', async (h) => {
       await h.shot(page, `tamcuc-${c.size}`);
     });
   }
+
+  // City Behind Walls: each move said whole, the card and where it went beside the cards of
+  // the position it was played in (not the step the replay shows): the first card "in the
+  // middle of the empty table", every later one beside a card
+  const page = await h.page('desktop', { lang: 'en' });
+  await h.step('desktop en: an uploaded City Behind Walls record: the moves said whole', async () => {
+    await page.goto(h.url('/#replay'));
+    await page.setInputFiles('#replay-file', path.join(RECORDS(), 'cbw_review.json'));
+    await page.waitForFunction(() => window.__parlour.page.replay.views && window.__parlour.page.replay.game === 'cbw');
+    await page.locator('#reviewh-ask').waitFor({ timeout: 30000 });
+    await page.click('#reviewh-ask');
+    await page.locator('#reviewh-source').waitFor({ timeout: 300000 });
+    const moves = await page.locator('#reviewh-moves li').allInnerTexts();
+    h.check(moves.length >= 3, `decisions listed (${moves.length})`);
+    const beside = /\b(left of|right of|above|below) (10|[2-9JQKA])[♠♥♦♣]/g;
+    const first = moves.filter((m) => /^Action 2,/.test(m));
+    h.check(first.every((m) => (m.match(/in the middle of the empty table/g) || []).length === 2), `the first card: ${first.join(' | ')}`);
+    const later = moves.filter((m) => !/^Action 2,/.test(m));
+    const bad = later.filter((m) => !/\bpass\b/i.test(m) && (m.match(beside) || []).length < 2);
+    h.check(later.length > 0 && !bad.length, `every later move beside a card: ${bad.slice(0, 3).join(' | ')}`);
+    h.check(!moves.some((m) => /@-?\d/.test(m)), 'no notation');
+    await h.shot(page, 'cbw-desktop');
+  });
 });

@@ -1355,4 +1355,5 @@ export default {
   // --- wt-replay ---
   'lobby.practice': 'Practise on your own',
   'lobby.puzzles': 'Royal Game of Ur puzzles: find the best move in positions from real games',
+  'cbw.beside.none': 'in the middle of the empty table',
 };

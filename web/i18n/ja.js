@@ -1358,4 +1358,5 @@ export default {
   // --- wt-replay ---
   'lobby.practice': 'ひとりで練習',
   'lobby.puzzles': 'ウル王朝のゲームの問題：実戦の局面で最善の一手を見つけよう',
+  'cbw.beside.none': '空いた場の真ん中',
 };

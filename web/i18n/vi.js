@@ -1357,4 +1357,5 @@ export default {
   // --- wt-replay ---
   'lobby.practice': 'Tự luyện tập',
   'lobby.puzzles': 'Câu đố Trò chơi Hoàng gia Ur: tìm nước đi hay nhất trong những thế cờ từ ván đấu thật',
+  'cbw.beside.none': 'ở giữa bàn còn trống',
 };

@@ -262,11 +262,17 @@ export function open(ctx, code) {
     els.history = h('ol', { class: 'replay-history', start: 1 });
     // an uploaded record's review: the record goes up again with review: true
     const send = code ? null : () => R.record && upload(JSON.stringify(R.record), -1, true);
+    // a reviewed move in words against the position it was played in (the replay's step
+    // `index`: City Behind Walls says where the card went beside the cards there)
+    const reviewWords = (a) => {
+      const step = R.steps && typeof a.index === 'number' ? R.steps[a.index] : null; // step i: before action i
+      return actionWords(R.mod, R.game, a, { t, lang, has, seat: R.seat, names: R.names, view: step ? step.view : null });
+    };
     if (!R.review)
       R.review = reviewPanel({
         net, code, send,
         seatName: (i) => seatWho(i) + (has('ur.side.' + i) ? ' (' + t('ur.side.' + i) + ')' : ''),
-        words: (a) => actionWords(R.mod, R.game, a, { t, lang, has, seat: R.seat, names: R.names }),
+        words: reviewWords,
         onPick: (m, exact) => {
           // the board's analysis says "exact": an estimate's chances stay in the review's words
           const mark = (action, fields, chance) => ({ action, fields, seat: m.seat, chance: exact ? chance : null });
@@ -276,7 +282,7 @@ export function open(ctx, code) {
         },
       });
     if (!R.reviewHidden) // Tam Cúc, City Behind Walls (js/review_hidden.js)
-      R.reviewHidden = reviewHiddenPanel({ net, code, send, seatName: seatWho, words: (a) => actionWords(R.mod, R.game, a, { t, lang, has, seat: R.seat, names: R.names }), onPick: (m) => go(m.index) });
+      R.reviewHidden = reviewHiddenPanel({ net, code, send, seatName: seatWho, words: reviewWords, onPick: (m) => go(m.index) });
     const file = h('input', { type: 'file', id: 'replay-file', accept: '.json,application/json', onchange: (ev) => ev.target.files[0] && readFile(ev.target.files[0]) });
     const drop = h('label', {
         class: 'drop', for: 'replay-file', id: 'replay-drop',

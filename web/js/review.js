@@ -98,8 +98,8 @@ export function reviewPanel({ net, code, send, seatName, words, onPick }) {
     el.append(h('h3', {}, t('review.decisions')));
     const list = h('ol', { class: 'review-moves', id: 'review-moves' });
     rv.moves.forEach((m, k) => {
-      const played = words({ action: m.played, fields: m.played_fields, seat: m.seat });
-      const best = words({ action: m.best, fields: m.best_fields, seat: m.seat });
+      const played = words({ action: m.played, fields: m.played_fields, seat: m.seat, index: m.index });
+      const best = words({ action: m.best, fields: m.best_fields, seat: m.seat, index: m.index });
       const text = m.class === 'best'
         ? t('review.move.best', { n: m.index + 1, who: seatName(m.seat), played, p: pc(m.played_value) })
         : t('review.move', { n: m.index + 1, who: seatName(m.seat), played, p: pc(m.played_value), best, q: pc(m.best_value), cls: t('review.class.' + m.class) });

@@ -60,8 +60,8 @@ export function reviewHiddenPanel({ net, code, send, seatName, words, onPick }) 
     if (!rv.moves.length) el.append(h('p', {}, t('reviewh.none')));
     const list = h('ol', { class: 'review-moves', id: 'reviewh-moves' });
     rv.moves.forEach((m, k) => {
-      const played = words({ action: m.played, fields: m.played_fields, seat: m.seat });
-      const best = words({ action: m.best, fields: m.best_fields, seat: m.seat });
+      const played = words({ action: m.played, fields: m.played_fields, seat: m.seat, index: m.index });
+      const best = words({ action: m.best, fields: m.best_fields, seat: m.seat, index: m.index });
       const text = t('reviewh.move', { n: m.index + 1, who: seatName(m.seat), played, p: pc(m.played_value), best, q: pc(m.best_value) });
       list.append(h('li', { class: k === P.picked ? 'now' : '' },
         h('button', { type: 'button', class: 'linkish', onclick: () => {
