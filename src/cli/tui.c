@@ -1206,8 +1206,8 @@ int cli_play(int argc, char **argv)
             pl_buf ai = {0};
             ai_describe(&ai);
             fputs(pl_words(lang, "tui.help.play"), stdout);
-            fputs(pl_words(lang, "tui.help.play.table"), stdout);
             printf("%s", pl_buf_str(&ai)); /* the AI players' specs are the engine's: English */
+            fputs(pl_words(lang, "tui.help.play.table"), stdout);
             pl_buf_free(&ai);
             return 0;
         }
