@@ -34,6 +34,24 @@ int cli_review(int argc, char **argv);
  * JSON or in `lang`'s words; the exit status. */
 int cli_review_hidden(const struct pl_match *m, long iterations, int threads, uint64_t seed, int json,
                       pl_lang lang);
+/* One line of a review in words (review.c, review_hidden.c): `index` is the
+ * history index of the decision the line tells, -1 for the summary's lines. */
+typedef void (*cli_review_line)(void *ctx, int index, const char *line);
+struct ai_perfect;
+/* The review of match `m` in `lang`'s words, a line at a time through `put`
+ * (the same lines `parlour review` prints): Ur exact from `table` when it
+ * holds every position of the game, else (no table, or one without the
+ * game) MCTS estimates, said so in the title line; Tam Cúc and City Behind
+ * Walls each decision from its decider's own view (cli_review_hidden_lines).
+ * `iterations` (0: the default) and `seed` drive the search. Returns 0, or
+ * -1 with a message in `err` (karuta, a game of more than two seats without
+ * hidden cards, no memory). Reads `m` and `table` only. */
+int cli_review_lines(const struct pl_match *m, const struct ai_perfect *table, long iterations, uint64_t seed,
+                     pl_lang lang, cli_review_line put, void *ctx, pl_buf *err);
+/* The hidden-card review of `m` (Tam Cúc, City Behind Walls) in words
+ * through `put`, as cli_review_lines. Returns 0, or -1 with a message. */
+int cli_review_hidden_lines(const struct pl_match *m, long iterations, uint64_t seed, pl_lang lang,
+                            cli_review_line put, void *ctx, pl_buf *err);
 /* `parlour puzzles make ...`: puzzles from saved games' largest losses
  * (review.c); the exit status. */
 int cli_puzzles(int argc, char **argv);

@@ -36,9 +36,18 @@ static void seat_name(const pl_match *m, int seat, pl_lang lang, pl_buf *out)
         tell_seat(m->game, m->initial, seat, lang, out);
 }
 
-/* The review in words, one line each: the source, each seat's accuracy and
- * classes, luck and skill, the chance to win, then every decision. */
-static void print_words(const pl_match *m, const ai_review *r, pl_lang lang)
+/* A line to standard output (cli_review_line for `parlour review`). */
+static void put_stdout(void *ctx, int index, const char *line)
+{
+    (void)ctx;
+    (void)index;
+    puts(line);
+}
+
+/* The review in words, one line each through `put`: the source, each seat's
+ * accuracy and classes, luck and skill, the chance to win (index -1), then
+ * every decision (its history index). */
+static void print_words(const pl_match *m, const ai_review *r, pl_lang lang, cli_review_line put, void *ctx)
 {
     const pl_game *g = m->game;
     pl_buf line = {0}, a = {0}, b = {0}, c = {0}, d = {0}, e = {0}, f = {0}, name = {0};
@@ -48,7 +57,7 @@ static void print_words(const pl_match *m, const ai_review *r, pl_lang lang)
         pl_buf_printf(&a, "%ld", r->budget);
         pl_words_put(&line, lang, "review.title.estimate", "n", pl_buf_str(&a), NULL);
     }
-    puts(pl_buf_str(&line));
+    put(ctx, -1, pl_buf_str(&line));
     for (int s = 0; s < 2; s++) {
         seat_name(m, s, lang, &name);
         pl_buf_clear(&line);
@@ -59,14 +68,14 @@ static void print_words(const pl_match *m, const ai_review *r, pl_lang lang)
             snprintf(n[k], sizeof n[k], "%d", r->count[s][k]);
         pl_words_put(&line, lang, "review.seat", "seat", pl_buf_str(&name), "acc", pl_buf_str(&a), "best", n[0],
                      "good", n[1], "inacc", n[2], "mist", n[3], "blund", n[4], NULL);
-        puts(pl_buf_str(&line));
+        put(ctx, -1, pl_buf_str(&line));
         pl_buf_clear(&line);
         pct(&b, r->luck[s], 1);
         pct(&c, r->skill[s], 1);
         pct(&d, r->lost[s], 0);
         pl_words_put(&line, lang, "review.luck", "seat", pl_buf_str(&name), "luck", pl_buf_str(&b), "skill",
                      pl_buf_str(&c), "lost", pl_buf_str(&d), NULL);
-        puts(pl_buf_str(&line));
+        put(ctx, -1, pl_buf_str(&line));
     }
     seat_name(m, 0, lang, &name);
     pct(&b, r->start, 0);
@@ -74,7 +83,7 @@ static void print_words(const pl_match *m, const ai_review *r, pl_lang lang)
     pl_buf_clear(&line);
     pl_words_put(&line, lang, "review.chance", "seat", pl_buf_str(&name), "start", pl_buf_str(&b), "end",
                  pl_buf_str(&c), NULL);
-    puts(pl_buf_str(&line));
+    put(ctx, -1, pl_buf_str(&line));
     void *st = malloc(g->state_size);
     if (!st)
         goto done;
@@ -100,7 +109,7 @@ static void print_words(const pl_match *m, const ai_review *r, pl_lang lang)
             pl_words_put(&line, lang, mv->cls == AI_REVIEW_BEST ? "review.move.best" : "review.move", "n",
                          pl_buf_str(&a), "seat", pl_buf_str(&name), "played", pl_buf_str(&e), "pv", pl_buf_str(&b),
                          "best", pl_buf_str(&f), "bv", pl_buf_str(&c), "class", pl_buf_str(&d), NULL);
-            puts(pl_buf_str(&line));
+            put(ctx, t, pl_buf_str(&line));
         }
         g->apply(st, m->hist[t].seat, m->hist[t].a);
     }
@@ -138,6 +147,24 @@ static void print_compare(const ai_review *x, const ai_review *e)
            "series %.4f over %d points; same best move %.1f %%, same class %.1f %%; luck %+.4f vs %+.4f\n",
            n, n ? dp / n : 0, n ? db / n : 0, n ? dl / n : 0, ns ? ds / ns : 0, ns, n ? 100.0 * same_best / n : 0,
            n ? 100.0 * same_class / n : 0, e->luck[0], x->luck[0]);
+}
+
+int cli_review_lines(const pl_match *m, const ai_perfect *table, long iterations, uint64_t seed, pl_lang lang,
+                     cli_review_line put, void *ctx, pl_buf *err)
+{
+    if (m->game->flags & PL_GAME_HIDDEN) /* Tam Cúc, CBW: from each decider's own view */
+        return cli_review_hidden_lines(m, iterations, seed, lang, put, ctx, err);
+    ai_review_params p = {.iterations = iterations, .threads = 1, .seed = seed};
+    ai_review *r = table ? ai_review_match(m, table, &p, err) : NULL;
+    if (!r) { /* no table, or one that lacks a position of the game: the estimate, labelled */
+        pl_buf_clear(err);
+        r = ai_review_match(m, NULL, &p, err);
+    }
+    if (!r)
+        return -1;
+    print_words(m, r, lang, put, ctx);
+    ai_review_free(r);
+    return 0;
 }
 
 int cli_review(int argc, char **argv)
@@ -225,7 +252,7 @@ int cli_review(int argc, char **argv)
                 rc = 0;
             }
         } else {
-            print_words(m, r, lang);
+            print_words(m, r, lang, put_stdout, NULL);
             rc = 0;
         }
         pl_buf_free(&out);

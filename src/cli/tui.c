@@ -23,6 +23,7 @@
 
 #include "../ai/ai.h"
 #include "../ai/hint.h"
+#include "../ai/perfect.h"
 #include "cli.h"
 #include "menu.h"
 #include "tell.h"
@@ -203,6 +204,8 @@ typedef struct screen {
     int bleft;              /* first board column shown when the board pans */
     bool bpan;              /* out: the board is a grid wider than the screen */
     const char *hint;       /* a line of commands, shown when there is room */
+    int msg_min;            /* rows the message keeps before the board (0: one; the
+                               board scrolls to make room), at most MSG_MAX_ROWS */
     bool prompt;            /* a "> " line with `input` */
     const char *input;
 } screen;
@@ -332,7 +335,8 @@ static int screen_draw(screen *s)
         while (list_min > 1 && solid > H - 1 - list_min - (msg_need ? 1 : 0))
             list_min--;
     }
-    int fixed = 1 + list_min + (msg_need ? 1 : 0);
+    int msg_base = msg_need < (s->msg_min > 1 ? s->msg_min : 1) ? msg_need : (s->msg_min > 1 ? s->msg_min : 1);
+    int fixed = 1 + list_min + msg_base;
     nv = board_compact(v, nv, H - fixed);
     /* The minimum: the board unfolded up to 80 columns (wider ones fold),
      * and a window of at least BOARD_MIN_ROWS of its rows (it scrolls). */
@@ -376,9 +380,9 @@ static int screen_draw(screen *s)
         s->bleft = 0;
     int rest = H - fixed - win - (s->bscroll || s->bpan);
     int msg_rows = msg_need;
-    if (msg_rows > 1) {
-        int extra = msg_rows - 1 < rest ? msg_rows - 1 : rest;
-        msg_rows = 1 + extra;
+    if (msg_rows > msg_base) {
+        int extra = msg_rows - msg_base < rest ? msg_rows - msg_base : rest;
+        msg_rows = msg_base + extra;
         rest -= extra;
     }
     int list_rows = 0;
@@ -522,10 +526,16 @@ static int screen_read(screen *s, char *buf, size_t cap)
 }
 
 /* Shows `text` full screen, wrapped, scrolled by the arrows and PgUp/PgDn,
- * until Enter, q or the end of input. */
-static void show_page(const char *title, const char *text)
+ * with `title` and how to leave on the last row. Without `buf`: until Enter,
+ * q or the end of input; returns -1. With `buf` (capacity `cap`: the review
+ * page): digits typed go into it, shown after "> " on the last row (then
+ * `foot`), and Enter returns 0 with them (empty: back); q, Esc or the end
+ * of input return -1. */
+static int page_read(const char *title, const char *text, const char *foot, char *buf, size_t cap)
 {
     int top = 0;
+    if (buf)
+        buf[0] = '\0';
     for (;;) {
         erase();
         int W = COLS > 4 ? COLS - 2 : 2, H = LINES > 2 ? LINES - 2 : 1;
@@ -539,25 +549,42 @@ static void show_page(const char *title, const char *text)
                 mvaddnstr(l - top, 1, p, len);
             p = wrap_next(p, len);
         }
-        pl_buf foot = {0};
-        pl_buf_printf(&foot, "%s — %s", title, pl_words(lang, total > H ? "tui.page.scroll" : "tui.page.back"));
+        pl_buf line = {0};
+        if (buf)
+            pl_buf_printf(&line, "> %s  %s", buf, foot);
+        else
+            pl_buf_printf(&line, "%s — %s", title, pl_words(lang, total > H ? "tui.page.scroll" : "tui.page.back"));
         attron(A_DIM);
-        put_clipped(LINES - 1, 1, pl_buf_str(&foot), W);
+        put_clipped(LINES - 1, 1, pl_buf_str(&line), W);
         attroff(A_DIM);
-        pl_buf_free(&foot);
+        pl_buf_free(&line);
         refresh();
         int ch = getch();
-        if (ch == ERR || ch == 'q' || ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == KEY_CTRL_D || ch == 27)
-            return;
-        if (ch == KEY_DOWN || ch == 'j')
+        size_t len = buf ? strlen(buf) : 0;
+        if (ch == ERR || ch == 'q' || ch == KEY_CTRL_D || ch == 27)
+            return -1;
+        if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+            return buf ? 0 : -1;
+        if (buf && ch >= '0' && ch <= '9' && len + 1 < cap) {
+            buf[len] = (char)ch;
+            buf[len + 1] = '\0';
+        } else if (buf && (ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
+            buf[len - 1] = '\0';
+        } else if (ch == KEY_DOWN || ch == 'j') {
             top++;
-        else if ((ch == KEY_UP || ch == 'k') && top > 0)
+        } else if ((ch == KEY_UP || ch == 'k') && top > 0) {
             top--;
-        else if (ch == KEY_NPAGE || ch == ' ')
+        } else if (ch == KEY_NPAGE || ch == ' ') {
             top += H;
-        else if (ch == KEY_PPAGE)
+        } else if (ch == KEY_PPAGE) {
             top = top > H ? top - H : 0;
+        }
     }
+}
+
+static void show_page(const char *title, const char *text)
+{
+    page_read(title, text, NULL, NULL, 0);
 }
 
 /* ---- Play ---- */
@@ -893,8 +920,9 @@ static void refused(const pl_match *m, int seat, const char *cmd, const pl_buf *
 
 /* The `hint` command (docs/hints.md): the strongest move for `actor` from
  * its own view (ai_hint; the match's generator seeds it), in the menu's
- * words with its number, and its chance of winning; appended to `msg`. */
-static void give_hint(pl_match *m, int actor, const pl_action *acts, int n, pl_buf *msg)
+ * words with its number, and its chance of winning, exact where `table`
+ * (may be NULL: `play --table`) holds the position; appended to `msg`. */
+static void give_hint(pl_match *m, const ai_perfect *table, int actor, const pl_action *acts, int n, pl_buf *msg)
 {
     if (m->game->check) { /* karuta: played in real time, no hints */
         pl_buf_puts(msg, pl_words(lang, "tui.hint.realtime"));
@@ -904,7 +932,8 @@ static void give_hint(pl_match *m, int actor, const pl_action *acts, int n, pl_b
     pl_match_rng(m, 0x68696e74u + (uint64_t)actor, &rng); /* "hint" */
     ai_hint_result hr;
     pl_buf err = {0};
-    if (ai_hint(m->game, m->state, actor, NULL, pl_rng_next(&rng), &hr, &err) < 0) {
+    ai_hint_params hp = {.table = table};
+    if (ai_hint(m->game, m->state, actor, &hp, pl_rng_next(&rng), &hr, &err) < 0) {
         pl_words_put(msg, lang, "tui.hint.none", "why", pl_buf_str(&err), NULL);
     } else {
         pl_buf mv = {0};
@@ -921,7 +950,7 @@ static void give_hint(pl_match *m, int actor, const pl_action *acts, int n, pl_b
     pl_buf_free(&err);
 }
 
-static int play_loop(pl_match *m, seatcfg *seats, const char *save)
+static int play_loop(pl_match *m, seatcfg *seats, const char *save, const ai_perfect *table)
 {
     const pl_game *g = m->game;
     int ns = g->num_seats(m->state);
@@ -1094,7 +1123,7 @@ static int play_loop(pl_match *m, seatcfg *seats, const char *save)
             continue;
         }
         if (!strcmp(cmd, "hint") || !strcmp(cmd, "?")) {
-            give_hint(m, actor, acts, n, &msg);
+            give_hint(m, table, actor, acts, n, &msg);
             continue;
         }
         size_t digits = strspn(cmd, "0123456789");
@@ -1147,10 +1176,12 @@ int cli_play(int argc, char **argv)
                                        {"save", required_argument, 0, 'o'},
                                        {"load", required_argument, 0, 'l'},
                                        {"lang", required_argument, 0, 'L'},
+                                       {"table", required_argument, 0, 'T'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
     if (term_lang(argc, argv, "parlour play", &lang) < 0)
         return 2;
+    const char *table_path = NULL;
     seatcfg seats[PL_MAX_SEATS];
     memset(seats, 0, sizeof seats);
     seats[0].human = 1;
@@ -1169,12 +1200,14 @@ int cli_play(int argc, char **argv)
             break;
         case 'o': save = optarg; break;
         case 'l': load = optarg; break;
+        case 'T': table_path = optarg; break;
         case 'L': break; /* read by term_lang above */
         case 'h': {
             pl_buf ai = {0};
             ai_describe(&ai);
             fputs(pl_words(lang, "tui.help.play"), stdout);
             printf("%s", pl_buf_str(&ai)); /* the AI players' specs are the engine's: English */
+            fputs(pl_words(lang, "tui.help.play.table"), stdout);
             pl_buf_free(&ai);
             return 0;
         }
@@ -1207,6 +1240,15 @@ int cli_play(int argc, char **argv)
         pl_buf_free(&err);
         return 2;
     }
+    /* --table: the hints exact where it holds the position (the loader of
+     * `parlour review --table`: the game's own tables or the generic solver's) */
+    ai_perfect *table = NULL;
+    if (table_path && !(table = ai_perfect_load(m->game, table_path, &err))) {
+        fprintf(stderr, "parlour play: %s\n", pl_buf_str(&err));
+        pl_buf_free(&err);
+        pl_match_free(m);
+        return 2;
+    }
     int ns = m->game->num_seats(m->state);
     for (int i = 0; i < ns; i++) {
         char who[80];
@@ -1218,15 +1260,17 @@ int cli_play(int argc, char **argv)
             for (int j = 0; j < i; j++)
                 ai_player_free(seats[j].ai);
             pl_buf_free(&err);
+            ai_perfect_free(table);
             pl_match_free(m);
             return 2;
         }
     }
     term_start();
-    play_loop(m, seats, save);
+    play_loop(m, seats, save, table);
     endwin(); /* nothing more on the shell: the record, if asked for, is saved */
     for (int i = 0; i < ns; i++)
         ai_player_free(seats[i].ai);
+    ai_perfect_free(table);
     pl_match_free(m);
     return 0;
 }
@@ -1299,23 +1343,155 @@ static void describe_step(const pl_match *m, int a, int b, void *st, pl_buf *out
     pl_free(before);
 }
 
+/* ---- The replay's review (issue 34): `r` on the replay screen ---- */
+
+/* A review in words (cli_review_lines) gathered for the replay: the page's
+ * text (the summary, then the decisions numbered from 1) and each
+ * decision's history index and line. */
+typedef struct replay_review {
+    pl_buf page;
+    int *index;   /* history index of decision k */
+    char **line;  /* its line in words */
+    int n, cap;
+    bool oom;
+} replay_review;
+
+static void replay_review_put(void *ctx, int index, const char *line)
+{
+    replay_review *rv = ctx;
+    if (index < 0) {
+        pl_buf_printf(&rv->page, "%s\n", line);
+        return;
+    }
+    if (rv->n == rv->cap) {
+        int nc = rv->cap ? 2 * rv->cap : 32;
+        int *ni = pl_realloc(rv->index, sizeof *ni * (size_t)nc);
+        if (ni)
+            rv->index = ni;
+        char **nl = ni ? pl_realloc(rv->line, sizeof *nl * (size_t)nc) : NULL;
+        if (!nl) {
+            rv->oom = true;
+            return;
+        }
+        rv->line = nl;
+        rv->cap = nc;
+    }
+    size_t len = strlen(line);
+    char *copy = pl_malloc(len + 1);
+    if (!copy) {
+        rv->oom = true;
+        return;
+    }
+    memcpy(copy, line, len + 1);
+    if (rv->n == 0)
+        pl_buf_printf(&rv->page, "\n%s\n", pl_words(lang, "tui.review.decisions"));
+    rv->index[rv->n] = index;
+    rv->line[rv->n++] = copy;
+    pl_buf_printf(&rv->page, "%d) %s\n", rv->n, line);
+}
+
+static void replay_review_free(replay_review *rv)
+{
+    for (int k = 0; k < rv->n; k++)
+        pl_free(rv->line[k]);
+    pl_free(rv->line);
+    pl_free(rv->index);
+    pl_buf_free(&rv->page);
+    memset(rv, 0, sizeof *rv);
+}
+
+/* The replay's stop that shows action `index` played: the first stop past it. */
+static int replay_stop_of(const int *stop, int nstops, int index)
+{
+    for (int i = 1; i < nstops; i++)
+        if (stop[i] > index)
+            return i;
+    return nstops - 1;
+}
+
+/* Appends to `msg` the review's line of every decision between stops
+ * `a` and `b` (actions a .. b-1), "Review: …". */
+static void replay_review_note(const replay_review *rv, int a, int b, pl_buf *msg)
+{
+    for (int k = 0; k < rv->n; k++)
+        if (rv->index[k] >= a && rv->index[k] < b) {
+            pl_buf t = {0};
+            pl_words_put(&t, lang, "tui.review.note", "line", rv->line[k], NULL);
+            tell_join(msg, pl_buf_str(&t));
+            pl_buf_free(&t);
+        }
+}
+
+/* The `r` key: reviews the game once (the board stays up with "Reviewing
+ * the game…" meanwhile), then shows the review page; a decision's number
+ * typed there returns its stop in *go. Returns 0, or -1 with a message in
+ * `msg` when the game cannot be reviewed. */
+static int replay_review_show(const pl_match *m, const ai_perfect *table, long iterations, replay_review *rv,
+                              bool *done, screen *s, const int *stop, int nstops, int *go, pl_buf *msg)
+{
+    if (m->game->check) { /* karuta: played in real time, no reviews */
+        pl_buf_puts(msg, pl_words(lang, "tui.review.realtime"));
+        return -1;
+    }
+    if (!*done) {
+        s->msg = pl_words(lang, "tui.review.working");
+        screen_draw(s);
+        pl_buf err = {0};
+        if (cli_review_lines(m, table, iterations, 1, lang, replay_review_put, rv, &err) < 0 || rv->oom) {
+            pl_words_put(msg, lang, "tui.review.none", "why", err.len ? pl_buf_str(&err) : "out of memory", NULL);
+            pl_buf_free(&err);
+            replay_review_free(rv);
+            return -1;
+        }
+        pl_buf_free(&err);
+        *done = true;
+    }
+    char num[8];
+    if (page_read(pl_words(lang, "tui.review.title"), pl_buf_str(&rv->page), pl_words(lang, "tui.review.foot"), num,
+                  sizeof num) == 0 && num[0]) {
+        long k = strtol(num, NULL, 10);
+        if (k >= 1 && k <= rv->n)
+            *go = replay_stop_of(stop, nstops, rv->index[k - 1]);
+        else {
+            char mx[16];
+            snprintf(mx, sizeof mx, "%d", rv->n);
+            pl_words_put(msg, lang, "tui.review.no_such", "n", num, "max", mx, NULL);
+        }
+    }
+    return 0;
+}
+
 int cli_replay(int argc, char **argv)
 {
     static const struct option lo[] = {{"text", no_argument, 0, 't'},
                                        {"lang", required_argument, 0, 'L'},
+                                       {"table", required_argument, 0, 'T'},
+                                       {"iterations", required_argument, 0, 'i'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
     int text = 0, c;
+    const char *table_path = NULL;
+    long iterations = 0; /* the review's search: 0, its default */
     if (term_lang(argc, argv, "parlour replay", &lang) < 0)
         return 2;
     optind = 1;
     while ((c = getopt_long(argc, argv, "th", lo, NULL)) != -1) {
+        char *end = NULL;
         if (c == 't')
             text = 1;
         else if (c == 'L')
             continue; /* read by term_lang above */
-        else if (c == 'h') {
+        else if (c == 'T')
+            table_path = optarg;
+        else if (c == 'i') {
+            iterations = strtol(optarg, &end, 10);
+            if (*end || iterations < 1 || iterations > 1000000) {
+                fprintf(stderr, "parlour replay: %s\n", pl_words(lang, "tui.err.iterations"));
+                return 2;
+            }
+        } else if (c == 'h') {
             fputs(pl_words(lang, "tui.help.replay"), stdout);
+            fputs(pl_words(lang, "tui.help.replay.review"), stdout);
             return 0;
         } else
             return 2;
@@ -1334,11 +1510,20 @@ int cli_replay(int argc, char **argv)
         return 1;
     }
     const pl_game *g = m->game;
+    ai_perfect *table = NULL; /* Ur's review exact where it holds the game (perfect.h's loader) */
+    if (table_path && !(table = ai_perfect_load(g, table_path, &err))) {
+        fprintf(stderr, "parlour replay: %s\n", pl_buf_str(&err));
+        pl_buf_free(&err);
+        pl_match_free(m);
+        return 2;
+    }
+    pl_buf_free(&err);
     void *st = pl_malloc(g->state_size);
     int *stop = pl_malloc(sizeof *stop * ((size_t)m->nhist + 1));
     if (!st || !stop) {
         pl_free(st);
         pl_free(stop);
+        ai_perfect_free(table);
         pl_match_free(m);
         return 1;
     }
@@ -1355,12 +1540,16 @@ int cli_replay(int argc, char **argv)
         }
         pl_free(st);
         pl_free(stop);
+        ai_perfect_free(table);
         pl_match_free(m);
         return 0;
     }
     int nstops = replay_stops(m, stop);
     term_start();
     int i = 0;
+    replay_review rv = {0};
+    bool reviewed = false;
+    pl_buf note = {0}; /* a line for the next screen only: why there is no review */
     for (;;) {
         pl_buf head = {0}, what = {0};
         if (i == 0)
@@ -1377,15 +1566,24 @@ int cli_replay(int argc, char **argv)
             result_sentence(g, st, &what);
             tell_join(&head, pl_buf_str(&what));
         }
+        size_t told = head.len;
+        if (i > 0)
+            replay_review_note(&rv, stop[i - 1], stop[i], &head);
+        if (note.len)
+            tell_join(&head, pl_buf_str(&note));
+        pl_buf_clear(&note);
         pl_canvas cv = {.seat_from = 1, .lang = lang};
         g->draw(st, -1, &cv);
         screen s = {.board = &cv, .msg = pl_buf_str(&head), /* wrapped: a step's sentences may be long */
-                    .hint = pl_words(lang, "tui.replay.hint")};
+                    .hint = pl_words(lang, "tui.replay.hint.review"),
+                    .msg_min = head.len > told ? MSG_MAX_ROWS : 0}; /* a review's note: the board scrolls */
         screen_draw(&s);
+        int ch = getch();
+        if (ch == 'r') /* the review: every seat's decisions, each from its decider's own view */
+            replay_review_show(m, table, iterations, &rv, &reviewed, &s, stop, nstops, &i, &note);
         pl_canvas_free(&cv);
         pl_buf_free(&head);
         pl_buf_free(&what);
-        int ch = getch();
         if (ch == 'q' || ch == ERR || ch == KEY_CTRL_D)
             break;
         if ((ch == KEY_RIGHT || ch == 'n' || ch == ' ' || ch == '\n') && i + 1 < nstops)
@@ -1398,8 +1596,11 @@ int cli_replay(int argc, char **argv)
             i = nstops - 1;
     }
     endwin();
+    replay_review_free(&rv);
+    pl_buf_free(&note);
     pl_free(st);
     pl_free(stop);
+    ai_perfect_free(table);
     pl_match_free(m);
     return 0;
 }

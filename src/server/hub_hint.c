@@ -132,11 +132,9 @@ char *hubh_review_hidden(const pl_game *g, const void *initial, const pl_move *h
     pl_buf out = {0};
     pl_buf_puts(&out, "{\"review\":"); /* keys sorted, as pl_json_dump writes them */
     int bad = ai_review_hidden_json(r, g, initial, hist, &out, err) < 0;
-    pl_buf_puts(&out, ",\"room\":");
-    bad = bad || pl_json_put_string(&out, code) < 0;
-    pl_buf_puts(&out, ",\"type\":\"review\"}");
+    bad = hubw_answer_tail(&out, code) < 0 || bad;
     ai_review_hidden_free(r);
-    if (bad || out.oom) {
+    if (bad) {
         if (!err->len)
             pl_buf_puts(err, "out of memory");
         pl_buf_free(&out);

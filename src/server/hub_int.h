@@ -638,6 +638,16 @@ void hubw_run(struct hubw_review *rv);
 void hubw_done(hub *h, struct hubw_review *rv);
 /* Frees a review job's part; NULL is a no-op. */
 void hubw_free(struct hubw_review *rv);
+/* Queues the review of match `m` (a room's, `code`, or an uploaded record's:
+ * `code` NULL, answered with room null) for connection `c`, copying its
+ * initial state and history; `realtime`: a room played in real time (karuta).
+ * Returns 0, or -1 after answering an `error` (`game`: not Ur, Tam Cúc or
+ * City Behind Walls; `rate`: HUBW_MAX_OUT reviews out; `storage`). */
+int hubw_queue(hub *h, hub_conn *c, const pl_match *m, const char *code, bool realtime);
+/* Ends a `review` answer after its review object: `,"room":CODE` (null for
+ * an empty `code`: an upload's) and `,"type":"review"}`. Returns 0, or -1
+ * when `out` ran out of memory. Any thread. */
+int hubw_answer_tail(pl_buf *out, const char *code);
 /* The options a room of game `g` is created with from the creator's `opts`
  * (an object, or NULL for none): a karuta room gets tempo=even unless `opts`
  * name tempo (the kana's times must not tell the poem, docs/server.md).

@@ -331,21 +331,25 @@ static void upload_drop(hub_conn *c)
 }
 
 /* {"type": "replay_part", "data": TEXT, "last": BOOL, "seat": S (optional,
- * read on the last part, -1 by default)}: a referee's record uploaded in
- * parts; the last one loads it and answers `replay` (room null) as seat S
- * sees it. */
+ * read on the last part, -1 by default), "review": true (optional, on the
+ * last part)}: a referee's record uploaded in parts; the last one loads it
+ * and answers `replay` (room null) as seat S sees it, or with `review`
+ * queues its review (hub_review.c: the same jobs and limit as a room's;
+ * only a game that is over), answered `review` with room null. */
 void hubr_req_replay_part(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
 {
     (void)now_ms;
     const char *type, *data;
     size_t dlen = 0;
-    int last = 0, seat = -1;
+    int last = 0, seat = -1, review = 0;
     json_error_t je;
-    if (json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s%, s:b, s?i}", "type", &type, "data", &data, &dlen, "last",
-                       &last, "seat", &seat) < 0) {
+    int bad = json_unpack_ex(root, &je, JSON_STRICT, "{s:s, s:s%, s:b, s?i, s?b}", "type", &type, "data", &data,
+                             &dlen, "last", &last, "seat", &seat, "review", &review) < 0;
+    if (bad || (review && (!last || json_object_get(root, "seat")))) {
         upload_drop(c);
-        hub_error(h, c->id, "shape", "replay_part", "replay_part: {data: TEXT, last: BOOL, seat (optional)} (upload dropped): %s",
-                  je.text);
+        hub_error(h, c->id, "shape", "replay_part",
+                  "replay_part: {data: TEXT, last: BOOL, seat (optional), review: true (optional, on the last part, "
+                  "without seat)} (upload dropped)%s%s", bad ? ": " : "", bad ? je.text : "");
         return;
     }
     if (dlen > HUB_MAX_PART || c->uplen + dlen > HUB_MAX_UPLOAD || memchr(data, 0, dlen)) {
@@ -376,6 +380,14 @@ void hubr_req_replay_part(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         return;
     }
     pl_buf_free(&err);
+    if (review) { /* the record's review: a worker's job, never this thread */
+        if (m->game->phase(m->state) != PL_PHASE_OVER)
+            hub_error(h, c->id, "over", "review", "a review comes only after the game: this record's game is not over");
+        else
+            hubw_queue(h, c, m, NULL, false);
+        pl_match_free(m);
+        return;
+    }
     int nseats = m->game->num_seats(m->initial);
     if (seat < -1 || seat >= nseats) {
         pl_match_free(m);

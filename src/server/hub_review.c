@@ -82,6 +82,14 @@ void hubw_free(struct hubw_review *rv)
     pl_free(rv);
 }
 
+int hubw_answer_tail(pl_buf *out, const char *code)
+{
+    pl_buf_puts(out, ",\"room\":");
+    int bad = *code ? pl_json_put_string(out, code) < 0 : (pl_buf_puts(out, "null"), 0);
+    pl_buf_puts(out, ",\"type\":\"review\"}");
+    return bad || out->oom ? -1 : 0;
+}
+
 void hubw_run(struct hubw_review *rv)
 {
     if (rv->g->flags & PL_GAME_HIDDEN) { /* Tam Cúc, City Behind Walls: hub_hint.c */
@@ -103,10 +111,8 @@ void hubw_run(struct hubw_review *rv)
     pl_buf out = {0};
     pl_buf_puts(&out, "{\"review\":"); /* keys sorted, as pl_json_dump writes them */
     int bad = ai_review_json(r, rv->g, rv->initial, rv->hist, &out, &rv->err) < 0;
-    pl_buf_puts(&out, ",\"room\":");
-    bad = bad || pl_json_put_string(&out, rv->code) < 0;
-    pl_buf_puts(&out, ",\"type\":\"review\"}");
-    if (bad || out.oom) {
+    bad = hubw_answer_tail(&out, rv->code) < 0 || bad;
+    if (bad) {
         if (!rv->err.len)
             pl_buf_puts(&rv->err, "out of memory");
         pl_buf_free(&out);
@@ -158,10 +164,6 @@ void hubw_req_review(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
         hub_error(h, c->id, "over", "review", "a review comes only after the game");
         return;
     }
-    if ((r->game->flags & PL_GAME_HIDDEN) ? r->kar || r->game->check != NULL : r->nseats != 2) {
-        hub_error(h, c->id, "game", "review", "reviews are for Ur, Tam Cúc and City Behind Walls (not karuta)");
-        return;
-    }
     if (r->review) { /* computed before: the same answer, no work */
         char *text = pl_strdup(r->review);
         if (text)
@@ -170,40 +172,49 @@ void hubw_req_review(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
             hub_error(h, c->id, "storage", "review", "out of memory");
         return;
     }
+    hubw_queue(h, c, r->m, r->code, r->kar != NULL);
+}
+
+int hubw_queue(hub *h, hub_conn *c, const pl_match *m, const char *code, bool realtime)
+{
+    const pl_game *g = m->game;
+    if ((g->flags & PL_GAME_HIDDEN) ? realtime || g->check != NULL : g->num_seats(m->initial) != 2) {
+        hub_error(h, c->id, "game", "review", "reviews are for Ur, Tam Cúc and City Behind Walls (not karuta)");
+        return -1;
+    }
     if (c->reviewing) { /* one at a time: a connection cannot hold every review slot */
         hub_error(h, c->id, "rate", "review", "your last review is still being computed: wait for it");
-        return;
+        return -1;
     }
     if (h->reviews >= HUBW_MAX_OUT) {
         hub_error(h, c->id, "rate", "review", "the server is reviewing %d games: ask again in a few seconds",
                   h->reviews);
-        return;
+        return -1;
     }
-    const pl_game *g = r->game;
     hub_jobp *j = pl_calloc(1, sizeof *j);
     struct hubw_review *rv = pl_calloc(1, sizeof *rv);
     if (rv) {
         rv->initial = pl_malloc(g->state_size);
-        rv->hist = pl_malloc(sizeof(pl_move) * ((size_t)r->m->nhist + 1));
+        rv->hist = pl_malloc(sizeof(pl_move) * ((size_t)m->nhist + 1));
     }
     if (!j || !rv || !rv->initial || !rv->hist) {
         pl_free(j);
         hubw_free(rv);
         hub_error(h, c->id, "storage", "review", "out of memory");
-        return;
+        return -1;
     }
     rv->g = g;
-    pl_state_copy(g, rv->initial, r->m->initial);
-    memcpy(rv->hist, r->m->hist, sizeof(pl_move) * (size_t)r->m->nhist);
-    rv->nhist = r->m->nhist;
+    pl_state_copy(g, rv->initial, m->initial);
+    memcpy(rv->hist, m->hist, sizeof(pl_move) * (size_t)m->nhist);
+    rv->nhist = m->nhist;
     for (int i = 0; i < h->nreview_tables && rv->ntables < HUBW_MAX_TABLES; i++)
         rv->tables[rv->ntables++] = h->review_tables[i]; /* each checks its game's positions itself */
-    memcpy(rv->code, r->code, HUB_CODE);
+    snprintf(rv->code, HUB_CODE, "%s", code ? code : "");
     rv->conn = c->id;
-    rv->seed = r->m->seed;
+    rv->seed = m->seed;
     j->j = (hub_job){.id = h->job_seq++, .game = g, .seat = -1, .review = rv};
-    memcpy(j->code, r->code, HUB_CODE);
-    j->nhist = r->m->nhist;
+    memcpy(j->code, rv->code, HUB_CODE);
+    j->nhist = m->nhist;
     j->kind = HUB_JOB_REVIEW;
     if (h->jobs_tail)
         h->jobs_tail->next = j;
@@ -212,4 +223,5 @@ void hubw_req_review(hub *h, hub_conn *c, json_t *root, int64_t now_ms)
     h->jobs_tail = j;
     h->reviews++;
     c->reviewing = 1;
+    return 0;
 }

@@ -426,6 +426,82 @@ replay)
     keys q
     wait_for '^PARLOUR-EXIT=0$'
     ;;
+hint_table)
+    # `play --table` (issue 34): Ur's hint exact where a table solved here holds the position,
+    # an estimate (said so) where the table is of other rules; a file that is no table refused.
+    "$P" solve ur pieces=2 start=light --quiet --out "$WORK/s2.tbl" >/dev/null || fail "solve"
+    start 80 24 "$P play ur pieces=2 start=light seed=3 --table $WORK/s2.tbl"
+    wait_for '^ >( |$)'
+    type_line hint
+    wait_for 'Hint: [0-9]+\) .* — [0-9]+ % chance of winning after it \(exact\)\.'
+    absent 'an estimate'
+    fits 80 24
+    finish
+    start 80 24 "$P play ur pieces=3 seed=3 --table $WORK/s2.tbl"
+    wait_for '^ >( |$)'
+    type_line hint
+    wait_for 'Hint: [0-9]+\) .* — about [0-9]+ % chance of winning after it \(an estimate\)\.'
+    finish
+    echo nothing > "$WORK/bad.tbl"
+    start 80 24 "$P play ur --table $WORK/bad.tbl"
+    wait_for '^parlour play: .*bad\.tbl'
+    wait_for '^PARLOUR-EXIT=2$'
+    ;;
+replay_review)
+    # The replay's review (issue 34, docs/review.md "In the terminal's replay"): r reviews the
+    # game (Ur exact from a table solved here, else an estimate said so; Tam Cúc from each
+    # decider's own view), the page fits 80x24 and a resize, a decision's number goes there.
+    "$P" solve ur pieces=2 start=light --quiet --out "$WORK/s2.tbl" >/dev/null || fail "solve"
+    start 80 24 "$P replay --table $WORK/s2.tbl $RECORDS/ur_review_two_pieces.json"
+    wait_for 'r review, q quit'
+    keys r
+    wait_for '^ Review with exact values \(a solved table\)\.'
+    wait_for '^ Dark: accuracy 59\.8 %; 5 best, 2 good, 3 inaccuracies, 6 mistakes, 2'
+    wait_for '^ 7\) Action 22, Dark: played C4 \(45\.9 %\); best was B4 \(54\.7 %\): a mistake\.'
+    wait_for '^ >   a number and Enter: go to that move'
+    fits 80 24
+    t resize-window -t main -x 60 -y 20
+    wait_for '^ 3\) Action 14, Light: played B1 \(50\.5 %\): the best move\.'
+    fits 60 20
+    keys NPage
+    wait_for '^ 7\) Action 22, Dark: played C4 \(45\.9 %\); best was B4'
+    fits 60 20
+    t resize-window -t main -x 80 -y 24
+    keys -l 7
+    wait_for '^ > 7  a number'
+    keys Enter
+    wait_for '^ Move 11 of 59: Roll 4\. Seat 2 \(Dark\): C4 → B1\.'
+    wait_for 'Review: Action 22, Dark:$'
+    wait_for '^ played C4 \(45\.9 %\); best was B4 \(54\.7 %\): a mistake\.'
+    fits 80 24
+    keys r
+    keys -l 99
+    keys Enter
+    wait_for 'There is no decision 99$'
+    wait_for '^ \(1 to 33\)\.'
+    keys q
+    wait_for '^PARLOUR-EXIT=0$'
+    start 80 24 "$P replay --iterations 60 $RECORDS/ur_review_two_pieces.json"
+    wait_for 'r review, q quit'
+    keys r
+    wait_for '^ Review with estimates by the computer \(60 trials a decision\): not exact\.'
+    keys Enter
+    wait_for '^ Move 0 of 59: the start'
+    keys q
+    wait_for '^PARLOUR-EXIT=0$'
+    start 80 24 "$P replay --iterations 60 $RECORDS/tamcuc_review.json"
+    wait_for 'r review, q quit'
+    keys r
+    wait_for "^ Review from each player's own view of the cards"
+    wait_for '^ 1\) Action [0-9]+, Seat [1-4]: played '
+    fits 80 24
+    keys -l 1
+    keys Enter
+    wait_for 'Review: Action [0-9]+, Seat [1-4]: played '
+    fits 80 24
+    keys q
+    wait_for '^PARLOUR-EXIT=0$'
+    ;;
 *)
     echo "unknown case $CASE"
     exit 2

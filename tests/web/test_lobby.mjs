@@ -6,7 +6,8 @@
 // scrolling) and QR code appear, with the plain word that other devices
 // cannot open a server of this machine only; a double tap makes one room; a
 // room of one person against the computer is listed only when asked; the
-// room's own invitation box does not offer "Open the room".
+// room's own invitation box does not offer "Open the room"; the practice box links the Ur
+// puzzles (opening /#puzzles) and the karuta drills.
 
 import { run } from './harness.mjs';
 
@@ -31,11 +32,25 @@ run('lobby', async (h) => {
         await page.locator('#rooms #no-rooms').waitFor();
         h.expectLayout(await h.layout(page), `${lang} ${size}`);
         h.check((await h.missingKeys(page)).length === 0, 'no missing key');
+        // practice alone (issue 34): the puzzles and the drills, in words, from the lobby
+        const puzzles = page.locator('#practice a#lobby-puzzles');
+        h.check(await puzzles.isVisible(), 'the puzzles entry is visible');
+        h.check((await puzzles.textContent()) === cats[lang]['lobby.puzzles'], `the puzzles entry in ${lang}`);
+        h.check((await page.locator('#practice a#lobby-drills').getAttribute('href')) === '/drill', 'the drills entry');
         await h.shot(page, `${size}-${lang}`);
         await h.shot(page, `${size}-${lang}-screen`, { fullPage: false }); // docs/screenshots/
         await page.context().close();
       });
     }
+
+  await h.step('the lobby\'s puzzles entry opens the puzzles page', async () => {
+    const page = await h.page('phone', { lang: 'en' });
+    await page.goto(h.url('/'));
+    await page.click('#lobby-puzzles');
+    await page.waitForFunction(() => location.hash === '#puzzles');
+    await page.locator('h1', { hasText: en['puzzles.title'] }).waitFor();
+    await page.context().close();
+  });
 
   await h.step('the language switch changes every word and is remembered', async () => {
     const page = await h.page('desktop', { lang: 'en' });

@@ -72,6 +72,13 @@ function short(c) {
   return p ? p.rank + SUIT[p.suit] : String(c);
 }
 
+/** The cards on the table of view `v`: Map 'x,y' → card. */
+function cellsOf(v) {
+  const m = new Map();
+  for (const c of (v && v.table) || []) m.set(c.x + ',' + c.y, c.card);
+  return m;
+}
+
 /** Where (x, y) lies, in words, from the cards of `cells` (Map 'x,y' → card)
  * beside it: "below 10♦"; '' when none lies beside it. */
 function besideWords(cells, x, y, t) {
@@ -217,12 +224,15 @@ export function tell(entry, ctx) {
   return eventWords(entry && entry.events, ctx.t, who);
 }
 
-/** A legal action in words, from its `fields`: "Q♠ below 10♦" (where the
- * table mounted now says so, else "Q♠"), "Pass". */
+/** A legal action in words, from its `fields`: "Q♠ below 10♦", "7♦ in the middle of the
+ * empty table", "Pass". Where: beside a card of `ctx.view` (the position the action was
+ * played in: a review's decision, js/replay.js) when given, else of the table mounted now;
+ * "Q♠" alone when neither tells. */
 export function actionWords(a, ctx) {
   const f = (a && a.fields) || {};
   if (f.move === 'place') {
-    const where = besideWords(current && current.cells(), f.x, f.y, ctx.t);
+    const cells = ctx.view ? cellsOf(ctx.view) : current && current.cells();
+    const where = cells && cells.size === 0 ? ctx.t('cbw.beside.none') : besideWords(cells, f.x, f.y, ctx.t);
     const at = where ? ctx.t('cbw.act.place', { card: short(f.card), where }) : short(f.card);
     return f.captures ? at + ctx.t('cbw.act.captures', { n: f.captures }) : at;
   }
@@ -728,12 +738,6 @@ export function mount(root, api) {
   window.addEventListener('resize', onResize);
 
   // ---- drawing ----
-  function cellsOf(v) {
-    const m = new Map();
-    for (const c of v.table || []) m.set(c.x + ',' + c.y, c.card);
-    return m;
-  }
-
   /** The castles as if the game ended now (CBW-R23, R24): Map 'x,y' → team
    * of the free cells walled in by one team's cards, worked out from the
    * view's cells; null unless its counts are the view's own `castles` (the

@@ -1360,4 +1360,8 @@ export default {
   // --- wt-clock ---
   'room.seat.stalled': 'the computer finishes the game for {name}, whose clock ran out too often: it counts as leaving the game',
   'room.seat.stalledYou': 'your clock ran out too often (three moves in a row, or all your time): the computer finishes your game, and it counts as a loss',
+  // --- wt-replay ---
+  'lobby.practice': 'Practise on your own',
+  'lobby.puzzles': 'Royal Game of Ur puzzles: find the best move in positions from real games',
+  'cbw.beside.none': 'in the middle of the empty table',
 };

@@ -1363,4 +1363,8 @@ export default {
   // --- wt-clock ---
   'room.seat.stalled': '{name}の時間切れが続いたため、コンピューターが最後まで代打ちします（途中退出として扱われます）',
   'room.seat.stalledYou': '時間切れが続きました（3手続けて、または持ち時間をすべて使い切り）。コンピューターが最後まで代打ちし、負けとして扱われます',
+  // --- wt-replay ---
+  'lobby.practice': 'ひとりで練習',
+  'lobby.puzzles': 'ウル王朝のゲームの問題：実戦の局面で最善の一手を見つけよう',
+  'cbw.beside.none': '空いた場の真ん中',
 };

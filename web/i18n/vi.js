@@ -1362,4 +1362,8 @@ export default {
   // --- wt-clock ---
   'room.seat.stalled': 'máy chơi thay {name} đến hết ván vì người này hết giờ quá nhiều lần: bị tính là bỏ ván',
   'room.seat.stalledYou': 'bạn đã hết giờ quá nhiều lần (ba nước liền, hoặc hết toàn bộ thời gian): máy chơi thay bạn đến hết ván, và tính là bạn thua',
+  // --- wt-replay ---
+  'lobby.practice': 'Tự luyện tập',
+  'lobby.puzzles': 'Câu đố Trò chơi Hoàng gia Ur: tìm nước đi hay nhất trong những thế cờ từ ván đấu thật',
+  'cbw.beside.none': 'ở giữa bàn còn trống',
 };

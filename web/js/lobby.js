@@ -216,6 +216,11 @@ export function open(ctx) {
         (els.online = h('p', { class: 'quiet', id: 'online' }))),
       pn.el,
       h('section', { 'aria-labelledby': 'games-h' }, h('h2', { id: 'games-h' }, t('lobby.games')), els.games),
+      // practice alone (issue 34): Ur's puzzles and karuta's drills, from the lobby
+      h('section', { 'aria-labelledby': 'practice-h', class: 'card', id: 'practice' }, h('h2', { id: 'practice-h' }, t('lobby.practice')),
+        h('ul', {},
+          h('li', {}, h('a', { href: '/#puzzles', id: 'lobby-puzzles' }, t('lobby.puzzles'))),
+          h('li', {}, h('a', { href: '/drill', id: 'lobby-drills' }, t('drill.lobby'))))),
       h('section', { 'aria-labelledby': 'rooms-h' },
         h('div', { class: 'row spread' }, h('h2', { id: 'rooms-h' }, t('lobby.rooms')),
           h('button', { type: 'button', id: 'refresh', onclick: () => net.send({ type: 'rooms' }) }, t('lobby.refresh'))),

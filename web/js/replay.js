@@ -16,7 +16,10 @@
 // A finished Ur room also gets its review (js/review.js, issue 34 §1): asked
 // with the page's button (at once from /room/CODE#replay-review, the room's
 // "Review" link); a decision clicked shows its position with the best move
-// (and the move played) and their chances on the board.
+// (and the move played) and their chances on the board. An uploaded referee's
+// record gets the same panels (Ur's, or Tam Cúc's and City Behind Walls'):
+// the button sends the record up again, its last part with `review: true`,
+// answered `review` with room null (a seat's record has no views, so no review).
 //
 // Every step is told in words (issue 31, §4): the game's tell (js/events.js)
 // from the entry's events, with seats named; never the engine's notation.
@@ -208,6 +211,8 @@ export function open(ctx, code) {
         return;
       }
       R.steps = null;
+      if (R.review) R.review.reset(); // another record: its own review
+      if (R.reviewHidden) R.reviewHidden.reset();
       upload(JSON.stringify(record));
     }
     renderAll();
@@ -215,7 +220,8 @@ export function open(ctx, code) {
 
   // the record goes up in parts (each at most 6000 bytes), paced under the
   // server's rate limit (20 messages a second in bursts of 60)
-  function upload(text, seat = -1) {
+  // (`review`: the last part asks for the record's review instead of its steps)
+  function upload(text, seat = -1, review = false) {
     const parts = partsOf(text);
     const job = { parts, i: 0 };
     R.sending = job;
@@ -224,7 +230,8 @@ export function open(ctx, code) {
       const burst = job.i === 0 ? 30 : 1;
       for (let k = 0; k < burst && job.i < parts.length; k++, job.i++) {
         const msg = { type: 'replay_part', data: parts[job.i], last: job.i === parts.length - 1 };
-        if (msg.last && seat !== -1) msg.seat = seat; // whose views (read on the last part)
+        if (msg.last && review) msg.review = true; // the record's review (docs/web-protocol.md, "Reviews")
+        else if (msg.last && seat !== -1) msg.seat = seat; // whose views (read on the last part)
         net.send(msg);
       }
       if (job.i < parts.length) setTimeout(next, 60);
@@ -253,11 +260,19 @@ export function open(ctx, code) {
     els.table = h('div', { class: 'table', id: 'table' });
     els.told = h('div', { class: 'replay-said', 'aria-live': 'polite' });
     els.history = h('ol', { class: 'replay-history', start: 1 });
-    if (code && !R.review)
+    // an uploaded record's review: the record goes up again with review: true
+    const send = code ? null : () => R.record && upload(JSON.stringify(R.record), -1, true);
+    // a reviewed move in words against the position it was played in (the replay's step
+    // `index`: City Behind Walls says where the card went beside the cards there)
+    const reviewWords = (a) => {
+      const step = R.steps && typeof a.index === 'number' ? R.steps[a.index] : null; // step i: before action i
+      return actionWords(R.mod, R.game, a, { t, lang, has, seat: R.seat, names: R.names, view: step ? step.view : null });
+    };
+    if (!R.review)
       R.review = reviewPanel({
-        net, code,
+        net, code, send,
         seatName: (i) => seatWho(i) + (has('ur.side.' + i) ? ' (' + t('ur.side.' + i) + ')' : ''),
-        words: (a) => actionWords(R.mod, R.game, a, { t, lang, has, seat: R.seat, names: R.names }),
+        words: reviewWords,
         onPick: (m, exact) => {
           // the board's analysis says "exact": an estimate's chances stay in the review's words
           const mark = (action, fields, chance) => ({ action, fields, seat: m.seat, chance: exact ? chance : null });
@@ -266,8 +281,8 @@ export function open(ctx, code) {
           els.table.scrollIntoView({ block: 'nearest' });
         },
       });
-    if (code && !R.reviewHidden) // Tam Cúc, City Behind Walls (js/review_hidden.js)
-      R.reviewHidden = reviewHiddenPanel({ net, code, seatName: seatWho, words: (a) => actionWords(R.mod, R.game, a, { t, lang, has, seat: R.seat, names: R.names }), onPick: (m) => go(m.index) });
+    if (!R.reviewHidden) // Tam Cúc, City Behind Walls (js/review_hidden.js)
+      R.reviewHidden = reviewHiddenPanel({ net, code, send, seatName: seatWho, words: reviewWords, onPick: (m) => go(m.index) });
     const file = h('input', { type: 'file', id: 'replay-file', accept: '.json,application/json', onchange: (ev) => ev.target.files[0] && readFile(ev.target.files[0]) });
     const drop = h('label', {
         class: 'drop', for: 'replay-file', id: 'replay-drop',

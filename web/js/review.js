@@ -55,16 +55,17 @@ function chart(rv, who) {
 }
 
 /**
- * The review panel for room `code`. `opts`: {net, code, seatName(i), words(entry) → a
+ * The review panel for room `code` (null: an uploaded record). `opts`: {net, code, send()
+ * — how to ask for an uploaded record's review (js/replay.js), seatName(i), words(entry) → a
  * move in the game's words, onPick(move, exact) — a decision clicked}. Returns {el, ask(),
- * review (the last answer or null), close()}.
+ * review (the last answer or null), reset() (another record), close()}.
  */
-export function reviewPanel({ net, code, seatName, words, onPick }) {
+export function reviewPanel({ net, code, send, seatName, words, onPick }) {
   const P = { review: null, error: null, asked: false, picked: -1 };
   const el = h('section', { class: 'review card', id: 'review', 'aria-live': 'polite' });
   const offs = [
     net.on('review', (m) => {
-      if (m.room !== code || !m.review || m.review.kind === 'hidden') return; // js/review_hidden.js's
+      if ((m.room || null) !== (code || null) || !m.review || m.review.kind === 'hidden') return; // js/review_hidden.js's
       P.review = m.review;
       P.error = null;
       render();
@@ -79,7 +80,8 @@ export function reviewPanel({ net, code, seatName, words, onPick }) {
   function ask() {
     P.asked = true;
     P.error = null;
-    net.send({ type: 'review', room: code });
+    if (send) send(); // an uploaded record (js/replay.js): sent again with review: true
+    else net.send({ type: 'review', room: code });
     render();
   }
 
@@ -106,8 +108,8 @@ export function reviewPanel({ net, code, seatName, words, onPick }) {
     el.append(h('h3', {}, t('review.decisions')));
     const list = h('ol', { class: 'review-moves', id: 'review-moves' });
     rv.moves.forEach((m, k) => {
-      const played = words({ action: m.played, fields: m.played_fields, seat: m.seat });
-      const best = words({ action: m.best, fields: m.best_fields, seat: m.seat });
+      const played = words({ action: m.played, fields: m.played_fields, seat: m.seat, index: m.index });
+      const best = words({ action: m.best, fields: m.best_fields, seat: m.seat, index: m.index });
       const text = m.class === 'best'
         ? t('review.move.best', { n: m.index + 1, who: seatName(m.seat), played, p: pc(m.played_value) })
         : t('review.move', { n: m.index + 1, who: seatName(m.seat), played, p: pc(m.played_value), best, q: pc(m.best_value), cls: t('review.class.' + m.class) });
@@ -126,6 +128,11 @@ export function reviewPanel({ net, code, seatName, words, onPick }) {
   return {
     el,
     ask,
+    /** Forgets the review (another record was uploaded). */
+    reset() {
+      Object.assign(P, { review: null, error: null, asked: false, picked: -1 });
+      render();
+    },
     get review() { return P.review; },
     close() { for (const off of offs) off(); },
   };

@@ -9,7 +9,8 @@
 // Clicking a decision asks the page (`onPick`) to show that position.
 // Words: the `reviewh.` keys (block hints of web/i18n/*.js).
 //
-// reviewHiddenPanel({net, code, seatName, words, onPick}) → { el, ask(), close() }
+// reviewHiddenPanel({net, code, send, seatName, words, onPick}) → { el, ask(), reset(), close() }
+// (code null, send(): an uploaded record's review, asked as js/replay.js sends it)
 
 import { t } from './i18n.js';
 import { h, clear } from './dom.js';
@@ -17,12 +18,12 @@ import { reviewError } from './review.js';
 
 const pc = (p) => (100 * p).toFixed(1);
 
-export function reviewHiddenPanel({ net, code, seatName, words, onPick }) {
+export function reviewHiddenPanel({ net, code, send, seatName, words, onPick }) {
   const P = { review: null, error: null, asked: false, picked: -1 };
   const el = h('section', { class: 'review card', id: 'review-hidden', 'aria-live': 'polite' });
   const offs = [
     net.on('review', (m) => {
-      if (m.room !== code || !m.review || m.review.kind !== 'hidden') return;
+      if ((m.room || null) !== (code || null) || !m.review || m.review.kind !== 'hidden') return;
       P.review = m.review;
       P.error = null;
       render();
@@ -37,7 +38,8 @@ export function reviewHiddenPanel({ net, code, seatName, words, onPick }) {
   function ask() {
     P.asked = true;
     P.error = null;
-    net.send({ type: 'review', room: code });
+    if (send) send(); // an uploaded record (js/replay.js): sent again with review: true
+    else net.send({ type: 'review', room: code });
     render();
   }
 
@@ -59,8 +61,8 @@ export function reviewHiddenPanel({ net, code, seatName, words, onPick }) {
     if (!rv.moves.length) el.append(h('p', {}, t('reviewh.none')));
     const list = h('ol', { class: 'review-moves', id: 'reviewh-moves' });
     rv.moves.forEach((m, k) => {
-      const played = words({ action: m.played, fields: m.played_fields, seat: m.seat });
-      const best = words({ action: m.best, fields: m.best_fields, seat: m.seat });
+      const played = words({ action: m.played, fields: m.played_fields, seat: m.seat, index: m.index });
+      const best = words({ action: m.best, fields: m.best_fields, seat: m.seat, index: m.index });
       const text = t('reviewh.move', { n: m.index + 1, who: seatName(m.seat), played, p: pc(m.played_value), best, q: pc(m.best_value) });
       list.append(h('li', { class: k === P.picked ? 'now' : '' },
         h('button', { type: 'button', class: 'linkish', onclick: () => {
@@ -76,6 +78,11 @@ export function reviewHiddenPanel({ net, code, seatName, words, onPick }) {
   return {
     el,
     ask,
+    /** Forgets the review (another record was uploaded). */
+    reset() {
+      Object.assign(P, { review: null, error: null, asked: false, picked: -1 });
+      render();
+    },
     close() {
       for (const off of offs) off();
     },
