@@ -11,13 +11,12 @@
 // Words: the `review.` keys (block urreview of web/i18n/*.js).
 
 import { t } from './i18n.js';
-import { h, svg, clear } from './dom.js';
+import { h, svg } from './dom.js';
+import { reviewFrame, moveWords, pc } from './review_common.js';
 
 const CLASSES = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
 const COLOURS = { best: '#2e7d32', good: '#558b2f', inaccuracy: '#f9a825', mistake: '#ef6c00', blunder: '#c62828' };
 
-/** 0.523 → "52.3". */
-const pc = (p) => (100 * p).toFixed(1);
 /** A signed share: +0.12 → "+12.0". */
 const signed = (p) => (p >= 0 ? '+' : '−') + Math.abs(100 * p).toFixed(1);
 
@@ -50,73 +49,36 @@ function chart(rv, who) {
  * review (the last answer or null), close()}.
  */
 export function reviewPanel({ net, code, seatName, words, onPick }) {
-  const P = { review: null, error: null, asked: false, picked: -1 };
-  const el = h('section', { class: 'review card', id: 'review', 'aria-live': 'polite' });
-  const offs = [
-    net.on('review', (m) => {
-      if (m.room !== code || !m.review || m.review.kind === 'hidden') return; // js/review_hidden.js's
-      P.review = m.review;
-      P.error = null;
-      render();
-    }),
-    net.on('error', (m) => {
-      if (m.request !== 'review') return;
-      P.error = m.error === 'game' ? t('review.notUr') : m.error === 'rate' ? t('review.busy') : m.message;
-      render();
-    }),
-  ];
-
-  function ask() {
-    P.asked = true;
-    P.error = null;
-    net.send({ type: 'review', room: code });
-    render();
-  }
-
-  function render() {
-    clear(el);
-    el.append(h('h2', {}, t('review.title')));
-    if (P.error) el.append(h('p', { class: 'note error', role: 'alert' }, P.error));
-    const rv = P.review;
-    if (!rv) {
-      if (P.asked && !P.error) el.append(h('p', { class: 'quiet', id: 'review-wait' }, t('review.waiting')));
-      else el.append(h('button', { type: 'button', id: 'review-ask', onclick: ask }, t('review.ask')));
-      return;
-    }
-    el.append(h('p', { class: 'note info', id: 'review-source' }, rv.exact ? t('review.exact') : t('review.estimate', { n: rv.iterations })));
-    el.append(chart(rv, seatName(0)));
-    const seats = h('ul', { class: 'review-seats', id: 'review-seats' });
-    rv.seats.forEach((s, i) => {
-      const classes = CLASSES.map((c) => t('review.count.' + c, { n: s.classes[c] || 0 })).join(', ');
-      seats.append(h('li', {},
-        h('b', {}, seatName(i)), ': ', t('review.accuracy', { p: s.accuracy.toFixed(1) }), ' · ', classes, '. ',
-        t('review.luckSkill', { luck: signed(s.luck), skill: signed(s.skill), lost: pc(s.lost) })));
-    });
-    el.append(seats);
-    el.append(h('h3', {}, t('review.decisions')));
-    const list = h('ol', { class: 'review-moves', id: 'review-moves' });
-    rv.moves.forEach((m, k) => {
-      const played = words({ action: m.played, fields: m.played_fields, seat: m.seat });
-      const best = words({ action: m.best, fields: m.best_fields, seat: m.seat });
-      const text = m.class === 'best'
-        ? t('review.move.best', { n: m.index + 1, who: seatName(m.seat), played, p: pc(m.played_value) })
-        : t('review.move', { n: m.index + 1, who: seatName(m.seat), played, p: pc(m.played_value), best, q: pc(m.best_value), cls: t('review.class.' + m.class) });
-      list.append(h('li', { class: 'review-' + m.class + (k === P.picked ? ' now' : ''), dataset: { cls: m.class } },
-        h('button', { type: 'button', class: 'linkish', onclick: () => {
-          P.picked = k;
-          [...list.children].forEach((li, j) => li.classList.toggle('now', j === k));
-          onPick(m, P.review.exact);
-        } }, h('span', { class: 'review-mark', 'aria-hidden': 'true' }, '●'), ' ', text)));
-    });
-    el.append(list);
-    el.append(h('p', {}, h('a', { href: '/#puzzles', id: 'review-puzzles' }, t('review.puzzles'))));
-  }
-
-  render();
-  return {
-    el,
-    ask,
-    get review() { return P.review; },
-    close() { for (const off of offs) off(); },
-  };
+  const panel = reviewFrame({
+    net, code, id: 'review', prefix: 'review', title: 'review.title',
+    mine: (rv) => rv.kind !== 'hidden', // js/review_hidden.js's
+    error: (m) => (m.error === 'game' ? t('review.notUr') : m.error === 'rate' ? t('review.busy') : m.message),
+    body(rv, el, list) {
+      el.append(h('p', { class: 'note info', id: 'review-source' }, rv.exact ? t('review.exact') : t('review.estimate', { n: rv.iterations })));
+      el.append(chart(rv, seatName(0)));
+      const seats = h('ul', { class: 'review-seats', id: 'review-seats' });
+      rv.seats.forEach((s, i) => {
+        const classes = CLASSES.map((c) => t('review.count.' + c, { n: s.classes[c] || 0 })).join(', ');
+        seats.append(h('li', {},
+          h('b', {}, seatName(i)), ': ', t('review.accuracy', { p: s.accuracy.toFixed(1) }), ' · ', classes, '. ',
+          t('review.luckSkill', { luck: signed(s.luck), skill: signed(s.skill), lost: pc(s.lost) })));
+      });
+      el.append(seats);
+      el.append(h('h3', {}, t('review.decisions')));
+      el.append(list(rv.moves, {
+        cls: (m) => 'review-' + m.class,
+        attrs: (m) => ({ dataset: { cls: m.class } }),
+        content(m) {
+          const { played, best } = moveWords(words, m);
+          const text = m.class === 'best'
+            ? t('review.move.best', { n: m.index + 1, who: seatName(m.seat), played, p: pc(m.played_value) })
+            : t('review.move', { n: m.index + 1, who: seatName(m.seat), played, p: pc(m.played_value), best, q: pc(m.best_value), cls: t('review.class.' + m.class) });
+          return [h('span', { class: 'review-mark', 'aria-hidden': 'true' }, '●'), ' ', text];
+        },
+        pick: (m) => onPick(m, panel.review.exact),
+      }));
+      el.append(h('p', {}, h('a', { href: '/#puzzles', id: 'review-puzzles' }, t('review.puzzles'))));
+    },
+  });
+  return panel;
 }

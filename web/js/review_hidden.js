@@ -9,74 +9,32 @@
 // Clicking a decision asks the page (`onPick`) to show that position.
 // Words: the `reviewh.` keys (block hints of web/i18n/*.js).
 //
-// reviewHiddenPanel({net, code, seatName, words, onPick}) → { el, ask(), close() }
+// reviewHiddenPanel({net, code, seatName, words, onPick}) → { el, ask(), review, close() }
+// (the frame, the asking and the decisions' list: js/review_common.js)
 
 import { t } from './i18n.js';
-import { h, clear } from './dom.js';
-
-const pc = (p) => (100 * p).toFixed(1);
+import { h } from './dom.js';
+import { reviewFrame, moveWords, pc } from './review_common.js';
 
 export function reviewHiddenPanel({ net, code, seatName, words, onPick }) {
-  const P = { review: null, error: null, asked: false, picked: -1 };
-  const el = h('section', { class: 'review card', id: 'review-hidden', 'aria-live': 'polite' });
-  const offs = [
-    net.on('review', (m) => {
-      if (m.room !== code || !m.review || m.review.kind !== 'hidden') return;
-      P.review = m.review;
-      P.error = null;
-      render();
-    }),
-    net.on('error', (m) => {
-      if (m.request !== 'review' || !P.asked) return;
-      P.error = m.error === 'rate' ? t('review.busy') : m.message;
-      render();
-    }),
-  ];
-
-  function ask() {
-    P.asked = true;
-    P.error = null;
-    net.send({ type: 'review', room: code });
-    render();
-  }
-
-  function render() {
-    clear(el);
-    el.append(h('h2', {}, t('reviewh.title')));
-    if (P.error) el.append(h('p', { class: 'note error', role: 'alert' }, P.error));
-    const rv = P.review;
-    if (!rv) {
-      if (P.asked && !P.error) el.append(h('p', { class: 'quiet', id: 'reviewh-wait' }, t('review.waiting')));
-      else el.append(h('button', { type: 'button', id: 'reviewh-ask', onclick: ask }, t('review.ask')));
-      return;
-    }
-    el.append(h('p', { class: 'note info', id: 'reviewh-source' }, t('reviewh.source', { n: rv.iterations })));
-    const differ = (rv.decisions || []).map(() => 0);
-    for (const m of rv.moves) differ[m.seat] = (differ[m.seat] || 0) + 1;
-    el.append(h('ul', { class: 'review-seats', id: 'reviewh-seats' },
-      (rv.decisions || []).map((d, i) => h('li', {}, h('b', {}, seatName(i)), ': ', t('reviewh.seat', { k: differ[i], d })))));
-    if (!rv.moves.length) el.append(h('p', {}, t('reviewh.none')));
-    const list = h('ol', { class: 'review-moves', id: 'reviewh-moves' });
-    rv.moves.forEach((m, k) => {
-      const played = words({ action: m.played, fields: m.played_fields, seat: m.seat });
-      const best = words({ action: m.best, fields: m.best_fields, seat: m.seat });
-      const text = t('reviewh.move', { n: m.index + 1, who: seatName(m.seat), played, p: pc(m.played_value), best, q: pc(m.best_value) });
-      list.append(h('li', { class: k === P.picked ? 'now' : '' },
-        h('button', { type: 'button', class: 'linkish', onclick: () => {
-          P.picked = k;
-          [...list.children].forEach((li, j) => li.classList.toggle('now', j === k));
-          onPick(m);
-        } }, text)));
-    });
-    el.append(list);
-  }
-
-  render();
-  return {
-    el,
-    ask,
-    close() {
-      for (const off of offs) off();
+  return reviewFrame({
+    net, code, id: 'review-hidden', prefix: 'reviewh', title: 'reviewh.title',
+    mine: (rv) => rv.kind === 'hidden',
+    error: (m, asked) => (!asked ? null : m.error === 'rate' ? t('review.busy') : m.message),
+    body(rv, el, list) {
+      el.append(h('p', { class: 'note info', id: 'reviewh-source' }, t('reviewh.source', { n: rv.iterations })));
+      const differ = (rv.decisions || []).map(() => 0);
+      for (const m of rv.moves) differ[m.seat] = (differ[m.seat] || 0) + 1;
+      el.append(h('ul', { class: 'review-seats', id: 'reviewh-seats' },
+        (rv.decisions || []).map((d, i) => h('li', {}, h('b', {}, seatName(i)), ': ', t('reviewh.seat', { k: differ[i], d })))));
+      if (!rv.moves.length) el.append(h('p', {}, t('reviewh.none')));
+      el.append(list(rv.moves, {
+        content(m) {
+          const { played, best } = moveWords(words, m);
+          return [t('reviewh.move', { n: m.index + 1, who: seatName(m.seat), played, p: pc(m.played_value), best, q: pc(m.best_value) })];
+        },
+        pick: onPick,
+      }));
     },
-  };
+  });
 }
