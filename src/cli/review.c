@@ -18,13 +18,36 @@
 #include "cli.h"
 #include "parlour/record.h"
 #include "parlour/words.h"
+#include "review.h"
 #include "tell.h"
 #include "term.h"
 
-static void pct(pl_buf *b, double p, int sign)
+void review_pct(pl_buf *b, double p, int sign)
 {
     pl_buf_clear(b);
     pl_buf_printf(b, sign ? "%+.1f %%" : "%.1f %%", 100 * p);
+}
+
+void review_bufs_free(review_bufs *b)
+{
+    pl_buf *all[] = {&b->line, &b->a, &b->b, &b->c, &b->d, &b->e, &b->f, &b->name};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        pl_buf_free(all[i]);
+}
+
+int review_replay(const pl_match *m, void (*at)(void *ctx, const void *st, int t), void *ctx)
+{
+    const pl_game *g = m->game;
+    void *st = malloc(g->state_size);
+    if (!st)
+        return -1;
+    pl_state_copy(g, st, m->initial);
+    for (int t = 0; t < m->nhist; t++) {
+        at(ctx, st, t);
+        g->apply(st, m->hist[t].seat, m->hist[t].a);
+    }
+    free(st);
+    return 0;
 }
 
 static void seat_name(const pl_match *m, int seat, pl_lang lang, pl_buf *out)
@@ -36,84 +59,86 @@ static void seat_name(const pl_match *m, int seat, pl_lang lang, pl_buf *out)
         tell_seat(m->game, m->initial, seat, lang, out);
 }
 
+/* print_words through the replay: the review and its next decision. */
+typedef struct words_ctx {
+    const pl_match *m;
+    const ai_review *r;
+    pl_lang lang;
+    int k;
+    review_bufs *w;
+} words_ctx;
+
+/* The line of the decision at action t, if there is one (review_replay). */
+static void move_line(void *ctx, const void *st, int t)
+{
+    words_ctx *x = ctx;
+    if (x->k >= x->r->nmoves || x->r->moves[x->k].index != t)
+        return;
+    const ai_review_move *mv = &x->r->moves[x->k++];
+    const pl_game *g = x->m->game;
+    review_bufs *w = x->w;
+    seat_name(x->m, mv->seat, x->lang, &w->name);
+    pl_buf_clear(&w->a);
+    pl_buf_printf(&w->a, "%d", t + 1);
+    pl_buf_clear(&w->e);
+    g->format_action(st, mv->seat, mv->played, &w->e);
+    pl_buf_clear(&w->f);
+    g->format_action(st, mv->seat, mv->best, &w->f);
+    review_pct(&w->b, mv->played_value, 0);
+    review_pct(&w->c, mv->best_value, 0);
+    pl_buf_clear(&w->d);
+    char key[40];
+    snprintf(key, sizeof key, "review.class.%s", ai_review_class_name(mv->cls));
+    pl_buf_puts(&w->d, pl_words(x->lang, key));
+    pl_buf_clear(&w->line);
+    pl_words_put(&w->line, x->lang, mv->cls == AI_REVIEW_BEST ? "review.move.best" : "review.move", "n",
+                 pl_buf_str(&w->a), "seat", pl_buf_str(&w->name), "played", pl_buf_str(&w->e), "pv",
+                 pl_buf_str(&w->b), "best", pl_buf_str(&w->f), "bv", pl_buf_str(&w->c), "class", pl_buf_str(&w->d),
+                 NULL);
+    puts(pl_buf_str(&w->line));
+}
+
 /* The review in words, one line each: the source, each seat's accuracy and
  * classes, luck and skill, the chance to win, then every decision. */
 static void print_words(const pl_match *m, const ai_review *r, pl_lang lang)
 {
-    const pl_game *g = m->game;
-    pl_buf line = {0}, a = {0}, b = {0}, c = {0}, d = {0}, e = {0}, f = {0}, name = {0};
+    review_bufs w = {0};
     if (r->exact) {
-        pl_words_put(&line, lang, "review.title.exact", NULL);
+        pl_words_put(&w.line, lang, "review.title.exact", NULL);
     } else {
-        pl_buf_printf(&a, "%ld", r->budget);
-        pl_words_put(&line, lang, "review.title.estimate", "n", pl_buf_str(&a), NULL);
+        pl_buf_printf(&w.a, "%ld", r->budget);
+        pl_words_put(&w.line, lang, "review.title.estimate", "n", pl_buf_str(&w.a), NULL);
     }
-    puts(pl_buf_str(&line));
+    puts(pl_buf_str(&w.line));
     for (int s = 0; s < 2; s++) {
-        seat_name(m, s, lang, &name);
-        pl_buf_clear(&line);
-        pl_buf_clear(&a);
-        pl_buf_printf(&a, "%.1f", r->accuracy[s]);
+        seat_name(m, s, lang, &w.name);
+        pl_buf_clear(&w.line);
+        pl_buf_clear(&w.a);
+        pl_buf_printf(&w.a, "%.1f", r->accuracy[s]);
         char n[AI_REVIEW_NCLASSES][16];
         for (int k = 0; k < AI_REVIEW_NCLASSES; k++)
             snprintf(n[k], sizeof n[k], "%d", r->count[s][k]);
-        pl_words_put(&line, lang, "review.seat", "seat", pl_buf_str(&name), "acc", pl_buf_str(&a), "best", n[0],
-                     "good", n[1], "inacc", n[2], "mist", n[3], "blund", n[4], NULL);
-        puts(pl_buf_str(&line));
-        pl_buf_clear(&line);
-        pct(&b, r->luck[s], 1);
-        pct(&c, r->skill[s], 1);
-        pct(&d, r->lost[s], 0);
-        pl_words_put(&line, lang, "review.luck", "seat", pl_buf_str(&name), "luck", pl_buf_str(&b), "skill",
-                     pl_buf_str(&c), "lost", pl_buf_str(&d), NULL);
-        puts(pl_buf_str(&line));
+        pl_words_put(&w.line, lang, "review.seat", "seat", pl_buf_str(&w.name), "acc", pl_buf_str(&w.a), "best",
+                     n[0], "good", n[1], "inacc", n[2], "mist", n[3], "blund", n[4], NULL);
+        puts(pl_buf_str(&w.line));
+        pl_buf_clear(&w.line);
+        review_pct(&w.b, r->luck[s], 1);
+        review_pct(&w.c, r->skill[s], 1);
+        review_pct(&w.d, r->lost[s], 0);
+        pl_words_put(&w.line, lang, "review.luck", "seat", pl_buf_str(&w.name), "luck", pl_buf_str(&w.b), "skill",
+                     pl_buf_str(&w.c), "lost", pl_buf_str(&w.d), NULL);
+        puts(pl_buf_str(&w.line));
     }
-    seat_name(m, 0, lang, &name);
-    pct(&b, r->start, 0);
-    pct(&c, r->end, 0);
-    pl_buf_clear(&line);
-    pl_words_put(&line, lang, "review.chance", "seat", pl_buf_str(&name), "start", pl_buf_str(&b), "end",
-                 pl_buf_str(&c), NULL);
-    puts(pl_buf_str(&line));
-    void *st = malloc(g->state_size);
-    if (!st)
-        goto done;
-    pl_state_copy(g, st, m->initial);
-    int k = 0;
-    for (int t = 0; t < m->nhist; t++) {
-        if (k < r->nmoves && r->moves[k].index == t) {
-            const ai_review_move *mv = &r->moves[k++];
-            seat_name(m, mv->seat, lang, &name);
-            pl_buf_clear(&a);
-            pl_buf_printf(&a, "%d", t + 1);
-            pl_buf_clear(&e);
-            g->format_action(st, mv->seat, mv->played, &e);
-            pl_buf_clear(&f);
-            g->format_action(st, mv->seat, mv->best, &f);
-            pct(&b, mv->played_value, 0);
-            pct(&c, mv->best_value, 0);
-            pl_buf_clear(&d);
-            char key[40];
-            snprintf(key, sizeof key, "review.class.%s", ai_review_class_name(mv->cls));
-            pl_buf_puts(&d, pl_words(lang, key));
-            pl_buf_clear(&line);
-            pl_words_put(&line, lang, mv->cls == AI_REVIEW_BEST ? "review.move.best" : "review.move", "n",
-                         pl_buf_str(&a), "seat", pl_buf_str(&name), "played", pl_buf_str(&e), "pv", pl_buf_str(&b),
-                         "best", pl_buf_str(&f), "bv", pl_buf_str(&c), "class", pl_buf_str(&d), NULL);
-            puts(pl_buf_str(&line));
-        }
-        g->apply(st, m->hist[t].seat, m->hist[t].a);
-    }
-    free(st);
-done:
-    pl_buf_free(&line);
-    pl_buf_free(&a);
-    pl_buf_free(&b);
-    pl_buf_free(&c);
-    pl_buf_free(&d);
-    pl_buf_free(&e);
-    pl_buf_free(&f);
-    pl_buf_free(&name);
+    seat_name(m, 0, lang, &w.name);
+    review_pct(&w.b, r->start, 0);
+    review_pct(&w.c, r->end, 0);
+    pl_buf_clear(&w.line);
+    pl_words_put(&w.line, lang, "review.chance", "seat", pl_buf_str(&w.name), "start", pl_buf_str(&w.b), "end",
+                 pl_buf_str(&w.c), NULL);
+    puts(pl_buf_str(&w.line));
+    words_ctx x = {m, r, lang, 0, &w};
+    review_replay(m, move_line, &x);
+    review_bufs_free(&w);
 }
 
 /* The estimate against the exact review of the same game (English: a

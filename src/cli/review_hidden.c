@@ -6,80 +6,78 @@
  * review.hidden.* words: the moves as the menu words them) or as JSON.
  * review.c hands these games here. */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "../ai/review_hidden.h"
 #include "cli.h"
 #include "menu.h"
 #include "parlour/words.h"
+#include "review.h"
 #include "tell.h"
 
-static void rh_pct(pl_buf *b, double p)
+/* rh_print through the replay: the review and its next decision. */
+typedef struct rh_ctx {
+    const pl_match *m;
+    const ai_review_hidden *r;
+    pl_lang lang;
+    int k;
+    review_bufs *w;
+} rh_ctx;
+
+/* The line of the decision at action t, if there is one (review_replay). */
+static void rh_move_line(void *ctx, const void *st, int t)
 {
-    pl_buf_clear(b);
-    pl_buf_printf(b, "%.1f %%", 100 * p);
+    rh_ctx *x = ctx;
+    if (x->k >= x->r->nmoves || x->r->moves[x->k].index != t)
+        return;
+    const ai_review_hidden_move *mv = &x->r->moves[x->k++];
+    const pl_game *g = x->m->game;
+    review_bufs *w = x->w;
+    pl_buf_clear(&w->name);
+    tell_seat(g, st, mv->seat, x->lang, &w->name);
+    pl_buf_clear(&w->a);
+    pl_buf_printf(&w->a, "%d", t + 1);
+    pl_buf_clear(&w->d);
+    menu_item(g, st, mv->seat, mv->played, x->lang, &w->d);
+    pl_buf_clear(&w->e);
+    menu_item(g, st, mv->seat, mv->best, x->lang, &w->e);
+    review_pct(&w->b, mv->played_value, 0);
+    review_pct(&w->c, mv->best_value, 0);
+    pl_buf_clear(&w->line);
+    pl_words_put(&w->line, x->lang, "review.hidden.move", "n", pl_buf_str(&w->a), "seat", pl_buf_str(&w->name),
+                 "played", pl_buf_str(&w->d), "pv", pl_buf_str(&w->b), "best", pl_buf_str(&w->e), "bv",
+                 pl_buf_str(&w->c), NULL);
+    puts(pl_buf_str(&w->line));
 }
 
 /* The review in words: the title, each seat's count, then each decision. */
 static void rh_print(const pl_match *m, const ai_review_hidden *r, pl_lang lang)
 {
     const pl_game *g = m->game;
-    pl_buf line = {0}, a = {0}, b = {0}, c = {0}, d = {0}, e = {0}, name = {0};
-    pl_buf_printf(&a, "%ld", r->budget);
-    pl_words_put(&line, lang, "review.hidden.title", "n", pl_buf_str(&a), NULL);
-    puts(pl_buf_str(&line));
+    review_bufs w = {0};
+    pl_buf_printf(&w.a, "%ld", r->budget);
+    pl_words_put(&w.line, lang, "review.hidden.title", "n", pl_buf_str(&w.a), NULL);
+    puts(pl_buf_str(&w.line));
     int nseats = g->num_seats(m->initial);
     int differ[PL_MAX_SEATS] = {0};
     for (int k = 0; k < r->nmoves; k++)
         differ[r->moves[k].seat]++;
     for (int s = 0; s < nseats && s < PL_MAX_SEATS; s++) {
-        pl_buf_clear(&name);
-        tell_seat(g, m->initial, s, lang, &name);
-        pl_buf_clear(&a);
-        pl_buf_clear(&b);
-        pl_buf_printf(&a, "%d", differ[s]);
-        pl_buf_printf(&b, "%d", r->decisions[s]);
-        pl_buf_clear(&line);
-        pl_words_put(&line, lang, "review.hidden.seat", "seat", pl_buf_str(&name), "k", pl_buf_str(&a), "d",
-                     pl_buf_str(&b), NULL);
-        puts(pl_buf_str(&line));
+        pl_buf_clear(&w.name);
+        tell_seat(g, m->initial, s, lang, &w.name);
+        pl_buf_clear(&w.a);
+        pl_buf_clear(&w.b);
+        pl_buf_printf(&w.a, "%d", differ[s]);
+        pl_buf_printf(&w.b, "%d", r->decisions[s]);
+        pl_buf_clear(&w.line);
+        pl_words_put(&w.line, lang, "review.hidden.seat", "seat", pl_buf_str(&w.name), "k", pl_buf_str(&w.a), "d",
+                     pl_buf_str(&w.b), NULL);
+        puts(pl_buf_str(&w.line));
     }
     if (!r->nmoves)
         puts(pl_words(lang, "review.hidden.none"));
-    void *st = malloc(g->state_size);
-    if (!st)
-        goto done;
-    pl_state_copy(g, st, m->initial);
-    int k = 0;
-    for (int t = 0; t < m->nhist; t++) {
-        if (k < r->nmoves && r->moves[k].index == t) {
-            const ai_review_hidden_move *mv = &r->moves[k++];
-            pl_buf_clear(&name);
-            tell_seat(g, st, mv->seat, lang, &name);
-            pl_buf_clear(&a);
-            pl_buf_printf(&a, "%d", t + 1);
-            pl_buf_clear(&d);
-            menu_item(g, st, mv->seat, mv->played, lang, &d);
-            pl_buf_clear(&e);
-            menu_item(g, st, mv->seat, mv->best, lang, &e);
-            rh_pct(&b, mv->played_value);
-            rh_pct(&c, mv->best_value);
-            pl_buf_clear(&line);
-            pl_words_put(&line, lang, "review.hidden.move", "n", pl_buf_str(&a), "seat", pl_buf_str(&name), "played",
-                         pl_buf_str(&d), "pv", pl_buf_str(&b), "best", pl_buf_str(&e), "bv", pl_buf_str(&c), NULL);
-            puts(pl_buf_str(&line));
-        }
-        g->apply(st, m->hist[t].seat, m->hist[t].a);
-    }
-    free(st);
-done:
-    pl_buf_free(&line);
-    pl_buf_free(&a);
-    pl_buf_free(&b);
-    pl_buf_free(&c);
-    pl_buf_free(&d);
-    pl_buf_free(&e);
-    pl_buf_free(&name);
+    rh_ctx x = {m, r, lang, 0, &w};
+    review_replay(m, rh_move_line, &x);
+    review_bufs_free(&w);
 }
 
 int cli_review_hidden(const pl_match *m, long iterations, int threads, uint64_t seed, int json, pl_lang lang)
