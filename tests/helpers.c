@@ -254,3 +254,29 @@ void th_ur_options(pl_rng *r, char *out, size_t n, uint64_t seed)
                  dice[pl_rng_below(r, 2)], start[pl_rng_below(r, 3)], loop[pl_rng_below(r, 2)],
                  stack[pl_rng_below(r, 2)], (unsigned long long)seed);
 }
+
+void th_random_games(const char *game, int per_variant, int stride, int first, pl_rng *rng, th_decide_fn decide,
+                     void *ctx)
+{
+    pl_buf err = {0};
+    const pl_game *g = pl_game_find(game);
+    assert_non_null(g);
+    for (int v = 0; g->variants && g->variants[v]; v++)
+        for (int i = 0; i < per_variant; i++) {
+            char opts[256];
+            snprintf(opts, sizeof opts, "%s seed=%d", g->variants[v], stride * v + i + first);
+            pl_match *m = th_new(game, opts);
+            for (long d = 0; g->phase(m->state) != PL_PHASE_OVER;) {
+                if (g->phase(m->state) == PL_PHASE_CHANCE) {
+                    assert_int_equal(pl_match_random(m, NULL, &err), 0);
+                    continue;
+                }
+                int seats[PL_MAX_SEATS];
+                int seat = seats[pl_rng_below(rng, (uint32_t)g->actors(m->state, seats))];
+                pl_action a = decide(ctx, g, m->state, seat, d++, opts, rng);
+                assert_int_equal(pl_match_play(m, seat, a, &err), 0);
+            }
+            pl_match_free(m);
+        }
+    pl_buf_free(&err);
+}

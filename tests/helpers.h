@@ -61,4 +61,17 @@ void th_tamcuc_options(pl_rng *r, char *out, size_t cap, uint64_t seed);
  * start, loop and stack, drawn by `r`; "seed=" `seed`. */
 void th_ur_options(pl_rng *r, char *out, size_t n, uint64_t seed);
 
+/* A decision of th_random_games: `seat` (drawn to act) in `st`, the d-th
+ * decision (0, 1, ...) of the game of options `opts`; returns the action the
+ * seat plays (legal). */
+typedef pl_action (*th_decide_fn)(void *ctx, const pl_game *g, const void *st, int seat, long d, const char *opts,
+                                  pl_rng *rng);
+/* Plays `per_variant` games of every variant of `game` to the end, the i-th
+ * of variant v with options "VARIANT seed=N", N = stride * v + i + first:
+ * chance events at random, and at each decision one of the actors, drawn by
+ * `rng`, plays what decide() gives. The hidden-card property tests (hints,
+ * reviews) check their decisions in it. Fails the test on an error. */
+void th_random_games(const char *game, int per_variant, int stride, int first, pl_rng *rng, th_decide_fn decide,
+                     void *ctx);
+
 #endif

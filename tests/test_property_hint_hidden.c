@@ -22,52 +22,49 @@ typedef struct counts {
     long hints, differ;
 } counts;
 
+/* check_game's state: the second world's buffer, the counts. */
+typedef struct hint_walk {
+    void *other;
+    counts *k;
+    pl_buf err;
+} hint_walk;
+
+/* Every EVERY-th decision: the hint in both worlds; then a random move. */
+static pl_action hint_at(void *ctx, const pl_game *g, const void *st, int seat, long d, const char *opts,
+                         pl_rng *rng)
+{
+    hint_walk *w = ctx;
+    if (d % EVERY == 0) {
+        g->determinize(st, seat, rng, w->other); /* the unseen cards dealt again */
+        w->k->differ += memcmp(w->other, st, g->state_size) != 0;
+        ai_hint_params p = {.iterations = ITERATIONS};
+        ai_hint_result a, b;
+        uint64_t seed = pl_rng_next(rng);
+        assert_int_equal(ai_hint(g, st, seat, &p, seed, &a, &w->err), 0);
+        assert_int_equal(ai_hint(g, w->other, seat, &p, seed, &b, &w->err), 0);
+        if (a.action != b.action || memcmp(&a.win, &b.win, sizeof a.win) || a.nlegal != b.nlegal)
+            fail_msg("%s %s: seat %d's hint differs between worlds that differ only in what it "
+                     "cannot see (decision %ld)", g->id, opts, seat, d + 1);
+        assert_int_equal(pl_check(g, st, seat, a.action, &w->err), 0);
+        assert_true(a.win >= 0 && a.win <= 1);
+        w->k->hints++;
+    }
+    pl_action acts[PL_MAX_ACTIONS];
+    int n = pl_legal_all(g, st, seat, acts);
+    return acts[pl_rng_below(rng, (uint32_t)n)];
+}
+
 static void check_game(const char *game, counts *k)
 {
-    pl_buf err = {0};
     const pl_game *g = pl_game_find(game);
     assert_non_null(g);
     assert_true(g->flags & PL_GAME_HIDDEN);
-    void *other = test_malloc(g->state_size);
+    hint_walk w = {test_malloc(g->state_size), k, {0}};
     pl_rng rng;
     pl_rng_seed(&rng, 34);
-    for (int v = 0; g->variants && g->variants[v]; v++)
-        for (int i = 0; i < GAMES_PER_VARIANT; i++) {
-            char opts[256];
-            snprintf(opts, sizeof opts, "%s seed=%d", g->variants[v], 1000 * v + i + 1);
-            pl_match *m = th_new(game, opts);
-            long decisions = 0;
-            while (g->phase(m->state) != PL_PHASE_OVER) {
-                if (g->phase(m->state) == PL_PHASE_CHANCE) {
-                    assert_int_equal(pl_match_random(m, NULL, &err), 0);
-                    continue;
-                }
-                int seats[PL_MAX_SEATS];
-                int na = g->actors(m->state, seats);
-                int seat = seats[pl_rng_below(&rng, (uint32_t)na)];
-                if (decisions++ % EVERY == 0) {
-                    g->determinize(m->state, seat, &rng, other); /* the unseen cards dealt again */
-                    k->differ += memcmp(other, m->state, g->state_size) != 0;
-                    ai_hint_params p = {.iterations = ITERATIONS};
-                    ai_hint_result a, b;
-                    uint64_t seed = pl_rng_next(&rng);
-                    assert_int_equal(ai_hint(g, m->state, seat, &p, seed, &a, &err), 0);
-                    assert_int_equal(ai_hint(g, other, seat, &p, seed, &b, &err), 0);
-                    if (a.action != b.action || memcmp(&a.win, &b.win, sizeof a.win) || a.nlegal != b.nlegal)
-                        fail_msg("%s %s: seat %d's hint differs between worlds that differ only in what it "
-                                 "cannot see (decision %ld)", game, opts, seat, decisions);
-                    assert_int_equal(pl_check(g, m->state, seat, a.action, &err), 0);
-                    assert_true(a.win >= 0 && a.win <= 1);
-                    k->hints++;
-                }
-                pl_action acts[PL_MAX_ACTIONS];
-                int n = pl_legal_all(g, m->state, seat, acts);
-                assert_int_equal(pl_match_play(m, seat, acts[pl_rng_below(&rng, (uint32_t)n)], &err), 0);
-            }
-            pl_match_free(m);
-        }
-    test_free(other);
-    pl_buf_free(&err);
+    th_random_games(game, GAMES_PER_VARIANT, 1000, 1, &rng, hint_at, &w);
+    test_free(w.other);
+    pl_buf_free(&w.err);
 }
 
 static void test_property_hint_same_for_unseen_cards_tamcuc(void **s)

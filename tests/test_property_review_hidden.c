@@ -24,50 +24,51 @@
 #define EVERY 3
 #define ITERATIONS 120
 
+/* proof's state: the second world's buffer, the counts, the game's
+ * decisions of more than one legal action so far. */
+typedef struct proof_walk {
+    void *other;
+    long *checked, *differ, decisions;
+    pl_buf err;
+} proof_walk;
+
+/* A random move; every EVERY-th real choice reviewed in both worlds. */
+static pl_action proof_at(void *ctx, const pl_game *g, const void *st, int seat, long d, const char *opts,
+                          pl_rng *rng)
+{
+    proof_walk *w = ctx;
+    if (d == 0)
+        w->decisions = 0; /* a new game */
+    pl_action acts[PL_MAX_ACTIONS];
+    int n = pl_legal_all(g, st, seat, acts);
+    pl_action a = acts[pl_rng_below(rng, (uint32_t)n)];
+    if (n > 1 && w->decisions++ % EVERY == 0) {
+        g->determinize(st, seat, rng, w->other);
+        *w->differ += memcmp(w->other, st, g->state_size) != 0;
+        uint64_t seed = pl_rng_next(rng);
+        ai_review_hidden_params p = {.iterations = ITERATIONS};
+        ai_review_hidden_move x, y;
+        assert_int_equal(ai_review_hidden_decision(g, st, seat, a, &p, seed, &x, &w->err), 0);
+        assert_int_equal(ai_review_hidden_decision(g, w->other, seat, a, &p, seed, &y, &w->err), 0);
+        if (x.best != y.best || memcmp(&x.best_value, &y.best_value, sizeof x.best_value) ||
+            memcmp(&x.played_value, &y.played_value, sizeof x.played_value) || x.nlegal != y.nlegal)
+            fail_msg("%s %s: seat %d's review of a decision differs between worlds that differ only "
+                     "in what it cannot see", g->id, opts, seat);
+        (*w->checked)++;
+    }
+    return a;
+}
+
 static void proof(const char *game, long *checked, long *differ)
 {
-    pl_buf err = {0};
     const pl_game *g = pl_game_find(game);
     assert_non_null(g);
-    void *other = test_malloc(g->state_size);
+    proof_walk w = {test_malloc(g->state_size), checked, differ, 0, {0}};
     pl_rng rng;
     pl_rng_seed(&rng, 345);
-    ai_review_hidden_params p = {.iterations = ITERATIONS};
-    for (int v = 0; g->variants && g->variants[v]; v++)
-        for (int i = 0; i < GAMES_PER_VARIANT; i++) {
-            char opts[256];
-            snprintf(opts, sizeof opts, "%s seed=%d", g->variants[v], 500 * v + i + 7);
-            pl_match *m = th_new(game, opts);
-            long decisions = 0;
-            while (g->phase(m->state) != PL_PHASE_OVER) {
-                if (g->phase(m->state) == PL_PHASE_CHANCE) {
-                    assert_int_equal(pl_match_random(m, NULL, &err), 0);
-                    continue;
-                }
-                int seats[PL_MAX_SEATS];
-                int seat = seats[pl_rng_below(&rng, (uint32_t)g->actors(m->state, seats))];
-                pl_action acts[PL_MAX_ACTIONS];
-                int n = pl_legal_all(g, m->state, seat, acts);
-                pl_action a = acts[pl_rng_below(&rng, (uint32_t)n)];
-                if (n > 1 && decisions++ % EVERY == 0) {
-                    g->determinize(m->state, seat, &rng, other);
-                    *differ += memcmp(other, m->state, g->state_size) != 0;
-                    uint64_t seed = pl_rng_next(&rng);
-                    ai_review_hidden_move x, y;
-                    assert_int_equal(ai_review_hidden_decision(g, m->state, seat, a, &p, seed, &x, &err), 0);
-                    assert_int_equal(ai_review_hidden_decision(g, other, seat, a, &p, seed, &y, &err), 0);
-                    if (x.best != y.best || memcmp(&x.best_value, &y.best_value, sizeof x.best_value) ||
-                        memcmp(&x.played_value, &y.played_value, sizeof x.played_value) || x.nlegal != y.nlegal)
-                        fail_msg("%s %s: seat %d's review of a decision differs between worlds that differ only "
-                                 "in what it cannot see", game, opts, seat);
-                    (*checked)++;
-                }
-                assert_int_equal(pl_match_play(m, seat, a, &err), 0);
-            }
-            pl_match_free(m);
-        }
-    test_free(other);
-    pl_buf_free(&err);
+    th_random_games(game, GAMES_PER_VARIANT, 500, 7, &rng, proof_at, &w);
+    test_free(w.other);
+    pl_buf_free(&w.err);
 }
 
 static void test_property_review_hidden_never_uses_unseen_cards_tamcuc(void **s)

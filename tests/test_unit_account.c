@@ -14,35 +14,15 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#if defined(PARLOUR_WITH_PG)
-#include <libpq-fe.h>
-#endif
 
 #include "helpers.h"
+#include "store_backend.h"
 #include "parlour/rng.h"
 #include "store.h"
 #include "account.h"
 #include "drill.h"
 
-/* One backend under test: `fresh` names a new, empty database for a test,
- * `drop` removes it. */
-typedef struct {
-    const char *name;
-    int sqlite;
-    const char *skip; /* why the backend's cases are skipped, or NULL */
-    void (*fresh)(char *out, size_t n, const char *name);
-    void (*drop)(const char *path);
-} backend;
-
 static const backend *B;
-
-#define NEED_BACKEND()                                                  \
-    do {                                                                \
-        if (B->skip) {                                                  \
-            print_message("[ SKIP     ] %s: %s\n", B->name, B->skip);    \
-            skip();                                                     \
-        }                                                               \
-    } while (0)
 
 static void db_remove(const char *path)
 {
@@ -861,106 +841,18 @@ static int use_sqlite(void **st)
     return 0;
 }
 
-/* PostgreSQL: one cluster for the whole group (started here with
- * deploy/pg.sh unless PARLOUR_PG_URL names one), a database per test. */
-static backend pg_backend = {"PostgreSQL", 0, "this program was built without libpq", NULL, NULL};
-static char pg_dir[64];
-
-#if defined(PARLOUR_WITH_PG)
-static char pg_url[512];
-static PGconn *pg_admin;
-
-static void quiet_notice(void *arg, const char *message)
-{
-    (void)arg, (void)message;
-}
-
-static void pg_admin_sql(const char *sql)
-{
-    PGresult *r = PQexec(pg_admin, sql);
-    if (PQresultStatus(r) != PGRES_COMMAND_OK)
-        fail_msg("%s: %s", sql, PQresultErrorMessage(r));
-    PQclear(r);
-}
-
-static void pg_fresh(char *out, size_t n, const char *name)
-{
-    char db[64], sql[160];
-    snprintf(db, sizeof db, "a_%s_%ld", name, (long)getpid());
-    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", db);
-    pg_admin_sql(sql);
-    snprintf(sql, sizeof sql, "CREATE DATABASE %s", db);
-    pg_admin_sql(sql);
-    snprintf(out, n, "%s%cdbname=%s", pg_url, strchr(pg_url, '?') ? '&' : '?', db);
-}
-
-static void pg_drop(const char *url)
-{
-    const char *db = strrchr(url, '=');
-    char sql[160];
-    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", db + 1);
-    pg_admin_sql(sql);
-}
-#endif
-
+/* PostgreSQL (store_backend.c). */
 static int use_pg(void **st)
 {
     (void)st;
-    B = &pg_backend;
-#if defined(PARLOUR_WITH_PG)
-    const char *env = getenv("PARLOUR_PG_URL");
-    if (env && *env) {
-        snprintf(pg_url, sizeof pg_url, "%s", env);
-    } else {
-        snprintf(pg_dir, sizeof pg_dir, "/tmp/parlour-pga-XXXXXX");
-        if (!mkdtemp(pg_dir)) {
-            pg_dir[0] = '\0';
-            pg_backend.skip = "no temporary directory for a cluster";
-            return 0;
-        }
-        char cmd[512];
-        snprintf(cmd, sizeof cmd, "sh '%s/../deploy/pg.sh' start '%s'", PARLOUR_TESTS_DIR, pg_dir);
-        FILE *f = popen(cmd, "r");
-        if (!f || !fgets(pg_url, sizeof pg_url, f))
-            pg_url[0] = '\0';
-        int status = f ? pclose(f) : -1;
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
-            pg_backend.skip = "PostgreSQL is not installed (deploy/pg.sh: no initdb/pg_ctl)";
-            return 0;
-        }
-        if (status != 0 || !pg_url[0]) {
-            print_error("deploy/pg.sh start %s failed (status %d)\n", pg_dir, status);
-            return -1;
-        }
-        pg_url[strcspn(pg_url, "\n")] = '\0';
-    }
-    pg_admin = PQconnectdb(pg_url);
-    if (PQstatus(pg_admin) != CONNECTION_OK) {
-        print_error("PostgreSQL at %s: %s\n", pg_url, PQerrorMessage(pg_admin));
-        return -1;
-    }
-    PQsetNoticeProcessor(pg_admin, quiet_notice, NULL);
-    pg_backend.skip = NULL;
-    pg_backend.fresh = pg_fresh;
-    pg_backend.drop = pg_drop;
-#endif
-    return 0;
+    B = &tsb_pg;
+    return tsb_pg_start("a", 0);
 }
 
 static int stop_pg(void **st)
 {
     (void)st;
-#if defined(PARLOUR_WITH_PG)
-    PQfinish(pg_admin);
-    pg_admin = NULL;
-#endif
-    if (pg_dir[0]) {
-        char cmd[512];
-        snprintf(cmd, sizeof cmd, "sh '%s/../deploy/pg.sh' clean '%s'", PARLOUR_TESTS_DIR, pg_dir);
-        if (system(cmd) != 0)
-            print_error("could not stop the cluster in %s\n", pg_dir);
-    }
-    return 0;
+    return tsb_pg_stop();
 }
 
 /* Drill records (issue 34 §4, docs/drills.md): one per account, replaced

@@ -20,34 +20,13 @@
 #include <math.h>
 
 #include "helpers.h"
+#include "store_backend.h"
 #include "parlour/rating.h"
 #include "parlour/rng.h"
 #include "store.h"
 #include <sqlite3.h>
-#if defined(PARLOUR_WITH_PG)
-#include <libpq-fe.h>
-#endif
-
-/* One backend under test: `fresh` names a new, empty database for a test
- * (a file, or a database created in the cluster), `drop` removes it. */
-typedef struct {
-    const char *name;
-    int sqlite;
-    const char *skip; /* why the backend's cases are skipped, or NULL */
-    void (*fresh)(char *out, size_t n, const char *name);
-    void (*drop)(const char *path);
-} backend;
 
 static const backend *B; /* the backend of the running group */
-
-/* Skips the current test when its backend is unavailable. */
-#define NEED_BACKEND()                                                  \
-    do {                                                                \
-        if (B->skip) {                                                  \
-            print_message("[ SKIP     ] %s: %s\n", B->name, B->skip);    \
-            skip();                                                     \
-        }                                                               \
-    } while (0)
 
 /* A fresh database path in the test's working directory. */
 static void db_path(char *out, size_t n, const char *name)
@@ -1094,9 +1073,6 @@ static void test_pg_schema_and_reconnect(void **st)
 }
 
 #if defined(PARLOUR_WITH_PG)
-static PGconn *pg_admin;  /* the cluster's administrator (use_pg) */
-static int pg_statements; /* pg_stat_statements is loaded: statements can be counted */
-
 /* The statements the server ran on the database of `url` since the last
  * pg_stat_statements_reset (BEGIN and COMMIT counted). */
 static long pg_statements_of(const char *url)
@@ -1106,7 +1082,7 @@ static long pg_statements_of(const char *url)
              "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements "
              "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '%s')",
              strrchr(url, '=') + 1);
-    PGresult *r = PQexec(pg_admin, sql);
+    PGresult *r = PQexec(tsb_pg_admin(), sql);
     if (PQresultStatus(r) != PGRES_TUPLES_OK)
         fail_msg("%s: %s", sql, PQresultErrorMessage(r));
     long n = atol(PQgetvalue(r, 0, 0));
@@ -1118,7 +1094,7 @@ static long pg_statements_of(const char *url)
 #if defined(PARLOUR_WITH_PG)
 static void pg_statements_reset(void)
 {
-    PQclear(PQexec(pg_admin, "SELECT pg_stat_statements_reset()"));
+    PQclear(PQexec(tsb_pg_admin(), "SELECT pg_stat_statements_reset()"));
 }
 #endif
 
@@ -1135,7 +1111,7 @@ static void test_pg_writes_in_one_round_trip(void **st)
     if (B->sqlite)
         skip();
 #if defined(PARLOUR_WITH_PG)
-    if (!pg_statements) {
+    if (!tsb_pg_statements) {
         print_message("[ SKIP     ] pg_stat_statements is not loaded (deploy/pg.sh PG_STATEMENTS=1)\n");
         skip();
     }
@@ -1205,109 +1181,18 @@ static int use_sqlite(void **st)
     return 0;
 }
 
-/* PostgreSQL: one cluster for the whole group (started here with
- * deploy/pg.sh unless PARLOUR_PG_URL names one), a database per test. */
-static backend pg_backend = {"PostgreSQL", 0, "this program was built without libpq", NULL, NULL};
-static char pg_dir[64]; /* the cluster this program started, or "" */
-
-#if defined(PARLOUR_WITH_PG)
-static char pg_url[512]; /* its database "parlour": the administrator's */
-
-static void quiet_notice(void *arg, const char *message)
-{
-    (void)arg, (void)message;
-}
-
-static void pg_admin_sql(const char *sql)
-{
-    PGresult *r = PQexec(pg_admin, sql);
-    if (PQresultStatus(r) != PGRES_COMMAND_OK)
-        fail_msg("%s: %s", sql, PQresultErrorMessage(r));
-    PQclear(r);
-}
-
-/* A new database "t_NAME_PID" and the URL that names it. */
-static void pg_fresh(char *out, size_t n, const char *name)
-{
-    char db[64], sql[160];
-    snprintf(db, sizeof db, "t_%s_%ld", name, (long)getpid());
-    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", db);
-    pg_admin_sql(sql);
-    snprintf(sql, sizeof sql, "CREATE DATABASE %s", db);
-    pg_admin_sql(sql);
-    snprintf(out, n, "%s%cdbname=%s", pg_url, strchr(pg_url, '?') ? '&' : '?', db);
-}
-
-static void pg_drop(const char *url)
-{
-    const char *db = strrchr(url, '=');
-    char sql[160];
-    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", db + 1);
-    pg_admin_sql(sql);
-}
-#endif
-
+/* PostgreSQL (store_backend.c): statements counted where the cluster can. */
 static int use_pg(void **st)
 {
     (void)st;
-    B = &pg_backend;
-#if defined(PARLOUR_WITH_PG)
-    const char *env = getenv("PARLOUR_PG_URL");
-    if (env && *env) {
-        snprintf(pg_url, sizeof pg_url, "%s", env);
-    } else {
-        snprintf(pg_dir, sizeof pg_dir, "/tmp/parlour-pg-XXXXXX");
-        if (!mkdtemp(pg_dir)) {
-            pg_dir[0] = '\0';
-            pg_backend.skip = "no temporary directory for a cluster";
-            return 0;
-        }
-        char cmd[512];
-        snprintf(cmd, sizeof cmd, "PG_STATEMENTS=1 sh '%s/../deploy/pg.sh' start '%s'", PARLOUR_TESTS_DIR, pg_dir);
-        FILE *f = popen(cmd, "r");
-        if (!f || !fgets(pg_url, sizeof pg_url, f))
-            pg_url[0] = '\0';
-        int status = f ? pclose(f) : -1;
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 2) { /* not installed */
-            pg_backend.skip = "PostgreSQL is not installed (deploy/pg.sh: no initdb/pg_ctl)";
-            return 0;
-        }
-        if (status != 0 || !pg_url[0]) {
-            print_error("deploy/pg.sh start %s failed (status %d)\n", pg_dir, status);
-            return -1;
-        }
-        pg_url[strcspn(pg_url, "\n")] = '\0';
-    }
-    pg_admin = PQconnectdb(pg_url);
-    if (PQstatus(pg_admin) != CONNECTION_OK) {
-        print_error("PostgreSQL at %s: %s\n", pg_url, PQerrorMessage(pg_admin));
-        return -1;
-    }
-    PQsetNoticeProcessor(pg_admin, quiet_notice, NULL);
-    PGresult *r = PQexec(pg_admin, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-    pg_statements = PQresultStatus(r) == PGRES_COMMAND_OK; /* fails unless preloaded */
-    PQclear(r);
-    pg_backend.skip = NULL;
-    pg_backend.fresh = pg_fresh;
-    pg_backend.drop = pg_drop;
-#endif
-    return 0;
+    B = &tsb_pg;
+    return tsb_pg_start("t", 1);
 }
 
 static int stop_pg(void **st)
 {
     (void)st;
-#if defined(PARLOUR_WITH_PG)
-    PQfinish(pg_admin);
-    pg_admin = NULL;
-#endif
-    if (pg_dir[0]) {
-        char cmd[512];
-        snprintf(cmd, sizeof cmd, "sh '%s/../deploy/pg.sh' clean '%s'", PARLOUR_TESTS_DIR, pg_dir);
-        if (system(cmd) != 0)
-            print_error("could not stop the cluster in %s\n", pg_dir);
-    }
-    return 0;
+    return tsb_pg_stop();
 }
 
 /* store_clear leaves the store as store_open made it: no room, no action

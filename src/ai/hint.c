@@ -51,21 +51,6 @@ static int exact_hint(const pl_game *g, const ai_hint_params *p, const void *st,
     return rc;
 }
 
-/* The search's parameters for a hint: the game's own rollout settings as its
- * strongest named level ("hard") gives them (Tam Cúc scores a deal's end with
- * `evaluate`: horizon=1), with the hint's budget. */
-static void hint_mcts_params(const pl_game *g, const ai_hint_params *p, mcts_params *mp)
-{
-    mcts_defaults(mp);
-    mp->iterations = p->iterations > 0 ? p->iterations : AI_HINT_ITERATIONS;
-    mp->threads = p->threads > 0 ? p->threads : 1;
-    for (const pl_level *lv = g->levels; lv && lv->name; lv++)
-        if (!strcmp(lv->name, "hard") && lv->spec && !strncmp(lv->spec, "mcts", 4)) {
-            mp->horizon = strstr(lv->spec, "horizon=1") != NULL;
-            mp->policy = strstr(lv->spec, "policy=0") == NULL;
-        }
-}
-
 /* The estimated hint by MCTS from the sample `st` (already the seat's
  * view): the move mcts_choose would make, with its root mean reward as the
  * estimate (mcts_analyse: a single legal move is searched too, for its
@@ -74,7 +59,7 @@ static int search_hint(const pl_game *g, const void *st, int seat, const ai_hint
                        ai_hint_result *out, pl_buf *err)
 {
     mcts_params mp;
-    hint_mcts_params(g, p, &mp);
+    mcts_hard_params(g, p->iterations > 0 ? p->iterations : AI_HINT_ITERATIONS, p->threads, &mp);
     mcts_root *rows = pl_malloc(sizeof *rows * PL_MAX_ACTIONS);
     if (!rows) {
         pl_buf_puts(err, "out of memory");
@@ -95,6 +80,22 @@ static int search_hint(const pl_game *g, const void *st, int seat, const ai_hint
     return n > 0 ? 0 : -1;
 }
 
+void *ai_hint_sample(const pl_game *g, const void *st, int seat, uint64_t seed, pl_rng *rng, pl_buf *err)
+{
+    if (g->phase(st) != PL_PHASE_MOVE || !pl_is_actor(g, st, seat)) {
+        pl_buf_printf(err, "seat %d does not act now", seat);
+        return NULL;
+    }
+    void *seen = pl_malloc(g->state_size);
+    if (!seen) {
+        pl_buf_puts(err, "out of memory");
+        return NULL;
+    }
+    pl_rng_seed(rng, pl_mix64(seed));
+    g->determinize(st, seat, rng, seen);
+    return seen;
+}
+
 int ai_hint(const pl_game *g, const void *st, int seat, const ai_hint_params *p, uint64_t seed,
             ai_hint_result *out, pl_buf *err)
 {
@@ -109,19 +110,11 @@ int ai_hint(const pl_game *g, const void *st, int seat, const ai_hint_params *p,
         pl_buf_puts(err, "hint: bad parameters (iterations >= 0, threads 0-8)");
         return -1;
     }
-    if (g->phase(st) != PL_PHASE_MOVE || !pl_is_actor(g, st, seat)) {
-        pl_buf_printf(err, "seat %d does not act now", seat);
-        return -1;
-    }
-    void *seen = pl_malloc(g->state_size);
-    if (!seen) {
-        pl_buf_puts(err, "out of memory");
-        return -1;
-    }
     /* The one read of `st`: a full state drawn from what `seat` sees. */
     pl_rng rng;
-    pl_rng_seed(&rng, pl_mix64(seed ^ 0x68696e74u)); /* "hint" */
-    g->determinize(st, seat, &rng, seen);
+    void *seen = ai_hint_sample(g, st, seat, seed ^ 0x68696e74u /* "hint" */, &rng, err);
+    if (!seen)
+        return -1;
     memset(out, 0, sizeof *out);
     pl_action *acts = pl_malloc(sizeof *acts * PL_MAX_ACTIONS);
     if (!acts) {

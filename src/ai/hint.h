@@ -25,6 +25,7 @@
 #endif
 
 #include "parlour/game.h"
+#include "parlour/rng.h"
 #include "perfect.h"
 
 /* What a hint asks; zero fields take the defaults in brackets. */
@@ -54,5 +55,13 @@ typedef struct ai_hint_result {
  * parameters, no memory); `st` is never changed. */
 int ai_hint(const pl_game *g, const void *st, int seat, const ai_hint_params *p, uint64_t seed,
             ai_hint_result *out, pl_buf *err);
+
+/* The one read of `st` that a hint and a hidden-card review's decision
+ * (review_hidden.h) make: checks that `seat` acts now (phase MOVE), seeds
+ * *rng with pl_mix64(seed) and returns a new full state drawn from what
+ * `seat` sees (g->determinize), which the caller pl_frees; or NULL with a
+ * message in `err` (the seat does not act now, no memory). `st` is never
+ * changed. */
+void *ai_hint_sample(const pl_game *g, const void *st, int seat, uint64_t seed, pl_rng *rng, pl_buf *err);
 
 #endif

@@ -79,6 +79,18 @@ void mcts_defaults(mcts_params *p)
     p->policy = 1;
 }
 
+void mcts_hard_params(const pl_game *g, long iterations, int threads, mcts_params *p)
+{
+    mcts_defaults(p);
+    p->iterations = iterations;
+    p->threads = threads > 0 ? threads : 1;
+    for (const pl_level *lv = g->levels; lv && lv->name; lv++)
+        if (!strcmp(lv->name, "hard") && lv->spec && !strncmp(lv->spec, "mcts", 4)) {
+            p->horizon = strstr(lv->spec, "horizon=1") != NULL;
+            p->policy = strstr(lv->spec, "policy=0") == NULL;
+        }
+}
+
 size_t mcts_node_size(void) { return sizeof(mcts_node); }
 
 static uint32_t node_new(worker *w, uint32_t parent, uint64_t key, int mover)

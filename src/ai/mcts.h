@@ -63,6 +63,13 @@ typedef struct mcts_stats {
  * rollouts by the game's policy where it has one. */
 void mcts_defaults(mcts_params *p);
 
+/* mcts_defaults with the rollout settings (policy, horizon) that the game's
+ * strongest named level ("hard") gives in its spec when that is an mcts spec
+ * (Tam Cúc scores a deal's end with `evaluate`: horizon=1), and the budget:
+ * `iterations`, and `threads` (below 1: 1). Hints and the reviews of
+ * hidden-card games search with these. Can't fail. */
+void mcts_hard_params(const pl_game *g, long iterations, int threads, mcts_params *p);
+
 /* Size of one tree node in bytes (for budgets and tests). */
 size_t mcts_node_size(void);
 

@@ -359,8 +359,7 @@ ai_review *ai_review_match(const pl_match *m, const ai_perfect *table, const ai_
     return ai_review_run(m->game, m->initial, m->hist, m->nhist, table, p, err);
 }
 
-/* The action's fields as a JSON value (null when the game has none). */
-static json_t *fields(const pl_game *g, const void *st, int seat, pl_action a)
+json_t *ai_review_fields_json(const pl_game *g, const void *st, int seat, pl_action a)
 {
     pl_buf b = {0}, e = {0};
     json_t *j = NULL;
@@ -371,13 +370,13 @@ static json_t *fields(const pl_game *g, const void *st, int seat, pl_action a)
     return j ? j : json_null();
 }
 
-static json_t *text(const pl_game *g, const void *st, int seat, pl_action a)
+json_t *ai_review_text_json(const pl_game *g, const void *st, int seat, pl_action a)
 {
     pl_buf b = {0};
     g->format_action(st, seat, a, &b);
-    json_t *j = json_string(pl_buf_str(&b));
+    json_t *j = b.oom ? NULL : json_string(pl_buf_str(&b));
     pl_buf_free(&b);
-    return j ? j : json_null();
+    return j;
 }
 
 int ai_review_json(const ai_review *r, const pl_game *g, const void *initial, const pl_move *hist, pl_buf *out,
@@ -412,10 +411,10 @@ int ai_review_json(const ai_review *r, const pl_game *g, const void *initial, co
                 json_object_set_new(m, "index", json_integer(t));
                 json_object_set_new(m, "seat", json_integer(mv->seat));
                 json_object_set_new(m, "legal", json_integer(mv->nlegal));
-                json_object_set_new(m, "played", text(g, st, mv->seat, mv->played));
-                json_object_set_new(m, "best", text(g, st, mv->seat, mv->best));
-                json_object_set_new(m, "played_fields", fields(g, st, mv->seat, mv->played));
-                json_object_set_new(m, "best_fields", fields(g, st, mv->seat, mv->best));
+                json_object_set_new(m, "played", ai_review_text_json(g, st, mv->seat, mv->played));
+                json_object_set_new(m, "best", ai_review_text_json(g, st, mv->seat, mv->best));
+                json_object_set_new(m, "played_fields", ai_review_fields_json(g, st, mv->seat, mv->played));
+                json_object_set_new(m, "best_fields", ai_review_fields_json(g, st, mv->seat, mv->best));
                 json_object_set_new(m, "played_value", json_real(mv->played_value));
                 json_object_set_new(m, "best_value", json_real(mv->best_value));
                 json_object_set_new(m, "loss", json_real(mv->loss));

@@ -120,4 +120,13 @@ void ai_review_free(ai_review *r);
 int ai_review_json(const ai_review *r, const pl_game *g, const void *initial, const pl_move *hist,
                    pl_buf *out, pl_buf *err);
 
+struct json_t;
+/* A reviewed move for the JSON of both reviews (this one and
+ * review_hidden.h's): `seat`'s action `a` in `st` in notation as the seat
+ * sees it, as a JSON string, or NULL when memory runs out; and its action
+ * fields (pl_action_fields_json) as a JSON value, null when the game has
+ * none. The caller owns the reference either returns. */
+struct json_t *ai_review_text_json(const pl_game *g, const void *st, int seat, pl_action a);
+struct json_t *ai_review_fields_json(const pl_game *g, const void *st, int seat, pl_action a);
+
 #endif

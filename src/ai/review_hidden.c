@@ -8,24 +8,12 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "hint.h"
 #include "mcts.h"
 #include "parlour/alloc.h"
 #include "parlour/jsonout.h"
 #include "parlour/record.h"
-
-/* The search's parameters: the game's own rollout settings as its "hard"
- * level gives them (Tam Cúc: horizon=1), as hint.c does, with the budget. */
-static void rh_mcts_params(const pl_game *g, const ai_review_hidden_params *p, mcts_params *mp)
-{
-    mcts_defaults(mp);
-    mp->iterations = p->iterations > 0 ? p->iterations : AI_REVIEW_HIDDEN_ITERATIONS;
-    mp->threads = p->threads > 0 ? p->threads : 1;
-    for (const pl_level *lv = g->levels; lv && lv->name; lv++)
-        if (!strcmp(lv->name, "hard") && lv->spec && !strncmp(lv->spec, "mcts", 4)) {
-            mp->horizon = strstr(lv->spec, "horizon=1") != NULL;
-            mp->policy = strstr(lv->spec, "policy=0") == NULL;
-        }
-}
+#include "review.h"
 
 int ai_review_hidden_decision(const pl_game *g, const void *st, int seat, pl_action played,
                               const ai_review_hidden_params *p, uint64_t seed, ai_review_hidden_move *out,
@@ -38,24 +26,19 @@ int ai_review_hidden_decision(const pl_game *g, const void *st, int seat, pl_act
         pl_buf_puts(err, "review: bad parameters (iterations >= 0, threads 0-8)");
         return -1;
     }
-    if (g->phase(st) != PL_PHASE_MOVE || !pl_is_actor(g, st, seat)) {
-        pl_buf_printf(err, "seat %d does not act now", seat);
+    /* The one read of `st`: a full state drawn from what `seat` saw. */
+    pl_rng rng;
+    void *seen = ai_hint_sample(g, st, seat, seed ^ 0x726576u /* "rev" */, &rng, err);
+    if (!seen)
         return -1;
-    }
-    void *seen = pl_malloc(g->state_size);
     mcts_root *rows = pl_malloc(sizeof *rows * PL_MAX_ACTIONS);
-    if (!seen || !rows) {
+    if (!rows) {
         pl_free(seen);
-        pl_free(rows);
         pl_buf_puts(err, "out of memory");
         return -1;
     }
-    /* The one read of `st`: a full state drawn from what `seat` saw. */
-    pl_rng rng;
-    pl_rng_seed(&rng, pl_mix64(seed ^ 0x726576u)); /* "rev" */
-    g->determinize(st, seat, &rng, seen);
     mcts_params mp;
-    rh_mcts_params(g, p, &mp);
+    mcts_hard_params(g, p->iterations > 0 ? p->iterations : AI_REVIEW_HIDDEN_ITERATIONS, p->threads, &mp);
     int best = 0, rc = -1;
     int n = mcts_analyse(g, seen, seat, &mp, pl_rng_next(&rng), rows, PL_MAX_ACTIONS, &best, NULL, err);
     for (int i = 0; i < n; i++)
@@ -148,28 +131,6 @@ fail:
     return NULL;
 }
 
-/* `seat`'s action `a` in `st` as a JSON string in notation, as the seat
- * itself sees it (its own cards: the whole move). */
-static json_t *rh_text(const pl_game *g, const void *st, int seat, pl_action a)
-{
-    pl_buf b = {0};
-    g->format_action(st, seat, a, &b);
-    json_t *j = b.oom ? NULL : json_string(pl_buf_str(&b));
-    pl_buf_free(&b);
-    return j;
-}
-
-static json_t *rh_fields(const pl_game *g, const void *st, int seat, pl_action a)
-{
-    pl_buf b = {0}, e = {0};
-    json_t *j = NULL;
-    if (pl_action_fields_json(g, st, seat, a, &b, &e) == 0 && b.len)
-        j = json_loads(pl_buf_str(&b), 0, NULL);
-    pl_buf_free(&b);
-    pl_buf_free(&e);
-    return j ? j : json_null();
-}
-
 int ai_review_hidden_json(const ai_review_hidden *r, const pl_game *g, const void *initial, const pl_move *hist,
                           pl_buf *out, pl_buf *err)
 {
@@ -188,11 +149,12 @@ int ai_review_hidden_json(const ai_review_hidden *r, const pl_game *g, const voi
             if (k < r->nmoves && r->moves[k].index == i) {
                 const ai_review_hidden_move *mv = &r->moves[k++];
                 json_t *m = json_pack("{s:i, s:i, s:i, s:o*, s:o*, s:o, s:o, s:f, s:f}", "index", mv->index, "seat",
-                                      mv->seat, "nlegal", mv->nlegal, "played", rh_text(g, st, mv->seat, mv->played),
-                                      "best", rh_text(g, st, mv->seat, mv->best), "best_fields",
-                                      rh_fields(g, st, mv->seat, mv->best), "played_fields",
-                                      rh_fields(g, st, mv->seat, mv->played), "played_value", mv->played_value,
-                                      "best_value", mv->best_value);
+                                      mv->seat, "nlegal", mv->nlegal, "played",
+                                      ai_review_text_json(g, st, mv->seat, mv->played), "best",
+                                      ai_review_text_json(g, st, mv->seat, mv->best), "best_fields",
+                                      ai_review_fields_json(g, st, mv->seat, mv->best), "played_fields",
+                                      ai_review_fields_json(g, st, mv->seat, mv->played), "played_value",
+                                      mv->played_value, "best_value", mv->best_value);
                 ok = m && json_array_append_new(moves, m) == 0;
             }
             g->apply(st, hist[i].seat, hist[i].a);

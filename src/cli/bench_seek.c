@@ -78,6 +78,20 @@ static double bseek_unit(uint64_t *s) /* (0, 1) */
     return ((double)(bseek_rng(s) >> 11) + 0.5) / 9007199254740992.0;
 }
 
+/* A new seek's rating, normal around 1500 (sd 300) within 100..3000, and in
+ * *key its index in bseek_keys (by the keys' weights), drawn from s: three
+ * draws, in that order, so both benches draw the same seeks. */
+static double bseek_draw(uint64_t *s, int *key)
+{
+    double u1 = bseek_unit(s), u2 = bseek_unit(s);
+    double r = 1500 + 300 * sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+    int w = (int)(bseek_rng(s) % 100), k = 0;
+    while (w >= bseek_keys[k].weight)
+        w -= bseek_keys[k++].weight;
+    *key = k;
+    return r < 100 ? 100 : r > 3000 ? 3000 : r;
+}
+
 static double bseek_clock(clockid_t id)
 {
     struct timespec t;
@@ -237,12 +251,8 @@ static int bseek_hub(long nseeks, double rate, int burst, double pcomp, int rang
         if (at > now)
             now = at;
         for (; next < nseeks && made[next] <= now; next++) {
-            double u1 = bseek_unit(&s), u2 = bseek_unit(&s);
-            double r = 1500 + 300 * sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
-            r = r < 100 ? 100 : r > 3000 ? 3000 : r;
-            int w = (int)(bseek_rng(&s) % 100), k = 0;
-            while (w >= bseek_keys[k].weight)
-                w -= bseek_keys[k++].weight;
+            int k;
+            double r = bseek_draw(&s, &k);
             static const int after[] = {15, 30, 60};
             int comp = bseek_unit(&s) < pcomp ? after[bseek_rng(&s) % 3] : 0;
             int rg = range ? range : bseek_rng(&s) % 10 == 0 ? 150 + (int)(bseek_rng(&s) % 251) : 0;
@@ -497,12 +507,8 @@ int cli_bench_seek(int argc, char **argv)
     int64_t last = pe[nseeks - 1].made, end = last + 600000, now = 0;
     for (now = 100; now <= end && (next < nseeks || seek_total(p) > 0); now += 100) {
         for (; next < nseeks && pe[next].made < now; next++) {
-            double u1 = bseek_unit(&s), u2 = bseek_unit(&s);
-            double r = 1500 + 300 * sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
-            r = r < 100 ? 100 : r > 3000 ? 3000 : r;
-            int w = (int)(bseek_rng(&s) % 100), k = 0;
-            while (w >= bseek_keys[k].weight)
-                w -= bseek_keys[k++].weight;
+            int k;
+            double r = bseek_draw(&s, &k);
             static const int after[] = {15, 30, 60};
             seek_req q = {.id = (uint64_t)next, .key = bseek_keys[k].key, .players = bseek_keys[k].players,
                           .rating = r, .rd = 40 + (double)(bseek_rng(&s) % 311), .made_ms = pe[next].made,

@@ -1018,6 +1018,19 @@ static void net_acct_submit(net *n, net_areq *q)
     pthread_mutex_unlock(&n->mu);
 }
 
+/* Queues call `q` (its own fields set) for connection c's request: its
+ * operation, the connection, its session token and address come from c,
+ * which waits on q (c->areq). */
+static void net_acct_submit_for(net *n, net_conn *c, net_areq *q)
+{
+    q->op = c->api;
+    q->hc = c;
+    memcpy(q->token, c->token, sizeof q->token);
+    snprintf(q->addr, sizeof q->addr, "%s", c->addr);
+    c->areq = q;
+    net_acct_submit(n, q);
+}
+
 /* ---- HTTP ----------------------------------------------------------------------- */
 
 /* Answers `code` with a short text and ends the transaction. */
@@ -1510,12 +1523,7 @@ static void net_drill_begin(net *n, struct lws *wsi, net_conn *c)
         return;
     }
     q->record = record;
-    q->op = c->api;
-    q->hc = c;
-    memcpy(q->token, c->token, sizeof q->token);
-    snprintf(q->addr, sizeof q->addr, "%s", c->addr);
-    c->areq = q;
-    net_acct_submit(n, q);
+    net_acct_submit_for(n, c, q);
 }
 
 /* The body of POST /api/account/privacy: 1 for {"private": true}, 0 for
@@ -1618,15 +1626,10 @@ static void net_api_complete(net *n, struct lws *wsi, net_conn *c)
     q->name = b.name; /* the strings move to the call */
     q->password = b.password;
     q->password2 = b.new_password;
-    q->op = c->api;
-    q->hc = c;
     q->before_ms = c->before_ms;
     q->limit = c->limit;
     q->flag = flag;
-    memcpy(q->token, c->token, sizeof q->token);
-    snprintf(q->addr, sizeof q->addr, "%s", c->addr);
-    c->areq = q;
-    net_acct_submit(n, q);
+    net_acct_submit_for(n, c, q);
 }
 
 /* Writes the answer of request `c` (its writable callback). Returns 0, or

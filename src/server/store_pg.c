@@ -522,6 +522,46 @@ static int exec_ok(pg_store *s, int q, const char *const *p, const char *what, p
     return r ? 0 : -1;
 }
 
+/* Runs prepared statement q, whose one parameter is an account id, after
+ * ready(): its result (the caller PQclears it), or NULL with err set. */
+static PGresult *call_account(pg_store *s, int q, int64_t account, const char *what, pl_buf *err)
+{
+    if (ready(s, err) < 0)
+        return NULL;
+    char acc[24];
+    snprintf(acc, sizeof acc, "%" PRId64, account);
+    const char *p[1] = {acc};
+    return call(s, q, p, what, err);
+}
+
+/* exec_ok after ready(): connects again first if need be. 0 or -1. */
+static int exec_ready(pg_store *s, int q, const char *const *p, const char *what, pl_buf *err)
+{
+    return ready(s, err) < 0 ? -1 : exec_ok(s, q, p, what, err);
+}
+
+/* Reads row i of r and hands it to the caller's callback, which `cb` points
+ * at (a store_*_fn); gives the callback's return. */
+typedef int (*pg_row_fn)(PGresult *r, int i, const void *cb, void *ctx);
+
+/* Runs prepared statement q (connecting again first if need be) and hands
+ * each row of its answer to row(r, i, cb, ctx); stops at the first nonzero
+ * return and gives it back. 0 after the last row, or -1 with err set. */
+static int walk_rows(pg_store *s, int q, const char *const *p, pg_row_fn row, const void *cb, void *ctx,
+                     const char *what, pl_buf *err)
+{
+    if (ready(s, err) < 0)
+        return -1;
+    PGresult *r = call(s, q, p, what, err);
+    if (!r)
+        return -1;
+    int n = PQntuples(r), ret = 0;
+    for (int i = 0; i < n && ret == 0; i++)
+        ret = row(r, i, cb, ctx);
+    PQclear(r);
+    return ret;
+}
+
 /* Runs prepared statements q[0..k), with parameters p[0..k), in one round
  * trip and one transaction: libpq's pipeline mode, no BEGIN, so the
  * statements up to the pipeline's sync are the implicit transaction that
@@ -1142,6 +1182,14 @@ static int changed(pg_store *s, int q, const char *const *p, const char *what, p
     return n;
 }
 
+/* Runs prepared statement q: 0 when it changed a row, 1 when it changed none
+ * (nothing matched), or -1. */
+static int changed_one(pg_store *s, int q, const char *const *p, const char *what, pl_buf *err)
+{
+    int n = changed(s, q, p, what, err);
+    return n < 0 ? -1 : n == 0 ? 1 : 0;
+}
+
 static int pg_account_put(store *base, const char *name, const char *folded, const char *hash, int64_t created_ms,
                           int64_t *id, pl_buf *err)
 {
@@ -1226,8 +1274,7 @@ static int pg_account_private(store *base, int64_t id, bool on, pl_buf *err)
     char ids[24];
     snprintf(ids, sizeof ids, "%" PRId64, id);
     const char *p[2] = {ids, on ? "true" : "false"};
-    int n = changed(s, P_ACC_PRIVATE, p, "making a page private or public", err);
-    return n < 0 ? -1 : n == 0 ? 1 : 0;
+    return changed_one(s, P_ACC_PRIVATE, p, "making a page private or public", err);
 }
 
 static int pg_account_rehash(store *base, int64_t id, const char *old, const char *hash, pl_buf *err)
@@ -1238,8 +1285,7 @@ static int pg_account_rehash(store *base, int64_t id, const char *old, const cha
     char ids[24];
     snprintf(ids, sizeof ids, "%" PRId64, id);
     const char *p[3] = {ids, old, hash};
-    int n = changed(s, P_ACC_REHASH, p, "rehashing a password", err);
-    return n < 0 ? -1 : n == 0 ? 1 : 0;
+    return changed_one(s, P_ACC_REHASH, p, "rehashing a password", err);
 }
 
 /* Inside the transaction: every room that seats account id anonymised. */
@@ -1289,8 +1335,7 @@ static int pg_session_put(store *base, const char *hash, int64_t account, int64_
     snprintf(acc, sizeof acc, "%" PRId64, account);
     snprintf(exp, sizeof exp, "%" PRId64, expires_ms);
     const char *p[3] = {hash, acc, exp};
-    int n = changed(s, P_SES_PUT, p, "adding a session", err);
-    return n < 0 ? -1 : n == 0 ? 1 : 0;
+    return changed_one(s, P_SES_PUT, p, "adding a session", err);
 }
 
 static int pg_session_get(store *base, const char *hash, int64_t now_ms, int64_t renew_ms, int64_t *account,
@@ -1331,8 +1376,7 @@ static int pg_session_drop(store *base, const char *hash, pl_buf *err)
     if (ready(s, err) < 0)
         return -1;
     const char *p[1] = {hash};
-    int n = changed(s, P_SES_DROP, p, "ending a session", err);
-    return n < 0 ? -1 : n == 0 ? 1 : 0;
+    return changed_one(s, P_SES_DROP, p, "ending a session", err);
 }
 
 static int pg_session_drop_others(store *base, int64_t account, const char *keep, pl_buf *err)
@@ -1390,13 +1434,7 @@ static int pg_rating_get(store *base, int64_t account, const char *pool, store_r
 
 static int pg_ratings_of(store *base, int64_t account, store_rating *out, int max, pl_buf *err)
 {
-    pg_store *s = pg(base);
-    if (ready(s, err) < 0)
-        return -1;
-    char acc[24];
-    snprintf(acc, sizeof acc, "%" PRId64, account);
-    const char *p[1] = {acc};
-    PGresult *r = call(s, P_RATINGS_OF, p, "reading ratings", err);
+    PGresult *r = call_account(pg(base), P_RATINGS_OF, account, "reading ratings", err);
     if (!r)
         return -1;
     int n = PQntuples(r);
@@ -1406,30 +1444,24 @@ static int pg_ratings_of(store *base, int64_t account, store_rating *out, int ma
     return n;
 }
 
+static int history_row(PGresult *r, int i, const void *cb, void *ctx)
+{
+    store_rating_point pt = {
+        .room = PQgetvalue(r, i, 0),
+        .at_ms = strtoll(PQgetvalue(r, i, 1), NULL, 10),
+        .rating = strtod(PQgetvalue(r, i, 2), NULL),
+        .rd = strtod(PQgetvalue(r, i, 3), NULL),
+    };
+    return (*(const store_history_fn *)cb)(ctx, &pt);
+}
+
 static int pg_rating_history(store *base, int64_t account, const char *pool, store_history_fn fn, void *ctx,
                              pl_buf *err)
 {
-    pg_store *s = pg(base);
-    if (ready(s, err) < 0)
-        return -1;
     char acc[24];
     snprintf(acc, sizeof acc, "%" PRId64, account);
     const char *p[2] = {acc, pool};
-    PGresult *r = call(s, P_RATING_HISTORY, p, "reading a rating history", err);
-    if (!r)
-        return -1;
-    int n = PQntuples(r), ret = 0;
-    for (int i = 0; i < n && ret == 0; i++) {
-        store_rating_point pt = {
-            .room = PQgetvalue(r, i, 0),
-            .at_ms = strtoll(PQgetvalue(r, i, 1), NULL, 10),
-            .rating = strtod(PQgetvalue(r, i, 2), NULL),
-            .rd = strtod(PQgetvalue(r, i, 3), NULL),
-        };
-        ret = fn(ctx, &pt);
-    }
-    PQclear(r);
-    return ret;
+    return walk_rows(pg(base), P_RATING_HISTORY, p, history_row, &fn, ctx, "reading a rating history", err);
 }
 
 static int pg_player_games(store *base, int64_t account, int64_t before_ms, int limit, store_game_fn fn, void *ctx,
@@ -1457,13 +1489,7 @@ static int pg_player_games(store *base, int64_t account, int64_t before_ms, int 
 
 static int pg_drill_get(store *base, int64_t account, pl_buf *out, int64_t *updated_ms, pl_buf *err)
 {
-    pg_store *s = pg(base);
-    if (ready(s, err) < 0)
-        return -1;
-    char acc[24];
-    snprintf(acc, sizeof acc, "%" PRId64, account);
-    const char *p[1] = {acc};
-    PGresult *r = call(s, P_DRILL_GET, p, "reading a drill record", err);
+    PGresult *r = call_account(pg(base), P_DRILL_GET, account, "reading a drill record", err);
     if (!r)
         return -1;
     int rc = PQntuples(r) == 1 ? 0 : 1;
@@ -1488,8 +1514,7 @@ static int pg_drill_put(store *base, int64_t account, const char *record, int64_
     snprintf(acc, sizeof acc, "%" PRId64, account);
     snprintf(at, sizeof at, "%" PRId64, now_ms);
     const char *p[3] = {acc, record, at};
-    int n = changed(s, P_DRILL_PUT, p, "writing a drill record", err);
-    return n < 0 ? -1 : n == 0 ? 1 : 0;
+    return changed_one(s, P_DRILL_PUT, p, "writing a drill record", err);
 }
 
 /* ---- Play now across processes (store.h) -------------------------------- */
@@ -1497,8 +1522,6 @@ static int pg_drill_put(store *base, int64_t account, const char *record, int64_
 static int pg_seek_put(store *base, const store_seek *k, pl_buf *err)
 {
     pg_store *s = pg(base);
-    if (ready(s, err) < 0)
-        return -1;
     char acc[24], pl[16], rt[40], rd[40], made[24], af[16], wd[16];
     snprintf(acc, sizeof acc, "%" PRId64, k->account);
     snprintf(pl, sizeof pl, "%d", k->players);
@@ -1508,45 +1531,36 @@ static int pg_seek_put(store *base, const store_seek *k, pl_buf *err)
     snprintf(af, sizeof af, "%d", k->after_s);
     snprintf(wd, sizeof wd, "%d", k->widest);
     const char *p[13] = {k->id, s->base.owner, k->pool, k->game, k->options, k->name, acc, pl, rt, rd, made, af, wd};
-    return exec_ok(s, P_SEEK_PUT, p, "writing a seek", err);
+    return exec_ready(s, P_SEEK_PUT, p, "writing a seek", err);
 }
 
 static int pg_seek_drop(store *base, const char *id, pl_buf *err)
 {
-    pg_store *s = pg(base);
-    if (ready(s, err) < 0)
-        return -1;
     const char *p[1] = {id};
-    return exec_ok(s, P_SEEK_DROP, p, "deleting a seek", err);
+    return exec_ready(pg(base), P_SEEK_DROP, p, "deleting a seek", err);
+}
+
+static int seek_row(PGresult *r, int i, const void *cb, void *ctx)
+{
+    store_seek k = {.id = PQgetvalue(r, i, 0),
+                    .owner = PQgetvalue(r, i, 1),
+                    .pool = PQgetvalue(r, i, 2),
+                    .game = PQgetvalue(r, i, 3),
+                    .options = PQgetvalue(r, i, 4),
+                    .name = PQgetvalue(r, i, 5),
+                    .account = strtoll(PQgetvalue(r, i, 6), NULL, 10),
+                    .players = atoi(PQgetvalue(r, i, 7)),
+                    .rating = strtod(PQgetvalue(r, i, 8), NULL),
+                    .rd = strtod(PQgetvalue(r, i, 9), NULL),
+                    .made_ms = strtoll(PQgetvalue(r, i, 10), NULL, 10),
+                    .after_s = atoi(PQgetvalue(r, i, 11)),
+                    .widest = atoi(PQgetvalue(r, i, 12))};
+    return (*(const store_seek_fn *)cb)(ctx, &k);
 }
 
 static int pg_seeks_read(store *base, store_seek_fn fn, void *ctx, pl_buf *err)
 {
-    pg_store *s = pg(base);
-    if (ready(s, err) < 0)
-        return -1;
-    PGresult *r = call(s, P_SEEKS_READ, NULL, "reading the seeks", err);
-    if (!r)
-        return -1;
-    int n = PQntuples(r), ret = 0;
-    for (int i = 0; i < n && ret == 0; i++) {
-        store_seek k = {.id = PQgetvalue(r, i, 0),
-                        .owner = PQgetvalue(r, i, 1),
-                        .pool = PQgetvalue(r, i, 2),
-                        .game = PQgetvalue(r, i, 3),
-                        .options = PQgetvalue(r, i, 4),
-                        .name = PQgetvalue(r, i, 5),
-                        .account = strtoll(PQgetvalue(r, i, 6), NULL, 10),
-                        .players = atoi(PQgetvalue(r, i, 7)),
-                        .rating = strtod(PQgetvalue(r, i, 8), NULL),
-                        .rd = strtod(PQgetvalue(r, i, 9), NULL),
-                        .made_ms = strtoll(PQgetvalue(r, i, 10), NULL, 10),
-                        .after_s = atoi(PQgetvalue(r, i, 11)),
-                        .widest = atoi(PQgetvalue(r, i, 12))};
-        ret = fn(ctx, &k);
-    }
-    PQclear(r);
-    return ret;
+    return walk_rows(pg(base), P_SEEKS_READ, NULL, seek_row, &fn, ctx, "reading the seeks", err);
 }
 
 /* In a transaction: 1 when this owner's heartbeat is alive, 0 not, -1. */
@@ -1638,38 +1652,31 @@ static int pg_pairing_put(store *base, const char *role, const store_pairing *pp
     return end(s, rc, err);
 }
 
+static int pairing_row(PGresult *r, int i, const void *cb, void *ctx)
+{
+    store_pairing q = {.seek = PQgetvalue(r, i, 0),
+                       .room = PQgetvalue(r, i, 1),
+                       .token = PQgetvalue(r, i, 2),
+                       .pool = PQgetvalue(r, i, 3),
+                       .game = PQgetvalue(r, i, 4),
+                       .seat = atoi(PQgetvalue(r, i, 5)),
+                       .computer = atoi(PQgetvalue(r, i, 6)),
+                       .rated = atoi(PQgetvalue(r, i, 7))};
+    return (*(const store_pairing_fn *)cb)(ctx, &q);
+}
+
 static int pg_pairings_of(store *base, store_pairing_fn fn, void *ctx, pl_buf *err)
 {
     pg_store *s = pg(base);
-    if (ready(s, err) < 0)
-        return -1;
     const char *p[1] = {s->base.owner};
-    PGresult *r = call(s, P_PAIRINGS_OF, p, "reading the pairings", err);
-    if (!r)
-        return -1;
-    int n = PQntuples(r), ret = 0;
-    for (int i = 0; i < n && ret == 0; i++) {
-        store_pairing q = {.seek = PQgetvalue(r, i, 0),
-                           .room = PQgetvalue(r, i, 1),
-                           .token = PQgetvalue(r, i, 2),
-                           .pool = PQgetvalue(r, i, 3),
-                           .game = PQgetvalue(r, i, 4),
-                           .seat = atoi(PQgetvalue(r, i, 5)),
-                           .computer = atoi(PQgetvalue(r, i, 6)),
-                           .rated = atoi(PQgetvalue(r, i, 7))};
-        ret = fn(ctx, &q);
-    }
-    PQclear(r);
-    return ret;
+    return walk_rows(s, P_PAIRINGS_OF, p, pairing_row, &fn, ctx, "reading the pairings", err);
 }
 
 static int pg_pairing_drop(store *base, const char *seek, pl_buf *err)
 {
     pg_store *s = pg(base);
-    if (ready(s, err) < 0)
-        return -1;
     const char *p[2] = {seek, s->base.owner};
-    return exec_ok(s, P_PAIRING_DROP, p, "deleting a pairing", err);
+    return exec_ready(s, P_PAIRING_DROP, p, "deleting a pairing", err);
 }
 
 /* Runs statement q (parameters p) that answers one number; it, or -1. */

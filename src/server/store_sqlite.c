@@ -877,6 +877,25 @@ static const char *col_text(sqlite3_stmt *q, int i)
     return t ? t : "";
 }
 
+/* Reads the current row of q and hands it to the caller's callback, which
+ * `cb` points at (a store_*_fn); gives the callback's return. */
+typedef int (*sq_row_fn)(sqlite3_stmt *q, const void *cb, void *ctx);
+
+/* Steps q (bound already) to its end, handing each row to row(q, cb, ctx);
+ * stops at the first nonzero return and gives it back. 0 at the end, or -1
+ * with err set ("store: ... `what`"). q is reset either way. */
+static int walk_rows(sq_store *s, sqlite3_stmt *q, sq_row_fn row, const void *cb, void *ctx, const char *what,
+                     pl_buf *err)
+{
+    int rc = SQLITE_DONE, ret = 0;
+    while (ret == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW)
+        ret = row(q, cb, ctx);
+    done(q);
+    if (ret != 0)
+        return ret;
+    return rc == SQLITE_DONE ? 0 : fail(s, what, err);
+}
+
 /* Steps a statement of ROOM_COLS, calling fn per row; n counts the rows. */
 static int walk_rooms(sq_store *s, sqlite3_stmt *q, store_room_fn fn, void *ctx, int *n, pl_buf *err)
 {
@@ -1106,6 +1125,14 @@ static int changed(sq_store *s, int which, const char *what, pl_buf *err)
     return sqlite3_changes(s->db);
 }
 
+/* Runs statement `which` (bound already): 0 when it changed a row, 1 when it
+ * changed none (nothing matched), or -1. */
+static int changed_one(sq_store *s, int which, const char *what, pl_buf *err)
+{
+    int n = changed(s, which, what, err);
+    return n < 0 ? -1 : n == 0 ? 1 : 0;
+}
+
 /* Ends account id's sessions but `keep` (NULL: all): the number, or -1. */
 static int drop_others(sq_store *s, int64_t id, const char *keep, pl_buf *err)
 {
@@ -1126,8 +1153,7 @@ static int sq_account_set_hash(store *base, int64_t id, const char *hash, const 
     sqlite3_stmt *q = s->q[Q_ACC_HASH];
     sqlite3_bind_int64(q, 1, id);
     sqlite3_bind_text(q, 2, hash, -1, SQLITE_STATIC);
-    int n = changed(s, Q_ACC_HASH, "changing a password", err);
-    int rc = n < 0 ? -1 : n == 0 ? 1 : 0;
+    int rc = changed_one(s, Q_ACC_HASH, "changing a password", err);
     if (rc == 0 && drop_others(s, id, keep, err) < 0)
         rc = -1;
     if (rc == 1) /* nothing to commit */
@@ -1141,8 +1167,7 @@ static int sq_account_private(store *base, int64_t id, bool on, pl_buf *err)
     sqlite3_stmt *q = s->q[Q_ACC_PRIVATE];
     sqlite3_bind_int64(q, 1, id);
     sqlite3_bind_int(q, 2, on ? 1 : 0);
-    int n = changed(s, Q_ACC_PRIVATE, "making a page private or public", err);
-    return n < 0 ? -1 : n == 0 ? 1 : 0;
+    return changed_one(s, Q_ACC_PRIVATE, "making a page private or public", err);
 }
 
 static int sq_account_rehash(store *base, int64_t id, const char *old, const char *hash, pl_buf *err)
@@ -1152,8 +1177,7 @@ static int sq_account_rehash(store *base, int64_t id, const char *old, const cha
     sqlite3_bind_int64(q, 1, id);
     sqlite3_bind_text(q, 2, old, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 3, hash, -1, SQLITE_STATIC);
-    int n = changed(s, Q_ACC_REHASH, "rehashing a password", err);
-    return n < 0 ? -1 : n == 0 ? 1 : 0;
+    return changed_one(s, Q_ACC_REHASH, "rehashing a password", err);
 }
 
 /* Inside the transaction: every room that seats account id anonymised. */
@@ -1220,8 +1244,7 @@ static int sq_account_delete(store *base, int64_t id, const char *anon, pl_buf *
         rc = -1;
     if (rc == 0) {
         sqlite3_bind_int64(s->q[Q_ACC_DELETE], 1, id);
-        int n = changed(s, Q_ACC_DELETE, "deleting an account", err);
-        rc = n < 0 ? -1 : n == 0 ? 1 : 0;
+        rc = changed_one(s, Q_ACC_DELETE, "deleting an account", err);
     }
     if (rc == 1) /* no such account: nothing was changed, nothing to keep */
         return end(s, -2, err) == -2 ? 1 : -1;
@@ -1235,8 +1258,7 @@ static int sq_session_put(store *base, const char *hash, int64_t account, int64_
     sqlite3_bind_text(q, 1, hash, -1, SQLITE_STATIC);
     sqlite3_bind_int64(q, 2, account);
     sqlite3_bind_int64(q, 3, expires_ms);
-    int n = changed(s, Q_SES_PUT, "adding a session", err);
-    return n < 0 ? -1 : n == 0 ? 1 : 0;
+    return changed_one(s, Q_SES_PUT, "adding a session", err);
 }
 
 static int sq_session_get(store *base, const char *hash, int64_t now_ms, int64_t renew_ms, int64_t *account,
@@ -1274,8 +1296,7 @@ static int sq_session_drop(store *base, const char *hash, pl_buf *err)
 {
     sq_store *s = sq(base);
     sqlite3_bind_text(s->q[Q_SES_DROP], 1, hash, -1, SQLITE_STATIC);
-    int n = changed(s, Q_SES_DROP, "ending a session", err);
-    return n < 0 ? -1 : n == 0 ? 1 : 0;
+    return changed_one(s, Q_SES_DROP, "ending a session", err);
 }
 
 static int sq_session_drop_others(store *base, int64_t account, const char *keep, pl_buf *err)
@@ -1332,6 +1353,17 @@ static int sq_ratings_of(store *base, int64_t account, store_rating *out, int ma
     return rc == SQLITE_DONE ? n : fail(s, "reading ratings", err);
 }
 
+static int history_row(sqlite3_stmt *q, const void *cb, void *ctx)
+{
+    store_rating_point p = {
+        .room = col_text(q, 0),
+        .at_ms = sqlite3_column_int64(q, 1),
+        .rating = sqlite3_column_double(q, 2),
+        .rd = sqlite3_column_double(q, 3),
+    };
+    return (*(const store_history_fn *)cb)(ctx, &p);
+}
+
 static int sq_rating_history(store *base, int64_t account, const char *pool, store_history_fn fn, void *ctx,
                              pl_buf *err)
 {
@@ -1339,22 +1371,7 @@ static int sq_rating_history(store *base, int64_t account, const char *pool, sto
     sqlite3_stmt *q = s->q[Q_RATING_HISTORY];
     sqlite3_bind_int64(q, 1, account);
     sqlite3_bind_text(q, 2, pool, -1, SQLITE_STATIC);
-    int rc, ret = 0;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        store_rating_point p = {
-            .room = col_text(q, 0),
-            .at_ms = sqlite3_column_int64(q, 1),
-            .rating = sqlite3_column_double(q, 2),
-            .rd = sqlite3_column_double(q, 3),
-        };
-        ret = fn(ctx, &p);
-        if (ret != 0)
-            break;
-    }
-    done(q);
-    if (ret != 0)
-        return ret;
-    return rc == SQLITE_DONE ? 0 : fail(s, "reading a rating history", err);
+    return walk_rows(s, q, history_row, &fn, ctx, "reading a rating history", err);
 }
 
 static int sq_player_games(store *base, int64_t account, int64_t before_ms, int limit, store_game_fn fn, void *ctx,
@@ -1406,8 +1423,7 @@ static int sq_drill_put(store *base, int64_t account, const char *record, int64_
     sqlite3_bind_int64(q, 1, account);
     sqlite3_bind_text(q, 2, record, -1, SQLITE_STATIC);
     sqlite3_bind_int64(q, 3, now_ms);
-    int n = changed(s, Q_DRILL_PUT, "writing a drill record", err);
-    return n < 0 ? -1 : n == 0 ? 1 : 0;
+    return changed_one(s, Q_DRILL_PUT, "writing a drill record", err);
 }
 
 /* ---- Play now across processes (store.h) -------------------------------- */
@@ -1439,34 +1455,30 @@ static int sq_seek_drop(store *base, const char *id, pl_buf *err)
     return exec_q(s, Q_SEEK_DROP, "deleting a seek", err);
 }
 
+static int seek_row(sqlite3_stmt *q, const void *cb, void *ctx)
+{
+    store_seek k = {.id = col_text(q, 0),
+                    .owner = col_text(q, 1),
+                    .pool = col_text(q, 2),
+                    .game = col_text(q, 3),
+                    .options = col_text(q, 4),
+                    .name = col_text(q, 5),
+                    .account = sqlite3_column_int64(q, 6),
+                    .players = sqlite3_column_int(q, 7),
+                    .rating = sqlite3_column_double(q, 8),
+                    .rd = sqlite3_column_double(q, 9),
+                    .made_ms = sqlite3_column_int64(q, 10),
+                    .after_s = sqlite3_column_int(q, 11),
+                    .widest = sqlite3_column_int(q, 12)};
+    return (*(const store_seek_fn *)cb)(ctx, &k);
+}
+
 static int sq_seeks_read(store *base, store_seek_fn fn, void *ctx, pl_buf *err)
 {
     sq_store *s = sq(base);
     sqlite3_stmt *q = s->q[Q_SEEKS_READ];
     sqlite3_bind_int64(q, 1, now_ms());
-    int rc, ret = 0;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        store_seek k = {.id = col_text(q, 0),
-                        .owner = col_text(q, 1),
-                        .pool = col_text(q, 2),
-                        .game = col_text(q, 3),
-                        .options = col_text(q, 4),
-                        .name = col_text(q, 5),
-                        .account = sqlite3_column_int64(q, 6),
-                        .players = sqlite3_column_int(q, 7),
-                        .rating = sqlite3_column_double(q, 8),
-                        .rd = sqlite3_column_double(q, 9),
-                        .made_ms = sqlite3_column_int64(q, 10),
-                        .after_s = sqlite3_column_int(q, 11),
-                        .widest = sqlite3_column_int(q, 12)};
-        ret = fn(ctx, &k);
-        if (ret != 0)
-            break;
-    }
-    done(q);
-    if (ret != 0)
-        return ret;
-    return rc == SQLITE_DONE ? 0 : fail(s, "reading the seeks", err);
+    return walk_rows(s, q, seek_row, &fn, ctx, "reading the seeks", err);
 }
 
 /* In a transaction: whether role `name` may be this owner's now (free, its,
@@ -1551,29 +1563,25 @@ static int sq_pairing_put(store *base, const char *role, const store_pairing *p,
     return end(s, rc, err);
 }
 
+static int pairing_row(sqlite3_stmt *q, const void *cb, void *ctx)
+{
+    store_pairing p = {.seek = col_text(q, 0),
+                       .room = col_text(q, 1),
+                       .token = col_text(q, 2),
+                       .pool = col_text(q, 3),
+                       .game = col_text(q, 4),
+                       .seat = sqlite3_column_int(q, 5),
+                       .computer = sqlite3_column_int(q, 6),
+                       .rated = sqlite3_column_int(q, 7)};
+    return (*(const store_pairing_fn *)cb)(ctx, &p);
+}
+
 static int sq_pairings_of(store *base, store_pairing_fn fn, void *ctx, pl_buf *err)
 {
     sq_store *s = sq(base);
     sqlite3_stmt *q = s->q[Q_PAIRINGS_OF];
     sqlite3_bind_text(q, 1, s->base.owner, -1, SQLITE_STATIC);
-    int rc, ret = 0;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        store_pairing p = {.seek = col_text(q, 0),
-                           .room = col_text(q, 1),
-                           .token = col_text(q, 2),
-                           .pool = col_text(q, 3),
-                           .game = col_text(q, 4),
-                           .seat = sqlite3_column_int(q, 5),
-                           .computer = sqlite3_column_int(q, 6),
-                           .rated = sqlite3_column_int(q, 7)};
-        ret = fn(ctx, &p);
-        if (ret != 0)
-            break;
-    }
-    done(q);
-    if (ret != 0)
-        return ret;
-    return rc == SQLITE_DONE ? 0 : fail(s, "reading the pairings", err);
+    return walk_rows(s, q, pairing_row, &fn, ctx, "reading the pairings", err);
 }
 
 static int sq_pairing_drop(store *base, const char *seek, pl_buf *err)

@@ -26,61 +26,19 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wsclient import GUID, HandshakeError, ServerProcess, WSClient, parse_args, run_main  # noqa: E402
+from wsclient import GUID, HandshakeError, ServerProcess, WSClient, http_request, parse_args, run_main  # noqa: E402
 
 FAST = ["--test-fast-hash"]
 WS_MESSAGES = []  # every message any client of these tests got (no token, no hash in any)
 
 
-class Answer:
-    def __init__(self, status, headers, body):
-        self.status = status
-        self.headers = headers  # list of (name lower, value)
-        self.body = body
-        try:
-            self.json = json.loads(body) if body else None
-        except ValueError:
-            self.json = None
-
-    def header(self, name):
-        return [v for k, v in self.headers if k == name.lower()]
-
-    @property
-    def cookie(self):
-        """The Set-Cookie value, or None."""
-        c = self.header("set-cookie")
-        return c[0] if c else None
-
-    @property
-    def token(self):
-        c = self.cookie
-        m = re.match(r"parlour_session=([0-9a-f]*);", c or "")
-        return m.group(1) if m else None
-
-
 def api(port, path, body=None, method=None, token=None, origin="same", headers=None, raw=None):
     """One request to /api/account/PATH: body a dict (JSON) or raw bytes; origin "same"
     (this server's), None (no Origin) or a text."""
-    h = {"Host": "127.0.0.1:%d" % port}
-    if origin == "same":
-        h["Origin"] = "http://127.0.0.1:%d" % port
-    elif origin:
-        h["Origin"] = origin
-    if token:
-        h["Cookie"] = "other=1; parlour_session=" + token
-    h.update(headers or {})
-    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    if data is not None:
-        h["Content-Type"] = "application/json"
-    method = method or ("POST" if data is not None or path not in ("me",) else "GET")
-    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        c.request(method, "/api/account/" + path, body=data, headers=h)
-        r = c.getresponse()
-        out = Answer(r.status, [(k.lower(), v) for k, v in r.getheaders()], r.read())
-    finally:
-        c.close()
-    return out
+    sends = raw is not None or body is not None
+    method = method or ("POST" if sends or path not in ("me",) else "GET")
+    return http_request(port, method, "/api/account/" + path, body=body, raw=raw, token=token,
+                        cookie="other=1; parlour_session=", origin=origin, headers=headers)
 
 
 def expect(cond, what):

@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wsclient import ServerProcess, parse_args, run_main  # noqa: E402
+from wsclient import ServerProcess, http_request, parse_args, run_main  # noqa: E402
 from test_accounts import FAST, api, expect, signup  # noqa: E402
 
 RATE_MAX = 60  # drill.h DRILL_RATE_MAX
@@ -24,28 +24,8 @@ RATE_MAX = 60  # drill.h DRILL_RATE_MAX
 
 def drill(port, method="GET", body=None, token=None, origin="same", raw=None):
     """(status, JSON or None, body bytes) of METHOD /api/drill."""
-    h = {"Host": "127.0.0.1:%d" % port}
-    if origin == "same":
-        h["Origin"] = "http://127.0.0.1:%d" % port
-    elif origin:
-        h["Origin"] = origin
-    if token:
-        h["Cookie"] = "parlour_session=" + token
-    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    if data is not None:
-        h["Content-Type"] = "application/json"
-    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        c.request(method, "/api/drill", body=data, headers=h)
-        r = c.getresponse()
-        out = r.read()
-    finally:
-        c.close()
-    try:
-        j = json.loads(out) if out else None
-    except ValueError:
-        j = None
-    return r.status, j, out
+    a = http_request(port, method, "/api/drill", body=body, raw=raw, token=token, origin=origin)
+    return a.status, a.json, a.body
 
 
 def card(box=1, due=2, good=0, slow=0, miss=1, ms=900, last=1):
@@ -54,9 +34,7 @@ def card(box=1, due=2, good=0, slow=0, miss=1, ms=900, last=1):
 
 
 def test_drill_record(args):
-    srv = ServerProcess(args.parlour, web=args.web, extra_args=FAST)
-    try:
-        srv.start()
+    with ServerProcess(args.parlour, web=args.web, extra_args=FAST) as srv:
         p = srv.port
         ta, tb = signup(p, "Ann"), signup(p, "Bob")
         st, j, body = drill(p, token=ta)
@@ -143,11 +121,6 @@ def test_drill_record(args):
         ta2 = signup(p, "Ann")
         st, j, _ = drill(p, token=ta2)
         expect(st == 200 and j["record"] is None, "a new Ann starts with no record: %r" % j)
-        srv.stop()
-    finally:
-        if srv.proc:
-            srv.kill()
-        srv.cleanup()
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ against computer seats; the games a page at a time; the zip export, the owner's 
 record replayed by `parlour replay`; karuta take times and fouls from a scripted kyogi match.
 Python's standard library only.
 """
-import http.client
 import io
 import json
 import os
@@ -30,7 +29,7 @@ import urllib.parse
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wsclient import ServerProcess, parse_args, run_main  # noqa: E402
+from wsclient import ServerProcess, http_request, parse_args, run_main  # noqa: E402
 from test_accounts import api, expect, signup, ws  # noqa: E402
 from test_rated import FAST, play_out, seat_up  # noqa: E402
 from test_accounts import CookieWS  # noqa: E402
@@ -44,22 +43,9 @@ NO_KARUTA = {"matches": 0, "takes": 0, "mean_ms": None, "median_ms": None, "foul
 def page(port, name, method="GET", raw_path=None, token=None, query=""):
     """(status, JSON or None, body bytes) of GET /api/player/NAME (NAME percent-encoded;
     query: "?before=..." as it is), with the session cookie of `token` if given."""
-    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        path = raw_path or "/api/player/" + urllib.parse.quote(name, safe="") + query
-        h = {"Host": "127.0.0.1:%d" % port}
-        if token:
-            h["Cookie"] = "parlour_session=" + token
-        c.request(method, path, headers=h)
-        r = c.getresponse()
-        body = r.read()
-    finally:
-        c.close()
-    try:
-        j = json.loads(body) if body else None
-    except ValueError:
-        j = None
-    return r.status, j, body
+    path = raw_path or "/api/player/" + urllib.parse.quote(name, safe="") + query
+    a = http_request(port, method, path, token=token)
+    return a.status, a.json, a.body
 
 
 def no_secrets(body, tokens):
@@ -72,9 +58,7 @@ def no_secrets(body, tokens):
 
 def test_pages_after_a_rated_game(args):
     rng = random.Random(34)
-    srv = ServerProcess(args.parlour, web=args.web, extra_args=FAST)
-    try:
-        srv.start()
+    with ServerProcess(args.parlour, web=args.web, extra_args=FAST) as srv:
         p = srv.port
         ta, tb = signup(p, "Ann"), signup(p, "Bob")
         st, j, body = page(p, "Ann")
@@ -133,11 +117,6 @@ def test_pages_after_a_rated_game(args):
         st, j, body = page(p, "Ann")
         expect(st == 200 and j["games"] and j["games"][0]["opponents"] == ["anonymous"],
                "Ann's game keeps its place, its opponent anonymised: %r" % body)
-        srv.stop()
-    finally:
-        if srv.proc:
-            srv.kill()
-        srv.cleanup()
 
 
 def privacy(port, body, token=None, origin="same", raw=None):
@@ -148,9 +127,7 @@ def test_private_page(args):
     """A private page answers others, guests and other accounts alike, exactly as an unknown
     name does (404, the same body); its owner sees it whole, marked private. The switch is a
     POST with the session and from a page of this server (CSRF), its body checked."""
-    srv = ServerProcess(args.parlour, web=args.web, extra_args=FAST)
-    try:
-        srv.start()
+    with ServerProcess(args.parlour, web=args.web, extra_args=FAST) as srv:
         p = srv.port
         ta, tb = signup(p, "Ann"), signup(p, "Bob")
         unknown = page(p, "Nobody")
@@ -187,11 +164,6 @@ def test_private_page(args):
         expect(r.status == 200 and r.json == {"private": False}, "public again: %s %r" % (r.status, r.body))
         st, j, _ = page(p, "Ann")
         expect(st == 200 and j["name"] == "Ann", "a guest sees it again: %s %r" % (st, j))
-        srv.stop()
-    finally:
-        if srv.proc:
-            srv.kill()
-        srv.cleanup()
 
 
 def play_computer(p, tok, level, rng):
@@ -209,16 +181,9 @@ def play_computer(p, tok, level, rng):
 
 def export(port, name, token=None, method="GET"):
     """(status, headers {lowercase: value}, body bytes) of GET /api/player/NAME/records.zip."""
-    c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    try:
-        h = {"Host": "127.0.0.1:%d" % port}
-        if token:
-            h["Cookie"] = "parlour_session=" + token
-        c.request(method, "/api/player/" + urllib.parse.quote(name, safe="") + "/records.zip", headers=h)
-        r = c.getresponse()
-        return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read()
-    finally:
-        c.close()
+    path = "/api/player/" + urllib.parse.quote(name, safe="") + "/records.zip"
+    a = http_request(port, method, path, token=token, timeout=60)
+    return a.status, dict(a.headers), a.body
 
 
 def check_export(args, p, ta, played):
@@ -268,9 +233,7 @@ def test_levels_and_pages(args):
     """Win rates against each computer level from the games played against computer seats,
     and the games list a page at a time (?before=FINISHED_MS&limit=N; bad values: 400)."""
     rng = random.Random(35)
-    srv = ServerProcess(args.parlour, web=args.web, extra_args=FAST)
-    try:
-        srv.start()
+    with ServerProcess(args.parlour, web=args.web, extra_args=FAST) as srv:
         p = srv.port
         ta = signup(p, "Ann")
         want = {}
@@ -309,11 +272,6 @@ def test_levels_and_pages(args):
             st, j, body = page(p, "Ann", query=q)
             expect(st == 400 and j and j.get("error") == "shape", "%s: %s %r" % (q, st, body))
         check_export(args, p, ta, played)
-        srv.stop()
-    finally:
-        if srv.proc:
-            srv.kill()
-        srv.cleanup()
 
 
 def test_export_rate(args):
@@ -373,9 +331,7 @@ def test_karuta_take_times(args):
                                  kn.READINGS, first_send=True)
     f, g = spare[0], spare[1]
     deal = "%s;%d/%d;%d" % (";".join(str(c) for c in reads[1:]), f, reads[0], g)
-    srv = ServerProcess(args.parlour, web=args.web, test_seed=kn.SEED, extra_args=FAST)
-    try:
-        srv.start()
+    with ServerProcess(args.parlour, web=args.web, test_seed=kn.SEED, extra_args=FAST) as srv:
         p = srv.port
         ta, tb = signup(p, "Ann"), signup(p, "Bob")
         origin = "http://127.0.0.1:%d" % p
@@ -423,11 +379,6 @@ def test_karuta_take_times(args):
         expect(sum(j["fouls"][1] for j in shown.values()) >= 1, "Bob's foul was judged: %r" % shown)
         for c in (ca, cb):
             c.close()
-        srv.stop()
-    finally:
-        if srv.proc:
-            srv.kill()
-        srv.cleanup()
 
 
 if __name__ == "__main__":

@@ -122,12 +122,7 @@ def test_rated_game_and_kill_9(args):
         check_rated(rated[0], names, winner)
         expect(rated[0]["seats"] == rated[1]["seats"], "both see the same: %r / %r" % (rated[0], rated[1]))
         srv.kill()  # kill -9 right after the message: what was shown is on disk
-        got = stored_ratings(srv.db)
-        for seat, name in names.items():
-            r, d, n = got[(name, "ur/skiryuk")]
-            shown = rated[0]["seats"][seat]
-            expect(n == 1 and r == shown["after"] and d == shown["after_rd"],
-                   "%s's stored rating %r is what was shown %r" % (name, (r, d, n), shown))
+        got = stored_as_shown(srv.db, names, rated[0])
         srv.start()  # and a restart keeps it
         srv.stop()
         expect(stored_ratings(srv.db) == got, "the same after a restart")
@@ -208,17 +203,47 @@ def test_staller_loses(args):
         b.close()
 
 
-def paired(c, computer_after_s=0, name=None):
-    """Seeks Ur on connection c; joins the room it is paired into. Returns the `paired` message."""
+def stored_as_shown(db, names, rated):
+    """The ratings stored in `db` (stored_ratings); checks that each of `names` ({seat: name})
+    has one game in ur/skiryuk and the rating the `rated` message showed its seat."""
+    got = stored_ratings(db)
+    for seat, name in names.items():
+        r, d, n = got[(name, "ur/skiryuk")]
+        shown = rated["seats"][seat]
+        expect(n == 1 and r == shown["after"] and d == shown["after_rd"],
+               "%s's stored rating %r is what was shown %r" % (name, (r, d, n), shown))
+    return got
+
+
+def seek(c, computer_after_s=0, name=None):
+    """Seeks Ur on connection c (as `name` if given); waits for `seeking`."""
     msg = {"type": "seek", "game": "ur", "computer_after_s": computer_after_s}
     if name:
         msg["name"] = name
     c.send(msg)
     c.wait_for("seeking")
+
+
+def join_paired(c):
+    """Waits for c's `paired` and joins that room. Returns the `paired` message."""
     p = c.wait_for("paired", timeout=30)
     c.send({"type": "join", "room": p["room"], "token": p["token"]})
     c.wait_for("joined")
     return p
+
+
+def paired(c, computer_after_s=0, name=None):
+    """Seeks Ur on connection c; joins the room it is paired into. Returns the `paired` message."""
+    seek(c, computer_after_s, name)
+    return join_paired(c)
+
+
+def pair_two(a, b, b_name):
+    """b seeks Ur as `b_name` and waits; a seeks and is paired with it; both join.
+    Returns (a's `paired`, b's `paired`)."""
+    seek(b, name=b_name)
+    pa = paired(a)
+    return pa, join_paired(b)
 
 
 def test_play_now_rated_for_accounts(args):
@@ -227,17 +252,10 @@ def test_play_now_rated_for_accounts(args):
     the message); a guest's pairing stays casual; a computer pairing of an account is rated
     against the level's fixed rating."""
     rng = random.Random(34)
-    srv = ServerProcess(args.parlour, web=args.web, extra_args=FAST)
-    try:
-        srv.start()
+    with ServerProcess(args.parlour, web=args.web, extra_args=FAST) as srv:
         p = srv.port
         a, b = ws(p, signup(p, "Ann")), ws(p, signup(p, "Bob"))
-        b.send({"type": "seek", "game": "ur", "computer_after_s": 0, "name": "Mallory"})
-        b.wait_for("seeking")
-        pa = paired(a)
-        pb = b.wait_for("paired", timeout=30)
-        b.send({"type": "join", "room": pb["room"], "token": pb["token"]})
-        b.wait_for("joined")
+        pa, pb = pair_two(a, b, "Mallory")
         expect(pa["room"] == pb["room"], "one room: %r %r" % (pa, pb))
         first = [a.wait_for("state"), b.wait_for("state")]  # given to play_out: read once
         seats = first[1]["seats"]
@@ -256,24 +274,14 @@ def test_play_now_rated_for_accounts(args):
         expect(again == rated[0], "the rated message again to a later watcher: %r" % again)
         w.close()
         srv.kill()  # kill -9 right after the message
-        got = stored_ratings(srv.db)
-        for seat, name in names.items():
-            r, d, n = got[(name, "ur/skiryuk")]
-            shown = rated[0]["seats"][seat]
-            expect(n == 1 and r == shown["after"] and d == shown["after_rd"],
-                   "%s's stored rating %r is what was shown %r" % (name, (r, d, n), shown))
+        stored_as_shown(srv.db, names, rated[0])
         a.close()
         b.close()
         srv.start()
         p = srv.port
         # a guest and an account: a casual game, no rating changes
         c, g = ws(p, signup(p, "Cat")), ws(p)
-        g.send({"type": "seek", "game": "ur", "computer_after_s": 0, "name": "Guest"})
-        g.wait_for("seeking")
-        pc = paired(c)
-        pg = g.wait_for("paired", timeout=30)
-        g.send({"type": "join", "room": pg["room"], "token": pg["token"]})
-        g.wait_for("joined")
+        pc, pg = pair_two(c, g, "Guest")
         states, rated = play_out([c, g], rng, want_rated=False)
         expect(not rated, "a guest's pairing is casual: %r" % rated)
         # an account with a computer: rated against the level's fixed rating
@@ -294,11 +302,6 @@ def test_play_now_rated_for_accounts(args):
                "Cat's casual game stored no rating, Dan's rated one its: %r" % got)
         for x in (c, g, d):
             x.close()
-        srv.stop()
-    finally:
-        if srv.proc:
-            srv.kill()
-        srv.cleanup()
 
 
 if __name__ == "__main__":

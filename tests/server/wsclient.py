@@ -39,6 +39,10 @@ API (everything a server test needs):
   was delivered (client clock), c.arrived_ms[i] when it came off the
   socket (real clock, before the simulated delay).
 
+  HTTP: http_request(port, method, path, body=dict | raw=bytes, token=T,
+  origin="same" | None | TEXT) -> Answer (.status, .headers, .body, .json,
+  .header(name), .cookie, .token), on a connection of its own.
+
   Common command line of the server tests: parse_args() -> args with
   args.parlour, args.web and args.only (run only the tests whose name
   holds it); run_main(tests, args) runs them. strip_volatile(msg) drops
@@ -55,6 +59,7 @@ import argparse
 import base64
 import hashlib
 import heapq
+import http.client
 import json
 import os
 import random
@@ -222,6 +227,60 @@ class ServerProcess:
                 self.stop()
         finally:
             self.cleanup()
+
+
+class Answer:
+    """An HTTP answer: status, headers (list of (name lower, value)), body bytes, and json
+    (the body parsed, or None when it is empty or not JSON)."""
+
+    def __init__(self, status, headers, body):
+        self.status = status
+        self.headers = headers  # list of (name lower, value)
+        self.body = body
+        try:
+            self.json = json.loads(body) if body else None
+        except ValueError:
+            self.json = None
+
+    def header(self, name):
+        return [v for k, v in self.headers if k == name.lower()]
+
+    @property
+    def cookie(self):
+        """The Set-Cookie value, or None."""
+        c = self.header("set-cookie")
+        return c[0] if c else None
+
+    @property
+    def token(self):
+        c = self.cookie
+        m = re.match(r"parlour_session=([0-9a-f]*);", c or "")
+        return m.group(1) if m else None
+
+
+def http_request(port, method, path, body=None, raw=None, token=None, cookie="parlour_session=", origin=None,
+                 headers=None, timeout=30):
+    """One HTTP request to 127.0.0.1:PORT on a connection of its own -> Answer. body: a dict
+    (sent as JSON) or raw: bytes; token: the session, sent as "Cookie: " + cookie + token;
+    origin: "same" (this server's page), None (no Origin) or the Origin's text; headers: more."""
+    h = {"Host": "127.0.0.1:%d" % port}
+    if origin == "same":
+        h["Origin"] = "http://127.0.0.1:%d" % port
+    elif origin:
+        h["Origin"] = origin
+    if token:
+        h["Cookie"] = cookie + token
+    h.update(headers or {})
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    if data is not None:
+        h["Content-Type"] = "application/json"
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        c.request(method, path, body=data, headers=h)
+        r = c.getresponse()
+        return Answer(r.status, [(k.lower(), v) for k, v in r.getheaders()], r.read())
+    finally:
+        c.close()
 
 
 def _recv_exact(sock, n):

@@ -1,54 +1,28 @@
 #!/usr/bin/env bash
 # drill_check.sh PARLOUR CASE — drives `parlour karuta drill` in a real
 # terminal (a detached tmux pane, 80x24) and checks what the screen shows,
-# as tui_check.sh does for `play`: each step waits (polling, up to 60 s) for
-# what the screen must show, so nothing depends on how fast the program is.
+# as tui_check.sh does for `play`, by the steps of tmux_lib.sh: each waits
+# (polling, up to 60 s) for what the screen must show, so nothing depends on
+# how fast the program is.
 # A new player's first cards are known (docs/drills.md): poem 1 at A1 of the
 # kimariji drill's field, then poem 38 at B2. Exit 77 when tmux is missing.
 set -u
 P=$1
 CASE=$2
-command -v tmux >/dev/null || { echo "tmux is not installed: skipped"; exit 77; }
-export LC_ALL=C.UTF-8
-SOCK="parlour-drill-$CASE-$$"
-WORK=$(mktemp -d)
-t() { tmux -u -L "$SOCK" -f /dev/null "$@"; }
-cleanup() { t kill-server 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
-start() { t new-session -d -s main -x 80 -y 24 "$*; echo PARLOUR-EXIT=\$?; sleep 600"; }
-screen() { t capture-pane -p -t main; }
-fail() {
-    echo "FAIL ($CASE): $1"
-    echo "---- screen ----"
-    screen
-    echo "----------------"
-    exit 1
-}
-wait_for() {
-    for _ in $(seq 1 600); do
-        screen | grep -Eq -- "$1" && return 0
-        sleep 0.1
-    done
-    fail "never saw /$1/"
-}
-absent() { ! screen | grep -Eq -- "$1" || fail "saw /$1/"; }
-keys() { t send-keys -t main "$@"; }
-fits() {
-    local n
-    n=$(screen | wc -L)
-    [ "$n" -le 80 ] || fail "a line $n columns wide on an 80-column screen"
-}
+SOCKBASE="parlour-drill-$CASE-$$"
+# shellcheck source=tmux_lib.sh
+. "$(dirname "$0")/tmux_lib.sh"
 REC=$WORK/drills.json
 
 case $CASE in
 kimariji)
     # The field, the prefix, two answers, quit: the summary, the weakest
     # cards and the record kept in the file named by XDG_DATA_HOME.
-    start "XDG_DATA_HOME=$WORK $P karuta drill kimariji --lang en"
+    start 80 24 "XDG_DATA_HOME=$WORK $P karuta drill kimariji --lang en"
     wait_for '^Kimariji drill - 12 cards - question 1'
     wait_for '^A1 わかころもてはつ'
     wait_for '^Upper verse: あきのたのか'
-    fits
+    fits 80 24
     keys a 1
     wait_for '^Right: A1, [0-9.]+ s\. Kimariji あきの\. \(box 1 of 5\)'
     wait_for 'question 2'
@@ -68,13 +42,13 @@ kimariji)
 listen_ja)
     # Japanese: the two sides of the field, the reading's kana appearing at
     # its pace, the touch, the take time from the deciding kana.
-    start "$P karuta drill listen --progress $REC --lang ja"
+    start 80 24 "$P karuta drill listen --progress $REC --lang ja"
     wait_for '^聞き取りの練習 - 24枚 - 1首目'
     wait_for '^D1 ひとのいのちのを'
     wait_for '^A1 わかころもてはつ'
     wait_for '上が相手陣'
     wait_for '^読み: あきの'
-    fits
+    fits 80 24
     keys a 1
     wait_for '^取り(、でも遅い)?: A1、決まり字（あきの）から-?[0-9]+ミリ秒。'
     absent '[A-Za-z]{4,}'
@@ -86,10 +60,10 @@ listen_ja)
     ;;
 flip)
     # The card alone; the kimariji typed in romaji, then in kana; quit.
-    start "$P karuta drill flip --progress $REC --lang en"
+    start 80 24 "$P karuta drill flip --progress $REC --lang en"
     wait_for '^Card-flipping drill - 24 cards - card 1'
     wait_for '^Card: わかころもてはつゆにぬれつつ'
-    fits
+    fits 80 24
     keys -l akino
     wait_for '^> akino'
     keys Enter
@@ -112,18 +86,18 @@ weakest)
   "87": {"box": 1, "due": 8, "seen": 2, "good": 0, "slow": 0, "miss": 2, "ms": 4000, "last": 7}
 }}
 JSON
-    start "$P karuta drill weakest --progress $REC --lang ja"
+    start 80 24 "$P karuta drill weakest --progress $REC --lang ja"
     wait_for '^PARLOUR-EXIT=0$'
     wait_for '^苦手な札（答えた3枚のうち2枚）:'
     screen | grep -A4 '苦手な札' | sed -n 2p | grep -q '^ 87  む  *きりたちのほるあきのゆふくれ$' || fail "87 first"
     screen | grep -A4 '苦手な札' | sed -n 3p | grep -q '^     箱1、2回、遅い0、間違い2、平均2.0秒$' || fail "87's figures"
     screen | grep -A4 '苦手な札' | sed -n 4p | grep -q '^ 17  ちは ' || fail "17 second"
-    fits
+    fits 80 24
     ;;
 bad_progress)
     # A broken record is refused with a clear error and left as it is.
     echo '{"version": 1, "step": "x"' >"$REC"
-    start "$P karuta drill kimariji --progress $REC --lang en"
+    start 80 24 "$P karuta drill kimariji --progress $REC --lang en"
     wait_for '^PARLOUR-EXIT=1$'
     wait_for 'cannot read the progress file'
     [ "$(cat "$REC")" = '{"version": 1, "step": "x"' ] || fail "the file was changed"

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "parlour/alloc.h"
+#include "ur_tfile.h"
 
 #define NMID 6561 /* 3^8 middle-row configurations */
 #define NONE UINT64_MAX
@@ -756,51 +757,27 @@ double urf_value(const urf_table *t, const ur_state *s, int seat)
 
 int urf_save(const urf_table *t, const char *path, pl_buf *err)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        pl_buf_printf(err, "cannot write %s", path);
-        return -1;
-    }
     int32_t hdr[2] = {t->n, 0};
-    int ok = fwrite(MAGIC, 1, 8, f) == 8 && fwrite(hdr, sizeof hdr, 1, f) == 1 &&
-             fwrite(&t->count, sizeof t->count, 1, f) == 1 &&
-             fwrite((const void *)t->v, sizeof(double), (size_t)t->count, f) == (size_t)t->count;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok)
-        pl_buf_printf(err, "error writing %s", path);
-    return ok ? 0 : -1;
+    return urt_save(path, MAGIC, hdr, 2, t->count, (const void *)t->v, err);
 }
 
 urf_table *urf_load(const char *path, pl_buf *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        pl_buf_printf(err, "cannot open %s", path);
-        return NULL;
-    }
-    char magic[8];
     int32_t hdr[2];
     uint64_t count;
-    urf_table *t = NULL;
-    if (fread(magic, 1, 8, f) != 8 || memcmp(magic, MAGIC, 8) != 0 || fread(hdr, sizeof hdr, 1, f) != 1 ||
-        fread(&count, sizeof count, 1, f) != 1) {
-        pl_buf_printf(err, "%s is not a Finkel table (parlour solve ur rules=finkel)", path);
-        goto done;
-    }
-    t = urf_new(hdr[0]);
+    FILE *f = urt_open(path, MAGIC, hdr, 2, &count, "is not a Finkel table (parlour solve ur rules=finkel)", err);
+    if (!f)
+        return NULL;
+    urf_table *t = urf_new(hdr[0]);
     if (!t || t->count != count) {
         pl_buf_printf(err, "%s: %s", path, t ? "state count does not match its piece count" : "out of memory");
         urf_free(t);
         t = NULL;
-        goto done;
     }
-    if (fread((void *)t->v, sizeof(double), (size_t)count, f) != (size_t)count) {
-        pl_buf_printf(err, "%s: truncated", path);
+    if (urt_finish(f, path, t ? (void *)t->v : NULL, count, err) < 0) {
         urf_free(t);
         t = NULL;
     }
-done:
-    fclose(f);
     return t;
 }
 

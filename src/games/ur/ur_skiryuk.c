@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "parlour/alloc.h"
+#include "ur_tfile.h"
 #include "ur_finkel.h"
 
 #define MAGIC "PLURSKY1"
@@ -1146,37 +1147,23 @@ done:
 
 int urs_save(const urs_table *t, const char *path, pl_buf *err)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        pl_buf_printf(err, "cannot write %s", path);
-        return -1;
-    }
     int32_t hdr[4] = {t->n, t->proto.d4, t->proto.loop, t->proto.stackany};
-    int ok = fwrite(MAGIC, 1, 8, f) == 8 && fwrite(hdr, sizeof hdr, 1, f) == 1 &&
-             fwrite(&t->count, sizeof t->count, 1, f) == 1 &&
-             fwrite((const void *)t->v, sizeof(double), (size_t)t->count, f) == (size_t)t->count;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok)
-        pl_buf_printf(err, "error writing %s", path);
-    return ok ? 0 : -1;
+    return urt_save(path, MAGIC, hdr, 4, t->count, (const void *)t->v, err);
 }
 
 urs_table *urs_load(const char *path, pl_buf *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        pl_buf_printf(err, "cannot open %s", path);
-        return NULL;
-    }
-    char magic[8];
+    static const char not_mine[] = "is not a Skiryuk table (parlour solve ur pieces=N --out FILE)";
     int32_t hdr[4];
     uint64_t count;
-    urs_table *t = NULL;
-    if (fread(magic, 1, 8, f) != 8 || memcmp(magic, MAGIC, 8) != 0 || fread(hdr, sizeof hdr, 1, f) != 1 ||
-        fread(&count, sizeof count, 1, f) != 1 || hdr[0] < 1 || hdr[0] > URS_MAX_PIECES || hdr[1] < 0 ||
-        hdr[1] > 1 || hdr[2] < 0 || hdr[2] > 1 || hdr[3] < 0 || hdr[3] > 1) {
-        pl_buf_printf(err, "%s is not a Skiryuk table (parlour solve ur pieces=N --out FILE)", path);
-        goto done;
+    FILE *f = urt_open(path, MAGIC, hdr, 4, &count, not_mine, err);
+    if (!f)
+        return NULL;
+    if (hdr[0] < 1 || hdr[0] > URS_MAX_PIECES || hdr[1] < 0 || hdr[1] > 1 || hdr[2] < 0 || hdr[2] > 1 || hdr[3] < 0 ||
+        hdr[3] > 1) {
+        pl_buf_printf(err, "%s %s", path, not_mine);
+        urt_finish(f, path, NULL, 0, err);
+        return NULL;
     }
     ur_state proto = {0};
     proto.pieces = (uint8_t)hdr[0];
@@ -1184,19 +1171,16 @@ urs_table *urs_load(const char *path, pl_buf *err)
     proto.loop = (uint8_t)hdr[2];
     proto.stackany = (uint8_t)hdr[3];
     proto.start = 1;
-    t = urs_new(&proto, err);
+    urs_table *t = urs_new(&proto, err);
     if (t && t->count != count) {
         pl_buf_printf(err, "%s: state count does not match its piece count", path);
         urs_free(t);
         t = NULL;
     }
-    if (t && fread((void *)t->v, sizeof(double), (size_t)count, f) != (size_t)count) {
-        pl_buf_printf(err, "%s: truncated", path);
+    if (urt_finish(f, path, t ? (void *)t->v : NULL, count, err) < 0) {
         urs_free(t);
         t = NULL;
     }
-done:
-    fclose(f);
     return t;
 }
 
