@@ -476,6 +476,21 @@ static void set_v(urs_table *t, uint64_t i, double x, double *delta)
         *delta = d;
 }
 
+/* A state i and its mirror fi updated together: the two equations
+ * V(i) = A + p (1 - V(fi)), V(fi) = B + q (1 - V(i)) solved exactly. */
+static void set_pair(urs_table *t, uint64_t i, double A, double p, uint64_t fi, double B, double q, double *delta)
+{
+    double den = 1 - p * q, x, y;
+    if (den < 1e-300) { /* neither side can ever move: no winner; not reachable */
+        x = y = 0.5;
+    } else {
+        x = (A + p - p * (B + q)) / den;
+        y = B + q * (1 - x);
+    }
+    set_v(t, i, x, delta);
+    set_v(t, fi, y, delta);
+}
+
 /* One Gauss-Seidel sweep over [lo, hi) of a layer, each state updated
  * together with its mirror (the position after a pass): the two equations
  * V(s) = A + p (1 - V(f)), V(f) = B + q (1 - V(s)) solved exactly. */
@@ -500,15 +515,7 @@ static void *sweep(void *arg)
         double B, q;
         flip(&s, &f);
         eval(t, &f, &B, &q);
-        double den = 1 - p * q, x, y;
-        if (den < 1e-300) { /* neither side can ever move: no winner; not reachable */
-            x = y = 0.5;
-        } else {
-            x = (A + p - p * (B + q)) / den;
-            y = B + q * (1 - x);
-        }
-        set_v(t, i, x, &delta);
-        set_v(t, fi, y, &delta);
+        set_pair(t, i, A, p, fi, B, q, &delta);
     }
     j->delta = delta;
     return NULL;
@@ -778,15 +785,7 @@ static void *sweep_fast(void *arg)
         }
         double B, q;
         fast_eval(t, F, fl, &B, &q);
-        double den = 1 - p * q, x, y;
-        if (den < 1e-300) {
-            x = y = 0.5;
-        } else {
-            x = (A + p - p * (B + q)) / den;
-            y = B + q * (1 - x);
-        }
-        set_v(t, i, x, &delta);
-        set_v(t, fi, y, &delta);
+        set_pair(t, i, A, p, fi, B, q, &delta);
     }
     j->delta = delta;
     return NULL;
